@@ -1,0 +1,52 @@
+"""Which GPU architecture we compile for, decided once before the DSL is imported.
+
+The DSL reads ``CUTE_DSL_ARCH`` when it first needs an arch; without a GPU it would probe the
+driver and fail, so on a CPU-only machine we default it to ``sm_90a`` (our target, the H200).
+That is what makes every kernel compile on CI.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+DEFAULT_ARCH = "sm_90a"
+
+
+@functools.lru_cache(maxsize=1)
+def target_arch() -> str:
+    """``CUTE_DSL_ARCH`` if set, else the current GPU's arch, else ``sm_90a`` (compile-only)."""
+    arch = os.environ.get("CUTE_DSL_ARCH")
+    if not arch:
+        arch = DEFAULT_ARCH
+        try:
+            import torch
+
+            if torch.cuda.is_available():
+                major, minor = torch.cuda.get_device_capability()
+                # Hopper's wgmma/setmaxnreg live in the arch-specific "a" target.
+                arch = f"sm_{major}{minor}" + ("a" if major >= 9 else "")
+        except Exception:  # no driver: stay compile-only
+            pass
+        os.environ["CUTE_DSL_ARCH"] = arch
+    return arch
+
+
+def has_gpu() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+@functools.lru_cache(maxsize=1)
+def compile_options() -> str:
+    """Options for every ``cute.compile`` here; pins the DSL to :func:`target_arch` first.
+
+    The DSL may have been imported (and its arch left to lazy detection, which defaults to
+    sm_100 without a driver) before we set ``CUTE_DSL_ARCH``, so set it on the DSL itself too.
+    """
+    arch = target_arch()
+    from cutlass.cutlass_dsl import CuTeDSL
+
+    CuTeDSL._get_dsl().envar.arch = arch
+    return f"--enable-tvm-ffi --gpu-arch {arch}"
