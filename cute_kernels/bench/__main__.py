@@ -1,0 +1,42 @@
+"""``python -m cute_kernels.bench [suite ...] [--out DIR] [--quick]``
+
+Measures the copy bandwidth and bf16 matmul peak once, then each suite; prints a table and
+writes ``DIR/<suite>.json`` and ``DIR/<suite>.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUITES = {"dequant": "cute_kernels.bench.dequant_suite", "gemv": "cute_kernels.bench.gemv_suite"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cute_kernels.bench")
+    parser.add_argument("suites", nargs="*", help=f"which of {sorted(SUITES)} (default: all)")
+    parser.add_argument("--out", default="bench_out", help="folder for JSON and PNG")
+    parser.add_argument("--quick", action="store_true", help="fewer shapes")
+    parser.add_argument("--sweep", action="store_true", help="time every tile config first")
+    ns = parser.parse_args(argv)
+    unknown = [s for s in ns.suites if s not in SUITES]
+    if unknown:
+        parser.error(f"unknown suite(s) {unknown}; choose from {sorted(SUITES)}")
+    import torch
+
+    if not torch.cuda.is_available():
+        print("No CUDA GPU found: the benchmarks need one (see README, 'Running on a GPU').")
+        return 1
+    from . import ceilings
+    from .report import emit
+
+    ceil = ceilings.measure()
+    for name in ns.suites or list(SUITES):
+        rows = importlib.import_module(SUITES[name]).run(quick=ns.quick, sweep=ns.sweep)
+        emit(rows, ceil, ns.out, name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

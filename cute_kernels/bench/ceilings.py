@@ -1,0 +1,30 @@
+"""The two ceilings every benchmark row is a fraction of, measured once per run."""
+
+from __future__ import annotations
+
+import torch
+
+from .timing import time_graph_us
+
+
+def copy_bandwidth_tbs(nbytes: int = 2 << 30) -> float:
+    """Device-to-device copy, counting bytes read plus bytes written (TB/s)."""
+    src = torch.empty(nbytes, dtype=torch.uint8, device="cuda").random_()
+    dst = torch.empty_like(src)
+    us = time_graph_us([lambda: dst.copy_(src)], calls_per_graph=10, replays=7)
+    del src, dst
+    return 2 * nbytes / (us * 1e-6) / 1e12
+
+
+def bf16_matmul_tflops(n: int = 8192) -> float:
+    """cuBLAS bf16 n^3 matmul on random data (TFLOP/s)."""
+    a = torch.randn(n, n, dtype=torch.bfloat16, device="cuda")
+    b = torch.randn(n, n, dtype=torch.bfloat16, device="cuda")
+    c = torch.empty(n, n, dtype=torch.bfloat16, device="cuda")
+    us = time_graph_us([lambda: torch.mm(a, b, out=c)], calls_per_graph=10, replays=7)
+    return 2 * n**3 / (us * 1e-6) / 1e12
+
+
+def measure() -> dict:
+    return {"copy_tbs": copy_bandwidth_tbs(), "bf16_tflops": bf16_matmul_tflops(),
+            "device": torch.cuda.get_device_name()}

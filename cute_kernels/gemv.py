@@ -1,0 +1,95 @@
+"""Decode GEMV (M = 1): ``y = x @ W^T (+ bias)`` for bf16/fp16, fp32 accumulation.
+
+At M = 1 a linear layer streams its weight once, so the kernel is a pure bandwidth problem:
+each warp owns ``rows`` consecutive rows and walks K in 16-byte vectors (32 lanes x 8 elements =
+256 elements a step), issuing ``rows * unroll`` independent 16-byte weight loads before the
+first FMA so enough bytes are in flight to cover DRAM latency. x is re-read per warp from
+L1/L2 (it is at most tens of KB). A butterfly shuffle reduces each row; lane 0 stores it.
+Rows past N are clamped for the loads and skipped for the store, so any N works; K must be a
+multiple of 256 (checked by the caller).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from . import jit
+from .arch import compile_options
+from .dtypes import torch_to_cutlass
+
+VEC = 8            # bf16 elements per 16-byte load
+STEP = 32 * VEC    # K elements a warp covers per step
+
+
+class Gemv:
+    def __init__(self, n: int, k: int, dtype: type[cutlass.Numeric], has_bias: bool,
+                 rows: int = 2, warps: int = 4, unroll: int = 4):
+        assert k % STEP == 0
+        self.n, self.k, self.dtype, self.has_bias = n, k, dtype, has_bias
+        self.rows, self.warps, self.unroll = rows, warps, unroll
+        self.steps = k // STEP
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mW: cute.Tensor, mBias: cute.Tensor, mY: cute.Tensor,
+                 stream):
+        rows_per_cta = self.rows * self.warps
+        self.kernel(mX, mW, mBias, mY).launch(
+            grid=((self.n + rows_per_cta - 1) // rows_per_cta, 1, 1),
+            block=(32 * self.warps, 1, 1),
+            stream=stream,
+        )
+
+    @cute.jit
+    def _dot_step(self, mX, mW, first_row, step, acc):
+        """acc[r] += x[step] . W[first_row + r, step] for this lane's 8 elements, all loads first."""
+        lane = cute.arch.lane_idx()
+        kc = step * 32 + lane
+        rX = cute.make_rmem_tensor((1, VEC), self.dtype)
+        cute.autovec_copy(cute.local_tile(mX, (1, VEC), (0, kc)), rX)
+        rW = [cute.make_rmem_tensor((1, VEC), self.dtype) for _ in range(self.rows)]
+        for r in cutlass.range_constexpr(self.rows):
+            row = cutlass.min(first_row + r, self.n - 1)
+            cute.autovec_copy(cute.local_tile(mW, (1, VEC), (row, kc)), rW[r])
+        for r in cutlass.range_constexpr(self.rows):
+            s = acc[r]
+            for j in cutlass.range_constexpr(VEC):
+                s = s + rX[0, j].to(cutlass.Float32) * rW[r][0, j].to(cutlass.Float32)
+            acc[r] = s
+
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor, mW: cute.Tensor, mBias: cute.Tensor, mY: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        warp = cute.arch.warp_idx()
+        lane = cute.arch.lane_idx()
+        first_row = (bidx * self.warps + warp) * self.rows
+        acc = cute.make_rmem_tensor((self.rows,), cutlass.Float32)
+        acc.fill(0.0)
+        full = self.steps // self.unroll
+        for outer in cutlass.range(full, unroll=1):
+            for u in cutlass.range_constexpr(self.unroll):
+                self._dot_step(mX, mW, first_row, outer * self.unroll + u, acc)
+        for u in cutlass.range_constexpr(self.steps - full * self.unroll):
+            self._dot_step(mX, mW, first_row, full * self.unroll + u, acc)
+        for r in cutlass.range_constexpr(self.rows):
+            total = cute.arch.warp_reduction(acc[r], lambda a, b: a + b)
+            row = first_row + r
+            if lane == 0 and row < self.n:
+                if cutlass.const_expr(self.has_bias):
+                    total = total + mBias[row].to(cutlass.Float32)
+                mY[0, row] = total.to(self.dtype)
+
+
+@jit.cached
+def compile_gemv(n: int, k: int, dtype: str, has_bias: bool, rows: int = 2, warps: int = 4,
+                 unroll: int = 4):
+    """Static N, K, dtype; M is 1."""
+    cdtype = torch_to_cutlass(dtype)
+    x = make_fake_compact_tensor(cdtype, (1, k), stride_order=(1, 0), assumed_align=16)
+    w = make_fake_compact_tensor(cdtype, (n, k), stride_order=(1, 0), assumed_align=16)
+    bias = make_fake_compact_tensor(cdtype, (n,))
+    y = make_fake_compact_tensor(cdtype, (1, n), stride_order=(1, 0))
+    kernel = Gemv(n, k, cdtype, has_bias, rows, warps, unroll)
+    return cute.compile(kernel, x, w, bias, y, make_fake_stream(use_tvm_ffi_env_stream=True),
+                        options=compile_options())

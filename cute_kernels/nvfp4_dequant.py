@@ -1,0 +1,115 @@
+"""NVFP4 dequantize: packed e2m1 [M, K/2] + swizzled e4m3 scales -> bf16/fp16 [M, K].
+
+``out[m, k] = (e2m1(q[m, k]) * float(sf[m, k // 16])) / G`` in fp32 (the product is exact, so the
+division is the only rounding before the cast to the output dtype): bit-exact with
+``reference.nvfp4_dequantize``. One thread decodes one 16-element block:
+an 8-byte load of codes, a 1-byte scale load through the swizzled layout, two 16-byte stores.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from layouts import sf_tiled_layout
+
+from . import jit
+from .arch import compile_options
+from .device_fp4 import e2m1_to_f32
+from .dtypes import torch_to_cutlass
+
+BLOCK = 16  # elements per scale factor
+
+
+class NVFP4Dequant:
+    """Static configuration: K (so the block count per row is a constant) and the output dtype."""
+
+    def __init__(self, k: int, out_dtype: type[cutlass.Numeric], threads: int = 256):
+        self.k = k
+        self.kb = k // BLOCK
+        self.out_dtype = out_dtype
+        self.threads = threads
+
+    @cute.jit
+    def __call__(self, mQ: cute.Tensor, mSF: cute.Tensor, mG: cute.Tensor, mOut: cute.Tensor,
+                 stream):
+        m = mQ.shape[0]
+        # The swizzled scale buffer seen through its CuTe layout: sf[(m, kb)] -> byte.
+        m_tiles = (m + 127) // 128
+        kb_tiles = (self.kb + 3) // 4
+        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_tiles * 128, kb_tiles * 4))
+        blocks = m * self.kb
+        self.kernel(mQ, sSF, mG, mOut, blocks).launch(
+            grid=((blocks + self.threads - 1) // self.threads, 1, 1),
+            block=(self.threads, 1, 1),
+            stream=stream,
+        )
+
+    @cute.kernel
+    def kernel(self, mQ: cute.Tensor, sSF: cute.Tensor, mG: cute.Tensor, mOut: cute.Tensor,
+               blocks: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        i = bidx * self.threads + tidx
+        if i < blocks:
+            row = i // self.kb
+            kb = i - row * self.kb
+            sf = sSF[(row, kb)].to(cutlass.Float32)
+            g = mG[0]
+            gQ = cute.local_tile(mQ, (1, BLOCK // 2), (row, kb))
+            rQ = cute.make_rmem_tensor_like(gQ)
+            cute.autovec_copy(gQ, rQ)
+            gOut = cute.local_tile(mOut, (1, BLOCK), (row, kb))
+            rOut = cute.make_rmem_tensor_like(gOut)
+            for j in cutlass.range_constexpr(BLOCK // 2):
+                byte = cutlass.Uint32(rQ[0, j])
+                rOut[0, 2 * j] = (e2m1_to_f32(byte & 0xF) * sf / g).to(self.out_dtype)
+                rOut[0, 2 * j + 1] = (e2m1_to_f32(byte >> 4) * sf / g).to(self.out_dtype)
+            cute.autovec_copy(rOut, gOut)
+
+
+@jit.cached
+def compile_nvfp4_dequant(k: int, out_dtype: str):
+    """Tensor-free compile: static K and output dtype, dynamic M."""
+    cdtype = torch_to_cutlass(out_dtype)
+    m = cute.sym_int()
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, k // 2), stride_order=(1, 0), assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
+    g = make_fake_compact_tensor(cutlass.Float32, (1,))
+    out = make_fake_compact_tensor(cdtype, (m, k), stride_order=(1, 0), assumed_align=16)
+    return cute.compile(NVFP4Dequant(k, cdtype), q, sf, g, out,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
+                     out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
+    """Dequantize NVFP4 on the GPU. See the module docstring for the exact arithmetic."""
+    from .validate import check_cuda, check_dtype, check_contiguous, as_scale_tensor
+    from layouts import sf_padded_shape
+
+    check_dtype("packed", packed, torch.uint8)
+    if packed.dim() != 2:
+        raise ValueError(f"packed: expected a 2-D [M, K/2] tensor, got shape {tuple(packed.shape)}")
+    m, half_k = packed.shape
+    k = 2 * half_k
+    if k % BLOCK:
+        raise ValueError(f"packed: K = {k} must be a multiple of {BLOCK}")
+    check_dtype("sf", sf, torch.float8_e4m3fn)
+    mp, kbp = sf_padded_shape(m, k // BLOCK)
+    if sf.numel() != mp * kbp:
+        raise ValueError(f"sf: expected {mp}x{kbp} = {mp * kbp} swizzled scales for M={m}, K={k},"
+                         f" got {sf.numel()}")
+    if out_dtype not in (torch.bfloat16, torch.float16):
+        raise TypeError(f"out_dtype: expected torch.bfloat16 or torch.float16, got {out_dtype}")
+    check_cuda("packed", packed)
+    check_cuda("sf", sf, like=packed)
+    check_contiguous("packed", packed)
+    check_contiguous("sf", sf)
+    g = as_scale_tensor("global_scale", global_scale, packed.device)
+    out = torch.empty((m, k), dtype=out_dtype, device=packed.device)
+    if m == 0:
+        return out
+    compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
+    return out

@@ -1,0 +1,81 @@
+"""NVFP4 dequantize kernel: compile-only on CPU, bit-exact against the reference on a GPU."""
+
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.nvfp4_dequant import compile_nvfp4_dequant, nvfp4_dequantize
+from cute_kernels.testing import compile_only
+from layouts import sf_padded_shape
+from tests.conftest import poisoned
+
+
+@pytest.mark.parametrize("k,dtype", [(7168, "torch.bfloat16"), (5120, "torch.float16"),
+                                     (48, "torch.bfloat16")])
+def test_compiles_for_sm90a(k, dtype):
+    assert compile_only(compile_nvfp4_dequant, k, dtype) is not None
+
+
+def _random_inputs(m, k, device):
+    """Every code and every scale byte (NaN included) appear; fresh each run."""
+    q = torch.randint(0, 256, (m, k // 2), dtype=torch.uint8, device=device)
+    mp, kbp = sf_padded_shape(m, k // 16)
+    sf = torch.randint(0, 256, (mp, kbp), dtype=torch.uint8, device=device).view(torch.float8_e4m3fn)
+    g = torch.rand((), device=device) * 1000 + 1e-3
+    return q, sf, g.float()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 129, 1000])
+@pytest.mark.parametrize("k", [16, 48, 7168])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16])
+def test_bit_exact_with_reference(m, k, out_dtype):
+    q, sf, g = _random_inputs(m, k, "cuda")
+    got = nvfp4_dequantize(q, sf, g, out_dtype=out_dtype)
+    want = reference.nvfp4_dequantize(q, sf, g, out_dtype=out_dtype)
+    assert got.shape == (m, k) and got.dtype == out_dtype
+    torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
+
+
+@pytest.mark.gpu
+def test_round_trip_of_real_data_and_float_scale():
+    x = torch.randn(300, 4096, device="cuda", dtype=torch.bfloat16)
+    g = float(448 * 6 / x.abs().max())
+    q, sf = reference.nvfp4_quantize(x, g)
+    got = nvfp4_dequantize(q, sf, g)
+    torch.testing.assert_close(got, reference.nvfp4_dequantize(q, sf, g, out_dtype=torch.bfloat16),
+                               rtol=0, atol=0)
+    assert (got.float() - x.float()).norm() / x.float().norm() < 0.15
+
+
+@pytest.mark.gpu
+def test_zero_rows():
+    q, sf, g = _random_inputs(0, 64, "cuda")
+    assert nvfp4_dequantize(q, sf, g).shape == (0, 64)
+
+
+@pytest.mark.gpu
+def test_non_default_stream():
+    q, sf, g = _random_inputs(257, 256, "cuda")
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        got = nvfp4_dequantize(q, sf, g)
+    s.synchronize()
+    torch.testing.assert_close(got, reference.nvfp4_dequantize(q, sf, g, out_dtype=torch.bfloat16),
+                               rtol=0, atol=0, equal_nan=True)
+
+
+def test_bad_input_raises_before_launch():
+    q, sf, g = _random_inputs(4, 64, "cpu")
+    with pytest.raises(TypeError, match="packed"):
+        nvfp4_dequantize(q.view(torch.int8), sf, g)
+    with pytest.raises(ValueError, match="packed"):
+        nvfp4_dequantize(q[:, :4], sf, g)  # K = 8
+    with pytest.raises(TypeError, match="sf"):
+        nvfp4_dequantize(q, sf.view(torch.uint8), g)
+    with pytest.raises(ValueError, match="sf"):
+        nvfp4_dequantize(q, sf.view(-1)[:100], g)
+    with pytest.raises(TypeError, match="out_dtype"):
+        nvfp4_dequantize(q, sf, g, out_dtype=torch.float32)
+    with pytest.raises(ValueError, match="CUDA"):
+        nvfp4_dequantize(q, sf, g)
