@@ -1,4 +1,4 @@
-"""Public decode-GEMV entry points: ``bf16_gemv``, ``use_bf16_gemv`` and ``linear``.
+"""Public decode-GEMV entry points: ``bf16_gemv``, ``fp8_gemv``, their predicates, and ``linear``.
 
 ``linear(x, w, bias)`` has ``torch.nn.functional.linear``'s semantics and takes our GEMV only
 where the predicate (built from H200 measurements, see ``use_bf16_gemv``) says it beats cuBLAS.
@@ -11,8 +11,17 @@ from __future__ import annotations
 
 import torch
 
-from .gemv import STEP, compile_gemv
-from .validate import check_contiguous
+from .gemv import STEP, compile_gemv, step_elements
+from .validate import as_scale_tensor, check_contiguous, check_dtype
+
+_ONE: dict[torch.device, torch.Tensor] = {}
+
+
+def _unit_alpha(device: torch.device) -> torch.Tensor:
+    """A placeholder fp32 scalar for kernels compiled without alpha (never read)."""
+    if device not in _ONE:
+        _ONE[device] = torch.ones(1, dtype=torch.float32, device=device)
+    return _ONE[device]
 
 _DTYPES = (torch.bfloat16, torch.float16)
 # Tile config (rows per warp, warps per CTA, unroll) per shape; filled from H200 sweeps.
@@ -70,7 +79,8 @@ def _launch(x, w, bias, out):
     rows, warps, unroll = _TUNED.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, str(w.dtype), bias is not None, rows, warps, unroll)
     # Without bias the kernel never reads that argument; out (shape [N]) stands in for it.
-    fn(x.view(1, k), w, bias if bias is not None else out.view(n), out.view(1, n))
+    fn(x.view(1, k), w, bias if bias is not None else out.view(n), _unit_alpha(w.device),
+       out.view(1, n))
 
 
 def bf16_gemv(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None = None,
@@ -117,3 +127,47 @@ def linear(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None = None) -
         y = bf16_gemv(x.reshape(1, -1), w, bias)
         return y.view(*x.shape[:-1], w.shape[0])
     return torch.nn.functional.linear(x, w, bias)
+
+
+# ---- fp8 (e4m3) ------------------------------------------------------------------------------
+FP8_STEP = step_elements(1)
+_FP8_OUT = (torch.bfloat16, torch.float16, torch.float32)
+
+
+def use_fp8_gemv(m: int, n: int, k: int) -> bool:
+    """One token, K a multiple of the fp8 step, weight large enough to beat ``_scaled_mm``."""
+    return m == 1 and n >= 1 and k % FP8_STEP == 0 and k > 0 and n * k >= _MIN_WEIGHT_ELEMENTS
+
+
+def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
+             out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
+    """``y = (W @ x) * alpha`` for one token: x [K] or [1, K] and W [N, K] in e4m3, alpha an
+    fp32 device scalar (``input_scale * weight_scale``) or a float; fp32 accumulation."""
+    check_dtype("x_fp8", x_fp8, torch.float8_e4m3fn)
+    check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
+    if out_dtype not in _FP8_OUT:
+        raise TypeError(f"out_dtype: expected one of {_FP8_OUT}, got {out_dtype}")
+    if w_fp8.dim() != 2:
+        raise ValueError(f"w_fp8: expected a 2-D [N, K] tensor, got shape {tuple(w_fp8.shape)}")
+    n, k = w_fp8.shape
+    if not (x_fp8.shape == (k,) or x_fp8.shape == (1, k)):
+        raise ValueError(f"x_fp8: expected shape [{k}] or [1, {k}], got {tuple(x_fp8.shape)}")
+    if k == 0 or k % FP8_STEP:
+        raise ValueError(f"w_fp8: K = {k} is not supported (K must be a positive multiple of "
+                         f"{FP8_STEP}); use torch._scaled_mm")
+    if w_fp8.device.type != "cuda":
+        raise ValueError(f"w_fp8: expected a CUDA tensor, got one on {w_fp8.device}")
+    if x_fp8.device != w_fp8.device:
+        raise ValueError(f"x_fp8: on {x_fp8.device}, but w_fp8 is on {w_fp8.device}")
+    check_contiguous("w_fp8", w_fp8)
+    check_contiguous("x_fp8", x_fp8)
+    a = as_scale_tensor("alpha", alpha, w_fp8.device)
+    out = torch.empty((n,) if x_fp8.dim() == 1 else (1, n), dtype=out_dtype, device=w_fp8.device)
+    rows, warps, unroll = _TUNED_FP8.get((n, k), _DEFAULT_CONFIG)
+    fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
+                      True)
+    fn(x_fp8.view(1, k), w_fp8, out.view(n), a, out.view(1, n))
+    return out
+
+
+_TUNED_FP8: dict[tuple[int, int], tuple[int, int, int]] = {}

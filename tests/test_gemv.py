@@ -136,3 +136,43 @@ def test_bad_input_raises_before_launch():
             bf16_gemv(xc, torch.randn(64 * 512 + 1, device="cuda", dtype=torch.bfloat16)[1:].view(64, 512))
         with pytest.raises(ValueError, match="x"):
             bf16_gemv(x, wc)
+
+
+# ---- fp8 -------------------------------------------------------------------------------------
+from cute_kernels.linear import fp8_gemv, use_fp8_gemv  # noqa: E402
+
+
+def test_fp8_compiles_for_sm90a():
+    for n, k in [(5120, 6144), (36864, 7168), (7168, 2048)]:
+        compile_only(compile_gemv, n, k, "torch.float8_e4m3fn", False, 2, 4, 4, "torch.bfloat16",
+                     True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,k", [(96, 5120), (5128, 2048), (8200, 4608), (36864, 7168)])
+@pytest.mark.parametrize("alpha_as_tensor", [True, False])
+def test_fp8_matches_fp64(n, k, alpha_as_tensor):
+    x = (torch.randn(k, device="cuda") * 8).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda") * 8).to(torch.float8_e4m3fn)
+    alpha = torch.rand((), device="cuda") * 1e-2 + 1e-3
+    got = fp8_gemv(x, w, alpha if alpha_as_tensor else float(alpha), torch.bfloat16)
+    exact = (w.double() @ x.double()) * alpha.double()
+    assert got.shape == (n,) and torch.isfinite(got).all()
+    err = (got.double() - exact).norm() / exact.norm()
+    assert err < 1e-2
+    want = reference.fp8_gemv(x, w, alpha, torch.bfloat16)
+    assert ((want.double() - exact).norm() / exact.norm()) < 1e-2
+
+
+def test_fp8_predicate_and_bad_input():
+    assert use_fp8_gemv(1, 36864, 7168) and not use_fp8_gemv(1, 36864, 7000)
+    w = torch.zeros(64, 512, dtype=torch.float8_e4m3fn)
+    x = torch.zeros(512, dtype=torch.float8_e4m3fn)
+    with pytest.raises(TypeError, match="x_fp8"):
+        fp8_gemv(x.float(), w, 1.0)
+    with pytest.raises(ValueError, match="K = 256"):
+        fp8_gemv(x[:256], w[:, :256], 1.0)
+    with pytest.raises(TypeError, match="out_dtype"):
+        fp8_gemv(x, w, 1.0, torch.int8)
+    with pytest.raises(ValueError, match="CUDA"):
+        fp8_gemv(x, w, 1.0)

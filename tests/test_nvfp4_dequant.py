@@ -79,3 +79,23 @@ def test_bad_input_raises_before_launch():
         nvfp4_dequantize(q, sf, g, out_dtype=torch.float32)
     with pytest.raises(ValueError, match="CUDA"):
         nvfp4_dequantize(q, sf, g)
+
+
+def test_two_division_decode_is_exact_on_cpu():
+    """The kernel's arithmetic (two divisions per block, power-of-two scaling per element)
+    emulated in torch fp32 equals the reference's one division per element, for every code,
+    every finite scale byte and random normal G."""
+    codes = torch.arange(16, dtype=torch.uint8)
+    sf = torch.arange(256, dtype=torch.uint8).view(torch.float8_e4m3fn).float()
+    sf = sf[torch.isfinite(sf)]
+    vals = reference.e2m1_values(codes)
+    mag = (codes & 7).long()
+    pow2 = torch.tensor([0, .5, 1, 1, 2, 2, 4, 4])[mag] * torch.where(codes >= 8, -1.0, 1.0)
+    use3 = (mag % 2 == 1) & (mag > 1)
+    for g in torch.cat([torch.rand(20) * 1e4, torch.tensor([1.0, 3.0, 448 * 6.0, 1e-3])]):
+        g = g.float()
+        want = (vals[None, :] * sf[:, None]) / g
+        base1 = sf / g
+        base3 = (sf * 1.5) / g
+        got = torch.where(use3[None, :], base3[:, None], base1[:, None]) * pow2[None, :]
+        assert torch.equal(got, want)

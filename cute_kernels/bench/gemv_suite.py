@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 
 from ..gemv import compile_gemv
-from ..linear import _DEFAULT_CONFIG, _TUNED, bf16_gemv
+from ..linear import _DEFAULT_CONFIG, _TUNED, _TUNED_FP8, bf16_gemv, fp8_gemv
 from .report import Row
 from .timing import rotations_for, time_eager_us, time_graph_us
 
@@ -22,21 +22,28 @@ CONFIGS = [(1, 4, 4), (1, 4, 8), (2, 4, 2), (2, 4, 4), (2, 4, 8), (4, 4, 2), (4,
 
 def _time_config(x, ws, cfg):
     n, k = ws[0].shape
-    fn = compile_gemv(n, k, str(x.dtype), False, *cfg)
-    y = torch.empty(1, n, dtype=x.dtype, device="cuda")
-    return time_graph_us([lambda w=w: fn(x, w, y.view(n), y) for w in ws])
+    fp8 = x.dtype == torch.float8_e4m3fn
+    out_dtype = torch.bfloat16
+    fn = compile_gemv(n, k, str(x.dtype), False, *cfg, str(out_dtype), fp8)
+    y = torch.empty(1, n, dtype=out_dtype, device="cuda")
+    alpha = torch.ones(1, device="cuda")
+    return time_graph_us([lambda w=w: fn(x, w, y.view(n), alpha, y) for w in ws])
 
 
-def sweep_configs(shapes=SHAPES[:10]) -> dict:
+def _weights(n, k, dtype, scale=1.0):
+    return [(torch.randn(n, k, device="cuda") * scale).to(dtype)
+            for _ in range(rotations_for(n * k * dtype.itemsize))]
+
+
+def sweep_configs(shapes=SHAPES[:10], dtype=torch.bfloat16) -> dict:
     best = {}
     for n, k in shapes:
-        x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-        ws = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-              for _ in range(rotations_for(n * k * 2))]
+        x = torch.randn(1, k, device="cuda").to(dtype)
+        ws = _weights(n, k, dtype)
         times = {cfg: _time_config(x, ws, cfg) for cfg in CONFIGS}
         cfg = min(times, key=times.get)
         best[(n, k)] = cfg
-        print(f"sweep {n}x{k}: best {cfg} {times[cfg]:.2f} us; default {_DEFAULT_CONFIG} "
+        print(f"sweep {dtype} {n}x{k}: best {cfg} {times[cfg]:.2f} us; default {_DEFAULT_CONFIG} "
               f"{times[_DEFAULT_CONFIG]:.2f} us; worst {max(times.values()):.2f} us")
         del ws
     return best
@@ -45,6 +52,7 @@ def sweep_configs(shapes=SHAPES[:10]) -> dict:
 def run(quick: bool = False, sweep: bool = False) -> list[Row]:
     if sweep:
         _TUNED.update(sweep_configs())
+        _TUNED_FP8.update(sweep_configs(SHAPES[:10], torch.float8_e4m3fn))
     rows = []
     for n, k in SHAPES[:4] if quick else SHAPES:
         x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
@@ -57,4 +65,21 @@ def run(quick: bool = False, sweep: bool = False) -> list[Row]:
                         comparators={"cuBLAS": time_graph_us(cublas),
                                      "cuBLAS eager": time_eager_us(cublas)}))
         del ws
+    for n, k in SHAPES[:4] if quick else SHAPES[:13]:
+        rows.append(_fp8_row(n, k))
     return rows
+
+
+def _fp8_row(n: int, k: int) -> Row:
+    x = torch.randn(1, k, device="cuda").to(torch.float8_e4m3fn)
+    x16 = torch.zeros(16, k, device="cuda").to(torch.float8_e4m3fn)
+    x16[0] = x[0]
+    ws = _weights(n, k, torch.float8_e4m3fn)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    one = torch.ones((), device="cuda")
+    ours = [lambda w=w: fp8_gemv(x, w, alpha) for w in ws]
+    scaled_mm = [lambda w=w: torch._scaled_mm(x16, w.t(), scale_a=one, scale_b=alpha.view(()),
+                                              out_dtype=torch.bfloat16) for w in ws]
+    return Row("gemv", "fp8_gemv", f"M=1 N={n} K={k}", time_graph_us(ours),
+               eager_us=time_eager_us(ours), bytes=n * k + k + n * 2,
+               comparators={"_scaled_mm M=16": time_graph_us(scaled_mm)})
