@@ -24,9 +24,15 @@ def _unit_alpha(device: torch.device) -> torch.Tensor:
     return _ONE[device]
 
 _DTYPES = (torch.bfloat16, torch.float16)
-# Tile config (rows per warp, warps per CTA, unroll) per shape; filled from H200 sweeps.
+# Tile config (rows per warp, warps per CTA, unroll) per (N, K): the best of
+# `python -m cute_kernels.bench gemv --sweep` on the H200 (2026-11-29); others use the default.
 _DEFAULT_CONFIG = (2, 4, 4)
-_TUNED: dict[tuple[int, int], tuple[int, int, int]] = {}
+_TUNED: dict[tuple[int, int], tuple[int, int, int]] = {
+    (5120, 6144): (1, 4, 8), (8192, 5120): (2, 4, 8), (16384, 5120): (1, 4, 8),
+    (14336, 5120): (1, 4, 4), (5120, 17408): (1, 8, 8), (34816, 5120): (1, 4, 8),
+    (36864, 7168): (1, 8, 8), (7168, 18432): (1, 4, 8), (4096, 7168): (1, 8, 8),
+    (7168, 2048): (2, 8, 4),
+}
 
 
 def gemv_supports(n: int, k: int) -> bool:
@@ -34,14 +40,19 @@ def gemv_supports(n: int, k: int) -> bool:
     return n >= 1 and k >= STEP and k % STEP == 0
 
 
-def use_bf16_gemv(m: int, n: int, k: int, dtype: torch.dtype = torch.bfloat16) -> bool:
-    """Whether ``linear`` should take our GEMV: one token, supported K, bf16/fp16, and a weight
-    big enough that our kernel measured faster than cuBLAS (see the closing table in the notes)."""
-    return m == 1 and dtype in _DTYPES and gemv_supports(n, k) and n * k >= _MIN_WEIGHT_ELEMENTS
-
-
-# Below this many weight elements the measured win over cuBLAS vanished (H200 sweep).
+# H200, 2026-11-29, CUDA-graph timing: with one warp per 1-2 rows, N below ~2048 leaves too
+# few warps to fill 132 SMs on long rows (1024x7168: 14.4 us vs cuBLAS 9.0 us), while every
+# N >= 4096 shape measured won (1.03-1.24x). Below 2^20 weight elements launch cost dominates.
+_MIN_N = 2048
 _MIN_WEIGHT_ELEMENTS = 1 << 20
+
+
+def use_bf16_gemv(m: int, n: int, k: int, dtype: torch.dtype = torch.bfloat16) -> bool:
+    """Whether ``linear`` should take our GEMV: one token, supported K, bf16/fp16, and a shape in
+    the region where our kernel measured faster than cuBLAS (``python -m cute_kernels.bench gemv``
+    prints the table behind this)."""
+    return (m == 1 and dtype in _DTYPES and gemv_supports(n, k) and n >= _MIN_N
+            and n * k >= _MIN_WEIGHT_ELEMENTS)
 
 
 def _check(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None) -> tuple[int, int]:
@@ -79,8 +90,8 @@ def _launch(x, w, bias, out):
     rows, warps, unroll = _TUNED.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, str(w.dtype), bias is not None, rows, warps, unroll)
     # Without bias the kernel never reads that argument; out (shape [N]) stands in for it.
-    fn(x.view(1, k), w, bias if bias is not None else out.view(n), _unit_alpha(w.device),
-       out.view(1, n))
+    one = _unit_alpha(w.device)
+    fn(x.view(1, k), w, bias if bias is not None else out.view(n), one, one, out.view(1, n))
 
 
 def bf16_gemv(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None = None,
@@ -136,7 +147,7 @@ _FP8_OUT = (torch.bfloat16, torch.float16, torch.float32)
 
 def use_fp8_gemv(m: int, n: int, k: int) -> bool:
     """One token, K a multiple of the fp8 step, weight large enough to beat ``_scaled_mm``."""
-    return m == 1 and n >= 1 and k % FP8_STEP == 0 and k > 0 and n * k >= _MIN_WEIGHT_ELEMENTS
+    return m == 1 and n >= _MIN_N and k % FP8_STEP == 0 and k > 0 and n * k >= _MIN_WEIGHT_ELEMENTS
 
 
 def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
@@ -166,8 +177,45 @@ def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
     rows, warps, unroll = _TUNED_FP8.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
                       True)
-    fn(x_fp8.view(1, k), w_fp8, out.view(n), a, out.view(1, n))
+    fn(x_fp8.view(1, k), w_fp8, out.view(n), a, _unit_alpha(w_fp8.device), out.view(1, n))
     return out
 
 
-_TUNED_FP8: dict[tuple[int, int], tuple[int, int, int]] = {}
+def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
+               weight_scale: torch.Tensor, out_dtype: torch.dtype | None = None) -> torch.Tensor:
+    """One-token FP8 linear with the activation's static quantization fused in (one launch):
+    ``y = (W @ e4m3(x / input_scale)) * (input_scale * weight_scale)``, x bf16/fp16 [K] or
+    [1, K], W e4m3 [N, K], both scales fp32 device scalars (or floats). Output in x's dtype."""
+    check_dtype("x", x, *_DTYPES)
+    check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
+    if w_fp8.dim() != 2:
+        raise ValueError(f"w_fp8: expected a 2-D [N, K] tensor, got shape {tuple(w_fp8.shape)}")
+    n, k = w_fp8.shape
+    if not (x.shape == (k,) or x.shape == (1, k)):
+        raise ValueError(f"x: expected shape [{k}] or [1, {k}], got {tuple(x.shape)}")
+    if k == 0 or k % FP8_STEP:
+        raise ValueError(f"w_fp8: K = {k} is not supported (K must be a positive multiple of "
+                         f"{FP8_STEP})")
+    if w_fp8.device.type != "cuda":
+        raise ValueError(f"w_fp8: expected a CUDA tensor, got one on {w_fp8.device}")
+    if x.device != w_fp8.device:
+        raise ValueError(f"x: on {x.device}, but w_fp8 is on {w_fp8.device}")
+    check_contiguous("w_fp8", w_fp8)
+    check_contiguous("x", x)
+    s_in = as_scale_tensor("input_scale", input_scale, w_fp8.device)
+    s_w = as_scale_tensor("weight_scale", weight_scale, w_fp8.device)
+    out_dtype = out_dtype or x.dtype
+    out = torch.empty((n,) if x.dim() == 1 else (1, n), dtype=out_dtype, device=x.device)
+    rows, warps, unroll = _TUNED_FP8.get((n, k), _DEFAULT_CONFIG)
+    fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
+                      True, str(x.dtype))
+    fn(x.view(1, k), w_fp8, out.view(n), s_w, s_in, out.view(1, n))
+    return out
+
+
+_TUNED_FP8: dict[tuple[int, int], tuple[int, int, int]] = {
+    (5120, 6144): (1, 4, 8), (8192, 5120): (2, 4, 8), (16384, 5120): (1, 4, 8),
+    (14336, 5120): (4, 4, 2), (5120, 17408): (1, 4, 8), (34816, 5120): (1, 4, 8),
+    (36864, 7168): (2, 4, 4), (7168, 18432): (2, 4, 8), (4096, 7168): (1, 8, 8),
+    (7168, 2048): (2, 4, 2),
+}

@@ -176,3 +176,36 @@ def test_fp8_predicate_and_bad_input():
         fp8_gemv(x, w, 1.0, torch.int8)
     with pytest.raises(ValueError, match="CUDA"):
         fp8_gemv(x, w, 1.0)
+
+
+from cute_kernels.linear import fp8_linear  # noqa: E402
+
+
+def test_fp8_linear_compiles_for_sm90a():
+    compile_only(compile_gemv, 5120, 6144, "torch.float8_e4m3fn", False, 2, 4, 4,
+                 "torch.bfloat16", True, "torch.bfloat16")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,k", [(96, 5120), (8200, 4608), (7168, 18432)])
+def test_fp8_linear_matches_quantize_then_gemv(n, k):
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16) * 3
+    w = (torch.randn(n, k, device="cuda") * 8).to(torch.float8_e4m3fn)
+    s_in = torch.tensor(0.02, device="cuda")
+    s_w = torch.tensor(0.003, device="cuda")
+    got = fp8_linear(x, w, s_in, s_w)
+    assert got.shape == (1, n) and got.dtype == torch.bfloat16
+    xq = reference.fp8_quantize(x, s_in)
+    exact = (w.double() @ xq.double().view(-1)) * (s_in.float() * s_w.float()).double()
+    err = (got.double().view(-1) - exact).norm() / exact.norm()
+    assert err < 1e-2, err
+
+
+def test_fp8_linear_bad_input():
+    w = torch.zeros(64, 512, dtype=torch.float8_e4m3fn)
+    with pytest.raises(TypeError, match="x"):
+        fp8_linear(torch.zeros(512), w, 1.0, 1.0)
+    with pytest.raises(ValueError, match="x"):
+        fp8_linear(torch.zeros(256, dtype=torch.bfloat16), w, 1.0, 1.0)
+    with pytest.raises(ValueError, match="CUDA"):
+        fp8_linear(torch.zeros(512, dtype=torch.bfloat16), w, 1.0, 1.0)

@@ -13,3 +13,11 @@ bf16_gemv(torch.randn(512, device="cuda", dtype=torch.bfloat16),
           torch.randn(1037, 512, device="cuda", dtype=torch.bfloat16))
 torch.cuda.synchronize()
 print("sanitize probe ran")
+
+from cute_kernels.linear import fp8_gemv, fp8_linear  # noqa: E402
+
+w8 = torch.randn(1037, 1024, device="cuda").to(torch.float8_e4m3fn)
+fp8_gemv(torch.randn(1024, device="cuda").to(torch.float8_e4m3fn), w8, 0.5)
+fp8_linear(torch.randn(1024, device="cuda", dtype=torch.bfloat16), w8, 0.1, 0.2)
+torch.cuda.synchronize()
+print("fp8 probe ran")

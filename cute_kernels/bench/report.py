@@ -27,9 +27,12 @@ class Row:
 
 
 def _fmt_row(r: Row, ceilings: dict) -> str:
-    rate = (f"{r.tbs() * 1e3:8.0f} GB/s {100 * r.tbs() / ceilings['copy_tbs']:5.1f}% copy"
-            if r.bytes >= r.flops / 200 else
-            f"{r.tflops():8.1f} TF/s {100 * r.tflops() / ceilings['bf16_tflops']:5.1f}% mma")
+    if not (r.bytes or r.flops):
+        rate = f"{'(host time)':>24}"
+    elif r.bytes >= r.flops / 200:
+        rate = f"{r.tbs() * 1e3:8.0f} GB/s {100 * r.tbs() / ceilings['copy_tbs']:5.1f}% copy"
+    else:
+        rate = f"{r.tflops():8.1f} TF/s {100 * r.tflops() / ceilings['bf16_tflops']:5.1f}% mma"
     eager = f"{r.eager_us:8.1f}" if r.eager_us is not None else "       -"
     comps = "  ".join(f"{name} {us:.1f}us ({us / r.us:.2f}x)" for name, us in r.comparators.items())
     return f"{r.name:<22} {r.shape:<26} {r.us:9.2f} {eager} {rate}  {comps}"
