@@ -15,6 +15,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.memory import SmemAllocator
 
 from . import jit
 from .arch import compile_options
@@ -53,24 +54,40 @@ class Gemv:
         self.kernel(mX, mW, mBias, mAlpha, mXScale, mY).launch(
             grid=((self.n + rows_per_cta - 1) // rows_per_cta, 1, 1),
             block=(32 * self.warps, 1, 1),
+            smem=self.k + 128 if self.quantize_x else 0,
             stream=stream,
         )
 
     @cute.jit
-    def _dot_step(self, mX, mW, x_scale, first_row, step, acc):
+    def _quantize_x_to_smem(self, mX, x_scale):
+        """x_q = e4m3(x / s) once per CTA into shared memory (K bytes), so the division is paid
+        N / (rows * warps) times per element rather than N / rows (once per warp)."""
+        smem = SmemAllocator()
+        sX = smem.allocate_tensor(self.dtype, cute.make_layout((1, self.k), stride=(self.k, 1)),
+                                  byte_alignment=16)
+        tidx, _, _ = cute.arch.thread_idx()
+        for c in cutlass.range(tidx, self.k // self.vec, 32 * self.warps):
+            rIn = cute.make_rmem_tensor((1, self.vec), self.x_dtype)
+            cute.autovec_copy(cute.local_tile(mX, (1, self.vec), (0, c)), rIn)
+            rQ = cute.make_rmem_tensor((1, self.vec), self.dtype)
+            # The e4m3 conversion saturates (satfinite), matching reference.fp8_quantize.
+            rQ.store((rIn.load().to(cutlass.Float32) / x_scale).to(self.dtype))
+            cute.autovec_copy(rQ, cute.local_tile(sX, (1, self.vec), (0, c)))
+        cute.arch.sync_threads()
+        return sX
+
+    @cute.jit
+    def _dot_step(self, mX, mW, first_row, step, acc):
         """acc[r] += x[step] . W[first_row + r, step] for this lane's vector, all loads first."""
         lane = cute.arch.lane_idx()
         kc = step * 32 + lane
-        rX = cute.make_rmem_tensor((1, self.vec), self.x_dtype)
+        rX = cute.make_rmem_tensor((1, self.vec), self.dtype)
         cute.autovec_copy(cute.local_tile(mX, (1, self.vec), (0, kc)), rX)
         rW = [cute.make_rmem_tensor((1, self.vec), self.dtype) for _ in range(self.rows)]
         for r in cutlass.range_constexpr(self.rows):
             row = cutlass.min(first_row + r, self.n - 1)
             cute.autovec_copy(cute.local_tile(mW, (1, self.vec), (row, kc)), rW[r])
         xf = rX.load().to(cutlass.Float32)
-        if cutlass.const_expr(self.quantize_x):
-            # Static per-tensor quantization fused in: the e4m3 conversion saturates (satfinite).
-            xf = (xf / x_scale).to(self.dtype).to(cutlass.Float32)
         for r in cutlass.range_constexpr(self.rows):
             wf = rW[r].load().to(cutlass.Float32)
             s = acc[r]
@@ -86,14 +103,17 @@ class Gemv:
         lane = cute.arch.lane_idx()
         first_row = (bidx * self.warps + warp) * self.rows
         x_scale = mXScale[0]
+        sX = mX
+        if cutlass.const_expr(self.quantize_x):
+            sX = self._quantize_x_to_smem(mX, x_scale)
         acc = cute.make_rmem_tensor((self.rows,), cutlass.Float32)
         acc.fill(0.0)
         full = self.steps // self.unroll
         for outer in cutlass.range(full, unroll=1):
             for u in cutlass.range_constexpr(self.unroll):
-                self._dot_step(mX, mW, x_scale, first_row, outer * self.unroll + u, acc)
+                self._dot_step(sX, mW, first_row, outer * self.unroll + u, acc)
         for u in cutlass.range_constexpr(self.steps - full * self.unroll):
-            self._dot_step(mX, mW, x_scale, first_row, full * self.unroll + u, acc)
+            self._dot_step(sX, mW, first_row, full * self.unroll + u, acc)
         for r in cutlass.range_constexpr(self.rows):
             total = cute.arch.warp_reduction(acc[r], lambda a, b: a + b)
             row = first_row + r
