@@ -154,6 +154,8 @@ def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
              out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
     """``y = (W @ x) * alpha`` for one token: x [K] or [1, K] and W [N, K] in e4m3, alpha an
     fp32 device scalar (``input_scale * weight_scale``) or a float; fp32 accumulation."""
+    if torch.compiler.is_compiling() and isinstance(alpha, torch.Tensor):
+        return torch.ops.cute_kernels.fp8_gemv(x_fp8, w_fp8, alpha, out_dtype)
     check_dtype("x_fp8", x_fp8, torch.float8_e4m3fn)
     check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
     if out_dtype not in _FP8_OUT:
@@ -186,6 +188,9 @@ def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
     """One-token FP8 linear with the activation's static quantization fused in (one launch):
     ``y = (W @ e4m3(x / input_scale)) * (input_scale * weight_scale)``, x bf16/fp16 [K] or
     [1, K], W e4m3 [N, K], both scales fp32 device scalars (or floats). Output in x's dtype."""
+    if (torch.compiler.is_compiling() and isinstance(input_scale, torch.Tensor)
+            and isinstance(weight_scale, torch.Tensor)):
+        return torch.ops.cute_kernels.fp8_linear(x, w_fp8, input_scale, weight_scale, out_dtype)
     check_dtype("x", x, *_DTYPES)
     check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
     if w_fp8.dim() != 2:
@@ -221,3 +226,30 @@ _TUNED_FP8: dict[tuple[int, int], tuple[int, int, int]] = {
     (36864, 7168): (1, 4, 8), (7168, 18432): (2, 8, 8), (4096, 7168): (1, 8, 8),
     (7168, 2048): (2, 4, 2),
 }
+
+
+# ---- torch.compile: the fp8 entry points as custom ops (eager calls skip the dispatcher) -------
+def _gemv_out_shape(x: torch.Tensor, w: torch.Tensor) -> tuple[int, ...]:
+    return (w.shape[0],) if x.dim() == 1 else (1, w.shape[0])
+
+
+@torch.library.custom_op("cute_kernels::fp8_gemv", mutates_args=())
+def _fp8_gemv_op(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha: torch.Tensor,
+                 out_dtype: torch.dtype) -> torch.Tensor:
+    return fp8_gemv(x_fp8, w_fp8, alpha, out_dtype)
+
+
+@_fp8_gemv_op.register_fake
+def _(x_fp8, w_fp8, alpha, out_dtype):
+    return x_fp8.new_empty(_gemv_out_shape(x_fp8, w_fp8), dtype=out_dtype)
+
+
+@torch.library.custom_op("cute_kernels::fp8_linear", mutates_args=())
+def _fp8_linear_op(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
+                   weight_scale: torch.Tensor, out_dtype: torch.dtype | None) -> torch.Tensor:
+    return fp8_linear(x, w_fp8, input_scale, weight_scale, out_dtype)
+
+
+@_fp8_linear_op.register_fake
+def _(x, w_fp8, input_scale, weight_scale, out_dtype):
+    return x.new_empty(_gemv_out_shape(x, w_fp8), dtype=out_dtype or x.dtype)

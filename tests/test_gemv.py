@@ -209,3 +209,28 @@ def test_fp8_linear_bad_input():
         fp8_linear(torch.zeros(256, dtype=torch.bfloat16), w, 1.0, 1.0)
     with pytest.raises(ValueError, match="CUDA"):
         fp8_linear(torch.zeros(512, dtype=torch.bfloat16), w, 1.0, 1.0)
+
+
+def test_fp8_custom_ops_have_fake_implementations():
+    """torch.compile traces the fp8 entry points through registered ops; their fake
+    implementations give the right shape and dtype without a GPU."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        x = torch.empty(1, 512, dtype=torch.float8_e4m3fn)
+        w = torch.empty(64, 512, dtype=torch.float8_e4m3fn)
+        a = torch.empty(1)
+        y = torch.ops.cute_kernels.fp8_gemv(x, w, a, torch.float16)
+        assert y.shape == (1, 64) and y.dtype == torch.float16
+        xb = torch.empty(512, dtype=torch.bfloat16)
+        y = torch.ops.cute_kernels.fp8_linear(xb, w, a, a, None)
+        assert y.shape == (64,) and y.dtype == torch.bfloat16
+
+
+@pytest.mark.gpu
+def test_fp8_torch_compile():
+    x = torch.randn(1, 2048, device="cuda", dtype=torch.bfloat16)
+    w = (torch.randn(4096, 2048, device="cuda") * 4).to(torch.float8_e4m3fn)
+    s_in, s_w = torch.tensor(0.05, device="cuda"), torch.tensor(0.01, device="cuda")
+    f = torch.compile(lambda x: fp8_linear(x, w, s_in, s_w) * 2, fullgraph=True)
+    torch.testing.assert_close(f(x) / 2, fp8_linear(x, w, s_in, s_w), rtol=0, atol=0)
