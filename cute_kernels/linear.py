@@ -145,6 +145,26 @@ FP8_STEP = step_elements(1)
 _FP8_OUT = (torch.bfloat16, torch.float16, torch.float32)
 
 
+def _check_fp8_operands(x_name: str, x: torch.Tensor, w_fp8: torch.Tensor) -> tuple[int, int]:
+    """Shared checks of the fp8 entry points (x's dtype is checked by the caller); (N, K)."""
+    check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
+    if w_fp8.dim() != 2:
+        raise ValueError(f"w_fp8: expected a 2-D [N, K] tensor, got shape {tuple(w_fp8.shape)}")
+    n, k = w_fp8.shape
+    if not (x.shape == (k,) or x.shape == (1, k)):
+        raise ValueError(f"{x_name}: expected shape [{k}] or [1, {k}], got {tuple(x.shape)}")
+    if k == 0 or k % FP8_STEP:
+        raise ValueError(f"w_fp8: K = {k} is not supported (K must be a positive multiple of "
+                         f"{FP8_STEP}); use torch._scaled_mm")
+    if w_fp8.device.type != "cuda":
+        raise ValueError(f"w_fp8: expected a CUDA tensor, got one on {w_fp8.device}")
+    if x.device != w_fp8.device:
+        raise ValueError(f"{x_name}: on {x.device}, but w_fp8 is on {w_fp8.device}")
+    check_contiguous("w_fp8", w_fp8)
+    check_contiguous(x_name, x)
+    return n, k
+
+
 def use_fp8_gemv(m: int, n: int, k: int) -> bool:
     """One token, K a multiple of the fp8 step, weight large enough to beat ``_scaled_mm``."""
     return m == 1 and n >= _MIN_N and k % FP8_STEP == 0 and k > 0 and n * k >= _MIN_WEIGHT_ELEMENTS
@@ -157,23 +177,9 @@ def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
     if torch.compiler.is_compiling() and isinstance(alpha, torch.Tensor):
         return torch.ops.cute_kernels.fp8_gemv(x_fp8, w_fp8, alpha, out_dtype)
     check_dtype("x_fp8", x_fp8, torch.float8_e4m3fn)
-    check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
     if out_dtype not in _FP8_OUT:
         raise TypeError(f"out_dtype: expected one of {_FP8_OUT}, got {out_dtype}")
-    if w_fp8.dim() != 2:
-        raise ValueError(f"w_fp8: expected a 2-D [N, K] tensor, got shape {tuple(w_fp8.shape)}")
-    n, k = w_fp8.shape
-    if not (x_fp8.shape == (k,) or x_fp8.shape == (1, k)):
-        raise ValueError(f"x_fp8: expected shape [{k}] or [1, {k}], got {tuple(x_fp8.shape)}")
-    if k == 0 or k % FP8_STEP:
-        raise ValueError(f"w_fp8: K = {k} is not supported (K must be a positive multiple of "
-                         f"{FP8_STEP}); use torch._scaled_mm")
-    if w_fp8.device.type != "cuda":
-        raise ValueError(f"w_fp8: expected a CUDA tensor, got one on {w_fp8.device}")
-    if x_fp8.device != w_fp8.device:
-        raise ValueError(f"x_fp8: on {x_fp8.device}, but w_fp8 is on {w_fp8.device}")
-    check_contiguous("w_fp8", w_fp8)
-    check_contiguous("x_fp8", x_fp8)
+    n, k = _check_fp8_operands("x_fp8", x_fp8, w_fp8)
     a = as_scale_tensor("alpha", alpha, w_fp8.device)
     out = torch.empty((n,) if x_fp8.dim() == 1 else (1, n), dtype=out_dtype, device=w_fp8.device)
     rows, warps, unroll = _TUNED_FP8.get((n, k), _DEFAULT_CONFIG)
@@ -192,21 +198,7 @@ def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
             and isinstance(weight_scale, torch.Tensor)):
         return torch.ops.cute_kernels.fp8_linear(x, w_fp8, input_scale, weight_scale, out_dtype)
     check_dtype("x", x, *_DTYPES)
-    check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
-    if w_fp8.dim() != 2:
-        raise ValueError(f"w_fp8: expected a 2-D [N, K] tensor, got shape {tuple(w_fp8.shape)}")
-    n, k = w_fp8.shape
-    if not (x.shape == (k,) or x.shape == (1, k)):
-        raise ValueError(f"x: expected shape [{k}] or [1, {k}], got {tuple(x.shape)}")
-    if k == 0 or k % FP8_STEP:
-        raise ValueError(f"w_fp8: K = {k} is not supported (K must be a positive multiple of "
-                         f"{FP8_STEP})")
-    if w_fp8.device.type != "cuda":
-        raise ValueError(f"w_fp8: expected a CUDA tensor, got one on {w_fp8.device}")
-    if x.device != w_fp8.device:
-        raise ValueError(f"x: on {x.device}, but w_fp8 is on {w_fp8.device}")
-    check_contiguous("w_fp8", w_fp8)
-    check_contiguous("x", x)
+    n, k = _check_fp8_operands("x", x, w_fp8)
     s_in = as_scale_tensor("input_scale", input_scale, w_fp8.device)
     s_w = as_scale_tensor("weight_scale", weight_scale, w_fp8.device)
     out_dtype = out_dtype or x.dtype
