@@ -38,7 +38,7 @@ def _weights(n, k, dtype, scale=1.0):
             for _ in range(rotations_for(n * k * dtype.itemsize))]
 
 
-def sweep_configs(shapes=SHAPES[:10], dtype=torch.bfloat16) -> dict:
+def sweep_configs(shapes=SHAPES[:12], dtype=torch.bfloat16) -> dict:
     best = {}
     for n, k in shapes:
         x = torch.randn(1, k, device="cuda").to(dtype)
@@ -55,7 +55,7 @@ def sweep_configs(shapes=SHAPES[:10], dtype=torch.bfloat16) -> dict:
 def run(quick: bool = False, sweep: bool = False) -> list[Row]:
     if sweep:
         _TUNED.update(sweep_configs())
-        _TUNED_FP8.update(sweep_configs(SHAPES[:10], torch.float8_e4m3fn))
+        _TUNED_FP8.update(sweep_configs(SHAPES[:12], torch.float8_e4m3fn))
     rows = []
     for n, k in SHAPES[:4] if quick else SHAPES:
         x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)

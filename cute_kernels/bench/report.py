@@ -42,7 +42,8 @@ def emit(rows: list[Row], ceilings: dict, out_dir: str | pathlib.Path, title: st
     """Print the table; write ``<title>.json`` and ``<title>.png`` under ``out_dir``."""
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    print(f"\n{title} on {ceilings.get('device', '?')}: copy {ceilings['copy_tbs']:.2f} TB/s, "
+    print(f"\n{title} on {ceilings.get('device', '?')}: copy {ceilings['copy_tbs']:.2f} TB/s "
+          f"(torch copy_ {ceilings.get('torch_copy_tbs', float('nan')):.2f}), "
           f"bf16 mma {ceilings['bf16_tflops']:.0f} TFLOP/s  (ratio = comparator time / ours)")
     print(f"{'kernel':<22} {'shape':<26} {'graph us':>9} {'eager us':>8} rate")
     for r in rows:
