@@ -1,0 +1,103 @@
+"""NVFP4 GEMM: ours vs cuBLAS bf16 (same shape, bf16 weights) and QuACK ``gemm_w4a16`` NVFP4.
+
+Rows per (N x K, M): ours with NVFP4 activations (W4A4) and with bf16 activations (W4A16,
+the like-for-like comparison with QuACK). Bytes = packed weights + scales + activations +
+output, so at M = 1 the "% copy" column is the fraction of the DRAM roofline. ``--sweep``
+first times every small-M tile config on a few shapes and prints the best per M.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .. import reference
+from ..nvfp4_gemm import nvfp4_gemm, small_m_config
+from ..nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
+from .report import Row
+from .timing import rotations_for, time_graph_us
+
+SHAPES = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
+          (4096, 7168), (7168, 2048)]
+MS = [1, 4, 8, 16, 32, 64, 128, 256, 1024]
+CONFIGS = [(1, 1, 4, 2), (2, 1, 4, 2), (1, 1, 8, 2), (2, 1, 8, 2), (1, 1, 8, 4), (4, 1, 4, 2),
+           (1, 2, 4, 2), (2, 2, 4, 2), (1, 2, 8, 2), (1, 4, 4, 2), (1, 4, 8, 2), (2, 4, 4, 1)]
+
+
+def _weights(n, k):
+    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") - 1)
+    g = 448 * 6 / w.abs().amax()
+    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), g)
+    return b, b_sf
+
+
+def _activations(m, k):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 448 * 6 / x.float().abs().amax())
+    return x, a, a_sf
+
+
+def _quack(copies, n, k):
+    """QuACK's prepared form of each weight copy, or None where QuACK is not installed."""
+    try:
+        from quack.gemm_w4 import gemm_w4a16, prepare_w4_weight
+    except Exception:  # noqa: BLE001 - optional comparator
+        return None
+    prepared = []
+    for b, b_sf in copies:
+        sf_dense = reference._unswizzle(b_sf, n, k // 16, "b_sf")
+        prepared.append(prepare_w4_weight(b, sf_dense, wformat="nvfp4"))
+    return [lambda x, p=p: gemm_w4a16(x, p[0], p[1], tensor_scale=0.5, wformat="nvfp4")
+            for p in prepared]
+
+
+def sweep_configs(shapes=((36864, 7168), (7168, 18432), (4096, 7168), (7168, 2048)), ms=(1, 16, 64)):
+    for n, k in shapes:
+        copies = [_weights(n, k) for _ in range(rotations_for(n * k // 2))]
+        for m in ms:
+            x, a, a_sf = _activations(m, k)
+            d = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
+            al = torch.full((1,), 0.5, device="cuda")
+            times = {}
+            for cfg in CONFIGS:
+                fn = compile_nvfp4_gemm_small_m(n, k, "fp4", "torch.bfloat16", *cfg)
+                times[cfg] = time_graph_us([lambda b=b, s=s: fn(a.view(torch.int32), a_sf.view(-1),
+                                                                  b.view(torch.int32), s.view(-1),
+                                                                  al, d) for b, s in copies])
+            best = min(times, key=times.get)
+            cur = small_m_config(m, n, k)
+            print(f"sweep nvfp4 small-M {n}x{k} M={m}: best {best} {times[best]:.2f} us; "
+                  f"current {cur} {times.get(cur, float('nan')):.2f} us; "
+                  f"worst {max(times.values()):.2f} us")
+        del copies
+
+
+def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
+    if sweep:
+        sweep_configs()
+    rows = []
+    for n, k in SHAPES[:3] if quick else SHAPES:
+        wbytes = n * k // 2 + n * k // 16
+        copies = [_weights(n, k) for _ in range(rotations_for(wbytes))]
+        w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+               for _ in range(rotations_for(n * k * 2))]
+        quack = _quack(copies, n, k)
+        for m in MS[:6] if quick else MS:
+            x, a, a_sf = _activations(m, k)
+            flops = 2 * m * n * k
+            cublas = time_graph_us([lambda w=w: torch.nn.functional.linear(x, w) for w in w16])
+            comps = {"cuBLAS bf16": cublas}
+            if quack is not None:
+                try:
+                    comps["QuACK w4a16"] = time_graph_us([lambda q=q: q(x) for q in quack])
+                except Exception as e:  # noqa: BLE001 - report, keep measuring
+                    print(f"QuACK gemm_w4a16 failed at M={m} {n}x{k}: {e}")
+            w4a4 = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in copies]
+            w4a16 = [lambda b=b, s=s: nvfp4_gemm(x, None, b, s, 0.5) for b, s in copies]
+            rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A4", f"M={m} N={n} K={k}",
+                            time_graph_us(w4a4), bytes=wbytes + m * k * 9 // 16 + m * n * 2,
+                            flops=flops, comparators=comps))
+            rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A16", f"M={m} N={n} K={k}",
+                            time_graph_us(w4a16), bytes=wbytes + m * k * 2 + m * n * 2,
+                            flops=flops, comparators=comps))
+        del copies, w16
+    return rows

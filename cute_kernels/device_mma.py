@@ -1,0 +1,82 @@
+"""Register-level helpers for the tensor-core kernels: packed bf16x2 arithmetic, FP4 decode
+straight into MMA operand registers, and the sm_80+ ``mma.sync`` m16n8k16 bf16 instruction.
+
+Called from inside ``@cute.jit``/``@cute.kernel`` code only. Registers are ``cutlass.Uint32``
+holding two bf16 values (low half = first element).
+
+FP4 -> bf16 without a conversion instruction (sm_90 has none for e2m1): an e2m1 code
+``s e1 e0 m`` placed at bf16 bits 15 | 8 7 | 6 is the bf16 number ``e2m1 * 2^-126`` (e1e0 = 0
+lands in bf16's subnormal range, which is exactly e2m1's subnormal 0.5). One bf16x2 multiply
+by ``scale * 2^63`` then gives ``e2m1 * scale * 2^-63``, exact: at most 6 significant bits, and
+always a bf16 normal (>= 2^-73) for any e4m3 scale. The activation operand carries the other
+``2^63`` (``x * 2^63`` for bf16 activations), so the MMA accumulates true products.
+"""
+
+from __future__ import annotations
+
+import cutlass
+from cutlass.cute.arch.nvvm_wrappers import inline_ptx
+
+BF16X2_POW2_63 = 0x5F005F00   # bf16 2^63 in both halves
+BF16X2_POW2_126 = 0x7E807E80  # bf16 2^126 in both halves
+POW2_63 = float(2**63)
+
+
+def in_register(x):
+    """``x`` as a register operand: PTX's packed-half instructions take no immediates, and a
+    folded constant would otherwise be emitted as one."""
+    return inline_ptx("mov.b32 {$w0}, {$r0};", write_only_types=[cutlass.Uint32],
+                      read_only_args=[cutlass.Uint32(x)])
+
+
+def mul_bf16x2(a, b):
+    """Lane-wise bf16 product of two packed registers (round to nearest; exact here)."""
+    return inline_ptx("mul.rn.bf16x2 {$w0}, {$r0}, {$r1};", write_only_types=[cutlass.Uint32],
+                      read_only_args=[cutlass.Uint32(a), cutlass.Uint32(b)])
+
+
+def prmt(a, b, selector: int):
+    """Byte permute of the 8 bytes ``b:a`` (PTX ``prmt.b32``)."""
+    return inline_ptx(f"prmt.b32 {{$w0}}, {{$r0}}, {{$r1}}, {selector:#x};",
+                      write_only_types=[cutlass.Uint32],
+                      read_only_args=[cutlass.Uint32(a), cutlass.Uint32(b)])
+
+
+def f32_bits(x):
+    return inline_ptx("mov.b32 {$w0}, {$r0};", write_only_types=[cutlass.Uint32],
+                      read_only_args=[cutlass.Float32(x)])
+
+
+def bf16x2_splat(x):
+    """Both halves = bf16(x) for an fp32 ``x`` with at most 8 significant bits (exact)."""
+    hi = f32_bits(x) & cutlass.Uint32(0xFFFF0000)
+    return hi | (hi >> 16)
+
+
+def e2m1x2_raw(word, r: int):
+    """Nibbles ``r`` and ``r + 4`` of an 8-code word as bf16x2 ``e2m1 * 2^-126`` (see module).
+
+    Pairing (r, r + 4) costs one shift per pair; the activation side uses the same pairing."""
+    t = word >> (4 * r) if r else word
+    return ((t & cutlass.Uint32(0x00070007)) << 6) | ((t & cutlass.Uint32(0x00080008)) << 12)
+
+
+def bf16_pair(lo_word, hi_word, r: int):
+    """Elements ``r`` and ``r + 4`` of 8 consecutive bf16s held as 4 words (w0..w3), packed:
+    ``lo_word`` = w[r // 2], ``hi_word`` = w[r // 2 + 2]."""
+    return prmt(lo_word, hi_word, 0x5410 if r % 2 == 0 else 0x7632)
+
+
+def mma_bf16_m16n8k16(a, b, c):
+    """``d = a @ b + c``: a 4 registers (16x16 bf16), b 2 registers (16x8), c/d 4 fp32.
+
+    Fragment ownership (lane = 4 g + q): a0 = A[g, 2q:2q+2], a1 = A[g+8, 2q:2q+2],
+    a2 = A[g, 8+2q:10+2q], a3 = A[g+8, 8+2q:10+2q]; b0 = B[2q:2q+2, g], b1 = B[8+2q:10+2q, g];
+    c0, c1 = C[g, 2q:2q+2], c2, c3 = C[g+8, 2q:2q+2]."""
+    return inline_ptx(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+        "{{$w0}, {$w1}, {$w2}, {$w3}}, {{$r0}, {$r1}, {$r2}, {$r3}}, {{$r4}, {$r5}}, "
+        "{{$r6}, {$r7}, {$r8}, {$r9}};",
+        write_only_types=[cutlass.Float32] * 4,
+        read_only_args=[cutlass.Uint32(x) for x in a] + [cutlass.Uint32(x) for x in b]
+        + [cutlass.Float32(x) for x in c])

@@ -1,0 +1,122 @@
+"""``nvfp4_gemm``: D [M, N] = alpha * A @ B^T with NVFP4 weights B, for sm_90.
+
+A is NVFP4 too (packed [M, K/2] + swizzled scales, e.g. from ``nvfp4_quantize`` or the fused
+SwiGLU kernel: the ``down_proj`` that takes pre-quantized input), or bf16 [M, K] with
+``a_sf=None`` (weight-only W4A16). Products are ``e2m1 * scale`` values, exact in bf16, so
+decoding to bf16 for the tensor cores loses nothing; accumulation is fp32.
+
+Regimes (chosen by ``small_m_regime``):
+* small M: ``nvfp4_gemm_small_m`` — operands swapped so weight rows fill the MMA's 16-row side,
+  FP4 decoded from global memory straight into registers, ``mma.sync``; a weight stream.
+* large M: for now both operands are dequantized to bf16 by ``nvfp4_dequantize`` (exact) and
+  multiplied by cuBLAS. A TMA + wgmma kernel that decodes in its main loop replaces this.
+
+Limits: K a multiple of 32 (two scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
+padded swizzled buffers ([pad128(rows), pad4(K/16)] e4m3, as ``reference.nvfp4_quantize``
+returns); alpha a float or a one-element fp32 device tensor.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from layouts import sf_padded_shape
+
+from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_gemm_small_m import K_ALIGN, compile_nvfp4_gemm_small_m
+from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
+
+_OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+
+# Largest M the small-M kernel takes (H200 crossover: see bench/nvfp4_gemm_suite.py).
+SMALL_M_MAX = 64
+
+
+def small_m_regime(m: int, n: int, k: int) -> bool:
+    """Whether the mma.sync weight-streaming kernel handles this M (else the large-M path)."""
+    return m <= SMALL_M_MAX
+
+
+def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
+    """(row_tiles, token_tiles, warps, unroll) for the small-M kernel."""
+    token_tiles = 1 if m <= 8 else 2 if m <= 16 else 4
+    row_tiles = 1 if n <= 4096 or token_tiles > 2 else 2
+    warps = 8 if k >= 8192 else 4
+    return row_tiles, token_tiles, warps, 2
+
+
+def _check_scales(name: str, sf, rows: int, k: int) -> None:
+    check_dtype(name, sf, torch.float8_e4m3fn)
+    mp, kbp = sf_padded_shape(rows, k // 16)
+    if sf.numel() != mp * kbp:
+        raise ValueError(f"{name}: expected the swizzled scale buffer of {mp}x{kbp} = {mp * kbp} "
+                         f"e4m3 values for {rows} rows and K={k}, got {sf.numel()}")
+
+
+def _validate(a, a_sf, b, b_sf, out_dtype, out):
+    """Types and shapes first, then devices and memory layout; all before any launch."""
+    check_dtype("b", b, torch.uint8)
+    if b.dim() != 2:
+        raise ValueError(f"b: expected packed weights [N, K/2], got shape {tuple(b.shape)}")
+    n, k = b.shape[0], 2 * b.shape[1]
+    if n == 0 or k == 0 or k % K_ALIGN:
+        raise ValueError(f"b: K = {k} must be a positive multiple of {K_ALIGN} (and N >= 1), "
+                         f"got shape {tuple(b.shape)}")
+    _check_scales("b_sf", b_sf, n, k)
+    if a_sf is None:
+        check_dtype("a", a, torch.bfloat16)
+        if a.dim() != 2 or a.shape[1] != k:
+            raise ValueError(f"a: expected bf16 [M, {k}] (W4A16, a_sf=None) to match b's K={k}, "
+                             f"got shape {tuple(a.shape)}")
+    else:
+        check_dtype("a", a, torch.uint8)
+        if a.dim() != 2 or 2 * a.shape[1] != k:
+            raise ValueError(f"a: expected packed [M, {k // 2}] to match b's K={k}, got shape "
+                             f"{tuple(a.shape)}")
+        _check_scales("a_sf", a_sf, a.shape[0], k)
+    m = a.shape[0]
+    if out_dtype not in _OUT_DTYPES:
+        raise TypeError(f"out_dtype: expected one of {_OUT_DTYPES}, got {out_dtype}")
+    if out is not None:
+        check_dtype("out", out, out_dtype)
+        if tuple(out.shape) != (m, n):
+            raise ValueError(f"out: expected shape ({m}, {n}), got {tuple(out.shape)}")
+    named = [("b", b), ("b_sf", b_sf), ("a", a)] + ([("a_sf", a_sf)] if a_sf is not None else [])
+    named += [("out", out)] if out is not None else []
+    for name, t in named:
+        check_cuda(name, t, like=b)
+        check_contiguous(name, t)
+    return m, n, k
+
+
+def _large_m(a, a_sf, b, b_sf, alpha, out):
+    """Dequantize to bf16 (exact) and let cuBLAS multiply; alpha applied in fp32."""
+    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    b16 = nvfp4_dequantize(b, b_sf, 1.0)
+    acc = torch.mm(a16, b16.t(), out_dtype=torch.float32)
+    out.copy_(acc.mul_(alpha))
+
+
+def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,
+               alpha, out_dtype: torch.dtype = torch.bfloat16,
+               out: torch.Tensor | None = None) -> torch.Tensor:
+    """D [M, N] = alpha * dequant(a) @ dequant(b)^T in fp32, cast to ``out_dtype``.
+
+    a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
+    b: packed uint8 [N, K/2] with swizzled e4m3 ``b_sf``. alpha = input_scale * weight_scale_2
+    (float or one-element fp32 tensor). See the module docstring for the limits."""
+    m, n, k = _validate(a, a_sf, b, b_sf, out_dtype, out)
+    alpha_t = as_scale_tensor("alpha", alpha, b.device)
+    if out is None:
+        out = torch.empty((m, n), dtype=out_dtype, device=b.device)
+    if m == 0:
+        return out
+    if small_m_regime(m, n, k):
+        kernel = compile_nvfp4_gemm_small_m(n, k, "fp4" if a_sf is not None else str(a.dtype),
+                                            str(out_dtype), *small_m_config(m, n, k))
+        dummy_sf = b_sf if a_sf is None else a_sf
+        kernel(a.view(torch.int32), dummy_sf.view(-1), b.view(torch.int32), b_sf.view(-1),
+               alpha_t, out)
+    else:
+        _large_m(a, a_sf, b, b_sf, alpha_t, out)
+    return out

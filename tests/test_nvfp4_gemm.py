@@ -1,0 +1,150 @@
+"""NVFP4 GEMM: compile-only on CPU; on a GPU, every regime against the fp64 reference."""
+
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.nvfp4_gemm import SMALL_M_MAX, nvfp4_gemm
+from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
+from cute_kernels.testing import compile_only
+from tests.conftest import poisoned
+
+
+@pytest.mark.parametrize("n,k,a_dtype,config", [
+    (256, 512, "fp4", (2, 1, 4, 2)),
+    (200, 544, "torch.bfloat16", (2, 1, 4, 2)),       # K tail of 32, N tail
+    (7168, 2048, "fp4", (1, 4, 8, 2)),
+    (4096, 7168, "torch.bfloat16", (1, 2, 8, 2)),
+])
+def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
+    assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
+
+
+def _quantized(rows, k, device, spread=True):
+    """Realistic NVFP4 data: per-row magnitudes over three decades, ModelOpt-style global scale."""
+    x = torch.randn(rows, k, device=device)
+    if spread:
+        x = x * torch.pow(10.0, torch.rand(rows, 1, device=device) * 3 - 2)
+    g = 448 * 6 / x.abs().amax().clamp_min(1e-12)
+    packed, sf = reference.nvfp4_quantize(x.to(torch.bfloat16), g)
+    return packed, sf, x
+
+
+def _inputs(m, n, k, fp4_a, device="cuda"):
+    b, b_sf, _ = _quantized(n, k, device)
+    if fp4_a:
+        a, a_sf, _ = _quantized(m, k, device)
+    else:
+        a, a_sf = (torch.randn(m, k, device=device) * 3).to(torch.bfloat16), None
+    alpha = float(torch.rand(()) * 2 + 0.1)
+    return a, a_sf, b, b_sf, alpha
+
+
+def _rel_err(got, want):
+    return ((got.double() - want).norm() / want.norm().clamp_min(1e-300)).item()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 8, 16, 33, SMALL_M_MAX, SMALL_M_MAX + 1, 1000])
+@pytest.mark.parametrize("n,k", [(256, 512), (200, 544), (1000, 4096), (7168, 2048)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_matches_fp64_reference(m, n, k, fp4_a):
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    out = poisoned(m, n, dtype=torch.float32)
+    got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32, out=out)
+    assert got.data_ptr() == out.data_ptr()
+    assert not got.isnan().any()
+    assert _rel_err(got, want) <= 1e-3
+    # bf16 output: one rounding of the same fp32 result.
+    got16 = nvfp4_gemm(a, a_sf, b, b_sf, alpha)
+    assert got16.dtype == torch.bfloat16 and got16.shape == (m, n)
+    torch.testing.assert_close(got16.float(), got, rtol=2**-8, atol=1e-30)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 2), (1, 2, 8, 2), (2, 4, 4, 1),
+                                    (1, 4, 8, 3)])
+def test_every_tile_config_agrees(config):
+    m, n, k = 29, 336, 1056
+    for fp4_a in (True, False):
+        a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
+        want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+        fn = compile_nvfp4_gemm_small_m(n, k, "fp4" if fp4_a else "torch.bfloat16",
+                                        "torch.float32", *config)
+        out = poisoned(m, n, dtype=torch.float32)
+        al = torch.full((1,), alpha, device="cuda")
+        fn(a.view(torch.int32), (a_sf if fp4_a else b_sf).view(-1), b.view(torch.int32),
+           b_sf.view(-1), al, out)
+        assert _rel_err(out, want) <= 1e-3, (config, fp4_a)
+
+
+@pytest.mark.gpu
+def test_alpha_tensor_equals_float_and_zero_rows():
+    a, a_sf, b, b_sf, alpha = _inputs(5, 512, 1024, True)
+    t = torch.full((1,), alpha, device="cuda")
+    torch.testing.assert_close(nvfp4_gemm(a, a_sf, b, b_sf, t), nvfp4_gemm(a, a_sf, b, b_sf, alpha),
+                               rtol=0, atol=0)
+    a0, a0_sf, *_ = _inputs(0, 512, 1024, True)
+    assert nvfp4_gemm(a0, a0_sf, b, b_sf, alpha).shape == (0, 512)
+
+
+@pytest.mark.gpu
+def test_non_default_stream_and_graph_capture():
+    a, a_sf, b, b_sf, alpha = _inputs(3, 640, 2048, True)
+    want = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32)
+    s.synchronize()
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+    out = poisoned(3, 640, dtype=torch.float32)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32, out=out)
+    graph.replay()
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, want, rtol=0, atol=0)
+
+
+# ------------------------------------------------------------------------- bad input (CPU)
+
+def _cpu_inputs(m=4, n=64, k=128):
+    a, a_sf, b, b_sf, _ = _inputs(m, n, k, True, device="cpu")
+    return a, a_sf, b, b_sf
+
+
+def test_rejects_cpu_tensors():
+    a, a_sf, b, b_sf = _cpu_inputs()
+    with pytest.raises(ValueError, match="b: expected a CUDA tensor"):
+        nvfp4_gemm(a, a_sf, b, b_sf, 1.0)
+
+
+@pytest.mark.parametrize("case,exc,match", [
+    ("b_dtype", TypeError, "b: expected dtype torch.uint8"),
+    ("k_tail", ValueError, "b: K = 80 must be a positive multiple of 32"),
+    ("k_mismatch", ValueError, "a: expected packed"),
+    ("b_sf_small", ValueError, "b_sf: expected the swizzled scale buffer"),
+    ("a_sf_dtype", TypeError, "a_sf: expected dtype torch.float8_e4m3fn"),
+    ("a_fp16", TypeError, "a: expected dtype torch.bfloat16"),
+    ("out_dtype", TypeError, "out_dtype"),
+])
+def test_bad_input_raises_before_launch(case, exc, match):
+    a, a_sf, b, b_sf = _cpu_inputs()
+    kwargs = {}
+    if case == "b_dtype":
+        b = b.view(torch.int8)
+    elif case == "k_tail":
+        b = b[:, :40].contiguous()
+    elif case == "k_mismatch":
+        a = a[:, :32].contiguous()
+    elif case == "b_sf_small":
+        b_sf = b_sf.reshape(-1)[:-4]
+    elif case == "a_sf_dtype":
+        a_sf = a_sf.view(torch.uint8)
+    elif case == "a_fp16":
+        a, a_sf = torch.zeros(4, 128, dtype=torch.float16), None
+    elif case == "out_dtype":
+        kwargs["out_dtype"] = torch.int32
+    with pytest.raises(exc, match=match):
+        nvfp4_gemm(a, a_sf, b, b_sf, 1.0, **kwargs)
