@@ -53,12 +53,18 @@ def bf16x2_splat(x):
     return hi | (hi >> 16)
 
 
+def _shift(word, left: int):
+    return word << left if left > 0 else word >> -left if left < 0 else word
+
+
 def e2m1x2_raw(word, r: int):
     """Nibbles ``r`` and ``r + 4`` of an 8-code word as bf16x2 ``e2m1 * 2^-126`` (see module).
 
-    Pairing (r, r + 4) costs one shift per pair; the activation side uses the same pairing."""
-    t = word >> (4 * r) if r else word
-    return ((t & cutlass.Uint32(0x00070007)) << 6) | ((t & cutlass.Uint32(0x00080008)) << 12)
+    Magnitude bits go to 6..8 and the sign to 15 of each half: two shifts of the word, a mask
+    and a masked OR (4 instructions). The activation side uses the same (r, r + 4) pairing."""
+    mag = _shift(word, 6 - 4 * r) & cutlass.Uint32(0x01C001C0)
+    sign = _shift(word, 12 - 4 * r) & cutlass.Uint32(0x80008000)
+    return mag | sign
 
 
 def bf16_pair(lo_word, hi_word, r: int):

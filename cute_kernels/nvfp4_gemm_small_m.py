@@ -47,6 +47,7 @@ class NVFP4GemmSmallM:
         self.rt, self.jt, self.warps, self.unroll = row_tiles, token_tiles, warps, unroll
         self.steps = (k + STEP - 1) // STEP
         self.steps_per_warp = (self.steps + warps - 1) // warps
+        self.stages = (self.steps_per_warp + unroll - 1) // unroll
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
 
@@ -66,24 +67,36 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- loads (raw registers)
     @cute.jit
-    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, step, lane_q):
+    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, step, lane_q, rQ, rS):
         """16 bytes of codes (4 words) and the 2 scales of one row's 32-element lane slice."""
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
-        rQ = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-        cute.autovec_copy(cute.local_tile(mQ, (1, 4), (row, col)), rQ)
-        kb = col * 2
-        rS = cute.make_rmem_tensor((2,), mSF.element_type)
-        off = cute.crd2idx((row, kb), sf_layout)
+        cute.autovec_copy(cute.local_tile(mQ, (1, 4), (row, col))[0, None], rQ)
+        off = cute.crd2idx((row, col * 2), sf_layout)
         cute.autovec_copy(cute.local_tile(mSF, (2,), (off // 2,)), rS)
-        return rQ, rS
 
     @cute.jit
-    def _load_bf16(self, mA, row, step, lane_q):
+    def _load_bf16(self, mA, row, step, lane_q, rX):
         """32 bf16 activations (16 words) of one token's lane slice."""
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)
-        rX = cute.make_rmem_tensor((1, 16), cutlass.Int32)
-        cute.autovec_copy(cute.local_tile(mA, (1, 16), (row, col)), rX)
-        return rX
+        cute.autovec_copy(cute.local_tile(mA, (1, 16), (row, col))[0, None], rX)
+
+    @cute.jit
+    def _load_stage(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, it, warp, g, lane_q,
+                    row0, tok0, m, bq, bs, xq, xs):
+        """Every load of ``unroll`` K steps (stage ``it``) into registers, nothing else."""
+        for u in cutlass.range_constexpr(self.unroll):
+            step = cutlass.min(warp + (it * self.unroll + u) * self.warps, self.steps - 1)
+            for t in cutlass.range_constexpr(2 * self.rt):
+                row = cutlass.min(row0 + (t // 2) * 16 + (t % 2) * 8 + g, self.n - 1)
+                self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, step, lane_q,
+                                            bq[u, t, None], bs[u, t, None])
+            for j in cutlass.range_constexpr(self.jt):
+                tok = cutlass.min(tok0 + j * 8 + g, m - 1)
+                if cutlass.const_expr(self.a_fp4):
+                    self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, step, lane_q,
+                                                xq[u, j, None], xs[u, j, None])
+                else:
+                    self._load_bf16(mA, tok, step, lane_q, xq[u, j, None])
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
@@ -94,7 +107,7 @@ class NVFP4GemmSmallM:
         s = (bf16x2_splat(rS[0].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live,
              bf16x2_splat(rS[1].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live)
         for w in cutlass.range_constexpr(4):
-            word = cutlass.Uint32(rQ[0, w]) & live
+            word = cutlass.Uint32(rQ[w]) & live
             for r in cutlass.range_constexpr(4):
                 raw = e2m1x2_raw(word, r)
                 if cutlass.const_expr(extra_pow2):
@@ -106,8 +119,8 @@ class NVFP4GemmSmallM:
         """The same 16 pairs from bf16 activations, times 2^63."""
         for w in cutlass.range_constexpr(4):
             for r in cutlass.range_constexpr(4):
-                lo = cutlass.Uint32(rX[0, 4 * w + r // 2])
-                hi = cutlass.Uint32(rX[0, 4 * w + r // 2 + 2])
+                lo = cutlass.Uint32(rX[4 * w + r // 2])
+                hi = cutlass.Uint32(rX[4 * w + r // 2 + 2])
                 pair = mul_bf16x2(bf16_pair(lo, hi, r), in_register(BF16X2_POW2_63))
                 out[4 * w + r] = pair & live
 
@@ -134,38 +147,38 @@ class NVFP4GemmSmallM:
         wp = cute.make_rmem_tensor((2 * self.rt, 16), cutlass.Uint32)  # weight pairs
         xp = cute.make_rmem_tensor((self.jt, 16), cutlass.Uint32)      # activation pairs
 
-        for i0 in cutlass.range(0, self.steps_per_warp, self.unroll, unroll=1):
-            # Issue every load of `unroll` steps before decoding any (memory-level parallelism).
-            loads_w = []
-            loads_x = []
+        # Register double buffering: stage it + 1 is in flight while stage it is decoded.
+        xw = 4 if self.a_fp4 else 16
+        def regs(shape, dtype):  # last mode contiguous, so each slice is one vector load
+            return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(2, 1, 0)), dtype)
+
+        bufs = [(regs((self.unroll, 2 * self.rt, 4), cutlass.Int32),
+                 regs((self.unroll, 2 * self.rt, 2), mBSF.element_type),
+                 regs((self.unroll, self.jt, xw), cutlass.Int32),
+                 regs((self.unroll, self.jt, 2), mBSF.element_type))
+                for _ in range(2)]
+        cur, nxt = bufs
+        loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
+        where = (warp, g, lane_q, row0, tok0, m)
+        self._load_stage(*loader, 0, *where, *cur)
+        for it in cutlass.range(self.stages, unroll=1):
+            if it + 1 < self.stages:
+                self._load_stage(*loader, it + 1, *where, *nxt)
             for u in cutlass.range_constexpr(self.unroll):
-                step = cutlass.min(warp + (i0 + u) * self.warps, self.steps - 1)
-                for t in cutlass.range_constexpr(2 * self.rt):
-                    row = cutlass.min(row0 + (t // 2) * 16 + (t % 2) * 8 + g, self.n - 1)
-                    loads_w.append(self._load_codes_and_scales(mB, b_sf_layout, mBSF, row,
-                                                               step, lane_q))
-                for j in cutlass.range_constexpr(self.jt):
-                    tok = cutlass.min(tok0 + j * 8 + g, m - 1)
-                    if cutlass.const_expr(self.a_fp4):
-                        loads_x.append(self._load_codes_and_scales(mA, a_sf_layout, mASF, tok,
-                                                                   step, lane_q))
-                    else:
-                        loads_x.append(self._load_bf16(mA, tok, step, lane_q))
-            for u in cutlass.range_constexpr(self.unroll):
-                step = warp + (i0 + u) * self.warps
+                step = warp + (it * self.unroll + u) * self.warps
                 if step < self.steps:
                     live = cutlass.Uint32(0xFFFFFFFF)
                     if cutlass.const_expr(self.k_tail):
                         live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * 32 < self.k)
+                    bq, bs, xq, xs = cur
                     for t in cutlass.range_constexpr(2 * self.rt):
-                        rQ, rS = loads_w[u * 2 * self.rt + t]
-                        self._decode_fp4(rQ, rS, live, False, wp[t, None])
+                        self._decode_fp4(bq[u, t, None], bs[u, t, None], live, False, wp[t, None])
                     for j in cutlass.range_constexpr(self.jt):
                         if cutlass.const_expr(self.a_fp4):
-                            rQ, rS = loads_x[u * self.jt + j]
-                            self._decode_fp4(rQ, rS, live, True, xp[j, None])
+                            self._decode_fp4(xq[u, j, None], xs[u, j, None], live, True,
+                                             xp[j, None])
                         else:
-                            self._pairs_bf16(loads_x[u * self.jt + j], live, xp[j, None])
+                            self._pairs_bf16(xq[u, j, None], live, xp[j, None])
                     for t in cutlass.range_constexpr(self.rt):
                         for j in cutlass.range_constexpr(self.jt):
                             for kk in cutlass.range_constexpr(8):
@@ -176,6 +189,8 @@ class NVFP4GemmSmallM:
                                     (acc[t, j, 0], acc[t, j, 1], acc[t, j, 2], acc[t, j, 3]))
                                 for e in cutlass.range_constexpr(4):
                                     acc[t, j, e] = d[e]
+            for src, dst in zip(nxt, cur):
+                dst.store(src.load())
 
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
