@@ -11,7 +11,7 @@ Regimes (chosen by ``small_m_regime``):
 * large M: for now both operands are dequantized to bf16 by ``nvfp4_dequantize`` (exact) and
   multiplied by cuBLAS. A TMA + wgmma kernel that decodes in its main loop replaces this.
 
-Limits: K a multiple of 32 (two scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
+Limits: K a multiple of 64 (four scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
 padded swizzled buffers ([pad128(rows), pad4(K/16)] e4m3, as ``reference.nvfp4_quantize``
 returns); alpha a float or a one-element fp32 device tensor.
 """
@@ -38,11 +38,11 @@ def small_m_regime(m: int, n: int, k: int) -> bool:
 
 
 def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
-    """(row_tiles, token_tiles, warps, unroll) for the small-M kernel."""
+    """(row_tiles, token_tiles, warps, prefetch) for the small-M kernel."""
     token_tiles = 1 if m <= 8 else 2 if m <= 16 else 4
-    row_tiles = 1 if n <= 4096 or token_tiles > 2 else 2
+    row_tiles = 1 if token_tiles == 1 else 2
     warps = 8 if k >= 8192 else 4
-    return row_tiles, token_tiles, warps, 2
+    return row_tiles, token_tiles, warps, int(token_tiles == 1)
 
 
 def _check_scales(name: str, sf, rows: int, k: int) -> None:

@@ -6,16 +6,19 @@ the MMA's M and 8 tokens its N (m16n8k16). Each thread decodes its weights from 
 straight into A-operand registers; no shared memory on the main path.
 
 The K order inside a dot product is free as long as both operands agree. The kernel uses that
-to make every load contiguous: in a 128-element K step, lane ``4g + q`` owns elements
-``32q .. 32q + 31`` of rows ``g`` and ``g + 8`` (16 bytes of codes + 2 scale bytes each) and of
-token ``g`` (its activations), and assigns them to the MMA's k slots in the fixed order
-``device_mma.e2m1x2_raw`` produces. One step is 8 MMAs per 16-row tile and 8-token tile.
+to make every load contiguous: in a 256-element K step, lane ``4g + q`` owns elements
+``64q .. 64q + 63`` of rows ``g`` and ``g + 8`` (32 bytes of codes + 4 scale bytes each, so a
+quad reads whole 128-byte lines) and of token ``g`` (its activations), and assigns them to the
+MMA's k slots in the fixed order ``device_mma.e2m1x2_raw`` produces. Decoding and MMAs go one
+16-element scale block at a time (4 MMAs per 16-row tile and 8-token tile), which keeps the
+decoded operands to a few registers; the raw loads of the next step can be in flight meanwhile
+(``prefetch``).
 
 Warps of a CTA share the same rows and split K (step ``s`` goes to warp ``s % warps``); their
 partial sums meet in shared memory at the end. The grid is (token tiles, row blocks), token
 tiles fastest, so CTAs that read the same weights run together and share them through L2.
-Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail of 32 or
-64 or 96 elements zeroes the lanes past K.
+Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail (K a
+multiple of 64, not of 256) zeroes the lanes past K.
 """
 
 from __future__ import annotations
@@ -33,23 +36,23 @@ from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf
                          e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
-STEP = 128        # K elements per step: 4 lanes x 32
-K_ALIGN = 32      # a lane's share of a step: two 16-element scale blocks
+STEP = 256        # K elements per step: 4 lanes x 64
+K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 
 
 class NVFP4GemmSmallM:
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
-                 row_tiles: int = 2, token_tiles: int = 1, warps: int = 4, unroll: int = 2):
+                 row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1):
         assert k % K_ALIGN == 0
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
-        self.rt, self.jt, self.warps, self.unroll = row_tiles, token_tiles, warps, unroll
+        self.rt, self.jt, self.warps, self.prefetch = row_tiles, token_tiles, warps, prefetch
         self.steps = (k + STEP - 1) // STEP
         self.steps_per_warp = (self.steps + warps - 1) // warps
-        self.stages = (self.steps_per_warp + unroll - 1) // unroll
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
+        self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -67,68 +70,87 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- loads (raw registers)
     @cute.jit
-    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, step, lane_q, rQ, rS):
-        """16 bytes of codes (4 words) and the 2 scales of one row's 32-element lane slice."""
+    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, col, rQ, rS):
+        """32 bytes of codes (8 words) and the 4 scales of one row's 64-element lane slice."""
+        cute.autovec_copy(cute.local_tile(mQ, (1, 8), (row, col))[0, None], rQ)
+        off = cute.crd2idx((row, col * 4), sf_layout)  # 4 scales, contiguous and aligned
+        cute.autovec_copy(cute.local_tile(mSF, (4,), (off // 4,)), rS)
+
+    @cute.jit
+    def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
+                   row0, tok0, m, buf):
+        """Every load of one K step into the registers of ``buf``, nothing else."""
+        bq, bs, xq, xs = buf
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
-        cute.autovec_copy(cute.local_tile(mQ, (1, 4), (row, col))[0, None], rQ)
-        off = cute.crd2idx((row, col * 2), sf_layout)
-        cute.autovec_copy(cute.local_tile(mSF, (2,), (off // 2,)), rS)
-
-    @cute.jit
-    def _load_bf16(self, mA, row, step, lane_q, rX):
-        """32 bf16 activations (16 words) of one token's lane slice."""
-        col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)
-        cute.autovec_copy(cute.local_tile(mA, (1, 16), (row, col))[0, None], rX)
-
-    @cute.jit
-    def _load_stage(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, it, warp, g, lane_q,
-                    row0, tok0, m, bq, bs, xq, xs):
-        """Every load of ``unroll`` K steps (stage ``it``) into registers, nothing else."""
-        for u in cutlass.range_constexpr(self.unroll):
-            step = cutlass.min(warp + (it * self.unroll + u) * self.warps, self.steps - 1)
-            for t in cutlass.range_constexpr(2 * self.rt):
-                row = cutlass.min(row0 + (t // 2) * 16 + (t % 2) * 8 + g, self.n - 1)
-                self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, step, lane_q,
-                                            bq[u, t, None], bs[u, t, None])
-            for j in cutlass.range_constexpr(self.jt):
-                tok = cutlass.min(tok0 + j * 8 + g, m - 1)
-                if cutlass.const_expr(self.a_fp4):
-                    self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, step, lane_q,
-                                                xq[u, j, None], xs[u, j, None])
-                else:
-                    self._load_bf16(mA, tok, step, lane_q, xq[u, j, None])
+        for t in cutlass.range_constexpr(2 * self.rt):
+            row = cutlass.min(row0 + (t // 2) * 16 + (t % 2) * 8 + g, self.n - 1)
+            self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
+                                        bs[t, None])
+        for j in cutlass.range_constexpr(self.jt):
+            tok = cutlass.min(tok0 + j * 8 + g, m - 1)
+            if cutlass.const_expr(self.a_fp4):
+                self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, col, xq[j, None],
+                                            xs[j, None])
+            else:
+                cute.autovec_copy(cute.local_tile(mA, (1, 32), (tok, col))[0, None],
+                                  xq[j, None])
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
-    def _decode_fp4(self, rQ, rS, live, extra_pow2: bool, out):
-        """16 bf16x2 pairs ``out[p]`` (p = 4 word + r) of e2m1 * scale * 2^-63, or, with
-        ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an all-ones or
-        all-zero mask: lanes past K contribute exact zeros (codes and scales cleared)."""
-        s = (bf16x2_splat(rS[0].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live,
-             bf16x2_splat(rS[1].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live)
-        for w in cutlass.range_constexpr(4):
-            word = cutlass.Uint32(rQ[w]) & live
+    def _decode_fp4_block(self, rQ, rS, b: int, live, extra_pow2: bool, out):
+        """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
+        * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
+        all-ones or all-zero mask: lanes past K contribute exact zeros."""
+        s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
+        for w in cutlass.range_constexpr(2):
+            word = cutlass.Uint32(rQ[2 * b + w]) & live
             for r in cutlass.range_constexpr(4):
                 raw = e2m1x2_raw(word, r)
                 if cutlass.const_expr(extra_pow2):
                     raw = mul_bf16x2(raw, in_register(BF16X2_POW2_126))
-                out[4 * w + r] = mul_bf16x2(raw, s[w // 2])
+                out[4 * w + r] = mul_bf16x2(raw, s)
 
     @cute.jit
-    def _pairs_bf16(self, rX, live, out):
-        """The same 16 pairs from bf16 activations, times 2^63."""
-        for w in cutlass.range_constexpr(4):
+    def _pairs_bf16_block(self, rX, b: int, live, out):
+        """The same 8 pairs from bf16 activations (words 8b .. 8b + 7), times 2^63."""
+        for w in cutlass.range_constexpr(2):
             for r in cutlass.range_constexpr(4):
-                lo = cutlass.Uint32(rX[4 * w + r // 2])
-                hi = cutlass.Uint32(rX[4 * w + r // 2 + 2])
+                lo = cutlass.Uint32(rX[8 * b + 4 * w + r // 2])
+                hi = cutlass.Uint32(rX[8 * b + 4 * w + r // 2 + 2])
                 pair = mul_bf16x2(bf16_pair(lo, hi, r), in_register(BF16X2_POW2_63))
                 out[4 * w + r] = pair & live
+
+    @cute.jit
+    def _compute_step(self, buf, step, lane_q, acc, wp, xp):
+        """Decode one step's registers block by block and run its MMAs."""
+        bq, bs, xq, xs = buf
+        live = cutlass.Uint32(0xFFFFFFFF)
+        if cutlass.const_expr(self.k_tail):
+            live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
+        for b in cutlass.range_constexpr(4):
+            for j in cutlass.range_constexpr(self.jt):
+                if cutlass.const_expr(self.a_fp4):
+                    self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
+                else:
+                    self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
+            for t in cutlass.range_constexpr(self.rt):
+                self._decode_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, False,
+                                       wp[0, None])
+                self._decode_fp4_block(bq[2 * t + 1, None], bs[2 * t + 1, None], b, live, False,
+                                       wp[1, None])
+                for j in cutlass.range_constexpr(self.jt):
+                    for kk in cutlass.range_constexpr(4):
+                        d = mma_bf16_m16n8k16(
+                            (wp[0, 2 * kk], wp[1, 2 * kk], wp[0, 2 * kk + 1], wp[1, 2 * kk + 1]),
+                            (xp[j, 2 * kk], xp[j, 2 * kk + 1]),
+                            (acc[t, j, 0], acc[t, j, 1], acc[t, j, 2], acc[t, j, 3]))
+                        for e in cutlass.range_constexpr(4):
+                            acc[t, j, e] = d[e]
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                mAlpha: cute.Tensor, mD: cute.Tensor):
-        tidx, _, _ = cute.arch.thread_idx()
         bx, by, _ = cute.arch.block_idx()
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
@@ -144,53 +166,35 @@ class NVFP4GemmSmallM:
 
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
-        wp = cute.make_rmem_tensor((2 * self.rt, 16), cutlass.Uint32)  # weight pairs
-        xp = cute.make_rmem_tensor((self.jt, 16), cutlass.Uint32)      # activation pairs
+        wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
+        xp = cute.make_rmem_tensor((self.jt, 8), cutlass.Uint32)  # one block per token tile
 
-        # Register double buffering: stage it + 1 is in flight while stage it is decoded.
-        xw = 4 if self.a_fp4 else 16
         def regs(shape, dtype):  # last mode contiguous, so each slice is one vector load
-            return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(2, 1, 0)), dtype)
+            return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(1, 0)), dtype)
 
-        bufs = [(regs((self.unroll, 2 * self.rt, 4), cutlass.Int32),
-                 regs((self.unroll, 2 * self.rt, 2), mBSF.element_type),
-                 regs((self.unroll, self.jt, xw), cutlass.Int32),
-                 regs((self.unroll, self.jt, 2), mBSF.element_type))
-                for _ in range(2)]
-        cur, nxt = bufs
+        bufs = [(regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
+                 regs((self.jt, self.x_words), cutlass.Int32),
+                 regs((self.jt, 4), mBSF.element_type)) for _ in range(1 + self.prefetch)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
-        where = (warp, g, lane_q, row0, tok0, m)
-        self._load_stage(*loader, 0, *where, *cur)
-        for it in cutlass.range(self.stages, unroll=1):
-            if it + 1 < self.stages:
-                self._load_stage(*loader, it + 1, *where, *nxt)
-            for u in cutlass.range_constexpr(self.unroll):
-                step = warp + (it * self.unroll + u) * self.warps
+        where = (g, lane_q, row0, tok0, m)
+        if cutlass.const_expr(self.prefetch):
+            # Register double buffering: step i + 1 is in flight while step i is decoded.
+            cur, nxt = bufs
+            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, cur)
+            for i in cutlass.range(self.steps_per_warp, unroll=1):
+                step = warp + i * self.warps
+                if step + self.warps < self.steps:
+                    self._load_step(*loader, step + self.warps, *where, nxt)
                 if step < self.steps:
-                    live = cutlass.Uint32(0xFFFFFFFF)
-                    if cutlass.const_expr(self.k_tail):
-                        live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * 32 < self.k)
-                    bq, bs, xq, xs = cur
-                    for t in cutlass.range_constexpr(2 * self.rt):
-                        self._decode_fp4(bq[u, t, None], bs[u, t, None], live, False, wp[t, None])
-                    for j in cutlass.range_constexpr(self.jt):
-                        if cutlass.const_expr(self.a_fp4):
-                            self._decode_fp4(xq[u, j, None], xs[u, j, None], live, True,
-                                             xp[j, None])
-                        else:
-                            self._pairs_bf16(xq[u, j, None], live, xp[j, None])
-                    for t in cutlass.range_constexpr(self.rt):
-                        for j in cutlass.range_constexpr(self.jt):
-                            for kk in cutlass.range_constexpr(8):
-                                d = mma_bf16_m16n8k16(
-                                    (wp[2 * t, 2 * kk], wp[2 * t + 1, 2 * kk],
-                                     wp[2 * t, 2 * kk + 1], wp[2 * t + 1, 2 * kk + 1]),
-                                    (xp[j, 2 * kk], xp[j, 2 * kk + 1]),
-                                    (acc[t, j, 0], acc[t, j, 1], acc[t, j, 2], acc[t, j, 3]))
-                                for e in cutlass.range_constexpr(4):
-                                    acc[t, j, e] = d[e]
-            for src, dst in zip(nxt, cur):
-                dst.store(src.load())
+                    self._compute_step(cur, step, lane_q, acc, wp, xp)
+                for src, dst in zip(nxt, cur):
+                    dst.store(src.load())
+        else:
+            for i in cutlass.range(self.steps_per_warp, unroll=1):
+                step = warp + i * self.warps
+                if step < self.steps:
+                    self._load_step(*loader, step, *where, bufs[0])
+                    self._compute_step(bufs[0], step, lane_q, acc, wp, xp)
 
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
@@ -226,8 +230,8 @@ class NVFP4GemmSmallM:
 
 @jit.cached
 def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
-                               row_tiles: int = 2, token_tiles: int = 1, warps: int = 4,
-                               unroll: int = 2):
+                               row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
+                               prefetch: int = 1):
     """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
     swizzled scales) or "torch.bfloat16" (W4A16)."""
     a_fp4 = a_dtype == "fp4"
@@ -241,6 +245,6 @@ def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
     b_sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
-    kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, unroll)
+    kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

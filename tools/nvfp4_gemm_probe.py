@@ -1,5 +1,5 @@
 """Quick device probe for the NVFP4 GEMM: M = 1/16/64 times on two shapes vs cuBLAS bf16, with
-the tile config given on the command line (``row_tiles,token_tiles,warps,unroll``; default: the
+the tile config given on the command line (``row_tiles,token_tiles,warps,prefetch``; default: the
 library's choice). ``python tools/nvfp4_gemm_probe.py [cfg ...]``"""
 import sys
 
