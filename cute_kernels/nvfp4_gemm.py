@@ -38,11 +38,18 @@ def small_m_regime(m: int, n: int, k: int) -> bool:
 
 
 def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
-    """(row_tiles, token_tiles, warps, prefetch) for the small-M kernel."""
-    token_tiles = 1 if m <= 8 else 2 if m <= 16 else 4
-    row_tiles = 1 if token_tiles == 1 else 2
-    warps = 8 if k >= 8192 else 4
-    return row_tiles, token_tiles, warps, int(token_tiles == 1)
+    """(row_tiles, token_tiles, warps, prefetch) for the small-M kernel: the best of
+    ``python -m cute_kernels.bench nvfp4_gemm --sweep`` on the H200 (2026-11-29). Big weights
+    want two row tiles per warp (the activation decode amortized over 32 rows); short K wants
+    more warps per CTA (more loads in flight per row block)."""
+    big = n * k >= 64 * 2**20
+    if m <= 8:
+        return (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
+    if m <= 16:
+        return (2, 2, 4, 0) if big else (1, 2, 4, 1)
+    if k <= 2048:
+        return 2, 2, 4, 0
+    return (4 if k >= 16384 else 2), 4, 4, 0
 
 
 def _check_scales(name: str, sf, rows: int, k: int) -> None:
