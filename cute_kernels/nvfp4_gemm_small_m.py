@@ -140,13 +140,12 @@ class NVFP4GemmSmallM:
                                        wp[1, None])
                 for j in cutlass.range_constexpr(self.jt):
                     for kk in cutlass.range_constexpr(4):
-                        c = kk % 2  # two independent accumulator chains per tile
                         d = mma_bf16_m16n8k16(
                             (wp[0, 2 * kk], wp[1, 2 * kk], wp[0, 2 * kk + 1], wp[1, 2 * kk + 1]),
                             (xp[j, 2 * kk], xp[j, 2 * kk + 1]),
-                            (acc[t, j, c, 0], acc[t, j, c, 1], acc[t, j, c, 2], acc[t, j, c, 3]))
+                            (acc[t, j, 0, 0], acc[t, j, 0, 1], acc[t, j, 0, 2], acc[t, j, 0, 3]))
                         for e in cutlass.range_constexpr(4):
-                            acc[t, j, c, e] = d[e]
+                            acc[t, j, 0, e] = d[e]
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel
@@ -165,7 +164,7 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.a_fp4):
             a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
 
-        acc = cute.make_rmem_tensor((self.rt, self.jt, 2, 4), cutlass.Float32)
+        acc = cute.make_rmem_tensor((self.rt, self.jt, 1, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
         xp = cute.make_rmem_tensor((self.jt, 8), cutlass.Uint32)  # one block per token tile
@@ -197,10 +196,6 @@ class NVFP4GemmSmallM:
                     self._load_step(*loader, step, *where, bufs[0])
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp)
 
-        for t in cutlass.range_constexpr(self.rt):
-            for j in cutlass.range_constexpr(self.jt):
-                for e in cutlass.range_constexpr(4):
-                    acc[t, j, 0, e] = acc[t, j, 0, e] + acc[t, j, 1, e]
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:

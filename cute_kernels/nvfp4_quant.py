@@ -1,0 +1,428 @@
+"""NVFP4 quantization: ``nvfp4_quantize``, ``silu_mul_nvfp4_quant`` and the masked-MoE
+``silu_mul_nvfp4_quant_experts`` (FlashInfer's ``silu_and_mul_scaled_nvfp4_experts_quantize``
+contract), one streaming kernel family.
+
+Arithmetic (bit-exact with ``reference.nvfp4_quantize``; the fused variants first form
+``h = dtype(silu(gate) * up)`` in fp32 exactly as ``reference.silu_mul`` writes it, with the
+precise ``expf``): per 16-element block ``amax = max|h|`` NaN-propagating (``max.NaN``),
+``sf = e4m3_satfinite(G * (amax / 6))``, ``s = 0 if sf == 0 else 1 / (float(sf) / G)`` (true
+divisions), ``q = e2m1(h * s)``. sm_90 has no e2m1 conversion, so ``device_fp4.e2m1_encode_fast``
+lets one fma round onto the e2m1 grid (about 11 instructions per element instead of 25 for the
+seven comparisons); blocks whose scale is 0, NaN or inf take the literal comparisons.
+
+Work split: a warp owns ``vecs`` x 16 consecutive scale blocks of one row (1024 elements at
+``vecs = 4``). Each 16-byte load instruction of the warp covers 512 contiguous bytes (coalesced):
+lane ``l`` holds half ``l % 2`` of block ``16 i + l // 2``, so a lane pair owns a block, combines
+its two half-maxima with one shuffle, and splits the scale arithmetic (three divisions per block)
+between its two lanes, exchanging the results with a second shuffle. Per lane and load: 16 B of
+input (32 B fused: gate and up) in, one 4-byte word of codes out; each lane writes the scale
+bytes of half its blocks. The lanes of a row's last blocks also write the zero padding of the
+scale columns ``KB..pad4(KB)``, and (dense variants) ``pad4(KB) / 4`` extra warps zero the scale
+rows ``M..pad128(M)``, a lane per 16 bytes of the last 128-row tile, so one launch produces the
+whole swizzled buffer. 55 registers (70 fused) at ``vecs = 4``: all loads of a lane are issued
+before the arithmetic.
+
+Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
+touched at all: neither their codes nor their scale bytes (including the row padding up to
+pad128(M)) are written, so their content is whatever the output allocation held.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tiled_layout
+
+from . import jit
+from .arch import compile_options
+from .device_fp4 import E2M1_MAX, e2m1_encode, e2m1_encode_fast
+from .dtypes import torch_to_cutlass
+from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
+
+BLOCK = 16  # elements per scale factor
+VEC = 8  # bf16/fp16 elements per 16-byte load: half a block
+BLOCKS_PER_STEP = 16  # one 16-byte load per lane covers 32 x 8 elements = 16 blocks
+_DTYPES = (torch.bfloat16, torch.float16)
+
+
+def kernel_config(k: int, silu: bool) -> tuple[int, int]:
+    """(vecs, warps) for a row length: 4 loads per lane (1024 elements per warp, which divides
+    every model K here, so no lane idles on a row tail), 4 warps per CTA. Untuned: see
+    ``python -m cute_kernels.bench quant --sweep``."""
+    return 4, 4
+
+
+class NVFP4Quant:
+    """Static configuration: K (elements per output row), input dtype, whether SiLU*mul is
+    fused (the input rows are then [gate | up], 2K wide) and whether the input is a masked
+    batch of experts [E, M, 2K]; ``vecs`` 16-byte loads per lane, ``warps`` per CTA."""
+
+    def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
+                 vecs: int = 4, warps: int = 4):
+        assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
+        self.k, self.kb = k, k // BLOCK
+        self.kb4 = (self.kb + 3) // 4 * 4
+        self.dtype, self.silu, self.experts = dtype, silu, experts
+        self.vecs, self.warps = vecs, warps
+        self.chunk_blocks = BLOCKS_PER_STEP * vecs  # scale blocks per warp work item
+        self.chunks = (self.kb4 + self.chunk_blocks - 1) // self.chunk_blocks  # items per row
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mG: cute.Tensor, mMask: cute.Tensor, mQ: cute.Tensor,
+                 mSF: cute.Tensor, stream):
+        m = mX.shape[1] if cutlass.const_expr(self.experts) else mX.shape[0]
+        m_pad = (m + 127) // 128 * 128
+        if cutlass.const_expr(self.experts):
+            num_e = mX.shape[0]
+            sSF = cute.make_tensor(mSF.iterator, experts_sf_layout(m_pad, self.kb4, num_e))
+            pad_warps = 0  # masked rows, the padding rows included, are never written
+        else:
+            num_e = 1
+            sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb4))
+            # Zero scale rows M..pad128(M): one lane per 16 bytes of the last 128-row tile.
+            pad_warps = (self.kb4 // 4) * ((m % 128 + 127) // 128)
+        row_items = m * self.chunks
+        items = row_items + pad_warps
+        self.kernel(mX, mG, mMask, mQ, sSF, cute.recast_tensor(mSF, cutlass.Uint32), m,
+                    row_items, items).launch(
+            grid=((items + self.warps - 1) // self.warps, num_e, 1),
+            block=(32 * self.warps, 1, 1),
+            stream=stream,
+        )
+
+    # ---- small helpers that hide the dense/experts difference --------------------------------
+    @cute.jit
+    def _tile(self, t: cute.Tensor, ex, row, col_tile, width: cutlass.Constexpr):
+        if cutlass.const_expr(self.experts):
+            return cute.local_tile(t, (1, 1, width), (ex, row, col_tile))
+        else:
+            return cute.local_tile(t, (1, width), (row, col_tile))
+
+    @cute.jit
+    def _sf_store(self, sSF: cute.Tensor, row, kb, ex, value):
+        """One scale byte at (row, kb); the hierarchical coordinate matches the layout's
+        (((32, 4), Mt), (4, KBt)) modes, so the offset is a plain dot product."""
+        r = (((row & 31, (row >> 5) & 3), row >> 7), (kb & 3, kb >> 2))
+        if cutlass.const_expr(self.experts):
+            sSF[(r[0], r[1], ex)] = value
+        else:
+            sSF[r] = value
+
+    @cute.jit
+    def _load(self, gIn: cute.Tensor, valid) -> cute.Tensor:
+        """One 16-byte load of 8 elements into registers (zeros where not ``valid``)."""
+        rIn = cute.make_rmem_tensor((VEC,), self.dtype)
+        rIn.fill(0.0)
+        if valid:
+            cute.autovec_copy(gIn, rIn)
+        return rIn
+
+    @cute.jit
+    def _widen(self, rIn: cute.Tensor, rOut: cute.Tensor):
+        if cutlass.const_expr(self.dtype is cutlass.BFloat16):
+            # bf16 -> fp32 is a 16-bit shift: one instruction per element.
+            words = cute.recast_tensor(rIn, cutlass.Uint32)
+            for p in cutlass.range_constexpr(VEC // 2):
+                w = words[p]
+                rOut[2 * p] = (w << 16).bitcast(cutlass.Float32)
+                rOut[2 * p + 1] = (w & cutlass.Uint32(0xFFFF0000)).bitcast(cutlass.Float32)
+        else:
+            rOut.store(rIn.load().to(cutlass.Float32))
+
+    # ---- the kernel ----------------------------------------------------------------------------
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor, mG: cute.Tensor, mMask: cute.Tensor, mQ: cute.Tensor,
+               sSF: cute.Tensor, mSFWords: cute.Tensor, m: cutlass.Int32,
+               row_items: cutlass.Int32, items: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, ex, _ = cute.arch.block_idx()
+        w = bidx * self.warps + (tidx >> 5)  # warp-uniform work item
+        lane = tidx & 31
+        if w < row_items:
+            row = w // self.chunks
+            chunk = w - row * self.chunks
+            limit = m
+            if cutlass.const_expr(self.experts):
+                limit = mMask[ex]
+            if row < limit:
+                half = lane & 1
+                kb0 = chunk * self.chunk_blocks + (lane >> 1)  # this lane pair's first block
+                self._quantize(mX, mQ, sSF, mG[ex], ex, row, kb0, half)
+        else:
+            if cutlass.const_expr(not self.experts):
+                if w < items:
+                    self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
+
+    @cute.jit
+    def _zero_padding_rows(self, sSF: cute.Tensor, mSFWords: cute.Tensor, m, idx):
+        """Lane ``idx`` owns the 16 bytes (m % 32 = r, all four row quarters j, the four kb of
+        atom a) of the last 128-row tile; it zeroes the 4-byte groups of rows >= M."""
+        a, r = idx >> 5, idx & 31
+        tile = (m - 1) >> 7
+        valid = m - tile * 128  # rows of the last tile that hold data, 1..127
+        for j in cutlass.range_constexpr(4):
+            if 32 * j + r >= valid:
+                offset = cute.crd2idx((((r, j), tile), (0, a)), sSF.layout)
+                mSFWords[offset >> 2] = cutlass.Uint32(0)
+
+    @cute.jit
+    def _quantize(self, mX: cute.Tensor, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
+                  ex, row, kb0, half):
+        # 1. Load, (SiLU*mul: h,) block maxima. Block i of this lane pair is kb0 + 16 i; this
+        #    lane holds its elements half * 8 .. half * 8 + 7.
+        # All loads first (nothing between them and the arithmetic's branches), then h.
+        rIn = [self._load(self._tile(mX, ex, row, (kb0 + BLOCKS_PER_STEP * i) * 2 + half, VEC),
+                          kb0 + BLOCKS_PER_STEP * i < self.kb)
+               for i in range(self.vecs)]
+        if cutlass.const_expr(self.silu):
+            up = self.k // VEC  # the up half starts K elements (K / 8 tiles) further
+            rUp = [self._load(self._tile(mX, ex, row,
+                                         (kb0 + BLOCKS_PER_STEP * i) * 2 + half + up, VEC),
+                              kb0 + BLOCKS_PER_STEP * i < self.kb)
+                   for i in range(self.vecs)]
+        rH = cute.make_rmem_tensor((self.vecs, VEC), cutlass.Float32)
+        amax = cute.make_rmem_tensor((self.vecs,), cutlass.Float32)
+        for i in cutlass.range_constexpr(self.vecs):
+            rX = cute.make_rmem_tensor((VEC,), cutlass.Float32)
+            self._widen(rIn[i], rX)
+            if cutlass.const_expr(self.silu):
+                rU = cute.make_rmem_tensor((VEC,), cutlass.Float32)
+                self._widen(rUp[i], rU)
+                gate = rX.load()
+                # reference.silu_mul: (g / (1 + exp(-g))) * u in fp32, rounded to the dtype.
+                h = (gate / (cutlass.Float32(1.0) + cute.math.exp(-gate, fastmath=False))
+                     ) * rU.load()
+                rHd = cute.make_rmem_tensor((VEC,), self.dtype)
+                rHd.store(h.to(self.dtype))
+                self._widen(rHd, rX)
+            a = cute.math.abs(rX[0])
+            rH[i, 0] = rX[0]
+            for j in cutlass.range_constexpr(1, VEC):
+                a = cute.arch.fmax(a, cute.math.abs(rX[j]), nan=True)
+                rH[i, j] = rX[j]
+            amax[i] = cute.arch.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=1), nan=True)
+
+        # 2. Scales. Lane `half` of the pair computes blocks 2j + half (three true divisions
+        #    each) and hands the out_scale to the other lane.
+        nj = self.vecs // 2
+        rPre = cute.make_rmem_tensor((nj,), cutlass.Float32)
+        for j in cutlass.range_constexpr(nj):
+            a = cutlass.Float32(cutlass.select_(half == 1, amax[2 * j + 1], amax[2 * j]))
+            rPre[j] = g * (a / cutlass.Float32(E2M1_MAX))
+        rSF = cute.make_rmem_tensor((nj,), cutlass.Float8E4M3FN)
+        rSF.store(rPre.load().to(cutlass.Float8E4M3FN))  # cvt.rn.satfinite: NaN -> 0x7F
+        sf_f = rSF.load().to(cutlass.Float32)
+        sf_b = rSF.load().bitcast(cutlass.Uint8)
+        scale = cute.make_rmem_tensor((self.vecs,), cutlass.Float32)
+        for j in cutlass.range_constexpr(nj):
+            sf = sf_f[j]
+            byte = sf_b[j]
+            s = cutlass.Float32(0.0)
+            if sf != cutlass.Float32(0.0):
+                s = cutlass.Float32(1.0) / (sf / g)
+            other = cute.arch.shuffle_sync_bfly(s, offset=1)
+            scale[2 * j] = cutlass.Float32(cutlass.select_(half == 1, other, s))
+            scale[2 * j + 1] = cutlass.Float32(cutlass.select_(half == 1, s, other))
+            kb = kb0 + BLOCKS_PER_STEP * (2 * j + half)
+            if kb < self.kb:
+                self._sf_store(sSF, row, kb, ex, byte)
+            elif kb < self.kb4:
+                self._sf_store(sSF, row, kb, ex, cutlass.Uint8(0))
+
+        # 3. Codes: element 2t in the low nibble of byte t; one 4-byte store per load.
+        for i in cutlass.range_constexpr(self.vecs):
+            kb = kb0 + BLOCKS_PER_STEP * i
+            if kb < self.kb:
+                s = scale[i]
+                word = cutlass.Uint32(0)
+                if s > cutlass.Float32(0.0) and s < cutlass.Float32(float("inf")):
+                    for j in cutlass.range_constexpr(VEC):
+                        word = word + (e2m1_encode_fast(rH[i, j] * s) << (4 * j))
+                else:
+                    # s = 0 (sf = 0), NaN (a NaN in the block) or inf (huge G): the literal
+                    # comparisons, which give x * s = NaN (0 * inf) its code 0.
+                    for j in cutlass.range_constexpr(VEC):
+                        word = word | (e2m1_encode(rH[i, j] * s) << (4 * j))
+                gQ = cute.recast_tensor(self._tile(mQ, ex, row, kb * 2 + half, VEC // 2),
+                                        cutlass.Uint32)
+                gQ[0] = word
+
+
+@jit.cached
+def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
+                        warps: int = 4):
+    """Tensor-free compile: static K (output elements per row), input dtype and variant;
+    dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
+    scale bytes (flat uint8)."""
+    cdtype = torch_to_cutlass(dtype)
+    m = cute.sym_int()
+    kin = 2 * k if silu else k
+    if experts:
+        e = cute.sym_int()
+        x = make_fake_compact_tensor(cdtype, (e, m, kin), stride_order=(2, 1, 0),
+                                     assumed_align=16)
+        q = make_fake_compact_tensor(cutlass.Uint8, (e, m, k // 2), stride_order=(2, 1, 0),
+                                     assumed_align=16)
+        g = make_fake_compact_tensor(cutlass.Float32, (e,))
+        mask = make_fake_compact_tensor(cutlass.Int32, (e,))
+    else:
+        x = make_fake_compact_tensor(cdtype, (m, kin), stride_order=(1, 0), assumed_align=16)
+        q = make_fake_compact_tensor(cutlass.Uint8, (m, k // 2), stride_order=(1, 0),
+                                     assumed_align=16)
+        g = make_fake_compact_tensor(cutlass.Float32, (1,))
+        mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    return cute.compile(NVFP4Quant(k, cdtype, silu, experts, vecs, warps), x, g, mask, q, sf,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+# ---- public functions ---------------------------------------------------------------------------
+_UNUSED_MASK: dict[torch.device, torch.Tensor] = {}
+_INDEX_LIMIT = 2**31  # the kernels index with 32-bit integers
+
+
+def _unused_mask(device: torch.device) -> torch.Tensor:
+    """The dense kernels take a masked_m argument they never read."""
+    if device not in _UNUSED_MASK:
+        _UNUSED_MASK[device] = torch.zeros(1, dtype=torch.int32, device=device)
+    return _UNUSED_MASK[device]
+
+
+def _check_input(name: str, x, dims: int, halves: bool) -> tuple[int, ...]:
+    """dtype, rank, K (a multiple of 16), size and contiguity (not the device); returns the
+    shape with the last dimension replaced by the output K."""
+    check_dtype(name, x, *_DTYPES)
+    layout = "[E, M, 2I]" if dims == 3 else ("[M, 2I]" if halves else "[M, K]")
+    if x.dim() != dims:
+        raise ValueError(f"{name}: expected a {dims}-D {layout} tensor, got shape {tuple(x.shape)}")
+    last = x.shape[-1]
+    if halves and last % 2:
+        raise ValueError(f"{name}: the last dimension (2I = {last}) must be even")
+    k = last // 2 if halves else last
+    if k % BLOCK:
+        raise ValueError(f"{name}: {'I' if halves else 'K'} = {k} must be a multiple of {BLOCK}")
+    if x.numel() >= _INDEX_LIMIT:
+        raise ValueError(f"{name}: {x.numel()} elements; the kernels index with 32 bits "
+                         f"(at most {_INDEX_LIMIT - 1})")
+    check_contiguous(name, x)
+    return (*x.shape[:-1], k)
+
+
+def _outputs(out, lead: tuple[int, ...], m: int, k: int, like: torch.Tensor):
+    """(packed uint8 [*lead, M, K/2], scale bytes uint8 [*lead, pad128(M), pad4(K/16)]): new,
+    or the caller's ``out = (packed, scales)`` checked and viewed that way."""
+    mp, kbp = sf_padded_shape(m, k // BLOCK)
+    if out is None:
+        return (torch.empty((*lead, m, k // 2), dtype=torch.uint8, device=like.device),
+                torch.empty((*lead, mp, kbp), dtype=torch.uint8, device=like.device))
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError("out: expected a (packed, scales) pair of tensors")
+    packed, sf = out
+    check_dtype("out[0] (packed)", packed, torch.uint8)
+    check_dtype("out[1] (scales)", sf, torch.uint8, torch.float8_e4m3fn)
+    if tuple(packed.shape) != (*lead, m, k // 2):
+        raise ValueError(f"out[0] (packed): expected shape {(*lead, m, k // 2)}, got "
+                         f"{tuple(packed.shape)}")
+    nbytes = math.prod(lead) * mp * kbp
+    if sf.numel() != nbytes:
+        raise ValueError(f"out[1] (scales): expected {nbytes} swizzled scale bytes "
+                         f"({'x'.join(map(str, (*lead, mp, kbp)))}), got shape {tuple(sf.shape)}")
+    for name, t in (("out[0] (packed)", packed), ("out[1] (scales)", sf)):
+        check_contiguous(name, t)
+        check_cuda(name, t, like=like)
+    return packed, sf.view(torch.uint8).view(*lead, mp, kbp)
+
+
+def nvfp4_quantize(x: torch.Tensor, global_scale, out=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """NVFP4-quantize ``x`` [M, K] (bf16/fp16, K a multiple of 16) with global scale ``G``.
+
+    Returns ``(packed, scales)``: ``packed`` uint8 [M, K/2] (element 2i in the low nibble),
+    ``scales`` float8_e4m3fn [pad128(M), pad4(K/16)] in the swizzled 128x4 layout, padding zero.
+    ``global_scale``: a float or a one-element fp32 tensor on x's device. ``out``: optional
+    ``(packed, scales)`` buffers to write (scales may be uint8 or e4m3, any shape with the right
+    byte count). Bit-exact with ``reference.nvfp4_quantize`` (a NaN in a block: scale 0x7F,
+    codes 0). One kernel launch, including the scale padding; none for M = 0.
+    """
+    m, k = _check_input("x", x, dims=2, halves=False)
+    check_cuda("x", x)
+    g = as_scale_tensor("global_scale", global_scale, x.device)
+    packed, sf = _outputs(out, (), m, k, x)
+    if m:
+        compile_nvfp4_quant(k, str(x.dtype), False, False, *kernel_config(k, False))(
+            x, g, _unused_mask(x.device), packed, sf.view(-1))
+    return packed, sf.view(torch.float8_e4m3fn)
+
+
+def silu_mul_nvfp4_quant(gate_up: torch.Tensor, global_scale, out=None
+                         ) -> tuple[torch.Tensor, torch.Tensor]:
+    """``nvfp4_quantize(silu(gate) * up)`` fused: gate_up [M, 2I] (gate = first half, up = second
+    half, bf16/fp16, I a multiple of 16) -> (packed uint8 [M, I/2], swizzled e4m3 scales
+    [pad128(M), pad4(I/16)]); ``global_scale`` and ``out`` as in ``nvfp4_quantize``.
+
+    ``h = dtype(silu(gate) * up)`` is formed in registers exactly as ``reference.silu_mul``
+    writes it (fp32, silu(g) = g / (1 + exp(-g)) with true division and the precise expf, one
+    rounding to the input dtype) and never reaches memory; then ``nvfp4_quantize``'s arithmetic.
+    """
+    m, i = _check_input("gate_up", gate_up, dims=2, halves=True)
+    check_cuda("gate_up", gate_up)
+    g = as_scale_tensor("global_scale", global_scale, gate_up.device)
+    packed, sf = _outputs(out, (), m, i, gate_up)
+    if m:
+        compile_nvfp4_quant(i, str(gate_up.dtype), True, False, *kernel_config(i, True))(
+            gate_up, g, _unused_mask(gate_up.device), packed, sf.view(-1))
+    return packed, sf.view(torch.float8_e4m3fn)
+
+
+def silu_mul_nvfp4_quant_experts(gate_up: torch.Tensor, masked_m: torch.Tensor,
+                                 global_scale: torch.Tensor, out=None
+                                 ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Masked-MoE SiLU*mul + NVFP4 (FlashInfer's ``silu_and_mul_scaled_nvfp4_experts_quantize``).
+
+    gate_up [E, M, 2I] bf16/fp16; masked_m int32 [E] and global_scale fp32 [E], both on the
+    device (the kernel reads them: no host sync, CUDA-graph safe). Expert e's rows
+    ``< masked_m[e]`` are quantized as ``silu_mul_nvfp4_quant`` with ``global_scale[e]``.
+
+    Returns views in FlashInfer's layouts:
+      * packed: uint8 [M, I/2, E], a permuted view of [E, M, I/2] memory;
+      * scales: float8_e4m3fn (32, 4, pad128(M)/128, 4, pad4(I/16)/4, E), a view of E stacked
+        dense swizzled [pad128(M), pad4(I/16)] buffers (``layouts.experts_sf_view``);
+        ``layouts.experts_sf_to_dense(scales)`` gives those [E, pad128(M), pad4(I/16)] buffers.
+    ``out``: optional buffers in memory order, (packed [E, M, I/2], scales with
+    E * pad128(M) * pad4(I/16) bytes).
+    Rows at or past ``masked_m[e]`` are not written (neither codes nor scale bytes, including
+    the scale row padding up to pad128(M)): they keep whatever the buffers held. A masked
+    grouped GEMM never reads them. Counts are not range-checked (that would need a host sync):
+    a count above M acts as M, a negative one as 0.
+    """
+    e, m, i = _check_input("gate_up", gate_up, dims=3, halves=True)
+    check_dtype("masked_m", masked_m, torch.int32)
+    if tuple(masked_m.shape) != (e,):
+        raise ValueError(f"masked_m: expected shape ({e},), got {tuple(masked_m.shape)}")
+    check_dtype("global_scale", global_scale, torch.float32)
+    if global_scale.numel() != e:
+        raise ValueError(f"global_scale: expected {e} values (one per expert), got shape "
+                         f"{tuple(global_scale.shape)}")
+    check_contiguous("masked_m", masked_m, align=4)
+    check_contiguous("global_scale", global_scale, align=4)
+    check_cuda("gate_up", gate_up)
+    check_cuda("masked_m", masked_m, like=gate_up)
+    check_cuda("global_scale", global_scale, like=gate_up)
+    packed, sf = _outputs(out, (e,), m, i, gate_up)
+    if e and m:
+        compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *kernel_config(i, True))(
+            gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
+    return packed.permute(1, 2, 0), _experts_scales_view(sf, e, sf.shape[1], sf.shape[2])
+
+
+def _experts_scales_view(sf: torch.Tensor, e: int, mp: int, kbp: int) -> torch.Tensor:
+    """E stacked swizzled buffers [E, Mp, KBp] -> the 6-D (32, 4, Mt, 4, KBt, E) e4m3 view."""
+    sf8 = sf.view(torch.float8_e4m3fn)
+    if e and mp:
+        return experts_sf_view(sf8, mp, kbp, e)
+    # layouts refuses empty views; the same permutation of an empty tensor
+    return sf8.reshape(e, mp // 128, kbp // 4, 32, 4, 4).permute(3, 4, 1, 5, 2, 0)

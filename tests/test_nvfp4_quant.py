@@ -1,0 +1,413 @@
+"""NVFP4 quantization kernels: compile-only and the encode arithmetic on CPU; bit-exact (or
+exp-tolerant, for the fused SiLU) against the reference on a GPU."""
+
+import math
+
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_GE_THRESHOLDS, E2M1_GT_THRESHOLDS,
+                                     E2M1_MAGIC_SHIFT, E2M1_MAX, F32_EXPONENT_MASK)
+from cute_kernels.nvfp4_quant import (compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
+                                      silu_mul_nvfp4_quant_experts)
+from cute_kernels.testing import compile_only
+from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
+from tests.conftest import poisoned
+
+BF16, FP16 = "torch.bfloat16", "torch.float16"
+
+
+# ---- compile-only (CI) ---------------------------------------------------------------------------
+@pytest.mark.parametrize("k,dtype", [(5120, BF16), (48, FP16)])
+def test_quantize_compiles_for_sm90a(k, dtype):
+    assert compile_only(compile_nvfp4_quant, k, dtype, False, False) is not None
+
+
+@pytest.mark.parametrize("i,dtype", [(7168, BF16), (80, FP16)])
+def test_silu_mul_quant_compiles_for_sm90a(i, dtype):
+    assert compile_only(compile_nvfp4_quant, i, dtype, True, False) is not None
+
+
+@pytest.mark.parametrize("i,dtype", [(2048, BF16), (48, FP16)])
+def test_experts_compiles_for_sm90a(i, dtype):
+    assert compile_only(compile_nvfp4_quant, i, dtype, True, True) is not None
+
+
+# ---- the kernels' encode arithmetic, emulated in torch on the CPU ---------------------------------
+def _bits(x: torch.Tensor) -> torch.Tensor:
+    return x.contiguous().view(torch.int32).long() & 0xFFFFFFFF
+
+
+def _f32(bits: torch.Tensor) -> torch.Tensor:
+    return (bits & 0xFFFFFFFF).to(torch.int64).where(bits < 2**31, bits - 2**32).to(
+        torch.int32).view(torch.float32)
+
+
+def emulate_encode_fast(v: torch.Tensor) -> torch.Tensor:
+    """``device_fp4.e2m1_encode_fast`` op for op: fmin, fmax, exponent mask, the fma
+    ``2^e * 2^22 + a`` (the product is exact, so one fp32 add rounds the same), integer adds."""
+    a = torch.minimum(v.abs(), torch.tensor(E2M1_MAX))
+    pow2 = _bits(torch.maximum(a, torch.tensor(1.0))) & F32_EXPONENT_MASK
+    magic = _f32(pow2) * 2.0 ** E2M1_MAGIC_SHIFT
+    assert torch.equal(_bits(magic) - pow2, torch.full_like(pow2, E2M1_MAGIC_SHIFT << 23))
+    t = magic + a
+    code = (_bits(t) - pow2 + (pow2 >> 22) - E2M1_CODE_BIAS) & 0xFFFFFFFF
+    code = code + torch.where(v < 0, 8, 0)
+    return code.to(torch.uint8) if code.max() < 16 else code
+
+
+def emulate_encode_exact(v: torch.Tensor) -> torch.Tensor:
+    """``device_fp4.e2m1_encode``: the comparisons, as the kernel writes them."""
+    a = v.abs()
+    mag = sum((a > t).to(torch.uint8) for t in E2M1_GT_THRESHOLDS)
+    mag = mag + sum((a >= t).to(torch.uint8) for t in E2M1_GE_THRESHOLDS)
+    return mag | ((v < 0).to(torch.uint8) << 3)
+
+
+def _near(values, ulps: int) -> torch.Tensor:
+    """Every fp32 within ``ulps`` units in the last place of each value."""
+    base = _bits(torch.tensor(values, dtype=torch.float32))
+    offs = torch.arange(-ulps, ulps + 1)
+    return _f32((base[:, None] + offs[None, :]).flatten().clamp(0, 0x7F800000))
+
+
+def test_fast_encode_matches_reference_on_cpu():
+    """The fma rounding against ``reference.e2m1_codes``: every fp32 within 2^15 ulps of each
+    threshold, grid point and binade edge, a stride through all positive fp32 bit patterns
+    (both signs), and the specials."""
+    edges = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0,
+             8.0, 2.0 ** 24, 2.0 ** 106, 2.0 ** 127]
+    v = torch.cat([
+        _near(edges, 2 ** 15),
+        _f32(torch.arange(0, 0x7F800001, 251)),  # every 251st positive pattern, inf included
+        torch.tensor([0.0, 2.0 ** -149, 2.0 ** -126, 3.4028234663852886e38, math.inf]),
+    ])
+    v = torch.cat([v, -v])
+    assert not v.isnan().any()
+    want = reference.e2m1_codes(v)
+    assert torch.equal(emulate_encode_fast(v), want)
+    assert torch.equal(emulate_encode_exact(v), want)
+    # the exact path also covers NaN
+    nan = torch.tensor([math.nan, -math.nan])
+    assert torch.equal(emulate_encode_exact(nan), reference.e2m1_codes(nan))
+
+
+def emulate_quantize(x: torch.Tensor, g: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """The kernel's per-block arithmetic and its routing (fast encode only for scales in
+    (0, inf)), written out with torch fp32 ops on the CPU; unswizzled scales."""
+    m, k = x.shape
+    gt = torch.tensor(g, dtype=torch.float32)
+    xb = x.float().reshape(m, k // 16, 16)
+    amax = xb.abs().amax(-1)  # max.NaN
+    sf = reference.e4m3_satfinite(gt * (amax / torch.tensor(6.0)))
+    sf_f = sf.float()
+    s = torch.where(sf_f != 0, torch.tensor(1.0) / (sf_f / gt), torch.zeros(()))
+    p = xb * s[..., None]
+    fast = ((s > 0) & (s < math.inf))[..., None].expand_as(p)
+    codes = torch.where(fast, emulate_encode_fast(torch.where(fast, p, 0.0)),
+                        emulate_encode_exact(p))
+    return reference.pack_fp4(codes.reshape(m, k).to(torch.uint8)), sf
+
+
+def _adversarial(m: int, k: int, dtype=torch.bfloat16) -> torch.Tensor:
+    """Random rows with a wide per-row spread plus hand-made blocks: zeros (+0 and -0), NaN,
+    +-inf, tiny (bf16 subnormal) values, huge values, negatives that round to zero, exact
+    e2m1 ties."""
+    x = torch.randn(m, k) * torch.exp(torch.randn(m, 1) * 4)
+    x[0, :16] = 0.0
+    x[0, 16:32] = -0.0
+    x[1, 3] = math.nan
+    x[1, 20] = math.inf
+    x[1, 37] = -math.inf
+    x[2, :16] = torch.randn(16) * 1e-39
+    x[2, 16:32] = torch.randn(16) * 1e37
+    x[3, :16] = torch.tensor([6.0, -0.1, 0.2, -0.24, 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0,
+                              -0.25, -0.75, -1.25, -2.5, -5.0])
+    x[3, 16:32] = torch.tensor([-6.0] + [-1e-30] * 15)
+    return x.to(dtype)
+
+
+@pytest.mark.parametrize("g", [1.0, 448 * 6 / 7.3, 3.1, 1e-30, 1e38, 0.0, math.inf, -2.0])
+def test_block_arithmetic_and_routing_on_cpu(g):
+    """Fast encode for scales in (0, inf), the comparisons for 0 / NaN / inf scales: equal to
+    the reference for every block, including NaN/inf/zero/tiny blocks and absurd G."""
+    x = _adversarial(8, 64)
+    packed, sf = emulate_quantize(x, g)
+    want_packed, want_sf = reference.nvfp4_quantize(x, g, swizzle=False)
+    assert torch.equal(sf.view(torch.uint8), want_sf.view(torch.uint8))
+    assert torch.equal(packed, want_packed)
+
+
+# ---- bad input: checked before any launch (runs on CPU tensors) -----------------------------------
+def test_bad_input_raises_before_launch():
+    x = torch.randn(4, 64, dtype=torch.bfloat16)
+    with pytest.raises(TypeError, match="x"):
+        nvfp4_quantize(x.float(), 1.0)
+    with pytest.raises(TypeError, match="x"):
+        nvfp4_quantize(x.float().numpy(), 1.0)
+    with pytest.raises(ValueError, match="x.*multiple of 16"):
+        nvfp4_quantize(x[:, :40].contiguous(), 1.0)
+    with pytest.raises(ValueError, match="x.*multiple of 16"):
+        nvfp4_quantize(torch.randn(4, 33, dtype=torch.bfloat16), 1.0)  # odd K
+    with pytest.raises(ValueError, match="x.*2-D"):
+        nvfp4_quantize(x.view(2, 2, 64), 1.0)
+    with pytest.raises(ValueError, match="x.*contiguous"):
+        nvfp4_quantize(torch.randn(64, 32, dtype=torch.bfloat16).t(), 1.0)
+    with pytest.raises(ValueError, match="x.*aligned"):
+        nvfp4_quantize(torch.randn(2 * 64 + 4, dtype=torch.bfloat16)[4:].view(2, 64), 1.0)
+    with pytest.raises(ValueError, match="x.*CUDA"):
+        nvfp4_quantize(x, 1.0)
+
+    gu = torch.randn(4, 96, dtype=torch.bfloat16)
+    with pytest.raises(TypeError, match="gate_up"):
+        silu_mul_nvfp4_quant(gu.to(torch.float8_e4m3fn), 1.0)
+    with pytest.raises(ValueError, match="gate_up.*even"):
+        silu_mul_nvfp4_quant(torch.randn(4, 33, dtype=torch.bfloat16), 1.0)
+    with pytest.raises(ValueError, match="gate_up.*I = 24.*multiple of 16"):
+        silu_mul_nvfp4_quant(torch.randn(4, 48, dtype=torch.bfloat16), 1.0)
+    with pytest.raises(ValueError, match="gate_up.*CUDA"):
+        silu_mul_nvfp4_quant(gu, 1.0)
+
+    e3 = torch.randn(3, 5, 64, dtype=torch.float16)
+    mask = torch.tensor([1, 2, 3], dtype=torch.int32)
+    gs = torch.ones(3)
+    with pytest.raises(ValueError, match="gate_up.*3-D"):
+        silu_mul_nvfp4_quant_experts(gu, mask, gs)
+    with pytest.raises(TypeError, match="masked_m"):
+        silu_mul_nvfp4_quant_experts(e3, mask.long(), gs)
+    with pytest.raises(ValueError, match="masked_m.*shape"):
+        silu_mul_nvfp4_quant_experts(e3, mask[:2], gs)
+    with pytest.raises(TypeError, match="global_scale"):
+        silu_mul_nvfp4_quant_experts(e3, mask, 1.0)
+    with pytest.raises(TypeError, match="global_scale"):
+        silu_mul_nvfp4_quant_experts(e3, mask, gs.double())
+    with pytest.raises(ValueError, match="global_scale.*3 values"):
+        silu_mul_nvfp4_quant_experts(e3, mask, gs[:1])
+    with pytest.raises(ValueError, match="gate_up.*CUDA"):
+        silu_mul_nvfp4_quant_experts(e3, mask, gs)
+
+
+# ---- GPU ------------------------------------------------------------------------------------------
+def _u8(t: torch.Tensor) -> torch.Tensor:
+    return t.view(torch.uint8)
+
+
+def _rows(m: int, k: int, dtype, device="cuda", spread: float | None = None) -> torch.Tensor:
+    """Fresh random rows with a realistic per-row magnitude spread (outlier tokens); narrower
+    for fp16, whose range is small (SiLU*mul squares the magnitudes)."""
+    if spread is None:
+        spread = 2.0 if dtype == torch.bfloat16 else 0.7
+    scale = torch.exp(torch.randn(m, 1, device=device) * spread)
+    return (torch.randn(m, k, device=device) * scale).to(dtype)
+
+
+def _poisoned_out(m: int, k: int):
+    mp, kbp = sf_padded_shape(m, k // 16)
+    return poisoned(m, k // 2, dtype=torch.uint8), poisoned(mp, kbp, dtype=torch.uint8)
+
+
+def _assert_quantized_equal(got, want):
+    torch.testing.assert_close(_u8(got[1]), _u8(want[1]), rtol=0, atol=0)
+    torch.testing.assert_close(got[0], want[0], rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 129, 1000])
+@pytest.mark.parametrize("k", [16, 48, 80, 5120, 7168])  # 48, 80: K/16 not a multiple of 4
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_quantize_bit_exact(m, k, dtype):
+    x = _rows(m, k, dtype)
+    g = reference.nvfp4_global_scale(x).reshape(1)
+    out = _poisoned_out(m, k)
+    got = nvfp4_quantize(x, g, out=out)
+    assert got[0].data_ptr() == out[0].data_ptr() and got[1].data_ptr() == out[1].data_ptr()
+    _assert_quantized_equal(got, reference.nvfp4_quantize(x, g))  # padding included
+    # and with freshly allocated outputs and a float scale
+    _assert_quantized_equal(nvfp4_quantize(x, float(g)), reference.nvfp4_quantize(x, float(g)))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("g", [1.0, 3.1, 1e-30, 1e38, 0.0, math.inf])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_quantize_special_blocks(g, dtype):
+    """NaN blocks (scale 0x7F, codes 0), +-inf (saturate), +0/-0 and tiny blocks (scale 0),
+    huge values, negatives rounding to zero, exact ties; absurd global scales (0, inf, 1e38:
+    out_scale 0 / NaN / inf, the comparison path)."""
+    x = _adversarial(200, 80, dtype).cuda()
+    got = nvfp4_quantize(x, g, out=_poisoned_out(200, 80))
+    _assert_quantized_equal(got, reference.nvfp4_quantize(x, g))
+
+
+@pytest.mark.gpu
+def test_quantize_zero_rows():
+    x = torch.empty(0, 64, device="cuda", dtype=torch.bfloat16)
+    packed, sf = nvfp4_quantize(x, 1.0)
+    assert packed.shape == (0, 32) and sf.shape == (0, 4) and sf.dtype == torch.float8_e4m3fn
+    packed, sf = silu_mul_nvfp4_quant(torch.empty(0, 128, device="cuda", dtype=torch.float16), 1.0)
+    assert packed.shape == (0, 32) and sf.shape == (0, 4)
+
+
+def _e2m1_steps(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Distance in e2m1 steps between two code tensors (signed value index -7..7)."""
+    def idx(c):
+        c = c.long()
+        return torch.where(c >= 8, -(c - 8), c)
+    return (idx(a) - idx(b)).abs()
+
+
+def _compare_codes(got_packed, got_sf, want_packed, want_sf, tag: str):
+    """Fused SiLU*mul + NVFP4 vs the reference (packed bytes, unswizzled [rows, KB] scale
+    matrices): equal except where the device exp differs by one rounding of h, which must stay
+    under 1e-3 of the codes and of the scales, each differing code at most one e2m1 step."""
+    codes_got, codes_want = reference.unpack_fp4(got_packed), reference.unpack_fp4(want_packed)
+    code_rate = (codes_got != codes_want).float().mean().item()
+    sf_rate = (_u8(got_sf) != _u8(want_sf)).float().mean().item()
+    assert code_rate < 1e-3, f"{tag}: {code_rate:.2e} of the codes differ"
+    assert sf_rate < 1e-3, f"{tag}: {sf_rate:.2e} of the scales differ"
+    assert _e2m1_steps(codes_got, codes_want).max() <= 1, tag
+    return code_rate, sf_rate
+
+
+def _compare_silu(got, want, m: int, i: int, tag: str):
+    """``_compare_codes`` for (packed [M, I/2], swizzled scales) pairs."""
+    kb = i // 16
+    return _compare_codes(got[0], unswizzle_sf(_u8(got[1]).reshape(-1), m, kb),
+                          want[0], unswizzle_sf(_u8(want[1]).reshape(-1), m, kb), tag)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 129, 1000])
+@pytest.mark.parametrize("i", [16, 48, 80, 5120, 7168])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_silu_mul_quant_matches_reference(m, i, dtype):
+    gate_up = _rows(m, 2 * i, dtype)
+    h = reference.silu_mul(gate_up)
+    g = reference.nvfp4_global_scale(h).reshape(1)
+    got = silu_mul_nvfp4_quant(gate_up, g, out=_poisoned_out(m, i))
+    _compare_silu(got, reference.silu_mul_nvfp4_quant(gate_up, g), m, i, f"m={m} i={i}")
+    # the padding of the swizzled scales (rows M.., columns I/16..) is zero, not poison
+    mp, kbp = sf_padded_shape(m, i // 16)
+    logical = unswizzle_sf(_u8(got[1]), mp, kbp)
+    assert (logical[m:] == 0).all() and (logical[:, i // 16:] == 0).all()
+
+
+@pytest.mark.gpu
+def test_silu_mul_quant_exp_mismatch_rate():
+    """The measurement the design asks for: over 4M fresh elements (gate spread over the whole
+    silu range, incl. |g| > 88 where exp overflows), how often the fused kernel's codes and
+    scales differ from the reference's; the rate must stay under 1e-3 and every differing code
+    within one e2m1 step."""
+    m, i = 512, 4096
+    gate = torch.randn(m, i, device="cuda") * torch.exp(torch.randn(m, 1, device="cuda") * 1.5)
+    gate[0, :64] = torch.linspace(-100, 100, 64, device="cuda")
+    up = torch.randn(m, i, device="cuda") * torch.exp(torch.randn(m, 1, device="cuda"))
+    gate_up = torch.cat([gate, up], dim=1).to(torch.bfloat16)
+    g = reference.nvfp4_global_scale(reference.silu_mul(gate_up)).reshape(1)
+    got = silu_mul_nvfp4_quant(gate_up, g)
+    want = reference.silu_mul_nvfp4_quant(gate_up, g)
+    code_rate, sf_rate = _compare_silu(got, want, m, i, "exp mismatch")
+    print(f"fused SiLU*mul + NVFP4 vs reference: {code_rate:.2e} of {m * i} codes and "
+          f"{sf_rate:.2e} of the scales differ")
+
+
+def _experts_reference_rows(gate_up, masked_m, gs):
+    """reference.silu_mul_nvfp4_quant_experts, per expert: packed [E, M, I/2] and the scale
+    matrix [E, M, I/16] (unswizzled)."""
+    return reference.silu_mul_nvfp4_quant_experts(gate_up, masked_m, gs, swizzle=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i", [(200, 48), (130, 2048), (64, 7168)])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_experts_masked(m, i, dtype):
+    e = 5
+    gate_up = torch.stack([_rows(m, 2 * i, dtype) for _ in range(e)])
+    masked_m = torch.tensor([0, m, 57, min(128, m), 1], dtype=torch.int32, device="cuda")
+    gs = torch.stack([reference.nvfp4_global_scale(reference.silu_mul(gate_up[x])).reshape(())
+                      for x in range(e)]).float()
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = (poisoned(e, m, i // 2, dtype=torch.uint8), poisoned(e, mp, kbp, dtype=torch.uint8))
+    packed, scales = silu_mul_nvfp4_quant_experts(gate_up, masked_m, gs, out=out)
+    # FlashInfer's shapes: [M, I/2, E] over [E, M, I/2] memory; 6-D scales over E buffers
+    assert packed.shape == (m, i // 2, e) and packed.data_ptr() == out[0].data_ptr()
+    assert torch.equal(packed.permute(2, 0, 1), out[0])
+    assert scales.shape == (32, 4, mp // 128, 4, kbp // 4, e)
+    assert scales.dtype == torch.float8_e4m3fn
+    dense = experts_sf_to_dense(scales)  # [E, Mp, KBp]: a view of out[1]
+    assert dense.data_ptr() == out[1].data_ptr() and dense.shape == (e, mp, kbp)
+
+    want_packed, want_sf = _experts_reference_rows(gate_up, masked_m, gs)
+    for x, c in enumerate(masked_m.tolist()):
+        logical = unswizzle_sf(_u8(dense[x]), mp, kbp)  # [Mp, KBp] of expert x, padding too
+        if c:
+            _compare_codes(out[0][x, :c], logical[:c, :i // 16], want_packed[x, :c],
+                           want_sf[x, :c], f"expert {x}")
+        assert (logical[:c, i // 16:] == 0).all(), f"expert {x}: scale column padding"
+        # rows >= masked_m[x] (and the row padding): not a byte written
+        assert (out[0][x, c:] == 0xFF).all(), f"expert {x}: codes of masked rows written"
+        assert (logical[c:] == 0xFF).all(), f"expert {x}: scales of masked rows written"
+
+
+@pytest.mark.gpu
+def test_experts_zero_rows_and_counts_above_m():
+    gate_up = torch.randn(3, 0, 64, device="cuda", dtype=torch.bfloat16)
+    mask = torch.zeros(3, dtype=torch.int32, device="cuda")
+    packed, scales = silu_mul_nvfp4_quant_experts(gate_up, mask, torch.ones(3, device="cuda"))
+    assert packed.shape == (0, 16, 3) and scales.shape == (32, 4, 0, 4, 1, 3)
+    gate_up = _rows(2 * 40, 64, torch.bfloat16).view(2, 40, 64)
+    mask = torch.tensor([40, 1000], dtype=torch.int32, device="cuda")  # 1000 acts as M
+    gs = torch.full((2,), 300.0, device="cuda")
+    packed, scales = silu_mul_nvfp4_quant_experts(gate_up, mask, gs)
+    want_packed, want_sf = _experts_reference_rows(gate_up, torch.tensor([40, 40]), gs)
+    dense = experts_sf_to_dense(scales)
+    got_sf = torch.stack([unswizzle_sf(_u8(dense[x]), 40, 2) for x in range(2)])
+    _compare_codes(packed.permute(2, 0, 1), got_sf, want_packed, want_sf, "counts above M")
+
+
+@pytest.mark.gpu
+def test_non_default_stream():
+    x = _rows(300, 5120, torch.bfloat16)
+    gate_up = _rows(300, 2 * 2048, torch.bfloat16)
+    g = reference.nvfp4_global_scale(x).reshape(1)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        got = nvfp4_quantize(x, g)
+        got_silu = silu_mul_nvfp4_quant(gate_up, g)
+    s.synchronize()
+    _assert_quantized_equal(got, reference.nvfp4_quantize(x, g))
+    _compare_silu(got_silu, reference.silu_mul_nvfp4_quant(gate_up, g), 300, 2048, "stream")
+
+
+@pytest.mark.gpu
+def test_cuda_graph_capture():
+    x = _rows(129, 7168, torch.bfloat16)
+    gate_up = _rows(129, 2 * 2048, torch.bfloat16)
+    experts = torch.stack([_rows(100, 2 * 2048, torch.bfloat16) for _ in range(4)])
+    mask = torch.tensor([100, 0, 3, 77], dtype=torch.int32, device="cuda")
+    g = reference.nvfp4_global_scale(x).reshape(1)
+    gs = torch.full((4,), 800.0, device="cuda")
+
+    def step():
+        return (nvfp4_quantize(x, g), silu_mul_nvfp4_quant(gate_up, g),
+                silu_mul_nvfp4_quant_experts(experts, mask, gs))
+
+    eager = step()  # compiles outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        captured = step()
+    x.copy_(_rows(129, 7168, torch.bfloat16))  # new inputs, replayed
+    mask.copy_(torch.tensor([5, 100, 0, 1], dtype=torch.int32))
+    graph.replay()
+    torch.cuda.synchronize()
+    _assert_quantized_equal(captured[0], reference.nvfp4_quantize(x, g))
+    _assert_quantized_equal(captured[1], eager[1])  # same gate_up: same bits
+    want_packed, want_sf = _experts_reference_rows(experts, mask, gs)
+    dense = experts_sf_to_dense(captured[2][1])
+    for e, c in enumerate(mask.tolist()):
+        got_sf = unswizzle_sf(_u8(dense[e]), 100, 2048 // 16)
+        if c:
+            _compare_codes(captured[2][0][:c, :, e], got_sf[:c], want_packed[e, :c],
+                           want_sf[e, :c], f"graph expert {e}")
