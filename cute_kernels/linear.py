@@ -85,13 +85,30 @@ def _check(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None) -> tuple
     return n, k
 
 
+_PLACEHOLDERS: dict[tuple, torch.Tensor] = {}
+
+
+def _placeholder(n: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A cached [N] tensor for the bias argument of kernels compiled without bias (never read);
+    cached so the per-call host path makes no extra tensor views."""
+    key = (n, dtype, device)
+    t = _PLACEHOLDERS.get(key)
+    if t is None:
+        t = _PLACEHOLDERS[key] = torch.empty(n, dtype=dtype, device=device)
+    return t
+
+
+def _as_row(t: torch.Tensor, k: int) -> torch.Tensor:
+    return t if t.dim() == 2 else t.view(1, k)
+
+
 def _launch(x, w, bias, out):
     n, k = w.shape
     rows, warps, unroll = _TUNED.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, str(w.dtype), bias is not None, rows, warps, unroll)
-    # Without bias the kernel never reads that argument; out (shape [N]) stands in for it.
     one = _unit_alpha(w.device)
-    fn(x.view(1, k), w, bias if bias is not None else out.view(n), one, one, out.view(1, n))
+    fn(_as_row(x, k), w, bias if bias is not None else _placeholder(n, out.dtype, out.device),
+       one, one, _as_row(out, n))
 
 
 def bf16_gemv(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None = None,
@@ -181,12 +198,13 @@ def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
         raise TypeError(f"out_dtype: expected one of {_FP8_OUT}, got {out_dtype}")
     n, k = _check_fp8_operands("x_fp8", x_fp8, w_fp8)
     a = as_scale_tensor("alpha", alpha, w_fp8.device)
-    out = torch.empty((n,) if x_fp8.dim() == 1 else (1, n), dtype=out_dtype, device=w_fp8.device)
+    dev = w_fp8.device
+    out = torch.empty((1, n), dtype=out_dtype, device=dev)
     rows, warps, unroll = _TUNED_FP8.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
                       True)
-    fn(x_fp8.view(1, k), w_fp8, out.view(n), a, _unit_alpha(w_fp8.device), out.view(1, n))
-    return out
+    fn(_as_row(x_fp8, k), w_fp8, _placeholder(n, out_dtype, dev), a, _unit_alpha(dev), out)
+    return out if x_fp8.dim() == 2 else out.view(n)
 
 
 def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
@@ -202,13 +220,13 @@ def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
     s_in = as_scale_tensor("input_scale", input_scale, w_fp8.device)
     s_w = as_scale_tensor("weight_scale", weight_scale, w_fp8.device)
     out_dtype = out_dtype or x.dtype
-    out = torch.empty((n,) if x.dim() == 1 else (1, n), dtype=out_dtype, device=x.device)
+    out = torch.empty((1, n), dtype=out_dtype, device=x.device)
     # 16 rows per CTA: x is quantized once per CTA, so more rows per CTA means fewer divisions.
     rows, warps, unroll = _FP8_LINEAR_CONFIG
     fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
                       True, str(x.dtype))
-    fn(x.view(1, k), w_fp8, out.view(n), s_w, s_in, out.view(1, n))
-    return out
+    fn(_as_row(x, k), w_fp8, _placeholder(n, out_dtype, x.device), s_w, s_in, out)
+    return out if x.dim() == 2 else out.view(n)
 
 
 _FP8_LINEAR_CONFIG = (2, 8, 4)

@@ -39,7 +39,7 @@ def as_scale_tensor(name: str, value, device: torch.device) -> torch.Tensor:
             raise TypeError(f"{name}: expected a float32 tensor, got {value.dtype}")
         if value.device != device:
             raise ValueError(f"{name}: on {value.device}, but the other inputs are on {device}")
-        return value.reshape(1)
+        return value if value.dim() == 1 else value.reshape(1)
     if isinstance(value, (int, float)):
         return torch.full((1,), float(value), dtype=torch.float32, device=device)
     raise TypeError(f"{name}: expected a float or a float32 tensor, got {type(value).__name__}")

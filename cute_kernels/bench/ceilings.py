@@ -22,7 +22,7 @@ def _warm_clocks(seconds: float = 0.5) -> None:
             return
 
 
-def copy_bandwidth_tbs(nbytes: int = 2 << 30, kernel: str = "ours") -> float:
+def copy_bandwidth_tbs(nbytes: int = 512 << 20, kernel: str = "ours") -> float:
     """Device-to-device copy, counting bytes read plus bytes written (TB/s).
 
     ``kernel="ours"`` is the DSL streaming copy (``copy_kernel``), the ceiling the tables use;
