@@ -21,3 +21,25 @@ fp8_gemv(torch.randn(1024, device="cuda").to(torch.float8_e4m3fn), w8, 0.5)
 fp8_linear(torch.randn(1024, device="cuda", dtype=torch.bfloat16), w8, 0.1, 0.2)
 torch.cuda.synchronize()
 print("fp8 probe ran")
+
+from cute_kernels.gdn_split import gdn_qkvzba_split  # noqa: E402
+from cute_kernels.nvfp4_gemm import nvfp4_gemm  # noqa: E402
+from cute_kernels.nvfp4_quant import (nvfp4_quantize, silu_mul_nvfp4_quant,  # noqa: E402
+                                      silu_mul_nvfp4_quant_experts)
+
+# NVFP4 GEMM small-M regime, both activation kinds, N and K tails (K = 576 = 2 steps + 64).
+b, b_sf = reference.nvfp4_quantize(torch.randn(200, 576, device="cuda", dtype=torch.bfloat16), 50.0)
+xa = torch.randn(7, 576, device="cuda", dtype=torch.bfloat16)
+a, a_sf = reference.nvfp4_quantize(xa, 50.0)
+nvfp4_gemm(a, a_sf, b, b_sf, 0.5)
+nvfp4_gemm(xa, None, b, b_sf, 0.5)
+nvfp4_quantize(torch.randn(129, 80, device="cuda", dtype=torch.bfloat16), 20.0)
+silu_mul_nvfp4_quant(torch.randn(7, 160, device="cuda", dtype=torch.bfloat16), 20.0)
+silu_mul_nvfp4_quant_experts(torch.randn(3, 37, 2048, device="cuda", dtype=torch.bfloat16),
+                             torch.tensor([0, 37, 5], dtype=torch.int32, device="cuda"),
+                             torch.full((3,), 20.0, device="cuda"))
+hk, hv, d = 4, 12, 128
+gdn_qkvzba_split(torch.randn(33, 2 * hk * d + 2 * hv * d, device="cuda", dtype=torch.bfloat16),
+                 torch.randn(33, 2 * hv, device="cuda", dtype=torch.bfloat16), hk, hv, d, d)
+torch.cuda.synchronize()
+print("nvfp4 gemm / quant / gdn probe ran")

@@ -43,7 +43,8 @@ def emit(rows: list[Row], ceilings: dict, out_dir: str | pathlib.Path, title: st
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     print(f"\n{title} on {ceilings.get('device', '?')}: copy {ceilings['copy_tbs']:.2f} TB/s "
-          f"(torch copy_ {ceilings.get('torch_copy_tbs', float('nan')):.2f}), "
+          f"(ours {ceilings.get('our_copy_tbs', float('nan')):.2f}, "
+          f"torch copy_ {ceilings.get('torch_copy_tbs', float('nan')):.2f}), "
           f"bf16 mma {ceilings['bf16_tflops']:.0f} TFLOP/s  (ratio = comparator time / ours)")
     print(f"{'kernel':<22} {'shape':<26} {'graph us':>9} {'eager us':>8} rate")
     for r in rows:
