@@ -143,9 +143,9 @@ class NVFP4GemmSmallM:
                         d = mma_bf16_m16n8k16(
                             (wp[0, 2 * kk], wp[1, 2 * kk], wp[0, 2 * kk + 1], wp[1, 2 * kk + 1]),
                             (xp[j, 2 * kk], xp[j, 2 * kk + 1]),
-                            (acc[t, j, 0, 0], acc[t, j, 0, 1], acc[t, j, 0, 2], acc[t, j, 0, 3]))
+                            (acc[t, j, 0], acc[t, j, 1], acc[t, j, 2], acc[t, j, 3]))
                         for e in cutlass.range_constexpr(4):
-                            acc[t, j, 0, e] = d[e]
+                            acc[t, j, e] = d[e]
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel
@@ -164,7 +164,7 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.a_fp4):
             a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
 
-        acc = cute.make_rmem_tensor((self.rt, self.jt, 1, 4), cutlass.Float32)
+        acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
         xp = cute.make_rmem_tensor((self.jt, 8), cutlass.Uint32)  # one block per token tile
@@ -206,7 +206,7 @@ class NVFP4GemmSmallM:
                         row = row0 + t * 16 + g + (e // 2) * 8
                         tok = tok0 + j * 8 + lane_q * 2 + e % 2
                         if row < self.n and tok < m:
-                            mD[tok, row] = (acc[t, j, 0, e] * alpha).to(self.out_dtype)
+                            mD[tok, row] = (acc[t, j, e] * alpha).to(self.out_dtype)
 
     @cute.jit
     def _reduce_across_warps(self, acc, warp, lane):
@@ -219,13 +219,13 @@ class NVFP4GemmSmallM:
             byte_alignment=16)
         if warp > 0:
             for i in cutlass.range_constexpr(self.acc_per_lane):
-                sAcc[warp, lane, i] = acc[i // (4 * self.jt), (i // 4) % self.jt, 0, i % 4]
+                sAcc[warp, lane, i] = acc[i // (4 * self.jt), (i // 4) % self.jt, i % 4]
         cute.arch.sync_threads()
         if warp == 0:
             for w in cutlass.range_constexpr(1, self.warps):
                 for i in cutlass.range_constexpr(self.acc_per_lane):
                     t, j, e = i // (4 * self.jt), (i // 4) % self.jt, i % 4
-                    acc[t, j, 0, e] = acc[t, j, 0, e] + sAcc[w, lane, i]
+                    acc[t, j, e] = acc[t, j, e] + sAcc[w, lane, i]
 
 
 @jit.cached

@@ -348,14 +348,7 @@ def nvfp4_quantize(x: torch.Tensor, global_scale, out=None) -> tuple[torch.Tenso
     byte count). Bit-exact with ``reference.nvfp4_quantize`` (a NaN in a block: scale 0x7F,
     codes 0). One kernel launch, including the scale padding; none for M = 0.
     """
-    m, k = _check_input("x", x, dims=2, halves=False)
-    check_cuda("x", x)
-    g = as_scale_tensor("global_scale", global_scale, x.device)
-    packed, sf = _outputs(out, (), m, k, x)
-    if m:
-        compile_nvfp4_quant(k, str(x.dtype), False, False, *kernel_config(k, False))(
-            x, g, _unused_mask(x.device), packed, sf.view(-1))
-    return packed, sf.view(torch.float8_e4m3fn)
+    return _quantize_rows("x", x, global_scale, out, silu=False)
 
 
 def silu_mul_nvfp4_quant(gate_up: torch.Tensor, global_scale, out=None
@@ -368,13 +361,18 @@ def silu_mul_nvfp4_quant(gate_up: torch.Tensor, global_scale, out=None
     writes it (fp32, silu(g) = g / (1 + exp(-g)) with true division and the precise expf, one
     rounding to the input dtype) and never reaches memory; then ``nvfp4_quantize``'s arithmetic.
     """
-    m, i = _check_input("gate_up", gate_up, dims=2, halves=True)
-    check_cuda("gate_up", gate_up)
-    g = as_scale_tensor("global_scale", global_scale, gate_up.device)
-    packed, sf = _outputs(out, (), m, i, gate_up)
+    return _quantize_rows("gate_up", gate_up, global_scale, out, silu=True)
+
+
+def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
+    """The 2-D entry points: validate, allocate, one launch (none for zero rows)."""
+    m, k = _check_input(name, x, dims=2, halves=silu)
+    check_cuda(name, x)
+    g = as_scale_tensor("global_scale", global_scale, x.device)
+    packed, sf = _outputs(out, (), m, k, x)
     if m:
-        compile_nvfp4_quant(i, str(gate_up.dtype), True, False, *kernel_config(i, True))(
-            gate_up, g, _unused_mask(gate_up.device), packed, sf.view(-1))
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *kernel_config(k, silu))(
+            x, g, _unused_mask(x.device), packed, sf.view(-1))
     return packed, sf.view(torch.float8_e4m3fn)
 
 
