@@ -6,6 +6,7 @@ lazy lookup would hand back the module once the submodule had been imported by o
 """
 
 from .arch import has_gpu, target_arch
+from .gate_up_weight import prepare_gate_up_weight, restore_gate_up_weight
 from .gdn_split import gdn_qkvzba_split
 from .jit import cache_entries, clear_cache
 from .linear import bf16_gemv, fp8_gemv, fp8_linear, linear, use_bf16_gemv, use_fp8_gemv
@@ -16,4 +17,4 @@ from .nvfp4_quant import nvfp4_quantize, silu_mul_nvfp4_quant, silu_mul_nvfp4_qu
 __all__ = ["has_gpu", "target_arch", "cache_entries", "clear_cache", "nvfp4_dequantize",
            "bf16_gemv", "fp8_gemv", "fp8_linear", "linear", "use_bf16_gemv", "use_fp8_gemv",
            "nvfp4_quantize", "silu_mul_nvfp4_quant", "silu_mul_nvfp4_quant_experts",
-           "nvfp4_gemm", "gdn_qkvzba_split"]
+           "nvfp4_gemm", "gdn_qkvzba_split", "prepare_gate_up_weight", "restore_gate_up_weight"]

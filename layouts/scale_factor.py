@@ -4,7 +4,8 @@ One scale (e4m3 byte) covers 16 K elements. The scale matrix [M, KB] (KB = K/16)
 is stored in 128x4 atoms of 512 bytes: row m, scale column kb of an atom sit at
 `(m % 32) * 16 + (m // 32) * 4 + kb`, i.e. the atom `((32,4),4):((16,4),1)`.
 Atoms are tiled K-fastest over the matrix padded to [pad128(M), pad4(KB)], so
-the byte offset is (DESIGN.md)
+the byte offset is (DESIGN.md's formula, where its KB4 is the number of 4-block
+column tiles, pad4(KB) / 4 -- read as pad4(KB) it would be 4x too large)
 
     (m//128)*(KB4*512) + (kb//4)*512 + (m%32)*16 + ((m%128)//32)*4 + (kb%4)
 
