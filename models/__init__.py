@@ -2,3 +2,9 @@
 
 Imports point one way: models -> cute_kernels -> layouts.
 """
+
+from .checkpoint import Bf16Linear, CheckpointError, NVFP4Linear
+from .qwen3_8 import GatedDeltaNetInProj, Qwen3_8Config, Qwen3_8MLP
+
+__all__ = ["Bf16Linear", "CheckpointError", "NVFP4Linear", "GatedDeltaNetInProj",
+           "Qwen3_8Config", "Qwen3_8MLP"]
