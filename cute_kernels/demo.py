@@ -15,13 +15,24 @@ import torch
 from . import reference
 from .arch import has_gpu, target_arch
 
-# (name, compile function, scalar args) for every kernel that exists: compiled in CPU mode.
+# (name, compile function, scalar args) for every kernel family: compiled in CPU mode.
 def _kernels():
+    from .gdn_split import compile_gdn_qkvzba_split
+    from .gemv import compile_gemv
     from .nvfp4_dequant import compile_nvfp4_dequant
+    from .nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
+    from .nvfp4_quant import compile_nvfp4_quant
 
     return [
         ("nvfp4_dequantize K=7168 bf16", compile_nvfp4_dequant, (7168, "torch.bfloat16")),
-        ("nvfp4_dequantize K=18432 bf16", compile_nvfp4_dequant, (18432, "torch.bfloat16")),
+        ("bf16_gemv 5120x6144", compile_gemv, (5120, 6144, "torch.bfloat16", False)),
+        ("nvfp4_quantize K=7168", compile_nvfp4_quant, (7168, "torch.bfloat16", False, False)),
+        ("silu_mul_nvfp4_quant I=18432", compile_nvfp4_quant,
+         (18432, "torch.bfloat16", True, False)),
+        ("nvfp4_gemm M<=8 36864x7168", compile_nvfp4_gemm_small_m,
+         (36864, 7168, "fp4", "torch.bfloat16", 2, 1, 4, 1)),
+        ("gdn_qkvzba_split Qwen3.8", compile_gdn_qkvzba_split,
+         (16, 48, 128, 128, "contiguous", "torch.bfloat16")),
     ]
 
 
@@ -72,7 +83,30 @@ def _gpu_demo() -> int:
               f"{us:8.1f} {nbytes / us / 1e3:7.0f} {cublas:9.1f}  bf16 GEMV M=1 on the same weight")
         if not ok:
             return 1
-    return 0
+    return _gpu_demo_nvfp4_gemm()
+
+
+def _gpu_demo_nvfp4_gemm() -> int:
+    """NVFP4 weights at decode (M = 1): the weight-streaming GEMM vs cuBLAS on bf16 weights."""
+    from .bench.timing import rotations_for, time_graph_us
+    from .nvfp4_gemm import nvfp4_gemm
+
+    n, k = 36864, 7168
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    b, b_sf = reference.nvfp4_quantize(w, 448 * 6 / w.abs().max().float())
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 448 * 6 / x.abs().max().float())
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
+    got = nvfp4_gemm(a, a_sf, b, b_sf, 0.5, out_dtype=torch.float32)
+    err = ((got.double() - want).norm() / want.norm()).item()
+    copies = [(b.clone(), b_sf.clone()) for _ in range(rotations_for(b.numel() * 9 // 8))]
+    us = time_graph_us([lambda c=c: nvfp4_gemm(a, a_sf, c[0], c[1], 0.5) for c in copies])
+    ws = [w] + [w.clone() for _ in range(rotations_for(w.numel() * 2) - 1)]
+    cublas = time_graph_us([lambda w=w: torch.nn.functional.linear(x, w) for w in ws])
+    nbytes = b.numel() + b_sf.numel()
+    print(f"{'nvfp4_gemm M=1':<20} {f'{n}x{k}':<16} {f'rel {err:.0e}':<10} {us:8.1f} "
+          f"{nbytes / us / 1e3:7.0f} {cublas:9.1f}  bf16 GEMV M=1 on the unquantized weight")
+    return 0 if err <= 1e-3 else 1
 
 
 def main(argv: list[str] | None = None) -> int:
