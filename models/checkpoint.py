@@ -43,6 +43,19 @@ class CheckpointError(ValueError):
 
 # ----------------------------------------------------------------------------- weight objects
 
+class MLPShapes:
+    """Sizes of an MLP read off its projections (``gate_up`` [2I, H], ``down`` [H, I])."""
+
+    @property
+    def hidden_size(self) -> int:
+        return self.down.n
+
+    @property
+    def intermediate_size(self) -> int:
+        """I of this module's weights (a tensor-parallel shard's I for a sharded MLP)."""
+        return self.down.k
+
+
 @dataclass
 class Bf16Linear:
     """``y = x @ weight^T``; weight bf16 [N, K]."""

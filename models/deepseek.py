@@ -45,8 +45,8 @@ from cute_kernels.gate_up_weight import prepare_gate_up_weight, restore_gate_up_
 from layouts import swizzle_sf, unswizzle_sf
 
 from . import ops
-from .checkpoint import (FP4_BLOCK, Bf16Linear, CheckpointError, NVFP4Linear, Projection,
-                         _read_raw, load_mlp, read_tensors)
+from .checkpoint import (FP4_BLOCK, Bf16Linear, CheckpointError, MLPShapes, NVFP4Linear,
+                         Projection, _read_raw, load_mlp, read_tensors)
 
 __all__ = ["DeepSeekConfig", "DeepSeekMLP", "SWIGLU_FUSION_ENV", "swiglu_fusion_enabled",
            "shard_mlp_checkpoint"]
@@ -161,7 +161,7 @@ def _rows(x: torch.Tensor, k: int, name: str) -> torch.Tensor:
 
 # ----------------------------------------------------------------------------- MLP
 
-class DeepSeekMLP:
+class DeepSeekMLP(MLPShapes):
     """SwiGLU MLP (dense or shared expert), one TP shard: ``y_r = down_r(silu(gate_r) * up_r)``.
 
     Build with ``from_checkpoint`` (slices the shard out of a full checkpoint) or from shard
@@ -200,15 +200,6 @@ class DeepSeekMLP:
         shard = shard_mlp_checkpoint(source, prefix, h, i, ts, tr)
         gate_up, down = load_mlp(shard, prefix, h, None if i is None else i // ts, device)
         return cls(gate_up, down)
-
-    @property
-    def hidden_size(self) -> int:
-        return self.down.n
-
-    @property
-    def intermediate_size(self) -> int:
-        """The shard's intermediate size."""
-        return self.down.k
 
     @property
     def nvfp4(self) -> bool:

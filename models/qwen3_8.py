@@ -27,7 +27,7 @@ from typing import Tuple
 import torch
 
 from . import ops
-from .checkpoint import NVFP4Linear, Projection, load_gdn_in_proj, load_mlp
+from .checkpoint import MLPShapes, NVFP4Linear, Projection, load_gdn_in_proj, load_mlp
 
 __all__ = ["Qwen3_8Config", "Qwen3_8MLP", "GatedDeltaNetInProj", "FUSION_ENV",
            "silu_fp4_fusion_enabled"]
@@ -121,7 +121,7 @@ def _rows(x: torch.Tensor, k: int, name: str) -> torch.Tensor:
     return x.reshape(-1, k).contiguous()
 
 
-class Qwen3_8MLP:
+class Qwen3_8MLP(MLPShapes):
     """Dense SwiGLU MLP: ``y = down(silu(gate) * up)``, gate_up = [gate; up] in one GEMM."""
 
     def __init__(self, gate_up: Projection, down: Projection):
@@ -138,14 +138,6 @@ class Qwen3_8MLP:
         if config is not None:
             h, i = config.hidden_size, config.intermediate_size
         return cls(*load_mlp(source, prefix, h, i, device))
-
-    @property
-    def hidden_size(self) -> int:
-        return self.down.n
-
-    @property
-    def intermediate_size(self) -> int:
-        return self.down.k
 
     @property
     def nvfp4(self) -> bool:
