@@ -55,6 +55,31 @@ def use_bf16_gemv(m: int, n: int, k: int, dtype: torch.dtype = torch.bfloat16) -
             and n * k >= _MIN_WEIGHT_ELEMENTS)
 
 
+def _check_operands(x_name: str, x: torch.Tensor, w_name: str, w: torch.Tensor, step: int,
+                    fallback: str) -> tuple[int, int]:
+    """The checks every GEMV entry point shares once dtypes are known: W [N, K] with N >= 1 and
+    K a positive multiple of the kernel's ``step``, x [K] or [1, K], one CUDA device, both
+    contiguous and 16-byte aligned. Returns (N, K)."""
+    if w.dim() != 2:
+        raise ValueError(f"{w_name}: expected a 2-D [N, K] tensor, got shape {tuple(w.shape)}")
+    n, k = w.shape
+    if not (x.shape == (k,) or x.shape == (1, k)):
+        raise ValueError(f"{x_name}: expected shape [{k}] or [1, {k}] for {w_name} of shape "
+                         f"{tuple(w.shape)}, got {tuple(x.shape)}")
+    if k == 0 or k % step:
+        raise ValueError(f"{w_name}: K = {k} is not supported by the GEMV (K must be a positive "
+                         f"multiple of {step}); use {fallback}")
+    if n == 0:
+        raise ValueError(f"{w_name}: N = 0 rows; the GEMV needs at least one")
+    if w.device.type != "cuda":
+        raise ValueError(f"{w_name}: expected a CUDA tensor, got one on {w.device}")
+    if x.device != w.device:
+        raise ValueError(f"{x_name}: on {x.device}, but {w_name} is on {w.device}")
+    check_contiguous(w_name, w)
+    check_contiguous(x_name, x)
+    return n, k
+
+
 def _check(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None) -> tuple[int, int]:
     if not isinstance(x, torch.Tensor) or not isinstance(w, torch.Tensor):
         raise TypeError("x and w must be torch.Tensors")
@@ -62,21 +87,7 @@ def _check(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None) -> tuple
         raise TypeError(f"w: expected torch.bfloat16 or torch.float16, got {w.dtype}")
     if x.dtype != w.dtype:
         raise TypeError(f"x: expected {w.dtype} like w, got {x.dtype}")
-    if w.dim() != 2:
-        raise ValueError(f"w: expected a 2-D [N, K] tensor, got shape {tuple(w.shape)}")
-    n, k = w.shape
-    if not (x.shape == (k,) or x.shape == (1, k)):
-        raise ValueError(f"x: expected shape [{k}] or [1, {k}] for w of shape {tuple(w.shape)}, "
-                         f"got {tuple(x.shape)}")
-    if not gemv_supports(n, k):
-        raise ValueError(f"w: K = {k} is not supported by the GEMV (K must be a positive multiple "
-                         f"of {STEP}); use torch.nn.functional.linear")
-    if w.device.type != "cuda":
-        raise ValueError(f"w: expected a CUDA tensor, got one on {w.device}")
-    if x.device != w.device:
-        raise ValueError(f"x: on {x.device}, but w is on {w.device}")
-    check_contiguous("w", w)
-    check_contiguous("x", x)
+    n, k = _check_operands("x", x, "w", w, STEP, "torch.nn.functional.linear")
     if bias is not None:
         if bias.shape != (n,) or bias.dtype != w.dtype or bias.device != w.device:
             raise ValueError(f"bias: expected a [{n}] {w.dtype} tensor on {w.device}, got "
@@ -165,21 +176,7 @@ _FP8_OUT = (torch.bfloat16, torch.float16, torch.float32)
 def _check_fp8_operands(x_name: str, x: torch.Tensor, w_fp8: torch.Tensor) -> tuple[int, int]:
     """Shared checks of the fp8 entry points (x's dtype is checked by the caller); (N, K)."""
     check_dtype("w_fp8", w_fp8, torch.float8_e4m3fn)
-    if w_fp8.dim() != 2:
-        raise ValueError(f"w_fp8: expected a 2-D [N, K] tensor, got shape {tuple(w_fp8.shape)}")
-    n, k = w_fp8.shape
-    if not (x.shape == (k,) or x.shape == (1, k)):
-        raise ValueError(f"{x_name}: expected shape [{k}] or [1, {k}], got {tuple(x.shape)}")
-    if k == 0 or k % FP8_STEP:
-        raise ValueError(f"w_fp8: K = {k} is not supported (K must be a positive multiple of "
-                         f"{FP8_STEP}); use torch._scaled_mm")
-    if w_fp8.device.type != "cuda":
-        raise ValueError(f"w_fp8: expected a CUDA tensor, got one on {w_fp8.device}")
-    if x.device != w_fp8.device:
-        raise ValueError(f"{x_name}: on {x.device}, but w_fp8 is on {w_fp8.device}")
-    check_contiguous("w_fp8", w_fp8)
-    check_contiguous(x_name, x)
-    return n, k
+    return _check_operands(x_name, x, "w_fp8", w_fp8, FP8_STEP, "torch._scaled_mm")
 
 
 def use_fp8_gemv(m: int, n: int, k: int) -> bool:
