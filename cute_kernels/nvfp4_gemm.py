@@ -96,6 +96,19 @@ def _validate(a, a_sf, b, b_sf, out_dtype, out):
     return m, n, k
 
 
+def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
+                   config: tuple[int, int, int, int]) -> None:
+    """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch) on operands
+    ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. The tile sweep and the config
+    tests call it directly."""
+    n, k = b.shape[0], 2 * b.shape[1]
+    kernel = compile_nvfp4_gemm_small_m(n, k, "fp4" if a_sf is not None else str(a.dtype),
+                                        str(out.dtype), *config)
+    # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
+    kernel(a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
+           b_sf.view(-1), alpha, out)
+
+
 def _large_m(a, a_sf, b, b_sf, alpha, out):
     """Dequantize to bf16 (exact) and let cuBLAS multiply; alpha applied in fp32."""
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
@@ -119,11 +132,7 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
     if m == 0:
         return out
     if small_m_regime(m, n, k):
-        kernel = compile_nvfp4_gemm_small_m(n, k, "fp4" if a_sf is not None else str(a.dtype),
-                                            str(out_dtype), *small_m_config(m, n, k))
-        dummy_sf = b_sf if a_sf is None else a_sf
-        kernel(a.view(torch.int32), dummy_sf.view(-1), b.view(torch.int32), b_sf.view(-1),
-               alpha_t, out)
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, out, small_m_config(m, n, k))
     else:
         _large_m(a, a_sf, b, b_sf, alpha_t, out)
     return out

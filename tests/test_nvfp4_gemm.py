@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_gemm import SMALL_M_MAX, nvfp4_gemm
+from cute_kernels.nvfp4_gemm import SMALL_M_MAX, launch_small_m, nvfp4_gemm
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
@@ -70,12 +70,8 @@ def test_every_tile_config_agrees(config):
     for fp4_a in (True, False):
         a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
         want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-        fn = compile_nvfp4_gemm_small_m(n, k, "fp4" if fp4_a else "torch.bfloat16",
-                                        "torch.float32", *config)
         out = poisoned(m, n, dtype=torch.float32)
-        al = torch.full((1,), alpha, device="cuda")
-        fn(a.view(torch.int32), (a_sf if fp4_a else b_sf).view(-1), b.view(torch.int32),
-           b_sf.view(-1), al, out)
+        launch_small_m(a, a_sf, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config)
         assert _rel_err(out, want) <= 1e-3, (config, fp4_a)
 
 

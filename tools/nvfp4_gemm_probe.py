@@ -7,8 +7,7 @@ import torch
 
 from cute_kernels.bench.nvfp4_gemm_suite import _activations, _weights
 from cute_kernels.bench.timing import rotations_for, time_graph_us
-from cute_kernels.nvfp4_gemm import small_m_config
-from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
+from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
 
 cfgs = [tuple(int(v) for v in c.split(",")) for c in sys.argv[1:]] or [None]
 for n, k in [(36864, 7168), (7168, 18432), (4096, 7168), (7168, 2048)]:
@@ -23,9 +22,8 @@ for n, k in [(36864, 7168), (7168, 18432), (4096, 7168), (7168, 2048)]:
         for cfg in cfgs:
             c = cfg or small_m_config(m, n, k)
             for kind, aa, ss in (("fp4", a, a_sf), ("torch.bfloat16", x, None)):
-                fn = compile_nvfp4_gemm_small_m(n, k, kind, "torch.bfloat16", *c)
-                us = time_graph_us([lambda b=b, s=s: fn(aa.view(torch.int32), (ss if ss is not None else s).view(-1),
-                                                        b.view(torch.int32), s.view(-1), al, d) for b, s in copies])
+                us = time_graph_us([lambda b=b, s=s: launch_small_m(aa, ss, b, s, al, d, c)
+                                    for b, s in copies])
                 print(f"{n}x{k} M={m:3d} {kind:15s} cfg={c} {us:8.2f} us  roofline(M=1) {roof:6.1f} us "
                       f"({100 * roof / us:5.1f}%)  cuBLAS bf16 {cub:8.2f} us ({cub / us:4.2f}x)", flush=True)
     del copies, w16

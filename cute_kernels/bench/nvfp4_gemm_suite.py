@@ -11,8 +11,7 @@ from __future__ import annotations
 import torch
 
 from .. import reference
-from ..nvfp4_gemm import nvfp4_gemm, small_m_config
-from ..nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
+from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
 from .report import Row
 from .timing import rotations_for, time_graph_us
 
@@ -60,10 +59,9 @@ def sweep_configs(shapes=((36864, 7168), (7168, 18432), (4096, 7168), (7168, 204
             al = torch.full((1,), 0.5, device="cuda")
             times = {}
             for cfg in CONFIGS:
-                fn = compile_nvfp4_gemm_small_m(n, k, "fp4", "torch.bfloat16", *cfg)
-                times[cfg] = time_graph_us([lambda b=b, s=s: fn(a.view(torch.int32), a_sf.view(-1),
-                                                                  b.view(torch.int32), s.view(-1),
-                                                                  al, d) for b, s in copies])
+                times[cfg] = time_graph_us([
+                    lambda b=b, s=s, c=cfg: launch_small_m(a, a_sf, b, s, al, d, c)
+                    for b, s in copies])
             best = min(times, key=times.get)
             cur = small_m_config(m, n, k)
             print(f"sweep nvfp4 small-M {n}x{k} M={m}: best {best} {times[best]:.2f} us; "
