@@ -34,7 +34,6 @@ to prepare. Mixed formats are rejected.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Mapping, Optional, Tuple
 
@@ -45,6 +44,7 @@ from cute_kernels.gate_up_weight import prepare_gate_up_weight, restore_gate_up_
 from layouts import swizzle_sf, unswizzle_sf
 
 from . import ops
+from .env import env_flag
 from .checkpoint import (FP4_BLOCK, Bf16Linear, CheckpointError, MLPShapes, NVFP4Linear,
                          Projection, _read_raw, load_mlp, read_tensors)
 
@@ -58,7 +58,7 @@ GROUP = 64  # gate/up interleave group of the prepared weight
 def swiglu_fusion_enabled() -> bool:
     """False when ``CUTE_KERNELS_ENABLE_NVFP4_GEMM_SWIGLU_FUSION`` is ``0``/``false``/``no``/
     ``off``; default (unset or anything else) True. Read at every call."""
-    return os.environ.get(SWIGLU_FUSION_ENV, "").strip().lower() not in ("0", "false", "no", "off")
+    return env_flag(SWIGLU_FUSION_ENV, default=True)
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,13 @@ MLP, per weight format:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Tuple
 
 import torch
 
 from . import ops
+from .env import env_flag
 from .checkpoint import MLPShapes, NVFP4Linear, Projection, load_gdn_in_proj, load_mlp
 
 __all__ = ["Qwen3_8Config", "Qwen3_8MLP", "GatedDeltaNetInProj", "FUSION_ENV",
@@ -38,7 +38,7 @@ FUSION_ENV = "CUTE_KERNELS_DISABLE_SILU_FP4_QUANT_FUSION"
 def silu_fp4_fusion_enabled() -> bool:
     """False when ``CUTE_KERNELS_DISABLE_SILU_FP4_QUANT_FUSION`` is set to a true value
     (``1``, ``true``, ``yes``, ``on``); read at every call, so it can be flipped at run time."""
-    return os.environ.get(FUSION_ENV, "").strip().lower() not in ("1", "true", "yes", "on")
+    return not env_flag(FUSION_ENV, default=False)
 
 
 @dataclass(frozen=True)
