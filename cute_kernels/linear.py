@@ -11,17 +11,10 @@ from __future__ import annotations
 
 import torch
 
+from .constants import constant
 from .gemv import STEP, compile_gemv, step_elements
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
-_ONE: dict[torch.device, torch.Tensor] = {}
-
-
-def _unit_alpha(device: torch.device) -> torch.Tensor:
-    """A placeholder fp32 scalar for kernels compiled without alpha (never read)."""
-    if device not in _ONE:
-        _ONE[device] = torch.ones(1, dtype=torch.float32, device=device)
-    return _ONE[device]
 
 _DTYPES = (torch.bfloat16, torch.float16)
 # Tile config (rows per warp, warps per CTA, unroll) per (N, K): the best of
@@ -96,19 +89,6 @@ def _check(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor | None) -> tuple
     return n, k
 
 
-_PLACEHOLDERS: dict[tuple, torch.Tensor] = {}
-
-
-def _placeholder(n: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """A cached [N] tensor for the bias argument of kernels compiled without bias (never read);
-    cached so the per-call host path makes no extra tensor views."""
-    key = (n, dtype, device)
-    t = _PLACEHOLDERS.get(key)
-    if t is None:
-        t = _PLACEHOLDERS[key] = torch.empty(n, dtype=dtype, device=device)
-    return t
-
-
 def _as_row(t: torch.Tensor, k: int) -> torch.Tensor:
     return t if t.dim() == 2 else t.view(1, k)
 
@@ -117,8 +97,9 @@ def _launch(x, w, bias, out):
     n, k = w.shape
     rows, warps, unroll = _TUNED.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, str(w.dtype), bias is not None, rows, warps, unroll)
-    one = _unit_alpha(w.device)
-    fn(_as_row(x, k), w, bias if bias is not None else _placeholder(n, out.dtype, out.device),
+    # Without bias or alpha the kernel never reads those slots; cached constants fill them.
+    one = constant(1, torch.float32, w.device, 1.0)
+    fn(_as_row(x, k), w, bias if bias is not None else constant(n, out.dtype, out.device),
        one, one, _as_row(out, n))
 
 
@@ -200,7 +181,8 @@ def fp8_gemv(x_fp8: torch.Tensor, w_fp8: torch.Tensor, alpha,
     rows, warps, unroll = _TUNED_FP8.get((n, k), _DEFAULT_CONFIG)
     fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
                       True)
-    fn(_as_row(x_fp8, k), w_fp8, _placeholder(n, out_dtype, dev), a, _unit_alpha(dev), out)
+    unit = constant(1, torch.float32, dev, 1.0)  # x is already e4m3: no input scale
+    fn(_as_row(x_fp8, k), w_fp8, constant(n, out_dtype, dev), a, unit, out)
     return out if x_fp8.dim() == 2 else out.view(n)
 
 
@@ -222,7 +204,7 @@ def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
     rows, warps, unroll = _FP8_LINEAR_CONFIG
     fn = compile_gemv(n, k, "torch.float8_e4m3fn", False, rows, warps, unroll, str(out_dtype),
                       True, str(x.dtype))
-    fn(_as_row(x, k), w_fp8, _placeholder(n, out_dtype, x.device), s_w, s_in, out)
+    fn(_as_row(x, k), w_fp8, constant(n, out_dtype, x.device), s_w, s_in, out)
     return out if x.dim() == 2 else out.view(n)
 
 

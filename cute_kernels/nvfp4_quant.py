@@ -40,6 +40,7 @@ from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tile
 
 from . import jit
 from .arch import compile_options
+from .constants import constant
 from .device_fp4 import E2M1_MAX, e2m1_encode, e2m1_encode_fast
 from .dtypes import torch_to_cutlass
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
@@ -282,15 +283,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
 
 
 # ---- public functions ---------------------------------------------------------------------------
-_UNUSED_MASK: dict[torch.device, torch.Tensor] = {}
 _INDEX_LIMIT = 2**31  # the kernels index with 32-bit integers
-
-
-def _unused_mask(device: torch.device) -> torch.Tensor:
-    """The dense kernels take a masked_m argument they never read."""
-    if device not in _UNUSED_MASK:
-        _UNUSED_MASK[device] = torch.zeros(1, dtype=torch.int32, device=device)
-    return _UNUSED_MASK[device]
 
 
 def _check_input(name: str, x, dims: int, halves: bool) -> tuple[int, ...]:
@@ -372,7 +365,7 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     packed, sf = _outputs(out, (), m, k, x)
     if m:
         compile_nvfp4_quant(k, str(x.dtype), silu, False, *kernel_config(k, silu))(
-            x, g, _unused_mask(x.device), packed, sf.view(-1))
+            x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
 
 
