@@ -1,4 +1,5 @@
-"""Device helpers shared by the kernels: FP4 (e2m1) decode and scale-factor conversion.
+"""Device helpers shared by the kernels: FP4 (e2m1) decode to fp32 and encode (rounding to e2m1).
+Decoding straight into bf16 MMA operand registers lives in ``device_mma``.
 
 Called from inside ``@cute.jit``/``@cute.kernel`` code only.
 """

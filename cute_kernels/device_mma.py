@@ -42,14 +42,9 @@ def prmt(a, b, selector: int):
                       read_only_args=[cutlass.Uint32(a), cutlass.Uint32(b)])
 
 
-def f32_bits(x):
-    return inline_ptx("mov.b32 {$w0}, {$r0};", write_only_types=[cutlass.Uint32],
-                      read_only_args=[cutlass.Float32(x)])
-
-
 def bf16x2_splat(x):
     """Both halves = bf16(x) for an fp32 ``x`` with at most 8 significant bits (exact)."""
-    hi = f32_bits(x) & cutlass.Uint32(0xFFFF0000)
+    hi = cutlass.Float32(x).bitcast(cutlass.Uint32) & cutlass.Uint32(0xFFFF0000)
     return hi | (hi >> 16)
 
 
