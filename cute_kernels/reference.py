@@ -278,8 +278,9 @@ def fp8_quantize(x: torch.Tensor, scale: Scalar) -> torch.Tensor:
 
 # ----------------------------------------------------------------------------- SiLU * mul + quant
 
-def _silu32(g: torch.Tensor) -> torch.Tensor:
-    # g / (1 + exp(-g)) in fp32, written out (not F.silu) so the formula is the one kernels use
+def silu(g: torch.Tensor) -> torch.Tensor:
+    """``g / (1 + exp(-g))`` in g's dtype (fp32 for the kernels' contract, fp64 for the fp64
+    references), written out rather than ``F.silu`` so the formula is the one kernels use."""
     return g / (1.0 + torch.exp(-g))
 
 
@@ -295,7 +296,7 @@ def silu_mul(gate_up: torch.Tensor) -> torch.Tensor:
         raise ValueError(f"gate_up: the last dimension must be even, got {tuple(gate_up.shape)}")
     i = gate_up.shape[-1] // 2
     gate, up = gate_up[..., :i].float(), gate_up[..., i:].float()
-    return (_silu32(gate) * up).to(gate_up.dtype)
+    return (silu(gate) * up).to(gate_up.dtype)
 
 
 def silu_mul_nvfp4_quant(gate_up: torch.Tensor, global_scale: Scalar, swizzle: bool = True
@@ -457,7 +458,7 @@ def swiglu_fp64(a: torch.Tensor, a_sf: Optional[torch.Tensor], w: torch.Tensor,
     # contiguous [M, I] operands: the same elementwise code path as a plain [M, I] computation
     g = al * gate_up[:i].T.contiguous()
     u = al * gate_up[i:].T.contiguous()
-    return (u * (g / (1.0 + torch.exp(-g)))).contiguous()
+    return (u * silu(g)).contiguous()
 
 
 def gemm_swiglu_quant(a: torch.Tensor, a_sf: Optional[torch.Tensor], w: torch.Tensor,

@@ -44,9 +44,9 @@ from cute_kernels.gate_up_weight import prepare_gate_up_weight, restore_gate_up_
 from layouts import swizzle_sf, unswizzle_sf
 
 from . import ops
-from .env import env_flag
 from .checkpoint import (FP4_BLOCK, Bf16Linear, CheckpointError, MLPShapes, NVFP4Linear,
                          Projection, _read_raw, load_mlp, read_tensors)
+from .env import env_flag
 
 __all__ = ["DeepSeekConfig", "DeepSeekMLP", "SWIGLU_FUSION_ENV", "swiglu_fusion_enabled",
            "shard_mlp_checkpoint"]
@@ -248,7 +248,7 @@ class DeepSeekMLP(MLPShapes):
         v = acc.view(acc.shape[0], -1, 2, GROUP)
         up = v[:, :, 0].reshape(acc.shape[0], -1)
         gate = v[:, :, 1].reshape(acc.shape[0], -1)
-        return up * (gate / (1.0 + torch.exp(-gate)))
+        return up * reference.silu(gate)
 
     def quantized_activation(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """NVFP4 h of the current path: (packed [M, Is/2], swizzled scales)."""

@@ -26,8 +26,8 @@ from typing import Tuple
 import torch
 
 from . import ops
-from .env import env_flag
 from .checkpoint import MLPShapes, NVFP4Linear, Projection, load_gdn_in_proj, load_mlp
+from .env import env_flag
 
 __all__ = ["Qwen3_8Config", "Qwen3_8MLP", "GatedDeltaNetInProj", "FUSION_ENV",
            "silu_fp4_fusion_enabled"]
