@@ -30,13 +30,15 @@ def in_register(x):
 
 
 def mul_bf16x2(a, b):
-    """Lane-wise bf16 product of two packed registers (round to nearest; exact here)."""
+    """Lane-wise bf16 product of two packed registers (round to nearest; exact here). The DSL
+    has packed bf16 fma/add but no packed multiply."""
     return inline_ptx("mul.rn.bf16x2 {$w0}, {$r0}, {$r1};", write_only_types=[cutlass.Uint32],
                       read_only_args=[cutlass.Uint32(a), cutlass.Uint32(b)])
 
 
 def prmt(a, b, selector: int):
-    """Byte permute of the 8 bytes ``b:a`` (PTX ``prmt.b32``)."""
+    """Byte permute of the 8 bytes ``b:a`` (PTX ``prmt.b32``). Not ``cute.arch.prmt``: that one
+    is emitted as a side-effecting asm statement, which pins it in place for the scheduler."""
     return inline_ptx(f"prmt.b32 {{$w0}}, {{$r0}}, {{$r1}}, {selector:#x};",
                       write_only_types=[cutlass.Uint32],
                       read_only_args=[cutlass.Uint32(a), cutlass.Uint32(b)])
