@@ -62,28 +62,41 @@ def _check_scales(name: str, sf, rows: int, k: int) -> None:
                          f"e4m3 values for {rows} rows and K={k}, got {sf.numel()}")
 
 
-def _validate(a, a_sf, b, b_sf, out_dtype, out):
-    """Types and shapes first, then devices and memory layout; all before any launch."""
-    check_dtype("b", b, torch.uint8)
+def check_operands(a, a_sf, b, b_sf, b_name: str = "b") -> tuple[int, int, int]:
+    """Dtypes and shapes of the GEMM operands (not their devices): (M, N, K). ``b_name`` names
+    the weight in the errors (its scales are ``<b_name>_sf``)."""
+    check_dtype(b_name, b, torch.uint8)
     if b.dim() != 2:
-        raise ValueError(f"b: expected packed weights [N, K/2], got shape {tuple(b.shape)}")
+        raise ValueError(f"{b_name}: expected packed weights [N, K/2], got shape {tuple(b.shape)}")
     n, k = b.shape[0], 2 * b.shape[1]
     if n == 0 or k == 0 or k % K_ALIGN:
-        raise ValueError(f"b: K = {k} must be a positive multiple of {K_ALIGN} (and N >= 1), "
-                         f"got shape {tuple(b.shape)}")
-    _check_scales("b_sf", b_sf, n, k)
+        raise ValueError(f"{b_name}: K = {k} must be a positive multiple of {K_ALIGN} (and N >= 1),"
+                         f" got shape {tuple(b.shape)}")
+    _check_scales(f"{b_name}_sf", b_sf, n, k)
     if a_sf is None:
         check_dtype("a", a, torch.bfloat16)
         if a.dim() != 2 or a.shape[1] != k:
-            raise ValueError(f"a: expected bf16 [M, {k}] (W4A16, a_sf=None) to match b's K={k}, "
-                             f"got shape {tuple(a.shape)}")
+            raise ValueError(f"a: expected bf16 [M, {k}] (W4A16, a_sf=None) to match {b_name}'s "
+                             f"K={k}, got shape {tuple(a.shape)}")
     else:
         check_dtype("a", a, torch.uint8)
         if a.dim() != 2 or 2 * a.shape[1] != k:
-            raise ValueError(f"a: expected packed [M, {k // 2}] to match b's K={k}, got shape "
-                             f"{tuple(a.shape)}")
+            raise ValueError(f"a: expected packed [M, {k // 2}] to match {b_name}'s K={k}, got "
+                             f"shape {tuple(a.shape)}")
         _check_scales("a_sf", a_sf, a.shape[0], k)
-    m = a.shape[0]
+    return a.shape[0], n, k
+
+
+def check_placement(named, like: torch.Tensor) -> None:
+    """Every (name, tensor) on ``like``'s CUDA device, contiguous and 16-byte aligned."""
+    for name, t in named:
+        check_cuda(name, t, like=like)
+        check_contiguous(name, t)
+
+
+def _validate(a, a_sf, b, b_sf, out_dtype, out):
+    """Types and shapes first, then devices and memory layout; all before any launch."""
+    m, n, k = check_operands(a, a_sf, b, b_sf)
     if out_dtype not in _OUT_DTYPES:
         raise TypeError(f"out_dtype: expected one of {_OUT_DTYPES}, got {out_dtype}")
     if out is not None:
@@ -92,9 +105,7 @@ def _validate(a, a_sf, b, b_sf, out_dtype, out):
             raise ValueError(f"out: expected shape ({m}, {n}), got {tuple(out.shape)}")
     named = [("b", b), ("b_sf", b_sf), ("a", a)] + ([("a_sf", a_sf)] if a_sf is not None else [])
     named += [("out", out)] if out is not None else []
-    for name, t in named:
-        check_cuda(name, t, like=b)
-        check_contiguous(name, t)
+    check_placement(named, like=b)
     return m, n, k
 
 

@@ -19,6 +19,10 @@ partial sums meet in shared memory at the end. The grid is (token tiles, row blo
 tiles fastest, so CTAs that read the same weights run together and share them through L2.
 Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail (K a
 multiple of 64, not of 256) zeroes the lanes past K.
+
+Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
+and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
+quantization that way.
 """
 
 from __future__ import annotations
@@ -57,16 +61,30 @@ class NVFP4GemmSmallM:
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                  mAlpha: cute.Tensor, mD: cute.Tensor, stream):
-        m = mD.shape[0]
+        self._launch(mA, mASF, mB, mBSF, (mAlpha,), (mD,), stream)
+
+    @cute.jit
+    def _launch(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                scalars, outs, stream):
+        """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``epilogue``
+        writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
+        both without touching the main loop."""
+        m = outs[0].shape[0]
         rows_per_cta = 16 * self.rt
         tokens_per_cta = 8 * self.jt
         smem = 0
         if cutlass.const_expr(self.warps > 1):
             smem = self.warps * 32 * self.acc_per_lane * 4 + 128
-        self.kernel(mA, mASF, mB, mBSF, mAlpha, mD).launch(
+        self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   (self.n + rows_per_cta - 1) // rows_per_cta, 1),
             block=(32 * self.warps, 1, 1), smem=smem, stream=stream)
+
+    def tile_row(self, block, t: int):
+        """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
+        tracing. Here the tiles of a block are consecutive; the fused SwiGLU kernel maps them
+        to its up and gate rows instead."""
+        return block * (16 * self.rt) + t * 16
 
     # ---------------------------------------------------------------- loads (raw registers)
     @cute.jit
@@ -78,12 +96,12 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
-                   row0, tok0, m, buf):
+                   block, tok0, m, buf):
         """Every load of one K step into the registers of ``buf``, nothing else."""
         bq, bs, xq, xs = buf
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
         for t in cutlass.range_constexpr(2 * self.rt):
-            row = cutlass.min(row0 + (t // 2) * 16 + (t % 2) * 8 + g, self.n - 1)
+            row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
                                         bs[t, None])
         for j in cutlass.range_constexpr(self.jt):
@@ -150,14 +168,13 @@ class NVFP4GemmSmallM:
     # ---------------------------------------------------------------- kernel
     @cute.kernel
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-               mAlpha: cute.Tensor, mD: cute.Tensor):
+               scalars, outs):
         bx, by, _ = cute.arch.block_idx()
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
         g = lane // 4
         lane_q = lane - g * 4
-        m = mD.shape[0]
-        row0 = by * (16 * self.rt)
+        m = outs[0].shape[0]
         tok0 = bx * (8 * self.jt)
         b_sf_layout = sf_tiled_layout((self.n + 127) // 128 * 128, self.kb_padded)
         a_sf_layout = b_sf_layout
@@ -176,7 +193,7 @@ class NVFP4GemmSmallM:
                  regs((self.jt, self.x_words), cutlass.Int32),
                  regs((self.jt, 4), mBSF.element_type)) for _ in range(1 + self.prefetch)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
-        where = (g, lane_q, row0, tok0, m)
+        where = (g, lane_q, by, tok0, m)
         if cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
             cur, nxt = bufs
@@ -199,14 +216,22 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
-            alpha = mAlpha[0]
-            for t in cutlass.range_constexpr(self.rt):
-                for j in cutlass.range_constexpr(self.jt):
-                    for e in cutlass.range_constexpr(4):
-                        row = row0 + t * 16 + g + (e // 2) * 8
-                        tok = tok0 + j * 8 + lane_q * 2 + e % 2
-                        if row < self.n and tok < m:
-                            mD[tok, row] = (acc[t, j, e] * alpha).to(self.out_dtype)
+            self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    @cute.jit
+    def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
+        """Warp 0, after the reduction: ``acc[t, j, e]`` is the full dot product of weight row
+        ``tile_row(block, t) + g + 8 (e // 2)`` and token ``tok0 + 8 j + 2 lane_q + e % 2``.
+        Here: ``D[token, row] = alpha * acc``, cast to the output dtype."""
+        mD = outs[0]
+        alpha = scalars[0][0]
+        for t in cutlass.range_constexpr(self.rt):
+            for j in cutlass.range_constexpr(self.jt):
+                for e in cutlass.range_constexpr(4):
+                    row = self.tile_row(block, t) + g + (e // 2) * 8
+                    tok = tok0 + j * 8 + lane_q * 2 + e % 2
+                    if row < self.n and tok < m:
+                        mD[tok, row] = (acc[t, j, e] * alpha).to(self.out_dtype)
 
     @cute.jit
     def _reduce_across_warps(self, acc, warp, lane):
@@ -228,14 +253,9 @@ class NVFP4GemmSmallM:
                     acc[t, j, e] = acc[t, j, e] + sAcc[w, lane, i]
 
 
-@jit.cached
-def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
-                               row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
-                               prefetch: int = 1):
-    """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
-    swizzled scales) or "torch.bfloat16" (W4A16)."""
-    a_fp4 = a_dtype == "fp4"
-    cout = torch_to_cutlass(out_dtype)
+def fake_operands(n: int, k: int, a_fp4: bool):
+    """(M, a, a_sf, b, b_sf, alpha): the fake input tensors of a small-M kernel with static N
+    and K and a dynamic M (``sym_int``), as the compiled functions take them (int32 words)."""
     m = cute.sym_int()
     words = k // 8 if a_fp4 else k // 2
     a = make_fake_compact_tensor(cutlass.Int32, (m, words), stride_order=(1, 0), assumed_align=16)
@@ -244,6 +264,18 @@ def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
                                  assumed_align=16)
     b_sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    return m, a, a_sf, b, b_sf, alpha
+
+
+@jit.cached
+def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
+                               row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
+                               prefetch: int = 1):
+    """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
+    swizzled scales) or "torch.bfloat16" (W4A16)."""
+    a_fp4 = a_dtype == "fp4"
+    cout = torch_to_cutlass(out_dtype)
+    m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,

@@ -1,0 +1,309 @@
+"""``nvfp4_gemm_swiglu_quant``: the gate_up GEMM with SwiGLU and NVFP4 quantization of its output
+fused in, for sm_90: ``h = (alpha * up) * silu(alpha * gate)`` in fp32, quantized directly (no
+bf16 rounding) with ``G = out_global_scale`` (DESIGN.md "Numerics"); the result feeds a
+``down_proj`` that takes pre-quantized input (``nvfp4_gemm(out, out_sf, ...)``).
+
+The weights come from ``prepare_gate_up_weight``: rows ``interleave([up; gate], 64)``, 2I rows.
+
+Small M (``small_m_regime``): ``NVFP4GemmSmallM``'s main loop with two hooks changed.
+
+* ``tile_row``: a CTA with ``rt`` row tiles takes ``rt / 2`` tiles of up rows (16 output
+  columns each) and, as tiles ``rt/2 .. rt-1``, the gate rows 64 further. So lane ``4g + q``
+  holds up and gate of the same output column in ``acc[t]`` and ``acc[t + rt/2]``: column
+  ``c = c0 + 16 t + g + 8 (e // 2)`` of token ``tok0 + 8 j + 2 q + e % 2`` (``8 rt`` divides
+  64, so a CTA's columns never straddle an up/gate group).
+* ``epilogue`` (warp 0): h in fp32 per element; a quant block (16 consecutive columns of one
+  token) is exactly one up tile of one token, spread over the 8 lanes that share ``q`` (2
+  values each), so the block amax is a butterfly over lane offsets 4, 8, 16. Every lane then
+  computes the block's scale, encodes its two values and places each 4-bit code at bit ``4 g``
+  of word 0 (column ``g``) or word 1 (column ``g + 8``); an OR butterfly over the same lanes
+  gives all 8 lanes the block's 8 packed bytes (element 2i in the low nibble, as the reference
+  packs them). Lane ``g = b % 8`` of block ``b`` then writes them in one 8-byte store, plus the
+  block's scale byte at its swizzled offset.
+* Scale padding: I is a multiple of 64, so I/16 needs no column padding. The CTAs of the last
+  token tile zero the scale rows ``M .. pad128(M)`` of their blocks, so one launch writes the
+  whole ``out_sf`` (also a caller's poisoned buffer), and CUDA graphs need no extra memset.
+
+Large M: for now ``nvfp4_gemm`` to fp32, h in torch, ``reference.nvfp4_quantize`` of the fp32 h
+(the same convention; temporary until the wgmma GEMM gets this epilogue). CPU tensors: the
+reference (``reference.gemm_swiglu_quant``).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from layouts import GATE_UP_GROUP, sf_padded_shape, sf_tiled_layout
+
+from . import jit, reference
+from .arch import compile_options
+from .device_fp4 import E2M1_MAX, e2m1_encode, e2m1_encode_fast
+from .nvfp4_gemm import check_operands, check_placement, nvfp4_gemm, small_m_config, small_m_regime
+from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
+from .validate import as_scale_tensor, check_contiguous, check_dtype
+
+BLOCK = 16  # output columns per scale
+
+
+def _over_quant_block(x, op):
+    """``op``-reduce ``x`` over the 8 lanes sharing ``lane % 4`` (the lanes of one quant block)."""
+    for offset in (4, 8, 16):
+        x = op(x, cute.arch.shuffle_sync_bfly(x, offset=offset))
+    return x
+
+
+class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
+    """Static I (output columns), K, activation type and tile config; ``row_tiles`` even, with
+    ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
+
+    def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
+                 warps: int = 4, prefetch: int = 1):
+        assert i % GATE_UP_GROUP == 0
+        assert row_tiles % 2 == 0 and GATE_UP_GROUP % (8 * row_tiles) == 0
+        super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch)
+        self.i = i
+        self.half = row_tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
+        self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 stream):
+        self._launch(mA, mASF, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream)
+
+    def tile_row(self, block, t: int):
+        """Up tile ``t < half`` of block ``block`` holds output columns ``c .. c + 15``: weight
+        rows ``128 (c // 64) + c % 64 ..``; tile ``t + half`` the gate rows 64 further."""
+        c = block * (16 * self.half) + (t % self.half) * 16
+        return (c // GATE_UP_GROUP) * (2 * GATE_UP_GROUP) + c % GATE_UP_GROUP + (
+            t // self.half) * GATE_UP_GROUP
+
+    @cute.jit
+    def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
+        """SwiGLU, block scales, packed codes and the scale padding (see the module docstring).
+        ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale bytes)."""
+        mQ, mSF = outs
+        alpha = scalars[0][0]
+        gs = scalars[1][0]
+        m_pad = (m + 127) // 128 * 128
+        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
+        kb0 = block * self.half  # the CTA's first scale block (= 16-column group)
+        blocks = self.half * self.jt * 2  # per lane: (up tile t, token tile j, token parity p)
+
+        # 1. h (over the up sums) and the block maxima. Block b = (t, j, p) is token
+        #    tok0 + 8 j + 2 q + p, columns 16 (kb0 + t) ..; this lane holds columns g and g + 8
+        #    in acc[t, j, p] and acc[t, j, p + 2].
+        amax = cute.make_rmem_tensor((blocks,), cutlass.Float32)
+        for t in cutlass.range_constexpr(self.half):
+            for j in cutlass.range_constexpr(self.jt):
+                for e in cutlass.range_constexpr(4):
+                    up = alpha * acc[t, j, e]
+                    gate = alpha * acc[t + self.half, j, e]
+                    # reference.silu written out: g / (1 + exp(-g)), true division, precise exp
+                    acc[t, j, e] = up * (gate / (cutlass.Float32(1.0)
+                                                 + cute.math.exp(-gate, fastmath=False)))
+                for p in cutlass.range_constexpr(2):
+                    a = cute.arch.fmax(cute.math.abs(acc[t, j, p]), cute.math.abs(acc[t, j, p + 2]),
+                                       nan=True)
+                    amax[(t * self.jt + j) * 2 + p] = _over_quant_block(
+                        a, lambda x, y: cute.arch.fmax(x, y, nan=True))
+
+        # 2. Scales, as nvfp4_quant: sf = e4m3_satfinite(G * (amax / 6)) (one cvt per pair).
+        pre = cute.make_rmem_tensor((blocks,), cutlass.Float32)
+        for b in cutlass.range_constexpr(blocks):
+            pre[b] = gs * (amax[b] / cutlass.Float32(E2M1_MAX))
+        rSF = cute.make_rmem_tensor((blocks,), cutlass.Float8E4M3FN)
+        rSF.store(pre.load().to(cutlass.Float8E4M3FN))  # cvt.rn.satfinite: NaN -> 0x7F
+        sf_f = rSF.load().to(cutlass.Float32)
+        sf_b = rSF.load().bitcast(cutlass.Uint8)
+
+        # 3. Codes: nibble g of word 0 (column g) and of word 1 (column g + 8); the OR butterfly
+        #    assembles the block's 8 bytes in all its lanes; lane g = b % 8 stores them.
+        for t in cutlass.range_constexpr(self.half):
+            for j in cutlass.range_constexpr(self.jt):
+                for p in cutlass.range_constexpr(2):
+                    b = (t * self.jt + j) * 2 + p
+                    sf = sf_f[b]
+                    byte = sf_b[b]
+                    s = cutlass.Float32(0.0)
+                    if sf != cutlass.Float32(0.0):
+                        s = cutlass.Float32(1.0) / (sf / gs)
+                    v0 = acc[t, j, p] * s
+                    v1 = acc[t, j, p + 2] * s
+                    c0 = cutlass.Uint32(0)
+                    c1 = cutlass.Uint32(0)
+                    if s > cutlass.Float32(0.0) and s < cutlass.Float32(float("inf")):
+                        c0 = e2m1_encode_fast(v0)
+                        c1 = e2m1_encode_fast(v1)
+                    else:
+                        # s = 0, NaN or inf: the literal comparisons (NaN -> code 0)
+                        c0 = e2m1_encode(v0)
+                        c1 = e2m1_encode(v1)
+                    shift = cutlass.Uint32(4 * g)
+                    lo = _over_quant_block(c0 << shift, lambda x, y: x | y)
+                    hi = _over_quant_block(c1 << shift, lambda x, y: x | y)
+                    tok = tok0 + j * 8 + lane_q * 2 + p
+                    if g == b % 8 and tok < m:
+                        word = cutlass.Uint64(lo) | (cutlass.Uint64(hi) << cutlass.Uint64(32))
+                        gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + t)),
+                                                cutlass.Uint64)
+                        gQ[0] = word
+                        sSF[tok, kb0 + t] = byte
+
+        # 4. The last token tile's CTAs zero scale rows M .. pad128(M) of their blocks.
+        if tok0 + 8 * self.jt >= m:
+            for r in cutlass.range(m + 4 * g + lane_q, m_pad, 32):
+                for t in cutlass.range_constexpr(self.half):
+                    sSF[r, kb0 + t] = cutlass.Uint8(0)
+
+
+@jit.cached
+def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
+                                            token_tiles: int = 1, warps: int = 4,
+                                            prefetch: int = 1):
+    """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
+    "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
+    ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
+    (flat uint8)."""
+    a_fp4 = a_dtype == "fp4"
+    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch)
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+# ---- public function ----------------------------------------------------------------------------
+def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
+    """(row_tiles, token_tiles, warps, prefetch): ``small_m_config`` of the [2I, K] GEMM, with
+    at least two row tiles (an up tile and its gate tile). Not tuned on its own yet."""
+    rt, jt, warps, prefetch = small_m_config(m, 2 * i, k)
+    return max(rt, 2), jt, warps, prefetch
+
+
+def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
+                   out: torch.Tensor, out_sf: torch.Tensor,
+                   config: tuple[int, int, int, int]) -> None:
+    """The fused small-M kernel with an explicit config on validated operands (M >= 1); alpha
+    and out_global_scale one-element fp32 tensors."""
+    i, k = w.shape[0] // 2, 2 * w.shape[1]
+    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(
+        i, k, "fp4" if a_sf is not None else str(a.dtype), *config)
+    # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
+    kernel(a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
+           w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+
+
+def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
+    """Temporary large-M route, until the wgmma GEMM gets this epilogue: the [M, 2I] GEMM in
+    fp32 (alpha applied as the kernel applies it), h in fp32 torch, then the reference
+    quantization of that fp32 h, which is the convention itself. Its range check syncs the
+    host once (no CUDA-graph capture on this route)."""
+    m = a.shape[0]
+    acc = nvfp4_gemm(a, a_sf, w, w_sf, alpha, out_dtype=torch.float32)
+    groups = acc.view(m, -1, 2, GATE_UP_GROUP)  # 64 up columns, then their 64 gate columns
+    up = groups[:, :, 0].reshape(m, -1)
+    gate = groups[:, :, 1].reshape(m, -1)
+    q, sf = reference.nvfp4_quantize(up * reference.silu(gate), out_global_scale)
+    out.copy_(q)
+    out_sf.copy_(sf.view(torch.uint8))
+
+
+def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:
+    """Dtypes and shapes, then devices and memory layout (CPU inputs: all on the CPU); (M, I, K)."""
+    m, n, k = check_operands(a, a_sf, w, w_sf, b_name="w")
+    if n % (2 * GATE_UP_GROUP):
+        raise ValueError(f"w: 2I = {n} rows must be a multiple of {2 * GATE_UP_GROUP} (groups of "
+                         f"{GATE_UP_GROUP} up + {GATE_UP_GROUP} gate rows from "
+                         f"prepare_gate_up_weight), got shape {tuple(w.shape)}")
+    i = n // 2
+    if out is not None:
+        check_dtype("out", out, torch.uint8)
+        if tuple(out.shape) != (m, i // 2):
+            raise ValueError(f"out: expected packed uint8 of shape ({m}, {i // 2}), got "
+                             f"{tuple(out.shape)}")
+    if out_sf is not None:
+        check_dtype("out_sf", out_sf, torch.float8_e4m3fn, torch.uint8)
+        mp, kbp = sf_padded_shape(m, i // BLOCK)
+        if out_sf.numel() != mp * kbp:
+            raise ValueError(f"out_sf: expected the swizzled scale buffer of {mp}x{kbp} = "
+                             f"{mp * kbp} bytes for M={m}, I={i}, got shape "
+                             f"{tuple(out_sf.shape)}")
+    named = [("w", w), ("w_sf", w_sf), ("a", a)] + ([("a_sf", a_sf)] if a_sf is not None else [])
+    named += [(name, t) for name, t in (("out", out), ("out_sf", out_sf)) if t is not None]
+    if w.is_cuda:
+        check_placement(named, like=w)
+    else:
+        for name, t in named:
+            if t.device != w.device:
+                raise ValueError(f"{name}: on {t.device}, but w is on {w.device}")
+            check_contiguous(name, t)
+    return m, i, k
+
+
+def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch.Tensor,
+                            w_sf: torch.Tensor, alpha, out_global_scale,
+                            out: torch.Tensor | None = None, out_sf: torch.Tensor | None = None
+                            ) -> tuple[torch.Tensor, torch.Tensor]:
+    """gate_up GEMM + SwiGLU + NVFP4 quantization of h, one launch at small M.
+
+    a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
+    w, w_sf: ``prepare_gate_up_weight``'s [2I, K/2] uint8 and swizzled e4m3 scales (I a multiple
+    of 64, K of 64). alpha = input_scale * weight_scale_2 and out_global_scale = the down
+    projection's input_scale_inv: floats or one-element fp32 tensors.
+    ``h = (alpha * up) * silu(alpha * gate)`` in fp32, quantized with G = out_global_scale.
+
+    Returns ``(out, out_sf)``: ``out`` uint8 [M, I/2] (element 2i in the low nibble),
+    ``out_sf`` float8_e4m3fn [pad128(M), pad4(I/16)], swizzled, rows past M zero. ``out`` /
+    ``out_sf``: optional buffers to write (``out_sf`` uint8 or e4m3, any shape with the right
+    byte count; the result is an e4m3 [pad128(M), pad4(I/16)] view of it). CPU tensors take
+    ``reference.gemm_swiglu_quant``.
+    """
+    if (torch.compiler.is_compiling() and out is None and out_sf is None
+            and isinstance(alpha, torch.Tensor) and isinstance(out_global_scale, torch.Tensor)):
+        return torch.ops.cute_kernels.nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha,
+                                                              out_global_scale)
+    m, i, k = _validate(a, a_sf, w, w_sf, out, out_sf)
+    alpha_t = as_scale_tensor("alpha", alpha, w.device)
+    gs_t = as_scale_tensor("out_global_scale", out_global_scale, w.device)
+    mp, kbp = sf_padded_shape(m, i // BLOCK)
+    if out is None:
+        out = torch.empty((m, i // 2), dtype=torch.uint8, device=w.device)
+    if out_sf is None:
+        out_sf = torch.empty((mp, kbp), dtype=torch.uint8, device=w.device)
+    sf_bytes = out_sf.view(torch.uint8).view(mp, kbp)
+    if m == 0:
+        return out, sf_bytes.view(torch.float8_e4m3fn)
+    if not w.is_cuda:
+        q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)
+        out.copy_(q)
+        sf_bytes.copy_(sf.view(torch.uint8))
+    elif small_m_regime(m, 2 * i, k):
+        launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
+                       swiglu_small_m_config(m, i, k))
+    else:
+        _large_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
+    return out, sf_bytes.view(torch.float8_e4m3fn)
+
+
+# ---- torch.compile: a custom op (fresh outputs, tensor scalars) ---------------------------------
+@torch.library.custom_op("cute_kernels::nvfp4_gemm_swiglu_quant", mutates_args=())
+def _nvfp4_gemm_swiglu_quant_op(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch.Tensor,
+                                w_sf: torch.Tensor, alpha: torch.Tensor,
+                                out_global_scale: torch.Tensor
+                                ) -> tuple[torch.Tensor, torch.Tensor]:
+    return nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, out_global_scale)
+
+
+@_nvfp4_gemm_swiglu_quant_op.register_fake
+def _(a, a_sf, w, w_sf, alpha, out_global_scale):
+    m, i = a.shape[0], w.shape[0] // 2
+    mp, kbp = (m + 127) // 128 * 128, (i // BLOCK + 3) // 4 * 4
+    return (a.new_empty((m, i // 2), dtype=torch.uint8),
+            a.new_empty((mp, kbp), dtype=torch.float8_e4m3fn))

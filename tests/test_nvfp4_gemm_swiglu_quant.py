@@ -1,0 +1,281 @@
+"""Fused gate_up GEMM + SwiGLU + NVFP4 quantization: compile-only, the row mapping, the CPU
+reference route and input errors on CPU; on a GPU, every route against the reference
+quantization of the fp64 SwiGLU (DESIGN.md's rule for results after a GEMM)."""
+
+import pytest
+import torch
+
+from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
+from cute_kernels.nvfp4_gemm import SMALL_M_MAX
+from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
+                                                  compile_nvfp4_gemm_swiglu_quant_small_m,
+                                                  launch_small_m, swiglu_small_m_config)
+from cute_kernels.testing import compile_only
+from layouts import interleave_gate_up, sf_padded_shape, unswizzle_sf
+from tests.conftest import poisoned
+
+
+@pytest.mark.parametrize("i,k,a_dtype,config", [
+    (512, 1024, "fp4", (2, 1, 4, 1)),
+    (192, 576, "torch.bfloat16", (4, 2, 4, 0)),       # K tail of 64; I not a multiple of 128
+])
+def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
+
+
+@pytest.mark.parametrize("rt", [2, 4, 8])
+def test_tiles_hold_up_and_gate_of_the_same_columns(rt):
+    """Up tile t of a row block and tile t + rt/2 are the up and gate weight rows of the same
+    16 output columns, which is what the epilogue assumes."""
+    i = 192
+    kernel = NVFP4GemmSwigluQuantSmallM(i, 64, True, row_tiles=rt)
+    # row r of the prepared weight is row origin[r] of the checkpoint's [gate; up]
+    origin = interleave_gate_up(torch.arange(2 * i).unsqueeze(1), 64)[:, 0]
+    half = rt // 2
+    covered = []
+    for block in range(2 * i // (16 * rt)):
+        for t in range(half):
+            c = (block * half + t) * 16
+            up, gate = kernel.tile_row(block, t), kernel.tile_row(block, t + half)
+            assert origin[up:up + 16].tolist() == list(range(i + c, i + c + 16))
+            assert origin[gate:gate + 16].tolist() == list(range(c, c + 16))
+            covered.append(c)
+    assert sorted(covered) == list(range(0, i, 16))
+
+
+def test_config_is_valid_for_the_fused_kernel():
+    for m in (1, 4, 8, 9, 16, 17, 33, 64):
+        for i, k in ((64, 64), (1024, 7168), (2048, 7168), (18432, 7168), (512, 18432)):
+            rt, jt, warps, prefetch = swiglu_small_m_config(m, i, k)
+            assert rt % 2 == 0 and 64 % (8 * rt) == 0, (m, i, k, rt)
+
+
+# ------------------------------------------------------------------------- inputs
+def _weights(i, k, device):
+    """A ModelOpt [gate; up] checkpoint with rows over two decades, prepared for the kernel."""
+    w = torch.randn(2 * i, k, device=device)
+    w = w * torch.pow(10.0, torch.rand(2 * i, 1, device=device) * 2 - 1)
+    g_w = 448 * 6 / w.abs().amax()
+    packed, sf = reference.nvfp4_quantize(w.to(torch.bfloat16), g_w, swizzle=False)
+    w_i, w_sf_i = prepare_gate_up_weight(packed, sf)
+    return w_i, w_sf_i, g_w
+
+
+def _inputs(m, i, k, fp4_a, device="cuda"):
+    """Operands, alpha = input_scale * weight_scale_2 and G calibrated on the fp64 h."""
+    w, w_sf, g_w = _weights(i, k, device)
+    x = torch.randn(m, k, device=device) * 3
+    if fp4_a:
+        g_a = 448 * 6 / x.abs().amax().clamp_min(1e-12) if m else torch.tensor(1.0)
+        a, a_sf = reference.nvfp4_quantize(x.to(torch.bfloat16), g_a)
+        alpha = float(1 / (g_a * g_w))
+    else:
+        a, a_sf = x.to(torch.bfloat16), None
+        alpha = float(1 / g_w)
+    h = reference.swiglu_fp64(a, a_sf, w, w_sf, alpha)
+    g_out = float(448 * 6 / h.abs().amax().clamp_min(1e-30)) if m else 1.0
+    return a, a_sf, w, w_sf, alpha, g_out
+
+
+def _signed_index(packed):
+    codes = reference.unpack_fp4(packed).to(torch.int16)
+    mag = codes & 7
+    return torch.where(codes >= 8, -mag, mag)
+
+
+def _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out):
+    """DESIGN.md: scales equal on >= 99% of blocks; where the scales agree, codes equal except
+    at rounding boundaries (at most one e2m1 step, on < 1% of elements). The scale buffer's
+    padding (rows past M) is zero."""
+    m, i = a.shape[0], w.shape[0] // 2
+    kb = i // 16
+    mp, kbp = sf_padded_shape(m, kb)
+    want, want_sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert out.shape == (m, i // 2) and out.dtype == torch.uint8
+    assert out_sf.shape == (mp, kbp) and out_sf.dtype == torch.float8_e4m3fn
+    full = unswizzle_sf(out_sf.view(torch.uint8), mp, kbp)  # padding included
+    assert not full[m:].any() and not full[:, kb:].any()
+    sf_same = full[:m, :kb] == unswizzle_sf(want_sf.view(torch.uint8), m, kb)
+    assert sf_same.float().mean() >= 0.99
+    steps = (_signed_index(out) - _signed_index(want)).abs()[sf_same.repeat_interleave(16, 1)]
+    if steps.numel():
+        assert steps.max() <= 1
+        assert (steps != 0).float().mean() < 0.01
+    # and the dequantized result is as close to the fp64 h as the reference's
+    h = reference.swiglu_fp64(a, a_sf, w, w_sf, alpha)
+
+    def err(q, sf):
+        return ((reference.nvfp4_dequantize(q, sf, g_out).double() - h).norm() / h.norm()).item()
+
+    assert err(out, out_sf) <= err(want, want_sf) * 1.05 + 1e-9
+
+
+# ------------------------------------------------------------------------- CPU: reference route
+@pytest.mark.parametrize("fp4_a", [True, False])
+@pytest.mark.parametrize("m", [0, 1, 5, 130])
+def test_cpu_route_is_the_reference(m, fp4_a):
+    i, k = 128, 128
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a, device="cpu")
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8, device="cpu")
+    out_sf = poisoned(mp * kbp, dtype=torch.uint8, device="cpu")  # flat uint8 is accepted
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
+    assert got.data_ptr() == out.data_ptr() and got_sf.data_ptr() == out_sf.data_ptr()
+    assert got_sf.shape == (mp, kbp) and got_sf.dtype == torch.float8_e4m3fn
+    want, want_sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert torch.equal(got, want)
+    assert torch.equal(got_sf.view(torch.uint8), want_sf.view(torch.uint8))
+    if m:
+        _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    # freshly allocated outputs and tensor scalars: the same bits
+    t = lambda v: torch.tensor([v], dtype=torch.float32)
+    got2, got2_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, t(alpha), t(g_out))
+    assert torch.equal(got2, want) and torch.equal(got2_sf.view(torch.uint8),
+                                                   want_sf.view(torch.uint8))
+
+
+# ------------------------------------------------------------------------- bad input (CPU)
+@pytest.mark.parametrize("case,exc,match", [
+    ("w_dtype", TypeError, "w: expected dtype torch.uint8"),
+    ("w_rows", ValueError, "w: 2I = 192 rows must be a multiple of 128"),
+    ("k_tail", ValueError, "w: K = 80 must be a positive multiple of 64"),
+    ("w_sf_small", ValueError, "w_sf: expected the swizzled scale buffer"),
+    ("a_k", ValueError, "a: expected packed"),
+    ("a_fp16", TypeError, "a: expected dtype torch.bfloat16"),
+    ("out_dtype", TypeError, "out: expected dtype torch.uint8"),
+    ("out_shape", ValueError, r"out: expected packed uint8 of shape \(4, 64\)"),
+    ("out_sf_size", ValueError, "out_sf: expected the swizzled scale buffer of 128x8"),
+    ("alpha_shape", ValueError, "alpha: expected a scalar"),
+    ("g_type", TypeError, "out_global_scale: expected a float"),
+    ("g_dtype", TypeError, "out_global_scale: expected a float32 tensor"),
+    ("a_device", ValueError, "a: on meta, but w is on cpu"),
+])
+def test_bad_input_raises(case, exc, match):
+    a, a_sf, w, w_sf, alpha, g = _inputs(4, 128, 128, True, device="cpu")
+    kwargs = {}
+    if case == "w_dtype":
+        w = w.view(torch.int8)
+    elif case == "w_rows":
+        w, w_sf = reference.nvfp4_quantize(torch.randn(192, 128), 1.0)
+    elif case == "k_tail":
+        w = w[:, :40].contiguous()
+    elif case == "w_sf_small":
+        w_sf = w_sf.reshape(-1)[:-4]
+    elif case == "a_k":
+        a = a[:, :32].contiguous()
+    elif case == "a_fp16":
+        a, a_sf = torch.zeros(4, 128, dtype=torch.float16), None
+    elif case == "out_dtype":
+        kwargs["out"] = torch.empty(4, 64, dtype=torch.int8)
+    elif case == "out_shape":
+        kwargs["out"] = torch.empty(4, 32, dtype=torch.uint8)
+    elif case == "out_sf_size":
+        kwargs["out_sf"] = torch.empty(128, 4, dtype=torch.float8_e4m3fn)
+    elif case == "alpha_shape":
+        alpha = torch.ones(2)
+    elif case == "g_type":
+        g = "1.0"
+    elif case == "g_dtype":
+        g = torch.ones(1, dtype=torch.float64)
+    elif case == "a_device":
+        a = torch.empty(a.shape, dtype=a.dtype, device="meta")
+    with pytest.raises(exc, match=match):
+        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g, **kwargs)
+
+
+def test_custom_op_has_a_fake_implementation():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        a = torch.empty(3, 256, dtype=torch.uint8)
+        a_sf = torch.empty(128, 32, dtype=torch.float8_e4m3fn)
+        w = torch.empty(384, 256, dtype=torch.uint8)
+        w_sf = torch.empty(384, 32, dtype=torch.float8_e4m3fn)
+        s = torch.empty(1)
+        q, sf = torch.ops.cute_kernels.nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, s, s)
+        assert q.shape == (3, 96) and q.dtype == torch.uint8
+        assert sf.shape == (128, 12) and sf.dtype == torch.float8_e4m3fn
+
+
+# ------------------------------------------------------------------------- GPU
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 8, 33, SMALL_M_MAX, SMALL_M_MAX + 1, 129, 1000])
+@pytest.mark.parametrize("i,k", [(256, 512), (192, 576), (1024, 2048), (512, 7168)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_matches_reference(m, i, k, fp4_a):
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
+    assert got.data_ptr() == out.data_ptr() and got_sf.data_ptr() == out_sf.data_ptr()
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    fresh, fresh_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert torch.equal(fresh, got) and torch.equal(fresh_sf.view(torch.uint8),
+                                                   got_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
+                                    (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1)])
+@pytest.mark.parametrize("m", [29, 129, 200])  # the kernel past SMALL_M_MAX too: row padding
+def test_every_tile_config_agrees(config, m):
+    i, k = 320, 1088
+    for fp4_a in (True, False):
+        a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+        mp, kbp = sf_padded_shape(m, i // 16)
+        out = poisoned(m, i // 2, dtype=torch.uint8)
+        out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+        launch_small_m(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                       torch.full((1,), g_out, device="cuda"), out, out_sf, config)
+        _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+def test_tensor_scalars_equal_floats_and_zero_rows():
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(5, 256, 1024, True)
+    t = lambda v: torch.full((1,), v, device="cuda")
+    q1, s1 = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, t(alpha), t(g_out))
+    q2, s2 = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert torch.equal(q1, q2) and torch.equal(s1.view(torch.uint8), s2.view(torch.uint8))
+    a0 = torch.empty(0, 512, dtype=torch.uint8, device="cuda")
+    a0_sf = torch.empty(0, 64, dtype=torch.float8_e4m3fn, device="cuda")
+    q0, s0 = nvfp4_gemm_swiglu_quant(a0, a0_sf, w, w_sf, alpha, g_out)
+    assert q0.shape == (0, 128) and s0.shape == (0, 16)
+
+
+@pytest.mark.gpu
+def test_non_default_stream_and_graph_capture():
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(3, 640, 2048, True)
+    want, want_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    s.synchronize()
+    assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8),
+                                                  want_sf.view(torch.uint8))
+    alpha_t, g_t = torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda")
+    out = poisoned(3, 320, dtype=torch.uint8)
+    out_sf = poisoned(128, 40, dtype=torch.float8_e4m3fn)
+    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)  # compile
+    out.fill_(0xFF)
+    out_sf.view(torch.uint8).fill_(0xFF)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
+                                                  want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+def test_torch_compile():
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(2, 256, 512, True)
+    alpha_t, g_t = torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda")
+    want, want_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t)
+    f = torch.compile(lambda a: nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t),
+                      fullgraph=True)
+    got, got_sf = f(a)
+    assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8),
+                                                  want_sf.view(torch.uint8))
