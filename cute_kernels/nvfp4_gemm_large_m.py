@@ -1,0 +1,360 @@
+"""NVFP4 GEMM, prefill regime (large M): ``D[M, N] = alpha * A @ dequant(B)^T`` with B = NVFP4
+weights [N, K/2] + swizzled e4m3 scales and A = bf16 activations [M, K] (W4A16; NVFP4
+activations are dequantized to bf16 first by ``nvfp4_dequantize``, cheap at large M), on sm_90
+``wgmma`` tensor cores with TMA loads and a persistent tile loop.
+
+Why the operands are swapped. ``wgmma`` reads B only from shared memory, but A may come from
+registers ("RS"). So the kernel computes ``D^T = dequant(B) @ A^T``: the weights are the MMA's
+A operand, decoded from packed FP4 in shared memory straight into A-fragment registers, and the
+activations are the MMA's B operand, read by ``wgmma`` from the TMA-filled (128B-swizzled)
+tile. No bf16 copy of the weights exists in shared memory and the two consumer warpgroups
+never wait on each other: each decodes exactly the fragment it multiplies. (The alternative, a
+transform stage writing a decoded bf16 weight tile to shared memory for a plain SS ``wgmma``,
+costs 16 KB of shared-memory stores and a barrier between warpgroups per k-tile.)
+
+CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
+tokens (the wgmma N side: 64, 128 or 256) x 64 K. One producer warp issues, per k-tile, three
+TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
+[128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale layout the
+scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N
+are zero-filled by TMA (the scale buffer is padded to 128 rows) and never stored.
+
+Decode (device_mma's trick, on fragment pairs): a thread's A fragment holds, per k16 block,
+bf16 pairs at adjacent K (2q, 2q + 1), i.e. the two nibbles of one packed byte. The byte ``x``
+becomes ``y = x | x << 12``; then two shifts and masks place the low nibble's code at bf16 bits
+15 | 8..6 of the low half and the high nibble's in the high half: the bf16x2 pair
+``e2m1 * 2^-126``. One ``mul.bf16x2`` by ``bf16(scale * 2^63)`` gives ``e2m1 * scale * 2^-63``,
+exact; the epilogue multiplies the fp32 accumulator by ``2^63`` (exact) and then by alpha.
+
+Main loop per consumer warpgroup: two A fragments. The four wgmmas of k-tile t (one commit
+group) read fragment t % 2 while the thread decodes k-tile t + 1 into the other one; then it
+waits for the group and releases the stage. (Rewriting one k16 slot while the other three
+wgmmas are in flight would overlap more, but ptxas then serializes every wgmma: C7513.) The
+other warpgroup's wgmmas fill the tensor core meanwhile.
+
+Persistent tiles: ``min(tiles, SMs)`` CTAs walk the output tiles with a grid stride, in bands
+of ``group`` token tiles (token tile fastest inside a band), so the CTAs of one wave share a
+few activation tiles and weight panels through L2.
+
+Epilogue (``_epilogue``, separate so a fused SwiGLU + quantize epilogue can replace it): fp32
+accumulators times ``2^63`` and alpha, converted to the output dtype and stored directly with
+bounds checks (the accumulator is D^T, so a store writes out[token, row]).
+
+Limits: K a multiple of 64; any N >= 1; any M >= 1 (M dynamic, N and K compile-time);
+``b_sf`` the padded swizzled buffer [pad128(N), K/16] e4m3; a, b, out contiguous and 16-byte
+aligned. bf16 activations whose products with the weights fall below ~2^-63 in magnitude lose
+precision (the accumulator holds true sums times 2^-63; fp32 subnormal below 2^-126).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.pipeline as pipeline
+import cutlass.utils.hopper_helpers as sm90_utils
+from cutlass.cute.nvgpu import OperandMajorMode, cpasync, warpgroup
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.memory import SmemAllocator
+from cutlass.tensor_utils import LayoutEnum
+
+from . import jit
+from .arch import compile_options
+from .device_mma import POW2_63, bf16x2_splat, mul_bf16x2
+from .dtypes import torch_to_cutlass
+
+K_ALIGN = 64          # one k-tile: four 16-element scale blocks, 4 scale bytes per row
+TILE_K = 64
+TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
+SF_CHUNK_WORDS = 128  # 512 scale bytes of a 128-row x 4-block atom, as 32-bit words
+SMEM_BYTES = 227 * 1024
+H200_SMS = 132
+L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L2
+
+
+def _e2m1x2_from_byte(word, shift):
+    """The byte of ``word`` at bit ``shift`` (two e2m1 codes, low nibble first) as bf16x2
+    ``e2m1 * 2^-126``: y = x | x << 12 puts the high nibble 16 bits above the low one, so the
+    same shift-and-mask lands both (magnitude at bits 8..6, sign at bit 15 of each half)."""
+    x = (cutlass.Uint32(word) >> shift) & cutlass.Uint32(0xFF)
+    y = x | (x << 12)
+    return ((y << 6) & cutlass.Uint32(0x01C001C0)) | ((y << 12) & cutlass.Uint32(0x80008000))
+
+
+class NVFP4GemmLargeM:
+    def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
+                 stages: int = 0, sms: int = H200_SMS):
+        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
+        self.n, self.k, self.out_dtype, self.tile_m, self.sms = n, k, out_dtype, tile_m, sms
+        self.k_tiles = k // TILE_K
+        self.row_tiles = (n + TILE_N - 1) // TILE_N
+        self.tx_bytes = tile_m * TILE_K * 2 + TILE_N * TILE_K // 2 + SF_CHUNK_WORDS * 4
+        self.stages = stages or min(8, (SMEM_BYTES - 4096) // self.tx_bytes)
+        assert self.stages >= 2 and self.stages * self.tx_bytes + 4096 <= SMEM_BYTES
+        self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
+        self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
+                 mD: cute.Tensor, stream):
+        # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
+        mSF = cute.make_tensor(mBSF.iterator,
+                               cute.make_layout((SF_CHUNK_WORDS, self.row_tiles * self.k_tiles)))
+        tiled_mma = sm90_utils.make_trivial_tiled_mma(
+            cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
+            cutlass.Float32, (self.consumers, 1, 1), tiler_mn=(64, self.tile_m),
+            a_source=warpgroup.OperandSource.RMEM)
+
+        act_atom = warpgroup.make_smem_layout_atom(
+            sm90_utils.get_smem_layout_atom(LayoutEnum.ROW_MAJOR, cutlass.BFloat16, TILE_K),
+            cutlass.BFloat16)
+        act_layout = cute.tile_to_shape(act_atom, (self.tile_m, TILE_K, self.stages),
+                                        order=(0, 1, 2))
+        # Packed weights: 128 rows x 8 words, row-major, unswizzled (a thread reads whole rows).
+        w_layout = cute.make_ordered_layout((TILE_N, TILE_K // 8, self.stages), order=(1, 0, 2))
+        sf_layout = cute.make_layout((SF_CHUNK_WORDS, 1, self.stages))
+
+        g2s = cpasync.CopyBulkTensorTileG2SOp()
+        tma_act, tma_mA = cpasync.make_tiled_tma_atom(
+            g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, TILE_K))
+        tma_w, tma_mB = cpasync.make_tiled_tma_atom(
+            g2s, mB, cute.slice_(w_layout, (None, None, 0)), (TILE_N, TILE_K // 8))
+        tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
+            g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS, 1))
+
+        @cute.struct
+        class SharedStorage:
+            barriers: cute.struct.MemRange[cutlass.Int64, self.stages * 2]
+            sAct: cute.struct.Align[
+                cute.struct.MemRange[cutlass.BFloat16, cute.cosize(act_layout)], 1024]
+            sW: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128]
+            sSF: cute.struct.Align[
+                cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128]
+
+        self.shared_storage = SharedStorage
+        tiles = (mD.shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
+        self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, mAlpha, mD, tiled_mma,
+                    act_layout, w_layout, sf_layout).launch(
+            grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
+            min_blocks_per_mp=1, stream=stream)
+
+    # ---------------------------------------------------------------- kernel
+    @cute.kernel
+    def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
+               mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, mAlpha: cute.Tensor,
+               mD: cute.Tensor, tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
+               w_layout: cute.Layout, sf_layout: cute.Layout):
+        tidx, _, _ = cute.arch.thread_idx()
+        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        if warp == 0:
+            for atom in (tma_act, tma_w, tma_sf):
+                cpasync.prefetch_descriptor(atom)
+
+        storage = SmemAllocator().allocate(self.shared_storage)
+        # One full barrier per stage (TMA bytes) and one empty barrier that every consumer
+        # warp arrives on once.
+        mainloop = pipeline.PipelineTmaAsync.create(
+            barrier_storage=storage.barriers.data_ptr(), num_stages=self.stages,
+            producer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread),
+            consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
+            tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
+            defer_sync=True)
+        pipeline.pipeline_init_arrive(cluster_shape_mn=(1, 1), is_relaxed=True)
+
+        sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
+        sW = storage.sW.get_tensor(w_layout)
+        sSF = storage.sSF.get_tensor(sf_layout)
+        # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
+        tAs, tAg = cpasync.tma_partition(
+            tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
+            cute.group_modes(cute.local_tile(mA, (self.tile_m, TILE_K), (None, None)), 0, 2))
+        tWs, tWg = cpasync.tma_partition(
+            tma_w, 0, cute.make_layout(1), cute.group_modes(sW, 0, 2),
+            cute.group_modes(cute.local_tile(mB, (TILE_N, TILE_K // 8), (None, None)), 0, 2))
+        tSs, tSg = cpasync.tma_partition(
+            tma_sf, 0, cute.make_layout(1), cute.group_modes(sSF, 0, 2),
+            cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS, 1), (None, None)), 0, 2))
+        pipeline.pipeline_init_wait(cluster_shape_mn=(1, 1))
+
+        tok_tiles = (mD.shape[0] + self.tile_m - 1) // self.tile_m
+        if tidx < 128:
+            cute.arch.setmaxregister_decrease(40)
+            if warp == 0:
+                self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
+                              tSs, tSg)
+        else:
+            cute.arch.setmaxregister_increase(232)
+            self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, mAlpha, mD)
+
+    @cute.jit
+    def _tile_coords(self, tile, tok_tiles):
+        """(row tile, token tile) of linear tile ``tile``: bands of ``group`` token tiles,
+        token tile fastest inside a band (the last band may be narrower)."""
+        band_size = self.group * self.row_tiles
+        band = tile // band_size
+        r = tile - band * band_size
+        width = cutlass.min(self.group, tok_tiles - band * self.group)
+        return r // width, band * self.group + r % width
+
+    # ---------------------------------------------------------------- producer warp
+    @cute.jit
+    def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
+                 tSg):
+        state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
+        tile = cute.arch.block_idx()[0]
+        while tile < tok_tiles * self.row_tiles:
+            row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
+            for kt in cutlass.range(self.k_tiles, unroll=1):
+                mainloop.producer_acquire(state)
+                bar = mainloop.producer_get_barrier(state)
+                cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
+                          tma_bar_ptr=bar)
+                cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
+                          tma_bar_ptr=bar)
+                cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt],
+                          tSs[None, state.index], tma_bar_ptr=bar)
+                mainloop.producer_commit(state)
+                state.advance()
+            tile += cute.arch.grid_dim()[0]
+        mainloop.producer_tail(state)
+
+    # ---------------------------------------------------------------- consumer warpgroups
+    @cute.jit
+    def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, mAlpha, mD):
+        thr_mma = tiled_mma.get_slice(ctid)
+        # Which (weight row, k) / (weight row, token) each fragment element holds.
+        tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, TILE_K)))
+        tCcC = thr_mma.partition_C(cute.make_identity_tensor((TILE_N, self.tile_m)))
+        frags = [thr_mma.make_fragment_A(thr_mma.partition_shape_A((TILE_N, TILE_K)))
+                 for _ in range(2)]
+        tCrB = tiled_mma.make_fragment_B(thr_mma.partition_B(sAct))
+        acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((TILE_N, self.tile_m)),
+                                    cutlass.Float32)
+        row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
+        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0)
+
+        read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
+        release = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
+        tiled_mma.set(warpgroup.Field.ACCUMULATE, True)
+        # The dynamic loop takes k-tiles in pairs (fragment 0, then 1) so that fragments are
+        # indexed statically; the last one or two k-tiles are unrolled, the last decodes nothing.
+        pairs = (self.k_tiles - 1) // 2
+        tile = cute.arch.block_idx()[0]
+        while tile < tok_tiles * self.row_tiles:
+            row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
+            acc.fill(0.0)
+            mainloop.consumer_wait(read)
+            self._decode_tile(*decode, read.index, frags[0])
+            step = (mainloop, tiled_mma, acc, tCrB, decode)
+            for _ in cutlass.range(pairs, unroll=1):
+                read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+                read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
+            if cutlass.const_expr(self.k_tiles - 2 * pairs == 2):
+                read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+                read, release = self._mma_tile(*step, read, release, frags[1], None)
+            else:
+                read, release = self._mma_tile(*step, read, release, frags[0], None)
+            self._epilogue(acc, tCcC, mAlpha, mD, row_tile * TILE_N, tok_tile * self.tile_m)
+            tile += cute.arch.grid_dim()[0]
+
+    @cute.jit
+    def _mma_tile(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag, nxt):
+        """The k-tile's four wgmmas on ``frag`` (one commit group); meanwhile the next k-tile,
+        if any (``nxt``), is decoded into the other fragment. Then the group retires and the
+        stage is released. Returns the advanced states: the tracer threads loop-carried values
+        through rebinds, not through mutation inside a helper."""
+        stage = read.index
+        warpgroup.fence()
+        for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
+            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb, stage], acc)
+        warpgroup.commit_group()
+        read.advance()
+        if cutlass.const_expr(nxt is not None):
+            mainloop.consumer_wait(read)
+            self._decode_tile(*decode, read.index, nxt)
+        warpgroup.wait_group(0)
+        mainloop.consumer_release(release)
+        release.advance()
+        return read, release
+
+    @cute.jit
+    def _decode_tile(self, sW, sSF8, row0, k0, stage, frag):
+        """All four k16 slots of ``frag`` from the packed weights and scales of ``stage``.
+
+        wgmma's A fragment (like mma.sync's m16n8k16 A, per k16 block ``kb``): 32-bit register
+        ``p`` holds the bf16 pair at row ``row0 + 8 (p % 2)``, K ``16 kb + 8 (p // 2) + k0``
+        and ``+ 1`` (k0 = 2q): byte ``q`` of packed word ``2 kb + p // 2`` of that row. So a
+        thread reads its two rows whole (2 x 32 bytes) and their four scales each."""
+        frag32 = cute.recast_tensor(frag, cutlass.Uint32)
+        shift = (k0 % 8) * 4
+        for h in cutlass.range_constexpr(2):
+            row = row0 + 8 * h
+            words = cute.make_rmem_tensor((TILE_K // 8,), cutlass.Int32)
+            cute.autovec_copy(sW[row, None, stage], words)
+            # The row's scale bytes for blocks 0..3: 4 contiguous bytes of the 128x4 atom.
+            sf = cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
+            cute.autovec_copy(
+                cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,)), sf)
+            sf32 = sf.load().to(cutlass.Float32)
+            for kb in cutlass.range_constexpr(4):
+                s = bf16x2_splat(sf32[kb] * cutlass.Float32(POW2_63))
+                for half in cutlass.range_constexpr(2):
+                    raw = _e2m1x2_from_byte(words[2 * kb + half], shift)
+                    frag32[h + 2 * half, 0, kb] = mul_bf16x2(raw, s)
+
+    # ---------------------------------------------------------------- epilogue
+    @cute.jit
+    def _epilogue(self, acc, tCcC, mAlpha, mD, row0, tok0):
+        """out[token, row] = acc[row, token] * 2^63 * alpha (the 2^63, exact, undoes the
+        weights' 2^-63); rows past N and tokens past M are skipped."""
+        alpha = mAlpha[0]
+        m = mD.shape[0]
+        for i in cutlass.range(cute.size(acc), unroll_full=True):
+            row, tok = tCcC[i]
+            row = row + row0
+            tok = tok + tok0
+            if row < self.n and tok < m:
+                mD[tok, row] = (acc[i] * cutlass.Float32(POW2_63) * alpha).to(self.out_dtype)
+
+
+@jit.cached
+def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
+                               stages: int = 0, sms: int = H200_SMS):
+    """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
+    8; the persistent grid's CTA count); M dynamic. Operands as ``launch_large_m`` passes them:
+    a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32 [1], out [M, N]."""
+    cout = torch_to_cutlass(out_dtype)
+    m = cute.sym_int()
+    a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
+    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
+                                 assumed_align=16)
+    row_tiles = (n + TILE_N - 1) // TILE_N
+    b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
+                                    assumed_align=16)
+    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms)
+    return cute.compile(kernel, a, b, b_sf, alpha, d,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def large_m_config(m: int, n: int, k: int) -> tuple[int, int]:
+    """(tile_m, stages) for the large-M kernel. Not measured yet: 256-token tiles halve the
+    decode work per MMA (and the weight re-reads); 128 keeps more CTAs busy for medium M."""
+    tiles_256 = -(-m // 256) * -(-n // TILE_N)
+    return (256 if tiles_256 >= H200_SMS else 128), 0
+
+
+def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...]) -> None:
+    """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8, b_sf the
+    swizzled e4m3 buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
+    contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
+    persistent grid's size (default: the GPU's SM count; tests shrink it)."""
+    import torch
+
+    if a_bf16.shape[0] == 0:
+        return  # an empty persistent grid cannot launch
+    n, k = b.shape[0], 2 * b.shape[1]
+    tile_m, stages, *ctas = config
+    sms = ctas[0] if ctas else torch.cuda.get_device_properties(b.device).multi_processor_count
+    kernel = compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms)
+    kernel(a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t, out)
