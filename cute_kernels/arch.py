@@ -50,3 +50,14 @@ def compile_options() -> str:
 
     CuTeDSL._get_dsl().envar.arch = arch
     return f"--enable-tvm-ffi --gpu-arch {arch}"
+
+
+@functools.lru_cache(maxsize=None)
+def sm_count(index: int = 0) -> int:
+    """Streaming multiprocessors of CUDA device ``index`` (persistent grids size by it); 132,
+    the H200's, where there is no GPU (compile-only)."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return 132
+    return torch.cuda.get_device_properties(index).multi_processor_count

@@ -102,3 +102,16 @@ def e2m1_encode_fast(v: cutlass.Float32) -> cutlass.Uint32:
     """``e2m1_encode(v)`` for any non-NaN ``v``."""
     return e2m1_magnitude_fast(v) + cutlass.Uint32(
         cutlass.select_(v < cutlass.Float32(0.0), cutlass.Uint32(8), cutlass.Uint32(0)))
+
+
+@cute.jit
+def e2m1_encode_total(v: cutlass.Float32) -> cutlass.Uint32:
+    """``e2m1_encode(v)`` for every fp32 ``v``, NaN included (code 0, as the comparisons give),
+    by the fma rounding: one ``max`` more than ``e2m1_encode_fast`` (PTX ``max`` returns the
+    non-NaN operand, so NaN becomes magnitude 0) and no branch. A kernel that instead branches
+    between the fast and the literal path per block gets both paths if-converted into
+    predicated code by the compiler, which issues both."""
+    return e2m1_magnitude_fast(cute.arch.fmax(cute.math.abs(v), cutlass.Float32(0.0))) + (
+        cutlass.Uint32(cutlass.select_(v < cutlass.Float32(0.0), cutlass.Uint32(8),
+                                       cutlass.Uint32(0))))
+

@@ -29,7 +29,6 @@ most ``(2**31 - 1) // W`` rows (131071 tokens at the Qwen3.8-27B shape), so noth
 
 from __future__ import annotations
 
-import functools
 import numbers
 
 import cutlass
@@ -38,7 +37,7 @@ import torch
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 
 from . import jit
-from .arch import compile_options
+from .arch import compile_options, sm_count
 from .dtypes import torch_to_cutlass
 from .validate import check_contiguous, check_cuda, check_dtype
 
@@ -275,11 +274,6 @@ def split_views(mixed_qkvz: torch.Tensor, mixed_ba: torch.Tensor, num_k_heads: i
     return (mixed_qkvz[:, :w_qkv], z, mixed_ba[:, :num_v_heads], mixed_ba[:, num_v_heads:])
 
 
-@functools.lru_cache(maxsize=None)
-def _sm_count(index: int) -> int:
-    return torch.cuda.get_device_properties(index).multi_processor_count
-
-
 def vectors_per_thread_for(vectors: int, sms: int, threads: int = THREADS) -> int:
     """U (16-byte vectors per thread): the largest of 8, 4, 2 that still gives at least two CTAs
     per SM, else 1. Small T (decode) spreads over more CTAs; large T keeps 8 loads in flight."""
@@ -307,7 +301,7 @@ def _launch(mixed_qkvz, mixed_ba, outs, num_k_heads, num_v_heads, head_k_dim, he
     if vectors_per_thread is None:
         vec = VECTOR_BYTES // mixed_qkvz.element_size()
         vectors_per_thread = vectors_per_thread_for(min(t, rows) * width // vec,
-                                                    _sm_count(mixed_qkvz.device.index or 0))
+                                                    sm_count(mixed_qkvz.device.index or 0))
     fn = compile_gdn_qkvzba_split(num_k_heads, num_v_heads, head_k_dim, head_v_dim, layout,
                                   str(mixed_qkvz.dtype), vectors_per_thread)
     tensors = [_compact(x) for x in (mixed_qkvz, mixed_ba, mixed_qkv, z2, b, a)]

@@ -2,6 +2,7 @@
 exp-tolerant, for the fused SiLU) against the reference on a GPU."""
 
 import math
+from fractions import Fraction
 
 import pytest
 import torch
@@ -9,7 +10,7 @@ import torch
 from cute_kernels import reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_GE_THRESHOLDS, E2M1_GT_THRESHOLDS,
                                      E2M1_MAGIC_SHIFT, E2M1_MAX, F32_EXPONENT_MASK)
-from cute_kernels.nvfp4_quant import (compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
+from cute_kernels.nvfp4_quant import (ONE_SIXTH, compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
                                       silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only
 from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
@@ -65,6 +66,13 @@ def emulate_encode_exact(v: torch.Tensor) -> torch.Tensor:
     return mag | ((v < 0).to(torch.uint8) << 3)
 
 
+def emulate_encode_total(v: torch.Tensor) -> torch.Tensor:
+    """``device_fp4.e2m1_encode_total``: NaN -> 0 by ``max(|v|, 0)``, then the fma rounding of
+    the magnitude, then the sign of ``v < 0``."""
+    a = torch.where(v.isnan(), torch.zeros(()), v.abs())
+    return emulate_encode_fast(a).to(torch.uint8) | ((v < 0).to(torch.uint8) << 3)
+
+
 def _near(values, ulps: int) -> torch.Tensor:
     """Every fp32 within ``ulps`` units in the last place of each value."""
     base = _bits(torch.tensor(values, dtype=torch.float32))
@@ -88,9 +96,43 @@ def test_fast_encode_matches_reference_on_cpu():
     want = reference.e2m1_codes(v)
     assert torch.equal(emulate_encode_fast(v), want)
     assert torch.equal(emulate_encode_exact(v), want)
-    # the exact path also covers NaN
+    assert torch.equal(emulate_encode_total(v), want)
+    # the comparisons and the total encode also cover NaN
     nan = torch.tensor([math.nan, -math.nan])
     assert torch.equal(emulate_encode_exact(nan), reference.e2m1_codes(nan))
+    assert torch.equal(emulate_encode_total(nan), reference.e2m1_codes(nan))
+
+
+def _rn32(x: Fraction) -> Fraction:
+    """x rounded to the nearest fp32 (ties to even; normal and subnormal; no overflow here)."""
+    if x == 0:
+        return x
+    a = abs(x)
+    e = max(math.floor(math.log2(a)), -126)
+    while Fraction(2) ** e > a and e > -126:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= a:
+        e += 1
+    q = a / Fraction(2) ** (e - 23)
+    n, rem = divmod(q.numerator, q.denominator)
+    if 2 * rem > q.denominator or (2 * rem == q.denominator and n % 2):
+        n += 1
+    return (n * Fraction(2) ** (e - 23)) * (1 if x > 0 else -1)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_div6_is_correctly_rounded_for_every_16bit_value(dtype):
+    """``nvfp4_quant.div6`` (q = a * RN(1/6); r = fma(-q, 6, a); q + r * RN(1/6) by fma) equals
+    the IEEE quotient a / 6 for every finite non-negative value of the input dtype (a block
+    amax), subnormals included: checked with exact rational arithmetic."""
+    c = Fraction(float(torch.tensor(ONE_SIXTH, dtype=torch.float32)))
+    bits = torch.arange(0, 0x7F80 if dtype == torch.bfloat16 else 0x7C00, dtype=torch.int32)
+    values = bits.to(torch.int16).view(dtype).float().tolist()
+    for a in map(Fraction, values):
+        q = _rn32(a * c)
+        r = _rn32(a - q * 6)  # exact: the fma's remainder is representable
+        assert r == a - q * 6
+        assert _rn32(q + r * c) == _rn32(a / 6), float(a)
 
 
 def emulate_quantize(x: torch.Tensor, g: float) -> tuple[torch.Tensor, torch.Tensor]:
@@ -100,13 +142,12 @@ def emulate_quantize(x: torch.Tensor, g: float) -> tuple[torch.Tensor, torch.Ten
     gt = torch.tensor(g, dtype=torch.float32)
     xb = x.float().reshape(m, k // 16, 16)
     amax = xb.abs().amax(-1)  # max.NaN
+    # div6 is the IEEE quotient (test_div6_is_correctly_rounded_for_every_16bit_value)
     sf = reference.e4m3_satfinite(gt * (amax / torch.tensor(6.0)))
     sf_f = sf.float()
+    # the per-CTA table: true divisions, per scale byte
     s = torch.where(sf_f != 0, torch.tensor(1.0) / (sf_f / gt), torch.zeros(()))
-    p = xb * s[..., None]
-    fast = ((s > 0) & (s < math.inf))[..., None].expand_as(p)
-    codes = torch.where(fast, emulate_encode_fast(torch.where(fast, p, 0.0)),
-                        emulate_encode_exact(p))
+    codes = emulate_encode_total(xb * s[..., None])
     return reference.pack_fp4(codes.reshape(m, k).to(torch.uint8)), sf
 
 
@@ -130,8 +171,8 @@ def _adversarial(m: int, k: int, dtype=torch.bfloat16) -> torch.Tensor:
 
 @pytest.mark.parametrize("g", [1.0, 448 * 6 / 7.3, 3.1, 1e-30, 1e38, 0.0, math.inf, -2.0])
 def test_block_arithmetic_and_routing_on_cpu(g):
-    """Fast encode for scales in (0, inf), the comparisons for 0 / NaN / inf scales: equal to
-    the reference for every block, including NaN/inf/zero/tiny blocks and absurd G."""
+    """The kernel's block arithmetic (table scales, the branch-free total encode): equal to the
+    reference for every block, including NaN/inf/zero/tiny blocks and absurd G."""
     x = _adversarial(8, 64)
     packed, sf = emulate_quantize(x, g)
     want_packed, want_sf = reference.nvfp4_quantize(x, g, swizzle=False)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import torch
 
 from .. import reference
+from ..arch import sm_count
 from ..nvfp4_quant import (BLOCK, compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
                            silu_mul_nvfp4_quant_experts)
 from .report import Row
@@ -26,7 +27,9 @@ LARGE_M = [4096, 16384]
 SMALL_M = [1, 8, 64]
 EXPERTS = [(8, 128), (8, 1024), (32, 128), (32, 1024)]  # (E, M); I = 2048 (DeepSeek experts)
 EXPERT_I = 2048
-CONFIGS = [(2, 4), (2, 8), (4, 4), (4, 8), (8, 4), (8, 8)]  # (vecs, warps)
+# (vecs, warps, CTAs per SM of the persistent grid)
+CONFIGS = [(4, 4, 8), (4, 4, 4), (4, 4, 16), (2, 4, 8), (2, 8, 4), (4, 8, 4), (8, 4, 4),
+           (8, 4, 8)]
 
 
 def _sf_bytes(m: int, k: int) -> int:
@@ -113,7 +116,8 @@ def _empty_launch_row() -> Row:
 
 
 def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, True))):
-    """Time every (vecs, warps) config of the kernel on a few (M, K, fused) shapes."""
+    """Time every (vecs, warps, CTAs per SM) config of the kernel on a few (M, K, fused)
+    shapes."""
     for m, k, silu in shapes:
         width = 2 * k if silu else k
         nbytes = _quant_bytes(m, k, width)
@@ -124,12 +128,14 @@ def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, 
         sf = torch.empty(_sf_bytes(m, k), dtype=torch.uint8, device="cuda")
         times = {}
         for cfg in CONFIGS:
-            fn = compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, *cfg)
+            vecs, warps, per_sm = cfg
+            fn = compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, warps,
+                                     per_sm * sm_count())
             times[cfg] = time_graph_us([lambda x=x, fn=fn: fn(x, g, mask, packed, sf)
                                         for x in xs])
         best = min(times, key=times.get)
         table = "  ".join(f"{c}: {t:.1f}" for c, t in times.items())
-        print(f"sweep M={m} K={k} fused={silu}: best (vecs, warps) = {best}; {table} us")
+        print(f"sweep M={m} K={k} fused={silu}: best (vecs, warps, CTAs/SM) = {best}; {table} us")
         del xs
 
 
