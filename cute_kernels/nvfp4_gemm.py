@@ -8,8 +8,9 @@ decoding to bf16 for the tensor cores loses nothing; accumulation is fp32.
 Regimes (chosen by ``small_m_regime``):
 * small M: ``nvfp4_gemm_small_m`` — operands swapped so weight rows fill the MMA's 16-row side,
   FP4 decoded from global memory straight into registers, ``mma.sync``; a weight stream.
-* large M: for now both operands are dequantized to bf16 by ``nvfp4_dequantize`` (exact) and
-  multiplied by cuBLAS. A TMA + wgmma kernel that decodes in its main loop replaces this.
+* large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
+  shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
+  activations are dequantized to bf16 first (exact).
 
 Limits: K a multiple of 64 (four scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
 padded swizzled buffers ([pad128(rows), pad4(K/16)] e4m3, as ``reference.nvfp4_quantize``
@@ -23,6 +24,7 @@ import torch
 from layouts import sf_padded_shape
 
 from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_gemm_large_m import large_m_config, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, compile_nvfp4_gemm_small_m
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
@@ -123,11 +125,12 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):
-    """Dequantize to bf16 (exact) and let cuBLAS multiply; alpha applied in fp32."""
+    """The TMA + wgmma kernel (W4A16). NVFP4 activations are first dequantized to bf16 with
+    global scale 1 (``e2m1 * scale`` is exact in bf16): at large M that pass is a small fraction
+    of the GEMM, and the kernel then has one activation format."""
+    m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
-    b16 = nvfp4_dequantize(b, b_sf, 1.0)
-    acc = torch.mm(a16, b16.t(), out_dtype=torch.float32)
-    out.copy_(acc.mul_(alpha))
+    launch_large_m(a16, b, b_sf, alpha, out, large_m_config(m, n, k))
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

@@ -112,6 +112,9 @@ class NVFP4Quant:
         self.vecs, self.warps = vecs, warps
         self.chunk_blocks = BLOCKS_PER_STEP * vecs  # scale blocks per warp work item
         self.chunks = (self.kb4 + self.chunk_blocks - 1) // self.chunk_blocks  # items per row
+        # Every model K is a multiple of 1024: then no block of a work item is past the row
+        # and the kernel needs no bounds checks at all.
+        self.whole = self.kb % self.chunk_blocks == 0
 
     @cute.jit
     def __call__(self, mX: cute.Tensor, mG: cute.Tensor, mMask: cute.Tensor, mQ: cute.Tensor,
@@ -157,6 +160,13 @@ class NVFP4Quant:
             sSF[(r[0], r[1], ex)] = value
         else:
             sSF[r] = value
+
+    @cute.jit
+    def _in_row(self, kb):
+        """Whether scale block ``kb`` is inside the row (a constant True for whole rows)."""
+        if cutlass.const_expr(self.whole):
+            return cutlass.Boolean(True)
+        return kb < self.kb
 
     @cute.jit
     def _load(self, gIn: cute.Tensor, valid) -> cute.Tensor:
@@ -251,13 +261,13 @@ class NVFP4Quant:
         #    lane holds its elements half * 8 .. half * 8 + 7.
         # All loads first (nothing between them and the arithmetic's branches), then h.
         rIn = [self._load(self._tile(mX, ex, row, (kb0 + BLOCKS_PER_STEP * i) * 2 + half, VEC),
-                          kb0 + BLOCKS_PER_STEP * i < self.kb)
+                          self._in_row(kb0 + BLOCKS_PER_STEP * i))
                for i in range(self.vecs)]
         if cutlass.const_expr(self.silu):
             up = self.k // VEC  # the up half starts K elements (K / 8 tiles) further
             rUp = [self._load(self._tile(mX, ex, row,
                                          (kb0 + BLOCKS_PER_STEP * i) * 2 + half + up, VEC),
-                              kb0 + BLOCKS_PER_STEP * i < self.kb)
+                              self._in_row(kb0 + BLOCKS_PER_STEP * i))
                    for i in range(self.vecs)]
         rH = cute.make_rmem_tensor((self.vecs, VEC), cutlass.Float32)
         amax = cute.make_rmem_tensor((self.vecs,), cutlass.Float32)
@@ -296,7 +306,7 @@ class NVFP4Quant:
             scale[2 * j] = cutlass.Float32(cutlass.select_(half == 1, other, s))
             scale[2 * j + 1] = cutlass.Float32(cutlass.select_(half == 1, s, other))
             kb = kb0 + BLOCKS_PER_STEP * (2 * j + half)
-            if kb < self.kb:
+            if self._in_row(kb):
                 self._sf_store(sSF, row, kb, ex, byte)
             elif kb < self.kb4:
                 self._sf_store(sSF, row, kb, ex, cutlass.Uint8(0))
@@ -306,7 +316,7 @@ class NVFP4Quant:
         #    NaN of 0 * inf when a scale is 0, NaN or inf.
         for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
-            if kb < self.kb:
+            if self._in_row(kb):
                 word = cutlass.Uint32(0)
                 for j in cutlass.range_constexpr(VEC):
                     word = word + (e2m1_encode_total(rH[i, j] * scale[i]) << (4 * j))

@@ -11,7 +11,9 @@ from __future__ import annotations
 import torch
 
 from .. import reference
+from ..nvfp4_dequant import nvfp4_dequantize
 from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
+from ..nvfp4_gemm_large_m import launch_large_m
 from .report import Row
 from .timing import rotations_for, time_graph_us
 
@@ -70,9 +72,32 @@ def sweep_configs(shapes=((36864, 7168), (7168, 18432), (4096, 7168), (7168, 204
         del copies
 
 
+def crossover_table(ms=(16, 32, 64, 128)):
+    """The measurements behind ``small_m_regime``: per shape and M, the small-M kernel (its
+    config) against the large-M kernel (dequantized activations + wgmma; best token tile),
+    W4A4, graph us."""
+    print("crossover (W4A4, graph us): N x K, M, small-M, large-M (tile), winner")
+    for n, k in SHAPES:
+        copies = [_weights(n, k) for _ in range(rotations_for(n * k // 2))]
+        al = torch.full((1,), 0.5, device="cuda")
+        for m in ms:
+            x, a, a_sf = _activations(m, k)
+            d = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
+            small = time_graph_us([lambda b=b, s=s: launch_small_m(
+                a, a_sf, b, s, al, d, small_m_config(m, n, k)) for b, s in copies])
+            large = {}
+            for tile in (64, 128):
+                large[tile] = time_graph_us([lambda b=b, s=s, t=tile: launch_large_m(
+                    nvfp4_dequantize(a, a_sf, 1.0), b, s, al, d, (t, 0)) for b, s in copies])
+            tile = min(large, key=large.get)
+            print(f"crossover {n}x{k} M={m}: small {small:.1f} large {large[tile]:.1f} "
+                  f"(tile {tile}) -> {'small' if small <= large[tile] else 'large'}", flush=True)
+        del copies
+
+
 def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
     if sweep:
-        sweep_configs()
+        crossover_table()
     rows = []
     for n, k in SHAPES[:3] if quick else SHAPES:
         wbytes = n * k // 2 + n * k // 16
