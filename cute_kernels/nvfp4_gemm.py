@@ -30,15 +30,31 @@ from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
-# Largest M the small-M kernel takes. Not yet a measured crossover: on the H200 (2026-11-29) it
-# beat the dequantize + cuBLAS path at M = 64 (36864x7168: 230 us, against 282 us for the weight
-# dequantization alone); the crossover table comes with the wgmma kernel.
-SMALL_M_MAX = 64
+# Where the two kernels cross over, measured on the H200 (2026-11-29, W4A4, graph us; the
+# table is printed by ``python -m cute_kernels.bench nvfp4_gemm --sweep``):
+#   N x K         M=16: small / large   M=32            M=64            M=128
+#   7168x18432    49.7 / 122.9          110.2 / 123.2   124.3 / 123.3   240.7 / 125.2
+#   5120x17408    46.2 / 116.7          106.6 / 117.1   116.2 / 118.3   228.3 / 118.8
+#   36864x7168    74.4 / 144.9          140.4 / 145.0   242.9 / 147.3   473.8 / 184.7
+#   34816x5120    51.9 / 106.0          102.1 / 107.0   177.7 / 108.7   331.7 / 136.1
+#   9216x7168     26.0 /  52.4           56.9 /  52.3    82.8 /  53.0   134.7 /  64.5
+#   4096x7168     12.2 /  51.5           23.1 /  51.7    29.5 /  52.0    55.7 /  52.7
+#   7168x2048      8.1 /  19.7           11.2 /  19.8    17.4 /  20.1    31.2 /  20.4
+SMALL_M_MAX = 64  # above this the wgmma kernel always wins
 
 
 def small_m_regime(m: int, n: int, k: int) -> bool:
-    """Whether the mma.sync weight-streaming kernel handles this M (else the large-M path)."""
-    return m <= SMALL_M_MAX
+    """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
+    always up to 16 tokens; up to 64 for weights of at most 32 Mi elements (the wgmma kernel's
+    fixed cost dominates there); up to 32 for weights above 80 Mi elements (still a weight
+    stream). The table above is the evidence; the rule misses by at most 2% on it."""
+    if m <= 16:
+        return True
+    if m > SMALL_M_MAX:
+        return False
+    if n * k <= 32 * 2**20:
+        return True
+    return m <= 32 and n * k > 80 * 2**20
 
 
 def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
