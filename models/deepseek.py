@@ -13,9 +13,8 @@ prepared weight (the interleaved rows are a valid ``nvfp4_gemm`` B operand):
 * fused (default): ``(h_fp4, h_sf) = gemm_swiglu_quant(x, W_gu_prepared, alpha =
   gate_up.weight_scale_2, G = 1 / down.input_scale)``, ``h = (alpha*up) * silu(alpha*gate)``
   computed in fp64 and rounded once to fp32 (``reference.gemm_swiglu_quant``), then the down
-  ``nvfp4_gemm``. On the CPU this is ``reference.gemm_swiglu_quant``. On CUDA the fused kernel
-  ``nvfp4_gemm_swiglu_quant`` does not exist yet, so the fused path runs the unfused
-  composition below (same formula, fp32 arithmetic).
+  ``nvfp4_gemm``. On the CPU this is ``reference.gemm_swiglu_quant``; on CUDA the kernel
+  ``cute_kernels.nvfp4_gemm_swiglu_quant`` (h in fp32 on the accumulators, never in memory).
 * unfused (env ``CUTE_KERNELS_ENABLE_NVFP4_GEMM_SWIGLU_FUSION=0``): gate_up ``nvfp4_gemm``
   (bf16 x, W4A16, alpha = weight_scale_2 applied to the accumulator: the reference's
   ``alpha*gate`` / ``alpha*up``), fp32 output -> ``h = up * (gate / (1 + exp(-gate)))`` in fp32
@@ -257,11 +256,10 @@ class DeepSeekMLP(MLPShapes):
         x2 = _rows(x, self.hidden_size, "x")
         self.prepare()
         g = self.down.input_global_scale
-        if self.fused() and not ops.on_gpu(x2):
+        if self.fused():
             gu = self.gate_up
-            return reference.gemm_swiglu_quant(x2, None, gu.weight, gu.weight_scale,
-                                               gu.weight_scale_2, g)
-        # CUDA: nvfp4_gemm_swiglu_quant does not exist yet -> unfused composition
+            fused = ops.nvfp4_gemm_swiglu_quant if ops.on_gpu(x2) else reference.gemm_swiglu_quant
+            return fused(x2, None, gu.weight, gu.weight_scale, gu.weight_scale_2, g)
         return reference.nvfp4_quantize(self.swiglu_unfused(x2), g)
 
     def __call__(self, x: torch.Tensor, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:

@@ -16,7 +16,7 @@ import torch
 from cute_kernels import reference
 
 __all__ = ["linear", "silu_mul", "nvfp4_quantize", "silu_mul_nvfp4_quant", "nvfp4_gemm",
-           "gdn_qkvzba_split", "on_gpu"]
+           "nvfp4_gemm_swiglu_quant", "gdn_qkvzba_split", "on_gpu"]
 
 # op name -> ("module:function" of the kernel, CPU function)
 _TABLE = {
@@ -25,6 +25,8 @@ _TABLE = {
     "silu_mul_nvfp4_quant": ("cute_kernels.nvfp4_quant:silu_mul_nvfp4_quant",
                              reference.silu_mul_nvfp4_quant),
     "nvfp4_gemm": ("cute_kernels.nvfp4_gemm:nvfp4_gemm", reference.nvfp4_gemm),
+    "nvfp4_gemm_swiglu_quant": ("cute_kernels.nvfp4_gemm_swiglu_quant:nvfp4_gemm_swiglu_quant",
+                                reference.gemm_swiglu_quant),
     "gdn_qkvzba_split": ("cute_kernels.gdn_split:gdn_qkvzba_split", reference.gdn_qkvzba_split),
 }
 _KERNELS: dict = {}
@@ -56,6 +58,7 @@ linear = _dispatch("linear")
 nvfp4_quantize = _dispatch("nvfp4_quantize")
 silu_mul_nvfp4_quant = _dispatch("silu_mul_nvfp4_quant")
 nvfp4_gemm = _dispatch("nvfp4_gemm")
+nvfp4_gemm_swiglu_quant = _dispatch("nvfp4_gemm_swiglu_quant")
 gdn_qkvzba_split = _dispatch("gdn_qkvzba_split")
 
 # No kernel of its own (the fused silu_mul_nvfp4_quant replaces it); the reference is pure

@@ -233,3 +233,33 @@ def test_malformed_checkpoint_errors():
     t2, _ = mlp_checkpoint(P, H, 64, "nvfp4")
     with pytest.raises(ValueError, match="2I"):
         DeepSeekMLP.from_checkpoint(t2, P, tp_size=2, tp_rank=0)
+
+
+# ----------------------------------------------------------------------------- GPU
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 8, 64, 200])
+def test_gpu_fused_and_unfused_against_fp64(m, monkeypatch):
+    """On CUDA the fused path is the nvfp4_gemm_swiglu_quant kernel: its FP4 activation equals
+    the reference's except at rounding boundaries (one e2m1 step, under 1% of the elements),
+    and both paths stay within the activation's FP4 noise of an fp64 MLP."""
+    i = CFG.mlp_intermediate("dense")
+    t, (gate, up, down) = mlp_checkpoint(P, H, i, "nvfp4")
+    mlp = DeepSeekMLP.from_checkpoint(t, P, CFG, "dense", device="cuda")
+    x = _x(m, seed=torch.seed() % 2**31)
+    xg = x.cuda()
+    monkeypatch.setenv(SWIGLU_FUSION_ENV, "1")
+    qf, sff = mlp.quantized_activation(xg)
+    yf = mlp(xg)
+    gu = mlp.gate_up
+    qr, sfr = reference.gemm_swiglu_quant(xg, None, gu.weight, gu.weight_scale,
+                                          gu.weight_scale_2, mlp.down.input_global_scale)
+    vf = reference.nvfp4_raw_values(qf, sff).cpu()
+    vr = reference.nvfp4_raw_values(qr, sfr).cpu()
+    assert (vf != vr).float().mean() < 0.01
+    monkeypatch.setenv(SWIGLU_FUSION_ENV, "0")
+    yu = mlp(xg)
+    floor = activation_fp4_noise(x, gate, up, t[f"{P}.down_proj.input_scale"])
+    want = fp64_mlp(x, gate, up, down)
+    for y in (yf, yu):
+        assert rel_err(y.cpu(), want) < floor + 1e-2

@@ -352,7 +352,10 @@ def test_gpu_nvfp4_mlp(m, monkeypatch):
     fused = mlp(x)
     monkeypatch.setenv(FUSION_ENV, "1")
     unfused = mlp(x)
-    assert torch.equal(fused, unfused)  # same gate_up GEMM; both quant kernels match the reference
+    # Same gate_up GEMM; the fused kernel's SiLU (ex2/rcp.approx) moves h across a bf16
+    # rounding on under 1e-3 of the elements (tests/test_nvfp4_quant.py), so the outputs agree
+    # to within the FP4 noise of those few elements.
+    assert rel_err(fused.cpu(), unfused.cpu().double()) < 1e-2
     floor = activation_fp4_noise(x.cpu(), gate, up, t[f"{P}.down_proj.input_scale"])
     assert rel_err(fused.cpu(), fp64_mlp(x.cpu(), gate, up, down)) < floor + 1e-2
 
