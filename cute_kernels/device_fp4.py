@@ -115,3 +115,48 @@ def e2m1_encode_total(v: cutlass.Float32) -> cutlass.Uint32:
         cutlass.Uint32(cutlass.select_(v < cutlass.Float32(0.0), cutlass.Uint32(8),
                                        cutlass.Uint32(0))))
 
+
+
+# ---- block quantization in an mma accumulator fragment -----------------------------------------
+def over_quant_block(x, op):
+    """``op``-reduce ``x`` over the 8 lanes that share ``lane % 4`` (lane offsets 4, 8, 16)."""
+    for offset in (4, 8, 16):
+        x = op(x, cute.arch.shuffle_sync_bfly(x, offset=offset))
+    return x
+
+
+@cute.jit
+def quantize_block_pair(x0: cutlass.Float32, x1: cutlass.Float32, x2: cutlass.Float32,
+                        x3: cutlass.Float32, g, gs: cutlass.Float32):
+    """NVFP4-quantize two 16-element blocks held the way an mma.sync / wgmma accumulator holds
+    a 16 (blocks' elements) x 8 (tokens) slice: lane ``4 g + q`` has element ``g`` of both
+    blocks in ``x0`` (block 0) and ``x1`` (block 1) and element ``g + 8`` in ``x2`` / ``x3``,
+    so a block is spread over the 8 lanes sharing ``q``. ``gs`` is the global scale G.
+
+    DESIGN.md's numerics, bit-exact with ``reference.nvfp4_quantize`` of these fp32 values:
+    ``amax`` NaN-propagating (a max butterfly), ``sf = e4m3_satfinite(G * (amax / 6))`` (true
+    division), ``s = 0 if sf == 0 else 1 / (sf / G)``, codes by ``e2m1_encode_total`` (no
+    branch). The codes are assembled by an OR butterfly, so every lane of the group returns
+    ``(word0, word1, byte0, byte1)``: block ``p``'s 8 packed bytes as one Uint64 (element 2i
+    in the low nibble of byte i) and its e4m3 scale byte. The caller picks one lane per block
+    to store them."""
+    vals = ((x0, x2), (x1, x3))
+    rPre = cute.make_rmem_tensor((2,), cutlass.Float32)
+    for p in cutlass.range_constexpr(2):
+        a = cute.arch.fmax(cute.math.abs(vals[p][0]), cute.math.abs(vals[p][1]), nan=True)
+        amax = over_quant_block(a, lambda u, v: cute.arch.fmax(u, v, nan=True))
+        rPre[p] = gs * (amax / cutlass.Float32(E2M1_MAX))
+    rSF = cute.make_rmem_tensor((2,), cutlass.Float8E4M3FN)
+    rSF.store(rPre.load().to(cutlass.Float8E4M3FN))  # cvt.rn.satfinite: NaN -> 0x7F
+    sf_f = rSF.load().to(cutlass.Float32)
+    sf_b = rSF.load().bitcast(cutlass.Uint8)
+    shift = cutlass.Uint32(4 * g)
+    words = []
+    for p in cutlass.range_constexpr(2):
+        s = cutlass.Float32(0.0)
+        if sf_f[p] != cutlass.Float32(0.0):
+            s = cutlass.Float32(1.0) / (sf_f[p] / gs)
+        lo = over_quant_block(e2m1_encode_total(vals[p][0] * s) << shift, lambda u, v: u | v)
+        hi = over_quant_block(e2m1_encode_total(vals[p][1] * s) << shift, lambda u, v: u | v)
+        words.append(cutlass.Uint64(lo) | (cutlass.Uint64(hi) << cutlass.Uint64(32)))
+    return words[0], words[1], sf_b[0], sf_b[1]

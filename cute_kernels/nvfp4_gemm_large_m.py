@@ -88,14 +88,29 @@ class NVFP4GemmLargeM:
         self.k_tiles = k // TILE_K
         self.row_tiles = (n + TILE_N - 1) // TILE_N
         self.tx_bytes = tile_m * TILE_K * 2 + TILE_N * TILE_K // 2 + SF_CHUNK_WORDS * 4
-        self.stages = stages or min(8, (SMEM_BYTES - 4096) // self.tx_bytes)
-        assert self.stages >= 2 and self.stages * self.tx_bytes + 4096 <= SMEM_BYTES
+        self.epilogue_bytes = self.epilogue_smem_bytes()
+        budget = SMEM_BYTES - 4096 - self.epilogue_bytes
+        self.stages = stages or min(8, budget // self.tx_bytes)
+        assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
+
+    def epilogue_smem_bytes(self) -> int:
+        """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
+        replaces the epilogue declares its own; the stage count is chosen to leave room)."""
+        return 0
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
                  mD: cute.Tensor, stream):
+        self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream)
+
+    @cute.jit
+    def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
+                stream):
+        """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
+        writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
+        both without touching the main loop."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         mSF = cute.make_tensor(mBSF.iterator,
                                cute.make_layout((SF_CHUNK_WORDS, self.row_tiles * self.k_tiles)))
@@ -129,10 +144,13 @@ class NVFP4GemmLargeM:
             sW: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128]
             sSF: cute.struct.Align[
                 cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128]
+            # the epilogue's words (at least one, so the struct is the same for every kernel)
+            sEpi: cute.struct.Align[
+                cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
 
         self.shared_storage = SharedStorage
-        tiles = (mD.shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
-        self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, mAlpha, mD, tiled_mma,
+        tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
+        self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, tiled_mma,
                     act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
             min_blocks_per_mp=1, stream=stream)
@@ -140,8 +158,8 @@ class NVFP4GemmLargeM:
     # ---------------------------------------------------------------- kernel
     @cute.kernel
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
-               mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, mAlpha: cute.Tensor,
-               mD: cute.Tensor, tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
+               mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs,
+               tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
                w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
@@ -163,6 +181,7 @@ class NVFP4GemmLargeM:
         sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
         sW = storage.sW.get_tensor(w_layout)
         sSF = storage.sSF.get_tensor(sf_layout)
+        sEpi = storage.sEpi.get_tensor(cute.make_layout(max(1, self.epilogue_bytes // 4)))
         # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
         tAs, tAg = cpasync.tma_partition(
             tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
@@ -175,7 +194,7 @@ class NVFP4GemmLargeM:
             cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS, 1), (None, None)), 0, 2))
         pipeline.pipeline_init_wait(cluster_shape_mn=(1, 1))
 
-        tok_tiles = (mD.shape[0] + self.tile_m - 1) // self.tile_m
+        tok_tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m
         if tidx < 128:
             cute.arch.setmaxregister_decrease(40)
             if warp == 0:
@@ -183,7 +202,8 @@ class NVFP4GemmLargeM:
                               tSs, tSg)
         else:
             cute.arch.setmaxregister_increase(232)
-            self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, mAlpha, mD)
+            self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
+                          scalars, outs)
 
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
@@ -219,7 +239,8 @@ class NVFP4GemmLargeM:
 
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
-    def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, mAlpha, mD):
+    def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
+                 outs):
         thr_mma = tiled_mma.get_slice(ctid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
         tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, TILE_K)))
@@ -253,7 +274,7 @@ class NVFP4GemmLargeM:
                 read, release = self._mma_tile(*step, read, release, frags[1], None)
             else:
                 read, release = self._mma_tile(*step, read, release, frags[0], None)
-            self._epilogue(acc, tCcC, mAlpha, mD, row_tile * TILE_N, tok_tile * self.tile_m)
+            self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
             tile += cute.arch.grid_dim()[0]
 
     @cute.jit
@@ -303,11 +324,16 @@ class NVFP4GemmLargeM:
 
     # ---------------------------------------------------------------- epilogue
     @cute.jit
-    def _epilogue(self, acc, tCcC, mAlpha, mD, row0, tok0):
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
         """out[token, row] = acc[row, token] * 2^63 * alpha (the 2^63, exact, undoes the
-        weights' 2^-63); rows past N and tokens past M are skipped."""
-        alpha = mAlpha[0]
+        weights' 2^-63); rows past N and tokens past M are skipped. ``acc`` is consumer thread
+        ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
+        coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
+        alpha = scalars[0][0]
+        mD = outs[0]
         m = mD.shape[0]
+        row0 = row_tile * TILE_N
+        tok0 = tok_tile * self.tile_m
         for i in cutlass.range(cute.size(acc), unroll_full=True):
             row, tok = tCcC[i]
             row = row + row0

@@ -33,26 +33,25 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
+import cutlass.pipeline as pipeline
 import torch
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 
 from layouts import GATE_UP_GROUP, sf_padded_shape, sf_tiled_layout
 
 from . import jit, reference
-from .arch import compile_options
-from .device_fp4 import E2M1_MAX, e2m1_encode, e2m1_encode_fast
-from .nvfp4_gemm import check_operands, check_placement, nvfp4_gemm, small_m_config, small_m_regime
+from .arch import compile_options, sm_count
+from .device_fp4 import quantize_block_pair
+from .device_mma import POW2_63
+from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_gemm import check_operands, check_placement, small_m_config, small_m_regime
+from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
+                                 large_m_config)
 from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
+from .nvfp4_quant import silu_mul_fast
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
 BLOCK = 16  # output columns per scale
-
-
-def _over_quant_block(x, op):
-    """``op``-reduce ``x`` over the 8 lanes sharing ``lane % 4`` (the lanes of one quant block)."""
-    for offset in (4, 8, 16):
-        x = op(x, cute.arch.shuffle_sync_bfly(x, offset=offset))
-    return x
 
 
 class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
@@ -91,12 +90,11 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
         m_pad = (m + 127) // 128 * 128
         sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
         kb0 = block * self.half  # the CTA's first scale block (= 16-column group)
-        blocks = self.half * self.jt * 2  # per lane: (up tile t, token tile j, token parity p)
 
-        # 1. h (over the up sums) and the block maxima. Block b = (t, j, p) is token
-        #    tok0 + 8 j + 2 q + p, columns 16 (kb0 + t) ..; this lane holds columns g and g + 8
-        #    in acc[t, j, p] and acc[t, j, p + 2].
-        amax = cute.make_rmem_tensor((blocks,), cutlass.Float32)
+        # 1. h (over the up sums). Blocks (t, j, p) are token tok0 + 8 j + 2 q + p, columns
+        #    16 (kb0 + t) ..; this lane holds columns g and g + 8 in acc[t, j, p] and
+        #    acc[t, j, p + 2]: the accumulator slice quantize_block_pair takes.
+        # 2. Scales and codes (quantize_block_pair); lane g = b % 8 stores block b.
         for t in cutlass.range_constexpr(self.half):
             for j in cutlass.range_constexpr(self.jt):
                 for e in cutlass.range_constexpr(4):
@@ -105,55 +103,18 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
                     # reference.silu written out: g / (1 + exp(-g)), true division, precise exp
                     acc[t, j, e] = up * (gate / (cutlass.Float32(1.0)
                                                  + cute.math.exp(-gate, fastmath=False)))
-                for p in cutlass.range_constexpr(2):
-                    a = cute.arch.fmax(cute.math.abs(acc[t, j, p]), cute.math.abs(acc[t, j, p + 2]),
-                                       nan=True)
-                    amax[(t * self.jt + j) * 2 + p] = _over_quant_block(
-                        a, lambda x, y: cute.arch.fmax(x, y, nan=True))
-
-        # 2. Scales, as nvfp4_quant: sf = e4m3_satfinite(G * (amax / 6)) (one cvt per pair).
-        pre = cute.make_rmem_tensor((blocks,), cutlass.Float32)
-        for b in cutlass.range_constexpr(blocks):
-            pre[b] = gs * (amax[b] / cutlass.Float32(E2M1_MAX))
-        rSF = cute.make_rmem_tensor((blocks,), cutlass.Float8E4M3FN)
-        rSF.store(pre.load().to(cutlass.Float8E4M3FN))  # cvt.rn.satfinite: NaN -> 0x7F
-        sf_f = rSF.load().to(cutlass.Float32)
-        sf_b = rSF.load().bitcast(cutlass.Uint8)
-
-        # 3. Codes: nibble g of word 0 (column g) and of word 1 (column g + 8); the OR butterfly
-        #    assembles the block's 8 bytes in all its lanes; lane g = b % 8 stores them.
-        for t in cutlass.range_constexpr(self.half):
-            for j in cutlass.range_constexpr(self.jt):
+                quant = quantize_block_pair(acc[t, j, 0], acc[t, j, 1], acc[t, j, 2],
+                                            acc[t, j, 3], g, gs)
                 for p in cutlass.range_constexpr(2):
                     b = (t * self.jt + j) * 2 + p
-                    sf = sf_f[b]
-                    byte = sf_b[b]
-                    s = cutlass.Float32(0.0)
-                    if sf != cutlass.Float32(0.0):
-                        s = cutlass.Float32(1.0) / (sf / gs)
-                    v0 = acc[t, j, p] * s
-                    v1 = acc[t, j, p + 2] * s
-                    c0 = cutlass.Uint32(0)
-                    c1 = cutlass.Uint32(0)
-                    if s > cutlass.Float32(0.0) and s < cutlass.Float32(float("inf")):
-                        c0 = e2m1_encode_fast(v0)
-                        c1 = e2m1_encode_fast(v1)
-                    else:
-                        # s = 0, NaN or inf: the literal comparisons (NaN -> code 0)
-                        c0 = e2m1_encode(v0)
-                        c1 = e2m1_encode(v1)
-                    shift = cutlass.Uint32(4 * g)
-                    lo = _over_quant_block(c0 << shift, lambda x, y: x | y)
-                    hi = _over_quant_block(c1 << shift, lambda x, y: x | y)
                     tok = tok0 + j * 8 + lane_q * 2 + p
                     if g == b % 8 and tok < m:
-                        word = cutlass.Uint64(lo) | (cutlass.Uint64(hi) << cutlass.Uint64(32))
                         gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + t)),
                                                 cutlass.Uint64)
-                        gQ[0] = word
-                        sSF[tok, kb0 + t] = byte
+                        gQ[0] = quant[p]
+                        sSF[tok, kb0 + t] = quant[2 + p]
 
-        # 4. The last token tile's CTAs zero scale rows M .. pad128(M) of their blocks.
+        # 3. The last token tile's CTAs zero scale rows M .. pad128(M) of their blocks.
         if tok0 + 8 * self.jt >= m:
             for r in cutlass.range(m + 4 * g + lane_q, m_pad, 32):
                 for t in cutlass.range_constexpr(self.half):
@@ -179,6 +140,108 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
+class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
+    """``NVFP4GemmLargeM`` on the [2I, K] prepared weight with ``_epilogue`` replaced (see the
+    module docstring): static I, K and the tile config; M dynamic; bf16 activations."""
+
+    GATE_FULL = 1   # named barriers (0 is __syncthreads): the gate warpgroup's values are in
+    GATE_EMPTY = 2  # shared memory / the up warpgroup has read them
+
+    def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS):
+        assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
+        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms)
+        self.i = i
+        self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
+
+    def epilogue_smem_bytes(self) -> int:
+        """silu(gate) of the tile: 64 rows x tile_m tokens, fp32."""
+        return GATE_UP_GROUP * self.tile_m * 4
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 stream):
+        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream)
+
+    @cute.jit
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """Row tile ``row_tile`` is interleave group ``row_tile``: consumer warpgroup 0 holds the
+        up rows of h columns ``64 row_tile ..``, warpgroup 1 their gate rows, in the same
+        fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
+        bytes)."""
+        mQ, mSF = outs
+        alpha = scalars[0][0]
+        m = mQ.shape[0]
+        wg_tid = ctid % 128
+        n_acc = cute.size(acc)
+        # thread-major: the 128 threads of a warpgroup touch 128 consecutive words per element
+        sGate = cute.make_tensor(sEpi.iterator, cute.make_layout((n_acc, 128), stride=(128, 1)))
+        full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
+        empty = pipeline.NamedBarrier(barrier_id=self.GATE_EMPTY, num_threads=256)
+        if ctid >= 128:
+            # gate warpgroup: silu(alpha * gate) (silu_mul_fast's factor, up applied below)
+            for e in cutlass.range_constexpr(n_acc):
+                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+                sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            full.arrive()
+            empty.arrive_and_wait()  # the up warpgroup has read them: the tile may be reused
+        else:
+            full.arrive_and_wait()
+            for e in cutlass.range_constexpr(n_acc):
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
+            empty.arrive()
+            self._quantize(acc, tCcC, scalars[1][0], mQ, mSF, m, wg_tid, row_tile,
+                           tok_tile * self.tile_m)
+
+    @cute.jit
+    def _quantize(self, h, tCcC, gs, mQ, mSF, m, wg_tid, row_tile, tok0):
+        """The up warpgroup's h fragment: warp ``w`` holds rows (h columns) ``16 w ..
+        16 w + 15`` = scale block ``4 row_tile + w``; lane ``4 g + q`` columns ``g``, ``g + 8``
+        of tokens ``8 j + 2 q + p`` in ``h[4 j + p]``, ``h[4 j + 2 + p]`` (wgmma's accumulator
+        layout, = the mma.sync slice ``quantize_block_pair`` takes). Lane ``g = b % 8`` stores
+        block ``b = 2 j + p``; the last token tile also zeroes scale rows M .. pad128(M)."""
+        m_pad = (m + 127) // 128 * 128
+        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
+        lane = wg_tid % 32
+        g = lane // 4
+        kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
+        for j in cutlass.range_constexpr(cute.size(h) // 4):
+            quant = quantize_block_pair(h[4 * j], h[4 * j + 1], h[4 * j + 2], h[4 * j + 3], g,
+                                        gs)
+            for p in cutlass.range_constexpr(2):
+                tok = tok0 + tCcC[4 * j + p][1]
+                if g == (2 * j + p) % 8 and tok < m:
+                    gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb)),
+                                            cutlass.Uint64)
+                    gQ[0] = quant[p]
+                    sSF[tok, kb] = quant[2 + p]
+        if tok0 + self.tile_m >= m:
+            for r in cutlass.range(m + lane, m_pad, 32):
+                sSF[r, kb] = cutlass.Uint8(0)
+
+
+@jit.cached
+def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
+                                            sms: int = H200_SMS):
+    """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``);
+    M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
+    [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8)."""
+    m = cute.sym_int()
+    a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
+    b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
+                                 assumed_align=16)
+    b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
+                                                    * SF_CHUNK_WORDS,), assumed_align=16)
+    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms)
+    return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
 # ---- public function ----------------------------------------------------------------------------
 def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
     """(row_tiles, token_tiles, warps, prefetch): ``small_m_config`` of the [2I, K] GEMM, with
@@ -200,19 +263,25 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
            w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
 
 
+def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
+                   out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...]) -> None:
+    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16, config =
+    (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``."""
+    i, k = w.shape[0] // 2, 2 * w.shape[1]
+    tile_m, stages, *ctas = config
+    sms = ctas[0] if ctas else sm_count(w.device.index or 0)
+    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms)
+    kernel(a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
+           out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
-    """Temporary large-M route, until the wgmma GEMM gets this epilogue: the [M, 2I] GEMM in
-    fp32 (alpha applied as the kernel applies it), h in fp32 torch, then the reference
-    quantization of that fp32 h, which is the convention itself. Its range check syncs the
-    host once (no CUDA-graph capture on this route)."""
-    m = a.shape[0]
-    acc = nvfp4_gemm(a, a_sf, w, w_sf, alpha, out_dtype=torch.float32)
-    groups = acc.view(m, -1, 2, GATE_UP_GROUP)  # 64 up columns, then their 64 gate columns
-    up = groups[:, :, 0].reshape(m, -1)
-    gate = groups[:, :, 1].reshape(m, -1)
-    q, sf = reference.nvfp4_quantize(up * reference.silu(gate), out_global_scale)
-    out.copy_(q)
-    out_sf.copy_(sf.view(torch.uint8))
+    """The fused TMA + wgmma kernel (W4A16). NVFP4 activations are first dequantized to bf16
+    with global scale 1 (exact), as ``nvfp4_gemm`` does at large M."""
+    m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
+    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    launch_large_m(a16, w, w_sf, alpha, out_global_scale, out, out_sf,
+                   large_m_config(m, 2 * i, k))
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

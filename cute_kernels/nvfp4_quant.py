@@ -89,12 +89,12 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
     return gate * cute.arch.rcp_approx(cutlass.Float32(1.0) + e) * up
 
 
-def kernel_config(k: int, silu: bool, device: torch.device) -> tuple[int, int, int]:
-    """(vecs, warps, max_ctas) for a row length: 4 loads per lane (1024 elements per warp,
-    which divides every model K here, so no lane idles on a row tail), 4 warps per CTA, and a
-    persistent grid of 8 CTAs per SM of this GPU. Untuned: see
+def kernel_config(k: int, silu: bool, device: torch.device) -> tuple[int, int, int, bool]:
+    """(vecs, warps, max_ctas, prefetch) for a row length: 4 loads per lane (1024 elements per
+    warp, which divides every model K here, so no lane idles on a row tail), 4 warps per CTA, a
+    persistent grid of 8 CTAs per SM of this GPU, the next item's loads in flight. See
     ``python -m cute_kernels.bench quant --sweep``."""
-    return 4, 4, 8 * sm_count(device.index or 0)
+    return 4, 4, 8 * sm_count(device.index or 0), True
 
 
 class NVFP4Quant:
@@ -103,9 +103,9 @@ class NVFP4Quant:
     batch of experts [E, M, 2K]; ``vecs`` 16-byte loads per lane, ``warps`` per CTA."""
 
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
-                 vecs: int = 4, warps: int = 4, max_ctas: int = 8 * 132):
+                 vecs: int = 4, warps: int = 4, max_ctas: int = 8 * 132, prefetch: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
-        self.max_ctas = max_ctas
+        self.max_ctas, self.prefetch = max_ctas, prefetch
         self.k, self.kb = k, k // BLOCK
         self.kb4 = (self.kb + 3) // 4 * 4
         self.dtype, self.silu, self.experts = dtype, silu, experts
@@ -169,13 +169,11 @@ class NVFP4Quant:
         return kb < self.kb
 
     @cute.jit
-    def _load(self, gIn: cute.Tensor, valid) -> cute.Tensor:
-        """One 16-byte load of 8 elements into registers (zeros where not ``valid``)."""
-        rIn = cute.make_rmem_tensor((VEC,), self.dtype)
+    def _load(self, gIn: cute.Tensor, valid, rIn: cute.Tensor):
+        """One 16-byte load of 8 elements into ``rIn`` (zeros where not ``valid``)."""
         rIn.fill(0.0)
         if valid:
             cute.autovec_copy(gIn, rIn)
-        return rIn
 
     @cute.jit
     def _widen(self, rIn: cute.Tensor, rOut: cute.Tensor):
@@ -205,17 +203,54 @@ class NVFP4Quant:
         if cutlass.const_expr(self.experts):
             # Rows at or past masked_m[e] are never visited (a count above M acts as M).
             end = cutlass.max(cutlass.min(mMask[ex], m), 0) * self.chunks
-        # Warp-uniform work items, grid-stride.
-        for w in cutlass.range(bidx * self.warps + (tidx >> 5), end, ctas * self.warps,
-                               unroll=1):
+        # Warp-uniform work items, grid-stride. With `prefetch`, the loads of the next item are
+        # in flight while this one is computed (the kernel is issue-bound: without it a warp's
+        # memory traffic stops while it computes).
+        first = bidx * self.warps + (tidx >> 5)
+        stride = ctas * self.warps
+        loaded = cutlass.min(row_items, end)  # items with rows to load
+        cur = self._input_regs()
+        nxt = self._input_regs()
+        if cutlass.const_expr(self.prefetch):
+            self._load_item(mX, ex, first, first < loaded, lane, cur)
+        for w in cutlass.range(first, end, stride, unroll=1):
+            if cutlass.const_expr(self.prefetch):
+                self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
+            else:
+                self._load_item(mX, ex, w, w < loaded, lane, cur)
             if w < row_items:
                 row = w // self.chunks
                 chunk = w - row * self.chunks
                 kb0 = chunk * self.chunk_blocks + (lane >> 1)  # this lane pair's first block
-                self._quantize(mX, mQ, sSF, g, table, ex, row, kb0, half)
+                self._quantize(mQ, sSF, g, table, ex, row, kb0, half, cur)
             else:
                 if cutlass.const_expr(not self.experts):
                     self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
+            if cutlass.const_expr(self.prefetch):
+                for c, n in zip(cur, nxt):
+                    c.store(n.load())
+
+    def _input_regs(self):
+        """Registers for one item's inputs: [vecs, VEC] (and the up half when fused), rows
+        contiguous so each row is one 16-byte load."""
+        layout = cute.make_ordered_layout((self.vecs, VEC), order=(1, 0))
+        return [cute.make_rmem_tensor(layout, self.dtype) for _ in range(2 if self.silu else 1)]
+
+    @cute.jit
+    def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs):
+        """Every load of work item ``w`` (zeros where not ``live`` or past the row). Block i of
+        the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7."""
+        row = w // self.chunks
+        chunk = w - row * self.chunks
+        kb0 = chunk * self.chunk_blocks + (lane >> 1)
+        half = lane & 1
+        for i in cutlass.range_constexpr(self.vecs):
+            kb = kb0 + BLOCKS_PER_STEP * i
+            valid = live & self._in_row(kb)
+            for part in cutlass.range_constexpr(len(regs)):
+                # the up half starts K elements (K / 8 tiles) after the gate half
+                col = kb * 2 + half + part * (self.k // VEC)
+                self._load(self._tile(mX, ex, row, col, VEC), valid, regs[part][i, None])
 
     @cute.jit
     def _reciprocal_table(self, g: cutlass.Float32, tidx):
@@ -255,28 +290,17 @@ class NVFP4Quant:
                 mSFWords[offset >> 2] = cutlass.Uint32(0)
 
     @cute.jit
-    def _quantize(self, mX: cute.Tensor, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
-                  table: cute.Tensor, ex, row, kb0, half):
-        # 1. Load, (SiLU*mul: h,) block maxima. Block i of this lane pair is kb0 + 16 i; this
-        #    lane holds its elements half * 8 .. half * 8 + 7.
-        # All loads first (nothing between them and the arithmetic's branches), then h.
-        rIn = [self._load(self._tile(mX, ex, row, (kb0 + BLOCKS_PER_STEP * i) * 2 + half, VEC),
-                          self._in_row(kb0 + BLOCKS_PER_STEP * i))
-               for i in range(self.vecs)]
-        if cutlass.const_expr(self.silu):
-            up = self.k // VEC  # the up half starts K elements (K / 8 tiles) further
-            rUp = [self._load(self._tile(mX, ex, row,
-                                         (kb0 + BLOCKS_PER_STEP * i) * 2 + half + up, VEC),
-                              self._in_row(kb0 + BLOCKS_PER_STEP * i))
-                   for i in range(self.vecs)]
+    def _quantize(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
+                  table: cute.Tensor, ex, row, kb0, half, regs):
+        # 1. (SiLU*mul: h,) block maxima of the loaded registers.
         rH = cute.make_rmem_tensor((self.vecs, VEC), cutlass.Float32)
         amax = cute.make_rmem_tensor((self.vecs,), cutlass.Float32)
         for i in cutlass.range_constexpr(self.vecs):
             rX = cute.make_rmem_tensor((VEC,), cutlass.Float32)
-            self._widen(rIn[i], rX)
+            self._widen(regs[0][i, None], rX)
             if cutlass.const_expr(self.silu):
                 rU = cute.make_rmem_tensor((VEC,), cutlass.Float32)
-                self._widen(rUp[i], rU)
+                self._widen(regs[1][i, None], rU)
                 rHd = cute.make_rmem_tensor((VEC,), self.dtype)
                 for j in cutlass.range_constexpr(VEC):
                     rX[j] = silu_mul_fast(rX[j], rU[j])
@@ -289,7 +313,8 @@ class NVFP4Quant:
                 rH[i, j] = rX[j]
             amax[i] = cute.arch.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=1), nan=True)
 
-        # 2. Scales. Lane `half` of the pair converts blocks 2j + half, looks their out_scale up in the table and hands it to the other lane.
+        # 2. Scales. Lane `half` of the pair converts blocks 2j + half, looks their out_scale
+        #    up in the table and hands it to the other lane.
         nj = self.vecs // 2
         rPre = cute.make_rmem_tensor((nj,), cutlass.Float32)
         for j in cutlass.range_constexpr(nj):
@@ -327,7 +352,7 @@ class NVFP4Quant:
 
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
-                        warps: int = 4, max_ctas: int = 8 * 132):
+                        warps: int = 4, max_ctas: int = 8 * 132, prefetch: bool = True):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -349,7 +374,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         g = make_fake_compact_tensor(cutlass.Float32, (1,))
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    return cute.compile(NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas), x, g, mask, q, sf,
+    return cute.compile(NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch), x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 

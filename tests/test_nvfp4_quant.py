@@ -269,6 +269,27 @@ def test_quantize_bit_exact(m, k, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("config", [(4, 4, 8, True), (4, 4, 8, False), (4, 8, 4, True),
+                                    (2, 4, 1, True), (8, 4, 3, False)])
+@pytest.mark.parametrize("silu", [False, True])
+def test_every_kernel_config_agrees(config, silu):
+    """The swept (vecs, warps, max CTAs, prefetch) configs, small grids included (each warp
+    then walks many items, so the prefetch carries across them), bit-exact with the default."""
+    m, k = 300, 2048 + 1024  # three 1024-element items per row: whole rows
+    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
+    g = torch.full((1,), 30.0, device="cuda")
+    mask = torch.zeros(1, dtype=torch.int32, device="cuda")
+    outs = []
+    for cfg in (config, (4, 4, 8 * 132, True)):
+        q, sf = _poisoned_out(m, k)
+        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, *cfg)(x, g, mask, q, sf.view(-1))
+        outs.append((q, sf))
+    _assert_quantized_equal(outs[0], outs[1])
+    if not silu:
+        _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("g", [1.0, 3.1, 1e-30, 1e38, 0.0, math.inf])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_quantize_special_blocks(g, dtype):

@@ -27,9 +27,10 @@ LARGE_M = [4096, 16384]
 SMALL_M = [1, 8, 64]
 EXPERTS = [(8, 128), (8, 1024), (32, 128), (32, 1024)]  # (E, M); I = 2048 (DeepSeek experts)
 EXPERT_I = 2048
-# (vecs, warps, CTAs per SM of the persistent grid)
-CONFIGS = [(4, 4, 8), (4, 4, 4), (4, 4, 16), (2, 4, 8), (2, 8, 4), (4, 8, 4), (8, 4, 4),
-           (8, 4, 8)]
+# (vecs, warps, CTAs per SM of the persistent grid, prefetch the next item)
+CONFIGS = [(4, 4, 8, True), (4, 4, 8, False), (4, 8, 4, True), (4, 8, 4, False),
+           (4, 4, 16, True), (4, 4, 16, False), (2, 4, 8, True), (2, 8, 8, True),
+           (4, 4, 4, True)]
 
 
 def _sf_bytes(m: int, k: int) -> int:
@@ -116,8 +117,8 @@ def _empty_launch_row() -> Row:
 
 
 def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, True))):
-    """Time every (vecs, warps, CTAs per SM) config of the kernel on a few (M, K, fused)
-    shapes."""
+    """Time every (vecs, warps, CTAs per SM, prefetch) config of the kernel on a few
+    (M, K, fused) shapes."""
     for m, k, silu in shapes:
         width = 2 * k if silu else k
         nbytes = _quant_bytes(m, k, width)
@@ -128,14 +129,14 @@ def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, 
         sf = torch.empty(_sf_bytes(m, k), dtype=torch.uint8, device="cuda")
         times = {}
         for cfg in CONFIGS:
-            vecs, warps, per_sm = cfg
+            vecs, warps, per_sm, prefetch = cfg
             fn = compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, warps,
-                                     per_sm * sm_count())
+                                     per_sm * sm_count(), prefetch)
             times[cfg] = time_graph_us([lambda x=x, fn=fn: fn(x, g, mask, packed, sf)
                                         for x in xs])
         best = min(times, key=times.get)
         table = "  ".join(f"{c}: {t:.1f}" for c, t in times.items())
-        print(f"sweep M={m} K={k} fused={silu}: best (vecs, warps, CTAs/SM) = {best}; {table} us")
+        print(f"sweep M={m} K={k} fused={silu}: best (vecs, warps, CTAs/SM, prefetch) = {best}; {table} us")
         del xs
 
 
