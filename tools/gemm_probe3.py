@@ -94,6 +94,40 @@ if "fused" in what:
                             "unfused_us": tu, "cublas_silu_us": tc, "roofline_us": roof})
         del ws, w16s, w16
 
+if "fusedlarge" in what:
+    # The fused kernel through the public function (its own regime choice) against the
+    # unfused pair and cuBLAS bf16 + torch silu*mul, M from the small/large boundary up.
+    from cute_kernels.nvfp4_gemm import nvfp4_gemm
+    from cute_kernels.nvfp4_gemm_swiglu_quant import nvfp4_gemm_swiglu_quant
+
+    for two_i, k in [(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168)]:
+        i = two_i // 2
+        w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
+        w, w_sf = reference.nvfp4_quantize(w16, 100.0)
+        for m in (16, 64, 256, 1024, 4096):
+            x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+            a, a_sf = reference.nvfp4_quantize(x, 100.0)
+
+            def unfused():
+                silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w, w_sf, 0.5), 30.0)
+
+            calls = {"fused": lambda: nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, 0.5, 30.0),
+                     "unfused": unfused,
+                     "cublas": lambda: (lambda y: F.silu(y[:, :i]) * y[:, i:])(x @ w16.t())}
+            t = {}
+            for name, c in calls.items():
+                try:
+                    t[name] = time_graph_us([c], calls_per_graph=10)
+                except Exception as e:  # noqa: BLE001 - report and go on
+                    print(f"{name} failed at M={m}: {repr(e)[:160]}")
+                    t[name] = float("nan")
+            print(f"fusedlarge 2I={two_i} K={k} M={m}: fused {t['fused']:.1f} unfused "
+                  f"{t['unfused']:.1f} cuBLAS+silu {t['cublas']:.1f} us -> "
+                  f"{t['unfused'] / t['fused']:.2f}x unfused, {t['cublas'] / t['fused']:.2f}x "
+                  "cuBLAS", flush=True)
+            results.append({"kind": "fusedlarge", "two_i": two_i, "k": k, "m": m, **t})
+        del w16, w, w_sf
+
 os.makedirs(out_dir, exist_ok=True)
 with open(os.path.join(out_dir, "gemm_probe3.json"), "w") as f:
     json.dump(results, f, indent=1)

@@ -43,3 +43,23 @@ gdn_qkvzba_split(torch.randn(33, 2 * hk * d + 2 * hv * d, device="cuda", dtype=t
                  torch.randn(33, 2 * hv, device="cuda", dtype=torch.bfloat16), hk, hv, d, d)
 torch.cuda.synchronize()
 print("nvfp4 gemm / quant / gdn probe ran")
+
+# NVFP4 GEMM large-M (wgmma) regime, both activation kinds, N tail; the fused gate_up GEMM +
+# SwiGLU + quantization at small and large M (prepared interleaved weights, I = 128).
+from cute_kernels.gate_up_weight import prepare_gate_up_weight  # noqa: E402
+from cute_kernels.nvfp4_gemm_swiglu_quant import nvfp4_gemm_swiglu_quant  # noqa: E402
+
+xl = torch.randn(129, 576, device="cuda", dtype=torch.bfloat16)
+al, al_sf = reference.nvfp4_quantize(xl, 50.0)
+nvfp4_gemm(al, al_sf, b, b_sf, 0.5)
+nvfp4_gemm(xl, None, b, b_sf, 0.5)
+wgu, wgu_sf = reference.nvfp4_quantize(torch.randn(256, 576, device="cuda", dtype=torch.bfloat16),
+                                       50.0, swizzle=False)
+wp, wp_sf = prepare_gate_up_weight(wgu, wgu_sf)
+for rows in (3, 129):
+    xs = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
+    nvfp4_gemm_swiglu_quant(xs, None, wp, wp_sf, 0.5, 30.0)
+    q_s, q_sf = reference.nvfp4_quantize(xs, 50.0)
+    nvfp4_gemm_swiglu_quant(q_s, q_sf, wp, wp_sf, 0.5, 30.0)
+torch.cuda.synchronize()
+print("large-M gemm / fused swiglu probe ran")
