@@ -41,6 +41,7 @@ _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #   4096x7168     12.2 /  51.5           23.1 /  51.7    29.5 /  52.0    55.7 /  52.7
 #   7168x2048      8.1 /  19.7           11.2 /  19.8    17.4 /  20.1    31.2 /  20.4
 SMALL_M_MAX = 64  # above this the wgmma kernel always wins
+X_SMEM_TOKENS = 2  # the small-M kernel stages the activations in shared memory up to here
 
 
 def small_m_regime(m: int, n: int, k: int) -> bool:
@@ -133,8 +134,12 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. The tile sweep and the config
     tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
+    m = a.shape[0]
+    # Up to X_SMEM_TOKENS tokens (one token tile) the activations are decoded once per CTA
+    # into shared memory instead of per warp and step.
+    x_tokens = m if m <= X_SMEM_TOKENS and config[1] == 1 else 0
     kernel = compile_nvfp4_gemm_small_m(n, k, "fp4" if a_sf is not None else str(a.dtype),
-                                        str(out.dtype), *config)
+                                        str(out.dtype), *config, x_tokens)
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     kernel(a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
            b_sf.view(-1), alpha, out)

@@ -46,8 +46,9 @@ K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 
 class NVFP4GemmSmallM:
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
-                 row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1):
-        assert k % K_ALIGN == 0
+                 row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
+                 x_tokens: int = 0):
+        assert k % K_ALIGN == 0 and (x_tokens == 0 or token_tiles == 1)
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
@@ -57,6 +58,12 @@ class NVFP4GemmSmallM:
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
+        # x_tokens > 0 (M <= x_tokens, decode): the CTA decodes the activations of those tokens
+        # once into shared memory, in MMA-operand order; the main loop then reads them with two
+        # 16-byte loads per block instead of loading and decoding them per warp and step (all
+        # eight token lanes of a warp would decode the same clamped token).
+        self.x_tokens = x_tokens
+        self.x_token_words = self.steps * 16 * 8 + 4  # +16 bytes: token rows on other banks
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -72,9 +79,9 @@ class NVFP4GemmSmallM:
         m = outs[0].shape[0]
         rows_per_cta = 16 * self.rt
         tokens_per_cta = 8 * self.jt
-        smem = 0
+        smem = self.x_tokens * self.x_token_words * 4 + 128
         if cutlass.const_expr(self.warps > 1):
-            smem = self.warps * 32 * self.acc_per_lane * 4 + 128
+            smem += self.warps * 32 * self.acc_per_lane * 4 + 128
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   (self.n + rows_per_cta - 1) // rows_per_cta, 1),
@@ -104,7 +111,7 @@ class NVFP4GemmSmallM:
             row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
                                         bs[t, None])
-        for j in cutlass.range_constexpr(self.jt):
+        for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
             tok = cutlass.min(tok0 + j * 8 + g, m - 1)
             if cutlass.const_expr(self.a_fp4):
                 self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, col, xq[j, None],
@@ -139,7 +146,7 @@ class NVFP4GemmSmallM:
                 out[4 * w + r] = pair & live
 
     @cute.jit
-    def _compute_step(self, buf, step, lane_q, acc, wp, xp):
+    def _compute_step(self, buf, step, lane_q, acc, wp, xp, sX, g):
         """Decode one step's registers block by block and run its MMAs."""
         bq, bs, xq, xs = buf
         live = cutlass.Uint32(0xFFFFFFFF)
@@ -147,7 +154,11 @@ class NVFP4GemmSmallM:
             live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
-                if cutlass.const_expr(self.a_fp4):
+                if cutlass.const_expr(self.x_tokens):
+                    xp[j, None].fill(0)
+                    if g < self.x_tokens:
+                        cute.autovec_copy(sX[g, step, b, lane_q, None], xp[j, None])
+                elif cutlass.const_expr(self.a_fp4):
                     self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
@@ -181,6 +192,9 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.a_fp4):
             a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
 
+        sX = None
+        if cutlass.const_expr(self.x_tokens):
+            sX = self._stage_activations(mA, mASF, a_sf_layout, m)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
@@ -203,7 +217,7 @@ class NVFP4GemmSmallM:
                 if step + self.warps < self.steps:
                     self._load_step(*loader, step + self.warps, *where, nxt)
                 if step < self.steps:
-                    self._compute_step(cur, step, lane_q, acc, wp, xp)
+                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g)
                 for src, dst in zip(nxt, cur):
                     dst.store(src.load())
         else:
@@ -211,12 +225,48 @@ class NVFP4GemmSmallM:
                 step = warp + i * self.warps
                 if step < self.steps:
                     self._load_step(*loader, step, *where, bufs[0])
-                    self._compute_step(bufs[0], step, lane_q, acc, wp, xp)
+                    self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g)
 
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    @cute.jit
+    def _stage_activations(self, mA, mASF, a_sf_layout, m):
+        """Decode the activations of tokens 0 .. x_tokens - 1 into shared memory, laid out
+        [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
+        builds (same decode, same K permutation), zeros past K and for tokens past M. One
+        16-element scale block per thread and pass; the whole CTA, then a barrier."""
+        smem = SmemAllocator()
+        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(
+            self.x_tokens * self.x_token_words), byte_alignment=16)
+        sX = cute.make_tensor(sXw.iterator, cute.make_layout(
+            (self.x_tokens, self.steps, 4, 4, 8),
+            stride=(self.x_token_words, 128, 32, 8, 1)))
+        tid = cute.arch.thread_idx()[0]
+        blocks = self.steps * 16  # per token, the K tail's blocks included
+        words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
+        rQ = cute.make_rmem_tensor((words,), cutlass.Int32)
+        rS = cute.make_rmem_tensor((1,), mASF.element_type)
+        pairs = cute.make_rmem_tensor((8,), cutlass.Uint32)
+        for i in cutlass.range(tid, self.x_tokens * blocks, 32 * self.warps, unroll=1):
+            tok = i // blocks
+            kbi = i - tok * blocks
+            step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
+            live = cutlass.Uint32(0) - cutlass.Uint32((kbi < self.kb) & (tok < m))
+            row = cutlass.min(tok, m - 1)
+            kbc = cutlass.min(kbi, self.kb - 1)  # blocks past K: any block, zeroed by `live`
+            # this block's words only (a dynamic index into a lane slice would spill)
+            cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None], rQ)
+            if cutlass.const_expr(self.a_fp4):
+                rS[0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+                self._decode_fp4_block(rQ, rS, 0, live, True, pairs)
+            else:
+                self._pairs_bf16_block(rQ, 0, live, pairs)
+            cute.autovec_copy(pairs, sX[tok, step, b, q, None])
+        cute.arch.sync_threads()
+        return sX
 
     @cute.jit
     def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
@@ -270,13 +320,14 @@ def fake_operands(n: int, k: int, a_fp4: bool):
 @jit.cached
 def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
                                row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
-                               prefetch: int = 1):
+                               prefetch: int = 1, x_tokens: int = 0):
     """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
     swizzled scales) or "torch.bfloat16" (W4A16)."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
-    kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch)
+    kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
+                             x_tokens)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

@@ -15,6 +15,8 @@ from tests.conftest import poisoned
     (200, 576, "torch.bfloat16", (2, 1, 4, 1)),       # K tail of 64, N tail
     (7168, 2048, "fp4", (2, 4, 8, 0)),
     (4096, 7168, "torch.bfloat16", (1, 2, 8, 1)),
+    (200, 576, "fp4", (1, 1, 4, 1, 2)),               # activations staged in shared memory
+    (36864, 7168, "torch.bfloat16", (2, 1, 4, 1, 1)),
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
@@ -45,7 +47,7 @@ def _rel_err(got, want):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 7, 8, 16, 33, SMALL_M_MAX, SMALL_M_MAX + 1, 1000])
+@pytest.mark.parametrize("m", [1, 2, 7, 8, 16, 33, SMALL_M_MAX, SMALL_M_MAX + 1, 1000])
 @pytest.mark.parametrize("n,k", [(256, 512), (200, 576), (1000, 4096), (7168, 2048)])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_matches_fp64_reference(m, n, k, fp4_a):
@@ -65,8 +67,9 @@ def test_matches_fp64_reference(m, n, k, fp4_a):
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0),
                                     (1, 4, 8, 1), (4, 1, 2, 1)])
-def test_every_tile_config_agrees(config):
-    m, n, k = 29, 336, 1088
+@pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
+def test_every_tile_config_agrees(config, m):
+    n, k = 336, 1088
     for fp4_a in (True, False):
         a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
         want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
