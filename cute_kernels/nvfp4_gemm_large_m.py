@@ -38,7 +38,10 @@ few activation tiles and weight panels through L2.
 
 Epilogue (``_epilogue``, separate so a fused SwiGLU + quantize epilogue can replace it): fp32
 accumulators times ``2^63`` and alpha, converted to the output dtype and stored directly with
-bounds checks (the accumulator is D^T, so a store writes out[token, row]).
+bounds checks (the accumulator is D^T, so a store writes out[token, row]). A subclass replacing
+it passes its own ``scalars`` / ``outs`` tuples to ``_launch`` and declares the shared memory it
+needs in ``epilogue_smem_bytes`` (the pipeline then gets fewer stages); see
+``nvfp4_gemm_swiglu_quant``.
 
 Limits: K a multiple of 64; any N >= 1; any M >= 1 (M dynamic, N and K compile-time);
 ``b_sf`` the padded swizzled buffer [pad128(N), K/16] e4m3; a, b, out contiguous and 16-byte

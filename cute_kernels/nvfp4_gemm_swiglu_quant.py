@@ -24,9 +24,32 @@ Small M (``small_m_regime``): ``NVFP4GemmSmallM``'s main loop with two hooks cha
   token tile zero the scale rows ``M .. pad128(M)`` of their blocks, so one launch writes the
   whole ``out_sf`` (also a caller's poisoned buffer), and CUDA graphs need no extra memset.
 
-Large M: for now ``nvfp4_gemm`` to fp32, h in torch, ``reference.nvfp4_quantize`` of the fp32 h
-(the same convention; temporary until the wgmma GEMM gets this epilogue). CPU tensors: the
-reference (``reference.gemm_swiglu_quant``).
+Large M (past ``small_m_regime(M, 2I, K)``): ``NVFP4GemmLargeM`` (TMA + wgmma, persistent)
+with its ``_epilogue`` replaced. Its CTA tile of 128 weight rows is exactly one interleave
+group: consumer warpgroup 0 accumulates the 64 up rows of h columns ``64 t .. 64 t + 63``,
+warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, token) positions.
+
+* The gate warpgroup writes ``silu(alpha * gate)`` (``nvfp4_quant.silu_mul_fast``'s
+  ex2/rcp.approx form; DESIGN.md's rule bounds the effect) into a shared fp32 buffer of
+  64 x tile_m, thread-major (conflict-free), and arrives on a named barrier; the up warpgroup
+  waits on it, forms ``h = (alpha * up) * silu`` in its own accumulator registers and arrives
+  on a second barrier as soon as it has read them, which the gate warpgroup waits on before
+  it moves on (its next tile rewrites the buffer). The producer warp takes no part. So the
+  quantization below runs on the up warpgroup while the gate warpgroup already issues the next
+  tile's wgmmas, up to ``stages`` k-tiles ahead (the stage is released when both have read it).
+* The up warpgroup quantizes: in wgmma's accumulator, warp ``w`` holds h columns
+  ``16 w .. 16 w + 15`` (one scale block) for every token, lane ``4 g + q`` columns ``g``,
+  ``g + 8`` of tokens ``2 q + p + 8 j``: the same slice as the small-M kernel's, so both call
+  ``device_fp4.quantize_block_pair`` (amax / codes by butterflies over the lanes sharing
+  ``q``); lane ``g = b % 8`` stores block ``b``'s 8 bytes and scale byte; tokens past M are
+  skipped. The CTAs of the last token tile zero scale rows ``M .. pad128(M)`` of their blocks.
+* Shared memory: the stages get what the 64 x tile_m x 4 B buffer leaves (tile_m = 128: 32 KB
+  buffer, 8 stages as the plain kernel; 256: 64 KB buffer, 4 stages instead of 6).
+* NVFP4 activations are first dequantized to bf16 (``nvfp4_dequantize(a, a_sf, 1.0)``,
+  exact), as ``nvfp4_gemm`` does at large M. One launch writes ``out`` and all of ``out_sf``,
+  with no host sync: CUDA-graph capturable.
+
+CPU tensors: the reference (``reference.gemm_swiglu_quant``).
 """
 
 from __future__ import annotations
@@ -180,14 +203,14 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         empty = pipeline.NamedBarrier(barrier_id=self.GATE_EMPTY, num_threads=256)
         if ctid >= 128:
             # gate warpgroup: silu(alpha * gate) (silu_mul_fast's factor, up applied below)
-            for e in cutlass.range_constexpr(n_acc):
+            for e in cutlass.range(n_acc, unroll_full=True):
                 gate = acc[e] * cutlass.Float32(POW2_63) * alpha
                 sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
             full.arrive()
             empty.arrive_and_wait()  # the up warpgroup has read them: the tile may be reused
         else:
             full.arrive_and_wait()
-            for e in cutlass.range_constexpr(n_acc):
+            for e in cutlass.range(n_acc, unroll_full=True):
                 acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
             empty.arrive()
             self._quantize(acc, tCcC, scalars[1][0], mQ, mSF, m, wg_tid, row_tile,
@@ -320,7 +343,8 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
                             w_sf: torch.Tensor, alpha, out_global_scale,
                             out: torch.Tensor | None = None, out_sf: torch.Tensor | None = None
                             ) -> tuple[torch.Tensor, torch.Tensor]:
-    """gate_up GEMM + SwiGLU + NVFP4 quantization of h, one launch at small M.
+    """gate_up GEMM + SwiGLU + NVFP4 quantization of h in one launch (at large M, NVFP4
+    activations are dequantized to bf16 first).
 
     a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
     w, w_sf: ``prepare_gate_up_weight``'s [2I, K/2] uint8 and swizzled e4m3 scales (I a multiple

@@ -7,9 +7,14 @@ import torch
 
 from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
-from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
+from cute_kernels.nvfp4_dequant import nvfp4_dequantize
+from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
+from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
+                                                  NVFP4GemmSwigluQuantSmallM,
+                                                  compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
-                                                  launch_small_m, swiglu_small_m_config)
+                                                  launch_large_m, launch_small_m,
+                                                  swiglu_small_m_config)
 from cute_kernels.testing import compile_only
 from layouts import interleave_gate_up, sf_padded_shape, unswizzle_sf
 from tests.conftest import poisoned
@@ -21,6 +26,23 @@ from tests.conftest import poisoned
 ])
 def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
+
+
+@pytest.mark.parametrize("i,k,tile_m", [
+    (2048, 7168, 256),  # DeepSeek expert gate_up (2I = 4096)
+    (192, 576, 64),     # 3 row tiles, odd number of k-tiles
+])
+def test_large_m_compiles_for_sm90a(i, k, tile_m):
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m)
+
+
+@pytest.mark.parametrize("tile_m,stages", [(64, 8), (128, 8), (256, 4)])
+def test_large_m_shared_memory_budget(tile_m, stages):
+    """The pipeline stages leave room for the epilogue's 64 x tile_m fp32 silu(gate) buffer."""
+    kernel = NVFP4GemmSwigluQuantLargeM(2048, 7168, tile_m)
+    assert kernel.epilogue_bytes == 64 * tile_m * 4
+    assert kernel.stages == stages
+    assert kernel.stages * kernel.tx_bytes + kernel.epilogue_bytes + 4096 <= SMEM_BYTES
 
 
 @pytest.mark.parametrize("rt", [2, 4, 8])
@@ -279,3 +301,77 @@ def test_torch_compile():
     got, got_sf = f(a)
     assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8),
                                                   want_sf.view(torch.uint8))
+
+
+# ------------------------------------------------------------------------- GPU: large-M kernel
+def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config):
+    """The fused large-M kernel itself (whatever the routing), on poisoned outputs."""
+    m, i = a.shape[0], w.shape[0] // 2
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config)
+    torch.cuda.synchronize()
+    return out, out_sf
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [65, 129, 1000, 4096])
+@pytest.mark.parametrize("i,k", [(2048, 7168), (192, 576)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_large_m_matches_reference(m, i, k, fp4_a):
+    from cute_kernels.nvfp4_gemm_large_m import large_m_config
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, large_m_config(m, 2 * i, k))
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    # the public function routes here past the small-M regime: the same bits
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
+                                                 out_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(64, 0), (128, 0), (256, 0), (128, 2, 7), (256, 3, 5),
+                                    (64, 2, 1)])
+def test_large_m_every_tile_config_agrees(config):
+    # 5 row tiles, 13 k-tiles (odd, more than the stages), a token tail; with a shrunk grid each
+    # CTA walks many tiles, so the pipeline phases and the epilogue's barriers carry across.
+    m, i, k = 777, 320, 832
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    want, want_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (128, 0))
+    assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
+                                                  want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_large_m_graph_capture(fp4_a):
+    """The large-M route has no host sync: captured in a CUDA graph on poisoned buffers, the
+    replay writes the eager result, scale padding rows included."""
+    m, i, k = 1000, 256, 1024
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    want, want_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    alpha_t, g_t = torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda")
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):  # warm-up (compile) outside the capture
+        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)
+    torch.cuda.current_stream().wait_stream(s)
+    out.fill_(0xFF)
+    out_sf.view(torch.uint8).fill_(0xFF)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
+                                                  want_sf.view(torch.uint8))
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
