@@ -67,10 +67,11 @@ from .arch import compile_options, sm_count
 from .device_fp4 import quantize_block_pair
 from .device_mma import POW2_63
 from .nvfp4_dequant import nvfp4_dequantize
-from .nvfp4_gemm import check_operands, check_placement, small_m_config, small_m_regime
+from .nvfp4_gemm import (X_SMEM_TOKENS, check_operands, check_placement, small_m_config,
+                         small_m_regime)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  large_m_config)
-from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_quant import silu_mul_fast
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -82,10 +83,11 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
-                 warps: int = 4, prefetch: int = 1):
+                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0):
         assert i % GATE_UP_GROUP == 0
         assert row_tiles % 2 == 0 and GATE_UP_GROUP % (8 * row_tiles) == 0
-        super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch)
+        super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch,
+                         x_tokens)
         self.i = i
         self.half = row_tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
@@ -147,7 +149,7 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
                                             token_tiles: int = 1, warps: int = 4,
-                                            prefetch: int = 1):
+                                            prefetch: int = 1, x_tokens: int = 0):
     """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
     "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
     ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
@@ -158,7 +160,8 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch)
+    kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch,
+                                        x_tokens)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -268,9 +271,15 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
 # ---- public function ----------------------------------------------------------------------------
 def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
     """(row_tiles, token_tiles, warps, prefetch): ``small_m_config`` of the [2I, K] GEMM, with
-    at least two row tiles (an up tile and its gate tile). Not tuned on its own yet."""
+    at least two row tiles (an up tile and its gate tile). Where that leaves fewer row blocks
+    than SMs (small I: 1024x7168 has 32), 8 warps per CTA split K further, so each warp walks
+    fewer steps (the H200 run had 1024x7168 at 12.3 us against a 1 us roofline; 16 warps of
+    ~140 registers would not fit an SM's register file)."""
     rt, jt, warps, prefetch = small_m_config(m, 2 * i, k)
-    return max(rt, 2), jt, warps, prefetch
+    rt = max(rt, 2)
+    if -(-2 * i // (16 * rt)) < H200_SMS and k // STEP >= 8:
+        warps = max(warps, 8)
+    return rt, jt, warps, prefetch
 
 
 def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
@@ -279,8 +288,10 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     """The fused small-M kernel with an explicit config on validated operands (M >= 1); alpha
     and out_global_scale one-element fp32 tensors."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
+    m = a.shape[0]
+    x_tokens = m if m <= X_SMEM_TOKENS and config[1] == 1 else 0  # as nvfp4_gemm does
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(
-        i, k, "fp4" if a_sf is not None else str(a.dtype), *config)
+        i, k, "fp4" if a_sf is not None else str(a.dtype), *config, x_tokens)
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     kernel(a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
            w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))

@@ -221,7 +221,7 @@ def test_custom_op_has_a_fake_implementation():
 
 # ------------------------------------------------------------------------- GPU
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 7, 8, 33, SMALL_M_MAX, SMALL_M_MAX + 1, 129, 1000])
+@pytest.mark.parametrize("m", [1, 2, 7, 8, 33, SMALL_M_MAX, SMALL_M_MAX + 1, 129, 1000])
 @pytest.mark.parametrize("i,k", [(256, 512), (192, 576), (1024, 2048), (512, 7168)])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_matches_reference(m, i, k, fp4_a):
@@ -240,7 +240,8 @@ def test_matches_reference(m, i, k, fp4_a):
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
                                     (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1)])
-@pytest.mark.parametrize("m", [29, 129, 200])  # the kernel past SMALL_M_MAX too: row padding
+# 1: activations staged in shared memory; past SMALL_M_MAX too: row padding
+@pytest.mark.parametrize("m", [1, 29, 129, 200])
 def test_every_tile_config_agrees(config, m):
     i, k = 320, 1088
     for fp4_a in (True, False):
