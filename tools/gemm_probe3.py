@@ -20,6 +20,10 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 out_dir = os.environ.get("OUT", "/tmp/out")
 results = []
 what = sys.argv[1:] or ["large", "fused"]
+FUSED_MS = tuple(int(v) for v in os.environ.get("FUSED_MS", "1,8,64").split(","))
+LARGE_SHAPES = [(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168)][
+    :int(os.environ.get("LARGE_SHAPES", "4"))]
+LARGE_MS = tuple(int(v) for v in os.environ.get("LARGE_MS", "16,64,256,1024,4096").split(","))
 
 
 def weights(n, k, copies):
@@ -67,7 +71,7 @@ if "fused" in what:
         w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
         ws = [reference.nvfp4_quantize(w16, 100.0) for _ in range(copies)]
         w16s = [w16.clone() for _ in range(rotations_for(two_i * k * 2))]
-        for m in (1, 8, 64):
+        for m in FUSED_MS:
             x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
             a, a_sf = reference.nvfp4_quantize(x, 100.0)
             q = torch.empty(m, i // 2, dtype=torch.uint8, device="cuda")
@@ -100,11 +104,11 @@ if "fusedlarge" in what:
     from cute_kernels.nvfp4_gemm import nvfp4_gemm
     from cute_kernels.nvfp4_gemm_swiglu_quant import nvfp4_gemm_swiglu_quant
 
-    for two_i, k in [(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168)]:
+    for two_i, k in LARGE_SHAPES:
         i = two_i // 2
         w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
         w, w_sf = reference.nvfp4_quantize(w16, 100.0)
-        for m in (16, 64, 256, 1024, 4096):
+        for m in LARGE_MS:
             x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
             a, a_sf = reference.nvfp4_quantize(x, 100.0)
 
