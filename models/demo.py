@@ -165,7 +165,11 @@ def _print_row(row: dict, tiny: bool) -> None:
 
 
 def _plot(rows: list[dict], path: str) -> None:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        print("--plot: matplotlib is not installed (pip install -e .[bench])")
+        return
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

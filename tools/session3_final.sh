@@ -11,6 +11,6 @@ timeout 150 compute-sanitizer --tool memcheck --report-api-errors no python tool
 echo "memcheck: $(grep 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) $(grep -c 'probe ran' "$OUT/memcheck.log") probes ran"
 wait $p1 $p2 $p3
 for f in "$OUT"/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|Error" "$f" | head -5; done
-timeout 60 python tools/quant_probe.py 2>&1 | grep -E "sweep|TB/s" | tee "$OUT/quant.log"
-FUSED_MS=1 LARGE_SHAPES=2 LARGE_MS=64,256,1024,4096 timeout 75 python tools/gemm_probe3.py fused fusedlarge 2>&1 | grep -E "^fused|failed" | tee "$OUT/probe3.log"
-timeout 100 python -m models.demo --m 1 8 --plot "$OUT/demo_mlp.png" 2>&1 | tail -22 | tee "$OUT/demo.log"
+timeout 55 python tools/quant_probe.py 2>&1 | grep -E "sweep|TB/s" | tee "$OUT/quant.log"
+FUSED_MS=1 LARGE_SHAPES=2 LARGE_MS=64,256,1024,4096 timeout 70 python tools/gemm_probe3.py fused fusedlarge 2>&1 | grep -E "^fused|failed" | tee "$OUT/probe3.log"
+timeout 90 python -m models.demo --m 1 8 --plot "$OUT/demo_mlp.png" 2>&1 | tail -22 | tee "$OUT/demo.log"
