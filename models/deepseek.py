@@ -15,17 +15,15 @@ prepared weight (the interleaved rows are a valid ``nvfp4_gemm`` B operand):
   computed in fp64 and rounded once to fp32 (``reference.gemm_swiglu_quant``), then the down
   ``nvfp4_gemm``. On the CPU this is ``reference.gemm_swiglu_quant``; on CUDA the kernel
   ``cute_kernels.nvfp4_gemm_swiglu_quant`` (h in fp32 on the accumulators, never in memory).
-* unfused (env ``CUTE_KERNELS_ENABLE_NVFP4_GEMM_SWIGLU_FUSION=0``): gate_up ``nvfp4_gemm``
-  (bf16 x, W4A16, alpha = weight_scale_2 applied to the accumulator: the reference's
-  ``alpha*gate`` / ``alpha*up``), fp32 output -> ``h = up * (gate / (1 + exp(-gate)))`` in fp32
-  -> ``nvfp4_quantize(h, G = 1 / down.input_scale)`` -> down ``nvfp4_gemm``. The quantization
-  of fp32 h runs ``reference.nvfp4_quantize`` on both devices (pure torch; the CuTe quantize
-  kernel takes bf16/fp16 only).
-  Difference to the fused reference, exactly: the fused reference rounds h once (fp64 -> fp32);
-  the unfused path rounds the accumulator*alpha to fp32 and then each fp32 op of the SwiGLU
-  (exp, add, divide, multiply), so h differs by a few fp32 ulps. The FP4 codes are equal except
-  where h sits within those ulps of an e2m1 rounding boundary (or a block's amax moves the e4m3
-  scale across a rounding boundary): rare, one e2m1 step (tested).
+* unfused (env ``CUTE_KERNELS_ENABLE_NVFP4_GEMM_SWIGLU_FUSION=0``): the kernel pair the fused
+  op replaces. gate_up ``nvfp4_gemm`` (bf16 x, W4A16, alpha = weight_scale_2) to bf16 [M, 2Is]
+  (interleaved rows, so the columns come out in groups of 64 up, 64 gate), regrouped to
+  [gate | up], then ``silu_mul_nvfp4_quant(gate_up, G = 1 / down.input_scale)``
+  (``h = bf16(silu(gate) * up)``, FlashInfer's convention) -> down ``nvfp4_gemm``. Every step
+  is a kernel on CUDA (CUDA-graph safe) and the reference on the CPU.
+  Difference to the fused path: gate, up and h are rounded to bf16 here; the fused path keeps
+  them in fp32 (h rounded once). The FP4 codes agree except where those roundings move h across
+  an e2m1 rounding boundary (one step; measured by the tests).
 
 bf16 checkpoints: ``gate_up = linear(x)``, ``h = silu_mul`` (bf16), ``y = linear(h)``; nothing
 to prepare. Mixed formats are rejected.
@@ -238,16 +236,16 @@ class DeepSeekMLP(MLPShapes):
         return m
 
     # ---- forward
-    def swiglu_unfused(self, x2: torch.Tensor) -> torch.Tensor:
-        """fp32 h [M, Is] of the unfused path (see the module docstring)."""
+    def gate_up_unfused(self, x2: torch.Tensor) -> torch.Tensor:
+        """bf16 [M, 2Is] = [gate | up] of the unfused path: the gate_up GEMM on the prepared
+        (interleaved) weight, its column groups put back in order."""
         self.prepare()
         gu = self.gate_up
         acc = ops.nvfp4_gemm(x2, None, gu.weight, gu.weight_scale, gu.weight_scale_2,
-                             out_dtype=torch.float32)                # [M, 2Is], interleaved
-        v = acc.view(acc.shape[0], -1, 2, GROUP)
-        up = v[:, :, 0].reshape(acc.shape[0], -1)
-        gate = v[:, :, 1].reshape(acc.shape[0], -1)
-        return up * reference.silu(gate)
+                             out_dtype=torch.bfloat16)               # [M, 2Is], interleaved
+        v = acc.view(acc.shape[0], -1, 2, GROUP)                      # [M, Is/64, (up, gate), 64]
+        return torch.cat([v[:, :, 1].reshape(acc.shape[0], -1),
+                          v[:, :, 0].reshape(acc.shape[0], -1)], dim=1)
 
     def quantized_activation(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """NVFP4 h of the current path: (packed [M, Is/2], swizzled scales)."""
@@ -260,7 +258,7 @@ class DeepSeekMLP(MLPShapes):
             gu = self.gate_up
             fused = ops.nvfp4_gemm_swiglu_quant if ops.on_gpu(x2) else reference.gemm_swiglu_quant
             return fused(x2, None, gu.weight, gu.weight_scale, gu.weight_scale_2, g)
-        return reference.nvfp4_quantize(self.swiglu_unfused(x2), g)
+        return ops.silu_mul_nvfp4_quant(self.gate_up_unfused(x2), g)
 
     def __call__(self, x: torch.Tensor, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
         """x bf16 [..., hidden] -> this shard's partial y [..., hidden] in ``out_dtype``

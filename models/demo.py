@@ -113,7 +113,8 @@ def run_mlps(ms, tiny: bool) -> list[dict]:
         mlps = built[key]
         hidden, inter = _sizes(model, tiny)
         for m in ms:
-            x = torch.randn(m, hidden, device=device, dtype=torch.bfloat16)
+            # drawn on the CPU: a refused graph capture must not touch the CUDA generator
+            x = torch.randn(m, hidden, dtype=torch.bfloat16).to(device)
             with _env(env, value):
                 mlp, weights = mlps[0]
                 err = _rel(mlp(x), _fp64_mlp(x, *weights))

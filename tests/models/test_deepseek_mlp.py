@@ -127,32 +127,39 @@ def test_restore_round_trip_bit_exact(tp):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("m", [1, 8])
 def test_fused_vs_unfused(m, seed, monkeypatch):
-    """The fused reference rounds h once (fp64 -> fp32); the unfused path rounds in fp32 at
-    each step. h agrees to a few fp32 ulps; FP4 codes agree except at rounding boundaries
-    (at most one e2m1 step, rare); in practice at these sizes they are bitwise equal."""
+    """The unfused pair (nvfp4_gemm -> silu_mul_nvfp4_quant) rounds gate, up and h to bf16
+    (FlashInfer's convention); the fused path keeps them in fp32 and rounds h once. Its
+    regrouped gate_up equals the fp64 products to bf16 precision; the FP4 codes of the two
+    paths differ by at most one e2m1 step, on a few percent of the elements at most, and the
+    outputs agree to within the NVFP4 noise."""
     t, (gate, up, down) = mlp_checkpoint(P, H, 512, "nvfp4", seed=seed)
     mlp = DeepSeekMLP.from_checkpoint(t, P, CFG)
     x = _x(m, seed=100 + seed)
-    gu = mlp.gate_up
-    h64 = reference.swiglu_fp64(x, None, gu.weight, gu.weight_scale, gu.weight_scale_2)
-    h32 = mlp.swiglu_unfused(x)
-    assert h32.dtype == torch.float32
-    rel = ((h32.double() - h64).abs() / h64.abs().clamp_min(1e-30)).max()
-    assert rel < 2e-6, float(rel)
+    gu = mlp.gate_up_unfused(x)
+    assert gu.dtype == torch.bfloat16 and gu.shape == (m, 2 * 512)
+    for part, w in ((gu[:, :512], gate), (gu[:, 512:], up)):  # [gate | up], in order
+        want = x.double() @ w.T
+        assert ((part.double() - want).abs() <= want.abs() * 2**-8 + 1e-6).all()
     monkeypatch.setenv(SWIGLU_FUSION_ENV, "1")
     qf, sff = mlp.quantized_activation(x)
     yf = mlp(x)
     monkeypatch.setenv(SWIGLU_FUSION_ENV, "0")
     qu, sfu = mlp.quantized_activation(x)
     yu = mlp(x)
-    vf = reference.nvfp4_raw_values(qf, sff)
-    vu = reference.nvfp4_raw_values(qu, sfu)
-    differ = (vf != vu)
-    assert differ.float().mean() < 0.01
-    if differ.any():
-        assert rel_err(yu, yf.double()) < 1e-2
-    else:
-        assert torch.equal(yf, yu)
+    # Block scales move when the bf16 roundings carry a block's amax across an e4m3 rounding
+    # boundary (a few blocks of 32 here); inside blocks with equal scales the codes differ by
+    # at most one e2m1 step, on a few percent of the elements.
+    kb = 512 // 16
+    sf_f = reference._unswizzle(sff, m, kb, "sf").view(torch.uint8)
+    sf_u = reference._unswizzle(sfu, m, kb, "sf").view(torch.uint8)
+    same = (sf_f == sf_u).repeat_interleave(16, dim=1)
+    assert same.float().mean() >= 0.75
+    cf = reference.unpack_fp4(qf).long()
+    cu = reference.unpack_fp4(qu).long()
+    step = ((cf & 7) - (cu & 7)).abs()
+    assert (step[same] <= 1).all()
+    assert (cf != cu)[same].float().mean() < 0.05
+    assert rel_err(yu, yf.double()) < 0.05
 
 
 def test_env_switch(monkeypatch):
@@ -174,7 +181,8 @@ def test_env_switch(monkeypatch):
         assert swiglu_fusion_enabled() == fused and mlp.fused() == fused
         calls.clear()
         mlp(_x(1))
-        # (reference.gemm_swiglu_quant itself quantizes through reference.nvfp4_quantize)
+        # (reference.gemm_swiglu_quant, and reference.silu_mul_nvfp4_quant on the unfused path,
+        # quantize through reference.nvfp4_quantize)
         assert calls == (["gemm_swiglu_quant", "nvfp4_quantize"] if fused
                          else ["nvfp4_quantize"])
 
