@@ -72,6 +72,23 @@ def test_config_is_valid_for_the_fused_kernel():
             assert rt % 2 == 0 and 64 % (8 * rt) == 0, (m, i, k, rt)
 
 
+def _captured_replay(call, out, out_sf):
+    """Warm ``call`` up (compile) on a side stream, poison its outputs, capture it in a CUDA
+    graph and replay it."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        call()
+    torch.cuda.current_stream().wait_stream(s)
+    out.fill_(0xFF)
+    out_sf.view(torch.uint8).fill_(0xFF)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        call()
+    graph.replay()
+    torch.cuda.synchronize()
+
+
 # ------------------------------------------------------------------------- inputs
 def _weights(i, k, device):
     """A ModelOpt [gate; up] checkpoint with rows over two decades, prepared for the kernel."""
@@ -280,14 +297,8 @@ def test_non_default_stream_and_graph_capture():
     alpha_t, g_t = torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda")
     out = poisoned(3, 320, dtype=torch.uint8)
     out_sf = poisoned(128, 40, dtype=torch.float8_e4m3fn)
-    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)  # compile
-    out.fill_(0xFF)
-    out_sf.view(torch.uint8).fill_(0xFF)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)
-    graph.replay()
-    torch.cuda.synchronize()
+    _captured_replay(lambda: nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out,
+                                                     out_sf=out_sf), out, out_sf)
     assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
                                                   want_sf.view(torch.uint8))
 
@@ -361,18 +372,8 @@ def test_large_m_graph_capture(fp4_a):
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):  # warm-up (compile) outside the capture
-        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)
-    torch.cuda.current_stream().wait_stream(s)
-    out.fill_(0xFF)
-    out_sf.view(torch.uint8).fill_(0xFF)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out, out_sf=out_sf)
-    graph.replay()
-    torch.cuda.synchronize()
+    _captured_replay(lambda: nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, g_t, out=out,
+                                                     out_sf=out_sf), out, out_sf)
     assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
                                                   want_sf.view(torch.uint8))
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
