@@ -68,11 +68,11 @@ ONE_SIXTH = 0.16666666666666666  # becomes RN_fp32(1/6) in the kernel
 
 @cute.jit
 def div6(a: cutlass.Float32) -> cutlass.Float32:
-    """``a / 6`` correctly rounded, for ``a`` a bf16 or fp16 value widened to fp32 (the block
-    amax here), without a division: one product and one fma correction (Markstein), 4
-    instructions instead of ~10 and a slow-path branch. Checked against the exact quotient for
-    every finite 16-bit input (tests/test_nvfp4_quant.py); inf is passed through by a select
-    (its remainder would be NaN), NaN stays NaN."""
+    """``a / 6`` correctly rounded without a division: one product and one fma correction
+    (Markstein), 4 instructions instead of ~10 and a slow-path branch. Checked against the exact
+    quotient (tests/test_nvfp4_quant.py) for every finite bf16/fp16 input, subnormals included,
+    and for every fp32 whose quotient is a normal number (so also for an fp32 block amax above
+    ~2^-123); inf is passed through by a select (its remainder would be NaN), NaN stays NaN."""
     q = a * cutlass.Float32(ONE_SIXTH)
     r = cute.math.fma(-q, cutlass.Float32(E2M1_MAX), a)
     q = cute.math.fma(r, cutlass.Float32(ONE_SIXTH), q)

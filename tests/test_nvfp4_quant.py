@@ -135,6 +135,40 @@ def test_div6_is_correctly_rounded_for_every_16bit_value(dtype):
         assert _rn32(q + r * c) == _rn32(a / 6), float(a)
 
 
+def _rne_shift(n: torch.Tensor, s) -> torch.Tensor:
+    """n / 2^s rounded to nearest, ties to even (n >= 0, int64)."""
+    q = n >> s
+    rem = n - (q << s)
+    half = torch.ones_like(n) << (s - 1)
+    return q + ((rem > half) | ((rem == half) & (q & 1 == 1))).long()
+
+
+def test_div6_is_correctly_rounded_for_every_fp32_significand():
+    """``div6`` for fp32 inputs (the fused epilogues' block amax), in exact integer arithmetic
+    over every significand of [1, 2): all steps scale by powers of two, so this covers every
+    input whose quotient is a normal fp32. The uncorrected product is checked to fail, so the
+    emulation can tell."""
+    a = torch.arange(1 << 23, 1 << 24, dtype=torch.int64)      # a = A * 2^-23
+    c = round(2**26 / 6)                                         # RN_fp32(1/6) = C * 2^-26
+    assert c / 2**26 == float(torch.tensor(ONE_SIXTH, dtype=torch.float32))
+    p = a * c                                                    # a * c = P * 2^-49
+    q0 = torch.where(p >= 1 << 47, _rne_shift(p, 24) * 2, _rne_shift(p, 23))  # units 2^-26
+    r = 8 * a - 6 * q0                                           # fma(-q0, 6, a), exact
+    assert r.abs().max() < 1 << 24
+    n = q0 * (1 << 26) + r * c                                   # q0 + r * c, units 2^-52
+    bits = torch.floor(torch.log2(n.double())).long()
+    bits = torch.where((torch.ones_like(n) << (bits + 1)) <= n, bits + 1, bits)
+    bits = torch.where((torch.ones_like(n) << bits) > n, bits - 1, bits)
+    shift = bits - 23                                            # 24 significant bits
+    got = _rne_shift(n, shift) << shift
+    hi = 2 * a >= 3 * (1 << 23)                                  # a / 6 >= 1/4: ulp 2^-25
+    k = torch.where(hi, 2 * a, 4 * a)                            # the quotient in ulps, * 3
+    w = k // 3 + (k % 3 == 2).long()
+    want = torch.where(hi, w << 27, w << 26)
+    assert torch.equal(got, want)
+    assert not torch.equal(q0 << 26, want)
+
+
 def emulate_quantize(x: torch.Tensor, g: float) -> tuple[torch.Tensor, torch.Tensor]:
     """The kernel's per-block arithmetic and its routing (fast encode only for scales in
     (0, inf)), written out with torch fp32 ops on the CPU; unswizzled scales."""
