@@ -3,7 +3,8 @@
 Rows per (N x K, M): ours with NVFP4 activations (W4A4) and with bf16 activations (W4A16,
 the like-for-like comparison with QuACK). Bytes = packed weights + scales + activations +
 output, so at M = 1 the "% copy" column is the fraction of the DRAM roofline. ``--sweep``
-first times every small-M tile config on a few shapes and prints the best per M.
+first times every small-M tile config on a few shapes and prints the best per M, then the
+small/large crossover table behind ``small_m_regime``.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def crossover_table(ms=(16, 32, 64, 128)):
 
 def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
     if sweep:
+        sweep_configs()
         crossover_table()
     rows = []
     for n, k in SHAPES[:3] if quick else SHAPES:
