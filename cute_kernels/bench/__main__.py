@@ -12,7 +12,8 @@ import sys
 
 SUITES = {"dequant": "cute_kernels.bench.dequant_suite", "gemv": "cute_kernels.bench.gemv_suite",
           "nvfp4_gemm": "cute_kernels.bench.nvfp4_gemm_suite",
-          "quant": "cute_kernels.bench.quant_suite", "gdn": "cute_kernels.bench.gdn_suite"}
+          "quant": "cute_kernels.bench.quant_suite", "gdn": "cute_kernels.bench.gdn_suite",
+          "swiglu": "cute_kernels.bench.swiglu_suite"}
 
 
 def main(argv: list[str] | None = None) -> int:
