@@ -63,3 +63,9 @@ for rows in (3, 129):
     nvfp4_gemm_swiglu_quant(q_s, q_sf, wp, wp_sf, 0.5, 30.0)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
+
+from cute_kernels.silu_mul import silu_mul  # noqa: E402
+
+silu_mul(torch.randn(7, 2 * 136, device="cuda", dtype=torch.bfloat16))
+torch.cuda.synchronize()
+print("silu_mul probe ran")
