@@ -20,6 +20,12 @@ tiles fastest, so CTAs that read the same weights run together and share them th
 Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail (K a
 multiple of 64, not of 256) zeroes the lanes past K.
 
+Decode (M <= ``x_tokens``, one token tile): the CTA first decodes the activations of its few
+real tokens into shared memory, already in MMA-operand order; the main loop then takes each
+block's activation pairs with two 16-byte shared loads. Otherwise every warp would load and
+decode a whole 8-token tile per step although the 8 token lanes hold the same clamped token
+(H200, 36864x7168 M=1: 1077 -> 777 SASS instructions per step, 142 -> 119 registers).
+
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
 quantization that way.
