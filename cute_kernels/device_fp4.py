@@ -46,43 +46,21 @@ def e2m1_scaled(code: cutlass.Uint32, base1: cutlass.Float32,
 
 # ---- encode (quantization) -------------------------------------------------------------------
 # sm_90 has no e2m1 conversion instruction (cvt.rn.satfinite.e2m1x2 is sm_100+), so the kernels
-# round in software. Two formulations, both exactly ``reference.e2m1_codes``:
-#
-# * ``e2m1_encode``: the literal comparisons (general: NaN, +-0, inf); about 25 instructions.
-# * ``e2m1_encode_fast``: the FPU rounds. With ``a = min(|v|, 6)`` (|v| > 5 saturates anyway)
-#   and ``e = max(floor(log2 a), 0)`` (0, 1 or 2), the e2m1 grid step is ``2^(e-1)`` (0.5 below
-#   2, 1 in [2, 4), 2 in [4, 6]), so one fma ``t = 2^e * 2^22 + a`` (the product is exact)
-#   rounds ``a`` to that grid, round-to-nearest-even on the grid index ``k``: ``2^(e+22)`` is
-#   2^23 grid steps (an even number) and ``t`` stays in its binade, so
-#   ``bits(t) - bits(2^(e+22)) = k`` and the magnitude index is ``k + 2e``. The sign is
-#   ``v < 0`` as in the reference (-0.0 -> 0). About 10 SASS instructions per element against
-#   25; valid for non-NaN ``v`` (the kernels route 0 / NaN / inf block scales to the literal
-#   comparisons). ``tests/test_nvfp4_quant.py`` checks it against ``reference.e2m1_codes`` on
-#   every fp32 near each threshold and binade edge.
-E2M1_GT_THRESHOLDS = (0.25, 1.25, 2.5, 5.0)  # a tie rounds down to the even code
-E2M1_GE_THRESHOLDS = (0.75, 1.75, 3.5)  # a tie rounds up to the even code
+# round in software, exactly as ``reference.e2m1_codes``, by letting the FPU round: with
+# ``a = min(|v|, 6)`` (|v| > 5 saturates anyway) and ``e = max(floor(log2 a), 0)`` (0, 1 or 2),
+# the e2m1 grid step is ``2^(e-1)`` (0.5 below 2, 1 in [2, 4), 2 in [4, 6]), so one fma
+# ``t = 2^e * 2^22 + a`` (the product is exact) rounds ``a`` to that grid, round-to-nearest-even
+# on the grid index ``k``: ``2^(e+22)`` is 2^23 grid steps (an even number) and ``t`` stays in
+# its binade, so ``bits(t) - bits(2^(e+22)) = k`` and the magnitude index is ``k + 2e``. The
+# sign is ``v < 0`` as in the reference (-0.0 -> 0). About 11 SASS instructions per element
+# where the seven literal comparisons take 25. ``tests/test_nvfp4_quant.py`` checks it against
+# ``reference.e2m1_codes`` on every fp32 near each threshold and binade edge, NaN included.
 E2M1_MAGIC_SHIFT = 22  # 2^(e + 22) has 2^23 steps of 2^(e - 1): its ulp is the e2m1 step
 # bits(2^(e+22)) = bits(2^e) + (22 << 23) and 2e = 2 * (bits(2^e) >> 23) - 254, so
 # code = bits(t) - bits(2^e) + (bits(2^e) >> 22) - E2M1_CODE_BIAS.
 E2M1_CODE_BIAS = (E2M1_MAGIC_SHIFT << 23) + 254
 F32_EXPONENT_MASK = 0x7F800000
 E2M1_MAX = 6.0
-
-
-@cute.jit
-def e2m1_encode(v: cutlass.Float32) -> cutlass.Uint32:
-    """e2m1 code of one fp32 value: round to nearest even, saturating at 6; sign = ``v < 0``.
-
-    NaN -> 0 (every comparison is false), -0.0 -> 0, a negative value whose magnitude rounds to
-    0 -> 8 ("-0"), |v| > 5 (inf included) -> magnitude 7.
-    """
-    a = cute.math.abs(v)
-    mag = cutlass.Uint32(0)
-    for t in cutlass.range_constexpr(len(E2M1_GT_THRESHOLDS)):
-        mag = mag + cutlass.Uint32(a > cutlass.Float32(E2M1_GT_THRESHOLDS[t]))
-    for t in cutlass.range_constexpr(len(E2M1_GE_THRESHOLDS)):
-        mag = mag + cutlass.Uint32(a >= cutlass.Float32(E2M1_GE_THRESHOLDS[t]))
-    return mag | (cutlass.Uint32(v < cutlass.Float32(0.0)) << 3)
 
 
 @cute.jit
@@ -98,23 +76,15 @@ def e2m1_magnitude_fast(v: cutlass.Float32) -> cutlass.Uint32:
 
 
 @cute.jit
-def e2m1_encode_fast(v: cutlass.Float32) -> cutlass.Uint32:
-    """``e2m1_encode(v)`` for any non-NaN ``v``."""
-    return e2m1_magnitude_fast(v) + cutlass.Uint32(
-        cutlass.select_(v < cutlass.Float32(0.0), cutlass.Uint32(8), cutlass.Uint32(0)))
-
-
-@cute.jit
 def e2m1_encode_total(v: cutlass.Float32) -> cutlass.Uint32:
-    """``e2m1_encode(v)`` for every fp32 ``v``, NaN included (code 0, as the comparisons give),
-    by the fma rounding: one ``max`` more than ``e2m1_encode_fast`` (PTX ``max`` returns the
-    non-NaN operand, so NaN becomes magnitude 0) and no branch. A kernel that instead branches
-    between the fast and the literal path per block gets both paths if-converted into
-    predicated code by the compiler, which issues both."""
+    """The e2m1 code of every fp32 ``v``, NaN included (code 0, as the reference's comparisons
+    give): ``max(|v|, 0)`` first (PTX ``max`` returns the non-NaN operand, so NaN becomes
+    magnitude 0), then the fma rounding; no branch. (A kernel that instead branches per block
+    between this rounding and the literal comparisons gets both paths if-converted into
+    predicated code by the compiler, which then issues both.)"""
     return e2m1_magnitude_fast(cute.arch.fmax(cute.math.abs(v), cutlass.Float32(0.0))) + (
         cutlass.Uint32(cutlass.select_(v < cutlass.Float32(0.0), cutlass.Uint32(8),
                                        cutlass.Uint32(0))))
-
 
 
 # ---- block quantization in an mma accumulator fragment -----------------------------------------
