@@ -128,18 +128,22 @@ def _validate(a, a_sf, b, b_sf, out_dtype, out):
     return m, n, k
 
 
+def staged_tokens(m: int, config: tuple[int, ...]) -> int:
+    """The small-M kernels' ``x_tokens`` for M tokens: up to X_SMEM_TOKENS tokens in one token
+    tile, the activations are decoded once per CTA into shared memory instead of per warp and
+    step (0: the register path)."""
+    return m if m <= X_SMEM_TOKENS and config[1] == 1 else 0
+
+
 def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    config: tuple[int, int, int, int]) -> None:
     """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch) on operands
     ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. The tile sweep and the config
     tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
-    m = a.shape[0]
-    # Up to X_SMEM_TOKENS tokens (one token tile) the activations are decoded once per CTA
-    # into shared memory instead of per warp and step.
-    x_tokens = m if m <= X_SMEM_TOKENS and config[1] == 1 else 0
     kernel = compile_nvfp4_gemm_small_m(n, k, "fp4" if a_sf is not None else str(a.dtype),
-                                        str(out.dtype), *config, x_tokens)
+                                        str(out.dtype), *config,
+                                        staged_tokens(a.shape[0], config))
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     kernel(a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
            b_sf.view(-1), alpha, out)

@@ -67,8 +67,8 @@ from .arch import compile_options, sm_count
 from .device_fp4 import quantize_block_pair
 from .device_mma import POW2_63
 from .nvfp4_dequant import nvfp4_dequantize
-from .nvfp4_gemm import (X_SMEM_TOKENS, check_operands, check_placement, small_m_config,
-                         small_m_regime)
+from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_m_regime,
+                         staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  large_m_config)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
@@ -288,10 +288,9 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     """The fused small-M kernel with an explicit config on validated operands (M >= 1); alpha
     and out_global_scale one-element fp32 tensors."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
-    m = a.shape[0]
-    x_tokens = m if m <= X_SMEM_TOKENS and config[1] == 1 else 0  # as nvfp4_gemm does
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(
-        i, k, "fp4" if a_sf is not None else str(a.dtype), *config, x_tokens)
+        i, k, "fp4" if a_sf is not None else str(a.dtype), *config,
+        staged_tokens(a.shape[0], config))
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     kernel(a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
            w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
