@@ -213,7 +213,7 @@ class NVFP4Quant:
         stride = ctas * self.warps
         loaded = cutlass.min(row_items, end)  # items with rows to load
         cur = self._input_regs()
-        nxt = self._input_regs()
+        nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.prefetch):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
         for w in cutlass.range(first, end, stride, unroll=1):

@@ -116,8 +116,9 @@ def _empty_launch_row() -> Row:
                eager_us=time_eager_us(calls))
 
 
-def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, True))):
-    """Time every (vecs, warps, CTAs per SM, prefetch) config of the kernel on a few
+def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, True)),
+                  configs=CONFIGS):
+    """Time each (vecs, warps, CTAs per SM, prefetch) config of the kernel on a few
     (M, K, fused) shapes."""
     for m, k, silu in shapes:
         width = 2 * k if silu else k
@@ -128,7 +129,7 @@ def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, 
         packed = torch.empty(m, k // 2, dtype=torch.uint8, device="cuda")
         sf = torch.empty(_sf_bytes(m, k), dtype=torch.uint8, device="cuda")
         times = {}
-        for cfg in CONFIGS:
+        for cfg in configs:
             vecs, warps, per_sm, prefetch = cfg
             fn = compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, warps,
                                      per_sm * sm_count(), prefetch)
