@@ -262,6 +262,7 @@ class NVFP4GemmLargeM:
         # The dynamic loop takes k-tiles in pairs (fragment 0, then 1) so that fragments are
         # indexed statically; the last one or two k-tiles are unrolled, the last decodes nothing.
         pairs = (self.k_tiles - 1) // 2
+        self._epilogue_setup(ctid, sEpi, scalars)
         tile = cute.arch.block_idx()[0]
         while tile < tok_tiles * self.row_tiles:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
@@ -326,6 +327,12 @@ class NVFP4GemmLargeM:
                     frag32[h + 2 * half, 0, kb] = mul_bf16x2(raw, s)
 
     # ---------------------------------------------------------------- epilogue
+    @cute.jit
+    def _epilogue_setup(self, ctid, sEpi, scalars):
+        """Once per CTA before the first tile, by the consumer threads (``ctid`` 0..255): where
+        a subclass's epilogue fills tables in ``sEpi``. Nothing here."""
+        pass
+
     @cute.jit
     def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
         """out[token, row] = acc[row, token] * 2^63 * alpha (the 2^63, exact, undoes the

@@ -64,7 +64,7 @@ from layouts import GATE_UP_GROUP, sf_padded_shape, sf_tiled_layout
 
 from . import jit, reference
 from .arch import compile_options, sm_count
-from .device_fp4 import quantize_block_pair
+from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
 from .nvfp4_dequant import nvfp4_dequantize
 from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_m_regime,
@@ -172,6 +172,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     GATE_FULL = 1   # named barriers (0 is __syncthreads): the gate warpgroup's values are in
     GATE_EMPTY = 2  # shared memory / the up warpgroup has read them
+    TABLE_READY = 3  # the up warpgroup has filled its reciprocal table
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
@@ -180,8 +181,19 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
     def epilogue_smem_bytes(self) -> int:
-        """silu(gate) of the tile: 64 rows x tile_m tokens, fp32."""
-        return GATE_UP_GROUP * self.tile_m * 4
+        """silu(gate) of the tile (64 rows x tile_m tokens, fp32), then the reciprocal table."""
+        return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4
+
+    def _table(self, sEpi: cute.Tensor) -> cute.Tensor:
+        return cute.make_tensor(sEpi.iterator + GATE_UP_GROUP * self.tile_m,
+                                cute.make_layout(RECIPROCAL_TABLE_SIZE))
+
+    @cute.jit
+    def _epilogue_setup(self, ctid, sEpi, scalars):
+        """The up warpgroup (the one that quantizes) fills the out_scale table of G once."""
+        if ctid < 128:
+            fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
+            pipeline.NamedBarrier(barrier_id=self.TABLE_READY, num_threads=128).arrive_and_wait()
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -216,34 +228,49 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             for e in cutlass.range(n_acc, unroll_full=True):
                 acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
             empty.arrive()
-            self._quantize(acc, tCcC, scalars[1][0], mQ, mSF, m, wg_tid, row_tile,
-                           tok_tile * self.tile_m)
+            self._quantize(acc, tCcC, scalars[1][0], self._table(sEpi), mQ, mSF, m, wg_tid,
+                           row_tile, tok_tile * self.tile_m)
 
     @cute.jit
-    def _quantize(self, h, tCcC, gs, mQ, mSF, m, wg_tid, row_tile, tok0):
+    def _quantize(self, h, tCcC, gs, table, mQ, mSF, m, wg_tid, row_tile, tok0):
         """The up warpgroup's h fragment: warp ``w`` holds rows (h columns) ``16 w ..
         16 w + 15`` = scale block ``4 row_tile + w``; lane ``4 g + q`` columns ``g``, ``g + 8``
         of tokens ``8 j + 2 q + p`` in ``h[4 j + p]``, ``h[4 j + 2 + p]`` (wgmma's accumulator
         layout, = the mma.sync slice ``quantize_block_pair`` takes). Lane ``g = b % 8`` stores
         block ``b = 2 j + p``; the last token tile also zeroes scale rows M .. pad128(M)."""
         m_pad = (m + 127) // 128 * 128
-        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
         lane = wg_tid % 32
         g = lane // 4
+        q = lane % 4
         kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
+        # Scale byte of (token tok0 + t, kb) for t = 8 j + 2 q + p: the 128-row tiles before
+        # tok0 (tile_m is a multiple of 128, or 64) plus the swizzled atom's offset of row
+        # (tok0 % 128 + t), split into its static part and 2 q so that the whole address is
+        # one add per store (the layout evaluated at a dynamic row costs ~35 instructions);
+        # kb's offset is folded into the base.
+        r0 = tok0 % 128
+        rows = sf_tiled_layout(2 * 128, self.kb_out)
+        sSF = cute.make_tensor(
+            mSF.iterator + (tok0 - r0) * self.kb_out + cute.crd2idx((0, kb), rows), rows)
         for j in cutlass.range_constexpr(cute.size(h) // 4):
             quant = quantize_block_pair(h[4 * j], h[4 * j + 1], h[4 * j + 2], h[4 * j + 3], g,
-                                        gs)
+                                        gs, table)
             for p in cutlass.range_constexpr(2):
-                tok = tok0 + tCcC[4 * j + p][1]
+                t = 8 * j + p
+                tok = tok0 + t + 2 * q
                 if g == (2 * j + p) % 8 and tok < m:
                     gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb)),
                                             cutlass.Uint64)
                     gQ[0] = quant[p]
-                    sSF[tok, kb] = quant[2 + p]
+                    if cutlass.const_expr(self.tile_m % 128 == 0):
+                        # row t % 32 + 2 q < 32 and t // 32 are static: a linear coordinate
+                        sSF[((t % 32 + 2 * q, (t // 32) % 4), t // 128), 0] = quant[2 + p]
+                    else:
+                        sSF[r0 + t + 2 * q, 0] = quant[2 + p]
         if tok0 + self.tile_m >= m:
+            sSF_all = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
             for r in cutlass.range(m + lane, m_pad, 32):
-                sSF[r, kb] = cutlass.Uint8(0)
+                sSF_all[r, kb] = cutlass.Uint8(0)
 
 
 @jit.cached

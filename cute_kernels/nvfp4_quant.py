@@ -51,7 +51,8 @@ from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tile
 from . import jit
 from .arch import compile_options, sm_count
 from .constants import constant
-from .device_fp4 import E2M1_MAX, e2m1_encode_total
+from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
+from .device_fp4 import div6, e2m1_encode_total, fill_reciprocal_table
 from .dtypes import torch_to_cutlass
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
@@ -59,24 +60,7 @@ BLOCK = 16  # elements per scale factor
 VEC = 8  # bf16/fp16 elements per 16-byte load: half a block
 BLOCKS_PER_STEP = 16  # one 16-byte load per lane covers 32 x 8 elements = 16 blocks
 _DTYPES = (torch.bfloat16, torch.float16)
-TABLE_SIZE = 256  # out_scale per e4m3 scale byte
 LOG2_E = 1.4426950408889634
-
-
-ONE_SIXTH = 0.16666666666666666  # becomes RN_fp32(1/6) in the kernel
-
-
-@cute.jit
-def div6(a: cutlass.Float32) -> cutlass.Float32:
-    """``a / 6`` correctly rounded without a division: one product and one fma correction
-    (Markstein), 4 instructions instead of ~10 and a slow-path branch. Checked against the exact
-    quotient (tests/test_nvfp4_quant.py) for every finite bf16/fp16 input, subnormals included,
-    and for every fp32 whose quotient is a normal number (so also for an fp32 block amax above
-    ~2^-123); inf is passed through by a select (its remainder would be NaN), NaN stays NaN."""
-    q = a * cutlass.Float32(ONE_SIXTH)
-    r = cute.math.fma(-q, cutlass.Float32(E2M1_MAX), a)
-    q = cute.math.fma(r, cutlass.Float32(ONE_SIXTH), q)
-    return cutlass.Float32(cutlass.select_(a == cutlass.Float32(float("inf")), a, q))
 
 
 @cute.jit
@@ -257,26 +241,11 @@ class NVFP4Quant:
 
     @cute.jit
     def _reciprocal_table(self, g: cutlass.Float32, tidx):
-        """Shared table of ``s = 0 if sf == 0 else 1 / (float(sf) / G)`` for every e4m3 byte,
-        with the reference's two true divisions: a block's scale is then one lookup of its
-        scale byte instead of two IEEE divisions (about 20 instructions) per block."""
-        smem = SmemAllocator()
-        table = smem.allocate_tensor(cutlass.Float32, cute.make_layout(TABLE_SIZE),
-                                     byte_alignment=16)
-        threads = 32 * self.warps
-        for base in cutlass.range_constexpr(0, TABLE_SIZE // 2, threads):
-            code = base + tidx
-            if code < TABLE_SIZE // 2:
-                # bytes `code` and `code + 128` (the negative twin) in one e4m3x2 conversion
-                rB = cute.make_rmem_tensor((2,), cutlass.Uint8)
-                rB[0] = cutlass.Uint8(code)
-                rB[1] = cutlass.Uint8(code + TABLE_SIZE // 2)
-                sf = cute.recast_tensor(rB, cutlass.Float8E4M3FN).load().to(cutlass.Float32)
-                for j in cutlass.range_constexpr(2):
-                    s = cutlass.Float32(0.0)
-                    if sf[j] != cutlass.Float32(0.0):
-                        s = cutlass.Float32(1.0) / (sf[j] / g)
-                    table[code + j * (TABLE_SIZE // 2)] = s
+        """The per-CTA ``device_fp4.fill_reciprocal_table`` of ``G``: a block's out_scale is
+        then one lookup of its scale byte instead of two IEEE divisions (~20 instructions)."""
+        table = SmemAllocator().allocate_tensor(cutlass.Float32, cute.make_layout(TABLE_SIZE),
+                                                byte_alignment=16)
+        fill_reciprocal_table(table, g, tidx, 32 * self.warps)
         cute.arch.sync_threads()
         return table
 

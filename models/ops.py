@@ -21,6 +21,7 @@ __all__ = ["linear", "silu_mul", "nvfp4_quantize", "silu_mul_nvfp4_quant", "nvfp
 # op name -> ("module:function" of the kernel, CPU function)
 _TABLE = {
     "linear": ("cute_kernels.linear:linear", torch.nn.functional.linear),
+    "silu_mul": ("cute_kernels.silu_mul:silu_mul", reference.silu_mul),
     "nvfp4_quantize": ("cute_kernels.nvfp4_quant:nvfp4_quantize", reference.nvfp4_quantize),
     "silu_mul_nvfp4_quant": ("cute_kernels.nvfp4_quant:silu_mul_nvfp4_quant",
                              reference.silu_mul_nvfp4_quant),
@@ -55,12 +56,9 @@ def _dispatch(name: str):
 
 
 linear = _dispatch("linear")
+silu_mul = _dispatch("silu_mul")
 nvfp4_quantize = _dispatch("nvfp4_quantize")
 silu_mul_nvfp4_quant = _dispatch("silu_mul_nvfp4_quant")
 nvfp4_gemm = _dispatch("nvfp4_gemm")
 nvfp4_gemm_swiglu_quant = _dispatch("nvfp4_gemm_swiglu_quant")
 gdn_qkvzba_split = _dispatch("gdn_qkvzba_split")
-
-# No kernel of its own (the fused silu_mul_nvfp4_quant replaces it); the reference is pure
-# torch, runs on either device and is the formula the fused kernel follows bit for bit.
-silu_mul = reference.silu_mul

@@ -9,8 +9,8 @@ import torch
 
 from cute_kernels import reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
-                                     F32_EXPONENT_MASK)
-from cute_kernels.nvfp4_quant import (ONE_SIXTH, compile_nvfp4_quant, nvfp4_quantize,
+                                     F32_EXPONENT_MASK, ONE_SIXTH)
+from cute_kernels.nvfp4_quant import (compile_nvfp4_quant, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only
 from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
@@ -113,7 +113,7 @@ def _rn32(x: Fraction) -> Fraction:
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_div6_is_correctly_rounded_for_every_16bit_value(dtype):
-    """``nvfp4_quant.div6`` (q = a * RN(1/6); r = fma(-q, 6, a); q + r * RN(1/6) by fma) equals
+    """``device_fp4.div6`` (q = a * RN(1/6); r = fma(-q, 6, a); q + r * RN(1/6) by fma) equals
     the IEEE quotient a / 6 for every finite non-negative value of the input dtype (a block
     amax), subnormals included: checked with exact rational arithmetic."""
     c = Fraction(float(torch.tensor(ONE_SIXTH, dtype=torch.float32)))
