@@ -33,11 +33,13 @@ warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, tok
   ex2/rcp.approx form; DESIGN.md's rule bounds the effect) into a shared fp32 buffer of
   64 x tile_m, thread-major (conflict-free), and arrives on a named barrier; the up warpgroup
   waits on it, forms ``h = (alpha * up) * silu`` in its own accumulator registers and arrives
-  on a second barrier as soon as it has read them, which the gate warpgroup waits on before
-  it moves on (its next tile rewrites the buffer). The producer warp takes no part. So the
-  quantization below runs on the up warpgroup while the gate warpgroup already issues the next
-  tile's wgmmas, up to ``stages`` k-tiles ahead (the stage is released when both have read it).
-* The up warpgroup quantizes: in wgmma's accumulator, warp ``w`` holds h columns
+  on a second barrier once it has written h of the second half of the tokens back into its
+  own slots of the buffer. Each warpgroup then quantizes half of the tile's tokens, the up
+  warpgroup from its registers, the gate warpgroup from the buffer (a thread reads only the
+  slots of its twin thread, which it rewrites itself in the next tile). The producer warp
+  takes no part. The up warpgroup fills a 256-entry out_scale table (one per scale byte, the
+  reference's two divisions) once per CTA; amax / 6 is ``device_fp4.div6``.
+* Quantization: in wgmma's accumulator, warp ``w`` holds h columns
   ``16 w .. 16 w + 15`` (one scale block) for every token, lane ``4 g + q`` columns ``g``,
   ``g + 8`` of tokens ``2 q + p + 8 j``: the same slice as the small-M kernel's, so both call
   ``device_fp4.quantize_block_pair`` (amax / codes by butterflies over the lanes sharing
@@ -170,9 +172,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     """``NVFP4GemmLargeM`` on the [2I, K] prepared weight with ``_epilogue`` replaced (see the
     module docstring): static I, K and the tile config; M dynamic; bf16 activations."""
 
-    GATE_FULL = 1   # named barriers (0 is __syncthreads): the gate warpgroup's values are in
-    GATE_EMPTY = 2  # shared memory / the up warpgroup has read them
-    TABLE_READY = 3  # the up warpgroup has filled its reciprocal table
+    GATE_FULL = 1    # named barriers (0 is __syncthreads): silu(gate) is in shared memory /
+    H_READY = 2      # h of the second half of the tokens is / the reciprocal table is filled
+    TABLE_READY = 3
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
@@ -181,7 +183,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
     def epilogue_smem_bytes(self) -> int:
-        """silu(gate) of the tile (64 rows x tile_m tokens, fp32), then the reciprocal table."""
+        """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h of the gate
+        warpgroup's half), then the reciprocal table."""
         return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4
 
     def _table(self, sEpi: cute.Tensor) -> cute.Tensor:
@@ -190,10 +193,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
-        """The up warpgroup (the one that quantizes) fills the out_scale table of G once."""
+        """The out_scale table of G, filled once by the up warpgroup for both."""
         if ctid < 128:
             fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
-            pipeline.NamedBarrier(barrier_id=self.TABLE_READY, num_threads=128).arrive_and_wait()
+        pipeline.NamedBarrier(barrier_id=self.TABLE_READY, num_threads=256).arrive_and_wait()
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -206,39 +209,51 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         """Row tile ``row_tile`` is interleave group ``row_tile``: consumer warpgroup 0 holds the
         up rows of h columns ``64 row_tile ..``, warpgroup 1 their gate rows, in the same
         fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
-        bytes)."""
+        bytes). Each warpgroup quantizes half of the fragment (tokens ``8 j ..``, ``j`` below /
+        from ``half``): the up warpgroup from its registers, the gate warpgroup from the h
+        the up warpgroup leaves in shared memory."""
         mQ, mSF = outs
         alpha = scalars[0][0]
-        m = mQ.shape[0]
         wg_tid = ctid % 128
         n_acc = cute.size(acc)
+        half = n_acc // 8  # fragment elements come in groups of 4 (one j); j < half: up's
         # thread-major: the 128 threads of a warpgroup touch 128 consecutive words per element
         sGate = cute.make_tensor(sEpi.iterator, cute.make_layout((n_acc, 128), stride=(128, 1)))
         full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
-        empty = pipeline.NamedBarrier(barrier_id=self.GATE_EMPTY, num_threads=256)
+        h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
+        quant = (tCcC, scalars[1][0], self._table(sEpi), mQ, mSF, wg_tid, row_tile,
+                 tok_tile * self.tile_m)
         if ctid >= 128:
             # gate warpgroup: silu(alpha * gate) (silu_mul_fast's factor, up applied below)
             for e in cutlass.range(n_acc, unroll_full=True):
                 gate = acc[e] * cutlass.Float32(POW2_63) * alpha
                 sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
             full.arrive()
-            empty.arrive_and_wait()  # the up warpgroup has read them: the tile may be reused
+            h_ready.arrive_and_wait()
+            # The up warpgroup's thread wg_tid left h of its second half in the same slots;
+            # this thread rewrites them only in the next tile, after its own reads.
+            for e in cutlass.range(4 * half, n_acc, unroll_full=True):
+                acc[e] = sGate[e, wg_tid]
+            self._quantize(acc, half, 2 * half, *quant)
         else:
             full.arrive_and_wait()
             for e in cutlass.range(n_acc, unroll_full=True):
                 acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
-            empty.arrive()
-            self._quantize(acc, tCcC, scalars[1][0], self._table(sEpi), mQ, mSF, m, wg_tid,
-                           row_tile, tok_tile * self.tile_m)
+            for e in cutlass.range(4 * half, n_acc, unroll_full=True):
+                sGate[e, wg_tid] = acc[e]
+            h_ready.arrive()
+            self._quantize(acc, 0, half, *quant)
+            if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
+                self._zero_scale_padding(mSF, mQ.shape[0], wg_tid, row_tile)
 
     @cute.jit
-    def _quantize(self, h, tCcC, gs, table, mQ, mSF, m, wg_tid, row_tile, tok0):
-        """The up warpgroup's h fragment: warp ``w`` holds rows (h columns) ``16 w ..
-        16 w + 15`` = scale block ``4 row_tile + w``; lane ``4 g + q`` columns ``g``, ``g + 8``
-        of tokens ``8 j + 2 q + p`` in ``h[4 j + p]``, ``h[4 j + 2 + p]`` (wgmma's accumulator
-        layout, = the mma.sync slice ``quantize_block_pair`` takes). Lane ``g = b % 8`` stores
-        block ``b = 2 j + p``; the last token tile also zeroes scale rows M .. pad128(M)."""
-        m_pad = (m + 127) // 128 * 128
+    def _quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):
+        """Fragment groups ``j0 .. j1 - 1`` of h: warp ``w`` of either warpgroup holds rows (h
+        columns) ``16 w .. 16 w + 15`` = scale block ``4 row_tile + w``; lane ``4 g + q``
+        columns ``g``, ``g + 8`` of tokens ``8 j + 2 q + p`` in ``h[4 j + p]``,
+        ``h[4 j + 2 + p]`` (wgmma's accumulator layout, = the mma.sync slice
+        ``quantize_block_pair`` takes). Lane ``g = b % 8`` stores block ``b = 2 j + p``."""
+        m = mQ.shape[0]
         lane = wg_tid % 32
         g = lane // 4
         q = lane % 4
@@ -252,7 +267,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         rows = sf_tiled_layout(2 * 128, self.kb_out)
         sSF = cute.make_tensor(
             mSF.iterator + (tok0 - r0) * self.kb_out + cute.crd2idx((0, kb), rows), rows)
-        for j in cutlass.range_constexpr(cute.size(h) // 4):
+        for j in cutlass.range_constexpr(j0, j1):
             quant = quantize_block_pair(h[4 * j], h[4 * j + 1], h[4 * j + 2], h[4 * j + 3], g,
                                         gs, table)
             for p in cutlass.range_constexpr(2):
@@ -267,10 +282,15 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                         sSF[((t % 32 + 2 * q, (t // 32) % 4), t // 128), 0] = quant[2 + p]
                     else:
                         sSF[r0 + t + 2 * q, 0] = quant[2 + p]
-        if tok0 + self.tile_m >= m:
-            sSF_all = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
-            for r in cutlass.range(m + lane, m_pad, 32):
-                sSF_all[r, kb] = cutlass.Uint8(0)
+
+    @cute.jit
+    def _zero_scale_padding(self, mSF, m, wg_tid, row_tile):
+        """Scale rows M .. pad128(M) of the up warpgroup's four blocks (warp w: block w)."""
+        m_pad = (m + 127) // 128 * 128
+        kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
+        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
+        for r in cutlass.range(m + wg_tid % 32, m_pad, 32):
+            sSF[r, kb] = cutlass.Uint8(0)
 
 
 @jit.cached
