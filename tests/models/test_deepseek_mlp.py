@@ -47,7 +47,7 @@ def test_nvfp4_mlp_against_fp64(m, kind, fusion, monkeypatch):
     y = mlp(x)
     assert y.dtype == torch.bfloat16 and y.shape == (m, H)
     # floor: NVFP4 quantization of the activation alone (see test_qwen3_8_mlp)
-    floor = activation_fp4_noise(x, gate, up, t[f"{P}.down_proj.input_scale"])
+    floor = activation_fp4_noise(x, gate, up, down, t[f"{P}.down_proj.input_scale"])
     assert 0.05 < floor < 0.12, floor
     err = rel_err(y, fp64_mlp(x, gate, up, down))
     assert err < floor + 1e-2, (err, floor)
@@ -267,7 +267,7 @@ def test_gpu_fused_and_unfused_against_fp64(m, monkeypatch):
     assert (vf != vr).float().mean() < 0.01
     monkeypatch.setenv(SWIGLU_FUSION_ENV, "0")
     yu = mlp(xg)
-    floor = activation_fp4_noise(x, gate, up, t[f"{P}.down_proj.input_scale"])
+    floor = activation_fp4_noise(x, gate, up, down, t[f"{P}.down_proj.input_scale"])
     want = fp64_mlp(x, gate, up, down)
     for y in (yf, yu):
         assert rel_err(y.cpu(), want) < floor + 1e-2

@@ -130,7 +130,7 @@ def test_nvfp4_mlp_against_fp64(m, fusion, monkeypatch):
     # (e2m1 keeps 1-2 mantissa bits; measured here 9.0-9.7 %), so the bound is relative to it:
     # the MLP may add at most 1 % (bf16 gate_up / h, and h's codes may flip at boundaries).
     err = rel_err(y, fp64_mlp(x, gate, up, down))
-    floor = activation_fp4_noise(x, gate, up, t[f"{P}.down_proj.input_scale"])
+    floor = activation_fp4_noise(x, gate, up, down, t[f"{P}.down_proj.input_scale"])
     assert 0.05 < floor < 0.12, floor
     assert err < floor + 1e-2, (err, floor)
     # the gate_up GEMM alone (W4A16, no activation quantization) is tight
@@ -202,7 +202,7 @@ def test_fusion_needs_both_projections_nvfp4(monkeypatch):
         assert not mlp.fused()
         err = rel_err(mlp(x), fp64_mlp(x, g, u, d))
         if isinstance(mlp.down, NVFP4Linear):  # h is NVFP4-quantized: see test above
-            floor = activation_fp4_noise(x, g, u, t[f"{P}.down_proj.input_scale"])
+            floor = activation_fp4_noise(x, g, u, d, t[f"{P}.down_proj.input_scale"])
             assert err < floor + 1e-2, (err, floor)
         else:  # no activation quantization: bf16 roundings only
             assert err < 1e-2, err
@@ -356,7 +356,7 @@ def test_gpu_nvfp4_mlp(m, monkeypatch):
     # rounding on under 1e-3 of the elements (tests/test_nvfp4_quant.py), so the outputs agree
     # to within the FP4 noise of those few elements.
     assert rel_err(fused.cpu(), unfused.cpu().double()) < 1e-2
-    floor = activation_fp4_noise(x.cpu(), gate, up, t[f"{P}.down_proj.input_scale"])
+    floor = activation_fp4_noise(x.cpu(), gate, up, down, t[f"{P}.down_proj.input_scale"])
     assert rel_err(fused.cpu(), fp64_mlp(x.cpu(), gate, up, down)) < floor + 1e-2
 
 
