@@ -22,7 +22,7 @@ from ..nvfp4_gemm_swiglu_quant import nvfp4_gemm_swiglu_quant
 from ..nvfp4_quant import silu_mul_nvfp4_quant
 from .nvfp4_gemm_suite import _quack
 from .report import Row
-from .timing import rotations_for, time_graph_us
+from .timing import rotations_for, select_shapes, time_graph_us
 
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 MS = [1, 8, 16, 64, 256, 1024, 4096, 16384]
@@ -34,7 +34,7 @@ def _calls_per_graph(m: int) -> int:
 
 def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
     rows = []
-    for two_i, k in SHAPES[:2] if quick else SHAPES:
+    for two_i, k in select_shapes(SHAPES[:2] if quick else SHAPES):
         i = two_i // 2
         wbytes = two_i * k // 2 + two_i * k // 16
         w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
