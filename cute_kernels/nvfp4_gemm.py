@@ -24,14 +24,15 @@ import torch
 from layouts import sf_padded_shape
 
 from .nvfp4_dequant import nvfp4_dequantize
-from .nvfp4_gemm_large_m import large_m_config, launch_large_m
+from .nvfp4_gemm_large_m import H200_SMS, large_m_config, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, compile_nvfp4_gemm_small_m
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
 # Where the two kernels cross over, measured on the H200 (2026-11-29, W4A4, graph us; the
-# table is printed by ``python -m cute_kernels.bench nvfp4_gemm --sweep``):
+# table is printed by ``python -m cute_kernels.bench nvfp4_gemm --sweep``; "large" is the
+# wgmma kernel with 128-token tiles):
 #   N x K         M=16: small / large   M=32            M=64            M=128
 #   7168x18432    49.7 / 122.9          110.2 / 123.2   124.3 / 123.3   240.7 / 125.2
 #   5120x17408    46.2 / 116.7          106.6 / 117.1   116.2 / 118.3   228.3 / 118.8
@@ -40,22 +41,30 @@ _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #   9216x7168     26.0 /  52.4           56.9 /  52.3    82.8 /  53.0   134.7 /  64.5
 #   4096x7168     12.2 /  51.5           23.1 /  51.7    29.5 /  52.0    55.7 /  52.7
 #   7168x2048      8.1 /  19.7           11.2 /  19.8    17.4 /  20.1    31.2 /  20.4
+# and with 64-token wgmma tiles (``large_m_config``'s choice at M <= 64; W4A16,
+# ``tools/tile_m_probe.py``):
+#   N x K         M=32: small / large64 M=64
+#   36864x7168    195.7 / 142.7         342.7 / 144.9
+#   34816x5120    143.3 / 103.2         249.2 / 105.4
+#   7168x18432    111.5 / 118.9         144.8 / 119.2
+#   9216x7168      79.4 /  48.5         115.5 /  49.3
 SMALL_M_MAX = 64  # above this the wgmma kernel always wins
 X_SMEM_TOKENS = 2  # the small-M kernel stages the activations in shared memory up to here
 
 
-def small_m_regime(m: int, n: int, k: int) -> bool:
+def small_m_regime(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     always up to 16 tokens; up to 64 for weights of at most 32 Mi elements (the wgmma kernel's
-    fixed cost dominates there); up to 32 for weights above 80 Mi elements (still a weight
-    stream). The table above is the evidence; the rule misses by at most 2% on it."""
+    fixed cost dominates there); for bigger weights up to 32 tokens only where the wgmma grid
+    (one CTA per 128 weight rows at this M) would leave half the SMs idle. The tables above
+    are the evidence."""
     if m <= 16:
         return True
     if m > SMALL_M_MAX:
         return False
     if n * k <= 32 * 2**20:
         return True
-    return m <= 32 and n * k > 80 * 2**20
+    return m <= 32 and -(-n // 128) < sms // 2
 
 
 def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:

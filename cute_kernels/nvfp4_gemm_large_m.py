@@ -373,13 +373,28 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
-def large_m_config(m: int, n: int, k: int) -> tuple[int, int]:
-    """(tile_m, stages) for the large-M kernel. On the H200 (2026-11-29) 256-token tiles won
-    wherever they still gave about 100 tiles or more (36864x7168 at M = 256: 246 us against 297
-    with 128; 4096x7168 at M = 1024: 86 against 119); with fewer tiles 128 keeps more SMs busy
-    (7168x18432 at M = 256: 149 against 194)."""
-    tiles_256 = -(-m // 256) * -(-n // TILE_N)
-    return (256 if tiles_256 >= 96 else 128), 0
+# Relative time of one CTA tile (the same K) by token-tile width, measured on the H200
+# (2026-11-29, per wave of tiles at K = 7168: ~48 us with 64 tokens, ~60 with 128, 82-86 with
+# 256; 7168x18432 gives the same ratios). The decode of the 128 x 64 weight tile is the same
+# for every width, so narrow tiles are dearer per token but fill the SMs sooner.
+TILE_COST = {64: 0.8, 128: 1.0, 256: 1.4}
+
+
+def large_m_config(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]:
+    """(tile_m, stages) for the large-M kernel: the token tile that minimizes waves x tile cost
+    (``TILE_COST``), waves = ceil(tiles / SMs) of the persistent grid; ties go to the wider
+    tile. It picks the best measured tile at every point the H200 measured (2026-11-29):
+    36864x7168 M = 256: 256 (246 us; 297 with 128); 4096x7168 M = 1024: 256 (86; 119);
+    7168x18432 M = 256: 128 (149; 194 with 256); M = 32 and 64 on 36864x7168, 34816x5120,
+    9216x7168 and 7168x18432: 64 (e.g. 36864x7168 M = 64: 145 against 178 with 128);
+    M = 128: 128 on 36864x7168 (181; 235 with 64), 34816x5120 and 9216x7168 (60; 97), 64 on
+    7168x18432 (120; 146)."""
+    row_tiles = -(-n // TILE_N)
+
+    def estimate(tile_m: int) -> float:
+        return -(-(-(-m // tile_m) * row_tiles) // sms) * TILE_COST[tile_m]
+
+    return min((256, 128, 64), key=estimate), 0
 
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...]) -> None:

@@ -31,10 +31,10 @@ warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, tok
 
 * The gate warpgroup writes ``silu(alpha * gate)`` (``nvfp4_quant.silu_mul_fast``'s
   ex2/rcp.approx form; DESIGN.md's rule bounds the effect) into a shared fp32 buffer of
-  64 x tile_m, thread-major (conflict-free), and arrives on a named barrier; the up warpgroup
-  waits on it, forms ``h = (alpha * up) * silu`` in its own accumulator registers and arrives
-  on a second barrier once it has written h of the second half of the tokens back into its
-  own slots of the buffer. Each warpgroup then quantizes half of the tile's tokens, the up
+  64 x tile_m, thread-major (conflict-free), and syncs on a named barrier with the up
+  warpgroup, which then forms ``h = (alpha * up) * silu`` in its own accumulator registers and
+  syncs on a second barrier once it has written h of the second half of the tokens back into
+  its own slots of the buffer. Each warpgroup then quantizes half of the tile's tokens, the up
   warpgroup from its registers, the gate warpgroup from the buffer (a thread reads only the
   slots of its twin thread, which it rewrites itself in the next tile). The producer warp
   takes no part. The up warpgroup fills a 256-entry out_scale table (one per scale byte, the
@@ -228,7 +228,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             for e in cutlass.range(n_acc, unroll_full=True):
                 gate = acc[e] * cutlass.Float32(POW2_63) * alpha
                 sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
-            full.arrive()
+            # Both barriers are full syncs on both sides: arrive alone orders the writes
+            # (PTX), and the up warpgroup reaches each barrier first anyway, but
+            # compute-sanitizer racecheck reports the h exchange when a warpgroup arrives on
+            # one barrier and then syncs on another (64 hazards; 9 with only h_ready synced).
+            full.arrive_and_wait()
             h_ready.arrive_and_wait()
             # The up warpgroup's thread wg_tid left h of its second half in the same slots;
             # this thread rewrites them only in the next tile, after its own reads.
@@ -241,9 +245,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
             for e in cutlass.range(4 * half, n_acc, unroll_full=True):
                 sGate[e, wg_tid] = acc[e]
-            # arrive would do (the gate warpgroup is already waiting, so waiting costs
-            # nothing), but compute-sanitizer racecheck only orders these writes before the
-            # gate warpgroup's reads when both sides sync (64 hazards reported with arrive)
             h_ready.arrive_and_wait()
             self._quantize(acc, 0, half, *quant)
             if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
