@@ -16,7 +16,7 @@ from ..nvfp4_dequant import nvfp4_dequantize
 from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
 from ..nvfp4_gemm_large_m import launch_large_m
 from .report import Row
-from .timing import rotations_for, time_graph_us
+from .timing import rotations_for, select_shapes, time_graph_us
 
 SHAPES = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
           (4096, 7168), (7168, 2048)]
@@ -101,7 +101,7 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
         sweep_configs()
         crossover_table()
     rows = []
-    for n, k in SHAPES[:3] if quick else SHAPES:
+    for n, k in select_shapes(SHAPES[:3] if quick else SHAPES):
         wbytes = n * k // 2 + n * k // 16
         copies = [_weights(n, k) for _ in range(rotations_for(wbytes))]
         w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
