@@ -5,26 +5,30 @@ bf16 rounding) with ``G = out_global_scale`` (DESIGN.md "Numerics"); the result 
 
 The weights come from ``prepare_gate_up_weight``: rows ``interleave([up; gate], 64)``, 2I rows.
 
-Small M (``small_m_regime``): ``NVFP4GemmSmallM``'s main loop with two hooks changed.
+Small M (``swiglu_small_m_regime``: ``small_m_regime`` of the [2I, K] GEMM, or M <= 32):
+``NVFP4GemmSmallM``'s main loop with two hooks changed.
 
 * ``tile_row``: a CTA with ``rt`` row tiles takes ``rt / 2`` tiles of up rows (16 output
   columns each) and, as tiles ``rt/2 .. rt-1``, the gate rows 64 further. So lane ``4g + q``
   holds up and gate of the same output column in ``acc[t]`` and ``acc[t + rt/2]``: column
   ``c = c0 + 16 t + g + 8 (e // 2)`` of token ``tok0 + 8 j + 2 q + e % 2`` (``8 rt`` divides
   64, so a CTA's columns never straddle an up/gate group).
-* ``epilogue`` (warp 0): h in fp32 per element; a quant block (16 consecutive columns of one
+* ``epilogue`` (warp 0): h in fp32 per element, ``silu_mul_fast(alpha * gate, alpha * up)``
+  as ``silu_mul_nvfp4_quant`` and the large-M kernel form it (ex2/rcp.approx: the precise
+  expf and IEEE division were 2/3 of the epilogue); a quant block (16 consecutive columns of one
   token) is exactly one up tile of one token, spread over the 8 lanes that share ``q`` (2
   values each), so the block amax is a butterfly over lane offsets 4, 8, 16. Every lane then
   computes the block's scale, encodes its two values and places each 4-bit code at bit ``4 g``
   of word 0 (column ``g``) or word 1 (column ``g + 8``); an OR butterfly over the same lanes
   gives all 8 lanes the block's 8 packed bytes (element 2i in the low nibble, as the reference
   packs them). Lane ``g = b % 8`` of block ``b`` then writes them in one 8-byte store, plus the
-  block's scale byte at its swizzled offset.
+  block's scale byte at its swizzled offset (the CTA's 8 jt tokens share one 128-row tile of
+  the layout: a static atom offset per store).
 * Scale padding: I is a multiple of 64, so I/16 needs no column padding. The CTAs of the last
   token tile zero the scale rows ``M .. pad128(M)`` of their blocks, so one launch writes the
   whole ``out_sf`` (also a caller's poisoned buffer), and CUDA graphs need no extra memset.
 
-Large M (past ``small_m_regime(M, 2I, K)``): ``NVFP4GemmLargeM`` (TMA + wgmma, persistent)
+Large M (past ``swiglu_small_m_regime``): ``NVFP4GemmLargeM`` (TMA + wgmma, persistent)
 with its ``_epilogue`` replaced. Its CTA tile of 128 weight rows is exactly one interleave
 group: consumer warpgroup 0 accumulates the 64 up rows of h columns ``64 t .. 64 t + 63``,
 warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, token) positions.
@@ -114,9 +118,15 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
         mQ, mSF = outs
         alpha = scalars[0][0]
         gs = scalars[1][0]
-        m_pad = (m + 127) // 128 * 128
-        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
         kb0 = block * self.half  # the CTA's first scale block (= 16-column group)
+        # Scale bytes of this CTA's tokens: tok0 is a multiple of 8 jt, so its 8 jt tokens
+        # lie in one 128-row tile of the swizzled layout; the base folds in that tile and kb0,
+        # and a store adds the static-shape atom offset of row r0 + 8 j + 2 q + p (the layout
+        # at a dynamic M costs ~35 instructions per store).
+        r0 = tok0 % 128
+        rows = sf_tiled_layout(128, self.kb_out)
+        sSF = cute.make_tensor(
+            mSF.iterator + (tok0 - r0) * self.kb_out + cute.crd2idx((0, kb0), rows), rows)
 
         # 1. h (over the up sums). Blocks (t, j, p) are token tok0 + 8 j + 2 q + p, columns
         #    16 (kb0 + t) ..; this lane holds columns g and g + 8 in acc[t, j, p] and
@@ -125,11 +135,9 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
         for t in cutlass.range_constexpr(self.half):
             for j in cutlass.range_constexpr(self.jt):
                 for e in cutlass.range_constexpr(4):
-                    up = alpha * acc[t, j, e]
-                    gate = alpha * acc[t + self.half, j, e]
-                    # reference.silu written out: g / (1 + exp(-g)), true division, precise exp
-                    acc[t, j, e] = up * (gate / (cutlass.Float32(1.0)
-                                                 + cute.math.exp(-gate, fastmath=False)))
+                    # silu(gate) * up as silu_mul_nvfp4_quant and the large-M kernel form it
+                    acc[t, j, e] = silu_mul_fast(alpha * acc[t + self.half, j, e],
+                                                 alpha * acc[t, j, e])
                 quant = quantize_block_pair(acc[t, j, 0], acc[t, j, 1], acc[t, j, 2],
                                             acc[t, j, 3], g, gs)
                 for p in cutlass.range_constexpr(2):
@@ -139,13 +147,15 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
                         gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + t)),
                                                 cutlass.Uint64)
                         gQ[0] = quant[p]
-                        sSF[tok, kb0 + t] = quant[2 + p]
+                        sSF[r0 + j * 8 + lane_q * 2 + p, t] = quant[2 + p]
 
         # 3. The last token tile's CTAs zero scale rows M .. pad128(M) of their blocks.
         if tok0 + 8 * self.jt >= m:
+            m_pad = (m + 127) // 128 * 128
+            sSF_all = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
             for r in cutlass.range(m + 4 * g + lane_q, m_pad, 32):
                 for t in cutlass.range_constexpr(self.half):
-                    sSF[r, kb0 + t] = cutlass.Uint8(0)
+                    sSF_all[r, kb0 + t] = cutlass.Uint8(0)
 
 
 @jit.cached
@@ -320,16 +330,41 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
 
 
 # ---- public function ----------------------------------------------------------------------------
+def swiglu_small_m_regime(m: int, i: int, k: int) -> bool:
+    """The fused kernel's regime: ``small_m_regime`` of the [2I, K] GEMM, and the small-M
+    kernel up to 32 tokens on every shape (H200, 2026-11-29, W4A4 at M = 32: 136 us against
+    ~150 for the wgmma kernel on 36864x7168, 96.5 against ~111 on 34816x5120, 49.6 against
+    ~54 on 9216x7168: ``tools/swiglu_config_probe.py``, ``tools/tile_m_probe.py``)."""
+    return m <= 32 or small_m_regime(m, 2 * i, k)
+
+
 def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
-    """(row_tiles, token_tiles, warps, prefetch): ``small_m_config`` of the [2I, K] GEMM, with
-    at least two row tiles (an up tile and its gate tile). Where that leaves fewer row blocks
-    than SMs (small I: 1024x7168 has 32), 8 warps per CTA split K further, so each warp walks
-    fewer steps (the H200 run had 1024x7168 at 12.3 us against a 1 us roofline; 16 warps of
-    ~140 registers would not fit an SM's register file)."""
+    """(row_tiles, token_tiles, warps, prefetch): ``small_m_config`` of the [2I, K] GEMM, then
+    what ``tools/swiglu_config_probe.py`` measured best for the fused kernel (H200,
+    2026-11-29, every config at M = 1, 8, 16, 32 on the issue's five shapes):
+
+    * at least two row tiles (an up tile and its gate tile);
+    * where that leaves fewer row blocks than SMs (small I: 1024x7168 has 32), 8 warps per CTA
+      split K further, so each warp walks fewer steps (16 warps of ~126 registers would not
+      fit an SM's register file);
+    * one token tile per CTA where all token tiles still fit in one wave of CTAs (1024x7168
+      at M = 32: 10.8 us against 21.8 with four), else at most two (four lost everywhere:
+      36864x7168 M = 32, 136 against 161);
+    * register prefetch only for one token tile of small weights, or at M = 1 (staged
+      activations): without it 9216x7168 M = 16 takes 28.7 us against 42.7, 36864x7168 M = 8
+      57.5 against 60.0; with it 1024x7168 M = 32 takes 10.8.
+
+    Every best config of the probe but two is this rule's (4096x7168 M = 16: 16.2 us with
+    prefetch, this rule's config not measured; 34816x5120 M = 1: 43.7 without prefetch
+    against 46.7)."""
     rt, jt, warps, prefetch = small_m_config(m, 2 * i, k)
     rt = max(rt, 2)
-    if -(-2 * i // (16 * rt)) < H200_SMS and k // STEP >= 8:
+    row_blocks = -(-2 * i // (16 * rt))
+    if row_blocks < H200_SMS and k // STEP >= 8:
         warps = max(warps, 8)
+    token_tiles = -(-m // 8)
+    jt = 1 if row_blocks * token_tiles <= H200_SMS else min(jt, 2)
+    prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
     return rt, jt, warps, prefetch
 
 
@@ -438,7 +473,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif small_m_regime(m, 2 * i, k):
+    elif swiglu_small_m_regime(m, i, k):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k))
     else:
