@@ -85,10 +85,16 @@ def _e2m1x2_from_byte(word, shift):
 
 class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
-                 stages: int = 0, sms: int = H200_SMS):
+                 stages: int = 0, sms: int = H200_SMS, splits: int = 1):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
         self.n, self.k, self.out_dtype, self.tile_m, self.sms = n, k, out_dtype, tile_m, sms
-        self.k_tiles = k // TILE_K
+        # Split-K: ``splits`` CTAs share an output tile, each over k_tiles consecutive k-tiles,
+        # and write fp32 partial sums to a [splits * M, N] workspace (``launch_large_m`` adds
+        # them up). A split-K kernel's ``out_dtype`` is fp32.
+        self.k_tiles_total = k // TILE_K
+        assert self.k_tiles_total % splits == 0 and (splits == 1 or out_dtype is cutlass.Float32)
+        self.splits = splits
+        self.k_tiles = self.k_tiles_total // splits
         self.row_tiles = (n + TILE_N - 1) // TILE_N
         self.tx_bytes = tile_m * TILE_K * 2 + TILE_N * TILE_K // 2 + SF_CHUNK_WORDS * 4
         self.epilogue_bytes = self.epilogue_smem_bytes()
@@ -115,8 +121,8 @@ class NVFP4GemmLargeM:
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
-        mSF = cute.make_tensor(mBSF.iterator,
-                               cute.make_layout((SF_CHUNK_WORDS, self.row_tiles * self.k_tiles)))
+        mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
+            (SF_CHUNK_WORDS, self.row_tiles * self.k_tiles_total)))
         tiled_mma = sm90_utils.make_trivial_tiled_mma(
             cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
             cutlass.Float32, (self.consumers, 1, 1), tiler_mn=(64, self.tile_m),
@@ -152,7 +158,7 @@ class NVFP4GemmLargeM:
                 cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
 
         self.shared_storage = SharedStorage
-        tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
+        tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m * self.row_tiles * self.splits
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, tiled_mma,
                     act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
@@ -197,7 +203,7 @@ class NVFP4GemmLargeM:
             cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS, 1), (None, None)), 0, 2))
         pipeline.pipeline_init_wait(cluster_shape_mn=(1, 1))
 
-        tok_tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m
+        tok_tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m
         if tidx < 128:
             cute.arch.setmaxregister_decrease(40)
             if warp == 0:
@@ -208,15 +214,27 @@ class NVFP4GemmLargeM:
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs)
 
+    def _tokens(self, outs):
+        """M: ``outs[0]``'s rows (the split-K workspace has ``splits`` x M)."""
+        if cutlass.const_expr(self.splits == 1):
+            return outs[0].shape[0]
+        return outs[0].shape[0] // self.splits
+
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
-        """(row tile, token tile) of linear tile ``tile``: bands of ``group`` token tiles,
-        token tile fastest inside a band (the last band may be narrower)."""
+        """(row tile, token tile, K split) of linear tile ``tile``: splits slowest; within a
+        split, bands of ``group`` token tiles, token tile fastest inside a band (the last band
+        may be narrower)."""
+        split = 0
+        if cutlass.const_expr(self.splits > 1):
+            per_split = tok_tiles * self.row_tiles
+            split = tile // per_split
+            tile = tile - split * per_split
         band_size = self.group * self.row_tiles
         band = tile // band_size
         r = tile - band * band_size
         width = cutlass.min(self.group, tok_tiles - band * self.group)
-        return r // width, band * self.group + r % width
+        return r // width, band * self.group + r % width, split
 
     # ---------------------------------------------------------------- producer warp
     @cute.jit
@@ -224,16 +242,17 @@ class NVFP4GemmLargeM:
                  tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         tile = cute.arch.block_idx()[0]
-        while tile < tok_tiles * self.row_tiles:
-            row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            for kt in cutlass.range(self.k_tiles, unroll=1):
+        while tile < tok_tiles * self.row_tiles * self.splits:
+            row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
+            for i in cutlass.range(self.k_tiles, unroll=1):
+                kt = split * self.k_tiles + i
                 mainloop.producer_acquire(state)
                 bar = mainloop.producer_get_barrier(state)
                 cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                           tma_bar_ptr=bar)
                 cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
                           tma_bar_ptr=bar)
-                cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt],
+                cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles_total + kt],
                           tSs[None, state.index], tma_bar_ptr=bar)
                 mainloop.producer_commit(state)
                 state.advance()
@@ -264,8 +283,8 @@ class NVFP4GemmLargeM:
         pairs = (self.k_tiles - 1) // 2
         self._epilogue_setup(ctid, sEpi, scalars)
         tile = cute.arch.block_idx()[0]
-        while tile < tok_tiles * self.row_tiles:
-            row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
+        while tile < tok_tiles * self.row_tiles * self.splits:
+            row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
             acc.fill(0.0)
             mainloop.consumer_wait(read)
             self._decode_tile(*decode, read.index, frags[0])
@@ -278,7 +297,10 @@ class NVFP4GemmLargeM:
                 read, release = self._mma_tile(*step, read, release, frags[1], None)
             else:
                 read, release = self._mma_tile(*step, read, release, frags[0], None)
-            self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            if cutlass.const_expr(self.splits > 1):
+                self._split_epilogue(acc, tCcC, scalars, outs, row_tile, tok_tile, split)
+            else:
+                self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
             tile += cute.arch.grid_dim()[0]
 
     @cute.jit
@@ -351,13 +373,30 @@ class NVFP4GemmLargeM:
             if row < self.n and tok < m:
                 mD[tok, row] = (acc[i] * cutlass.Float32(POW2_63) * alpha).to(self.out_dtype)
 
+    @cute.jit
+    def _split_epilogue(self, acc, tCcC, scalars, outs, row_tile, tok_tile, split):
+        """Split-K: the partial sum of K split ``split``, times 2^63 and alpha, to workspace
+        rows ``split * M + token`` (fp32); ``launch_large_m`` adds the splits in order."""
+        alpha = scalars[0][0]
+        mW = outs[0]
+        m = self._tokens(outs)
+        row0 = row_tile * TILE_N
+        tok0 = tok_tile * self.tile_m
+        for i in cutlass.range(cute.size(acc), unroll_full=True):
+            row, tok = tCcC[i]
+            row = row + row0
+            tok = tok + tok0
+            if row < self.n and tok < m:
+                mW[split * m + tok, row] = acc[i] * cutlass.Float32(POW2_63) * alpha
+
 
 @jit.cached
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
-                               stages: int = 0, sms: int = H200_SMS):
+                               stages: int = 0, sms: int = H200_SMS, splits: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
-    8; the persistent grid's CTA count); M dynamic. Operands as ``launch_large_m`` passes them:
-    a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32 [1], out [M, N]."""
+    8; the persistent grid's CTA count; K splits); M dynamic. Operands as ``launch_large_m``
+    passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
+    [1], out [M, N] (with splits > 1: the fp32 workspace [splits * M, N])."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
@@ -368,7 +407,7 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                     assumed_align=16)
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
-    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms)
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits)
     return cute.compile(kernel, a, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -397,17 +436,68 @@ def large_m_config(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, in
     return min((256, 128, 64), key=estimate), 0
 
 
-def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...]) -> None:
+# Split-K model (H200, 2026-11-29): one k-tile of a 128-token CTA tile takes ~0.53 us (60 us
+# per tile at K = 7168, 144 at K = 17408 measured), and the workspace round trip costs its
+# bytes at ~3.5 TB/s plus ~3 us for the extra launches (zero-free: plain stores, then a sum).
+K_TILE_US = 0.53
+WORKSPACE_BYTES_PER_US = 3.5e6
+REDUCE_LAUNCH_US = 3.0
+MAX_SPLITS = 4
+MIN_SPLIT_K_TILES = 16  # at least 1024 of K per split: the pipeline fill stays small
+
+
+def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]:
+    """(tile_m, splits) for ``nvfp4_gemm``'s large-M path: the token tile and K split with the
+    least estimated time, ``waves x TILE_COST x k-tiles per split x K_TILE_US`` plus the
+    workspace round trip for splits > 1. Only a grid that fills less than one wave is split,
+    and the split must win by 10% (the model ignores fixed costs): 7168x18432 at M = 64 is 56
+    CTAs of 64 tokens (125 us measured, 122 estimated; two splits: 66 estimated)."""
+    row_tiles = -(-n // TILE_N)
+    k_tiles = k // TILE_K
+
+    def estimate(tile_m: int, splits: int) -> float:
+        tiles = -(-m // tile_m) * row_tiles * splits
+        us = -(-tiles // sms) * TILE_COST[tile_m] * (k_tiles // splits) * K_TILE_US
+        if splits > 1:
+            us += splits * m * n * 8 / WORKSPACE_BYTES_PER_US + REDUCE_LAUNCH_US
+        return us
+
+    tile_m = large_m_config(m, n, k, sms)[0]
+    split_plans = [(estimate(t, splits), t, splits) for t in (256, 128, 64)
+                   for splits in range(2, MAX_SPLITS + 1)
+                   if -(-m // t) * row_tiles < sms and k_tiles % splits == 0
+                   and k_tiles // splits >= MIN_SPLIT_K_TILES]
+    if split_plans:
+        us, t, splits = min(split_plans)
+        if us < 0.9 * estimate(tile_m, 1):
+            return t, splits
+    return tile_m, 1
+
+
+def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
+                   splits: int = 1) -> None:
     """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8, b_sf the
     swizzled e4m3 buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
-    persistent grid's size (default: the GPU's SM count; tests shrink it)."""
+    persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
+    (dividing K / 64) the kernel writes each K split's fp32 partial sums to a workspace and
+    their sum, in split order (deterministic), is cast into ``out``."""
     import torch
 
-    if a_bf16.shape[0] == 0:
+    m = a_bf16.shape[0]
+    if m == 0:
         return  # an empty persistent grid cannot launch
     n, k = b.shape[0], 2 * b.shape[1]
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(b.device.index or 0)
-    kernel = compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms)
-    kernel(a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t, out)
+    args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
+    if splits == 1:
+        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms)(*args, out)
+        return
+    work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
+    compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits)(*args, work)
+    parts = work.view(splits, m, n)
+    total = parts[0] + parts[1]
+    for i in range(2, splits):
+        total += parts[i]
+    out.copy_(total)

@@ -5,8 +5,9 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_gemm_large_m import (compile_nvfp4_gemm_large_m, large_m_config,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm import nvfp4_gemm
+from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, compile_nvfp4_gemm_large_m,
+                                             large_m_config, large_m_plan, launch_large_m)
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
 
@@ -18,6 +19,33 @@ from tests.conftest import poisoned
 ])
 def test_large_m_compiles_for_sm90a(n, k, out_dtype, tile_m):
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, out_dtype, tile_m)
+
+
+@pytest.mark.parametrize("n,k,tile_m,splits", [
+    (7168, 18432, 64, 2),   # DeepSeek dense down at M <= 64
+    (200, 576, 128, 3),     # 9 k-tiles in 3 splits, N tail
+])
+def test_split_k_compiles_for_sm90a(n, k, tile_m, splits):
+    assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.float32", tile_m, 0, H200_SMS,
+                        splits)
+
+
+def test_split_k_plan():
+    """Splits only where the output tiles fill less than one wave, dividing K / 64 with at
+    least 16 k-tiles each; the big weights keep one split."""
+    for m in (17, 32, 64, 128, 256, 1024, 4096):
+        for n, k in ((7168, 18432), (5120, 17408), (36864, 7168), (9216, 7168), (4096, 7168),
+                     (7168, 2048), (1000, 64)):
+            tile_m, splits = large_m_plan(m, n, k)
+            assert tile_m in (64, 128, 256)
+            k_tiles = k // 64
+            if splits > 1:
+                assert k_tiles % splits == 0 and k_tiles // splits >= 16, (m, n, k, splits)
+                assert -(-m // tile_m) * -(-n // 128) < H200_SMS, (m, n, k, tile_m)
+            else:
+                assert tile_m == large_m_config(m, n, k)[0]
+    assert large_m_plan(64, 7168, 18432) == (64, 2)   # 56 CTAs otherwise
+    assert large_m_plan(4096, 36864, 7168)[1] == 1
 
 
 def _inputs(m, n, k, device="cuda"):
@@ -70,6 +98,39 @@ def test_every_tile_config_agrees(config):
     got = _run(a, b, b_sf, alpha, torch.float32, config)
     assert not got.isnan().any()
     assert _rel_err(got, want) <= 1e-3, config
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,config,splits", [
+    (129, 200, 576, (128, 0), 3),       # N and M tails, 3 k-tiles per split
+    (7, 1160, 1024, (64, 0), 4),        # 16 k-tiles in 4 splits
+    (777, 1160, 832, (64, 2, 5), 13),   # one k-tile per split, a shrunk grid
+])
+@pytest.mark.parametrize("out_dtype", [torch.float32, torch.bfloat16])
+def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    out = poisoned(m, n, dtype=out_dtype)
+    launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config, splits)
+    torch.cuda.synchronize()
+    assert not out.isnan().any()
+    assert _rel_err(out, want) <= (1e-3 if out_dtype == torch.float32 else 4e-3)
+    if out_dtype == torch.float32:  # deterministic: the splits are added in order
+        again = poisoned(m, n, dtype=out_dtype)
+        launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), again, config,
+                       splits)
+        torch.testing.assert_close(again, out, rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+def test_public_gemm_takes_the_split_k_plan():
+    # 4096x7168 at M = 100: 32 output tiles, so the plan splits K in four
+    m, n, k = 100, 4096, 7168
+    assert large_m_plan(m, n, k)[1] > 1
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    got = nvfp4_gemm(a, None, b, b_sf, alpha, out_dtype=torch.float32)
+    assert _rel_err(got, want) <= 1e-3
 
 
 @pytest.mark.gpu
