@@ -406,7 +406,10 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
                                     assumed_align=16)
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
-    d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
+    # the split-K workspace has splits x M rows: its own symbol (one shared with a would make
+    # the compiled function demand equal row counts)
+    d = make_fake_compact_tensor(cout, (m if splits == 1 else cute.sym_int(), n),
+                                 stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits)
     return cute.compile(kernel, a, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
