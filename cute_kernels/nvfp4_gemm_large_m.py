@@ -361,25 +361,19 @@ class NVFP4GemmLargeM:
         weights' 2^-63); rows past N and tokens past M are skipped. ``acc`` is consumer thread
         ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
         coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
-        alpha = scalars[0][0]
-        mD = outs[0]
-        m = mD.shape[0]
-        row0 = row_tile * TILE_N
-        tok0 = tok_tile * self.tile_m
-        for i in cutlass.range(cute.size(acc), unroll_full=True):
-            row, tok = tCcC[i]
-            row = row + row0
-            tok = tok + tok0
-            if row < self.n and tok < m:
-                mD[tok, row] = (acc[i] * cutlass.Float32(POW2_63) * alpha).to(self.out_dtype)
+        self._store(acc, tCcC, scalars[0][0], outs[0], outs[0].shape[0], row_tile, tok_tile, 0)
 
     @cute.jit
     def _split_epilogue(self, acc, tCcC, scalars, outs, row_tile, tok_tile, split):
         """Split-K: the partial sum of K split ``split``, times 2^63 and alpha, to workspace
         rows ``split * M + token`` (fp32); ``launch_large_m`` adds the splits in order."""
-        alpha = scalars[0][0]
-        mW = outs[0]
         m = self._tokens(outs)
+        self._store(acc, tCcC, scalars[0][0], outs[0], m, row_tile, tok_tile, split * m)
+
+    @cute.jit
+    def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile, first_row):
+        """mD[first_row + token, row] = acc * 2^63 * alpha in ``out_dtype`` for the tile's rows
+        below N and tokens below M."""
         row0 = row_tile * TILE_N
         tok0 = tok_tile * self.tile_m
         for i in cutlass.range(cute.size(acc), unroll_full=True):
@@ -387,7 +381,8 @@ class NVFP4GemmLargeM:
             row = row + row0
             tok = tok + tok0
             if row < self.n and tok < m:
-                mW[split * m + tok, row] = acc[i] * cutlass.Float32(POW2_63) * alpha
+                mD[first_row + tok, row] = (acc[i] * cutlass.Float32(POW2_63)
+                                            * alpha).to(self.out_dtype)
 
 
 @jit.cached
