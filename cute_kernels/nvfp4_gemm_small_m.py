@@ -12,7 +12,8 @@ quad reads whole 128-byte lines) and of token ``g`` (its activations), and assig
 MMA's k slots in the fixed order ``device_mma.e2m1x2_raw`` produces. Decoding and MMAs go one
 16-element scale block at a time (4 MMAs per 16-row tile and 8-token tile), which keeps the
 decoded operands to a few registers; the raw loads of the next step can be in flight meanwhile
-(``prefetch``).
+(``prefetch`` = 1: the next step's registers are copied into the current ones after each step;
+2: two steps per loop iteration with the two buffers swapped statically, no copies).
 
 Warps of a CTA share the same rows and split K (step ``s`` goes to warp ``s % warps``); their
 partial sums meet in shared memory at the end. The grid is (token tiles, row blocks), token
@@ -211,10 +212,24 @@ class NVFP4GemmSmallM:
 
         bufs = [(regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
                  regs((self.jt, self.x_words), cutlass.Int32),
-                 regs((self.jt, 4), mBSF.element_type)) for _ in range(1 + self.prefetch)]
+                 regs((self.jt, 4), mBSF.element_type))
+                for _ in range(2 if self.prefetch else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
-        if cutlass.const_expr(self.prefetch):
+        if cutlass.const_expr(self.prefetch == 2):
+            # Register double buffering as below, but two steps per iteration with the buffers
+            # swapped statically: no register copies (36 moves per step at rt = 2, jt = 1).
+            cur, nxt = bufs
+            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, cur)
+            for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
+                step = warp + 2 * i * self.warps
+                for half, (buf, other) in enumerate(((cur, nxt), (nxt, cur))):
+                    s_half = step + half * self.warps
+                    if s_half + self.warps < self.steps:
+                        self._load_step(*loader, s_half + self.warps, *where, other)
+                    if s_half < self.steps:
+                        self._compute_step(buf, s_half, lane_q, acc, wp, xp, sX, g)
+        elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
             cur, nxt = bufs
             self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, cur)

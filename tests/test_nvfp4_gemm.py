@@ -17,6 +17,8 @@ from tests.conftest import poisoned
     (4096, 7168, "torch.bfloat16", (1, 2, 8, 1)),
     (200, 576, "fp4", (1, 1, 4, 1, 2)),               # activations staged in shared memory
     (36864, 7168, "torch.bfloat16", (2, 1, 4, 1, 1)),
+    (36864, 7168, "fp4", (2, 1, 4, 2, 1)),            # two-step loop, swapped buffers
+    (200, 576, "torch.bfloat16", (1, 2, 8, 2)),
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
@@ -66,7 +68,7 @@ def test_matches_fp64_reference(m, n, k, fp4_a):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0),
-                                    (1, 4, 8, 1), (4, 1, 2, 1)])
+                                    (1, 4, 8, 1), (4, 1, 2, 1), (2, 1, 4, 2), (1, 2, 3, 2)])
 @pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
 def test_every_tile_config_agrees(config, m):
     n, k = 336, 1088

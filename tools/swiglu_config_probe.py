@@ -36,7 +36,7 @@ for two_i, k in select_shapes([(36864, 7168), (9216, 7168), (4096, 7168), (1024,
         q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
         sf = torch.empty(((m + 127) // 128 * 128) * (i // 16), device="cuda", dtype=torch.uint8)
         times = {}
-        for rt, jt, warps, pf in itertools.product((2, 4), (1, 2, 4), (4, 8), (0, 1)):
+        for rt, jt, warps, pf in itertools.product((2, 4), (1, 2, 4), (4, 8), (0, 1, 2)):
             if jt > -(-m // 8):
                 continue
             cfg = (rt, jt, warps, pf)
