@@ -2,14 +2,8 @@
 # Session 4, device call 2: fill the kernel cache from parallel warm-up processes (one per
 # shape), then time: the token-tile probe, the swiglu and quant suites; racecheck meanwhile.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session4_bench.sh
-set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
-t0=$(date +%s)
-( timeout 200 compute-sanitizer --tool racecheck --report-api-errors no --error-exitcode 9 \
-    python tools/sanitize_probe.py > "$OUT/sanitize-racecheck.log" 2>&1
-  echo "racecheck exit $? $(grep -E 'RACECHECK SUMMARY' "$OUT/sanitize-racecheck.log" | tail -1)" > "$OUT/racecheck.txt" ) &
+source "$(dirname "$0")/device_common.sh"
+sanitize racecheck 200 &
 timeout 200 python -m pytest -m gpu -q -p no:cacheprovider -k "large_m" tests/test_nvfp4_gemm_swiglu_quant.py > "$OUT/t-swiglu-large.log" 2>&1 &
 for i in 0 1 2 3 4; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 300 python -m cute_kernels.bench swiglu --out /tmp/warm$i > "$OUT/warm-swiglu$i.log" 2>&1 &

@@ -3,16 +3,10 @@
 # parallel warm-up processes) the swiglu suite, the demo, and the nvfp4_gemm suite shape by
 # shape until the time is up.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session4_final.sh
-set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
-t0=$(date +%s)
-left() { echo $(( 575 - ($(date +%s) - t0) )); }
-( timeout 200 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-    python tools/sanitize_probe.py > "$OUT/sanitize-memcheck.log" 2>&1
-  echo "memcheck exit $? $(grep -E 'ERROR SUMMARY' "$OUT/sanitize-memcheck.log" | tail -1)" > "$OUT/memcheck.txt" ) &
-tests() { timeout 260 python -m pytest -m gpu -q -p no:cacheprovider "$@" > "$OUT/t-$(basename "$1" .py).log" 2>&1; }
+source "$(dirname "$0")/device_common.sh"
+left() { echo $(( 575 - $(elapsed) )); }
+sanitize memcheck 200 &
+tests() { gpu_tests 260 "$OUT/t-$(basename "$1" .py).log" "$@"; }
 tests tests/test_nvfp4_gemm_swiglu_quant.py &
 tests tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
 tests tests/models tests/test_nvfp4_quant.py &

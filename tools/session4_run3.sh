@@ -2,15 +2,9 @@
 # Session 4, device call 3: GPU tests of the changed regimes, racecheck, the fused small-M
 # config probe (cache filled by parallel warm-up processes first), the demo.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session4_run3.sh
-set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
-t0=$(date +%s)
-( timeout 240 compute-sanitizer --tool racecheck --report-api-errors no --error-exitcode 9 \
-    python tools/sanitize_probe.py > "$OUT/sanitize-racecheck.log" 2>&1
-  echo "racecheck exit $? $(grep -E 'RACECHECK SUMMARY' "$OUT/sanitize-racecheck.log" | tail -1)" > "$OUT/racecheck.txt" ) &
-tests() { timeout 300 python -m pytest -m gpu -q -p no:cacheprovider "$@" > "$OUT/t-$(basename "$1" .py).log" 2>&1; }
+source "$(dirname "$0")/device_common.sh"
+sanitize racecheck 240 &
+tests() { gpu_tests 300 "$OUT/t-$(basename "$1" .py).log" "$@"; }
 tests tests/test_nvfp4_gemm_swiglu_quant.py &
 tests tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
 tests tests/models tests/test_silu_mul.py &

@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # Session 4, split-K check: GPU tests of the split-K path and the public GEMM, then the probe
 # (cache filled by one warm-up process per shape first). Few files under $OUT.
-set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT" /tmp/logs
-export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
-t0=$(date +%s)
+source "$(dirname "$0")/device_common.sh"
 timeout 150 python -m pytest -m gpu -q -x -p no:cacheprovider -k "split" tests/test_nvfp4_gemm_large_m.py > /tmp/logs/t-split.log 2>&1 &
 timeout 150 python -m pytest -m gpu -q -p no:cacheprovider tests/test_nvfp4_gemm.py > /tmp/logs/t-gemm.log 2>&1 &
 for i in 0 1 2; do

@@ -5,15 +5,10 @@
 # Kernel cache filled first by one warm-up process per shape. Few files under $OUT (the device
 # returns a limited number).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session5_first.sh
-set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT" /tmp/logs
-export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
-t0=$(date +%s)
-gpu_tests() { timeout 300 python -m pytest -m gpu -q -p no:cacheprovider "$@"; }
-gpu_tests -k split tests/test_nvfp4_gemm_large_m.py > /tmp/logs/t-split.log 2>&1 &
-gpu_tests -k every_tile_config tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_swiglu_quant.py \
-  > /tmp/logs/t-configs.log 2>&1 &
+source "$(dirname "$0")/device_common.sh"
+gpu_tests 300 /tmp/logs/t-split.log -k split tests/test_nvfp4_gemm_large_m.py &
+gpu_tests 300 /tmp/logs/t-configs.log -k every_tile_config tests/test_nvfp4_gemm.py \
+  tests/test_nvfp4_gemm_swiglu_quant.py &
 for i in 0 1 2; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 300 python tools/split_probe.py > /tmp/logs/warm-split$i.log 2>&1 &
 done
