@@ -426,12 +426,13 @@ def large_m_config(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, in
     9216x7168 and 7168x18432: 64 (e.g. 36864x7168 M = 64: 145 against 178 with 128);
     M = 128: 128 on 36864x7168 (181; 235 with 64), 34816x5120 and 9216x7168 (60; 97), 64 on
     7168x18432 (120; 146)."""
-    row_tiles = -(-n // TILE_N)
+    return min((256, 128, 64), key=lambda t: _waves_x_cost(m, n, t, 1, sms)), 0
 
-    def estimate(tile_m: int) -> float:
-        return -(-(-(-m // tile_m) * row_tiles) // sms) * TILE_COST[tile_m]
 
-    return min((256, 128, 64), key=estimate), 0
+def _waves_x_cost(m: int, n: int, tile_m: int, splits: int, sms: int) -> float:
+    """Waves of the persistent grid (output tiles x K splits over the SMs) x ``TILE_COST``."""
+    tiles = -(-m // tile_m) * -(-n // TILE_N) * splits
+    return -(-tiles // sms) * TILE_COST[tile_m]
 
 
 # Split-K model (H200, 2026-11-29): one k-tile of a 128-token CTA tile takes ~0.53 us (60 us
@@ -454,8 +455,7 @@ def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]
     k_tiles = k // TILE_K
 
     def estimate(tile_m: int, splits: int) -> float:
-        tiles = -(-m // tile_m) * row_tiles * splits
-        us = -(-tiles // sms) * TILE_COST[tile_m] * (k_tiles // splits) * K_TILE_US
+        us = _waves_x_cost(m, n, tile_m, splits, sms) * (k_tiles // splits) * K_TILE_US
         if splits > 1:
             us += splits * m * n * 8 / WORKSPACE_BYTES_PER_US + REDUCE_LAUNCH_US
         return us

@@ -84,6 +84,30 @@ from .validate import as_scale_tensor, check_contiguous, check_dtype
 BLOCK = 16  # output columns per scale
 
 
+# ---- the scale bytes both fused kernels write ----------------------------------------------------
+def scale_tile_at(mSF: cute.Tensor, kb_out: int, tok0, kb, tile_rows: int):
+    """(view, r0): the swizzled scale bytes of h as a ``sf_tiled_layout(tile_rows, kb_out)``
+    tensor whose row ``r0 + t`` is token ``tok0 + t`` and column ``c`` is block ``kb + c``
+    (r0 = tok0 % 128; ``kb % 4 + c < 4``). The 128-row tiles before tok0 and kb are folded into
+    the base, so a store only adds the static-shape offset of its row: the layout at a dynamic
+    M costs ~35 instructions per store."""
+    r0 = tok0 % 128
+    rows = sf_tiled_layout(tile_rows, kb_out)
+    return cute.make_tensor(mSF.iterator + (tok0 - r0) * kb_out + cute.crd2idx((0, kb), rows),
+                            rows), r0
+
+
+@cute.jit
+def zero_scale_padding(mSF: cute.Tensor, kb_out: int, m, first, kb, blocks: cutlass.Constexpr):
+    """Scale rows M .. pad128(M) of blocks ``kb .. kb + blocks - 1``: rows ``M + first``,
+    ``M + first + 32``, .. (the caller's lane ``first`` of 32)."""
+    m_pad = (m + 127) // 128 * 128
+    sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, kb_out))
+    for r in cutlass.range(m + first, m_pad, 32):
+        for t in cutlass.range_constexpr(blocks):
+            sSF[r, kb + t] = cutlass.Uint8(0)
+
+
 class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     """Static I (output columns), K, activation type and tile config; ``row_tiles`` even, with
     ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
@@ -119,14 +143,8 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
         alpha = scalars[0][0]
         gs = scalars[1][0]
         kb0 = block * self.half  # the CTA's first scale block (= 16-column group)
-        # Scale bytes of this CTA's tokens: tok0 is a multiple of 8 jt, so its 8 jt tokens
-        # lie in one 128-row tile of the swizzled layout; the base folds in that tile and kb0,
-        # and a store adds the static-shape atom offset of row r0 + 8 j + 2 q + p (the layout
-        # at a dynamic M costs ~35 instructions per store).
-        r0 = tok0 % 128
-        rows = sf_tiled_layout(128, self.kb_out)
-        sSF = cute.make_tensor(
-            mSF.iterator + (tok0 - r0) * self.kb_out + cute.crd2idx((0, kb0), rows), rows)
+        # tok0 is a multiple of 8 jt, so the CTA's 8 jt tokens lie in one 128-row tile
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 128)
 
         # 1. h (over the up sums). Blocks (t, j, p) are token tok0 + 8 j + 2 q + p, columns
         #    16 (kb0 + t) ..; this lane holds columns g and g + 8 in acc[t, j, p] and
@@ -151,11 +169,7 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
 
         # 3. The last token tile's CTAs zero scale rows M .. pad128(M) of their blocks.
         if tok0 + 8 * self.jt >= m:
-            m_pad = (m + 127) // 128 * 128
-            sSF_all = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
-            for r in cutlass.range(m + 4 * g + lane_q, m_pad, 32):
-                for t in cutlass.range_constexpr(self.half):
-                    sSF_all[r, kb0 + t] = cutlass.Uint8(0)
+            zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
 
 
 @jit.cached
@@ -182,9 +196,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     """``NVFP4GemmLargeM`` on the [2I, K] prepared weight with ``_epilogue`` replaced (see the
     module docstring): static I, K and the tile config; M dynamic; bf16 activations."""
 
-    GATE_FULL = 1    # named barriers (0 is __syncthreads): silu(gate) is in shared memory /
-    H_READY = 2      # h of the second half of the tokens is / the reciprocal table is filled
-    TABLE_READY = 3
+    # named barriers (0 is __syncthreads), each synced by both consumer warpgroups:
+    GATE_FULL = 1    # silu(gate) is in shared memory
+    H_READY = 2      # h of the gate warpgroup's half of the tokens is in shared memory
+    TABLE_READY = 3  # the reciprocal table is filled
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
@@ -258,7 +273,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             h_ready.arrive_and_wait()
             self._quantize(acc, 0, half, *quant)
             if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
-                self._zero_scale_padding(mSF, mQ.shape[0], wg_tid, row_tile)
+                zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                                   row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
 
     @cute.jit
     def _quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):
@@ -272,15 +288,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         g = lane // 4
         q = lane % 4
         kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
-        # Scale byte of (token tok0 + t, kb) for t = 8 j + 2 q + p: the 128-row tiles before
-        # tok0 (tile_m is a multiple of 128, or 64) plus the swizzled atom's offset of row
-        # (tok0 % 128 + t), split into its static part and 2 q so that the whole address is
-        # one add per store (the layout evaluated at a dynamic row costs ~35 instructions);
-        # kb's offset is folded into the base.
-        r0 = tok0 % 128
-        rows = sf_tiled_layout(2 * 128, self.kb_out)
-        sSF = cute.make_tensor(
-            mSF.iterator + (tok0 - r0) * self.kb_out + cute.crd2idx((0, kb), rows), rows)
+        # token tok0 + t, t = 8 j + 2 q + p < tile_m <= 256 (tile_m a multiple of 128, or 64)
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb, 2 * 128)
         for j in cutlass.range_constexpr(j0, j1):
             quant = quantize_block_pair(h[4 * j], h[4 * j + 1], h[4 * j + 2], h[4 * j + 3], g,
                                         gs, table)
@@ -296,15 +305,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                         sSF[((t % 32 + 2 * q, (t // 32) % 4), t // 128), 0] = quant[2 + p]
                     else:
                         sSF[r0 + t + 2 * q, 0] = quant[2 + p]
-
-    @cute.jit
-    def _zero_scale_padding(self, mSF, m, wg_tid, row_tile):
-        """Scale rows M .. pad128(M) of the up warpgroup's four blocks (warp w: block w)."""
-        m_pad = (m + 127) // 128 * 128
-        kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
-        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb_out))
-        for r in cutlass.range(m + wg_tid % 32, m_pad, 32):
-            sSF[r, kb] = cutlass.Uint8(0)
 
 
 @jit.cached
