@@ -42,15 +42,20 @@ def select_shapes(shapes: list) -> list:
     return [shapes[int(i)] for i in chosen.split(",")]
 
 
+def _warm_up(calls: Sequence[Callable[[], None]]) -> float:
+    """``warm_only`` mode: run each closure once (compiling into the disk cache); no timing."""
+    for c in calls:
+        c()
+    torch.cuda.synchronize()
+    return float("nan")
+
+
 def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 200,
                   replays: int = 15) -> float:
     """Median microseconds per call, with ``calls_per_graph`` calls (cycling over ``calls``,
     one closure per rotated input copy) captured in one CUDA graph."""
     if warm_only():
-        for c in calls:  # compile and store in the disk cache; no timing
-            c()
-        torch.cuda.synchronize()
-        return float("nan")
+        return _warm_up(calls)
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
@@ -70,6 +75,8 @@ def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 20
 
 def time_eager_us(calls: Sequence[Callable[[], None]], repeats: int = 50) -> float:
     """Median microseconds of one eager call (launch overhead included)."""
+    if warm_only():
+        return _warm_up(calls)
     for c in calls:
         c()
     torch.cuda.synchronize()
