@@ -9,6 +9,8 @@ source "$(dirname "$0")/device_common.sh"
 gpu_tests 300 /tmp/logs/t-split.log -k split tests/test_nvfp4_gemm_large_m.py &
 gpu_tests 300 /tmp/logs/t-configs.log -k every_tile_config tests/test_nvfp4_gemm.py \
   tests/test_nvfp4_gemm_swiglu_quant.py &
+gpu_tests 300 /tmp/logs/t-fused.log -k "test_matches_reference or tensor_scalars or graph_capture" \
+  tests/test_nvfp4_gemm_swiglu_quant.py &
 for i in 0 1 2; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 300 python tools/split_probe.py > /tmp/logs/warm-split$i.log 2>&1 &
 done
