@@ -10,9 +10,9 @@ Regimes (chosen by ``small_m_regime``):
   FP4 decoded from global memory straight into registers, ``mma.sync``; a weight stream.
 * large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
-  activations are dequantized to bf16 first (exact). The kernel can also split K over several
-  CTAs (``large_m_plan``, fp32 partial sums added in split order); not yet taken here (not
-  yet run on a GPU).
+  activations are dequantized to bf16 first (exact). Where the output tiles fill less than one
+  wave (long K, few weight rows) K is split over several CTAs (``large_m_plan``; fp32 partial
+  sums added in split order, deterministic).
 
 Limits: K a multiple of 64 (four scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
 padded swizzled buffers ([pad128(rows), pad4(K/16)] e4m3, as ``reference.nvfp4_quantize``
@@ -26,7 +26,7 @@ import torch
 from layouts import sf_padded_shape
 
 from .nvfp4_dequant import nvfp4_dequantize
-from .nvfp4_gemm_large_m import H200_SMS, large_m_config, launch_large_m
+from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, compile_nvfp4_gemm_small_m
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
@@ -54,19 +54,16 @@ SMALL_M_MAX = 64  # above this the wgmma kernel always wins
 X_SMEM_TOKENS = 2  # the small-M kernel stages the activations in shared memory up to here
 
 
-def small_m_regime(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
+def small_m_regime(m: int, n: int, k: int) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     always up to 16 tokens; up to 64 for weights of at most 32 Mi elements (the wgmma kernel's
-    fixed cost dominates there); for bigger weights up to 32 tokens only where the wgmma grid
-    (one CTA per 128 weight rows at this M) would leave half the SMs idle. The tables above
-    are the evidence."""
+    fixed cost dominates there). Bigger weights take the wgmma kernel from 17 tokens: with
+    split-K its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes
+    65-67 us there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
+    ``tools/split_probe.py``). The tables above are the rest of the evidence."""
     if m <= 16:
         return True
-    if m > SMALL_M_MAX:
-        return False
-    if n * k <= 32 * 2**20:
-        return True
-    return m <= 32 and -(-n // 128) < sms // 2
+    return m <= SMALL_M_MAX and n * k <= 32 * 2**20
 
 
 def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
@@ -166,9 +163,8 @@ def _large_m(a, a_sf, b, b_sf, alpha, out):
     of the GEMM, and the kernel then has one activation format."""
     m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
-    # Split-K (``large_m_plan``) is not taken yet: it has not run on a GPU (session 4 ran out
-    # of device time after fixing its first bug); its tests are in test_nvfp4_gemm_large_m.py.
-    launch_large_m(a16, b, b_sf, alpha, out, large_m_config(m, n, k))
+    tile_m, splits = large_m_plan(m, n, k)
+    launch_large_m(a16, b, b_sf, alpha, out, (tile_m, 0), splits)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

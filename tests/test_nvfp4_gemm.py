@@ -4,7 +4,8 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_gemm import SMALL_M_MAX, launch_small_m, nvfp4_gemm
+from cute_kernels.nvfp4_gemm import SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_regime
+from cute_kernels.nvfp4_gemm_large_m import large_m_plan
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
@@ -64,6 +65,31 @@ def test_matches_fp64_reference(m, n, k, fp4_a):
     got16 = nvfp4_gemm(a, a_sf, b, b_sf, alpha)
     assert got16.dtype == torch.bfloat16 and got16.shape == (m, n)
     torch.testing.assert_close(got16.float(), got, rtol=2**-8, atol=1e-30)
+
+
+def test_long_k_weights_take_the_split_wgmma_path_from_17_tokens():
+    """7168x18432 and 5120x17408 (down projections) fill 56 and 40 SMs with unsplit wgmma tiles;
+    from 17 tokens they take the wgmma kernel with K split, small weights keep the small one."""
+    for n, k in [(7168, 18432), (5120, 17408)]:
+        assert small_m_regime(16, n, k)
+        for m in (17, 32, 64):
+            assert not small_m_regime(m, n, k)
+            assert large_m_plan(m, n, k)[1] > 1, (m, n, k)
+    assert small_m_regime(64, 4096, 7168) and not small_m_regime(65, 4096, 7168)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [17, 40, 129])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_split_k_route_matches_fp64_reference(m, fp4_a):
+    n, k = 1024, 36864  # 8 row tiles over 576 k-tiles: the plan splits K
+    assert not small_m_regime(m, n, k) and large_m_plan(m, n, k)[1] > 1
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
+                     out=poisoned(m, n, dtype=torch.float32))
+    assert not got.isnan().any()
+    assert _rel_err(got, want) <= 1e-3
 
 
 @pytest.mark.gpu
