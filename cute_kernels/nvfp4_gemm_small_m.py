@@ -11,9 +11,13 @@ to make every load contiguous: in a 256-element K step, lane ``4g + q`` owns ele
 quad reads whole 128-byte lines) and of token ``g`` (its activations), and assigns them to the
 MMA's k slots in the fixed order ``device_mma.e2m1x2_raw`` produces. Decoding and MMAs go one
 16-element scale block at a time (4 MMAs per 16-row tile and 8-token tile), which keeps the
-decoded operands to a few registers; the raw loads of the next step can be in flight meanwhile
-(``prefetch`` = 1: the next step's registers are copied into the current ones after each step;
-2: two steps per loop iteration with the two buffers swapped statically, no copies).
+decoded operands to a few registers; the raw loads of later steps can be in flight meanwhile
+(``prefetch`` = 1: the next step's loads go to a second register buffer, copied into the
+current one after each step; ``prefetch`` = p >= 2: ``cp.async`` copies each lane's raw step
+into a private shared-memory ring of p + 1 slots, p steps in flight, no registers held for them).
+Each lane only reads back what its own copies wrote, so ``cp.async.wait_group`` is the only
+synchronization; the ring is laid out [slot, warp, 16-byte chunk, lane], which keeps both the
+copies and the 16-byte reads free of bank conflicts.
 
 Warps of a CTA share the same rows and split K (step ``s`` goes to warp ``s % warps``); their
 partial sums meet in shared memory at the end. The grid is (token tiles, row blocks), token
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
+from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
@@ -49,6 +54,7 @@ from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
+SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 
 
 class NVFP4GemmSmallM:
@@ -71,6 +77,21 @@ class NVFP4GemmSmallM:
         # eight token lanes of a warp would decode the same clamped token).
         self.x_tokens = x_tokens
         self.x_token_words = self.steps * 16 * 8 + 4  # +16 bytes: token rows on other banks
+        # prefetch >= 2: a lane's raw step in the shared-memory ring, as 16-byte chunks of codes
+        # (two per weight row, per fp4 token; eight per bf16 token) and 4-byte scale words.
+        x_loaded = 0 if x_tokens else token_tiles
+        self.ring_slots = prefetch + 1 if prefetch >= 2 else 0
+        self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
+        self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
+        self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
+                           + self.ring_slots * warps * 32 * (16 * self.ring_chunks
+                                                             + 4 * self.ring_scales)
+                           + (256 if self.ring_slots else 0)
+                           + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
+        if self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"small-M config (row_tiles={row_tiles}, token_tiles={token_tiles}, "
+                             f"warps={warps}, prefetch={prefetch}) needs {self.smem_bytes} bytes "
+                             f"of shared memory at K={k}, more than {SMEM_LIMIT}")
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -86,13 +107,10 @@ class NVFP4GemmSmallM:
         m = outs[0].shape[0]
         rows_per_cta = 16 * self.rt
         tokens_per_cta = 8 * self.jt
-        smem = self.x_tokens * self.x_token_words * 4 + 128
-        if cutlass.const_expr(self.warps > 1):
-            smem += self.warps * 32 * self.acc_per_lane * 4 + 128
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   (self.n + rows_per_cta - 1) // rows_per_cta, 1),
-            block=(32 * self.warps, 1, 1), smem=smem, stream=stream)
+            block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream)
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
@@ -102,30 +120,59 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- loads (raw registers)
     @cute.jit
-    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, col, rQ, rS):
+    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, col, rQ, rS, copy):
         """32 bytes of codes (8 words) and the 4 scales of one row's 64-element lane slice."""
-        cute.autovec_copy(cute.local_tile(mQ, (1, 8), (row, col))[0, None], rQ)
+        copy(cute.local_tile(mQ, (1, 8), (row, col))[0, None], rQ)
         off = cute.crd2idx((row, col * 4), sf_layout)  # 4 scales, contiguous and aligned
-        cute.autovec_copy(cute.local_tile(mSF, (4,), (off // 4,)), rS)
+        copy(cute.local_tile(mSF, (4,), (off // 4,)), rS)
 
     @cute.jit
     def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
-                   block, tok0, m, buf):
-        """Every load of one K step into the registers of ``buf``, nothing else."""
+                   block, tok0, m, buf, copy=cute.autovec_copy):
+        """Every load of one K step into ``buf`` (registers, or with ``copy`` = ``cp.async`` a
+        ring slot of the same shapes), nothing else."""
         bq, bs, xq, xs = buf
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
         for t in cutlass.range_constexpr(2 * self.rt):
             row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
-                                        bs[t, None])
+                                        bs[t, None], copy)
         for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
             tok = cutlass.min(tok0 + j * 8 + g, m - 1)
             if cutlass.const_expr(self.a_fp4):
                 self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, col, xq[j, None],
-                                            xs[j, None])
+                                            xs[j, None], copy)
             else:
-                cute.autovec_copy(cute.local_tile(mA, (1, 32), (tok, col))[0, None],
-                                  xq[j, None])
+                copy(cute.local_tile(mA, (1, 32), (tok, col))[0, None], xq[j, None])
+
+    def _ring(self, scale_dtype):
+        """The shared-memory ring of ``prefetch`` >= 2 (see the module docstring): 16-byte code
+        chunks [slot, warp, chunk, lane, 4 words] and scale words [slot, warp, word, lane, 4]."""
+        smem = SmemAllocator()
+        shape = (self.ring_slots, self.warps, self.ring_chunks, 32, 4)
+        chunks = smem.allocate_tensor(cutlass.Int32, cute.make_ordered_layout(
+            shape, order=(4, 3, 2, 1, 0)), byte_alignment=128)
+        shape = (self.ring_slots, self.warps, self.ring_scales, 32, 4)
+        scales = smem.allocate_tensor(scale_dtype, cute.make_ordered_layout(
+            shape, order=(4, 3, 2, 1, 0)), byte_alignment=128)
+        return chunks, scales
+
+    def _ring_slot(self, ring, slot, warp, lane):
+        """One lane's view of a ring slot, shaped like the register buffer ``_load_step``
+        fills: (codes [2 rt, 8], scales [2 rt, 4], x codes [jt, x_words], x scales [jt, 4]);
+        a lane's consecutive chunks are 32 x 4 words apart, its scale words 32 x 4 bytes."""
+        chunks, scales = ring
+        c = chunks[slot, warp, None, lane, None].iterator
+        sc = scales[slot, warp, None, lane, None].iterator
+        xc = self.x_words // 4
+        jt = max(0 if self.x_tokens else self.jt, 1)
+        return (cute.make_tensor(c, cute.make_layout((2 * self.rt, (4, 2)),
+                                                     stride=(256, (1, 128)))),
+                cute.make_tensor(sc, cute.make_layout((2 * self.rt, 4), stride=(128, 1))),
+                cute.make_tensor(c + 4 * self.rt * 128, cute.make_layout(
+                    (jt, (4, xc)), stride=(xc * 128, (1, 128)))),
+                cute.make_tensor(sc + 2 * self.rt * 128, cute.make_layout((jt, 4),
+                                                                          stride=(128, 1))))
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
@@ -213,22 +260,11 @@ class NVFP4GemmSmallM:
         bufs = [(regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
                  regs((self.jt, self.x_words), cutlass.Int32),
                  regs((self.jt, 4), mBSF.element_type))
-                for _ in range(2 if self.prefetch else 1)]
+                for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
-        if cutlass.const_expr(self.prefetch == 2):
-            # Register double buffering as below, but two steps per iteration with the buffers
-            # swapped statically: no register copies (36 moves per step at rt = 2, jt = 1).
-            cur, nxt = bufs
-            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, cur)
-            for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
-                step = warp + 2 * i * self.warps
-                for half, (buf, other) in enumerate(((cur, nxt), (nxt, cur))):
-                    s_half = step + half * self.warps
-                    if s_half + self.warps < self.steps:
-                        self._load_step(*loader, s_half + self.warps, *where, other)
-                    if s_half < self.steps:
-                        self._compute_step(buf, s_half, lane_q, acc, wp, xp, sX, g)
+        if cutlass.const_expr(self.prefetch >= 2):
+            self._ring_loop(loader, where, bufs[0], warp, lane, lane_q, acc, wp, xp, sX, g)
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
             cur, nxt = bufs
@@ -252,6 +288,45 @@ class NVFP4GemmSmallM:
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    @cute.jit
+    def _ring_loop(self, loader, where, buf, warp, lane, lane_q, acc, wp, xp, sX, g):
+        """The main loop with ``prefetch`` = p >= 2: p steps in flight through the lane's
+        shared-memory ring. Every iteration commits one copy group (empty past the last step),
+        so ``wait_group(p)`` always means "this iteration's step has landed"."""
+        mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout = loader
+        ring = self._ring(mBSF.element_type)
+        wide = cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL),
+                                   cutlass.Int32, num_bits_per_copy=128)
+        narrow = cute.make_copy_atom(cpasync.CopyG2SOp(), mBSF.element_type,
+                                     num_bits_per_copy=32)
+
+        def copy(src, dst):  # a global slice into its ring chunks / scale word
+            if cutlass.const_expr(src.element_type == cutlass.Int32):
+                chunks = cute.size(src) // 4
+                cute.copy(wide, cute.zipped_divide(src, (4,)), cute.make_tensor(
+                    dst.iterator, cute.make_layout(((4,), chunks), stride=((1,), 128))))
+            else:
+                cute.copy(narrow, cute.zipped_divide(src, (4,)), cute.zipped_divide(dst, (4,)))
+
+        slots = self.ring_slots
+        for p in cutlass.range_constexpr(self.prefetch):  # past the last step: clamped loads
+            self._load_step(*loader, warp + p * self.warps, *where,
+                            self._ring_slot(ring, p, warp, lane), copy)
+            cute.arch.cp_async_commit_group()
+        for i in cutlass.range(self.steps_per_warp, unroll=1):
+            step = warp + i * self.warps
+            ahead = step + self.prefetch * self.warps
+            if ahead < self.steps:  # into the slot step i - 1 used, already consumed
+                self._load_step(*loader, ahead, *where,
+                                self._ring_slot(ring, (i + self.prefetch) % slots, warp, lane),
+                                copy)
+            cute.arch.cp_async_commit_group()
+            cute.arch.cp_async_wait_group(self.prefetch)
+            if step < self.steps:
+                for src, dst in zip(self._ring_slot(ring, i % slots, warp, lane), buf):
+                    cute.autovec_copy(src, dst)
+                self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g)
 
     @cute.jit
     def _stage_activations(self, mA, mASF, a_sf_layout, m):

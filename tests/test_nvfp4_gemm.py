@@ -18,8 +18,9 @@ from tests.conftest import poisoned
     (4096, 7168, "torch.bfloat16", (1, 2, 8, 1)),
     (200, 576, "fp4", (1, 1, 4, 1, 2)),               # activations staged in shared memory
     (36864, 7168, "torch.bfloat16", (2, 1, 4, 1, 1)),
-    (36864, 7168, "fp4", (2, 1, 4, 2, 1)),            # two-step loop, swapped buffers
-    (200, 576, "torch.bfloat16", (1, 2, 8, 2)),
+    (36864, 7168, "fp4", (2, 1, 4, 3, 1)),            # cp.async ring, 3 steps in flight
+    (200, 576, "fp4", (2, 2, 4, 2)),                  # ring with activations, K tail
+    (200, 576, "torch.bfloat16", (1, 2, 4, 2)),       # ring with bf16 activations
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
@@ -94,7 +95,8 @@ def test_split_k_route_matches_fp64_reference(m, fp4_a):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0),
-                                    (1, 4, 8, 1), (4, 1, 2, 1), (2, 1, 4, 2), (1, 2, 3, 2)])
+                                    (1, 4, 8, 1), (4, 1, 2, 1), (2, 1, 4, 2), (1, 2, 3, 2),
+                                    (2, 1, 4, 3), (1, 2, 3, 4), (2, 2, 4, 2)])  # >= 2: ring
 @pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
 def test_every_tile_config_agrees(config, m):
     n, k = 336, 1088

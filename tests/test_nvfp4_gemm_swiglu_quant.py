@@ -23,7 +23,7 @@ from tests.conftest import poisoned
 @pytest.mark.parametrize("i,k,a_dtype,config", [
     (512, 1024, "fp4", (2, 1, 4, 1)),
     (192, 576, "torch.bfloat16", (4, 2, 4, 0)),       # K tail of 64; I not a multiple of 128
-    (512, 1024, "fp4", (2, 1, 4, 2)),                 # two-step loop, swapped buffers
+    (512, 1024, "fp4", (2, 1, 4, 3)),                 # cp.async ring, 3 steps in flight
 ])
 def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
@@ -258,7 +258,8 @@ def test_matches_reference(m, i, k, fp4_a):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
-                                    (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1), (2, 1, 4, 2)])
+                                    (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1), (2, 1, 4, 2),
+                                    (2, 2, 2, 3)])  # prefetch >= 2: the cp.async ring
 # 1: activations staged in shared memory; past SMALL_M_MAX too: row padding
 @pytest.mark.parametrize("m", [1, 29, 129, 200])
 def test_every_tile_config_agrees(config, m):

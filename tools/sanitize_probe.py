@@ -69,3 +69,19 @@ from cute_kernels.silu_mul import silu_mul  # noqa: E402
 silu_mul(torch.randn(7, 2 * 136, device="cuda", dtype=torch.bfloat16))
 torch.cuda.synchronize()
 print("silu_mul probe ran")
+
+# The small-M kernels' cp.async ring (prefetch >= 2): staged and register activations, K tail.
+from cute_kernels.nvfp4_gemm import launch_small_m  # noqa: E402
+from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m as launch_fused  # noqa: E402
+
+one = torch.full((1,), 0.5, device="cuda")
+for rows, config in ((1, (2, 1, 4, 3)), (7, (1, 2, 3, 2))):
+    xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
+    ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
+    launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
+    launch_small_m(xr, None, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
+    launch_fused(ar, ar_sf, wp, wp_sf, one, one, torch.empty(rows, 64, device="cuda",
+                                                             dtype=torch.uint8),
+                 torch.empty(128 * 8, device="cuda", dtype=torch.uint8), (2, 1, 4, 3))
+torch.cuda.synchronize()
+print("small-M ring probe ran")

@@ -24,7 +24,7 @@ MS = [1, 4, 8, 16, 32, 64, 128, 256, 1024]
 # (row_tiles, token_tiles, warps, prefetch)
 CONFIGS = [(1, 1, 4, 1), (1, 1, 4, 0), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1), (1, 1, 16, 1),
            (1, 2, 4, 1), (2, 2, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0), (4, 4, 4, 0), (2, 4, 8, 0),
-           (2, 1, 4, 2), (1, 1, 8, 2)]  # prefetch 2: two steps per iteration, no copies
+           (2, 1, 4, 3), (1, 1, 8, 3), (2, 2, 4, 2)]  # prefetch >= 2: the cp.async ring
 
 
 def _weights(n, k):

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Session 5, second device call: the small-M kernels' cp.async ring (prefetch >= 2).
+#  * config tests of both small-M kernels (ring configs included), the split-K route test;
+#  * compute-sanitizer memcheck and racecheck on tools/sanitize_probe.py (ring launches added);
+#  * tools/ring_probe.py: ring configs against the defaults at M = 1, 4, 8, 16.
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/session5_ring.sh
+source "$(dirname "$0")/device_common.sh"
+gpu_tests 300 /tmp/logs/t-configs.log -k "every_tile_config or split_k_route" \
+  tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_swiglu_quant.py &
+(timeout 200 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 200 & sanitize racecheck 250 & wait) &
+for i in 0 1 2 3 4 5 6; do
+  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 300 python tools/ring_probe.py > /tmp/logs/warm-ring$i.log 2>&1 &
+done
+wait
+echo "tests + sanitizers + warm-up done after $(elapsed) s"
+for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^E  " "$f" | head -8; done
+tail -2 /tmp/logs/probe.log; cat "$OUT"/memcheck.txt "$OUT"/racecheck.txt
+grep -l -E "Error|Traceback" /tmp/logs/warm-*.log && grep -h -B2 -A8 Traceback /tmp/logs/warm-*.log | head -40
+timeout 200 python tools/ring_probe.py 2>&1 | tee "$OUT/ring_probe.log"
+echo "done after $(elapsed) s"
