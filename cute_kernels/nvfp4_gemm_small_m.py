@@ -13,11 +13,10 @@ MMA's k slots in the fixed order ``device_mma.e2m1x2_raw`` produces. Decoding an
 16-element scale block at a time (4 MMAs per 16-row tile and 8-token tile), which keeps the
 decoded operands to a few registers; the raw loads of later steps can be in flight meanwhile
 (``prefetch`` = 1: the next step's loads go to a second register buffer, copied into the
-current one after each step; ``prefetch`` = p >= 2: ``cp.async`` copies each lane's raw step
-into a private shared-memory ring of p + 1 slots, p steps in flight, no registers held for them).
-Each lane only reads back what its own copies wrote, so ``cp.async.wait_group`` is the only
-synchronization; the ring is laid out [slot, warp, 16-byte chunk, lane], which keeps both the
-copies and the 16-byte reads free of bank conflicts.
+current one after each step; ``prefetch`` = p >= 2: ``cp.async`` copies the raw steps into a
+per-warp shared-memory ring of p slots, p steps in flight, no registers held for them; the
+ring is laid out [slot, warp, 16-byte chunk, lane], so a lane's 16-byte reads are free of bank
+conflicts).
 
 Warps of a CTA share the same rows and split K (step ``s`` goes to warp ``s % warps``); their
 partial sums meet in shared memory at the end. The grid is (token tiles, row blocks), token
@@ -80,7 +79,7 @@ class NVFP4GemmSmallM:
         # prefetch >= 2: a lane's raw step in the shared-memory ring, as 16-byte chunks of codes
         # (two per weight row, per fp4 token; eight per bf16 token) and 4-byte scale words.
         x_loaded = 0 if x_tokens else token_tiles
-        self.ring_slots = prefetch + 1 if prefetch >= 2 else 0
+        self.ring_slots = prefetch if prefetch >= 2 else 0
         self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
@@ -120,30 +119,30 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- loads (raw registers)
     @cute.jit
-    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, col, rQ, rS, copy):
+    def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, col, rQ, rS):
         """32 bytes of codes (8 words) and the 4 scales of one row's 64-element lane slice."""
-        copy(cute.local_tile(mQ, (1, 8), (row, col))[0, None], rQ)
+        cute.autovec_copy(cute.local_tile(mQ, (1, 8), (row, col))[0, None], rQ)
         off = cute.crd2idx((row, col * 4), sf_layout)  # 4 scales, contiguous and aligned
-        copy(cute.local_tile(mSF, (4,), (off // 4,)), rS)
+        cute.autovec_copy(cute.local_tile(mSF, (4,), (off // 4,)), rS)
 
     @cute.jit
     def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
-                   block, tok0, m, buf, copy=cute.autovec_copy):
-        """Every load of one K step into ``buf`` (registers, or with ``copy`` = ``cp.async`` a
-        ring slot of the same shapes), nothing else."""
+                   block, tok0, m, buf):
+        """Every load of one K step into the registers of ``buf``, nothing else."""
         bq, bs, xq, xs = buf
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
         for t in cutlass.range_constexpr(2 * self.rt):
             row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
-                                        bs[t, None], copy)
+                                        bs[t, None])
         for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
             tok = cutlass.min(tok0 + j * 8 + g, m - 1)
             if cutlass.const_expr(self.a_fp4):
                 self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, col, xq[j, None],
-                                            xs[j, None], copy)
+                                            xs[j, None])
             else:
-                copy(cute.local_tile(mA, (1, 32), (tok, col))[0, None], xq[j, None])
+                cute.autovec_copy(cute.local_tile(mA, (1, 32), (tok, col))[0, None],
+                                  xq[j, None])
 
     def _ring(self, scale_dtype):
         """The shared-memory ring of ``prefetch`` >= 2 (see the module docstring): 16-byte code
@@ -173,6 +172,45 @@ class NVFP4GemmSmallM:
                     (jt, (4, xc)), stride=(xc * 128, (1, 128)))),
                 cute.make_tensor(sc + 2 * self.rt * 128, cute.make_layout((jt, 4),
                                                                           stride=(128, 1))))
+
+    @cute.jit
+    def _issue_step_ring(self, loader, step, where, ring, slot, warp, lane, copies):
+        """``cp.async`` of one K step into ring slot ``slot``. Codes go by quad: copy ``h`` of
+        lane q moves 16-byte piece 4h + q of the quad's row segment (whole 32-byte sectors per
+        instruction; a lane's own two pieces would be half sectors, fetched twice from L2) to
+        the chunk of the lane that decodes it. Scales: each lane its own 4 bytes."""
+        mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout = loader
+        g, lane_q, block, tok0, m = where
+        wide, narrow = copies
+        chunks, scales = ring
+        c = chunks[slot, warp, None, None, None]  # [chunk, lane, 4 words]
+        sc = scales[slot, warp, None, lane, None]  # [scale word, 4 bytes], this lane's
+        last_col = self.k // K_ALIGN - 1
+
+        def pieces(mQ, row, first_chunk, per_lane):  # per_lane 16-byte pieces per lane slice
+            for h in cutlass.range_constexpr(per_lane):
+                owner = (4 * h + lane_q) // per_lane
+                piece = (4 * h + lane_q) % per_lane
+                col = cutlass.min(step * 4 + owner, last_col)  # lanes past K: any slice
+                src = cute.local_tile(mQ, (1, 4), (row, col * per_lane + piece))[0, None]
+                dst = c[first_chunk + piece, 4 * g + owner, None]
+                cute.copy(wide, cute.zipped_divide(src, (4,)), cute.zipped_divide(dst, (4,)))
+
+        def scale_word(sf_layout, mSF, row, word):
+            col = cutlass.min(step * 4 + lane_q, last_col)
+            off = cute.crd2idx((row, col * 4), sf_layout)  # 4 scales, contiguous and aligned
+            cute.copy(narrow, cute.zipped_divide(cute.local_tile(mSF, (4,), (off // 4,)), (4,)),
+                      cute.zipped_divide(sc[word, None], (4,)))
+
+        for t in cutlass.range_constexpr(2 * self.rt):
+            row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
+            pieces(mB, row, 2 * t, 2)
+            scale_word(b_sf_layout, mBSF, row, t)
+        for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
+            tok = cutlass.min(tok0 + j * 8 + g, m - 1)
+            pieces(mA, tok, 4 * self.rt + j * (self.x_words // 4), self.x_words // 4)
+            if cutlass.const_expr(self.a_fp4):
+                scale_word(a_sf_layout, mASF, tok, 2 * self.rt + j)
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
@@ -291,41 +329,34 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _ring_loop(self, loader, where, buf, warp, lane, lane_q, acc, wp, xp, sX, g):
-        """The main loop with ``prefetch`` = p >= 2: p steps in flight through the lane's
-        shared-memory ring. Every iteration commits one copy group (empty past the last step),
-        so ``wait_group(p)`` always means "this iteration's step has landed"."""
-        mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout = loader
-        ring = self._ring(mBSF.element_type)
-        wide = cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL),
-                                   cutlass.Int32, num_bits_per_copy=128)
-        narrow = cute.make_copy_atom(cpasync.CopyG2SOp(), mBSF.element_type,
-                                     num_bits_per_copy=32)
-
-        def copy(src, dst):  # a global slice into its ring chunks / scale word
-            if cutlass.const_expr(src.element_type == cutlass.Int32):
-                chunks = cute.size(src) // 4
-                cute.copy(wide, cute.zipped_divide(src, (4,)), cute.make_tensor(
-                    dst.iterator, cute.make_layout(((4,), chunks), stride=((1,), 128))))
-            else:
-                cute.copy(narrow, cute.zipped_divide(src, (4,)), cute.zipped_divide(dst, (4,)))
-
+        """The main loop with ``prefetch`` = p >= 2: p steps in flight through a ring of p
+        slots per warp. Each iteration commits one copy group (empty past the last step), so
+        ``wait_group(p - 1)`` means "this iteration's step has landed" for this lane's copies;
+        a warp barrier then shows every lane the pieces the others copied, and a second one,
+        after the slot is read into registers, frees it for the refill."""
+        ring = self._ring(loader[3].element_type)
+        copies = (cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL),
+                                      cutlass.Int32, num_bits_per_copy=128),
+                  cute.make_copy_atom(cpasync.CopyG2SOp(), loader[3].element_type,
+                                      num_bits_per_copy=32))
         slots = self.ring_slots
-        for p in cutlass.range_constexpr(self.prefetch):  # past the last step: clamped loads
-            self._load_step(*loader, warp + p * self.warps, *where,
-                            self._ring_slot(ring, p, warp, lane), copy)
+        for p in cutlass.range_constexpr(slots):  # steps past the last: clamped, unused
+            self._issue_step_ring(loader, warp + p * self.warps, where, ring, p, warp, lane,
+                                  copies)
             cute.arch.cp_async_commit_group()
         for i in cutlass.range(self.steps_per_warp, unroll=1):
             step = warp + i * self.warps
-            ahead = step + self.prefetch * self.warps
-            if ahead < self.steps:  # into the slot step i - 1 used, already consumed
-                self._load_step(*loader, ahead, *where,
-                                self._ring_slot(ring, (i + self.prefetch) % slots, warp, lane),
-                                copy)
+            slot = i % slots
+            cute.arch.cp_async_wait_group(slots - 1)
+            cute.arch.sync_warp()
+            for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
+                cute.autovec_copy(src, dst)
+            cute.arch.sync_warp()
+            if step + slots * self.warps < self.steps:
+                self._issue_step_ring(loader, step + slots * self.warps, where, ring, slot,
+                                      warp, lane, copies)
             cute.arch.cp_async_commit_group()
-            cute.arch.cp_async_wait_group(self.prefetch)
             if step < self.steps:
-                for src, dst in zip(self._ring_slot(ring, i % slots, warp, lane), buf):
-                    cute.autovec_copy(src, dst)
                 self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g)
 
     @cute.jit

@@ -13,8 +13,9 @@ for i in 0 1 2 3 4 5 6; do
 done
 wait
 echo "tests + sanitizers + warm-up done after $(elapsed) s"
-for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^E  " "$f" | head -8; done
-tail -2 /tmp/logs/probe.log; cat "$OUT"/memcheck.txt "$OUT"/racecheck.txt
-grep -l -E "Error|Traceback" /tmp/logs/warm-*.log && grep -h -B2 -A8 Traceback /tmp/logs/warm-*.log | head -40
-timeout 200 python tools/ring_probe.py 2>&1 | tee "$OUT/ring_probe.log"
+grep -h -A12 Traceback /tmp/logs/warm-*.log | tail -14
+timeout 200 python tools/ring_probe.py > "$OUT/ring_probe.log" 2>&1
+{ for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^E  " "$f" | head -8; done
+  tail -1 /tmp/logs/probe.log; cat "$OUT"/memcheck.txt "$OUT"/racecheck.txt; } > "$OUT/checks.txt"
+cat "$OUT/ring_probe.log" "$OUT/checks.txt"
 echo "done after $(elapsed) s"
