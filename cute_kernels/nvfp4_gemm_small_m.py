@@ -284,14 +284,6 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.a_fp4):
             a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
 
-        sX = None
-        if cutlass.const_expr(self.x_tokens):
-            sX = self._stage_activations(mA, mASF, a_sf_layout, m)
-        acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
-        acc.fill(0.0)
-        wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
-        xp = cute.make_rmem_tensor((self.jt, 8), cutlass.Uint32)  # one block per token tile
-
         def regs(shape, dtype):  # last mode contiguous, so each slice is one vector load
             return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(1, 0)), dtype)
 
@@ -301,12 +293,25 @@ class NVFP4GemmSmallM:
                 for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
+        # The first weight loads go out before the activations are staged: a CTA's start then
+        # costs one memory round trip, not the staging's plus the first step's.
+        ring = None
         if cutlass.const_expr(self.prefetch >= 2):
-            self._ring_loop(loader, where, bufs[0], warp, lane, lane_q, acc, wp, xp, sX, g)
+            ring = self._ring_prologue(loader, where, warp, lane)
+        elif cutlass.const_expr(self.prefetch):
+            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, bufs[0])
+        sX = None
+        if cutlass.const_expr(self.x_tokens):
+            sX = self._stage_activations(mA, mASF, a_sf_layout, m)
+        acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
+        acc.fill(0.0)
+        wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
+        xp = cute.make_rmem_tensor((self.jt, 8), cutlass.Uint32)  # one block per token tile
+        if cutlass.const_expr(self.prefetch >= 2):
+            self._ring_loop(loader, where, ring, bufs[0], warp, lane, lane_q, acc, wp, xp, sX, g)
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
             cur, nxt = bufs
-            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, cur)
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = warp + i * self.warps
                 if step + self.warps < self.steps:
@@ -328,22 +333,29 @@ class NVFP4GemmSmallM:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
 
     @cute.jit
-    def _ring_loop(self, loader, where, buf, warp, lane, lane_q, acc, wp, xp, sX, g):
+    def _ring_prologue(self, loader, where, warp, lane):
+        """The ring (``prefetch`` >= 2) and the copies of the warp's first p steps (steps past
+        the last: clamped, unused); returns (ring, copy atoms) for ``_ring_loop``."""
+        ring = self._ring(loader[3].element_type)
+        copies = (cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128),
+                  cute.make_copy_atom(cpasync.CopyG2SOp(), loader[3].element_type,
+                                      num_bits_per_copy=32))
+        for p in cutlass.range_constexpr(self.ring_slots):
+            self._issue_step_ring(loader, warp + p * self.warps, where, ring, p, warp, lane,
+                                  copies)
+            cute.arch.cp_async_commit_group()
+        return ring, copies
+
+    @cute.jit
+    def _ring_loop(self, loader, where, ring_and_copies, buf, warp, lane, lane_q, acc, wp, xp,
+                   sX, g):
         """The main loop with ``prefetch`` = p >= 2: p steps in flight through a ring of p
         slots per warp. Each iteration commits one copy group (empty past the last step), so
         ``wait_group(p - 1)`` means "this iteration's step has landed" for this lane's copies;
         a warp barrier then shows every lane the pieces the others copied, and a second one,
         after the slot is read into registers, frees it for the refill."""
-        ring = self._ring(loader[3].element_type)
-        copies = (cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL),
-                                      cutlass.Int32, num_bits_per_copy=128),
-                  cute.make_copy_atom(cpasync.CopyG2SOp(), loader[3].element_type,
-                                      num_bits_per_copy=32))
+        ring, copies = ring_and_copies
         slots = self.ring_slots
-        for p in cutlass.range_constexpr(slots):  # steps past the last: clamped, unused
-            self._issue_step_ring(loader, warp + p * self.warps, where, ring, p, warp, lane,
-                                  copies)
-            cute.arch.cp_async_commit_group()
         for i in cutlass.range(self.steps_per_warp, unroll=1):
             step = warp + i * self.warps
             slot = i % slots
@@ -359,12 +371,21 @@ class NVFP4GemmSmallM:
             if step < self.steps:
                 self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g)
 
+    def _block_at(self, i, m):
+        """Staging item ``i``: (token, block index, clamped row, clamped block); blocks past K
+        read any block (``live`` zeroes them)."""
+        blocks = self.steps * 16
+        tok = i // blocks
+        kbi = i - tok * blocks
+        return tok, kbi, cutlass.min(tok, m - 1), cutlass.min(kbi, self.kb - 1)
+
     @cute.jit
     def _stage_activations(self, mA, mASF, a_sf_layout, m):
         """Decode the activations of tokens 0 .. x_tokens - 1 into shared memory, laid out
         [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
-        builds (same decode, same K permutation), zeros past K and for tokens past M. One
-        16-element scale block per thread and pass; the whole CTA, then a barrier."""
+        builds (same decode, same K permutation), zeros past K and for tokens past M. Four
+        16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
+        then a barrier."""
         smem = SmemAllocator()
         sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(
             self.x_tokens * self.x_token_words), byte_alignment=16)
@@ -374,24 +395,34 @@ class NVFP4GemmSmallM:
         tid = cute.arch.thread_idx()[0]
         blocks = self.steps * 16  # per token, the K tail's blocks included
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
-        rQ = cute.make_rmem_tensor((words,), cutlass.Int32)
-        rS = cute.make_rmem_tensor((1,), mASF.element_type)
+        total = self.x_tokens * blocks
+        threads = 32 * self.warps
+        batch = 4  # blocks per thread whose loads are in flight together
+        rQ = cute.make_rmem_tensor(cute.make_ordered_layout((batch, words), order=(1, 0)),
+                                   cutlass.Int32)
+        rS = cute.make_rmem_tensor((batch, 1), mASF.element_type)
         pairs = cute.make_rmem_tensor((8,), cutlass.Uint32)
-        for i in cutlass.range(tid, self.x_tokens * blocks, 32 * self.warps, unroll=1):
-            tok = i // blocks
-            kbi = i - tok * blocks
-            step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
-            live = cutlass.Uint32(0) - cutlass.Uint32((kbi < self.kb) & (tok < m))
-            row = cutlass.min(tok, m - 1)
-            kbc = cutlass.min(kbi, self.kb - 1)  # blocks past K: any block, zeroed by `live`
-            # this block's words only (a dynamic index into a lane slice would spill)
-            cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None], rQ)
-            if cutlass.const_expr(self.a_fp4):
-                rS[0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
-                self._decode_fp4_block(rQ, rS, 0, live, True, pairs)
-            else:
-                self._pairs_bf16_block(rQ, 0, live, pairs)
-            cute.autovec_copy(pairs, sX[tok, step, b, q, None])
+
+        for o in cutlass.range((total + batch * threads - 1) // (batch * threads), unroll=1):
+            for r in cutlass.range_constexpr(batch):
+                _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
+                                                            total - 1), m)
+                # this block's words only (a dynamic index into a lane slice would spill)
+                cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None],
+                                  rQ[r, None])
+                if cutlass.const_expr(self.a_fp4):
+                    rS[r, 0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+            for r in cutlass.range_constexpr(batch):
+                i = tid + (batch * o + r) * threads
+                if i < total:
+                    tok, kbi, _, _ = self._block_at(i, m)
+                    step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
+                    live = cutlass.Uint32(0) - cutlass.Uint32((kbi < self.kb) & (tok < m))
+                    if cutlass.const_expr(self.a_fp4):
+                        self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
+                    else:
+                        self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
+                    cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
         return sX
 
