@@ -70,11 +70,16 @@ def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
     """(row_tiles, token_tiles, warps, prefetch) for the small-M kernel: the best of
     ``python -m cute_kernels.bench nvfp4_gemm --sweep`` on the H200 (2026-11-29). Big weights
     want two row tiles per warp (the activation decode amortized over 32 rows); short K wants
-    more warps per CTA (more loads in flight per row block)."""
+    more warps per CTA (more loads in flight per row block). Long K at 9..16 tokens takes the
+    cp.async ring with 3 steps in flight (``tools/ring_probe.py``: 7168x18432 M = 16 44.0 us
+    against 50.2, 5120x17408 41.6 against 46.3); elsewhere the ring measured slower than the
+    register double buffer."""
     big = n * k >= 64 * 2**20
     if m <= 8:
         return (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
     if m <= 16:
+        if k >= 16384:
+            return 2, 2, 4, 3
         return (2, 2, 4, 0) if big else (1, 2, 4, 1)
     if k <= 2048:
         return 2, 2, 4, 0

@@ -4,9 +4,10 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_gemm import SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_regime
+from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_config,
+                                     small_m_regime, staged_tokens)
 from cute_kernels.nvfp4_gemm_large_m import large_m_plan
-from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
+from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
 
@@ -66,6 +67,18 @@ def test_matches_fp64_reference(m, n, k, fp4_a):
     got16 = nvfp4_gemm(a, a_sf, b, b_sf, alpha)
     assert got16.dtype == torch.bfloat16 and got16.shape == (m, n)
     torch.testing.assert_close(got16.float(), got, rtol=2**-8, atol=1e-30)
+
+
+@pytest.mark.parametrize("n,k", [(7168, 18432), (5120, 17408), (36864, 7168), (4096, 7168),
+                                 (7168, 2048), (200, 576)])
+def test_default_configs_fit_shared_memory(n, k):
+    """Every config ``small_m_config`` picks builds (the ring's shared memory included) for
+    both activation kinds wherever the small kernel runs."""
+    for m in range(1, SMALL_M_MAX + 1):
+        if small_m_regime(m, n, k):
+            config = small_m_config(m, n, k)
+            for fp4_a in (True, False):
+                NVFP4GemmSmallM(n, k, fp4_a, None, *config, staged_tokens(m, config))
 
 
 def test_long_k_weights_take_the_split_wgmma_path_from_17_tokens():
