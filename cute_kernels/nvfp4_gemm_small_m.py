@@ -293,16 +293,15 @@ class NVFP4GemmSmallM:
                 for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
-        # The first weight loads (two steps with prefetch = 1) go out before the activations
-        # are staged: a CTA's start then costs one memory round trip, not the staging's plus
-        # one per step (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the first step only).
+        # The first step's weight loads go out before the activations are staged: a CTA's
+        # start then costs one memory round trip, not the staging's plus the first step's
+        # (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the batched staging below; loading
+        # the second buffer up front too measured slower again, 52.7 in the suite).
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, warp, lane)
-        elif cutlass.const_expr(self.prefetch):  # both register buffers: steps 0 and 1
-            for p in cutlass.range_constexpr(2):
-                self._load_step(*loader, cutlass.min(warp + p * self.warps, self.steps - 1),
-                                *where, bufs[p])
+        elif cutlass.const_expr(self.prefetch):
+            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, bufs[0])
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX = self._stage_activations(mA, mASF, a_sf_layout, m)
@@ -317,7 +316,7 @@ class NVFP4GemmSmallM:
             cur, nxt = bufs
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = warp + i * self.warps
-                if i > 0 and step + self.warps < self.steps:  # step 1 came with step 0
+                if step + self.warps < self.steps:
                     self._load_step(*loader, step + self.warps, *where, nxt)
                 if step < self.steps:
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g)
