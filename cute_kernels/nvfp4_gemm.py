@@ -28,6 +28,7 @@ from layouts import sf_padded_shape
 from .nvfp4_dequant import nvfp4_dequantize
 from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, compile_nvfp4_gemm_small_m
+from .nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -149,17 +150,30 @@ def staged_tokens(m: int, config: tuple[int, ...]) -> int:
 
 
 def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
-                   config: tuple[int, int, int, int]) -> None:
-    """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch) on operands
-    ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. The tile sweep and the config
-    tests call it directly."""
+                   config: tuple[int, ...]) -> None:
+    """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[, splits])
+    on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. With splits > 1
+    K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
+    fp32 workspace and zeroed arrival counters are allocated per call. The tile sweep and the
+    config tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
-    kernel = compile_nvfp4_gemm_small_m(n, k, "fp4" if a_sf is not None else str(a.dtype),
-                                        str(out.dtype), *config,
-                                        staged_tokens(a.shape[0], config))
+    m = a.shape[0]
+    rt, jt, warps, prefetch, *rest = config
+    splits = rest[0] if rest else 1
+    a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
-    kernel(a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
-           b_sf.view(-1), alpha, out)
+    args = (a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
+            b_sf.view(-1), alpha, out)
+    x_tokens = staged_tokens(m, config)
+    if splits == 1:
+        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
+                                   x_tokens)(*args)
+        return
+    work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
+    tiles = -(-m // (8 * jt)) * -(-n // (16 * rt))
+    counters = torch.zeros(tiles, dtype=torch.int32, device=out.device)
+    compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
+                                     x_tokens, splits)(*args, work, counters)
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):

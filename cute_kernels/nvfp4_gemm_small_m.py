@@ -59,14 +59,18 @@ SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 class NVFP4GemmSmallM:
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
-                 x_tokens: int = 0):
+                 x_tokens: int = 0, splits: int = 1):
         assert k % K_ALIGN == 0 and (x_tokens == 0 or token_tiles == 1)
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
         self.rt, self.jt, self.warps, self.prefetch = row_tiles, token_tiles, warps, prefetch
         self.steps = (k + STEP - 1) // STEP
-        self.steps_per_warp = (self.steps + warps - 1) // warps
+        # splits > 1 (``NVFP4GemmSmallMSplitK``): grid z takes consecutive K steps
+        assert 1 <= splits <= self.steps
+        self.splits = splits
+        self.split_steps = (self.steps + splits - 1) // splits
+        self.steps_per_warp = (self.split_steps + warps - 1) // warps
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
@@ -75,7 +79,8 @@ class NVFP4GemmSmallM:
         # 16-byte loads per block instead of loading and decoding them per warp and step (all
         # eight token lanes of a warp would decode the same clamped token).
         self.x_tokens = x_tokens
-        self.x_token_words = self.steps * 16 * 8 + 4  # +16 bytes: token rows on other banks
+        # a CTA stages its own split's steps; +16 bytes: token rows on other banks
+        self.x_token_words = self.split_steps * 16 * 8 + 4
         # prefetch >= 2: a lane's raw step in the shared-memory ring, as 16-byte chunks of codes
         # (two per weight row, per fp4 token; eight per bf16 token) and 4-byte scale words.
         x_loaded = 0 if x_tokens else token_tiles
@@ -108,7 +113,7 @@ class NVFP4GemmSmallM:
         tokens_per_cta = 8 * self.jt
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
-                  (self.n + rows_per_cta - 1) // rows_per_cta, 1),
+                  (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream)
 
     def tile_row(self, block, t: int):
@@ -238,8 +243,9 @@ class NVFP4GemmSmallM:
                 out[4 * w + r] = pair & live
 
     @cute.jit
-    def _compute_step(self, buf, step, lane_q, acc, wp, xp, sX, g):
-        """Decode one step's registers block by block and run its MMAs."""
+    def _compute_step(self, buf, step, lane_q, acc, wp, xp, sX, g, x_step):
+        """Decode one step's registers block by block and run its MMAs (``x_step``: the
+        step's index in the staged activations, counted from the CTA's first step)."""
         bq, bs, xq, xs = buf
         live = cutlass.Uint32(0xFFFFFFFF)
         if cutlass.const_expr(self.k_tail):
@@ -249,7 +255,7 @@ class NVFP4GemmSmallM:
                 if cutlass.const_expr(self.x_tokens):
                     xp[j, None].fill(0)
                     if g < self.x_tokens:
-                        cute.autovec_copy(sX[g, step, b, lane_q, None], xp[j, None])
+                        cute.autovec_copy(sX[g, x_step, b, lane_q, None], xp[j, None])
                 elif cutlass.const_expr(self.a_fp4):
                     self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
                 else:
@@ -272,7 +278,7 @@ class NVFP4GemmSmallM:
     @cute.kernel
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                scalars, outs):
-        bx, by, _ = cute.arch.block_idx()
+        bx, by, bz = cute.arch.block_idx()
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
         g = lane // 4
@@ -293,41 +299,48 @@ class NVFP4GemmSmallM:
                 for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
+        # this CTA's K steps: [step0, end); the warp's are step0 + warp + i * warps
+        step0, end = 0, self.steps
+        if cutlass.const_expr(self.splits > 1):
+            step0 = bz * self.split_steps
+            end = cutlass.min(step0 + self.split_steps, self.steps)
+        span = (step0, end)
         # The first step's weight loads go out before the activations are staged: a CTA's
         # start then costs one memory round trip, not the staging's plus the first step's
         # (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the batched staging below; loading
         # the second buffer up front too measured slower again, 52.7 in the suite).
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
-            ring = self._ring_prologue(loader, where, warp, lane)
+            ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(self.prefetch):
-            self._load_step(*loader, cutlass.min(warp, self.steps - 1), *where, bufs[0])
+            self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
         sX = None
         if cutlass.const_expr(self.x_tokens):
-            sX = self._stage_activations(mA, mASF, a_sf_layout, m)
+            sX = self._stage_activations(mA, mASF, a_sf_layout, m, step0)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
         xp = cute.make_rmem_tensor((self.jt, 8), cutlass.Uint32)  # one block per token tile
         if cutlass.const_expr(self.prefetch >= 2):
-            self._ring_loop(loader, where, ring, bufs[0], warp, lane, lane_q, acc, wp, xp, sX, g)
+            self._ring_loop(loader, where, span, ring, bufs[0], warp, lane, lane_q, acc, wp, xp,
+                            sX, g)
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
             cur, nxt = bufs
             for i in cutlass.range(self.steps_per_warp, unroll=1):
-                step = warp + i * self.warps
-                if step + self.warps < self.steps:
+                step = step0 + warp + i * self.warps
+                if step + self.warps < end:
                     self._load_step(*loader, step + self.warps, *where, nxt)
-                if step < self.steps:
-                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g)
+                if step < end:
+                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
                 for src, dst in zip(nxt, cur):
                     dst.store(src.load())
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
-                step = warp + i * self.warps
-                if step < self.steps:
+                step = step0 + warp + i * self.warps
+                if step < end:
                     self._load_step(*loader, step, *where, bufs[0])
-                    self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g)
+                    self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
@@ -335,7 +348,7 @@ class NVFP4GemmSmallM:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
 
     @cute.jit
-    def _ring_prologue(self, loader, where, warp, lane):
+    def _ring_prologue(self, loader, where, span, warp, lane):
         """The ring (``prefetch`` >= 2) and the copies of the warp's first p steps (steps past
         the last: clamped, unused); returns (ring, copy atoms) for ``_ring_loop``."""
         ring = self._ring(loader[3].element_type)
@@ -343,46 +356,47 @@ class NVFP4GemmSmallM:
                   cute.make_copy_atom(cpasync.CopyG2SOp(), loader[3].element_type,
                                       num_bits_per_copy=32))
         for p in cutlass.range_constexpr(self.ring_slots):
-            self._issue_step_ring(loader, warp + p * self.warps, where, ring, p, warp, lane,
-                                  copies)
+            self._issue_step_ring(loader, span[0] + warp + p * self.warps, where, ring, p, warp,
+                                  lane, copies)
             cute.arch.cp_async_commit_group()
         return ring, copies
 
     @cute.jit
-    def _ring_loop(self, loader, where, ring_and_copies, buf, warp, lane, lane_q, acc, wp, xp,
-                   sX, g):
+    def _ring_loop(self, loader, where, span, ring_and_copies, buf, warp, lane, lane_q, acc, wp,
+                   xp, sX, g):
         """The main loop with ``prefetch`` = p >= 2: p steps in flight through a ring of p
         slots per warp. Each iteration commits one copy group (empty past the last step), so
         ``wait_group(p - 1)`` means "this iteration's step has landed" for this lane's copies;
         a warp barrier then shows every lane the pieces the others copied, and a second one,
         after the slot is read into registers, frees it for the refill."""
         ring, copies = ring_and_copies
+        step0, end = span
         slots = self.ring_slots
         for i in cutlass.range(self.steps_per_warp, unroll=1):
-            step = warp + i * self.warps
+            step = step0 + warp + i * self.warps
             slot = i % slots
             cute.arch.cp_async_wait_group(slots - 1)
             cute.arch.sync_warp()
             for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
                 cute.autovec_copy(src, dst)
             cute.arch.sync_warp()
-            if step + slots * self.warps < self.steps:
+            if step + slots * self.warps < end:
                 self._issue_step_ring(loader, step + slots * self.warps, where, ring, slot,
                                       warp, lane, copies)
             cute.arch.cp_async_commit_group()
-            if step < self.steps:
-                self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g)
+            if step < end:
+                self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step - step0)
 
-    def _block_at(self, i, m):
-        """Staging item ``i``: (token, block index, clamped row, clamped block); blocks past K
-        read any block (``live`` zeroes them)."""
-        blocks = self.steps * 16
+    def _block_at(self, i, m, step0):
+        """Staging item ``i``: (token, block index from the CTA's first step, clamped row,
+        clamped absolute block); blocks past K read any block (``live`` zeroes them)."""
+        blocks = self.split_steps * 16
         tok = i // blocks
         kbi = i - tok * blocks
-        return tok, kbi, cutlass.min(tok, m - 1), cutlass.min(kbi, self.kb - 1)
+        return tok, kbi, cutlass.min(tok, m - 1), cutlass.min(step0 * 16 + kbi, self.kb - 1)
 
     @cute.jit
-    def _stage_activations(self, mA, mASF, a_sf_layout, m):
+    def _stage_activations(self, mA, mASF, a_sf_layout, m, step0):
         """Decode the activations of tokens 0 .. x_tokens - 1 into shared memory, laid out
         [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
         builds (same decode, same K permutation), zeros past K and for tokens past M. Four
@@ -392,10 +406,10 @@ class NVFP4GemmSmallM:
         sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(
             self.x_tokens * self.x_token_words), byte_alignment=16)
         sX = cute.make_tensor(sXw.iterator, cute.make_layout(
-            (self.x_tokens, self.steps, 4, 4, 8),
+            (self.x_tokens, self.split_steps, 4, 4, 8),
             stride=(self.x_token_words, 128, 32, 8, 1)))
         tid = cute.arch.thread_idx()[0]
-        blocks = self.steps * 16  # per token, the K tail's blocks included
+        blocks = self.split_steps * 16  # per token, the K tail's blocks included
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
         total = self.x_tokens * blocks
         threads = 32 * self.warps
@@ -408,7 +422,7 @@ class NVFP4GemmSmallM:
         for o in cutlass.range((total + batch * threads - 1) // (batch * threads), unroll=1):
             for r in cutlass.range_constexpr(batch):
                 _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
-                                                            total - 1), m)
+                                                            total - 1), m, step0)
                 # this block's words only (a dynamic index into a lane slice would spill)
                 cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None],
                                   rQ[r, None])
@@ -417,9 +431,10 @@ class NVFP4GemmSmallM:
             for r in cutlass.range_constexpr(batch):
                 i = tid + (batch * o + r) * threads
                 if i < total:
-                    tok, kbi, _, _ = self._block_at(i, m)
+                    tok, kbi, _, _ = self._block_at(i, m, step0)
                     step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
-                    live = cutlass.Uint32(0) - cutlass.Uint32((kbi < self.kb) & (tok < m))
+                    live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
+                                                              & (tok < m))
                     if cutlass.const_expr(self.a_fp4):
                         self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
                     else:

@@ -8,6 +8,7 @@ from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, sm
                                      small_m_regime, staged_tokens)
 from cute_kernels.nvfp4_gemm_large_m import large_m_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
+from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
 
@@ -25,6 +26,16 @@ from tests.conftest import poisoned
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
+
+
+@pytest.mark.parametrize("n,k,a_dtype,config", [
+    (7168, 18432, "fp4", (2, 1, 4, 1, 1, 4)),        # staged activations, 18 steps per split
+    (200, 576, "torch.bfloat16", (1, 2, 4, 0, 0, 3)),  # one step per split, K tail, N tail
+    (5120, 17408, "fp4", (2, 2, 4, 3, 0, 2)),         # cp.async ring
+])
+def test_small_m_split_compiles_for_sm90a(n, k, a_dtype, config):
+    assert compile_only(compile_nvfp4_gemm_small_m_split, n, k, a_dtype, "torch.bfloat16",
+                        *config)
 
 
 def _quantized(rows, k, device, spread=True):
@@ -109,7 +120,10 @@ def test_split_k_route_matches_fp64_reference(m, fp4_a):
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0),
                                     (1, 4, 8, 1), (4, 1, 2, 1), (2, 1, 4, 2), (1, 2, 3, 2),
-                                    (2, 1, 4, 3), (1, 2, 3, 4), (2, 2, 4, 2)])  # >= 2: ring
+                                    (2, 1, 4, 3), (1, 2, 3, 4), (2, 2, 4, 2),  # >= 2: ring
+                                    # K split over grid z (5 steps at K = 1088)
+                                    (2, 1, 4, 1, 4), (1, 2, 3, 0, 3), (1, 1, 4, 2, 2),
+                                    (2, 1, 4, 1, 5)])
 @pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
 def test_every_tile_config_agrees(config, m):
     n, k = 336, 1088
@@ -119,6 +133,39 @@ def test_every_tile_config_agrees(config, m):
         out = poisoned(m, n, dtype=torch.float32)
         launch_small_m(a, a_sf, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config)
         assert _rel_err(out, want) <= 1e-3, (config, fp4_a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 13])
+def test_split_k_small_m_is_deterministic_and_replays(m):
+    """The in-launch split-K reduction: repeated launches and CUDA-graph replays give the
+    same bits (the partials are added in split order, the arrival counters reset)."""
+    n, k = 336, 2048
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, k, True)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    config = (1, 2, 4, 1, 4) if m > 8 else (2, 1, 4, 1, 4)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    outs = []
+    for _ in range(3):
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, out, config)
+        outs.append(out)
+    assert _rel_err(outs[0], want) <= 1e-3
+    assert all(torch.equal(o, outs[0]) for o in outs[1:])
+    graph_out = poisoned(m, n, dtype=torch.float32)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, graph_out, config)
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, graph_out, config)
+    for _ in range(2):
+        graph_out.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(graph_out, outs[0])
 
 
 @pytest.mark.gpu

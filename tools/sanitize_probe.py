@@ -85,3 +85,12 @@ for rows, config in ((1, (2, 1, 4, 3)), (7, (1, 2, 3, 2))):
                  torch.empty(128 * 8, device="cuda", dtype=torch.uint8), (2, 1, 4, 3))
 torch.cuda.synchronize()
 print("small-M ring probe ran")
+
+# The small-M kernel with K split over grid z and the in-launch reduction (arrival counters).
+for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3))):
+    xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
+    ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
+    launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
+    launch_small_m(xr, None, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
+torch.cuda.synchronize()
+print("small-M split-K probe ran")

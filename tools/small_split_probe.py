@@ -1,0 +1,41 @@
+"""Split-K in the small-M GEMM (grid z over K, reduced in the same launch): per shape and M,
+the default config against split configs, W4A4, graph us (50 calls per graph). Configs that
+do not fit are skipped. CUTE_KERNELS_BENCH_SHAPES picks shapes; prints one line per shape and
+M (roofline: packed weight + scale bytes at 4.25 TB/s)."""
+
+import torch
+
+from cute_kernels import reference
+from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
+from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
+
+alpha = torch.full((1,), 0.5, device="cuda")
+SPLITS = {1: [(2, 1, 4, 1, s) for s in (2, 3, 4, 6)] + [(1, 1, 4, 1, s) for s in (2, 3, 4)],
+          8: [(2, 1, 4, 1, s) for s in (2, 3, 4)] + [(1, 1, 4, 1, 2), (1, 1, 4, 1, 3)],
+          16: [(2, 2, 4, 3, s) for s in (2, 3)] + [(2, 2, 4, 0, s) for s in (2, 3)]}
+for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120),
+                           (9216, 7168), (4096, 7168), (7168, 2048)]):
+    wbytes = n * k * 9 // 16
+    plain = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                      100.0) for _ in range(rotations_for(wbytes))]
+    for m in (1, 8, 16):
+        a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
+                                                       dtype=torch.bfloat16), 100.0)
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        times = {}
+        for c in [small_m_config(m, n, k)] + SPLITS[m]:
+            if len(c) > 4 and c[4] > -(-k // 256):
+                continue
+            try:
+                times[c] = time_graph_us([lambda w=w, c=c: launch_small_m(
+                    a, a_sf, w[0], w[1], alpha, out, c) for w in plain], 50)
+            except ValueError as e:  # shared memory
+                if "shared memory" not in str(e):
+                    raise
+        first = next(iter(times))
+        best = min(times, key=times.get)
+        roof = wbytes / 4.25e6
+        print(f"{n}x{k} M={m}: default {first} {times[first]:.1f} best {best} "
+              f"{times[best]:.1f} ({roof / times[best]:.0%} roofline) | " + " ".join(
+                  f"{''.join(map(str, c))}={t:.1f}" for c, t in times.items()), flush=True)
+    del plain
