@@ -7,7 +7,9 @@ decoding to bf16 for the tensor cores loses nothing; accumulation is fp32.
 
 Regimes (chosen by ``small_m_regime``):
 * small M: ``nvfp4_gemm_small_m`` — operands swapped so weight rows fill the MMA's 16-row side,
-  FP4 decoded from global memory straight into registers, ``mma.sync``; a weight stream.
+  FP4 decoded from global memory straight into registers, ``mma.sync``; a weight stream. It can
+  also split K over grid z and reduce in the same launch (``nvfp4_gemm_small_m_split``, a
+  config's optional fifth element); no default config does yet (not yet run on a GPU).
 * large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
   activations are dequantized to bf16 first (exact). Where the output tiles fill less than one
