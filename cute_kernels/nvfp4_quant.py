@@ -54,6 +54,7 @@ from .constants import constant
 from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
 from .device_fp4 import div6, e2m1_encode_total, fill_reciprocal_table
 from .dtypes import torch_to_cutlass
+from .reference import GATE_UP_GROUP
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 BLOCK = 16  # elements per scale factor
@@ -86,12 +87,18 @@ def kernel_config(k: int, silu: bool, device: torch.device) -> tuple[int, int, i
 class NVFP4Quant:
     """Static configuration: K (elements per output row), input dtype, whether SiLU*mul is
     fused (the input rows are then [gate | up], 2K wide) and whether the input is a masked
-    batch of experts [E, M, 2K]; ``vecs`` 16-byte loads per lane, ``warps`` per CTA."""
+    batch of experts [E, M, 2K]; ``vecs`` 16-byte loads per lane, ``warps`` per CTA.
+
+    Internal variant for ``nvfp4_gemm_swiglu_quant``'s split route: fp32 input (h is then not
+    rounded before quantization: the fused op's numerics) and, with ``interleaved``, the
+    columns of the prepared gate_up weight's GEMM (groups of 64: up, then gate)."""
 
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
-                 prefetch: bool = False):
+                 prefetch: bool = False, interleaved: bool = False):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
+        assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
+        self.interleaved = interleaved
         self.max_ctas, self.prefetch = max_ctas, prefetch
         self.k, self.kb = k, k // BLOCK
         self.kb4 = (self.kb + 3) // 4 * 4
@@ -235,9 +242,19 @@ class NVFP4Quant:
             kb = kb0 + BLOCKS_PER_STEP * i
             valid = live & self._in_row(kb)
             for part in cutlass.range_constexpr(len(regs)):
-                # the up half starts K elements (K / 8 tiles) after the gate half
-                col = kb * 2 + half + part * (self.k // VEC)
+                col = self._input_col(kb, half, part)
                 self._load(self._tile(mX, ex, row, col, VEC), valid, regs[part][i, None])
+
+    def _input_col(self, kb, half, part: int):
+        """The input tile (in VEC elements) of half ``half`` of output block ``kb``; ``part``
+        0 is the gate (or the only input), 1 the up projection."""
+        if self.interleaved:
+            # output column c = 16 kb + 8 half sits in group c // 64: up at 128 (c // 64)
+            # + c % 64, gate 64 further
+            up = (kb // 4) * (2 * GATE_UP_GROUP // VEC) + (kb % 4) * 2 + half
+            return up + (GATE_UP_GROUP // VEC if part == 0 else 0)
+        # the up half starts K elements (K / 8 tiles) after the gate half
+        return kb * 2 + half + part * (self.k // VEC)
 
     @cute.jit
     def _reciprocal_table(self, g: cutlass.Float32, tidx):
@@ -324,7 +341,8 @@ class NVFP4Quant:
 
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
-                        warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False):
+                        warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
+                        interleaved: bool = False):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -346,7 +364,8 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         g = make_fake_compact_tensor(cutlass.Float32, (1,))
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch)
+    kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
+                        interleaved)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

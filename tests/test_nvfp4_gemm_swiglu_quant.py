@@ -15,6 +15,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   launch_large_m, launch_small_m,
                                                   swiglu_small_m_config)
+from cute_kernels.nvfp4_quant import compile_nvfp4_quant
+from cute_kernels.swiglu_split_route import launch_split_route, split_route_plan
 from cute_kernels.testing import compile_only
 from layouts import interleave_gate_up, sf_padded_shape, unswizzle_sf
 from tests.conftest import poisoned
@@ -379,4 +381,36 @@ def test_large_m_graph_capture(fp4_a):
                                                      out_sf=out_sf), out, out_sf)
     assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
                                                   want_sf.view(torch.uint8))
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+# ------------------------------------------------------------------------- the fp32 split route
+@pytest.mark.parametrize("i", [512, 192])
+def test_split_route_quantizer_compiles_for_sm90a(i):
+    """NVFP4Quant's fp32, interleaved-columns variant (the second kernel of the route)."""
+    assert compile_only(compile_nvfp4_quant, i, "torch.float32", True, False, 4, 4, 1056,
+                        False, True)
+
+
+def test_split_route_plan_covers_the_starved_shapes():
+    assert split_route_plan(256, 512, 7168) is not None      # 1024x7168: 8 wgmma CTAs
+    assert split_route_plan(64, 2048, 7168) is not None      # 4096x7168 at M = 64
+    assert split_route_plan(4096, 18432, 7168) is None        # 36864x7168 fills the GPU
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,plan", [
+    (256, 512, 7168, None),      # split_route_plan's choice
+    (129, 192, 576, (64, 3)),    # 9 k-tiles in 3 splits, M and I tails
+    (1000, 192, 576, (128, 3)),
+])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_split_route_matches_reference(m, i, k, plan, fp4_a):
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    launch_split_route(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                       torch.full((1,), g_out, device="cuda"), out, out_sf,
+                       plan or split_route_plan(m, i, k))
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)

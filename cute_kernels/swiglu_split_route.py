@@ -1,0 +1,49 @@
+"""The fp32 split route of ``nvfp4_gemm_swiglu_quant``, for shapes whose fused wgmma grid starves.
+
+The fused wgmma kernel needs whole sums in its epilogue, so it cannot split K: 2I x K =
+1024x7168 at M = 256 is 8 CTAs of 128 weight rows on 132 SMs (58.7 us on the H200 against 33.0
+for the unfused pair, whose GEMM splits K). This route keeps the fused op's numerics and still
+splits:
+
+1. the wgmma GEMM on the prepared [2I, K] weight, K split over CTAs (``large_m_plan``), writes
+   the fp32 pre-activations ``alpha * acc`` [M, 2I] (the partial sums added in split order);
+2. ``NVFP4Quant`` in its fp32, interleaved-columns variant forms ``h = up * silu(gate)`` in fp32
+   (``silu_mul_fast``, as both fused epilogues) and quantizes it with the output global scale.
+
+h is never rounded to bf16 (the unfused pair rounds gate, up and h), so codes and scales follow
+the same rule as the fused kernels'. The cost over the fused kernel is the fp32 round trip of
+[M, 2I] and one more launch. Not taken by ``nvfp4_gemm_swiglu_quant`` yet: written in session 5
+without a GPU; its GPU test and ``tools/swiglu_split_probe.py`` decide where it wins.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .constants import constant
+from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
+from .nvfp4_quant import compile_nvfp4_quant, kernel_config
+
+
+def split_route_plan(m: int, i: int, k: int) -> tuple[int, int] | None:
+    """(tile_m, splits) for the [2I, K] GEMM where ``large_m_plan`` splits K (its grid fills
+    less than one wave), else None (the fused wgmma kernel keeps the shape)."""
+    tile_m, splits = large_m_plan(m, 2 * i, k)
+    return (tile_m, splits) if splits > 1 else None
+
+
+def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
+                       out: torch.Tensor, out_sf: torch.Tensor, plan: tuple[int, int]) -> None:
+    """The route on validated operands (as ``nvfp4_gemm_swiglu_quant`` passes them to its
+    kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
+    alpha and out_global_scale one-element fp32 tensors, ``plan`` = (tile_m, splits)."""
+    m, i = a.shape[0], w.shape[0] // 2
+    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
+    tile_m, splits = plan
+    launch_large_m(a16, w, w_sf, alpha, pre, (tile_m, 0), splits)
+    quant = compile_nvfp4_quant(i, "torch.float32", True, False,
+                                *kernel_config(i, True, w.device), True)
+    quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,
+          out_sf.view(torch.uint8).view(-1))  # the mask argument is not read
