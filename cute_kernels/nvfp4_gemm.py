@@ -69,19 +69,20 @@ def small_m_regime(m: int, n: int, k: int) -> bool:
     return m <= SMALL_M_MAX and n * k <= 32 * 2**20
 
 
-def small_m_config(m: int, n: int, k: int) -> tuple[int, int, int, int]:
+def small_m_config(m: int, n: int, k: int, a_fp4: bool = True) -> tuple[int, int, int, int]:
     """(row_tiles, token_tiles, warps, prefetch) for the small-M kernel: the best of
     ``python -m cute_kernels.bench nvfp4_gemm --sweep`` on the H200 (2026-11-29). Big weights
     want two row tiles per warp (the activation decode amortized over 32 rows); short K wants
     more warps per CTA (more loads in flight per row block). Long K at 9..16 tokens takes the
-    cp.async ring with 3 steps in flight (``tools/ring_probe.py``: 7168x18432 M = 16 44.0 us
-    against 50.2, 5120x17408 41.6 against 46.3); elsewhere the ring measured slower than the
-    register double buffer."""
+    cp.async ring with 3 steps in flight (``tools/ring_probe.py``, W4A4: 7168x18432 M = 16
+    44.0 us against 50.2, 5120x17408 41.6 against 46.3); elsewhere the ring measured slower
+    than the register double buffer. W4A16 (``a_fp4`` False) keeps the register path there:
+    its bf16 activations would triple the ring's shared memory (one CTA per SM), unmeasured."""
     big = n * k >= 64 * 2**20
     if m <= 8:
         return (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
     if m <= 16:
-        if k >= 16384:
+        if k >= 16384 and a_fp4:
             return 2, 2, 4, 3
         return (2, 2, 4, 0) if big else (1, 2, 4, 1)
     if k <= 2048:
@@ -203,7 +204,8 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
     if m == 0:
         return out
     if small_m_regime(m, n, k):
-        launch_small_m(a, a_sf, b, b_sf, alpha_t, out, small_m_config(m, n, k))
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
+                       small_m_config(m, n, k, a_sf is not None))
     else:
         _large_m(a, a_sf, b, b_sf, alpha_t, out)
     return out

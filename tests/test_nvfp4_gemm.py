@@ -87,8 +87,8 @@ def test_default_configs_fit_shared_memory(n, k):
     both activation kinds wherever the small kernel runs."""
     for m in range(1, SMALL_M_MAX + 1):
         if small_m_regime(m, n, k):
-            config = small_m_config(m, n, k)
             for fp4_a in (True, False):
+                config = small_m_config(m, n, k, fp4_a)
                 NVFP4GemmSmallM(n, k, fp4_a, None, *config, staged_tokens(m, config))
 
 

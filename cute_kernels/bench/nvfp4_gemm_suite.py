@@ -67,7 +67,7 @@ def sweep_configs(shapes=((36864, 7168), (7168, 18432), (4096, 7168), (7168, 204
                     lambda b=b, s=s, c=cfg: launch_small_m(a, a_sf, b, s, al, d, c)
                     for b, s in copies])
             best = min(times, key=times.get)
-            cur = small_m_config(m, n, k)
+            cur = small_m_config(m, n, k, a_sf is not None)
             print(f"sweep nvfp4 small-M {n}x{k} M={m}: best {best} {times[best]:.2f} us; "
                   f"current {cur} {times.get(cur, float('nan')):.2f} us; "
                   f"worst {max(times.values()):.2f} us")
@@ -86,7 +86,8 @@ def crossover_table(ms=(16, 32, 64, 128)):
             x, a, a_sf = _activations(m, k)
             d = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
             small = time_graph_us([lambda b=b, s=s: launch_small_m(
-                a, a_sf, b, s, al, d, small_m_config(m, n, k)) for b, s in copies])
+                a, a_sf, b, s, al, d, small_m_config(m, n, k, a_sf is not None))
+                for b, s in copies])
             large = {}
             for tile in (64, 128):
                 large[tile] = time_graph_us([lambda b=b, s=s, t=tile: launch_large_m(
