@@ -29,7 +29,7 @@ from layouts import sf_padded_shape
 
 from .nvfp4_dequant import nvfp4_dequantize
 from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
-from .nvfp4_gemm_small_m import K_ALIGN, compile_nvfp4_gemm_small_m
+from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
@@ -55,6 +55,9 @@ _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #   9216x7168      79.4 /  48.5         115.5 /  49.3
 SMALL_M_MAX = 64  # above this the wgmma kernel always wins
 X_SMEM_TOKENS = 2  # the small-M kernel stages the activations in shared memory up to here
+# with a K split, whole 8-token tiles are staged where their K slice takes at most this
+# (a guess to be measured: tools/small_split_probe.py)
+STAGED_TILE_BYTES = 48 * 1024
 
 
 def small_m_regime(m: int, n: int, k: int) -> bool:
@@ -145,11 +148,21 @@ def _validate(a, a_sf, b, b_sf, out_dtype, out):
     return m, n, k
 
 
-def staged_tokens(m: int, config: tuple[int, ...]) -> int:
-    """The small-M kernels' ``x_tokens`` for M tokens: up to X_SMEM_TOKENS tokens in one token
-    tile, the activations are decoded once per CTA into shared memory instead of per warp and
-    step (0: the register path)."""
-    return m if m <= X_SMEM_TOKENS and config[1] == 1 else 0
+def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
+    """The small-M kernels' ``x_tokens`` for M tokens and a config: with one token tile per CTA,
+    up to X_SMEM_TOKENS tokens are decoded once per CTA into shared memory instead of per warp
+    and step; with a K split (the config's fifth element, K given) a whole 8-token tile is,
+    where its slice of K fits STAGED_TILE_BYTES (0: the register path)."""
+    if config[1] != 1:
+        return 0
+    if m <= X_SMEM_TOKENS:
+        return m
+    splits = config[4] if len(config) > 4 else 1
+    if splits > 1 and k is not None:
+        split_steps = -(-(-(-k // STEP)) // splits)
+        if 8 * (split_steps * 16 * 8 + 4) * 4 <= STAGED_TILE_BYTES:
+            return 8
+    return 0
 
 
 def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
@@ -167,7 +180,7 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     args = (a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
             b_sf.view(-1), alpha, out)
-    x_tokens = staged_tokens(m, config)
+    x_tokens = staged_tokens(m, config, k)
     if splits == 1:
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
                                    x_tokens)(*args)

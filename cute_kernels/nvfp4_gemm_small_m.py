@@ -24,11 +24,13 @@ tiles fastest, so CTAs that read the same weights run together and share them th
 Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail (K a
 multiple of 64, not of 256) zeroes the lanes past K.
 
-Decode (M <= ``x_tokens``, one token tile): the CTA first decodes the activations of its few
-real tokens into shared memory, already in MMA-operand order; the main loop then takes each
-block's activation pairs with two 16-byte shared loads. Otherwise every warp would load and
-decode a whole 8-token tile per step although the 8 token lanes hold the same clamped token
-(H200, 36864x7168 M=1: 1077 -> 777 SASS instructions per step, 142 -> 119 registers).
+Staged activations (``x_tokens`` > 0, one token tile per CTA): the CTA first decodes the
+activations of its tile's first ``x_tokens`` tokens (of its own K steps) into shared memory,
+already in MMA-operand order; the main loop then takes each block's activation pairs with two
+16-byte shared loads. Used at M <= 2, where every warp would otherwise load and decode a whole
+8-token tile per step although the 8 token lanes hold the same clamped token (H200,
+36864x7168 M=1: 1077 -> 777 SASS instructions per step, 142 -> 119 registers), and with a K
+split for whole 8-token tiles (the split keeps the staged slice small).
 
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
@@ -60,7 +62,7 @@ class NVFP4GemmSmallM:
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
                  x_tokens: int = 0, splits: int = 1):
-        assert k % K_ALIGN == 0 and (x_tokens == 0 or token_tiles == 1)
+        assert k % K_ALIGN == 0 and (x_tokens == 0 or token_tiles == 1) and x_tokens <= 8
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
@@ -74,10 +76,9 @@ class NVFP4GemmSmallM:
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
-        # x_tokens > 0 (M <= x_tokens, decode): the CTA decodes the activations of those tokens
+        # x_tokens > 0: the CTA decodes the activations of its tile's first x_tokens tokens
         # once into shared memory, in MMA-operand order; the main loop then reads them with two
-        # 16-byte loads per block instead of loading and decoding them per warp and step (all
-        # eight token lanes of a warp would decode the same clamped token).
+        # 16-byte loads per block instead of loading and decoding them per warp and step.
         self.x_tokens = x_tokens
         # a CTA stages its own split's steps; +16 bytes: token rows on other banks
         self.x_token_words = self.split_steps * 16 * 8 + 4
@@ -316,7 +317,7 @@ class NVFP4GemmSmallM:
             self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
         sX = None
         if cutlass.const_expr(self.x_tokens):
-            sX = self._stage_activations(mA, mASF, a_sf_layout, m, step0)
+            sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
@@ -387,17 +388,20 @@ class NVFP4GemmSmallM:
             if step < end:
                 self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step - step0)
 
-    def _block_at(self, i, m, step0):
-        """Staging item ``i``: (token, block index from the CTA's first step, clamped row,
-        clamped absolute block); blocks past K read any block (``live`` zeroes them)."""
+    def _block_at(self, i, m, tok0, step0):
+        """Staging item ``i``: (token in the CTA's tile, block index from the CTA's first step,
+        clamped row, clamped absolute block); tokens past M and blocks past K read any row and
+        block (``live`` zeroes them)."""
         blocks = self.split_steps * 16
         tok = i // blocks
         kbi = i - tok * blocks
-        return tok, kbi, cutlass.min(tok, m - 1), cutlass.min(step0 * 16 + kbi, self.kb - 1)
+        return (tok, kbi, cutlass.min(tok0 + tok, m - 1),
+                cutlass.min(step0 * 16 + kbi, self.kb - 1))
 
     @cute.jit
-    def _stage_activations(self, mA, mASF, a_sf_layout, m, step0):
-        """Decode the activations of tokens 0 .. x_tokens - 1 into shared memory, laid out
+    def _stage_activations(self, mA, mASF, a_sf_layout, m, tok0, step0):
+        """Decode the activations of tokens tok0 .. tok0 + x_tokens - 1 (the CTA's token tile)
+        of the CTA's K steps into shared memory, laid out
         [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
         builds (same decode, same K permutation), zeros past K and for tokens past M. Four
         16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
@@ -422,7 +426,7 @@ class NVFP4GemmSmallM:
         for o in cutlass.range((total + batch * threads - 1) // (batch * threads), unroll=1):
             for r in cutlass.range_constexpr(batch):
                 _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
-                                                            total - 1), m, step0)
+                                                            total - 1), m, tok0, step0)
                 # this block's words only (a dynamic index into a lane slice would spill)
                 cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None],
                                   rQ[r, None])
@@ -431,10 +435,10 @@ class NVFP4GemmSmallM:
             for r in cutlass.range_constexpr(batch):
                 i = tid + (batch * o + r) * threads
                 if i < total:
-                    tok, kbi, _, _ = self._block_at(i, m, step0)
+                    tok, kbi, _, _ = self._block_at(i, m, tok0, step0)
                     step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
                     live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
-                                                              & (tok < m))
+                                                              & (tok0 + tok < m))
                     if cutlass.const_expr(self.a_fp4):
                         self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
                     else:

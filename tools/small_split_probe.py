@@ -1,5 +1,6 @@
-"""Split-K in the small-M GEMM (grid z over K, reduced in the same launch): per shape and M,
-the default config against split configs, W4A4, graph us (50 calls per graph). Configs that
+"""Split-K in the small-M GEMM (grid z over K, reduced in the same launch; with one token tile
+per CTA it also stages the whole tile's activations, ``staged_tokens``): per shape and M, the
+default config against split configs, W4A4, graph us (50 calls per graph). Configs that
 do not fit are skipped. CUTE_KERNELS_BENCH_SHAPES picks shapes; prints one line per shape and
 M (roofline: packed weight + scale bytes at 4.25 TB/s)."""
 
@@ -11,7 +12,8 @@ from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 SPLITS = {1: [(2, 1, 4, 1, s) for s in (2, 3, 4, 6)] + [(1, 1, 4, 1, s) for s in (2, 3, 4)],
-          8: [(2, 1, 4, 1, s) for s in (2, 3, 4)] + [(1, 1, 4, 1, 2), (1, 1, 4, 1, 3)],
+          # jt = 1 with a split stages the whole 8-token tile where its K slice fits
+          8: [(2, 1, 4, 1, s) for s in (2, 3, 4, 8)] + [(1, 1, 4, 1, 2), (1, 1, 4, 1, 4)],
           16: [(2, 2, 4, 3, s) for s in (2, 3)] + [(2, 2, 4, 0, s) for s in (2, 3)]}
 for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120),
                            (9216, 7168), (4096, 7168), (7168, 2048)]):
