@@ -87,7 +87,8 @@ torch.cuda.synchronize()
 print("small-M ring probe ran")
 
 # The small-M kernel with K split over grid z and the in-launch reduction (arrival counters).
-for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3))):
+# (13 tokens with one token tile per CTA: two staged 8-token tiles, the second partial)
+for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3)), (13, (2, 1, 4, 1, 3))):
     xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
     ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
     launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
