@@ -30,7 +30,10 @@ EXPERT_I = 2048
 # (vecs, warps, CTAs per SM of the persistent grid, prefetch the next item)
 CONFIGS = [(4, 4, 8, True), (4, 4, 8, False), (4, 8, 4, True), (4, 8, 4, False),
            (4, 4, 16, True), (4, 4, 16, False), (2, 4, 8, True), (2, 8, 8, True),
-           (4, 4, 4, True)]
+           (4, 4, 4, True), (4, 4, 4, False), (4, 4, 2, False),
+           # 8 loads per lane: the per-item index, address and scale-store work over 2048
+           # elements (K = 7168 and 5120 then end in partial items)
+           (8, 4, 8, False), (8, 4, 4, False)]
 
 
 def _sf_bytes(m: int, k: int) -> int:
@@ -116,7 +119,8 @@ def _empty_launch_row() -> Row:
                eager_us=time_eager_us(calls))
 
 
-def sweep_configs(shapes=((16384, 7168, False), (16384, 7168, True), (64, 7168, True)),
+def sweep_configs(shapes=((16384, 7168, False), (4096, 5120, False), (16384, 7168, True),
+                          (64, 7168, True)),
                   configs=CONFIGS):
     """Time each (vecs, warps, CTAs per SM, prefetch) config of the kernel on a few
     (M, K, fused) shapes."""
