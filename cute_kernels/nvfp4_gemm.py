@@ -30,7 +30,7 @@ from layouts import sf_padded_shape
 from .nvfp4_dequant import nvfp4_dequantize
 from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
-from .nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
+from .nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, split_buffers
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -185,11 +185,10 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
                                    x_tokens)(*args)
         return
-    work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
-    tiles = -(-m // (8 * jt)) * -(-n // (16 * rt))
-    counters = torch.zeros(tiles, dtype=torch.int32, device=out.device)
+    grid = (-(-m // (8 * jt)), -(-n // (16 * rt)))
     compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
-                                     x_tokens, splits)(*args, work, counters)
+                                     x_tokens, splits)(
+        *args, *split_buffers(grid, splits, rt * jt * 4, out.device))
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):

@@ -78,6 +78,7 @@ from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  large_m_config)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m_split import fake_split_buffers, reduce_split_partials, split_buffers
 from .nvfp4_quant import silu_mul_fast
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -113,11 +114,11 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
-                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0):
+                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1):
         assert i % GATE_UP_GROUP == 0
         assert row_tiles % 2 == 0 and GATE_UP_GROUP % (8 * row_tiles) == 0
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens)
+                         x_tokens, splits)
         self.i = i
         self.half = row_tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
@@ -189,6 +190,48 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch,
                                         x_tokens)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
+    """The fused small-M kernel with K split over grid z (``splits`` >= 2): the tile's last
+    split CTA adds the fp32 partials (``reduce_split_partials``) and runs the SwiGLU +
+    quantization epilogue. For shapes with few row blocks (1024x7168: 32 CTAs at M = 1)."""
+
+    def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int, token_tiles: int,
+                 warps: int, prefetch: int, x_tokens: int, splits: int):
+        assert splits >= 2
+        super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits)
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mASF, mB, mBSF, (mAlpha, mG), (mQ, mSF, mWork, mCount), stream)
+
+    @cute.jit
+    def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
+        mQ, mSF, mWork, mCount = outs
+        if reduce_split_partials(acc, mWork, mCount, self.splits, g * 4 + lane_q):
+            NVFP4GemmSwigluQuantSmallM.epilogue(self, acc, scalars, (mQ, mSF), block, tok0, g,
+                                                lane_q, m)
+
+
+@jit.cached
+def compile_nvfp4_gemm_swiglu_quant_small_m_split(i: int, k: int, a_dtype: str, row_tiles: int,
+                                                  token_tiles: int, warps: int, prefetch: int,
+                                                  x_tokens: int, splits: int):
+    """``compile_nvfp4_gemm_swiglu_quant_small_m`` with K split over ``splits`` CTAs; two more
+    arguments: ``split_buffers``' workspace and counters."""
+    a_fp4 = a_dtype == "fp4"
+    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
+                                              prefetch, x_tokens, splits)
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
@@ -370,16 +413,27 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
 
 def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor,
-                   config: tuple[int, int, int, int]) -> None:
-    """The fused small-M kernel with an explicit config on validated operands (M >= 1); alpha
-    and out_global_scale one-element fp32 tensors."""
+                   config: tuple[int, ...]) -> None:
+    """The fused small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[,
+    splits]) on validated operands (M >= 1); alpha and out_global_scale one-element fp32
+    tensors. splits > 1: K split over grid z, reduced in the same launch."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
-    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(
-        i, k, "fp4" if a_sf is not None else str(a.dtype), *config,
-        staged_tokens(a.shape[0], config))
+    m = a.shape[0]
+    rt, jt, warps, prefetch, *rest = config
+    splits = rest[0] if rest else 1
+    a_kind = "fp4" if a_sf is not None else str(a.dtype)
+    x_tokens = staged_tokens(m, config, k)
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
-    kernel(a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
-           w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
+            w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    if splits == 1:
+        compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, rt, jt, warps, prefetch,
+                                                x_tokens)(*args)
+        return
+    grid = (-(-m // (8 * jt)), -(-2 * i // (16 * rt)))
+    compile_nvfp4_gemm_swiglu_quant_small_m_split(i, k, a_kind, rt, jt, warps, prefetch,
+                                                  x_tokens, splits)(
+        *args, *split_buffers(grid, splits, rt * jt * 4, w.device))
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,

@@ -13,6 +13,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
+                                                  compile_nvfp4_gemm_swiglu_quant_small_m_split,
                                                   launch_large_m, launch_small_m,
                                                   swiglu_small_m_config)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
@@ -29,6 +30,14 @@ from tests.conftest import poisoned
 ])
 def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
+
+
+@pytest.mark.parametrize("i,k,a_dtype,config", [
+    (512, 7168, "fp4", (2, 1, 8, 1, 1, 4)),            # 1024x7168 at M = 1: 32 CTAs -> 128
+    (192, 576, "torch.bfloat16", (4, 2, 4, 0, 0, 3)),  # one step per split, tails
+])
+def test_small_m_split_compiles_for_sm90a(i, k, a_dtype, config):
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m_split, i, k, a_dtype, *config)
 
 
 @pytest.mark.parametrize("i,k,tile_m", [
@@ -261,7 +270,9 @@ def test_matches_reference(m, i, k, fp4_a):
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
                                     (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1), (2, 1, 4, 2),
-                                    (2, 2, 2, 3)])  # prefetch >= 2: the cp.async ring
+                                    (2, 2, 2, 3),  # prefetch >= 2: the cp.async ring
+                                    # K split over grid z (5 steps at K = 1088)
+                                    (2, 1, 4, 1, 4), (4, 2, 4, 0, 3), (2, 1, 8, 1, 5)])
 # 1: activations staged in shared memory; past SMALL_M_MAX too: row padding
 @pytest.mark.parametrize("m", [1, 29, 129, 200])
 def test_every_tile_config_agrees(config, m):

@@ -41,3 +41,33 @@ for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 
               f"{times[best]:.1f} ({roof / times[best]:.0%} roofline) | " + " ".join(
                   f"{''.join(map(str, c))}={t:.1f}" for c, t in times.items()), flush=True)
     del plain
+
+# The fused gate_up + SwiGLU + quant kernel with K split (the tile's last CTA runs the
+# epilogue), on the shapes whose fused grid has few row blocks (2I x K).
+from cute_kernels.gate_up_weight import prepare_gate_up_weight  # noqa: E402
+from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m as launch_fused  # noqa: E402
+from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config  # noqa: E402
+
+gs = torch.full((1,), 30.0, device="cuda")
+FUSED_SPLITS = [(2, 1, 4, 1, s) for s in (2, 4, 7)] + [(2, 1, 8, 1, s) for s in (2, 4)]
+for two_i, k in select_shapes([(1024, 7168), (4096, 7168), (9216, 7168)]):
+    i = two_i // 2
+    wbytes = two_i * k * 9 // 16
+    fused = [prepare_gate_up_weight(*reference.nvfp4_quantize(
+        torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16), 100.0, swizzle=False))
+        for _ in range(rotations_for(wbytes))]
+    for m in (1, 8):
+        a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
+                                                       dtype=torch.bfloat16), 100.0)
+        q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
+        sf = torch.empty(128 * (i // 16), device="cuda", dtype=torch.uint8)
+        times = {}
+        for c in [swiglu_small_m_config(m, i, k)] + FUSED_SPLITS:
+            times[c] = time_graph_us([lambda w=w, c=c: launch_fused(
+                a, a_sf, w[0], w[1], alpha, gs, q, sf, c) for w in fused], 50)
+        first = next(iter(times))
+        best = min(times, key=times.get)
+        print(f"fused {two_i}x{k} M={m}: default {first} {times[first]:.1f} best {best} "
+              f"{times[best]:.1f} ({wbytes / 4.25e6 / times[best]:.0%} roofline) | " + " ".join(
+                  f"{''.join(map(str, c))}={t:.1f}" for c, t in times.items()), flush=True)
+    del fused
