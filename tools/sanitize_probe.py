@@ -93,5 +93,9 @@ for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3)), (13, (2, 1, 4, 
     ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
     launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
     launch_small_m(xr, None, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
+    if config[0] % 2 == 0:  # the fused kernel takes up + gate tile pairs
+        launch_fused(ar, ar_sf, wp, wp_sf, one, one, torch.empty(rows, 64, device="cuda",
+                                                                 dtype=torch.uint8),
+                     torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
 torch.cuda.synchronize()
 print("small-M split-K probe ran")
