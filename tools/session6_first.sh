@@ -4,7 +4,6 @@
 # the sanitizers, then tools/small_split_probe.py and tools/swiglu_split_probe.py (cache
 # filled by one warm-up process per shape first). Few files come back: checks.txt, the logs.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session6_first.sh
-source .gpu/setup.sh; bash tools/session6_first.sh
 source "$(dirname "$0")/device_common.sh"
 gpu_tests 300 /tmp/logs/t-small.log -k "every_tile_config or split" tests/test_nvfp4_gemm.py &
 gpu_tests 300 /tmp/logs/t-fused.log -k "split_route or every_tile_config" tests/test_nvfp4_gemm_swiglu_quant.py &
