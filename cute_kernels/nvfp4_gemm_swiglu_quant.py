@@ -173,26 +173,6 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
             zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
 
 
-@jit.cached
-def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
-                                            token_tiles: int = 1, warps: int = 4,
-                                            prefetch: int = 1, x_tokens: int = 0):
-    """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
-    "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
-    ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
-    (flat uint8)."""
-    a_fp4 = a_dtype == "fp4"
-    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch,
-                                        x_tokens)
-    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
-
-
 class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
     """The fused small-M kernel with K split over grid z (``splits`` >= 2): the tile's last
     split CTA adds the fp32 partials (``reduce_split_partials``) and runs the SwiGLU +
@@ -218,20 +198,29 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
 
 
 @jit.cached
-def compile_nvfp4_gemm_swiglu_quant_small_m_split(i: int, k: int, a_dtype: str, row_tiles: int,
-                                                  token_tiles: int, warps: int, prefetch: int,
-                                                  x_tokens: int, splits: int):
-    """``compile_nvfp4_gemm_swiglu_quant_small_m`` with K split over ``splits`` CTAs; two more
-    arguments: ``split_buffers``' workspace and counters."""
+def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
+                                            token_tiles: int = 1, warps: int = 4,
+                                            prefetch: int = 1, x_tokens: int = 0,
+                                            splits: int = 1):
+    """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
+    "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
+    ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
+    (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters."""
     a_fp4 = a_dtype == "fp4"
     m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
     gs = make_fake_compact_tensor(cutlass.Float32, (1,))
     q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                              prefetch, x_tokens, splits)
-    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *fake_split_buffers(),
+    if splits == 1:
+        kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
+                                            prefetch, x_tokens)
+        extra = ()
+    else:
+        kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
+                                                  prefetch, x_tokens, splits)
+        extra = fake_split_buffers()
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
@@ -426,14 +415,13 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, rt, jt, warps, prefetch,
+                                                     x_tokens, splits)
     if splits == 1:
-        compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, rt, jt, warps, prefetch,
-                                                x_tokens)(*args)
-        return
-    grid = (-(-m // (8 * jt)), -(-2 * i // (16 * rt)))
-    compile_nvfp4_gemm_swiglu_quant_small_m_split(i, k, a_kind, rt, jt, warps, prefetch,
-                                                  x_tokens, splits)(
-        *args, *split_buffers(grid, splits, rt * jt * 4, w.device))
+        kernel(*args)
+    else:
+        grid = (-(-m // (8 * jt)), -(-2 * i // (16 * rt)))
+        kernel(*args, *split_buffers(grid, splits, rt * jt * 4, w.device))
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,

@@ -13,7 +13,6 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
-                                                  compile_nvfp4_gemm_swiglu_quant_small_m_split,
                                                   launch_large_m, launch_small_m,
                                                   swiglu_small_m_config)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
@@ -37,7 +36,7 @@ def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
     (192, 576, "torch.bfloat16", (4, 2, 4, 0, 0, 3)),  # one step per split, tails
 ])
 def test_small_m_split_compiles_for_sm90a(i, k, a_dtype, config):
-    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m_split, i, k, a_dtype, *config)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
 
 
 @pytest.mark.parametrize("i,k,tile_m", [
