@@ -92,6 +92,18 @@ def test_default_configs_fit_shared_memory(n, k):
                 NVFP4GemmSmallM(n, k, fp4_a, None, *config, staged_tokens(m, config))
 
 
+def test_staged_tokens_rule():
+    """M <= 2 with one token tile: the real tokens; with a K split whole 8-token tiles where
+    their K slice fits STAGED_TILE_BYTES; never with two token tiles per CTA."""
+    assert staged_tokens(1, (2, 1, 4, 1)) == 1 and staged_tokens(2, (2, 1, 4, 1)) == 2
+    assert staged_tokens(3, (2, 1, 4, 1)) == 0 and staged_tokens(1, (2, 2, 4, 0)) == 0
+    assert staged_tokens(29, (2, 1, 4, 1, 4), 7168) == 8      # 7 steps per split: 28.8 KB
+    assert staged_tokens(29, (2, 1, 4, 1, 2), 7168) == 0      # 14 steps: 57 KB
+    assert staged_tokens(29, (2, 1, 4, 1, 4), 18432) == 0
+    assert staged_tokens(29, (1, 2, 4, 0, 4), 7168) == 0
+    assert staged_tokens(5, (2, 1, 4, 1, 4)) == 0             # K unknown: no tile staging
+
+
 def test_long_k_weights_take_the_split_wgmma_path_from_17_tokens():
     """7168x18432 and 5120x17408 (down projections) fill 56 and 40 SMs with unsplit wgmma tiles;
     from 17 tokens they take the wgmma kernel with K split, small weights keep the small one."""
