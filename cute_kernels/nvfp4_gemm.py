@@ -151,17 +151,16 @@ def _validate(a, a_sf, b, b_sf, out_dtype, out):
 def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
     """The small-M kernels' ``x_tokens`` for M tokens and a config: with one token tile per CTA,
     up to X_SMEM_TOKENS tokens are decoded once per CTA into shared memory instead of per warp
-    and step; with a K split (the config's fifth element, K given) a whole 8-token tile is,
-    where its slice of K fits STAGED_TILE_BYTES (0: the register path)."""
-    if config[1] != 1:
-        return 0
-    if m <= X_SMEM_TOKENS:
+    and step; with a K split (the config's fifth element, K given) all the CTA's token tiles
+    (8 per tile) are, where their slice of K fits STAGED_TILE_BYTES (0: the register path)."""
+    jt = config[1]
+    if m <= X_SMEM_TOKENS and jt == 1:
         return m
     splits = config[4] if len(config) > 4 else 1
     if splits > 1 and k is not None:
         split_steps = -(-(-(-k // STEP)) // splits)
-        if 8 * (split_steps * 16 * 8 + 4) * 4 <= STAGED_TILE_BYTES:
-            return 8
+        if 8 * jt * (split_steps * 16 * 8 + 4) * 4 <= STAGED_TILE_BYTES:
+            return 8 * jt
     return 0
 
 

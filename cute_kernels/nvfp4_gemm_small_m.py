@@ -24,13 +24,13 @@ tiles fastest, so CTAs that read the same weights run together and share them th
 Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail (K a
 multiple of 64, not of 256) zeroes the lanes past K.
 
-Staged activations (``x_tokens`` > 0, one token tile per CTA): the CTA first decodes the
-activations of its tile's first ``x_tokens`` tokens (of its own K steps) into shared memory,
+Staged activations (``x_tokens`` > 0): the CTA first decodes the activations of its first
+``x_tokens`` tokens (of its own K steps) into shared memory,
 already in MMA-operand order; the main loop then takes each block's activation pairs with two
 16-byte shared loads. Used at M <= 2, where every warp would otherwise load and decode a whole
 8-token tile per step although the 8 token lanes hold the same clamped token (H200,
 36864x7168 M=1: 1077 -> 777 SASS instructions per step, 142 -> 119 registers), and with a K
-split for whole 8-token tiles (the split keeps the staged slice small).
+split for all its token tiles (the split keeps the staged slice small).
 
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
@@ -62,7 +62,8 @@ class NVFP4GemmSmallM:
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
                  x_tokens: int = 0, splits: int = 1):
-        assert k % K_ALIGN == 0 and (x_tokens == 0 or token_tiles == 1) and x_tokens <= 8
+        assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
+        assert x_tokens <= 8 or x_tokens == 8 * token_tiles  # past a tile: whole tiles
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
@@ -76,7 +77,7 @@ class NVFP4GemmSmallM:
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
-        # x_tokens > 0: the CTA decodes the activations of its tile's first x_tokens tokens
+        # x_tokens > 0: the CTA decodes the activations of its first x_tokens tokens
         # once into shared memory, in MMA-operand order; the main loop then reads them with two
         # 16-byte loads per block instead of loading and decoding them per warp and step.
         self.x_tokens = x_tokens
@@ -255,8 +256,8 @@ class NVFP4GemmSmallM:
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens):
                     xp[j, None].fill(0)
-                    if g < self.x_tokens:
-                        cute.autovec_copy(sX[g, x_step, b, lane_q, None], xp[j, None])
+                    if j * 8 + g < self.x_tokens:
+                        cute.autovec_copy(sX[j * 8 + g, x_step, b, lane_q, None], xp[j, None])
                 elif cutlass.const_expr(self.a_fp4):
                     self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
                 else:
@@ -378,7 +379,8 @@ class NVFP4GemmSmallM:
             slot = i % slots
             cute.arch.cp_async_wait_group(slots - 1)
             cute.arch.sync_warp()
-            for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
+            parts = 2 if self.x_tokens else 4  # staged activations: only the weights
+            for src, dst in zip(self._ring_slot(ring, slot, warp, lane)[:parts], buf[:parts]):
                 cute.autovec_copy(src, dst)
             cute.arch.sync_warp()
             if step + slots * self.warps < end:

@@ -93,13 +93,14 @@ def test_default_configs_fit_shared_memory(n, k):
 
 
 def test_staged_tokens_rule():
-    """M <= 2 with one token tile: the real tokens; with a K split whole 8-token tiles where
-    their K slice fits STAGED_TILE_BYTES; never with two token tiles per CTA."""
+    """M <= 2 with one token tile: the real tokens; with a K split all the CTA's token tiles
+    where their K slice fits STAGED_TILE_BYTES."""
     assert staged_tokens(1, (2, 1, 4, 1)) == 1 and staged_tokens(2, (2, 1, 4, 1)) == 2
     assert staged_tokens(3, (2, 1, 4, 1)) == 0 and staged_tokens(1, (2, 2, 4, 0)) == 0
     assert staged_tokens(29, (2, 1, 4, 1, 4), 7168) == 8      # 7 steps per split: 28.8 KB
     assert staged_tokens(29, (2, 1, 4, 1, 2), 7168) == 0      # 14 steps: 57 KB
     assert staged_tokens(29, (2, 1, 4, 1, 4), 18432) == 0
+    assert staged_tokens(29, (1, 2, 4, 0, 7), 7168) == 16     # 4 steps, two tiles: 33 KB
     assert staged_tokens(29, (1, 2, 4, 0, 4), 7168) == 0
     assert staged_tokens(5, (2, 1, 4, 1, 4)) == 0             # K unknown: no tile staging
 

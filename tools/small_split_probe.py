@@ -14,7 +14,9 @@ alpha = torch.full((1,), 0.5, device="cuda")
 SPLITS = {1: [(2, 1, 4, 1, s) for s in (2, 3, 4, 6)] + [(1, 1, 4, 1, s) for s in (2, 3, 4)],
           # jt = 1 with a split stages the whole 8-token tile where its K slice fits
           8: [(2, 1, 4, 1, s) for s in (2, 3, 4, 8)] + [(1, 1, 4, 1, 2), (1, 1, 4, 1, 4)],
-          16: [(2, 2, 4, 3, s) for s in (2, 3)] + [(2, 2, 4, 0, s) for s in (2, 3)]}
+          # splits whose K slice lets both token tiles be staged (7168: 7 splits, 18432: 16)
+          16: [(2, 2, 4, 3, s) for s in (2, 3)] + [(2, 2, 4, 0, s) for s in (2, 3)]
+          + [(2, 2, 4, 1, 7), (2, 2, 4, 0, 7), (2, 2, 4, 1, 16)]}
 for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120),
                            (9216, 7168), (4096, 7168), (7168, 2048)]):
     wbytes = n * k * 9 // 16
