@@ -158,8 +158,9 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
         return m
     splits = config[4] if len(config) > 4 else 1
     if splits > 1 and k is not None:
-        split_steps = -(-(-(-k // STEP)) // splits)
-        if 8 * jt * (split_steps * 16 * 8 + 4) * 4 <= STAGED_TILE_BYTES:
+        steps = -(-k // STEP)
+        split_steps = -(-steps // splits)  # the CTA's K steps
+        if 8 * jt * (split_steps * 16 * 8 + 4) * 4 <= STAGED_TILE_BYTES:  # the kernel's layout
             return 8 * jt
     return 0
 
