@@ -25,12 +25,12 @@ Rows past N and tokens past M are clamped for loads and skipped for stores; a K 
 multiple of 64, not of 256) zeroes the lanes past K.
 
 Staged activations (``x_tokens`` > 0): the CTA first decodes the activations of its first
-``x_tokens`` tokens (of its own K steps) into shared memory,
-already in MMA-operand order; the main loop then takes each block's activation pairs with two
-16-byte shared loads. Used at M <= 2, where every warp would otherwise load and decode a whole
-8-token tile per step although the 8 token lanes hold the same clamped token (H200,
-36864x7168 M=1: 1077 -> 777 SASS instructions per step, 142 -> 119 registers), and with a K
-split for all its token tiles (the split keeps the staged slice small).
+``x_tokens`` tokens (of its own K steps) into shared memory, already in MMA-operand order; the
+main loop then takes each block's activation pairs with two 16-byte shared loads. Used at
+M <= 2, where every warp would otherwise load and decode a whole 8-token tile per step
+although the 8 token lanes hold the same clamped token (H200, 36864x7168 M=1: 1077 -> 777
+SASS instructions per step, 142 -> 119 registers), and with a K split for all the CTA's token
+tiles (the split keeps the staged slice small).
 
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
