@@ -380,8 +380,12 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
       split K further, so each warp walks fewer steps (16 warps of ~126 registers would not
       fit an SM's register file);
     * one token tile per CTA where all token tiles still fit in one wave of CTAs (1024x7168
-      at M = 32: 10.8 us against 21.8 with four), else at most two (four lost everywhere:
-      36864x7168 M = 32, 136 against 161);
+      at M = 32: 10.8 us against 21.8 with four), else at most two (four lost everywhere at
+      M = 32: 36864x7168 136 against 161), except that weights under 32 Mi elements keep
+      ``small_m_config``'s four token tiles and warps where that still gives a CTA per SM
+      (4096x7168 at M = 64: the fused kernel with two took 50.9 us in session 5, the plain
+      GEMM's same main loop with (2, 4, 4, 0) 30.7; the probe had measured only up to
+      M = 32; with 8 warps four tiles would need ~186 registers x 256 threads per CTA);
     * register prefetch only for one token tile of small weights, or at M = 1 (staged
       activations): without it 9216x7168 M = 16 takes 28.7 us against 42.7, 36864x7168 M = 8
       57.5 against 60.0; with it 1024x7168 M = 32 takes 10.8.
@@ -389,13 +393,19 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
     Every best config of the probe but two is this rule's (4096x7168 M = 16: 16.2 us with
     prefetch, this rule's config not measured; 34816x5120 M = 1: 43.7 without prefetch
     against 46.7)."""
-    rt, jt, warps, prefetch = small_m_config(m, 2 * i, k)
+    rt, jt, plain_warps, prefetch = small_m_config(m, 2 * i, k)
     rt = max(rt, 2)
     row_blocks = -(-2 * i // (16 * rt))
+    warps = plain_warps
     if row_blocks < H200_SMS and k // STEP >= 8:
         warps = max(warps, 8)
     token_tiles = -(-m // 8)
-    jt = 1 if row_blocks * token_tiles <= H200_SMS else min(jt, 2)
+    if row_blocks * token_tiles <= H200_SMS:
+        jt = 1
+    elif 2 * i * k >= 32 * 2**20 or row_blocks * -(-token_tiles // jt) < H200_SMS:
+        jt = min(jt, 2)
+    else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
+        warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
     return rt, jt, warps, prefetch
 
