@@ -30,7 +30,8 @@ from layouts import sf_padded_shape
 from .nvfp4_dequant import nvfp4_dequantize
 from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
-from .nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, split_buffers
+from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
+                                       split_buffers)
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -156,7 +157,7 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
     jt = config[1]
     if m <= X_SMEM_TOKENS and jt == 1:
         return m
-    splits = config[4] if len(config) > 4 else 1
+    splits = config_splits(config)
     if splits > 1 and k is not None:
         steps = -(-k // STEP)
         split_steps = -(-steps // splits)  # the CTA's K steps
@@ -174,21 +175,17 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     config tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
     m = a.shape[0]
-    rt, jt, warps, prefetch, *rest = config
-    splits = rest[0] if rest else 1
+    splits = config_splits(config)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     args = (a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k)
     if splits == 1:
-        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
-                                   x_tokens)(*args)
+        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens)(*args)
         return
-    grid = (-(-m // (8 * jt)), -(-n // (16 * rt)))
-    compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), rt, jt, warps, prefetch,
-                                     x_tokens, splits)(
-        *args, *split_buffers(grid, splits, rt * jt * 4, out.device))
+    compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
+                                     splits)(*args, *split_buffers(m, n, config, out.device))
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):

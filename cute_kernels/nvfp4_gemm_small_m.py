@@ -165,20 +165,23 @@ class NVFP4GemmSmallM:
 
     def _ring_slot(self, ring, slot, warp, lane):
         """One lane's view of a ring slot, shaped like the register buffer ``_load_step``
-        fills: (codes [2 rt, 8], scales [2 rt, 4], x codes [jt, x_words], x scales [jt, 4]);
-        a lane's consecutive chunks are 32 x 4 words apart, its scale words 32 x 4 bytes."""
+        fills: (codes [2 rt, 8], scales [2 rt, 4], x codes [jt, x_words], x scales [jt, 4]),
+        the activation parts only where the ring holds them (not staged); a lane's
+        consecutive chunks are 32 x 4 words apart, its scale words 32 x 4 bytes."""
         chunks, scales = ring
         c = chunks[slot, warp, None, lane, None].iterator
         sc = scales[slot, warp, None, lane, None].iterator
+        weights = (cute.make_tensor(c, cute.make_layout((2 * self.rt, (4, 2)),
+                                                        stride=(256, (1, 128)))),
+                   cute.make_tensor(sc, cute.make_layout((2 * self.rt, 4), stride=(128, 1))))
+        if self.x_tokens:
+            return weights
         xc = self.x_words // 4
-        jt = max(0 if self.x_tokens else self.jt, 1)
-        return (cute.make_tensor(c, cute.make_layout((2 * self.rt, (4, 2)),
-                                                     stride=(256, (1, 128)))),
-                cute.make_tensor(sc, cute.make_layout((2 * self.rt, 4), stride=(128, 1))),
-                cute.make_tensor(c + 4 * self.rt * 128, cute.make_layout(
-                    (jt, (4, xc)), stride=(xc * 128, (1, 128)))),
-                cute.make_tensor(sc + 2 * self.rt * 128, cute.make_layout((jt, 4),
-                                                                          stride=(128, 1))))
+        return weights + (
+            cute.make_tensor(c + 4 * self.rt * 128, cute.make_layout(
+                (self.jt, (4, xc)), stride=(xc * 128, (1, 128)))),
+            cute.make_tensor(sc + 2 * self.rt * 128, cute.make_layout((self.jt, 4),
+                                                                      stride=(128, 1))))
 
     @cute.jit
     def _issue_step_ring(self, loader, step, where, ring, slot, warp, lane, copies):
@@ -379,8 +382,8 @@ class NVFP4GemmSmallM:
             slot = i % slots
             cute.arch.cp_async_wait_group(slots - 1)
             cute.arch.sync_warp()
-            parts = 2 if self.x_tokens else 4  # staged activations: only the weights
-            for src, dst in zip(self._ring_slot(ring, slot, warp, lane)[:parts], buf[:parts]):
+            # zip stops at the weights when the activations are staged
+            for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
                 cute.autovec_copy(src, dst)
             cute.arch.sync_warp()
             if step + slots * self.warps < end:

@@ -70,12 +70,20 @@ def reduce_split_partials(acc: cute.Tensor, mWork: cute.Tensor, mCount: cute.Ten
     return last
 
 
-def split_buffers(kernel_grid: tuple[int, int], splits: int, acc_per_lane: int,
+def config_splits(config: tuple[int, ...]) -> int:
+    """K splits of a small-M config (row_tiles, token_tiles, warps, prefetch[, splits])."""
+    return config[4] if len(config) > 4 else 1
+
+
+def split_buffers(m: int, rows: int, config: tuple[int, ...],
                   device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """(fp32 workspace, zeroed int32 arrival counters) for a split launch whose grid has
-    ``kernel_grid`` = (token tiles, row blocks) CTA tiles."""
-    tiles = kernel_grid[0] * kernel_grid[1]
-    return (torch.empty(tiles * splits * 32 * acc_per_lane, dtype=torch.float32, device=device),
+    """(fp32 workspace, zeroed int32 arrival counters) for a split launch of ``config`` over
+    M tokens and ``rows`` weight rows: one partial per CTA tile (token tiles x row blocks),
+    split and lane."""
+    rt, jt = config[0], config[1]
+    tiles = -(-m // (8 * jt)) * -(-rows // (16 * rt))
+    return (torch.empty(tiles * config_splits(config) * 32 * rt * jt * 4, dtype=torch.float32,
+                        device=device),
             torch.zeros(tiles, dtype=torch.int32, device=device))
 
 

@@ -78,7 +78,8 @@ from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  large_m_config)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
-from .nvfp4_gemm_small_m_split import fake_split_buffers, reduce_split_partials, split_buffers
+from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
+                                       split_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -418,20 +419,15 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     tensors. splits > 1: K split over grid z, reduced in the same launch."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
     m = a.shape[0]
-    rt, jt, warps, prefetch, *rest = config
-    splits = rest[0] if rest else 1
+    splits = config_splits(config)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     x_tokens = staged_tokens(m, config, k)
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
-    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, rt, jt, warps, prefetch,
-                                                     x_tokens, splits)
-    if splits == 1:
-        kernel(*args)
-    else:
-        grid = (-(-m // (8 * jt)), -(-2 * i // (16 * rt)))
-        kernel(*args, *split_buffers(grid, splits, rt * jt * 4, w.device))
+    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
+                                                     splits)
+    kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
