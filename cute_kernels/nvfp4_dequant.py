@@ -117,3 +117,10 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
         return out
     compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
     return out
+
+
+def bf16_activations(a: torch.Tensor, a_sf) -> torch.Tensor:
+    """The wgmma kernels' activations: bf16 ``a`` as it is (W4A16, ``a_sf`` None), NVFP4 ``a``
+    dequantized with global scale 1 (``e2m1 * scale`` is exact in bf16; alpha carries the rest).
+    At large M that pass is a small fraction of the GEMM, and the kernels keep one format."""
+    return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)

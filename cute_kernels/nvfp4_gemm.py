@@ -27,7 +27,7 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
@@ -189,13 +189,10 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):
-    """The TMA + wgmma kernel (W4A16). NVFP4 activations are first dequantized to bf16 with
-    global scale 1 (``e2m1 * scale`` is exact in bf16): at large M that pass is a small fraction
-    of the GEMM, and the kernel then has one activation format."""
+    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``)."""
     m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
-    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
     tile_m, splits = large_m_plan(m, n, k)
-    launch_large_m(a16, b, b_sf, alpha, out, (tile_m, 0), splits)
+    launch_large_m(bf16_activations(a, a_sf), b, b_sf, alpha, out, (tile_m, 0), splits)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

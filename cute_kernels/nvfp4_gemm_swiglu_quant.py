@@ -51,7 +51,7 @@ warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, tok
   skipped. The CTAs of the last token tile zero scale rows ``M .. pad128(M)`` of their blocks.
 * Shared memory: the stages get what the 64 x tile_m x 4 B buffer leaves (tile_m = 128: 32 KB
   buffer, 8 stages as the plain kernel; 256: 64 KB buffer, 4 stages instead of 6).
-* NVFP4 activations are first dequantized to bf16 (``nvfp4_dequantize(a, a_sf, 1.0)``,
+* NVFP4 activations are first dequantized to bf16 (``bf16_activations``,
   exact), as ``nvfp4_gemm`` does at large M. One launch writes ``out`` and all of ``out_sf``,
   with no host sync: CUDA-graph capturable.
 
@@ -72,7 +72,7 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
-from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_m_regime,
                          staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
@@ -443,11 +443,10 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
-    """The fused TMA + wgmma kernel (W4A16). NVFP4 activations are first dequantized to bf16
-    with global scale 1 (exact), as ``nvfp4_gemm`` does at large M."""
+    """The fused TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``,
+    as ``nvfp4_gemm`` at large M)."""
     m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
-    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
-    launch_large_m(a16, w, w_sf, alpha, out_global_scale, out, out_sf,
+    launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out, out_sf,
                    large_m_config(m, 2 * i, k))
 
 

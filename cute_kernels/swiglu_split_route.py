@@ -21,7 +21,7 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
-from .nvfp4_dequant import nvfp4_dequantize
+from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
 from .nvfp4_quant import compile_nvfp4_quant, kernel_config
 
@@ -39,10 +39,9 @@ def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: 
     kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
     alpha and out_global_scale one-element fp32 tensors, ``plan`` = (tile_m, splits)."""
     m, i = a.shape[0], w.shape[0] // 2
-    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
     tile_m, splits = plan
-    launch_large_m(a16, w, w_sf, alpha, pre, (tile_m, 0), splits)
+    launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, pre, (tile_m, 0), splits)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
                                 *kernel_config(i, True, w.device), True)
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,
