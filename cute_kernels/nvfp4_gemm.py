@@ -28,7 +28,7 @@ import torch
 from layouts import sf_padded_shape
 
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
+from .nvfp4_gemm_large_m import H200_SMS, large_m_plan, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)
@@ -73,25 +73,42 @@ def small_m_regime(m: int, n: int, k: int) -> bool:
     return m <= SMALL_M_MAX and n * k <= 32 * 2**20
 
 
-def small_m_config(m: int, n: int, k: int, a_fp4: bool = True) -> tuple[int, int, int, int]:
-    """(row_tiles, token_tiles, warps, prefetch) for the small-M kernel: the best of
+# Split K in three where a long-K weight gives at most this many small-M CTAs per SM (one and a
+# bit: 5120x17408's 160 gain, 7168x18432's 224 do not)
+SPLIT_WAVE_FRACTION = 1.5
+
+
+def small_m_config(m: int, n: int, k: int, a_fp4: bool = True) -> tuple[int, ...]:
+    """(row_tiles, token_tiles, warps, prefetch[, splits]) for the small-M kernel: the best of
     ``python -m cute_kernels.bench nvfp4_gemm --sweep`` on the H200 (2026-11-29). Big weights
     want two row tiles per warp (the activation decode amortized over 32 rows); short K wants
     more warps per CTA (more loads in flight per row block). Long K at 9..16 tokens takes the
     cp.async ring with 3 steps in flight (``tools/ring_probe.py``, W4A4: 7168x18432 M = 16
-    44.0 us against 50.2, 5120x17408 41.6 against 46.3); elsewhere the ring measured slower
-    than the register double buffer. W4A16 (``a_fp4`` False) keeps the register path there:
-    its bf16 activations would triple the ring's shared memory (one CTA per SM), unmeasured."""
+    44.0 us against 50.2); elsewhere the ring measured slower than the register double
+    buffer. W4A16 (``a_fp4`` False) keeps the register path there: its bf16 activations would
+    triple the ring's shared memory (one CTA per SM), unmeasured.
+
+    Long K whose CTAs barely pass one per SM splits K in three (``SPLIT_WAVE_FRACTION``;
+    ``tools/small_split_probe.py``, H200 2026-11-30, W4A4: 5120x17408 is 160 CTAs, M = 1
+    22.1 us against 27.7, M = 8 26.1 against 31.3, M = 16 32.3 against the ring's 41.8;
+    7168x18432 at 224 CTAs and every K = 7168 shape measured no gain from 2, 3, 4 or 6)."""
     big = n * k >= 64 * 2**20
     if m <= 8:
-        return (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
-    if m <= 16:
+        config = (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
+    elif m <= 16:
         if k >= 16384 and a_fp4:
-            return 2, 2, 4, 3
-        return (2, 2, 4, 0) if big else (1, 2, 4, 1)
-    if k <= 2048:
+            config = 2, 2, 4, 3
+        else:
+            config = (2, 2, 4, 0) if big else (1, 2, 4, 1)
+    elif k <= 2048:
         return 2, 2, 4, 0
-    return (4 if k >= 16384 else 2), 4, 4, 0
+    else:
+        return (4 if k >= 16384 else 2), 4, 4, 0
+    rt, jt = config[:2]
+    ctas = -(-n // (16 * rt)) * -(-m // (8 * jt))
+    if k >= 16384 and ctas <= SPLIT_WAVE_FRACTION * H200_SMS:
+        return rt, jt, config[2], (1 if m <= 8 else 0), 3
+    return config
 
 
 def _check_scales(name: str, sf, rows: int, k: int) -> None:

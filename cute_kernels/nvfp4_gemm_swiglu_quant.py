@@ -81,6 +81,7 @@ from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
 from .nvfp4_quant import silu_mul_fast
+from .swiglu_split_route import launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
 BLOCK = 16  # output columns per scale
@@ -371,8 +372,8 @@ def swiglu_small_m_regime(m: int, i: int, k: int) -> bool:
     return m <= 32 or small_m_regime(m, 2 * i, k)
 
 
-def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
-    """(row_tiles, token_tiles, warps, prefetch): ``small_m_config`` of the [2I, K] GEMM, then
+def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, ...]:
+    """(row_tiles, token_tiles, warps, prefetch[, splits]): ``small_m_config`` of the [2I, K] GEMM, then
     what ``tools/swiglu_config_probe.py`` measured best for the fused kernel (H200,
     2026-11-29, every config at M = 1, 8, 16, 32 on the issue's five shapes):
 
@@ -393,8 +394,13 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
 
     Every best config of the probe but two is this rule's (4096x7168 M = 16: 16.2 us with
     prefetch, this rule's config not measured; 34816x5120 M = 1: 43.7 without prefetch
-    against 46.7)."""
-    rt, jt, plain_warps, prefetch = small_m_config(m, 2 * i, k)
+    against 46.7).
+
+    Where the CTAs fill at most half the SMs, K is split over 4 (or 2) CTAs, reduced in the
+    launch (``tools/small_split_probe.py``, H200 2026-11-30: 1024x7168 is 32 CTAs, M = 1 8.2
+    us against 9.0, M = 8 8.5 against 10.2; 4096x7168's 128 CTAs and 9216x7168's 288 lost
+    with any split)."""
+    rt, jt, plain_warps, prefetch = small_m_config(m, 2 * i, k)[:4]
     rt = max(rt, 2)
     row_blocks = -(-2 * i // (16 * rt))
     warps = plain_warps
@@ -408,6 +414,10 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, int, int, int]:
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
+    ctas = row_blocks * -(-token_tiles // jt)
+    for splits in (4, 2):
+        if ctas * splits <= H200_SMS and k // STEP >= 4 * splits:  # >= 4 K steps per split
+            return rt, jt, warps, prefetch, splits
     return rt, jt, warps, prefetch
 
 
@@ -444,8 +454,16 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """The fused TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``,
-    as ``nvfp4_gemm`` at large M)."""
+    as ``nvfp4_gemm`` at large M), or the fp32 split route where the fused grid would starve
+    (``split_route_plan``; H200 2026-11-30, ``tools/swiglu_split_probe.py``, fused / route /
+    unfused pair in us: 1024x7168 M = 128 54.0 / 28.0 / 28.0, M = 256 55.3 / 30.7 / 30.7,
+    M = 1024 62.0 / 53.1 / 52.5; 4096x7168 M = 128 54.9 / 36.4 / 36.1, M = 256 56.5 / 48.0 /
+    47.4)."""
     m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
+    plan = split_route_plan(m, i, k)
+    if plan is not None:
+        launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
+        return
     launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out, out_sf,
                    large_m_config(m, 2 * i, k))
 
@@ -501,11 +519,14 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     byte count; the result is an e4m3 [pad128(M), pad4(I/16)] view of it). CPU tensors take
     ``reference.gemm_swiglu_quant``.
 
-    Route: always the fused kernel (small-M or wgmma by ``swiglu_small_m_regime``). On the
-    H200 (2026-11-29, ``python -m cute_kernels.bench swiglu``) it is 0.99-1.21x the unfused
-    ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant`` pair at M <= 16 and 0.88-1.04x from 64 to 16384
-    tokens; the pair would also round gate, up and h to bf16, moving 3-8% of the block scales
-    off this function's fp32 numerics, so it is never taken.
+    Route: the fused small-M kernel (``swiglu_small_m_regime``; K split in the launch where its
+    CTAs fill at most half the GPU), else the fused wgmma kernel, except where that grid would
+    starve and ``split_route_plan`` splits K: then the wgmma GEMM writes fp32 pre-activations
+    and a second kernel forms h in fp32 and quantizes it (``swiglu_split_route``), as fast as
+    the unfused pair there and with this function's numerics. The unfused ``nvfp4_gemm`` +
+    ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds gate, up and h to bf16,
+    moving 3-8% of the block scales off the fp32 numerics. Crossover table:
+    ``python -m cute_kernels.bench swiglu``.
     """
     if (torch.compiler.is_compiling() and out is None and out_sf is None
             and isinstance(alpha, torch.Tensor) and isinstance(out_global_scale, torch.Tensor)):

@@ -8,7 +8,7 @@ from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, sm
                                      small_m_regime, staged_tokens)
 from cute_kernels.nvfp4_gemm_large_m import large_m_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
-from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
+from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
 
@@ -89,7 +89,8 @@ def test_default_configs_fit_shared_memory(n, k):
         if small_m_regime(m, n, k):
             for fp4_a in (True, False):
                 config = small_m_config(m, n, k, fp4_a)
-                NVFP4GemmSmallM(n, k, fp4_a, None, *config, staged_tokens(m, config))
+                NVFP4GemmSmallM(n, k, fp4_a, None, *config[:4], staged_tokens(m, config, k),
+                                config_splits(config))
 
 
 def test_staged_tokens_rule():
@@ -114,6 +115,29 @@ def test_long_k_weights_take_the_split_wgmma_path_from_17_tokens():
             assert not small_m_regime(m, n, k)
             assert large_m_plan(m, n, k)[1] > 1, (m, n, k)
     assert small_m_regime(64, 4096, 7168) and not small_m_regime(65, 4096, 7168)
+
+
+def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
+    """5120x17408 (160 small-M CTAs) splits K in three at M <= 16; 7168x18432 (224) and the
+    K = 7168 shapes do not (``tools/small_split_probe.py``)."""
+    for m in (1, 8, 16):
+        assert config_splits(small_m_config(m, 5120, 17408)) == 3
+        for n, k in [(7168, 18432), (36864, 7168), (9216, 7168), (7168, 2048)]:
+            assert config_splits(small_m_config(m, n, k)) == 1, (m, n, k)
+    assert small_m_config(1, 5120, 17408) == (2, 1, 4, 1, 3)
+    assert small_m_config(16, 5120, 17408) == (2, 2, 4, 0, 3)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 5, 16])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_public_small_m_split_matches_fp64_reference(m, fp4_a):
+    n, k = 1040, 16384  # 65 CTAs of 16 rows: small_m_config splits K in three, N tail
+    assert config_splits(small_m_config(m, n, k, fp4_a)) == 3
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
+    got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
+                     out=poisoned(m, n, dtype=torch.float32))
+    assert _rel_err(got, reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)) <= 1e-3
 
 
 @pytest.mark.gpu

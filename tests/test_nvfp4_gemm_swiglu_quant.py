@@ -9,6 +9,7 @@ from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, refere
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import nvfp4_dequantize
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
+from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_large_m,
@@ -77,10 +78,20 @@ def test_tiles_hold_up_and_gate_of_the_same_columns(rt):
     assert sorted(covered) == list(range(0, i, 16))
 
 
+def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
+    """1024x7168 (32 fused CTAs) splits K in four at M = 1, in two at M = 16; 4096x7168 (128
+    CTAs) does not (``tools/small_split_probe.py``)."""
+    assert swiglu_small_m_config(1, 512, 7168) == (2, 1, 8, 1, 4)
+    assert config_splits(swiglu_small_m_config(16, 512, 7168)) == 2
+    for m in (1, 8, 16):
+        assert config_splits(swiglu_small_m_config(m, 2048, 7168)) == 1
+        assert config_splits(swiglu_small_m_config(m, 32, 64)) == 1  # too few K steps
+
+
 def test_config_is_valid_for_the_fused_kernel():
     for m in (1, 4, 8, 9, 16, 17, 33, 64):
         for i, k in ((64, 64), (1024, 7168), (2048, 7168), (18432, 7168), (512, 18432)):
-            rt, jt, warps, prefetch = swiglu_small_m_config(m, i, k)
+            rt, jt, warps, prefetch = swiglu_small_m_config(m, i, k)[:4]
             assert rt % 2 == 0 and 64 % (8 * rt) == 0, (m, i, k, rt)
 
 
