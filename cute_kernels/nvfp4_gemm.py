@@ -9,12 +9,13 @@ Regimes (chosen by ``small_m_regime``):
 * small M: ``nvfp4_gemm_small_m`` — operands swapped so weight rows fill the MMA's 16-row side,
   FP4 decoded from global memory straight into registers, ``mma.sync``; a weight stream. It can
   also split K over grid z and reduce in the same launch (``nvfp4_gemm_small_m_split``, a
-  config's optional fifth element); no default config does yet (not yet run on a GPU).
+  config's optional fifth element; ``small_m_config`` takes it for long K with few rows).
 * large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
-  activations are dequantized to bf16 first (exact). Where the output tiles fill less than one
-  wave (long K, few weight rows) K is split over several CTAs (``large_m_plan``; fp32 partial
-  sums added in split order, deterministic).
+  activations are dequantized to bf16 first (exact). Where whole output tiles would leave the
+  last wave mostly empty the CTAs share out (tile, k-tile) units evenly instead (stream-K,
+  ``stream_k_plan``; cut tiles summed in order by their last CTA, deterministic); else where
+  the tiles fill less than one wave K is split over several CTAs (``large_m_plan``).
 
 Limits: K a multiple of 64 (four scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
 padded swizzled buffers ([pad128(rows), pad4(K/16)] e4m3, as ``reference.nvfp4_quantize``
@@ -28,7 +29,7 @@ import torch
 from layouts import sf_padded_shape
 
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import H200_SMS, large_m_plan, launch_large_m
+from .nvfp4_gemm_large_m import H200_SMS, large_m_plan, launch_large_m, stream_k_plan
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)
@@ -206,10 +207,17 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):
-    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``)."""
+    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``): in
+    stream-K where ``stream_k_plan`` takes it, else whole tiles with ``large_m_plan``'s K
+    splits."""
     m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
+    a16 = bf16_activations(a, a_sf)
+    stream_tile = stream_k_plan(m, n, k)
+    if stream_tile is not None:
+        launch_large_m(a16, b, b_sf, alpha, out, (stream_tile, 0), stream_k=True)
+        return
     tile_m, splits = large_m_plan(m, n, k)
-    launch_large_m(bf16_activations(a, a_sf), b, b_sf, alpha, out, (tile_m, 0), splits)
+    launch_large_m(a16, b, b_sf, alpha, out, (tile_m, 0), splits)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

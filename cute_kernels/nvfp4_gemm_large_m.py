@@ -64,6 +64,7 @@ from . import jit
 from .arch import compile_options, sm_count
 from .device_mma import POW2_63, bf16x2_splat, mul_bf16x2
 from .dtypes import torch_to_cutlass
+from .stream_k import stream_k_fixup, workspace_words
 
 K_ALIGN = 64          # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_K = 64
@@ -85,8 +86,13 @@ def _e2m1x2_from_byte(word, shift):
 
 class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
-                 stages: int = 0, sms: int = H200_SMS, splits: int = 1):
+                 stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
+        # Stream-K (``large_m_stream_k``): each CTA takes a contiguous range of the (tile,
+        # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
+        # that finishes it last.
+        assert not (stream_k and splits > 1)
+        self.stream_k = stream_k
         self.n, self.k, self.out_dtype, self.tile_m, self.sms = n, k, out_dtype, tile_m, sms
         # Split-K: ``splits`` CTAs share an output tile, each over k_tiles consecutive k-tiles,
         # and write fp32 partial sums to a [splits * M, N] workspace (``launch_large_m`` adds
@@ -116,10 +122,11 @@ class NVFP4GemmLargeM:
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
-                stream):
+                stream, streamk=()):
         """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
-        both without touching the main loop."""
+        both without touching the main loop. ``streamk``: the stream-K workspace and arrival
+        counters (empty otherwise)."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
             (SF_CHUNK_WORDS, self.row_tiles * self.k_tiles_total)))
@@ -156,18 +163,22 @@ class NVFP4GemmLargeM:
             # the epilogue's words (at least one, so the struct is the same for every kernel)
             sEpi: cute.struct.Align[
                 cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
+            # stream-K: a tile's arrival count, broadcast to the consumer threads
+            sFlag: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16]
 
         self.shared_storage = SharedStorage
         tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m * self.row_tiles * self.splits
-        self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, tiled_mma,
-                    act_layout, w_layout, sf_layout).launch(
+        if cutlass.const_expr(self.stream_k):
+            tiles = tiles * self.k_tiles  # every CTA gets at least one unit
+        self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
+                    tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
             min_blocks_per_mp=1, stream=stream)
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
-               mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs,
+               mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
                tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
                w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
@@ -211,8 +222,9 @@ class NVFP4GemmLargeM:
                               tSs, tSg)
         else:
             cute.arch.setmaxregister_increase(232)
+            sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs)
+                          scalars, outs, streamk, sFlag)
 
     def _tokens(self, outs):
         """M: ``outs[0]``'s rows (the split-K workspace has ``splits`` x M)."""
@@ -241,28 +253,64 @@ class NVFP4GemmLargeM:
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
                  tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
-        tile = cute.arch.block_idx()[0]
-        while tile < tok_tiles * self.row_tiles * self.splits:
-            row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
-            for i in cutlass.range(self.k_tiles, unroll=1):
-                kt = split * self.k_tiles + i
-                mainloop.producer_acquire(state)
-                bar = mainloop.producer_get_barrier(state)
-                cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
-                          tma_bar_ptr=bar)
-                cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
-                          tma_bar_ptr=bar)
-                cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles_total + kt],
-                          tSs[None, state.index], tma_bar_ptr=bar)
-                mainloop.producer_commit(state)
-                state.advance()
-            tile += cute.arch.grid_dim()[0]
+        loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
+        if cutlass.const_expr(self.stream_k):
+            u, end = self._stream_range(tok_tiles)
+            while u < end:
+                tile, kt0, count = self._stream_piece(u, end)
+                row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
+                state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
+                u += count
+        else:
+            tile = cute.arch.block_idx()[0]
+            while tile < tok_tiles * self.row_tiles * self.splits:
+                row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
+                state = self._produce_piece(*loads, state, row_tile, tok_tile,
+                                            split * self.k_tiles, self.k_tiles)
+                tile += cute.arch.grid_dim()[0]
         mainloop.producer_tail(state)
+
+    @cute.jit
+    def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
+                       state, row_tile, tok_tile, kt0, count):
+        """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
+        for i in cutlass.range(count, unroll=1):
+            kt = kt0 + i
+            mainloop.producer_acquire(state)
+            bar = mainloop.producer_get_barrier(state)
+            cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
+                      tma_bar_ptr=bar)
+            cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
+                      tma_bar_ptr=bar)
+            cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles_total + kt],
+                      tSs[None, state.index], tma_bar_ptr=bar)
+            mainloop.producer_commit(state)
+            state.advance()
+        return state
+
+    @cute.jit
+    def _stream_range(self, tok_tiles):
+        """Stream-K: this CTA's units ``[c U / P, (c + 1) U / P)`` of the U = tiles x k_tiles
+        (tile, k-tile) units, P CTAs (64-bit products: U P passes 2^31 at large M)."""
+        units = tok_tiles * self.row_tiles * self.k_tiles
+        c = cute.arch.block_idx()[0]
+        ctas = cute.arch.grid_dim()[0]
+        start = cutlass.Int32(cutlass.Int64(c) * cutlass.Int64(units) // cutlass.Int64(ctas))
+        end = cutlass.Int32(cutlass.Int64(c + 1) * cutlass.Int64(units) // cutlass.Int64(ctas))
+        return start, end
+
+    @cute.jit
+    def _stream_piece(self, u, end):
+        """(tile, first k-tile, k-tiles) of the piece that starts at unit ``u``: up to the end
+        of the tile or of the CTA's range."""
+        tile = u // self.k_tiles
+        kt0 = u - tile * self.k_tiles
+        return tile, kt0, cutlass.min(self.k_tiles - kt0, end - u)
 
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs):
+                 outs, streamk, sFlag):
         thr_mma = tiled_mma.get_slice(ctid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
         tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, TILE_K)))
@@ -278,30 +326,59 @@ class NVFP4GemmLargeM:
         read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         release = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         tiled_mma.set(warpgroup.Field.ACCUMULATE, True)
-        # The dynamic loop takes k-tiles in pairs (fragment 0, then 1) so that fragments are
-        # indexed statically; the last one or two k-tiles are unrolled, the last decodes nothing.
-        pairs = (self.k_tiles - 1) // 2
         self._epilogue_setup(ctid, sEpi, scalars)
-        tile = cute.arch.block_idx()[0]
-        while tile < tok_tiles * self.row_tiles * self.splits:
-            row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
-            acc.fill(0.0)
-            mainloop.consumer_wait(read)
-            self._decode_tile(*decode, read.index, frags[0])
-            step = (mainloop, tiled_mma, acc, tCrB, decode)
-            for _ in cutlass.range(pairs, unroll=1):
-                read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-                read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
+        step = (mainloop, tiled_mma, acc, tCrB, decode, frags)
+        if cutlass.const_expr(self.stream_k):
+            u, end = self._stream_range(tok_tiles)
+            while u < end:
+                tile, kt0, count = self._stream_piece(u, end)
+                row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
+                read, release = self._mainloop(*step, read, release, count)
+                last = cutlass.Boolean(True)
+                if count != self.k_tiles:
+                    last = stream_k_fixup(acc, tile, u, self.k_tiles, tok_tiles * self.row_tiles,
+                                          ctid, *streamk, sFlag)
+                if last:
+                    self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+                u += count
+        else:
+            tile = cute.arch.block_idx()[0]
+            while tile < tok_tiles * self.row_tiles * self.splits:
+                row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
+                read, release = self._mainloop(*step, read, release, self.k_tiles)
+                if cutlass.const_expr(self.splits > 1):
+                    self._split_epilogue(acc, tCcC, scalars, outs, row_tile, tok_tile, split)
+                else:
+                    self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+                tile += cute.arch.grid_dim()[0]
+
+    @cute.jit
+    def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
+        """``count`` consecutive k-tiles into ``acc`` (zeroed first). The dynamic loop takes
+        k-tiles in pairs (fragment 0, then 1) so that fragments are indexed statically; the
+        last one or two k-tiles are unrolled, the last decodes nothing. ``count`` is static
+        (``self.k_tiles``) except in stream-K, where the tail's parity is a runtime branch."""
+        acc.fill(0.0)
+        mainloop.consumer_wait(read)
+        self._decode_tile(*decode, read.index, frags[0])
+        step = (mainloop, tiled_mma, acc, tCrB, decode)
+        pairs = (count - 1) // 2
+        for _ in cutlass.range(pairs, unroll=1):
+            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+            read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
+        if cutlass.const_expr(not self.stream_k):
             if cutlass.const_expr(self.k_tiles - 2 * pairs == 2):
                 read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
                 read, release = self._mma_tile(*step, read, release, frags[1], None)
             else:
                 read, release = self._mma_tile(*step, read, release, frags[0], None)
-            if cutlass.const_expr(self.splits > 1):
-                self._split_epilogue(acc, tCcC, scalars, outs, row_tile, tok_tile, split)
+        else:
+            if count - 2 * pairs == 2:
+                read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+                read, release = self._mma_tile(*step, read, release, frags[1], None)
             else:
-                self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-            tile += cute.arch.grid_dim()[0]
+                read, release = self._mma_tile(*step, read, release, frags[0], None)
+        return read, release
 
     @cute.jit
     def _mma_tile(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag, nxt):
@@ -387,7 +464,8 @@ class NVFP4GemmLargeM:
 
 @jit.cached
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
-                               stages: int = 0, sms: int = H200_SMS, splits: int = 1):
+                               stages: int = 0, sms: int = H200_SMS, splits: int = 1,
+                               stream_k: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count; K splits); M dynamic. Operands as ``launch_large_m``
     passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
@@ -405,9 +483,40 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     # the compiled function demand equal row counts)
     d = make_fake_compact_tensor(cout, (m if splits == 1 else cute.sym_int(), n),
                                  stride_order=(1, 0), assumed_align=16)
+    stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    if stream_k:
+        kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True)
+        return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
+                            options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits)
-    return cute.compile(kernel, a, b, b_sf, alpha, d,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+    return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
+
+
+class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
+    """``NVFP4GemmLargeM(stream_k=True)`` with the workspace and arrival counters as
+    arguments (``stream_k``)."""
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
+                 mD: cute.Tensor, mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, (mWork, mCount))
+
+
+def fake_stream_k_buffers():
+    """The stream-K workspace and counters as compiled arguments (their own shape symbols)."""
+    return (make_fake_compact_tensor(cutlass.Float32, (cute.sym_int(),), assumed_align=16),
+            make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=4))
+
+
+def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
+    """(fp32 workspace, zeroed int32 arrival counters, one per output tile) for a stream-K
+    launch over M tokens and N weight rows."""
+    import torch
+
+    tiles = -(-m // tile_m) * -(-n // TILE_N)
+    return (torch.empty(workspace_words(ctas, tile_m, TILE_N), dtype=torch.float32,
+                        device=device),
+            torch.zeros(tiles, dtype=torch.int32, device=device))
 
 
 # Relative time of one CTA tile (the same K) by token-tile width, measured on the H200
@@ -472,14 +581,53 @@ def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]
     return tile_m, 1
 
 
+# Stream-K (H200, 2026-11-30, ``tools/stream_k_probe.py``, bf16 activations, us): it wins
+# where whole tiles leave the last wave mostly empty, e.g. 9216x7168 (72 row tiles) M = 256
+# 66.9 against 84.3, M = 1024 250.8 against 262.3; 36864x7168 M = 64 117.3 against 144.3;
+# 5120x17408 M = 64 47.1 against split-K's 63.1, and loses where the waves are nearly full
+# (36864x7168 M = 1024: 956 against 885) or each CTA has few k-tiles, its tiles then cut into
+# many pieces whose fix-up is serial (4096x7168 M = 256: 27 k-tiles a CTA, 41.9 against
+# split-K's 37.6; 7168x2048 everywhere).
+STREAM_K_MAX_EFFICIENCY = 0.8  # whole tiles / (waves x CTAs) below which stream-K is taken
+STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream-K
+
+
+def stream_k_tile(m: int) -> int:
+    """The token tile of a stream-K launch: the narrowest of 64, 128, 256 that holds M (256
+    past it; measured best at every M of the probe, for the plain GEMM)."""
+    return next((t for t in (64, 128) if m <= t), 256)
+
+
+def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = False
+                  ) -> int | None:
+    """The token tile for a stream-K launch of the wgmma kernel, or None (whole tiles, with
+    ``large_m_plan``). Taken where whole tiles fill less than ``STREAM_K_MAX_EFFICIENCY`` of
+    their waves; the plain GEMM also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA (its
+    alternative, split-K, is cheap). The fused kernel's alternative is the fp32 split route,
+    dearer, so it takes stream-K regardless, and with fewer than SMs / 8 tiles (each cut into
+    more than 8 pieces) a narrower tile (1024x7168 at M = 256: 26.6 us with 128 tokens, 40.9
+    with 256, 30.7 for the split route)."""
+    tile_m = stream_k_tile(m)
+    tiles = -(-m // tile_m) * -(-n // TILE_N)
+    if tiles / (-(-tiles // sms) * sms) >= STREAM_K_MAX_EFFICIENCY:
+        return None
+    if fused:
+        return tile_m // 2 if tile_m > 64 and tiles * 8 < sms else tile_m
+    if tiles * (k // TILE_K) < STREAM_K_MIN_K_TILES * sms:
+        return None
+    return tile_m
+
+
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
-                   splits: int = 1) -> None:
+                   splits: int = 1, stream_k: bool = False) -> None:
     """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8, b_sf the
     swizzled e4m3 buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
     persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
     (dividing K / 64) the kernel writes each K split's fp32 partial sums to a workspace and
-    their sum, in split order (deterministic), is cast into ``out``."""
+    their sum, in split order (deterministic), is cast into ``out``. With ``stream_k`` the
+    CTAs share out the (tile, k-tile) units evenly and fix cut tiles up in the same launch
+    (``stream_k``)."""
     import torch
 
     m = a_bf16.shape[0]
@@ -489,6 +637,10 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
+    if stream_k:
+        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True)(
+            *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
+        return
     if splits == 1:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms)(*args, out)
         return

@@ -76,7 +76,8 @@ from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_m_regime,
                          staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 large_m_config)
+                                 fake_stream_k_buffers, large_m_config, stream_k_buffers,
+                                 stream_k_plan)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
@@ -235,9 +236,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     H_READY = 2      # h of the gate warpgroup's half of the tokens is in shared memory
     TABLE_READY = 3  # the reciprocal table is filled
 
-    def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS):
+    def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
+                 stream_k: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms)
+        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -343,10 +345,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
-                                            sms: int = H200_SMS):
+                                            sms: int = H200_SMS, stream_k: bool = False):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
-    [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8)."""
+    [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
+    ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
     m = cute.sym_int()
     a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
     b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
@@ -358,9 +361,23 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    if stream_k:
+        kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True)
+        return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
+                            stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms)
-    return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+    return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
+
+
+class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
+    """The fused kernel in stream-K (``stream_k``), the workspace and counters as arguments."""
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, (mWork, mCount))
 
 
 # ---- public function ----------------------------------------------------------------------------
@@ -441,31 +458,39 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
-                   out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...]) -> None:
+                   out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
+                   stream_k: bool = False) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16, config =
-    (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``."""
+    (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
+    ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``)."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(w.device.index or 0)
-    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms)
-    kernel(a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
-           out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k)
+    args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
+            out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    if stream_k:
+        args += stream_k_buffers(a_bf16.shape[0], 2 * i, tile_m, sms, w.device)
+    kernel(*args)
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """The fused TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``,
-    as ``nvfp4_gemm`` at large M), or the fp32 split route where the fused grid would starve
-    (``split_route_plan``; H200 2026-11-30, ``tools/swiglu_split_probe.py``, fused / route /
-    unfused pair in us: 1024x7168 M = 128 54.0 / 28.0 / 28.0, M = 256 55.3 / 30.7 / 30.7,
-    M = 1024 62.0 / 53.1 / 52.5; 4096x7168 M = 128 54.9 / 36.4 / 36.1, M = 256 56.5 / 48.0 /
-    47.4)."""
+    as ``nvfp4_gemm`` at large M): in stream-K where ``stream_k_plan(fused=True)`` takes it,
+    else whole tiles, or the fp32 split route where that grid would starve
+    (``split_route_plan``). H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K /
+    before (the fused kernel or the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168
+    M = 256 66.5 / 88.6, M = 1024 224.5 / 260.9; 1024x7168 M = 256 26.6 / 30.7 (split route);
+    4096x7168 M = 128 30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4."""
     m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
+    stream_tile = stream_k_plan(m, 2 * i, k, fused=True)
     plan = split_route_plan(m, i, k)
-    if plan is not None:
+    if stream_tile is None and plan is not None:
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
+    config = large_m_config(m, 2 * i, k) if stream_tile is None else (stream_tile, 0)
     launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out, out_sf,
-                   large_m_config(m, 2 * i, k))
+                   config, stream_tile is not None)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:
@@ -520,10 +545,11 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     ``reference.gemm_swiglu_quant``.
 
     Route: the fused small-M kernel (``swiglu_small_m_regime``; K split in the launch where its
-    CTAs fill at most half the GPU), else the fused wgmma kernel, except where that grid would
-    starve and ``split_route_plan`` splits K: then the wgmma GEMM writes fp32 pre-activations
-    and a second kernel forms h in fp32 and quantizes it (``swiglu_split_route``), as fast as
-    the unfused pair there and with this function's numerics. The unfused ``nvfp4_gemm`` +
+    CTAs fill at most half the GPU), else the fused wgmma kernel, in stream-K where whole
+    tiles would leave the last wave mostly empty (``stream_k_plan``); where it does not take
+    stream-K but its grid would still starve, the wgmma GEMM with split K writes fp32
+    pre-activations and a second kernel forms h in fp32 and quantizes it
+    (``swiglu_split_route``), with this function's numerics. The unfused ``nvfp4_gemm`` +
     ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds gate, up and h to bf16,
     moving 3-8% of the block scales off the fp32 numerics. Crossover table:
     ``python -m cute_kernels.bench swiglu``.

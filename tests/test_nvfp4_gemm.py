@@ -6,7 +6,7 @@ import torch
 from cute_kernels import reference
 from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_config,
                                      small_m_regime, staged_tokens)
-from cute_kernels.nvfp4_gemm_large_m import large_m_plan
+from cute_kernels.nvfp4_gemm_large_m import large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only
@@ -106,14 +106,16 @@ def test_staged_tokens_rule():
     assert staged_tokens(5, (2, 1, 4, 1, 4)) == 0             # K unknown: no tile staging
 
 
-def test_long_k_weights_take_the_split_wgmma_path_from_17_tokens():
-    """7168x18432 and 5120x17408 (down projections) fill 56 and 40 SMs with unsplit wgmma tiles;
-    from 17 tokens they take the wgmma kernel with K split, small weights keep the small one."""
+def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
+    """7168x18432 and 5120x17408 (down projections) fill 56 and 40 SMs with whole wgmma tiles;
+    from 17 tokens they take the wgmma kernel in stream-K (split-K would be the fallback),
+    small weights keep the small kernel."""
     for n, k in [(7168, 18432), (5120, 17408)]:
         assert small_m_regime(16, n, k)
         for m in (17, 32, 64):
             assert not small_m_regime(m, n, k)
             assert large_m_plan(m, n, k)[1] > 1, (m, n, k)
+            assert stream_k_plan(m, n, k) == 64, (m, n, k)
     assert small_m_regime(64, 4096, 7168) and not small_m_regime(65, 4096, 7168)
 
 

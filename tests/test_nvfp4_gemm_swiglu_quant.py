@@ -8,7 +8,7 @@ import torch
 from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import nvfp4_dequantize
-from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
+from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   NVFP4GemmSwigluQuantSmallM,
@@ -46,6 +46,10 @@ def test_small_m_split_compiles_for_sm90a(i, k, a_dtype, config):
 ])
 def test_large_m_compiles_for_sm90a(i, k, tile_m):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m)
+
+
+def test_large_m_stream_k_compiles_for_sm90a():
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 256, 0, 132, True)
 
 
 @pytest.mark.parametrize("tile_m,stages", [(64, 8), (128, 8), (256, 4)])
@@ -342,7 +346,7 @@ def test_torch_compile():
 
 
 # ------------------------------------------------------------------------- GPU: large-M kernel
-def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config):
+def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False):
     """The fused large-M kernel itself (whatever the routing), on poisoned outputs."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
@@ -350,7 +354,7 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config):
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
     launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                   torch.full((1,), g_out, device="cuda"), out, out_sf, config)
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k)
     torch.cuda.synchronize()
     return out, out_sf
 
@@ -365,8 +369,15 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, large_m_config(m, 2 * i, k))
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
-    # the public function routes here past the small-M regime: the same bits
+    # past the small-M regime the public function runs this kernel, whole tiles or stream-K
+    # (then the same bits as that launch), or the split route (same rule, other bits)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    stream_tile = stream_k_plan(m, 2 * i, k, fused=True)
+    if stream_tile is not None:
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (stream_tile, 0), True)
+    elif split_route_plan(m, i, k) is not None:
+        return
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
                                                  out_sf.view(torch.uint8))
 
@@ -384,6 +395,22 @@ def test_large_m_every_tile_config_agrees(config):
     want, want_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (128, 0))
     assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
                                                   want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,config", [
+    (777, 320, 832, (64, 0, 7)),     # 65 tiles x 13 k-tiles on 7 CTAs: pieces cross tiles
+    (129, 192, 576, (64, 0)),        # 27 units on 27 CTAs: one-k-tile pieces, M and I tails
+    (256, 512, 7168, (256, 0)),      # 1024x7168 at M = 256: 8 tiles of 112 k-tiles
+])
+def test_large_m_stream_k_matches_reference(m, i, k, config):
+    """Stream-K in the fused kernel: the tile's last CTA sums its pieces, then quantizes."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=True)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=True)
+    assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
+                                                   out_sf.view(torch.uint8))
 
 
 @pytest.mark.gpu

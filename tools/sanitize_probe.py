@@ -61,6 +61,17 @@ for rows in (3, 129):
     nvfp4_gemm_swiglu_quant(xs, None, wp, wp_sf, 0.5, 30.0)
     q_s, q_sf = reference.nvfp4_quantize(xs, 50.0)
     nvfp4_gemm_swiglu_quant(q_s, q_sf, wp, wp_sf, 0.5, 30.0)
+# stream-K: tiles cut into pieces across CTAs (54 units on 54 CTAs, then on 5), plain and fused
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_gemm_large  # noqa: E402
+from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused_large  # noqa: E402
+
+one = torch.ones(1, device="cuda")
+for cfg in ((64, 0), (64, 0, 5)):
+    launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), cfg,
+                      stream_k=True)
+    launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
+                       torch.empty(129, 64, device="cuda", dtype=torch.uint8),
+                       torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=True)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 

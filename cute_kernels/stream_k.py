@@ -1,0 +1,88 @@
+"""Stream-K for the persistent wgmma kernels: the fix-up of output tiles split across CTAs.
+
+With whole tiles per CTA, a grid of T tiles on P CTAs takes ceil(T / P) rounds: 9216x7168 at
+M = 256 is 72 tiles of 256 tokens on 132 SMs (60 SMs idle), 36864x7168 at M = 64 is 288 tiles
+of 64 tokens (2.18 waves, so a third round for 24 CTAs). Stream-K (Osama et al., 2023) gives
+CTA c the contiguous range ``[c U / P, (c + 1) U / P)`` of the U = T x k_tiles (tile, k-tile)
+units instead: every CTA gets the same number of k-tiles, and a tile may be cut into pieces
+that belong to consecutive CTAs. A CTA holds at most two cut pieces: the first of its range
+and the last.
+
+A cut piece's fp32 accumulators go to the workspace slot ``2 c + (0 for the CTA's first piece,
+1 for its last)``, element-major and thread-minor (each store and load of the 256 consumer
+threads is one contiguous kilobyte). Then the CTA counts itself in on the tile's arrival
+counter; the CTA that arrives last adds the tile's pieces in piece order (so the sum does not
+depend on which CTA finishes last: deterministic), resets the counter, and runs the ordinary
+epilogue (``D = alpha * acc`` or the fused SwiGLU + quantization). No CTA ever waits for
+another, so the scheme cannot deadlock whatever the residency.
+
+Which CTA holds unit u: ``c(u) = ((u + 1) P - 1) // U`` (the largest c with c U / P <= u).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.pipeline as pipeline
+
+CONSUMER_THREADS = 256
+BARRIER_ID = 4  # named barrier of the consumer threads (the fused epilogue uses 1..3)
+
+
+@cute.jit
+def _cta_start(c, units, ctas):
+    """First unit of CTA c's range (64-bit product)."""
+    return cutlass.Int32(cutlass.Int64(c) * cutlass.Int64(units) // cutlass.Int64(ctas))
+
+
+@cute.jit
+def _cta_of(u, units, ctas):
+    """The CTA whose range holds unit u."""
+    return cutlass.Int32((cutlass.Int64(u + 1) * cutlass.Int64(ctas) - 1) // cutlass.Int64(units))
+
+
+@cute.jit
+def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
+                   mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor):
+    """For a cut piece of ``tile`` that starts at unit ``u``, run by all 256 consumer threads
+    (``ctid``) with their ``acc`` fragments: store the piece, count in; returns whether this
+    CTA arrived last, its ``acc`` then holding the tile's whole sum."""
+    ctas = cute.arch.grid_dim()[0]
+    c = cute.arch.block_idx()[0]
+    units = tiles * k_tiles
+    per_thread = cute.size(acc)
+    slot_words = per_thread * CONSUMER_THREADS
+    first_unit = tile * k_tiles
+    c_first = _cta_of(first_unit, units, ctas)
+    pieces = _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
+    # the piece is its CTA's first iff the CTA's range starts inside the tile (u is then that
+    # start); the reader below applies the same rule to every CTA of the tile
+    mine = (2 * c + cutlass.Int32(u != _cta_start(c, units, ctas))) * slot_words + ctid
+    for i in cutlass.range_constexpr(per_thread):
+        mWork[mine + i * CONSUMER_THREADS] = acc[i]
+    cute.arch.fence_acq_rel_gpu()
+    barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=CONSUMER_THREADS)
+    barrier.arrive_and_wait()
+    if ctid == 0:
+        sFlag[0] = cute.arch.atomic_add(mCount.iterator + tile, cutlass.Int32(1),
+                                        sem="acq_rel", scope="gpu")
+    barrier.arrive_and_wait()
+    last = sFlag[0] == pieces - 1
+    if last:
+        cute.arch.fence_acq_rel_gpu()
+        acc.fill(0.0)
+        for p in cutlass.range(pieces, unroll=1):
+            cp = c_first + p
+            slot = 2 * cp + cutlass.Int32(_cta_start(cp, units, ctas) < first_unit)
+            base = slot * slot_words + ctid
+            for i in cutlass.range_constexpr(per_thread):
+                acc[i] = acc[i] + cute.arch.load(
+                    mWork.iterator + base + i * CONSUMER_THREADS, cutlass.Float32, cop="cg")
+        if ctid == 0:
+            mCount[tile] = cutlass.Int32(0)
+    return last
+
+
+def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:
+    """fp32 words of the workspace: two slots of a [tile_n, tile_m] tile per CTA."""
+    return 2 * ctas * tile_m * tile_n
