@@ -5,7 +5,7 @@ bf16 rounding) with ``G = out_global_scale`` (DESIGN.md "Numerics"); the result 
 
 The weights come from ``prepare_gate_up_weight``: rows ``interleave([up; gate], 64)``, 2I rows.
 
-Small M (``swiglu_small_m_regime``: ``small_m_regime`` of the [2I, K] GEMM, or M <= 32):
+Small M (``swiglu_small_m_regime``: up to 16 tokens, up to 32 or 64 for smaller weights):
 ``NVFP4GemmSmallM``'s main loop with two hooks changed.
 
 * ``tile_row``: a CTA with ``rt`` row tiles takes ``rt / 2`` tiles of up rows (16 output
@@ -73,7 +73,7 @@ from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm import (check_operands, check_placement, small_m_config, small_m_regime,
+from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  fake_stream_k_buffers, large_m_config, stream_k_buffers,
@@ -382,11 +382,18 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 
 # ---- public function ----------------------------------------------------------------------------
 def swiglu_small_m_regime(m: int, i: int, k: int) -> bool:
-    """The fused kernel's regime: ``small_m_regime`` of the [2I, K] GEMM, and the small-M
-    kernel up to 32 tokens on every shape (H200, 2026-11-29, W4A4 at M = 32: 136 us against
-    ~150 for the wgmma kernel on 36864x7168, 96.5 against ~111 on 34816x5120, 49.6 against
-    ~54 on 9216x7168: ``tools/swiglu_config_probe.py``, ``tools/tile_m_probe.py``)."""
-    return m <= 32 or small_m_regime(m, 2 * i, k)
+    """The fused kernel's regime: the small-M kernel up to 16 tokens; past that the wgmma kernel
+    (in stream-K there) for weights over 32 Mi elements, from 33 tokens for weights over 8 Mi,
+    from 65 below. H200 2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M /
+    stream-K wgmma: 36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120
+    M = 32 92.0 / 88.4; 9216x7168 M = 32 42.9 / 42.0; 4096x7168 M = 32 26.2 / 28.2, M = 48
+    30.6 / 28.3; 1024x7168 M = 64 13.7 / 26.1."""
+    weights = 2 * i * k
+    if m <= 16:
+        return True
+    if weights > 32 * 2**20:
+        return False
+    return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
 
 
 def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   launch_large_m, launch_small_m,
-                                                  swiglu_small_m_config)
+                                                  swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.swiglu_split_route import launch_split_route, split_route_plan
 from cute_kernels.testing import compile_only
@@ -90,6 +90,16 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
     for m in (1, 8, 16):
         assert config_splits(swiglu_small_m_config(m, 2048, 7168)) == 1
         assert config_splits(swiglu_small_m_config(m, 32, 64)) == 1  # too few K steps
+
+
+def test_small_m_regime_hands_over_to_stream_k_wgmma():
+    """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
+    1024x7168 from 65 (``tools/fused_regime_probe.py``)."""
+    for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
+        assert swiglu_small_m_regime(16, i, k) and not swiglu_small_m_regime(17, i, k)
+        assert stream_k_plan(17, 2 * i, k, fused=True) == 64
+    assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
+    assert swiglu_small_m_regime(64, 512, 7168) and not swiglu_small_m_regime(65, 512, 7168)
 
 
 def test_config_is_valid_for_the_fused_kernel():
@@ -360,7 +370,7 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [65, 129, 1000, 4096])
+@pytest.mark.parametrize("m", [40, 65, 129, 1000, 4096])
 @pytest.mark.parametrize("i,k", [(2048, 7168), (192, 576)])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_large_m_matches_reference(m, i, k, fp4_a):
