@@ -589,6 +589,9 @@ def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]
 # many pieces whose fix-up is serial (4096x7168 M = 256: 27 k-tiles a CTA, 41.9 against
 # split-K's 37.6; 7168x2048 everywhere).
 STREAM_K_MAX_EFFICIENCY = 0.8  # whole tiles / (waves x CTAs) below which stream-K is taken
+# the fused kernel's whole tiles also run an epilogue each: 34816x5120 M = 512 (82% full)
+# 307.9 us in stream-K against 320.8; 36864x7168 M = 512 (87%) 457.7 against 453.5
+STREAM_K_MAX_EFFICIENCY_FUSED = 0.85
 STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream-K
 
 
@@ -602,14 +605,15 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
                   ) -> int | None:
     """The token tile for a stream-K launch of the wgmma kernel, or None (whole tiles, with
     ``large_m_plan``). Taken where whole tiles fill less than ``STREAM_K_MAX_EFFICIENCY`` of
-    their waves; the plain GEMM also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA (its
+    their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel); the plain GEMM also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA (its
     alternative, split-K, is cheap). The fused kernel's alternative is the fp32 split route,
     dearer, so it takes stream-K regardless, and with fewer than SMs / 8 tiles (each cut into
     more than 8 pieces) a narrower tile (1024x7168 at M = 256: 26.6 us with 128 tokens, 40.9
     with 256, 30.7 for the split route)."""
     tile_m = stream_k_tile(m)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
-    if tiles / (-(-tiles // sms) * sms) >= STREAM_K_MAX_EFFICIENCY:
+    limit = STREAM_K_MAX_EFFICIENCY_FUSED if fused else STREAM_K_MAX_EFFICIENCY
+    if tiles / (-(-tiles // sms) * sms) >= limit:
         return None
     if fused:
         return tile_m // 2 if tile_m > 64 and tiles * 8 < sms else tile_m
