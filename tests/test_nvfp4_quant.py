@@ -343,16 +343,43 @@ def _e2m1_steps(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return (idx(a) - idx(b)).abs()
 
 
+MISMATCH_RATE = 1e-3  # the bound on codes and scales that differ (fast exp vs the reference)
+RATE_SAMPLE = 1 << 14  # from this many values on, the rate itself is asserted
+
+
+def _max_count(n: int, rate: float = MISMATCH_RATE, false_alarm: float = 1e-6) -> int:
+    """The largest count of differing values out of n that is still consistent with a true
+    rate of at most ``rate``: the binomial upper tail P(X > k) stays above ``false_alarm``."""
+    log_pmf = n * math.log1p(-rate)  # P(X = 0)
+    tail, k = 1.0 - math.exp(log_pmf), 0
+    while tail > false_alarm and k < n:
+        k += 1
+        log_pmf += math.log((n - k + 1) / k) + math.log(rate / (1 - rate))
+        tail -= math.exp(log_pmf)
+    return k
+
+
 def _compare_codes(got_packed, got_sf, want_packed, want_sf, tag: str):
     """Fused SiLU*mul + NVFP4 vs the reference (packed bytes, unswizzled [rows, KB] scale
     matrices): equal except where the device exp differs by one rounding of h, which must stay
-    under 1e-3 of the codes and of the scales, each differing code at most one e2m1 step."""
+    under 1e-3 of the codes and of the scales, each differing code at most one e2m1 step.
+
+    A sample of n values tests that rate: from ``RATE_SAMPLE`` values on as the rate itself;
+    below, where one differing value out of a few hundred already passes 1e-3 though the
+    kernel is right (the H200 showed 1 of 560 codes, and 7 codes of one 2048-wide row whose
+    block scale moved with them), as a count that a true rate of 1e-3 exceeds with
+    probability below 1e-6 (``_max_count``)."""
     codes_got, codes_want = reference.unpack_fp4(got_packed), reference.unpack_fp4(want_packed)
-    code_rate = (codes_got != codes_want).float().mean().item()
-    sf_rate = (_u8(got_sf) != _u8(want_sf)).float().mean().item()
-    assert code_rate < 1e-3, f"{tag}: {code_rate:.2e} of the codes differ"
-    assert sf_rate < 1e-3, f"{tag}: {sf_rate:.2e} of the scales differ"
+    code_diff, sf_diff = codes_got != codes_want, _u8(got_sf) != _u8(want_sf)
+    code_rate = code_diff.float().mean().item()
+    sf_rate = sf_diff.float().mean().item()
     assert _e2m1_steps(codes_got, codes_want).max() <= 1, tag
+    for name, diff, rate in (("codes", code_diff, code_rate), ("scales", sf_diff, sf_rate)):
+        n, count = diff.numel(), int(diff.sum().item())
+        if n >= RATE_SAMPLE:
+            assert rate < MISMATCH_RATE, f"{tag}: {rate:.2e} of the {name} differ"
+        else:
+            assert count <= _max_count(n), f"{tag}: {count} of {n} {name} differ"
     return code_rate, sf_rate
 
 
