@@ -8,16 +8,16 @@ no tile (9216x7168 on 72 CTAs, 16896x7168 on 132: its bookkeeping alone) and tha
 
 import torch
 
-from cute_kernels import reference
-from cute_kernels.bench.timing import rotations_for, time_graph_us
+from probe_inputs import weight_copies
+
+from cute_kernels.bench.timing import time_graph_us
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 
 alpha = torch.full((1,), 0.5, device="cuda")
 m, k = 256, 7168
 x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
 for n, ctas in ((4608, 36), (9216, 72), (16896, 132)):
-    copies = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0) for _ in range(rotations_for(n * k * 9 // 16))]
+    copies = weight_copies(n, k)
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     us = time_graph_us([lambda c=c: launch_large_m(x, c[0], c[1], alpha, out, (256, 0))
                         for c in copies], 50)
@@ -26,8 +26,7 @@ for n, ctas in ((4608, 36), (9216, 72), (16896, 132)):
     del copies
 
 for n, ctas in ((9216, 72), (16896, 132), (9216, 132), (9216, 96)):
-    copies = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0) for _ in range(rotations_for(n * k * 9 // 16))]
+    copies = weight_copies(n, k)
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     us = time_graph_us([lambda c=c: launch_large_m(x, c[0], c[1], alpha, out, (256, 0, ctas),
                                                    stream_k=True) for c in copies], 50)

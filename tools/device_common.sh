@@ -19,3 +19,56 @@ gpu_tests() {
   shift 2
   timeout "$secs" python -m pytest -m gpu -q -p no:cacheprovider "$@" > "$log" 2>&1
 }
+# warm_then_run SCRIPT SHAPES SECONDS: one CUTE_KERNELS_BENCH_WARM process per shape index
+# 0..SHAPES-1 fills the kernel cache in parallel, then the timed run of tools/SCRIPT.py, its
+# output shown and kept in $OUT/SCRIPT.log
+warm_then_run() {
+  local script=$1 shapes=$2 secs=$3 i
+  for ((i = 0; i < shapes; i++)); do
+    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout "$secs" \
+      python "tools/$script.py" > "/tmp/logs/warm-$script$i.log" 2>&1 &
+  done
+  wait
+  echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
+  timeout "$secs" python "tools/$script.py" 2>&1 | tee "$OUT/$script.log"
+}
+# start_final_checks: in the background, memcheck and racecheck on tools/sanitize_probe.py, the
+# GEMM / fused / model + quantization GPU tests, and one warm-up process per shape of the
+# swiglu and nvfp4_gemm suites; report_checks (after any more background jobs) waits for all
+# and writes the summary to $OUT/checks.txt
+start_final_checks() {
+  local i
+  (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
+   sanitize memcheck 200 & sanitize racecheck 230 & wait) &
+  gpu_tests 280 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
+  gpu_tests 280 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py &
+  gpu_tests 280 /tmp/logs/t-models.log tests/models tests/test_nvfp4_quant.py &
+  for i in 0 1 2 3 4; do
+    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
+  done
+  for i in 0 1 2 3 4 5 6; do
+    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench nvfp4_gemm --out /tmp/warmg$i > /tmp/logs/warm-gemm$i.log 2>&1 &
+  done
+}
+report_checks() {
+  wait
+  { echo "warm-up + tests done after $(elapsed) s"
+    for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
+    tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt" "$OUT/racecheck.txt"
+    grep -l -E "Error|Traceback" /tmp/logs/warm-*.log | head; } > "$OUT/checks.txt" 2>&1
+  rm -f "$OUT"/sanitize-*.log "$OUT"/memcheck.txt "$OUT"/racecheck.txt
+  cat "$OUT/checks.txt"
+}
+# final_suites SECONDS: the swiglu suite, the demo, then the nvfp4_gemm suite shape by shape
+# until SECONDS after the start
+final_suites() {
+  local budget=$1 i
+  left() { echo $(( budget - $(elapsed) )); }
+  timeout "$(left)" python -m cute_kernels.bench swiglu --out /tmp/bench-swiglu > "$OUT/bench-swiglu.log" 2>&1; echo "swiglu exit $? at $(elapsed) s"
+  timeout "$(left)" python -m models.demo > "$OUT/demo.log" 2>&1; echo "demo exit $? at $(elapsed) s"
+  for i in 0 1 2 3 4 5 6; do
+    [ "$(left)" -gt 20 ] || break
+    CUTE_KERNELS_BENCH_SHAPES=$i timeout "$(left)" python -m cute_kernels.bench nvfp4_gemm --out /tmp/gemm$i >> "$OUT/bench-gemm.log" 2>&1; echo "gemm shape $i exit $? at $(elapsed) s"
+  done
+  grep -E "M=1 |M=64 " "$OUT/demo.log" | head
+}

@@ -6,8 +6,10 @@ shapes; prints one line per shape and M."""
 
 import torch
 
-from cute_kernels import prepare_gate_up_weight, reference
-from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
+from probe_inputs import gate_up_copies
+
+from cute_kernels import reference
+from cute_kernels.bench.timing import select_shapes, time_graph_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m, launch_small_m
 from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
@@ -17,11 +19,7 @@ gs = torch.full((1,), 30.0, device="cuda")
 for two_i, k in select_shapes([(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168),
                                (1024, 7168)]):
     i = two_i // 2
-    raw = [reference.nvfp4_quantize(torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16),
-                                    100.0, swizzle=False)
-           for _ in range(rotations_for(two_i * k * 9 // 16))]
-    fused = [prepare_gate_up_weight(*r) for r in raw]
-    del raw
+    fused = gate_up_copies(two_i, k)
     for m in (17, 24, 32, 48, 64):
         a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
                                                        dtype=torch.bfloat16), 100.0)

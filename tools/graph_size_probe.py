@@ -5,8 +5,10 @@ public function (activation dequantization, workspace and counters per call), ea
 
 import torch
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
-from cute_kernels.bench.timing import rotations_for, time_graph_us
+from probe_inputs import gate_up_copies, weight_copies
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels.bench.timing import time_graph_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_plain
 from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused
@@ -15,10 +17,7 @@ alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for kind, n, k, m, tile in (("fused", 4096, 7168, 256, 256), ("fused", 1024, 7168, 1024, 256),
                             ("gemm", 9216, 7168, 256, 256)):
-    raw = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                    100.0, swizzle=(kind == "gemm"))
-           for _ in range(rotations_for(n * k * 9 // 16))]
-    w = [prepare_gate_up_weight(*r) for r in raw] if kind == "fused" else raw
+    w = gate_up_copies(n, k) if kind == "fused" else weight_copies(n, k)
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     x16 = bf16_activations(a, a_sf)
@@ -37,4 +36,4 @@ for kind, n, k, m, tile in (("fused", 4096, 7168, 256, 256), ("fused", 1024, 716
     row = [f"{name} {calls}: {time_graph_us(fn, calls):.1f}"
            for name, fn in (("kernel", kernel), ("public", public)) for calls in (50, 200)]
     print(f"{kind} {n}x{k} M={m}: " + " | ".join(row), flush=True)
-    del raw, w
+    del w

@@ -9,7 +9,9 @@ entries of the combined list; prints one line per shape and M."""
 
 import torch
 
-from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
+from probe_inputs import gate_up_copies, weight_copies
+
+from cute_kernels import nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import large_m_plan, launch_large_m
@@ -29,8 +31,7 @@ def tiles_for(m):
 
 for kind, n, k in select_shapes(GEMM + FUSED):
     if kind == "gemm":
-        copies = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                           100.0) for _ in range(rotations_for(n * k * 9 // 16))]
+        copies = weight_copies(n, k)
         w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
                for _ in range(rotations_for(n * k * 2))]
         for m in (32, 64, 128, 256, 512, 1024):
@@ -55,11 +56,7 @@ for kind, n, k in select_shapes(GEMM + FUSED):
         del copies, w16
     else:
         i = n // 2
-        raw = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                        100.0, swizzle=False)
-               for _ in range(rotations_for(n * k * 9 // 16))]
-        fused = [prepare_gate_up_weight(*r) for r in raw]
-        del raw
+        fused = gate_up_copies(n, k)
         for m in (128, 256, 512, 1024):
             a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
                                                            dtype=torch.bfloat16), 100.0)

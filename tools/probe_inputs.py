@@ -1,0 +1,22 @@
+"""Inputs the device probes in tools/ share: rotated weight copies (more bytes than the L2, so
+each call streams its weights from DRAM). Imported as ``from probe_inputs import ...`` (the
+probes run as ``python tools/<probe>.py``)."""
+
+import torch
+
+from cute_kernels import prepare_gate_up_weight, reference
+from cute_kernels.bench.timing import rotations_for
+
+
+def weight_copies(n: int, k: int) -> list:
+    """(packed, swizzled scales) NVFP4 copies of a random [N, K] weight."""
+    return [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                     100.0) for _ in range(rotations_for(n * k * 9 // 16))]
+
+
+def gate_up_copies(two_i: int, k: int) -> list:
+    """``prepare_gate_up_weight``'d copies of a random [2I, K] gate_up weight."""
+    raw = [reference.nvfp4_quantize(torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16),
+                                    100.0, swizzle=False)
+           for _ in range(rotations_for(two_i * k * 9 // 16))]
+    return [prepare_gate_up_weight(*r) for r in raw]
