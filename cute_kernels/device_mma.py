@@ -44,6 +44,13 @@ def prmt(a, b, selector: int):
                       read_only_args=[cutlass.Uint32(a), cutlass.Uint32(b)])
 
 
+def byte_of(word, selector):
+    """One byte of ``word``, zero-extended: ``prmt.b32`` with a runtime ``selector`` (0x4440 +
+    the byte's index; selector nibble 4 picks the zero operand's byte)."""
+    return inline_ptx("prmt.b32 {$w0}, {$r0}, 0, {$r1};", write_only_types=[cutlass.Uint32],
+                      read_only_args=[cutlass.Uint32(word), cutlass.Uint32(selector)])
+
+
 def bf16x2_splat(x):
     """Both halves = bf16(x) for an fp32 ``x`` with at most 8 significant bits (exact)."""
     hi = cutlass.Float32(x).bitcast(cutlass.Uint32) & cutlass.Uint32(0xFFFF0000)
