@@ -512,14 +512,16 @@ def fake_stream_k_buffers():
 
 
 def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
-    """(fp32 workspace, zeroed int32 arrival counters, one per output tile) for a stream-K
-    launch over M tokens and N weight rows."""
+    """(fp32 workspace, zeroed int32 arrival counters, one per output tile: ``arrival_counters``)
+    for a stream-K launch over M tokens and N weight rows."""
     import torch
+
+    from .arrival_counters import arrival_counters
 
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     return (torch.empty(workspace_words(ctas, tile_m, TILE_N), dtype=torch.float32,
                         device=device),
-            torch.zeros(tiles, dtype=torch.int32, device=device))
+            arrival_counters(tiles, device))
 
 
 # Relative time of one CTA tile (the same K) by token-tile width, measured on the H200

@@ -16,9 +16,9 @@ one or two and most of them wait on memory (the fused gate_up kernel of 1024x716
    ``D = alpha * acc``, or the fused SwiGLU + quantization).
 
 The sum order is fixed, so the result does not depend on which CTA arrives last
-(deterministic, bit-identical across runs). ``counters`` must hold zeros before the launch; the
-caller allocates them per call (a memset) rather than sharing a buffer across launches, which
-could race when two streams run the same shape.
+(deterministic, bit-identical across runs). ``counters`` must hold zeros before the launch and
+hold zeros again after it (the last CTA resets its tile's), so ``arrival_counters`` can keep one
+buffer per stream or per graph capture instead of a memset per call.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 
 from . import jit
 from .arch import compile_options
+from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
 from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
 
@@ -84,7 +85,7 @@ def split_buffers(m: int, rows: int, config: tuple[int, ...],
     tiles = -(-m // (8 * jt)) * -(-rows // (16 * rt))
     return (torch.empty(tiles * config_splits(config) * 32 * rt * jt * 4, dtype=torch.float32,
                         device=device),
-            torch.zeros(tiles, dtype=torch.int32, device=device))
+            arrival_counters(tiles, device))
 
 
 def fake_split_buffers():

@@ -191,3 +191,24 @@ def test_stream_k_matches_fp64_reference(m, n, k, config, out_dtype):
         graph.replay()
         torch.cuda.synchronize()
         torch.testing.assert_close(again, out, rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+def test_arrival_counters_are_kept_per_stream_and_left_zero():
+    """One counter buffer per stream (and per graph capture) instead of a memset per call: the
+    stream-K and split kernels leave it zero."""
+    from cute_kernels.arrival_counters import arrival_counters
+
+    dev = torch.device("cuda")
+    first = arrival_counters(10, dev)
+    assert arrival_counters(20, dev).data_ptr() == first.data_ptr()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        assert arrival_counters(10, dev).data_ptr() != first.data_ptr()
+    a, b, b_sf, alpha = _inputs(129, 200, 576)
+    out = poisoned(129, 200, dtype=torch.float32)
+    for config in ((64, 0), (64, 0, 5)):  # every tile cut into pieces, then across tiles
+        launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config,
+                       stream_k=True)
+    torch.cuda.synchronize()
+    assert not arrival_counters(1024, dev).any()
