@@ -72,3 +72,13 @@ final_suites() {
   done
   grep -E "M=1 |M=64 " "$OUT/demo.log" | head
 }
+# check_then_probe SCRIPT: after the caller's background gpu_tests (logs /tmp/logs/t-*.log),
+# warms tools/SCRIPT.py up alongside them, reports the tests, then runs SCRIPT into $OUT/SCRIPT.log
+check_then_probe() {
+  CUTE_KERNELS_BENCH_WARM=1 timeout 150 python "tools/$1.py" > "/tmp/logs/warm-$1.log" 2>&1 &
+  wait
+  for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^E  " "$f" | head -6; done
+  grep -A8 Traceback "/tmp/logs/warm-$1.log" | tail -8
+  timeout 100 python "tools/$1.py" 2>&1 | tee "$OUT/$1.log"
+  echo "done after $(elapsed) s"
+}

@@ -4,10 +4,6 @@
 source "$(dirname "$0")/device_common.sh"
 gpu_tests 150 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py tests/test_nvfp4_gemm.py \
   -k "stream_k or split or arrival" &
-gpu_tests 150 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "split or stream_k or (matches_reference and 7168)" &
-CUTE_KERNELS_BENCH_WARM=1 timeout 120 python tools/counters_probe.py > /tmp/logs/warm-counters.log 2>&1 &
-wait
-for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^E  " "$f" | head -6; done
-grep -A8 Traceback /tmp/logs/warm-counters.log | tail -8
-timeout 60 python tools/counters_probe.py 2>&1 | tee "$OUT/counters_probe.log"
-echo "done after $(elapsed) s"
+gpu_tests 150 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
+  -k "split or stream_k or (matches_reference and 7168)" &
+check_then_probe counters_probe
