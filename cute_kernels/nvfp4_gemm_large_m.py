@@ -89,13 +89,17 @@ def _e2m1x2_from_byte(word, selector):
 
 class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
-                 stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False):
+                 stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
+                 hybrid: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
         # Stream-K (``large_m_stream_k``): each CTA takes a contiguous range of the (tile,
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
         # that finishes it last.
-        assert not (stream_k and splits > 1)
+        # ``hybrid``: whole tiles for all but the last one to two waves' worth, stream-K for
+        # those (written in session 6, compile-tested only; not taken by any plan yet)
+        assert not (stream_k and splits > 1) and (stream_k or not hybrid)
         self.stream_k = stream_k
+        self.hybrid = hybrid
         self.n, self.k, self.out_dtype, self.tile_m, self.sms = n, k, out_dtype, tile_m, sms
         # Split-K: ``splits`` CTAs share an output tile, each over k_tiles consecutive k-tiles,
         # and write fp32 partial sums to a [splits * M, N] workspace (``launch_large_m`` adds
@@ -258,7 +262,15 @@ class NVFP4GemmLargeM:
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         if cutlass.const_expr(self.stream_k):
-            u, end = self._stream_range(tok_tiles)
+            first, sk_tiles = self._stream_region(tok_tiles)
+            if cutlass.const_expr(self.hybrid):
+                whole = cute.arch.block_idx()[0]
+                while whole < first:
+                    row_tile, tok_tile, _ = self._tile_coords(whole, tok_tiles)
+                    state = self._produce_piece(*loads, state, row_tile, tok_tile, 0,
+                                                self.k_tiles)
+                    whole += cute.arch.grid_dim()[0]
+            u, end = self._stream_range(first, sk_tiles)
             while u < end:
                 tile, kt0, count = self._stream_piece(u, end)
                 row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
@@ -292,15 +304,29 @@ class NVFP4GemmLargeM:
         return state
 
     @cute.jit
-    def _stream_range(self, tok_tiles):
-        """Stream-K: this CTA's units ``[c U / P, (c + 1) U / P)`` of the U = tiles x k_tiles
-        (tile, k-tile) units, P CTAs (64-bit products: U P passes 2^31 at large M)."""
-        units = tok_tiles * self.row_tiles * self.k_tiles
+    def _stream_region(self, tok_tiles):
+        """(first tile, tiles) of the stream-K region: every tile, or with ``hybrid`` those
+        past the whole waves but one (between one and two waves' worth, as CUTLASS's
+        data-parallel + stream-K hybrid), the ones before taken whole."""
+        tiles = tok_tiles * self.row_tiles
+        first = cutlass.Int32(0)
+        if cutlass.const_expr(self.hybrid):
+            ctas = cute.arch.grid_dim()[0]
+            first = cutlass.max(tiles // ctas - 1, 0) * ctas
+        return first, tiles - first
+
+    @cute.jit
+    def _stream_range(self, first, sk_tiles):
+        """Stream-K: this CTA's units ``[c U / P, (c + 1) U / P)`` of the U = sk_tiles x
+        k_tiles (tile, k-tile) units from tile ``first`` on, P CTAs (64-bit products: U P
+        passes 2^31 at large M)."""
+        units = sk_tiles * self.k_tiles
         c = cute.arch.block_idx()[0]
         ctas = cute.arch.grid_dim()[0]
+        base = first * self.k_tiles
         start = cutlass.Int32(cutlass.Int64(c) * cutlass.Int64(units) // cutlass.Int64(ctas))
         end = cutlass.Int32(cutlass.Int64(c + 1) * cutlass.Int64(units) // cutlass.Int64(ctas))
-        return start, end
+        return base + start, base + end
 
     @cute.jit
     def _stream_piece(self, u, end):
@@ -332,15 +358,23 @@ class NVFP4GemmLargeM:
         self._epilogue_setup(ctid, sEpi, scalars)
         step = (mainloop, tiled_mma, acc, tCrB, decode, frags)
         if cutlass.const_expr(self.stream_k):
-            u, end = self._stream_range(tok_tiles)
+            first, sk_tiles = self._stream_region(tok_tiles)
+            if cutlass.const_expr(self.hybrid):
+                whole = cute.arch.block_idx()[0]
+                while whole < first:
+                    row_tile, tok_tile, _ = self._tile_coords(whole, tok_tiles)
+                    read, release = self._mainloop(*step, read, release, self.k_tiles)
+                    self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+                    whole += cute.arch.grid_dim()[0]
+            u, end = self._stream_range(first, sk_tiles)
             while u < end:
                 tile, kt0, count = self._stream_piece(u, end)
                 row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
                 read, release = self._mainloop(*step, read, release, count)
                 last = cutlass.Boolean(True)
                 if count != self.k_tiles:
-                    last = stream_k_fixup(acc, tile, u, self.k_tiles, tok_tiles * self.row_tiles,
-                                          ctid, *streamk, sFlag)
+                    last = stream_k_fixup(acc, tile - first, u - first * self.k_tiles,
+                                          self.k_tiles, sk_tiles, ctid, *streamk, sFlag, tile)
                 if last:
                     self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
                 u += count
@@ -468,7 +502,7 @@ class NVFP4GemmLargeM:
 @jit.cached
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
-                               stream_k: bool = False):
+                               stream_k: bool = False, hybrid: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count; K splits); M dynamic. Operands as ``launch_large_m``
     passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
@@ -488,7 +522,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                  stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
-        kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True)
+        kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True,
+                                        hybrid=hybrid)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits)
@@ -628,7 +663,7 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
 
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
-                   splits: int = 1, stream_k: bool = False) -> None:
+                   splits: int = 1, stream_k: bool = False, hybrid: bool = False) -> None:
     """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8, b_sf the
     swizzled e4m3 buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
@@ -636,7 +671,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     (dividing K / 64) the kernel writes each K split's fp32 partial sums to a workspace and
     their sum, in split order (deterministic), is cast into ``out``. With ``stream_k`` the
     CTAs share out the (tile, k-tile) units evenly and fix cut tiles up in the same launch
-    (``stream_k``)."""
+    (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole tiles for all but the last one
+    to two waves' worth."""
     import torch
 
     m = a_bf16.shape[0]
@@ -647,7 +683,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     sms = ctas[0] if ctas else sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     if stream_k:
-        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True)(
+        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
         return
     if splits == 1:

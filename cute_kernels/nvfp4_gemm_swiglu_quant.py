@@ -237,9 +237,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     TABLE_READY = 3  # the reciprocal table is filled
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False):
+                 stream_k: bool = False, hybrid: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k)
+        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
+                         hybrid=hybrid)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -345,7 +346,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
-                                            sms: int = H200_SMS, stream_k: bool = False):
+                                            sms: int = H200_SMS, stream_k: bool = False,
+                                            hybrid: bool = False):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
@@ -363,7 +365,8 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
-        kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True)
+        kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
+                                                   hybrid=hybrid)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms)
@@ -466,14 +469,15 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
-                   stream_k: bool = False) -> None:
+                   stream_k: bool = False, hybrid: bool = False) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16, config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
-    ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``)."""
+    ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
+    only the last one to two waves' worth of tiles."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(w.device.index or 0)
-    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k)
+    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:

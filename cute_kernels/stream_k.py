@@ -43,9 +43,10 @@ def _cta_of(u, units, ctas):
 
 @cute.jit
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
-                   mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor):
-    """For a cut piece of ``tile`` that starts at unit ``u``, run by all 256 consumer threads
-    (``ctid``) with their ``acc`` fragments: store the piece, count in; returns whether this
+                   mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter):
+    """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
+    stream-K region of ``tiles`` tiles), run by all 256 consumer threads (``ctid``) with their
+    ``acc`` fragments: store the piece, count in on ``mCount[counter]``; returns whether this
     CTA arrived last, its ``acc`` then holding the tile's whole sum."""
     ctas = cute.arch.grid_dim()[0]
     c = cute.arch.block_idx()[0]
@@ -64,7 +65,7 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=CONSUMER_THREADS)
     barrier.arrive_and_wait()
     if ctid == 0:
-        sFlag[0] = cute.arch.atomic_add(mCount.iterator + tile, cutlass.Int32(1),
+        sFlag[0] = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
                                         sem="acq_rel", scope="gpu")
     barrier.arrive_and_wait()
     last = sFlag[0] == pieces - 1
@@ -79,7 +80,7 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
                 acc[i] = acc[i] + cute.arch.load(
                     mWork.iterator + base + i * CONSUMER_THREADS, cutlass.Float32, cop="cg")
         if ctid == 0:
-            mCount[tile] = cutlass.Int32(0)
+            mCount[counter] = cutlass.Int32(0)
     return last
 
 

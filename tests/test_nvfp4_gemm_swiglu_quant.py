@@ -356,7 +356,7 @@ def test_torch_compile():
 
 
 # ------------------------------------------------------------------------- GPU: large-M kernel
-def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False):
+def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False):
     """The fused large-M kernel itself (whatever the routing), on poisoned outputs."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
@@ -364,7 +364,7 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False):
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
     launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k)
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid)
     torch.cuda.synchronize()
     return out, out_sf
 
@@ -421,6 +421,16 @@ def test_large_m_stream_k_matches_reference(m, i, k, config):
     again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=True)
     assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
                                                    out_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+def test_large_m_stream_k_hybrid_matches_reference():
+    """The hybrid (session 6, not yet run on a GPU): 65 tiles on 7 CTAs, 56 whole, 9 in
+    stream-K."""
+    m, i, k = 777, 320, 832
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (64, 0, 7), True, True)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu

@@ -4,8 +4,9 @@ Plain GEMM (bf16 activations, the kernel alone): per N x K and M, ``large_m_plan
 (tile, K splits), stream-K with each sensible token tile, and cuBLAS bf16. Fused gate_up +
 SwiGLU + quant (2I x K): the public function's route (fused wgmma kernel or the fp32 split
 route), and the fused kernel in stream-K. Each stream-K result is first compared with the
-route's (relative difference; codes for the fused kernel). CUTE_KERNELS_BENCH_SHAPES picks
-entries of the combined list; prints one line per shape and M."""
+route's (relative difference; codes for the fused kernel). From M = 512 the plain GEMM is also
+timed in the data-parallel + stream-K hybrid ("hy"). CUTE_KERNELS_BENCH_SHAPES picks entries of
+the combined list; prints one line per shape and M."""
 
 import torch
 
@@ -45,12 +46,15 @@ for kind, n, k in select_shapes(GEMM + FUSED):
                 x, c[0], c[1], alpha, out, (tile_m, 0), splits) for c in copies], 50)
             line = [f"route ({tile_m},{splits}) {t_route:.1f}"]
             for t in tiles_for(m):
-                got = torch.empty(m, n, device="cuda", dtype=torch.float32)
-                launch_large_m(x, c[0], c[1], alpha, got, (t, 0), stream_k=True)
-                diff = ((got - ref).norm() / ref.norm()).item()
-                us = time_graph_us([lambda c=c, t=t: launch_large_m(
-                    x, c[0], c[1], alpha, out, (t, 0), stream_k=True) for c in copies], 50)
-                line.append(f"sk{t} {us:.1f} (diff {diff:.0e})")
+                for hybrid in (False, True) if m >= 512 else (False,):
+                    got = torch.empty(m, n, device="cuda", dtype=torch.float32)
+                    launch_large_m(x, c[0], c[1], alpha, got, (t, 0), stream_k=True,
+                                   hybrid=hybrid)
+                    diff = ((got - ref).norm() / ref.norm()).item()
+                    us = time_graph_us([lambda c=c, t=t, h=hybrid: launch_large_m(
+                        x, c[0], c[1], alpha, out, (t, 0), stream_k=True, hybrid=h)
+                        for c in copies], 50)
+                    line.append(f"{'hy' if hybrid else 'sk'}{t} {us:.1f} (diff {diff:.0e})")
             cub = time_graph_us([lambda w=w: torch.nn.functional.linear(x, w) for w in w16], 50)
             print(f"gemm {n}x{k} M={m}: " + " | ".join(line) + f" | cuBLAS {cub:.1f}", flush=True)
         del copies, w16
