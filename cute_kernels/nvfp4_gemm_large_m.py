@@ -272,8 +272,7 @@ class NVFP4GemmLargeM:
                     whole += cute.arch.grid_dim()[0]
             u, end = self._stream_range(first, sk_tiles)
             while u < end:
-                tile, kt0, count = self._stream_piece(u, end)
-                row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
+                tile, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
                 u += count
         else:
@@ -329,12 +328,14 @@ class NVFP4GemmLargeM:
         return base + start, base + end
 
     @cute.jit
-    def _stream_piece(self, u, end):
-        """(tile, first k-tile, k-tiles) of the piece that starts at unit ``u``: up to the end
-        of the tile or of the CTA's range."""
+    def _stream_piece(self, u, end, tok_tiles):
+        """(tile, first k-tile, k-tiles, row tile, token tile) of the piece that starts at unit
+        ``u``: up to the end of the tile or of the CTA's range. The producer and the consumers
+        walk the same pieces."""
         tile = u // self.k_tiles
         kt0 = u - tile * self.k_tiles
-        return tile, kt0, cutlass.min(self.k_tiles - kt0, end - u)
+        row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
+        return tile, kt0, cutlass.min(self.k_tiles - kt0, end - u), row_tile, tok_tile
 
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
@@ -368,8 +369,7 @@ class NVFP4GemmLargeM:
                     whole += cute.arch.grid_dim()[0]
             u, end = self._stream_range(first, sk_tiles)
             while u < end:
-                tile, kt0, count = self._stream_piece(u, end)
-                row_tile, tok_tile, _ = self._tile_coords(tile, tok_tiles)
+                tile, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 read, release = self._mainloop(*step, read, release, count)
                 last = cutlass.Boolean(True)
                 if count != self.k_tiles:
