@@ -28,8 +28,9 @@ import torch
 
 from layouts import sf_padded_shape
 
+from .large_m_plans import large_m_plan, stream_k_plan
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import H200_SMS, large_m_plan, launch_large_m, stream_k_plan
+from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)

@@ -92,7 +92,7 @@ class NVFP4GemmLargeM:
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
-        # Stream-K (``large_m_stream_k``): each CTA takes a contiguous range of the (tile,
+        # Stream-K (``stream_k``): each CTA takes a contiguous range of the (tile,
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
         # that finishes it last.
         # ``hybrid``: whole tiles for all but the last one to two waves' worth, stream-K for
@@ -557,109 +557,6 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
     return (torch.empty(workspace_words(ctas, tile_m, TILE_N), dtype=torch.float32,
                         device=device),
             arrival_counters(tiles, device))
-
-
-# Relative time of one CTA tile (the same K) by token-tile width, measured on the H200
-# (2026-11-29, per wave of tiles at K = 7168: ~48 us with 64 tokens, ~60 with 128, 82-86 with
-# 256; 7168x18432 gives the same ratios). The decode of the 128 x 64 weight tile is the same
-# for every width, so narrow tiles are dearer per token but fill the SMs sooner.
-TILE_COST = {64: 0.8, 128: 1.0, 256: 1.4}
-
-
-def large_m_config(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]:
-    """(tile_m, stages) for the large-M kernel: the token tile that minimizes waves x tile cost
-    (``TILE_COST``), waves = ceil(tiles / SMs) of the persistent grid; ties go to the wider
-    tile. It picks the best measured tile at every point the H200 measured (2026-11-29):
-    36864x7168 M = 256: 256 (246 us; 297 with 128); 4096x7168 M = 1024: 256 (86; 119);
-    7168x18432 M = 256: 128 (149; 194 with 256); M = 32 and 64 on 36864x7168, 34816x5120,
-    9216x7168 and 7168x18432: 64 (e.g. 36864x7168 M = 64: 145 against 178 with 128);
-    M = 128: 128 on 36864x7168 (181; 235 with 64), 34816x5120 and 9216x7168 (60; 97), 64 on
-    7168x18432 (120; 146)."""
-    return min((256, 128, 64), key=lambda t: _waves_x_cost(m, n, t, 1, sms)), 0
-
-
-def _waves_x_cost(m: int, n: int, tile_m: int, splits: int, sms: int) -> float:
-    """Waves of the persistent grid (output tiles x K splits over the SMs) x ``TILE_COST``."""
-    tiles = -(-m // tile_m) * -(-n // TILE_N) * splits
-    return -(-tiles // sms) * TILE_COST[tile_m]
-
-
-# Split-K model (H200, 2026-11-29): one k-tile of a 128-token CTA tile takes ~0.53 us (60 us
-# per tile at K = 7168, 144 at K = 17408 measured), and the workspace round trip costs its
-# bytes at ~3.5 TB/s plus ~3 us for the extra launches (zero-free: plain stores, then a sum).
-K_TILE_US = 0.53
-WORKSPACE_BYTES_PER_US = 3.5e6
-REDUCE_LAUNCH_US = 3.0
-MAX_SPLITS = 4
-MIN_SPLIT_K_TILES = 16  # at least 1024 of K per split: the pipeline fill stays small
-
-
-def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]:
-    """(tile_m, splits) for ``nvfp4_gemm``'s large-M path: the token tile and K split with the
-    least estimated time, ``waves x TILE_COST x k-tiles per split x K_TILE_US`` plus the
-    workspace round trip for splits > 1. Only a grid that fills less than one wave is split,
-    and the split must win by 10% (the model ignores fixed costs): 7168x18432 at M = 64 is 56
-    CTAs of 64 tokens (125 us measured, 122 estimated; two splits: 66 estimated)."""
-    row_tiles = -(-n // TILE_N)
-    k_tiles = k // TILE_K
-
-    def estimate(tile_m: int, splits: int) -> float:
-        us = _waves_x_cost(m, n, tile_m, splits, sms) * (k_tiles // splits) * K_TILE_US
-        if splits > 1:
-            us += splits * m * n * 8 / WORKSPACE_BYTES_PER_US + REDUCE_LAUNCH_US
-        return us
-
-    tile_m = large_m_config(m, n, k, sms)[0]
-    split_plans = [(estimate(t, splits), t, splits) for t in (256, 128, 64)
-                   for splits in range(2, MAX_SPLITS + 1)
-                   if -(-m // t) * row_tiles < sms and k_tiles % splits == 0
-                   and k_tiles // splits >= MIN_SPLIT_K_TILES]
-    if split_plans:
-        us, t, splits = min(split_plans)
-        if us < 0.9 * estimate(tile_m, 1):
-            return t, splits
-    return tile_m, 1
-
-
-# Stream-K (H200, 2026-11-30, ``tools/stream_k_probe.py``, bf16 activations, us): it wins
-# where whole tiles leave the last wave mostly empty, e.g. 9216x7168 (72 row tiles) M = 256
-# 66.9 against 84.3, M = 1024 250.8 against 262.3; 36864x7168 M = 64 117.3 against 144.3;
-# 5120x17408 M = 64 47.1 against split-K's 63.1, and loses where the waves are nearly full
-# (36864x7168 M = 1024: 956 against 885) or each CTA has few k-tiles, its tiles then cut into
-# many pieces whose fix-up is serial (4096x7168 M = 256: 27 k-tiles a CTA, 41.9 against
-# split-K's 37.6; 7168x2048 everywhere).
-STREAM_K_MAX_EFFICIENCY = 0.8  # whole tiles / (waves x CTAs) below which stream-K is taken
-# the fused kernel's whole tiles also run an epilogue each: 34816x5120 M = 512 (82% full)
-# 307.9 us in stream-K against 320.8; 36864x7168 M = 512 (87%) 457.7 against 453.5
-STREAM_K_MAX_EFFICIENCY_FUSED = 0.85
-STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream-K
-
-
-def stream_k_tile(m: int) -> int:
-    """The token tile of a stream-K launch: the narrowest of 64, 128, 256 that holds M (256
-    past it; measured best at every M of the probe, for the plain GEMM)."""
-    return next((t for t in (64, 128) if m <= t), 256)
-
-
-def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = False
-                  ) -> int | None:
-    """The token tile for a stream-K launch of the wgmma kernel, or None (whole tiles, with
-    ``large_m_plan``). Taken where whole tiles fill less than ``STREAM_K_MAX_EFFICIENCY`` of
-    their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel); the plain GEMM also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA (its
-    alternative, split-K, is cheap). The fused kernel's alternative is the fp32 split route,
-    dearer, so it takes stream-K regardless, and with fewer than SMs / 8 tiles (each cut into
-    more than 8 pieces) a narrower tile (1024x7168 at M = 256: 26.6 us with 128 tokens, 40.9
-    with 256, 30.7 for the split route)."""
-    tile_m = stream_k_tile(m)
-    tiles = -(-m // tile_m) * -(-n // TILE_N)
-    limit = STREAM_K_MAX_EFFICIENCY_FUSED if fused else STREAM_K_MAX_EFFICIENCY
-    if tiles / (-(-tiles // sms) * sms) >= limit:
-        return None
-    if fused:
-        return tile_m // 2 if tile_m > 64 and tiles * 8 < sms else tile_m
-    if tiles * (k // TILE_K) < STREAM_K_MIN_K_TILES * sms:
-        return None
-    return tile_m
 
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],

@@ -72,12 +72,12 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
+from .large_m_plans import large_m_config, stream_k_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 fake_stream_k_buffers, large_m_config, stream_k_buffers,
-                                 stream_k_plan)
+                                 fake_stream_k_buffers, stream_k_buffers)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)

@@ -22,8 +22,9 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
+from .large_m_plans import large_m_plan
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import large_m_plan, launch_large_m
+from .nvfp4_gemm_large_m import launch_large_m
 from .nvfp4_quant import compile_nvfp4_quant, kernel_config
 
 

@@ -6,7 +6,7 @@ import torch
 from cute_kernels import reference
 from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_config,
                                      small_m_regime, staged_tokens)
-from cute_kernels.nvfp4_gemm_large_m import large_m_plan, stream_k_plan
+from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only

@@ -5,9 +5,9 @@ import pytest
 import torch
 
 from cute_kernels import reference
+from cute_kernels.large_m_plans import large_m_config, large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, compile_nvfp4_gemm_large_m,
-                                             large_m_config, large_m_plan, launch_large_m,
-                                             stream_k_plan)
+                                             launch_large_m)
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
 

@@ -8,7 +8,8 @@ import torch
 from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import nvfp4_dequantize
-from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES, stream_k_plan
+from cute_kernels.large_m_plans import stream_k_plan
+from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   NVFP4GemmSwigluQuantSmallM,
@@ -374,7 +375,7 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=
 @pytest.mark.parametrize("i,k", [(2048, 7168), (192, 576)])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_large_m_matches_reference(m, i, k, fp4_a):
-    from cute_kernels.nvfp4_gemm_large_m import large_m_config
+    from cute_kernels.large_m_plans import large_m_config
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, large_m_config(m, 2 * i, k))

@@ -12,7 +12,8 @@ import torch
 from cute_kernels import reference
 from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
 from cute_kernels.nvfp4_dequant import nvfp4_dequantize
-from cute_kernels.nvfp4_gemm_large_m import large_m_config, large_m_plan, launch_large_m
+from cute_kernels.large_m_plans import large_m_config, large_m_plan
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 
 out_dir = os.environ.get("OUT", "/tmp/out")
 alpha = torch.full((1,), 0.5, device="cuda")

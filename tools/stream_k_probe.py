@@ -15,7 +15,8 @@ from probe_inputs import gate_up_copies, weight_copies
 from cute_kernels import nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_large_m import large_m_plan, launch_large_m
+from cute_kernels.large_m_plans import large_m_plan
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused
 
 alpha = torch.full((1,), 0.5, device="cuda")
