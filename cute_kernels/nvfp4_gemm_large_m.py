@@ -261,27 +261,19 @@ class NVFP4GemmLargeM:
                  tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
+        whole, sk_tiles = self._whole_tiles(tok_tiles)
+        tile = cute.arch.block_idx()[0]
+        while tile < whole:
+            row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
+            state = self._produce_piece(*loads, state, row_tile, tok_tile,
+                                        split * self.k_tiles, self.k_tiles)
+            tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
-            first, sk_tiles = self._stream_region(tok_tiles)
-            if cutlass.const_expr(self.hybrid):
-                whole = cute.arch.block_idx()[0]
-                while whole < first:
-                    row_tile, tok_tile, _ = self._tile_coords(whole, tok_tiles)
-                    state = self._produce_piece(*loads, state, row_tile, tok_tile, 0,
-                                                self.k_tiles)
-                    whole += cute.arch.grid_dim()[0]
-            u, end = self._stream_range(first, sk_tiles)
+            u, end = self._stream_range(whole, sk_tiles)
             while u < end:
-                tile, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+                piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
                 u += count
-        else:
-            tile = cute.arch.block_idx()[0]
-            while tile < tok_tiles * self.row_tiles * self.splits:
-                row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
-                state = self._produce_piece(*loads, state, row_tile, tok_tile,
-                                            split * self.k_tiles, self.k_tiles)
-                tile += cute.arch.grid_dim()[0]
         mainloop.producer_tail(state)
 
     @cute.jit
@@ -303,16 +295,19 @@ class NVFP4GemmLargeM:
         return state
 
     @cute.jit
-    def _stream_region(self, tok_tiles):
-        """(first tile, tiles) of the stream-K region: every tile, or with ``hybrid`` those
-        past the whole waves but one (between one and two waves' worth, as CUTLASS's
-        data-parallel + stream-K hybrid), the ones before taken whole."""
+    def _whole_tiles(self, tok_tiles):
+        """(W, S): linear tiles ``0 .. W - 1`` are taken whole, over the persistent grid with a
+        CTA stride; the S after them are cut in stream-K. Without stream-K every tile (of
+        every K split) is whole; in stream-K none, or with ``hybrid`` all but the last one to
+        two waves' worth (CUTLASS's data-parallel + stream-K hybrid)."""
         tiles = tok_tiles * self.row_tiles
-        first = cutlass.Int32(0)
+        if cutlass.const_expr(not self.stream_k):
+            return tiles * self.splits, 0
+        whole = cutlass.Int32(0)
         if cutlass.const_expr(self.hybrid):
             ctas = cute.arch.grid_dim()[0]
-            first = cutlass.max(tiles // ctas - 1, 0) * ctas
-        return first, tiles - first
+            whole = cutlass.max(tiles // ctas - 1, 0) * ctas
+        return whole, tiles - whole
 
     @cute.jit
     def _stream_range(self, first, sk_tiles):
@@ -358,36 +353,28 @@ class NVFP4GemmLargeM:
         tiled_mma.set(warpgroup.Field.ACCUMULATE, True)
         self._epilogue_setup(ctid, sEpi, scalars)
         step = (mainloop, tiled_mma, acc, tCrB, decode, frags)
+        whole, sk_tiles = self._whole_tiles(tok_tiles)
+        tile = cute.arch.block_idx()[0]
+        while tile < whole:
+            row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
+            read, release = self._mainloop(*step, read, release, self.k_tiles)
+            if cutlass.const_expr(self.splits > 1):
+                self._split_epilogue(acc, tCcC, scalars, outs, row_tile, tok_tile, split)
+            else:
+                self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
-            first, sk_tiles = self._stream_region(tok_tiles)
-            if cutlass.const_expr(self.hybrid):
-                whole = cute.arch.block_idx()[0]
-                while whole < first:
-                    row_tile, tok_tile, _ = self._tile_coords(whole, tok_tiles)
-                    read, release = self._mainloop(*step, read, release, self.k_tiles)
-                    self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-                    whole += cute.arch.grid_dim()[0]
-            u, end = self._stream_range(first, sk_tiles)
+            u, end = self._stream_range(whole, sk_tiles)
             while u < end:
-                tile, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+                piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 read, release = self._mainloop(*step, read, release, count)
                 last = cutlass.Boolean(True)
                 if count != self.k_tiles:
-                    last = stream_k_fixup(acc, tile - first, u - first * self.k_tiles,
-                                          self.k_tiles, sk_tiles, ctid, *streamk, sFlag, tile)
+                    last = stream_k_fixup(acc, piece - whole, u - whole * self.k_tiles,
+                                          self.k_tiles, sk_tiles, ctid, *streamk, sFlag, piece)
                 if last:
                     self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
                 u += count
-        else:
-            tile = cute.arch.block_idx()[0]
-            while tile < tok_tiles * self.row_tiles * self.splits:
-                row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
-                read, release = self._mainloop(*step, read, release, self.k_tiles)
-                if cutlass.const_expr(self.splits > 1):
-                    self._split_epilogue(acc, tCcC, scalars, outs, row_tile, tok_tile, split)
-                else:
-                    self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-                tile += cute.arch.grid_dim()[0]
 
     @cute.jit
     def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
@@ -403,18 +390,11 @@ class NVFP4GemmLargeM:
         for _ in cutlass.range(pairs, unroll=1):
             read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
             read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
-        if cutlass.const_expr(not self.stream_k):
-            if cutlass.const_expr(self.k_tiles - 2 * pairs == 2):
-                read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-                read, release = self._mma_tile(*step, read, release, frags[1], None)
-            else:
-                read, release = self._mma_tile(*step, read, release, frags[0], None)
+        if count - 2 * pairs == 2:
+            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+            read, release = self._mma_tile(*step, read, release, frags[1], None)
         else:
-            if count - 2 * pairs == 2:
-                read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-                read, release = self._mma_tile(*step, read, release, frags[1], None)
-            else:
-                read, release = self._mma_tile(*step, read, release, frags[0], None)
+            read, release = self._mma_tile(*step, read, release, frags[0], None)
         return read, release
 
     @cute.jit
