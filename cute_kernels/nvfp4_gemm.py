@@ -190,8 +190,8 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[, splits])
     on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. With splits > 1
     K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
-    fp32 workspace and zeroed arrival counters are allocated per call. The tile sweep and the
-    config tests call it directly."""
+    fp32 workspace per call and the stream's arrival counters (``arrival_counters``). The tile
+    sweep and the config tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
     m = a.shape[0]
     splits = config_splits(config)

@@ -495,13 +495,16 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     4096x7168 M = 128 30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4."""
     m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
     stream_tile = stream_k_plan(m, 2 * i, k, fused=True)
+    if stream_tile is not None:
+        launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out,
+                       out_sf, (stream_tile, 0), stream_k=True)
+        return
     plan = split_route_plan(m, i, k)
-    if stream_tile is None and plan is not None:
+    if plan is not None:
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
-    config = large_m_config(m, 2 * i, k) if stream_tile is None else (stream_tile, 0)
     launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out, out_sf,
-                   config, stream_tile is not None)
+                   large_m_config(m, 2 * i, k))
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:
