@@ -136,10 +136,7 @@ def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
 def test_public_small_m_split_matches_fp64_reference(m, fp4_a):
     n, k = 1040, 16384  # 65 CTAs of 16 rows: small_m_config splits K in three, N tail
     assert config_splits(small_m_config(m, n, k, fp4_a)) == 3
-    a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
-    got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
-                     out=poisoned(m, n, dtype=torch.float32))
-    assert _rel_err(got, reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)) <= 1e-3
+    _check_public_route(m, n, k, fp4_a)
 
 
 @pytest.mark.gpu
@@ -148,12 +145,16 @@ def test_public_small_m_split_matches_fp64_reference(m, fp4_a):
 def test_split_k_route_matches_fp64_reference(m, fp4_a):
     n, k = 1024, 36864  # 8 row tiles over 576 k-tiles: the plan splits K
     assert not small_m_regime(m, n, k) and large_m_plan(m, n, k)[1] > 1
+    _check_public_route(m, n, k, fp4_a)
+
+
+def _check_public_route(m, n, k, fp4_a):
+    """``nvfp4_gemm`` into a poisoned fp32 output against the fp64 product."""
     a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
-    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
                      out=poisoned(m, n, dtype=torch.float32))
     assert not got.isnan().any()
-    assert _rel_err(got, want) <= 1e-3
+    assert _rel_err(got, reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)) <= 1e-3
 
 
 @pytest.mark.gpu
