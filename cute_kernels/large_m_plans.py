@@ -81,6 +81,13 @@ STREAM_K_MAX_EFFICIENCY = 0.8  # whole tiles / (waves x CTAs) below which stream
 # 307.9 us in stream-K against 320.8; 36864x7168 M = 512 (87%) 457.7 against 453.5
 STREAM_K_MAX_EFFICIENCY_FUSED = 0.85
 STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream-K
+# The hybrid (whole tiles, then stream-K for the last one to two waves' worth) where the
+# whole tiles fill at least two waves (``tools/stream_k_probe.py``, H200 2026-11-30, us,
+# hybrid / whole tiles / stream-K): 36864x7168 M = 512 (87% full) 424.5 / 444.4 / 440.7;
+# 34816x5120 M = 512 (82%) 290.0 / 309.4 / 318.0; 9216x7168 M = 1024 (73%) 228.6 / 239.9 /
+# 227.6. Near-full waves keep whole tiles (36864x7168 M = 1024, 97%: 830.3 / 825.2; 34816x5120
+# M = 1024, 92%: 580.4 / 580.7).
+STREAM_K_HYBRID_MAX_EFFICIENCY = 0.9
 
 
 def stream_k_tile(m: int) -> int:
@@ -90,21 +97,29 @@ def stream_k_tile(m: int) -> int:
 
 
 def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = False
-                  ) -> int | None:
-    """The token tile for a stream-K launch of the wgmma kernel, or None (whole tiles, with
-    ``large_m_plan``). Taken where whole tiles fill less than ``STREAM_K_MAX_EFFICIENCY`` of
-    their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel); the plain GEMM also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA (its
-    alternative, split-K, is cheap). The fused kernel's alternative is the fp32 split route,
-    dearer, so it takes stream-K regardless, and with fewer than SMs / 8 tiles (each cut into
-    more than 8 pieces) a narrower tile (1024x7168 at M = 256: 26.6 us with 128 tokens, 40.9
-    with 256, 30.7 for the split route)."""
+                  ) -> tuple[int, bool] | None:
+    """(token tile, hybrid) for a stream-K launch of the wgmma kernel, or None (whole tiles,
+    with ``large_m_plan``). Taken where whole tiles fill less than ``STREAM_K_MAX_EFFICIENCY``
+    of their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel); the plain GEMM
+    also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA in its stream-K part (its alternative,
+    split-K, is cheap), and takes the hybrid where whole tiles fill two waves or more, below
+    ``STREAM_K_HYBRID_MAX_EFFICIENCY`` (from 257 tokens, as measured). The fused kernel's alternative is the fp32 split route,
+    dearer, so it takes stream-K regardless (its hybrid is unmeasured), and with fewer than
+    SMs / 8 tiles (each cut into more than 8 pieces) a narrower tile (1024x7168 at M = 256:
+    26.6 us with 128 tokens, 40.9 with 256, 30.7 for the split route)."""
     tile_m = stream_k_tile(m)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
-    limit = STREAM_K_MAX_EFFICIENCY_FUSED if fused else STREAM_K_MAX_EFFICIENCY
-    if tiles / (-(-tiles // sms) * sms) >= limit:
-        return None
+    efficiency = tiles / (-(-tiles // sms) * sms)
     if fused:
-        return tile_m // 2 if tile_m > 64 and tiles * 8 < sms else tile_m
-    if tiles * (k // TILE_K) < STREAM_K_MIN_K_TILES * sms:
+        if efficiency >= STREAM_K_MAX_EFFICIENCY_FUSED:
+            return None
+        return (tile_m // 2 if tile_m > 64 and tiles * 8 < sms else tile_m), False
+    # measured from M = 512 only (the probe's hybrid columns)
+    hybrid = m > 256 and tiles >= 2 * sms and efficiency < STREAM_K_HYBRID_MAX_EFFICIENCY
+    if not hybrid and efficiency >= STREAM_K_MAX_EFFICIENCY:
         return None
-    return tile_m
+    # the kernel's split (``_whole_tiles``): whole waves but the last, the rest in stream-K
+    streamed = tiles - (tiles // sms - 1) * sms if hybrid else tiles
+    if streamed * (k // TILE_K) < STREAM_K_MIN_K_TILES * sms:
+        return None
+    return tile_m, hybrid

@@ -213,9 +213,11 @@ def _large_m(a, a_sf, b, b_sf, alpha, out):
     splits."""
     m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
     a16 = bf16_activations(a, a_sf)
-    stream_tile = stream_k_plan(m, n, k)
-    if stream_tile is not None:
-        launch_large_m(a16, b, b_sf, alpha, out, (stream_tile, 0), stream_k=True)
+    stream_plan = stream_k_plan(m, n, k)
+    if stream_plan is not None:
+        stream_tile, hybrid = stream_plan
+        launch_large_m(a16, b, b_sf, alpha, out, (stream_tile, 0), stream_k=True,
+                       hybrid=hybrid)
         return
     tile_m, splits = large_m_plan(m, n, k)
     launch_large_m(a16, b, b_sf, alpha, out, (tile_m, 0), splits)

@@ -494,10 +494,10 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     M = 256 66.5 / 88.6, M = 1024 224.5 / 260.9; 1024x7168 M = 256 26.6 / 30.7 (split route);
     4096x7168 M = 128 30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4."""
     m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
-    stream_tile = stream_k_plan(m, 2 * i, k, fused=True)
-    if stream_tile is not None:
+    stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
+    if stream_plan is not None:
         launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out,
-                       out_sf, (stream_tile, 0), stream_k=True)
+                       out_sf, (stream_plan[0], 0), stream_k=True)
         return
     plan = split_route_plan(m, i, k)
     if plan is not None:

@@ -115,7 +115,7 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
         for m in (17, 32, 64):
             assert not small_m_regime(m, n, k)
             assert large_m_plan(m, n, k)[1] > 1, (m, n, k)
-            assert stream_k_plan(m, n, k) == 64, (m, n, k)
+            assert stream_k_plan(m, n, k) == (64, False), (m, n, k)
     assert small_m_regime(64, 4096, 7168) and not small_m_regime(65, 4096, 7168)
 
 
@@ -146,6 +146,14 @@ def test_split_k_route_matches_fp64_reference(m, fp4_a):
     n, k = 1024, 36864  # 8 row tiles over 576 k-tiles: the plan splits K
     assert not small_m_regime(m, n, k) and large_m_plan(m, n, k)[1] > 1
     _check_public_route(m, n, k, fp4_a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [300, 512])
+def test_stream_k_hybrid_route_matches_fp64_reference(m):
+    n, k = 17024, 2560  # 266 tiles of 256 tokens (two waves, 67% full), 40 k-tiles each
+    assert stream_k_plan(m, n, k) == (256, True)
+    _check_public_route(m, n, k, True)
 
 
 def _check_public_route(m, n, k, fp4_a):

@@ -147,19 +147,25 @@ def test_stream_k_compiles_for_sm90a(n, k, tile_m):
 
 def test_stream_k_plan():
     """Stream-K where whole tiles leave the last wave mostly empty (H200 probe, 2026-11-30):
-    the tile is the narrowest holding M; the plain GEMM needs 40 k-tiles per CTA; the fused
-    kernel halves the tile below SMs / 8 tiles."""
-    assert stream_k_plan(64, 36864, 7168) == 64        # 288 tiles: 2.18 waves
-    assert stream_k_plan(256, 9216, 7168) == 256       # 72 tiles
-    assert stream_k_plan(1024, 36864, 7168) is None    # 1152 tiles: 8.7 waves
-    assert stream_k_plan(512, 36864, 7168) is None     # 576: 4.4 waves, 87% full
+    the tile is the narrowest holding M; the plain GEMM needs 40 k-tiles per CTA and takes the
+    hybrid from two full waves below 90%; the fused kernel halves the tile below SMs / 8
+    tiles."""
+    assert stream_k_plan(64, 36864, 7168) == (64, False)       # 288 tiles: 2.18 waves
+    assert stream_k_plan(256, 9216, 7168) == (256, False)      # 72 tiles
+    assert stream_k_plan(1024, 36864, 7168) is None            # 1152 tiles: 8.7 waves, 97%
+    assert stream_k_plan(1024, 34816, 5120) is None            # 92% full
+    assert stream_k_plan(512, 36864, 7168) == (256, True)      # 576: 4.4 waves, 87% full
+    assert stream_k_plan(512, 34816, 5120) == (256, True)      # 82% full
+    assert stream_k_plan(1024, 9216, 7168) == (256, True)      # 288 tiles, 73% full
+    assert stream_k_plan(1024, 5120, 17408) == (256, False)    # 160 tiles: no whole wave
     assert stream_k_plan(256, 4096, 7168) is None      # 27 k-tiles a CTA: split-K instead
-    assert stream_k_plan(512, 4096, 7168) == 256
+    assert stream_k_plan(512, 4096, 7168) == (256, False)
     assert all(stream_k_plan(m, 7168, 2048) is None for m in (32, 64, 128, 256, 512, 1024))
-    assert stream_k_plan(100, 5120, 17408) == 128
-    assert stream_k_plan(256, 4096, 7168, fused=True) == 256
-    assert stream_k_plan(256, 1024, 7168, fused=True) == 128  # 8 tiles: cut finer
-    assert stream_k_plan(128, 1024, 7168, fused=True) == 64
+    assert stream_k_plan(100, 5120, 17408) == (128, False)
+    assert stream_k_plan(256, 4096, 7168, fused=True) == (256, False)
+    assert stream_k_plan(256, 1024, 7168, fused=True) == (128, False)  # 8 tiles: cut finer
+    assert stream_k_plan(128, 1024, 7168, fused=True) == (64, False)
+    assert stream_k_plan(512, 36864, 7168, fused=True) is None  # 87%: above the fused 85%
 
 
 @pytest.mark.gpu

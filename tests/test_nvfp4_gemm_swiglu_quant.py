@@ -98,7 +98,7 @@ def test_small_m_regime_hands_over_to_stream_k_wgmma():
     1024x7168 from 65 (``tools/fused_regime_probe.py``)."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
         assert swiglu_small_m_regime(16, i, k) and not swiglu_small_m_regime(17, i, k)
-        assert stream_k_plan(17, 2 * i, k, fused=True) == 64
+        assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
     assert swiglu_small_m_regime(64, 512, 7168) and not swiglu_small_m_regime(65, 512, 7168)
 
@@ -384,9 +384,9 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     # (then the same bits as that launch), or the split route (same rule, other bits)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
-    stream_tile = stream_k_plan(m, 2 * i, k, fused=True)
-    if stream_tile is not None:
-        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (stream_tile, 0), True)
+    stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
+    if stream_plan is not None:
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (stream_plan[0], 0), True)
     elif split_route_plan(m, i, k) is not None:
         return
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
