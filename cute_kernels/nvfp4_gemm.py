@@ -194,7 +194,7 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
     fp32 workspace per call and the stream's arrival counters (``arrival_counters``). With
     ``stream_k_ctas`` > 0 (M <= 8 x token_tiles, prefetch 1, no split) that many CTAs share
-    the weight out in stream-K (``nvfp4_gemm_small_m_stream_k``). The tile sweep
+    the weight out in stream-K over warps (``nvfp4_gemm_small_m_stream_k``). The tile sweep
     and the config tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
     m = a.shape[0]

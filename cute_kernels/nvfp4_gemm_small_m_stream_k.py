@@ -1,20 +1,19 @@
-"""The small-M NVFP4 GEMM in stream-K: every CTA streams the same share of the weight.
+"""The small-M NVFP4 GEMM in stream-K over warps: every warp streams the same share of the weight.
 
 At M <= 16 the small-M kernel is a weight stream, and whole row blocks per CTA balance badly
 unless the CTAs come in many waves: 7168x18432 is 224 CTAs of 32 rows on 132 SMs (92 SMs
-stream two blocks, 40 one), 5120x17408 is 160.
+stream two blocks, 40 one), 5120x17408 is 160. And every CTA starts with a memory round trip
+and ends with its warps' reduction, so short CTAs pay those often.
 
-Here a fixed grid of ``ctas`` CTAs (all resident at once) shares out the U = row blocks x R
-rounds units, a round being ``warps`` consecutive K steps of a block, one per warp (as the
-plain kernel's warps take steps ``s % warps``, so a CTA reads whole 512-byte row segments at
-a time; R = ceil(steps / warps)): CTA ``c`` takes ``[c U / P, (c + 1) U / P)`` in order, the
-next round's loads in flight while one is decoded, across row blocks too. Every warp of a CTA
-walks the same rounds, so at the end of a block's rounds the warps meet in shared memory
-(``_reduce_across_warps``). A block one CTA holds whole gets the ordinary epilogue from its
-warp 0; a block cut across CTAs is summed the stream-K way (``stream_k``'s rule): each piece's
-fp32 sums go to its CTA's workspace slot (two per CTA: its range's first piece and its last),
-the CTA counts itself in on the block's arrival counter, and the last to arrive adds the pieces
-in piece order (deterministic) and runs the epilogue. No CTA waits for another.
+Here a fixed grid of ``ctas`` CTAs (all resident at once) shares out the U = row blocks x K
+steps units among its W = ctas x warps warps: warp ``w`` takes ``[w U / W, (w + 1) U / W)``,
+in order, the next unit's loads in flight while one is decoded (register double buffering
+across row blocks too: the pipeline never drains inside a warp's range). A block whose steps
+one warp holds whole gets the ordinary epilogue from that warp; a block cut across warps is
+summed the stream-K way (``stream_k``'s rule, with warps for CTAs): each piece's fp32 sums go to
+its warp's workspace slot (two per warp: its range's first piece and its last), the warp
+counts itself in on the block's arrival counter, and the last to arrive adds the pieces in
+piece order (deterministic) and runs the epilogue. No warp waits for another.
 
 One token tile per launch (M <= 8 x token_tiles); the activations of M <= 2 are staged in
 shared memory for the whole K (``x_tokens``), as the plain kernel stages them.
@@ -37,19 +36,17 @@ from .stream_k import _cta_of, _cta_start
 
 
 @cute.jit
-def _piece_fixup(acc: cute.Tensor, block, piece, start, units, rounds: cutlass.Constexpr,
-                 mWork: cute.Tensor, mCount: cute.Tensor, lane):
-    """Warp 0 of a CTA, for a cut piece of row block ``block`` that starts at unit ``piece``
-    (the CTA's range starts at ``start``), ``acc`` the CTA's sums over it: store them, count
-    in; returns whether this CTA arrived last, its ``acc`` then holding the block's sum."""
-    cta = cute.arch.block_idx()[1]
-    ctas = cute.arch.grid_dim()[1]
+def _warp_piece_fixup(acc: cute.Tensor, block, piece, start, worker, workers, units,
+                      steps: cutlass.Constexpr, mWork: cute.Tensor, mCount: cute.Tensor, lane):
+    """A cut piece of row block ``block`` that starts at unit ``piece`` (the warp's range starts
+    at ``start``): store it, count in; returns whether this warp arrived last, its ``acc`` then
+    holding the block's whole sum."""
     per_lane = cute.size(acc)
     slot_words = 32 * per_lane
-    first_unit = block * rounds
-    c_first = _cta_of(first_unit, units, ctas)
-    pieces = _cta_of(first_unit + rounds - 1, units, ctas) - c_first + 1
-    mine = (2 * cta + cutlass.Int32(piece != start)) * slot_words + lane * per_lane
+    first_unit = block * steps
+    w_first = _cta_of(first_unit, units, workers)
+    pieces = _cta_of(first_unit + steps - 1, units, workers) - w_first + 1
+    mine = (2 * worker + cutlass.Int32(piece != start)) * slot_words + lane * per_lane
     for i in cutlass.range_constexpr(per_lane):
         mWork[mine + i] = acc[i]
     cute.arch.fence_acq_rel_gpu()
@@ -64,8 +61,8 @@ def _piece_fixup(acc: cute.Tensor, block, piece, start, units, rounds: cutlass.C
         cute.arch.fence_acq_rel_gpu()
         acc.fill(0.0)
         for p in cutlass.range(pieces, unroll=1):
-            cp = c_first + p
-            slot = 2 * cp + cutlass.Int32(_cta_start(cp, units, ctas) < first_unit)
+            wp = w_first + p
+            slot = 2 * wp + cutlass.Int32(_cta_start(wp, units, workers) < first_unit)
             base = slot * slot_words + lane * per_lane
             for i in cutlass.range_constexpr(per_lane):
                 acc[i] = acc[i] + cute.arch.load(mWork.iterator + base + i, cutlass.Float32,
@@ -84,7 +81,6 @@ class SmallMStreamK:
         assert self.prefetch == 1 and self.splits == 1
         self.ctas = ctas
         self.row_blocks = (self.n + 16 * self.rt - 1) // (16 * self.rt)
-        self.rounds = (self.steps + self.warps - 1) // self.warps  # per row block
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -92,13 +88,6 @@ class SmallMStreamK:
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=(1, self.ctas, 1), block=(32 * self.warps, 1, 1), smem=self.smem_bytes,
             stream=stream)
-
-    @cute.jit
-    def _unit_step(self, u, warp):
-        """(row block, this warp's K step) of round unit ``u``; the step may pass the block's
-        last (a partial last round: that warp idles)."""
-        block = u // self.rounds
-        return block, (u - block * self.rounds) * self.warps + warp
 
     @cute.kernel
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -112,14 +101,15 @@ class SmallMStreamK:
         loader = self._loader(mA, mASF, mB, mBSF, m)
         cur = self._step_registers(mBSF)
         nxt = self._step_registers(mBSF)
-        units = self.row_blocks * self.rounds
-        start = _cta_start(cta, units, self.ctas)
-        end = _cta_start(cta + 1, units, self.ctas)
-        # the first round's loads go out before the staging (as in the plain kernel)
+        worker = cta * self.warps + warp
+        workers = self.ctas * self.warps
+        units = self.row_blocks * self.steps
+        start = _cta_start(worker, units, workers)
+        end = _cta_start(worker + 1, units, workers)
+        # the first unit's loads go out before the staging (as in the plain kernel)
         if start < end:
-            block, step = self._unit_step(start, warp)
-            self._load_step(*loader, cutlass.min(step, self.steps - 1), g, lane_q, block, 0, m,
-                            cur)
+            block = start // self.steps
+            self._load_step(*loader, start - block * self.steps, g, lane_q, block, 0, m, cur)
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX = self._stage_activations(mA, mASF, loader[4], m, 0, 0)
@@ -130,39 +120,34 @@ class SmallMStreamK:
         piece = start  # first unit of the current piece
         for u in cutlass.range(start, end, unroll=1):
             if u + 1 < end:
-                block, step = self._unit_step(u + 1, warp)
-                self._load_step(*loader, cutlass.min(step, self.steps - 1), g, lane_q, block,
-                                0, m, nxt)
-            block, step = self._unit_step(u, warp)
-            if step < self.steps:
-                self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
-            if (u - block * self.rounds == self.rounds - 1) | (u == end - 1):
-                self._finish_piece(acc, scalars, outs, block, piece, start, units, warp, g,
-                                   lane_q, lane, m)
+                block = (u + 1) // self.steps
+                self._load_step(*loader, u + 1 - block * self.steps, g, lane_q, block, 0, m,
+                                nxt)
+            block = u // self.steps
+            step = u - block * self.steps
+            self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
+            if (step == self.steps - 1) | (u == end - 1):
+                self._finish_piece(acc, scalars, outs, block, piece, start, worker, workers,
+                                   units, g, lane_q, lane, m)
                 acc.fill(0.0)
                 piece = u + 1
             for src, dst in zip(nxt, cur):
                 dst.store(src.load())
 
     @cute.jit
-    def _finish_piece(self, acc, scalars, outs, block, piece, start, units, warp, g, lane_q,
-                      lane, m):
-        """The CTA's warps add their sums over the piece; warp 0 runs the epilogue of row block
-        ``block`` once its sum is whole: here if this CTA held all of it, else after the cut
-        pieces' fix-up, in the CTA that arrives last. A barrier after it frees the shared sums
-        for the next piece."""
-        if cutlass.const_expr(self.warps > 1):
-            self._reduce_across_warps(acc, warp, lane)
-        if warp == 0:
-            first_unit = block * self.rounds
-            done = _cta_of(first_unit, units, self.ctas) == _cta_of(
-                first_unit + self.rounds - 1, units, self.ctas)  # one CTA holds it all
-            if not done:
-                done = _piece_fixup(acc, block, piece, start, units, self.rounds, outs[-2],
-                                    outs[-1], lane)
-            if done:
-                self.epilogue(acc, scalars, outs[:-2], block, 0, g, lane_q, m)
-        cute.arch.sync_threads()
+    def _finish_piece(self, acc, scalars, outs, block, piece, start, worker, workers, units, g,
+                      lane_q, lane, m):
+        """The epilogue of row block ``block`` once its sum is whole: here if this warp held
+        every step of it, else after the cut pieces' fix-up, by the warp that arrives last."""
+        first_unit = block * self.steps
+        whole = (piece == first_unit) & (_cta_of(first_unit, units, workers) ==
+                                        _cta_of(first_unit + self.steps - 1, units, workers))
+        done = whole
+        if not whole:
+            done = _warp_piece_fixup(acc, block, piece, start, worker, workers, units,
+                                     self.steps, outs[-2], outs[-1], lane)
+        if done:
+            self.epilogue(acc, scalars, outs[:-2], block, 0, g, lane_q, m)
 
 
 class NVFP4GemmSmallMStreamK(SmallMStreamK, NVFP4GemmSmallM):
@@ -183,11 +168,11 @@ class NVFP4GemmSmallMStreamK(SmallMStreamK, NVFP4GemmSmallM):
 
 def stream_k_buffers(rows: int, config: tuple[int, ...], ctas: int,
                      device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """(fp32 workspace: two slots of a CTA's sums per CTA; the stream's zeroed arrival
+    """(fp32 workspace: two slots of a warp's sums per warp; the stream's zeroed arrival
     counters, one per row block) for a small-M stream-K launch of (row_tiles, token_tiles,
     warps) over ``rows`` weight rows."""
-    rt, jt = config[:2]
-    return (torch.empty(2 * ctas * 32 * rt * jt * 4, dtype=torch.float32,
+    rt, jt, warps = config[:3]
+    return (torch.empty(2 * ctas * warps * 32 * rt * jt * 4, dtype=torch.float32,
                         device=device),
             arrival_counters(-(-rows // (16 * rt)), device))
 

@@ -204,15 +204,14 @@ def test_split_k_small_m_is_deterministic_and_replays(m):
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [1, 2, 5, 8])
 @pytest.mark.parametrize("config,ctas", [
-    ((2, 1, 4, 1), 3),    # 11 row blocks x 2 rounds (4 + 1 steps) over 3 CTAs: blocks cut
-    ((1, 1, 4, 1), 50),   # 42 units on 50 CTAs: empty ranges, one-round pieces
-    ((2, 1, 2, 1), 2),    # 3 rounds of two warps: whole blocks, one cut
-    ((2, 1, 3, 1), 4),    # rounds of 3 + 2 steps
+    ((2, 1, 4, 1), 3),    # 12 warps over 11 row blocks x 5 steps: blocks cut in two
+    ((1, 1, 4, 1), 50),   # 200 warps for 105 units: empty ranges, one-step pieces
+    ((2, 1, 2, 1), 1),    # two warps: whole blocks, one cut
     ((1, 2, 4, 1), 9),    # 16-token tiles
 ])
 def test_small_m_stream_k_matches_fp64_reference(m, config, ctas):
-    """Stream-K in the small-M kernel (``nvfp4_gemm_small_m_stream_k``): N and K tails (336
-    rows, K = 1088 is 4.25 steps), activations staged at M <= 2, both activation types."""
+    """Stream-K over warps (``nvfp4_gemm_small_m_stream_k``): N and K tails (336 rows, K =
+    1088 is 4.25 steps), activations staged at M <= 2, both activation types."""
     n, k = 336, 1088
     for fp4_a in (True, False):
         a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)

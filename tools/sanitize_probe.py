@@ -114,8 +114,8 @@ for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3)), (13, (2, 1, 4, 
 torch.cuda.synchronize()
 print("small-M split-K probe ran")
 
-# The small-M kernel in stream-K (cut row blocks summed by the CTA that arrives last).
-for rows, config, ctas in ((1, (2, 1, 4, 1), 3), (5, (1, 1, 4, 1), 11), (2, (2, 1, 3, 1), 2)):
+# The small-M kernel in stream-K over warps (cut row blocks summed by their last warp).
+for rows, config, ctas in ((1, (2, 1, 4, 1), 3), (5, (1, 1, 4, 1), 11), (2, (2, 1, 2, 1), 1)):
     xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
     ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
     launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config,

@@ -1,4 +1,4 @@
-"""Stream-K in the small-M GEMM (``nvfp4_gemm_small_m_stream_k``) against the
+"""Stream-K over warps in the small-M GEMM (``nvfp4_gemm_small_m_stream_k``) against the
 default small-M launch (``small_m_config``: whole row blocks per CTA, or split-K): per shape
 and M, graph us (50 calls per graph), W4A4 and, at M = 1, W4A16. Stream-K configs are
 (row_tiles, token_tiles, warps) x CTAs per SM. CUTE_KERNELS_BENCH_SHAPES picks shapes; one line
@@ -14,8 +14,7 @@ from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS
 
 alpha = torch.full((1,), 0.5, device="cuda")
-CONFIGS = ([((2, 1, 4, 1), c) for c in (2, 3, 4)] + [((1, 1, 4, 1), c) for c in (3, 4)]
-           + [((1, 1, 8, 1), 2)])
+CONFIGS = [((2, 1, 4, 1), c) for c in (2, 3, 4)] + [((1, 1, 4, 1), c) for c in (4, 6)]
 for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120),
                            (9216, 7168), (4096, 7168), (7168, 2048)]):
     weights = weight_copies(n, k)
