@@ -329,7 +329,7 @@ class NVFP4GemmSmallM:
             self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
         sX = None
         if cutlass.const_expr(self.x_tokens):
-            sX = self._stage_activations(mA, mASF, loader[4], m, tok0, step0)
+            sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
