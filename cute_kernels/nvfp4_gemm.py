@@ -34,8 +34,6 @@ from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)
-from .nvfp4_gemm_small_m_stream_k import (compile_nvfp4_gemm_small_m_stream_k,
-                                          stream_k_buffers)
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -188,14 +186,12 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
 
 
 def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
-                   config: tuple[int, ...], stream_k_ctas: int = 0) -> None:
+                   config: tuple[int, ...]) -> None:
     """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[, splits])
     on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. With splits > 1
     K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
-    fp32 workspace per call and the stream's arrival counters (``arrival_counters``). With
-    ``stream_k_ctas`` > 0 (M <= 8 x token_tiles, prefetch 1, no split) that many CTAs share
-    the weight out in stream-K over warps (``nvfp4_gemm_small_m_stream_k``). The tile sweep
-    and the config tests call it directly."""
+    fp32 workspace per call and the stream's arrival counters (``arrival_counters``). The tile
+    sweep and the config tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
     m = a.shape[0]
     splits = config_splits(config)
@@ -204,14 +200,6 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     args = (a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k)
-    if stream_k_ctas:
-        if m > 8 * config[1] or config[3] != 1 or splits > 1:
-            raise ValueError(f"stream_k_ctas: needs M <= 8 x token_tiles, prefetch 1 and no "
-                             f"split, got M={m} and config {config}")
-        compile_nvfp4_gemm_small_m_stream_k(n, k, a_kind, str(out.dtype), *config[:3], x_tokens,
-                                            stream_k_ctas)(
-            *args, *stream_k_buffers(n, config, stream_k_ctas, out.device))
-        return
     if splits == 1:
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens)(*args)
         return

@@ -280,25 +280,6 @@ class NVFP4GemmSmallM:
                             acc[t, j, e] = d[e]
 
     # ---------------------------------------------------------------- kernel
-    def _loader(self, mA, mASF, mB, mBSF, m):
-        """The operands and the scale layouts ``_load_step`` takes (called while tracing)."""
-        b_sf_layout = sf_tiled_layout((self.n + 127) // 128 * 128, self.kb_padded)
-        a_sf_layout = b_sf_layout
-        if cutlass.const_expr(self.a_fp4):
-            a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
-        return mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout
-
-    def _step_registers(self, mBSF):
-        """One register buffer of a step's raw loads: (weight codes, weight scales, activation
-        codes or bf16, activation scales); each slice's last mode is contiguous, so it is one
-        vector load."""
-        def regs(shape, dtype):
-            return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(1, 0)), dtype)
-
-        return (regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
-                regs((self.jt, self.x_words), cutlass.Int32),
-                regs((self.jt, 4), mBSF.element_type))
-
     @cute.kernel
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                scalars, outs):
@@ -309,8 +290,19 @@ class NVFP4GemmSmallM:
         lane_q = lane - g * 4
         m = outs[0].shape[0]
         tok0 = bx * (8 * self.jt)
-        loader = self._loader(mA, mASF, mB, mBSF, m)
-        bufs = [self._step_registers(mBSF) for _ in range(2 if self.prefetch == 1 else 1)]
+        b_sf_layout = sf_tiled_layout((self.n + 127) // 128 * 128, self.kb_padded)
+        a_sf_layout = b_sf_layout
+        if cutlass.const_expr(self.a_fp4):
+            a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
+
+        def regs(shape, dtype):  # last mode contiguous, so each slice is one vector load
+            return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(1, 0)), dtype)
+
+        bufs = [(regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
+                 regs((self.jt, self.x_words), cutlass.Int32),
+                 regs((self.jt, 4), mBSF.element_type))
+                for _ in range(2 if self.prefetch == 1 else 1)]
+        loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
         # this CTA's K steps: [step0, end); the warp's are step0 + warp + i * warps
         step0, end = 0, self.steps

@@ -9,7 +9,6 @@ from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, sm
 from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
-from cute_kernels.nvfp4_gemm_small_m_stream_k import compile_nvfp4_gemm_small_m_stream_k
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
 
@@ -36,15 +35,6 @@ def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
 ])
 def test_small_m_split_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m_split, n, k, a_dtype, "torch.bfloat16",
-                        *config)
-
-
-@pytest.mark.parametrize("n,k,a_dtype,config", [
-    (7168, 18432, "fp4", (2, 1, 4, 1, 528)),         # staged activation, 4 CTAs per SM
-    (200, 576, "torch.bfloat16", (1, 2, 4, 0, 7)),    # 16-token tile, K tail, N tail
-])
-def test_small_m_stream_k_compiles_for_sm90a(n, k, a_dtype, config):
-    assert compile_only(compile_nvfp4_gemm_small_m_stream_k, n, k, a_dtype, "torch.bfloat16",
                         *config)
 
 
@@ -198,61 +188,15 @@ def test_every_tile_config_agrees(config, m):
 def test_split_k_small_m_is_deterministic_and_replays(m):
     """The in-launch split-K reduction: repeated launches and CUDA-graph replays give the
     same bits (the partials are added in split order, the arrival counters reset)."""
-    _check_deterministic_and_replays(m, 336, 2048, (1, 2, 4, 1, 4) if m > 8 else (2, 1, 4, 1, 4))
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 2, 5, 8])
-@pytest.mark.parametrize("config,ctas", [
-    ((2, 1, 4, 1), 3),    # 12 warps over 11 row blocks x 5 steps: blocks cut in two
-    ((1, 1, 4, 1), 50),   # 200 warps for 105 units: empty ranges, one-step pieces
-    ((2, 1, 2, 1), 1),    # two warps: whole blocks, one cut
-    ((1, 2, 4, 1), 9),    # 16-token tiles
-])
-def test_small_m_stream_k_matches_fp64_reference(m, config, ctas):
-    """Stream-K over warps (``nvfp4_gemm_small_m_stream_k``): N and K tails (336 rows, K =
-    1088 is 4.25 steps), activations staged at M <= 2, both activation types."""
-    n, k = 336, 1088
-    for fp4_a in (True, False):
-        a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
-        want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-        out = poisoned(m, n, dtype=torch.float32)
-        launch_small_m(a, a_sf, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config,
-                       stream_k_ctas=ctas)
-        assert not out.isnan().any()
-        assert _rel_err(out, want) <= 1e-3, (config, ctas, fp4_a)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 7])
-def test_small_m_stream_k_is_deterministic_and_replays(m):
-    from cute_kernels.arrival_counters import arrival_counters
-
-    _check_deterministic_and_replays(m, 336, 2048, (2, 1, 4, 1), stream_k_ctas=5)
-    assert not arrival_counters(1024, torch.device("cuda")).any()
-
-
-def test_small_m_stream_k_rejects_what_it_cannot_run():
-    a, a_sf, b, b_sf, alpha = _inputs(9, 64, 256, True, device="cpu")
-    with pytest.raises(ValueError, match="stream_k_ctas"):
-        launch_small_m(a, a_sf, b, b_sf, torch.full((1,), alpha), torch.empty(9, 64),
-                       (2, 1, 4, 1), stream_k_ctas=4)
-
-
-def _check_deterministic_and_replays(m, n, k, config, stream_k_ctas=0):
-    """Three launches and two CUDA-graph replays into poisoned outputs: the fp64 product, and
-    the same bits every time."""
+    n, k = 336, 2048
     a, a_sf, b, b_sf, alpha = _inputs(m, n, k, True)
     alpha_t = torch.full((1,), alpha, device="cuda")
-
-    def launch(out):
-        launch_small_m(a, a_sf, b, b_sf, alpha_t, out, config, stream_k_ctas=stream_k_ctas)
-
+    config = (1, 2, 4, 1, 4) if m > 8 else (2, 1, 4, 1, 4)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     outs = []
     for _ in range(3):
         out = poisoned(m, n, dtype=torch.float32)
-        launch(out)
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, out, config)
         outs.append(out)
     assert _rel_err(outs[0], want) <= 1e-3
     assert all(torch.equal(o, outs[0]) for o in outs[1:])
@@ -260,11 +204,11 @@ def _check_deterministic_and_replays(m, n, k, config, stream_k_ctas=0):
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
-        launch(graph_out)
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, graph_out, config)
     torch.cuda.current_stream().wait_stream(s)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        launch(graph_out)
+        launch_small_m(a, a_sf, b, b_sf, alpha_t, graph_out, config)
     for _ in range(2):
         graph_out.fill_(float("nan"))
         graph.replay()

@@ -113,14 +113,3 @@ for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3)), (13, (2, 1, 4, 
                      torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
 torch.cuda.synchronize()
 print("small-M split-K probe ran")
-
-# The small-M kernel in stream-K over warps (cut row blocks summed by their last warp).
-for rows, config, ctas in ((1, (2, 1, 4, 1), 3), (5, (1, 1, 4, 1), 11), (2, (2, 1, 2, 1), 1)):
-    xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
-    ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
-    launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config,
-                   stream_k_ctas=ctas)
-    launch_small_m(xr, None, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config,
-                   stream_k_ctas=ctas)
-torch.cuda.synchronize()
-print("small-M stream-K probe ran")
