@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import torch
 
+from .constants import constant
+
 
 def check_dtype(name: str, t, *dtypes: torch.dtype) -> None:
     if not isinstance(t, torch.Tensor):
@@ -41,5 +43,5 @@ def as_scale_tensor(name: str, value, device: torch.device) -> torch.Tensor:
             raise ValueError(f"{name}: on {value.device}, but the other inputs are on {device}")
         return value if value.dim() == 1 else value.reshape(1)
     if isinstance(value, (int, float)):
-        return torch.full((1,), float(value), dtype=torch.float32, device=device)
+        return constant(1, torch.float32, device, float(value))
     raise TypeError(f"{name}: expected a float or a float32 tensor, got {type(value).__name__}")
