@@ -32,6 +32,18 @@ def target_arch() -> str:
     return arch
 
 
+PDL_ENV = "CUTE_KERNELS_DISABLE_PDL"
+
+
+def pdl_enabled() -> bool:
+    """Whether the decode kernels launch with programmatic dependent launch (PDL): a kernel may
+    start while the kernel before it on the stream finishes, streams its first weights (which
+    nothing writes), and waits for that kernel's results (``griddepcontrol.wait``) before it
+    reads activations or writes anything. On unless ``CUTE_KERNELS_DISABLE_PDL=1``; part of
+    every compiled kernel's cache key."""
+    return os.environ.get(PDL_ENV, "0") in ("", "0")
+
+
 def has_gpu() -> bool:
     import torch
 

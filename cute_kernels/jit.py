@@ -31,7 +31,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from .arch import target_arch
+from .arch import pdl_enabled, target_arch
 
 _SCALAR_TYPES = (bool, int, float, str, type(None))
 
@@ -86,7 +86,7 @@ def _normalize(arg: Any) -> Any:
 
 def _describe(compile_fn: Callable, args: tuple) -> str:
     name = f"{compile_fn.__module__}.{compile_fn.__qualname__}"
-    return f"{name}{_normalize(args)!r} arch={target_arch()} src={fingerprint()}"
+    return f"{name}{_normalize(args)!r} arch={target_arch()} pdl={pdl_enabled()} src={fingerprint()}"
 
 
 def _lock_for(key: str) -> threading.Lock:

@@ -48,7 +48,7 @@ from cutlass.memory import SmemAllocator
 from layouts import sf_tiled_layout
 
 from . import jit
-from .arch import compile_options
+from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
                          e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
@@ -65,6 +65,7 @@ class NVFP4GemmSmallM:
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
         assert x_tokens <= 8 or x_tokens == 8 * token_tiles  # past a tile: whole tiles
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
+        self.pdl = pdl_enabled()
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
         self.rt, self.jt, self.warps, self.prefetch = row_tiles, token_tiles, warps, prefetch
@@ -116,7 +117,8 @@ class NVFP4GemmSmallM:
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
-            block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream)
+            block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
+            use_pdl=self.pdl)
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
@@ -314,11 +316,23 @@ class NVFP4GemmSmallM:
         # start then costs one memory round trip, not the staging's plus the first step's
         # (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the batched staging below; loading
         # the second buffer up front too measured slower again, 52.7 in the suite).
+        # PDL: the next kernel on the stream may launch once every CTA here has started; this
+        # one waits for the previous kernel's results before its first activation load (only
+        # the staged path's first weight step goes out before).
+        if cutlass.const_expr(self.pdl):
+            cute.arch.griddepcontrol_launch_dependents()
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
+            self._wait_for_inputs()
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(self.prefetch):
+            if cutlass.const_expr(not self.x_tokens):
+                self._wait_for_inputs()
             self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
+            if cutlass.const_expr(self.x_tokens > 0):
+                self._wait_for_inputs()
+        else:
+            self._wait_for_inputs()
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
@@ -351,6 +365,12 @@ class NVFP4GemmSmallM:
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    def _wait_for_inputs(self):
+        """PDL: block until the previous kernel on the stream has finished and its writes are
+        visible (a no-op without a programmatic dependency)."""
+        if cutlass.const_expr(self.pdl):
+            cute.arch.griddepcontrol_wait()
 
     @cute.jit
     def _ring_prologue(self, loader, where, span, warp, lane):

@@ -245,6 +245,37 @@ def test_non_default_stream_and_graph_capture():
     torch.testing.assert_close(out, want, rtol=0, atol=0)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 5])
+def test_dependent_chain_in_a_graph_matches_eager(m):
+    """Programmatic dependent launch: each GEMM of a chain reads the one before it (W4A16, its
+    bf16 output as the next input), replayed from a graph with no gaps between kernels. A
+    kernel that read its activations before the previous one finished would differ."""
+    k = 2048
+    weights = [_quantized(k, k, "cuda")[:2] for _ in range(4)]
+    x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
+
+    def chain(out):
+        y = x
+        for i, (b, b_sf) in enumerate(weights):
+            y = nvfp4_gemm(y, None, b, b_sf, 1e-3, out=out[i])
+        return y
+
+    want = [torch.empty(m, k, device="cuda", dtype=torch.bfloat16) for _ in weights]
+    chain(want)
+    got = [poisoned(m, k, dtype=torch.bfloat16) for _ in weights]
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        chain(got)
+    for _ in range(3):
+        for g in got:
+            g.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert all(torch.equal(g, w) for g, w in zip(got, want))
+    assert want[-1].isfinite().all() and want[-1].abs().max() > 0
+
+
 # ------------------------------------------------------------------------- bad input (CPU)
 
 def _cpu_inputs(m=4, n=64, k=128):
