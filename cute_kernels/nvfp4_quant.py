@@ -49,7 +49,7 @@ from cutlass.memory import SmemAllocator
 from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tiled_layout
 
 from . import jit
-from .arch import compile_options, sm_count
+from .arch import compile_options, pdl_enabled, sm_count
 from .constants import constant
 from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
 from .device_fp4 import div6, e2m1_encode_total, fill_reciprocal_table
@@ -99,6 +99,7 @@ class NVFP4Quant:
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
+        self.pdl = pdl_enabled()
         self.max_ctas, self.prefetch = max_ctas, prefetch
         self.k, self.kb = k, k // BLOCK
         self.kb4 = (self.kb + 3) // 4 * 4
@@ -135,6 +136,7 @@ class NVFP4Quant:
             block=(32 * self.warps, 1, 1),
             smem=TABLE_SIZE * 4 + 16,
             stream=stream,
+            use_pdl=self.pdl,
         )
 
     # ---- small helpers that hide the dense/experts difference --------------------------------
@@ -186,6 +188,11 @@ class NVFP4Quant:
     def kernel(self, mX: cute.Tensor, mG: cute.Tensor, mMask: cute.Tensor, mQ: cute.Tensor,
                sSF: cute.Tensor, mSFWords: cute.Tensor, m: cutlass.Int32,
                row_items: cutlass.Int32, items: cutlass.Int32):
+        if cutlass.const_expr(self.pdl):
+            # PDL: the next kernel may launch now; everything here reads the previous one's
+            # results (the scale too), so wait for it first
+            cute.arch.griddepcontrol_launch_dependents()
+            cute.arch.griddepcontrol_wait()
         tidx, _, _ = cute.arch.thread_idx()
         bidx, ex, _ = cute.arch.block_idx()
         ctas, _, _ = cute.arch.grid_dim()

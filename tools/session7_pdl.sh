@@ -6,6 +6,7 @@
 source "$(dirname "$0")/device_common.sh"
 gpu_tests 250 /tmp/logs/t-small.log tests/test_nvfp4_gemm.py &
 gpu_tests 220 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "small or split" &
+gpu_tests 220 /tmp/logs/t-quant.log tests/test_nvfp4_quant.py tests/models &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 200 & sanitize racecheck 230 & wait) &
 for i in 0 1 2 3 4 5 6; do
