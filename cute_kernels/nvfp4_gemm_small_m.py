@@ -316,11 +316,8 @@ class NVFP4GemmSmallM:
         # start then costs one memory round trip, not the staging's plus the first step's
         # (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the batched staging below; loading
         # the second buffer up front too measured slower again, 52.7 in the suite).
-        # PDL: the next kernel on the stream may launch once every CTA here has started; this
-        # one waits for the previous kernel's results before its first activation load (only
+        # PDL: wait for the previous kernel's results before the first activation load (only
         # the staged path's first weight step goes out before).
-        if cutlass.const_expr(self.pdl):
-            cute.arch.griddepcontrol_launch_dependents()
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
             self._wait_for_inputs()
@@ -361,6 +358,12 @@ class NVFP4GemmSmallM:
                     self._load_step(*loader, step, *where, bufs[0])
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
+        # PDL: the next kernel may launch once every CTA is past its main loop. Triggered at
+        # the start instead, a one-wave grid let the next kernels' CTAs pile up, waiting, on
+        # whichever SMs had room (H200: 7168x18432 M = 1 29.6 -> 52.3 us, 4096x7168 8.4 ->
+        # 16.8, while the multi-wave 7168x2048 went 5.6 -> 4.6).
+        if cutlass.const_expr(self.pdl):
+            cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:

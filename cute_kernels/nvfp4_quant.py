@@ -189,9 +189,8 @@ class NVFP4Quant:
                sSF: cute.Tensor, mSFWords: cute.Tensor, m: cutlass.Int32,
                row_items: cutlass.Int32, items: cutlass.Int32):
         if cutlass.const_expr(self.pdl):
-            # PDL: the next kernel may launch now; everything here reads the previous one's
-            # results (the scale too), so wait for it first
-            cute.arch.griddepcontrol_launch_dependents()
+            # PDL: everything here reads the previous kernel's results (the scale too), so
+            # wait for it first (the next kernel launches as these CTAs exit)
             cute.arch.griddepcontrol_wait()
         tidx, _, _ = cute.arch.thread_idx()
         bidx, ex, _ = cute.arch.block_idx()
