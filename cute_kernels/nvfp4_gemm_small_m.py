@@ -59,13 +59,20 @@ SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 
 
 class NVFP4GemmSmallM:
+    # Programmatic dependent launch (``arch.pdl_enabled``): off for the plain GEMM. Measured on
+    # the H200 (2026-11-30, ``tools/pdl_probe.py``, M = 1, graph us, off / on): 7168x18432 29.6
+    # / 34.9 (its one wave of 224 CTAs, launched early next to the previous kernel's, lands
+    # unevenly on the SMs), 36864x7168 47.7 / 46.6, the other shapes within 0.3 us; the
+    # DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 / 95.8.
+    PDL = False
+
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
                  x_tokens: int = 0, splits: int = 1):
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
         assert x_tokens <= 8 or x_tokens == 8 * token_tiles  # past a tile: whole tiles
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
-        self.pdl = pdl_enabled()
+        self.pdl = self.PDL and pdl_enabled()
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
         self.rt, self.jt, self.warps, self.prefetch = row_tiles, token_tiles, warps, prefetch

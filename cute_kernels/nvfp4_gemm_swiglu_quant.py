@@ -116,6 +116,11 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     """Static I (output columns), K, activation type and tile config; ``row_tiles`` even, with
     ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
 
+    # PDL on (``NVFP4GemmSmallM.PDL``): M = 1, graph us, off / on (H200 2026-11-30,
+    # ``tools/pdl_probe.py``): 1024x7168 6.96 / 5.87, 4096x7168 9.92 / 8.17, 36864x7168
+    # 50.1 / 47.9
+    PDL = True
+
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1):
         assert i % GATE_UP_GROUP == 0
