@@ -5,7 +5,7 @@ quantization of the fp64 SwiGLU (DESIGN.md's rule for results after a GEMM)."""
 import pytest
 import torch
 
-from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import nvfp4_dequantize
 from cute_kernels.large_m_plans import stream_k_plan
@@ -483,3 +483,36 @@ def test_split_route_matches_reference(m, i, k, plan, fp4_a):
                        torch.full((1,), g_out, device="cuda"), out, out_sf,
                        plan or split_route_plan(m, i, k))
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 5])
+def test_dependent_chain_in_a_graph_matches_eager(m):
+    """Programmatic dependent launch (the fused small-M kernel): three MLP steps, fused gate_up
+    then the down ``nvfp4_gemm`` whose bf16 output feeds the next step, replayed from a graph
+    with no gaps between kernels, equal the eager run bit for bit. A kernel that read its
+    input before the previous one finished would differ."""
+    i, k = 512, 1024
+    x, _, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    down = [reference.nvfp4_quantize(torch.randn(k, i, device="cuda", dtype=torch.bfloat16),
+                                     100.0) for _ in range(3)]
+
+    def chain(outs):
+        y = x
+        for (d, d_sf), out in zip(down, outs):
+            q, sf = nvfp4_gemm_swiglu_quant(y, None, w, w_sf, alpha, g_out)
+            y = nvfp4_gemm(q, sf, d, d_sf, 1e-3, out=out)
+
+    want = [torch.empty(m, k, device="cuda", dtype=torch.bfloat16) for _ in down]
+    chain(want)
+    got = [poisoned(m, k, dtype=torch.bfloat16) for _ in down]
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        chain(got)
+    for _ in range(3):
+        for g in got:
+            g.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert all(torch.equal(g, w_) for g, w_ in zip(got, want))
+    assert want[-1].isfinite().all() and want[-1].abs().max() > 0
