@@ -19,3 +19,23 @@ def poisoned(*shape, dtype, device="cuda"):
     else:
         t.view(torch.uint8).fill_(0xFF)
     return t
+
+
+def check_graph_replays_chain(chain, count, shape, dtype=torch.bfloat16):
+    """``chain(outs)`` runs dependent kernels writing ``count`` outputs of ``shape``: the eager
+    run, then three replays of its CUDA graph into NaN-poisoned buffers, must give the same
+    bits (a kernel that read its input before the one before it finished would not); the last
+    output finite and not all zero."""
+    want = [torch.empty(shape, device="cuda", dtype=dtype) for _ in range(count)]
+    chain(want)
+    got = [poisoned(*shape, dtype=dtype) for _ in range(count)]
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        chain(got)
+    for _ in range(3):
+        for g in got:
+            g.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert all(torch.equal(g, w) for g, w in zip(got, want))
+    assert want[-1].isfinite().all() and want[-1].abs().max() > 0

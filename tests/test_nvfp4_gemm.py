@@ -10,7 +10,7 @@ from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only
-from tests.conftest import poisoned
+from tests.conftest import check_graph_replays_chain, poisoned
 
 
 @pytest.mark.parametrize("n,k,a_dtype,config", [
@@ -255,25 +255,12 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
     weights = [_quantized(k, k, "cuda")[:2] for _ in range(4)]
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
 
-    def chain(out):
+    def chain(outs):
         y = x
-        for i, (b, b_sf) in enumerate(weights):
-            y = nvfp4_gemm(y, None, b, b_sf, 1e-3, out=out[i])
-        return y
+        for (b, b_sf), out in zip(weights, outs):
+            y = nvfp4_gemm(y, None, b, b_sf, 1e-3, out=out)
 
-    want = [torch.empty(m, k, device="cuda", dtype=torch.bfloat16) for _ in weights]
-    chain(want)
-    got = [poisoned(m, k, dtype=torch.bfloat16) for _ in weights]
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        chain(got)
-    for _ in range(3):
-        for g in got:
-            g.fill_(float("nan"))
-        graph.replay()
-        torch.cuda.synchronize()
-        assert all(torch.equal(g, w) for g, w in zip(got, want))
-    assert want[-1].isfinite().all() and want[-1].abs().max() > 0
+    check_graph_replays_chain(chain, len(weights), (m, k))
 
 
 # ------------------------------------------------------------------------- bad input (CPU)
