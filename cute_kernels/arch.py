@@ -36,11 +36,11 @@ PDL_ENV = "CUTE_KERNELS_DISABLE_PDL"
 
 
 def pdl_enabled() -> bool:
-    """Whether the decode kernels launch with programmatic dependent launch (PDL): a kernel may
-    start while the kernel before it on the stream finishes, streams its first weights (which
-    nothing writes), and waits for that kernel's results (``griddepcontrol.wait``) before it
-    reads activations or writes anything. On unless ``CUTE_KERNELS_DISABLE_PDL=1``; part of
-    every compiled kernel's cache key."""
+    """Whether the kernels that use it launch with programmatic dependent launch (PDL): a kernel
+    may launch while the kernel before it on the stream finishes, and waits for that kernel's
+    results (``griddepcontrol.wait``) before it reads or writes any global memory; it lets the
+    next one launch once its main loop is done (``griddepcontrol.launch_dependents``). On
+    unless ``CUTE_KERNELS_DISABLE_PDL=1``; part of every compiled kernel's cache key."""
     return os.environ.get(PDL_ENV, "0") in ("", "0")
 
 

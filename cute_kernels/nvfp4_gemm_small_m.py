@@ -323,20 +323,15 @@ class NVFP4GemmSmallM:
         # start then costs one memory round trip, not the staging's plus the first step's
         # (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the batched staging below; loading
         # the second buffer up front too measured slower again, 52.7 in the suite).
-        # PDL: wait for the previous kernel's results before the first activation load (only
-        # the staged path's first weight step goes out before).
+        # PDL: nothing is read before the previous kernel has finished, the weights neither:
+        # a kernel just before may have written them (``prepare_gate_up_weight``), and reads
+        # ahead of griddepcontrol.wait need not see its writes.
+        self._wait_for_inputs()
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
-            self._wait_for_inputs()
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(self.prefetch):
-            if cutlass.const_expr(not self.x_tokens):
-                self._wait_for_inputs()
             self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
-            if cutlass.const_expr(self.x_tokens > 0):
-                self._wait_for_inputs()
-        else:
-            self._wait_for_inputs()
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
