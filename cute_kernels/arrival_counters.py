@@ -27,13 +27,14 @@ _eager: dict[tuple[int, int], torch.Tensor] = {}
 _captured: dict[int, torch.Tensor] = {}
 
 
-def _capture_id(stream: torch.cuda.Stream) -> int:
-    err, status, capture_id, *_ = cudart.cudaStreamGetCaptureInfo(stream.cuda_stream)
+def capture_id(stream: torch.cuda.Stream) -> int:
+    """The id of the capture sequence ``stream`` is recording (one per CUDA graph capture)."""
+    err, status, sequence, *_ = cudart.cudaStreamGetCaptureInfo(stream.cuda_stream)
     if err != cudart.cudaError_t.cudaSuccess:
         raise RuntimeError(f"cudaStreamGetCaptureInfo failed: {err}")
     if status != cudart.cudaStreamCaptureStatus.cudaStreamCaptureStatusActive:
         raise RuntimeError("the current stream is capturing, but its capture is not active")
-    return int(capture_id)
+    return int(sequence)
 
 
 def arrival_counters(n: int, device: torch.device) -> torch.Tensor:
@@ -41,7 +42,7 @@ def arrival_counters(n: int, device: torch.device) -> torch.Tensor:
     kernel must leave zero."""
     stream = torch.cuda.current_stream(device)
     if torch.cuda.is_current_stream_capturing():
-        cache, key = _captured, _capture_id(stream)
+        cache, key = _captured, capture_id(stream)
     else:
         cache, key = _eager, (device.index or 0, stream.cuda_stream)
     buf = cache.get(key)

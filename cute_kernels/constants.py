@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import torch
 
-from .arrival_counters import _capture_id
+from .arrival_counters import capture_id
 
 _CACHE: dict[tuple, torch.Tensor] = {}
 
@@ -32,7 +32,7 @@ def constant(n: int, dtype: torch.dtype, device: torch.device, value: float = 0)
         return t
     capturing = device.type == "cuda" and torch.cuda.is_current_stream_capturing()
     if capturing:
-        key += (_capture_id(torch.cuda.current_stream(device)),)
+        key += (capture_id(torch.cuda.current_stream(device)),)
         t = _CACHE.get(key)
         if t is not None:
             return t
