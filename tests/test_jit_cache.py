@@ -158,3 +158,16 @@ def test_cli_lists_and_clears(cache):
     out = subprocess.run([sys.executable, "-m", "cute_kernels.jit", "clear"], env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and not list(cache.glob("*.o"))
+
+
+def test_pdl_switch_is_part_of_the_key(monkeypatch):
+    """CUTE_KERNELS_DISABLE_PDL changes the generated launches, so it must change the key."""
+    from cute_kernels.arch import PDL_ENV, pdl_enabled
+    from tests.cache_probe import compile_add
+
+    monkeypatch.delenv(PDL_ENV, raising=False)
+    assert pdl_enabled()
+    on = jit._key_of(compile_add, (1.0,))
+    monkeypatch.setenv(PDL_ENV, "1")
+    assert not pdl_enabled()
+    assert jit._key_of(compile_add, (1.0,)) != on
