@@ -37,12 +37,17 @@ warm_then_run() {
 # swiglu and nvfp4_gemm suites; report_checks (after any more background jobs) waits for all
 # and writes the summary to $OUT/checks.txt
 start_final_checks() {
-  local i
   (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
    sanitize memcheck 200 & sanitize racecheck 230 & wait) &
   gpu_tests 280 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
   gpu_tests 280 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py &
   gpu_tests 280 /tmp/logs/t-models.log tests/models tests/test_nvfp4_quant.py &
+  warm_suites
+}
+# warm_suites: in the background, one warm-up process per shape of the swiglu and nvfp4_gemm
+# suites (compiles only; the caller waits)
+warm_suites() {
+  local i
   for i in 0 1 2 3 4; do
     CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
   done
