@@ -65,6 +65,10 @@ class NVFP4GemmSmallM:
     # unevenly on the SMs), 36864x7168 47.7 / 46.6, the other shapes within 0.3 us; the
     # DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 / 95.8.
     PDL = False
+    # With PDL: let the next kernel launch once every CTA is past its main loop (else only as
+    # the CTAs exit, the implicit trigger; ``tools/pdl_plain_probe.py`` measures that for this
+    # class).
+    PDL_EARLY_TRIGGER = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -364,7 +368,7 @@ class NVFP4GemmSmallM:
         # the start instead, a one-wave grid let the next kernels' CTAs pile up, waiting, on
         # whichever SMs had room (H200: 7168x18432 M = 1 29.6 -> 52.3 us, 4096x7168 8.4 ->
         # 16.8, while the multi-wave 7168x2048 went 5.6 -> 4.6).
-        if cutlass.const_expr(self.pdl):
+        if cutlass.const_expr(self.pdl and self.PDL_EARLY_TRIGGER):
             cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
