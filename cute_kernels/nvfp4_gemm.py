@@ -14,8 +14,9 @@ Regimes (chosen by ``small_m_regime``):
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
   activations are dequantized to bf16 first (exact). Where whole output tiles would leave the
   last wave mostly empty the CTAs share out (tile, k-tile) units evenly instead (stream-K,
-  ``stream_k_plan``; cut tiles summed in order by their last CTA, deterministic); else where
-  the tiles fill less than one wave K is split over several CTAs (``large_m_plan``).
+  ``stream_k_plan``; cut tiles summed in order by their last CTA, deterministic; from two
+  full waves of tiles, only the last one to two waves' worth: the hybrid); else where the
+  tiles fill less than one wave K is split over several CTAs (``large_m_plan``).
 
 Limits: K a multiple of 64 (four scale blocks per lane), any N >= 1, any M >= 0; b_sf/a_sf the
 padded swizzled buffers ([pad128(rows), pad4(K/16)] e4m3, as ``reference.nvfp4_quantize``
@@ -209,7 +210,8 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``): in
-    stream-K where ``stream_k_plan`` takes it, else whole tiles with ``large_m_plan``'s K
+    stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
+    ``large_m_plan``'s K
     splits."""
     m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
     a16 = bf16_activations(a, a_sf)
