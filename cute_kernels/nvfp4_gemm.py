@@ -211,8 +211,7 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 def _large_m(a, a_sf, b, b_sf, alpha, out):
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``): in
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
-    ``large_m_plan``'s K
-    splits."""
+    ``large_m_plan``'s K splits."""
     m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
     a16 = bf16_activations(a, a_sf)
     stream_plan = stream_k_plan(m, n, k)
