@@ -103,10 +103,11 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     of their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel); the plain GEMM
     also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA in its stream-K part (its alternative,
     split-K, is cheap), and takes the hybrid where whole tiles fill two waves or more, below
-    ``STREAM_K_HYBRID_MAX_EFFICIENCY`` (from 257 tokens, as measured). The fused kernel's alternative is the fp32 split route,
-    dearer, so it takes stream-K regardless (its hybrid is unmeasured), and with fewer than
-    SMs / 8 tiles (each cut into more than 8 pieces) a narrower tile (1024x7168 at M = 256:
-    26.6 us with 128 tokens, 40.9 with 256, 30.7 for the split route)."""
+    ``STREAM_K_HYBRID_MAX_EFFICIENCY`` (from 257 tokens, as measured). The fused kernel's
+    alternative is the fp32 split route, dearer, so it takes stream-K regardless (its hybrid
+    is unmeasured), and with fewer than SMs / 8 tiles (each cut into more than 8 pieces) a
+    narrower tile (1024x7168 at M = 256: 26.6 us with 128 tokens, 40.9 with 256, 30.7 for the
+    split route)."""
     tile_m = stream_k_tile(m)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     efficiency = tiles / (-(-tiles // sms) * sms)

@@ -96,7 +96,7 @@ class NVFP4GemmLargeM:
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
         # that finishes it last.
         # ``hybrid``: whole tiles for all but the last one to two waves' worth, stream-K for
-        # those (written in session 6, compile-tested only; not taken by any plan yet)
+        # those (``stream_k_plan`` takes it for the plain GEMM; verified on the H200)
         assert not (stream_k and splits > 1) and (stream_k or not hybrid)
         self.stream_k = stream_k
         self.hybrid = hybrid
