@@ -248,9 +248,10 @@ def test_non_default_stream_and_graph_capture():
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [1, 5])
 def test_dependent_chain_in_a_graph_matches_eager(m):
-    """Programmatic dependent launch: each GEMM of a chain reads the one before it (W4A16, its
-    bf16 output as the next input), replayed from a graph with no gaps between kernels. A
-    kernel that read its activations before the previous one finished would differ."""
+    """Each GEMM of a chain reads the one before it (W4A16, its bf16 output as the next input),
+    replayed from a graph with no gaps between kernels. A kernel that read its activations
+    before the previous one finished would differ (the plain GEMM launches without PDL, so
+    ``NVFP4GemmSmallM.PDL`` set on would be caught here)."""
     k = 2048
     weights = [_quantized(k, k, "cuda")[:2] for _ in range(4)]
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
