@@ -90,3 +90,12 @@ def mma_bf16_m16n8k16(a, b, c):
         write_only_types=[cutlass.Float32] * 4,
         read_only_args=[cutlass.Uint32(x) for x in a] + [cutlass.Uint32(x) for x in b]
         + [cutlass.Float32(x) for x in c])
+
+
+
+def prefetch_l2(ptr):
+    """``prefetch.L2``: ask the L2 for the line holding the global pointer ``ptr``; no register
+    waits for it. One instruction per warp for 32 lanes' addresses (the bulk prefetch takes a
+    uniform address: a loop over the lanes). The L2 is the point of coherence, so a prefetch
+    issued before another kernel's writes land cannot serve stale data later."""
+    inline_ptx("prefetch.L2 [{$r0}];", read_only_args=[ptr.toint()])

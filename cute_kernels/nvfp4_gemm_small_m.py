@@ -50,7 +50,8 @@ from layouts import sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
-                         e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2)
+                         e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2,
+                         prefetch_l2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -69,6 +70,13 @@ class NVFP4GemmSmallM:
     # the CTAs exit, the implicit trigger; ``tools/pdl_plain_probe.py`` measures that for this
     # class).
     PDL_EARLY_TRIGGER = True
+    # L2 prefetch distance of the main loop, in the warp's own steps: at step i a warp asks
+    # the L2 for its step i + L2_AHEAD (``cp.async.bulk.prefetch``, no registers held), so more
+    # bytes are in flight per SM than the one register-buffered step. 0: off. The first
+    # max(L2_AHEAD, 1 with PDL) steps are asked for before the PDL wait: the L2 is the point of
+    # coherence, so a prefetch cannot return stale data, and the weights stream in while the
+    # previous kernel finishes.
+    L2_AHEAD = 0
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -330,6 +338,11 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished, the weights neither:
         # a kernel just before may have written them (``prepare_gate_up_weight``), and reads
         # ahead of griddepcontrol.wait need not see its writes.
+        self.l2_ahead = self.L2_AHEAD
+        for p in cutlass.range_constexpr(max(self.l2_ahead, 1 if self.pdl else 0)):
+            if step0 + warp + p * self.warps < end:
+                self._prefetch_step_l2(mB, mBSF, b_sf_layout, step0 + warp + p * self.warps,
+                                       by, lane)
         self._wait_for_inputs()
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
@@ -351,6 +364,7 @@ class NVFP4GemmSmallM:
             cur, nxt = bufs
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
+                self._prefetch_ahead(mB, mBSF, b_sf_layout, step, end, by, lane)
                 if step + self.warps < end:
                     self._load_step(*loader, step + self.warps, *where, nxt)
                 if step < end:
@@ -360,6 +374,7 @@ class NVFP4GemmSmallM:
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
+                self._prefetch_ahead(mB, mBSF, b_sf_layout, step, end, by, lane)
                 if step < end:
                     self._load_step(*loader, step, *where, bufs[0])
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
@@ -374,6 +389,39 @@ class NVFP4GemmSmallM:
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    @cute.jit
+    def _prefetch_ahead(self, mB, mBSF, b_sf_layout, step, end, block, lane):
+        """The loop's L2 prefetch: the warp's step ``L2_AHEAD`` steps after ``step``."""
+        if cutlass.const_expr(self.l2_ahead):
+            if step + self.l2_ahead * self.warps < end:
+                self._prefetch_step_l2(mB, mBSF, b_sf_layout, step + self.l2_ahead * self.warps,
+                                       block, lane)
+
+    @cute.jit
+    def _prefetch_step_l2(self, mB, mBSF, b_sf_layout, step, block, lane):
+        """Ask the L2 for one K step of the CTA's weights, 32-byte sector by sector (a lane per
+        weight row, its 128 bytes of codes, fewer in a K tail; then the 256 bytes per 16-row
+        tile and 64-element column of the swizzled scales that hold those rows)."""
+        row_bytes = self.k // 2
+        for p in cutlass.range_constexpr((16 * self.rt + 31) // 32):
+            idx = lane + 32 * p
+            if idx < 16 * self.rt:
+                t = idx // 8  # half tile: rows g and g + 8 of tile t // 2
+                row = self.tile_row(block, t // 2) + (t % 2) * 8 + (idx - t * 8)
+                if row < self.n:
+                    codes = mB.iterator + (row * (self.k // 8) + step * (STEP // 8))
+                    for c in cutlass.range_constexpr(STEP // 2 // 32):
+                        if step * (STEP // 2) + 32 * c < row_bytes:
+                            prefetch_l2(codes + 8 * c)
+        for t in cutlass.range_constexpr(self.rt):
+            col = step * 4 + lane // 8  # 64-element column of the scale tiles
+            r0 = self.tile_row(block, t)
+            if r0 < self.n and col * K_ALIGN < self.k:
+                # rows r0 .. r0 + 15 of a 512-byte 128x4 tile: 256 contiguous bytes (their
+                # four 32-row groups interleaved)
+                base = cute.crd2idx((r0 // 128 * 128 + r0 % 32, col * 4), b_sf_layout)
+                prefetch_l2(mBSF.iterator + (base + 32 * (lane % 8)))
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
