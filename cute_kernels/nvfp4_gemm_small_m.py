@@ -70,13 +70,12 @@ class NVFP4GemmSmallM:
     # the CTAs exit, the implicit trigger; ``tools/pdl_plain_probe.py`` measures that for this
     # class).
     PDL_EARLY_TRIGGER = True
-    # L2 prefetch distance of the main loop, in the warp's own steps: at step i a warp asks
-    # the L2 for its step i + L2_AHEAD (``cp.async.bulk.prefetch``, no registers held), so more
-    # bytes are in flight per SM than the one register-buffered step. 0: off. The first
-    # max(L2_AHEAD, 1 with PDL) steps are asked for before the PDL wait: the L2 is the point of
-    # coherence, so a prefetch cannot return stale data, and the weights stream in while the
-    # previous kernel finishes.
-    L2_AHEAD = 0
+    # With PDL, what the CTA asks the L2 for before it waits for the previous kernel (the L2
+    # is the point of coherence: a prefetch cannot serve data older than the writes the wait
+    # makes visible): 0 nothing, 1 its first round of steps (one per warp), 2 its whole K
+    # range where the weights total at most PDL_PREFETCH_ALL_BYTES, else the first round.
+    PDL_L2_PREFETCH = 2
+    PDL_PREFETCH_ALL_BYTES = 16 * 2**20
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -338,11 +337,8 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished, the weights neither:
         # a kernel just before may have written them (``prepare_gate_up_weight``), and reads
         # ahead of griddepcontrol.wait need not see its writes.
-        self.l2_ahead = self.L2_AHEAD
-        for p in cutlass.range_constexpr(max(self.l2_ahead, 1 if self.pdl else 0)):
-            if step0 + warp + p * self.warps < end:
-                self._prefetch_step_l2(mB, mBSF, b_sf_layout, step0 + warp + p * self.warps,
-                                       by, lane)
+        if cutlass.const_expr(self.pdl and self.PDL_L2_PREFETCH):
+            self._prefetch_l2(mB, mBSF, b_sf_layout, span, by, warp, lane)
         self._wait_for_inputs()
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
@@ -364,7 +360,6 @@ class NVFP4GemmSmallM:
             cur, nxt = bufs
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
-                self._prefetch_ahead(mB, mBSF, b_sf_layout, step, end, by, lane)
                 if step + self.warps < end:
                     self._load_step(*loader, step + self.warps, *where, nxt)
                 if step < end:
@@ -374,7 +369,6 @@ class NVFP4GemmSmallM:
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
-                self._prefetch_ahead(mB, mBSF, b_sf_layout, step, end, by, lane)
                 if step < end:
                     self._load_step(*loader, step, *where, bufs[0])
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
@@ -391,37 +385,35 @@ class NVFP4GemmSmallM:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
 
     @cute.jit
-    def _prefetch_ahead(self, mB, mBSF, b_sf_layout, step, end, block, lane):
-        """The loop's L2 prefetch: the warp's step ``L2_AHEAD`` steps after ``step``."""
-        if cutlass.const_expr(self.l2_ahead):
-            if step + self.l2_ahead * self.warps < end:
-                self._prefetch_step_l2(mB, mBSF, b_sf_layout, step + self.l2_ahead * self.warps,
-                                       block, lane)
-
-    @cute.jit
-    def _prefetch_step_l2(self, mB, mBSF, b_sf_layout, step, block, lane):
-        """Ask the L2 for one K step of the CTA's weights, 32-byte sector by sector (a lane per
-        weight row, its 128 bytes of codes, fewer in a K tail; then the 256 bytes per 16-row
-        tile and 64-element column of the swizzled scales that hold those rows)."""
-        row_bytes = self.k // 2
-        for p in cutlass.range_constexpr((16 * self.rt + 31) // 32):
-            idx = lane + 32 * p
-            if idx < 16 * self.rt:
+    def _prefetch_l2(self, mB, mBSF, b_sf_layout, span, block, warp, lane):
+        """Bulk L2 prefetch of the CTA's first steps (``PDL_L2_PREFETCH``): per weight row one
+        contiguous range of codes (rows spread over the warps; the bulk prefetch takes a
+        uniform address, so the lanes of a warp go one by one), per row tile one range of
+        whole 512-byte scale tiles."""
+        step0, end = span
+        steps = self.warps  # one round
+        if cutlass.const_expr(self.PDL_L2_PREFETCH == 2
+                              and self.n * self.k // 2 <= self.PDL_PREFETCH_ALL_BYTES):
+            steps = self.split_steps
+        last = cutlass.min(step0 + steps, end)
+        code_bytes = cutlass.min(last * (STEP // 2), self.k // 2) - step0 * (STEP // 2)
+        rows = 16 * self.rt
+        for p in cutlass.range_constexpr((rows + 32 * self.warps - 1) // (32 * self.warps)):
+            idx = (lane + 32 * p) * self.warps + warp
+            if idx < rows:
                 t = idx // 8  # half tile: rows g and g + 8 of tile t // 2
                 row = self.tile_row(block, t // 2) + (t % 2) * 8 + (idx - t * 8)
                 if row < self.n:
-                    codes = mB.iterator + (row * (self.k // 8) + step * (STEP // 8))
-                    for c in cutlass.range_constexpr(STEP // 2 // 32):
-                        if step * (STEP // 2) + 32 * c < row_bytes:
-                            prefetch_l2(codes + 8 * c)
+                    prefetch_l2(mB.iterator + (row * (self.k // 8) + step0 * (STEP // 8)),
+                                code_bytes)
+        cols = self.kb_padded // 4  # 64-element columns of scale tiles
+        tiles = cutlass.min(last * 4, cols) - step0 * 4
         for t in cutlass.range_constexpr(self.rt):
-            col = step * 4 + lane // 8  # 64-element column of the scale tiles
-            r0 = self.tile_row(block, t)
-            if r0 < self.n and col * K_ALIGN < self.k:
-                # rows r0 .. r0 + 15 of a 512-byte 128x4 tile: 256 contiguous bytes (their
-                # four 32-row groups interleaved)
-                base = cute.crd2idx((r0 // 128 * 128 + r0 % 32, col * 4), b_sf_layout)
-                prefetch_l2(mBSF.iterator + (base + 32 * (lane % 8)))
+            if warp == t % self.warps and lane == 0:
+                r0 = self.tile_row(block, t)
+                if r0 < self.n:
+                    base = cute.crd2idx((r0 // 128 * 128, step0 * 16), b_sf_layout)
+                    prefetch_l2(mBSF.iterator + base, tiles * 512)
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are

@@ -3,7 +3,7 @@
 # then timed one after another.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session8_l2.sh [variants...]
 source "$(dirname "$0")/device_common.sh"
-variants=${*:-0 1 2 3 4 5}
+variants=${*:-0 1 2 3 4}
 for v in $variants; do
   for i in 0 1 2 3 4 5 6; do
     L2_VARIANT=$v CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 280 python tools/l2_prefetch_probe.py > /tmp/logs/warm-l2$v$i.log 2>&1 &
