@@ -90,16 +90,3 @@ def mma_bf16_m16n8k16(a, b, c):
         write_only_types=[cutlass.Float32] * 4,
         read_only_args=[cutlass.Uint32(x) for x in a] + [cutlass.Uint32(x) for x in b]
         + [cutlass.Float32(x) for x in c])
-
-
-
-
-def prefetch_l2(ptr, size):
-    """``cp.async.bulk.prefetch.L2``: ask the L2 for ``size`` bytes (a multiple of 16) at the
-    16-byte aligned global pointer ``ptr``; nothing waits for it. The address must be uniform
-    across the warp (the compiler loops over the lanes' distinct ones). The L2 is the point of
-    coherence, so a prefetch issued before another kernel's writes land cannot serve stale
-    data later. Callers keep the range inside the tensor. (``prefetch.L2``, one line per lane,
-    measured far slower in the main loop: H200, 36864x7168 M = 1 46.7 -> 82 us.)"""
-    inline_ptx("cp.async.bulk.prefetch.L2.global [{$r0}], {$r1};",
-               read_only_args=[ptr.toint(), cutlass.Int32(size)])

@@ -50,8 +50,7 @@ from layouts import sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
-                         e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2,
-                         prefetch_l2)
+                         e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -70,12 +69,9 @@ class NVFP4GemmSmallM:
     # the CTAs exit, the implicit trigger; ``tools/pdl_plain_probe.py`` measures that for this
     # class).
     PDL_EARLY_TRIGGER = True
-    # With PDL, what the CTA asks the L2 for before it waits for the previous kernel (the L2
-    # is the point of coherence: a prefetch cannot serve data older than the writes the wait
-    # makes visible): 0 nothing, 1 its first round of steps (one per warp), 2 its whole K
-    # range where the weights total at most PDL_PREFETCH_ALL_BYTES, else the first round.
-    PDL_L2_PREFETCH = 2
-    PDL_PREFETCH_ALL_BYTES = 16 * 2**20
+    # With PDL: issue the first step's weight loads before waiting for the previous kernel
+    # (measured only; not safe where that kernel wrote the weights).
+    PDL_LOAD_BEFORE_WAIT = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -337,14 +333,16 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished, the weights neither:
         # a kernel just before may have written them (``prepare_gate_up_weight``), and reads
         # ahead of griddepcontrol.wait need not see its writes.
-        if cutlass.const_expr(self.pdl and self.PDL_L2_PREFETCH):
-            self._prefetch_l2(mB, mBSF, b_sf_layout, span, by, warp, lane)
-        self._wait_for_inputs()
+        early = self.pdl and self.PDL_LOAD_BEFORE_WAIT and self.prefetch == 1
+        if cutlass.const_expr(not early):
+            self._wait_for_inputs()
         ring = None
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(self.prefetch):
             self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
+        if cutlass.const_expr(early):
+            self._wait_for_inputs()
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
@@ -383,37 +381,6 @@ class NVFP4GemmSmallM:
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
-
-    @cute.jit
-    def _prefetch_l2(self, mB, mBSF, b_sf_layout, span, block, warp, lane):
-        """Bulk L2 prefetch of the CTA's first steps (``PDL_L2_PREFETCH``): per weight row one
-        contiguous range of codes (rows spread over the warps; the bulk prefetch takes a
-        uniform address, so the lanes of a warp go one by one), per row tile one range of
-        whole 512-byte scale tiles."""
-        step0, end = span
-        steps = self.warps  # one round
-        if cutlass.const_expr(self.PDL_L2_PREFETCH == 2
-                              and self.n * self.k // 2 <= self.PDL_PREFETCH_ALL_BYTES):
-            steps = self.split_steps
-        last = cutlass.min(step0 + steps, end)
-        code_bytes = cutlass.min(last * (STEP // 2), self.k // 2) - step0 * (STEP // 2)
-        rows = 16 * self.rt
-        for p in cutlass.range_constexpr((rows + 32 * self.warps - 1) // (32 * self.warps)):
-            idx = (lane + 32 * p) * self.warps + warp
-            if idx < rows:
-                t = idx // 8  # half tile: rows g and g + 8 of tile t // 2
-                row = self.tile_row(block, t // 2) + (t % 2) * 8 + (idx - t * 8)
-                if row < self.n:
-                    prefetch_l2(mB.iterator + (row * (self.k // 8) + step0 * (STEP // 8)),
-                                code_bytes)
-        cols = self.kb_padded // 4  # 64-element columns of scale tiles
-        tiles = cutlass.min(last * 4, cols) - step0 * 4
-        for t in cutlass.range_constexpr(self.rt):
-            if warp == t % self.warps and lane == 0:
-                r0 = self.tile_row(block, t)
-                if r0 < self.n:
-                    base = cute.crd2idx((r0 // 128 * 128, step0 * 16), b_sf_layout)
-                    prefetch_l2(mBSF.iterator + base, tiles * 512)
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
