@@ -101,15 +101,22 @@ def prepare_gate_up_weight(weight: torch.Tensor, weight_scale: torch.Tensor
         ``weight_i``, swizzled into 128x4 atoms, padding zero -- the ``w, w_sf`` that
         ``reference.gemm_swiglu_quant(..., swizzled=True)`` takes.
 
+    On CUDA it synchronizes the stream before returning (outside graph capture), so the
+    results are written before any fused GEMM reads them (see README "Launches").
+
     Raises TypeError/ValueError naming the argument: wrong dtype, not 2-D, 2I not a multiple
     of 128, K not a multiple of 16, ``weight_scale`` not [2I, K/16], different devices.
     """
     rows, k = _check_weight(weight, "weight")
     _check_scale(weight_scale, "weight_scale", weight, "weight", (rows, k // SF_VEC_SIZE),
                  "[2I, K/16]")
-    weight_i = interleave_gate_up(weight, GATE_UP_GROUP)
-    scale_i = swizzle_sf(interleave_gate_up(weight_scale, GATE_UP_GROUP))
-    return weight_i.contiguous(), scale_i.contiguous()
+    weight_i = interleave_gate_up(weight, GATE_UP_GROUP).contiguous()
+    scale_i = swizzle_sf(interleave_gate_up(weight_scale, GATE_UP_GROUP)).contiguous()
+    if weight_i.is_cuda and not torch.cuda.is_current_stream_capturing():
+        # The fused kernel reads its weights before it waits for the kernel launched just
+        # before it (PDL, README "Launches"): that kernel must not be the one writing them.
+        torch.cuda.current_stream(weight_i.device).synchronize()
+    return weight_i, scale_i
 
 
 def restore_gate_up_weight(weight_i: torch.Tensor, weight_scale_i: torch.Tensor,

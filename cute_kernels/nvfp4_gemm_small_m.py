@@ -69,8 +69,10 @@ class NVFP4GemmSmallM:
     # the CTAs exit, the implicit trigger; ``tools/pdl_plain_probe.py`` measures that for this
     # class).
     PDL_EARLY_TRIGGER = True
-    # With PDL: issue the first step's weight loads before waiting for the previous kernel
-    # (measured only; not safe where that kernel wrote the weights).
+    # With PDL: issue the first step's weight loads (not the activations) before waiting for
+    # the previous kernel. The weights are then read while that kernel may still run, so it
+    # must not be the one that wrote them (the public function's contract; see README
+    # "Launches").
     PDL_LOAD_BEFORE_WAIT = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
@@ -150,15 +152,16 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
-                   block, tok0, m, buf):
-        """Every load of one K step into the registers of ``buf``, nothing else."""
+                   block, tok0, m, buf, weights: bool = True, acts: bool = True):
+        """Every load of one K step into the registers of ``buf``, nothing else (only the
+        weights' or only the activations' with ``acts`` / ``weights`` False)."""
         bq, bs, xq, xs = buf
         col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
-        for t in cutlass.range_constexpr(2 * self.rt):
+        for t in cutlass.range_constexpr(2 * self.rt if weights else 0):
             row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
                                         bs[t, None])
-        for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
+        for j in cutlass.range_constexpr(0 if self.x_tokens or not acts else self.jt):
             tok = cutlass.min(tok0 + j * 8 + g, m - 1)
             if cutlass.const_expr(self.a_fp4):
                 self._load_codes_and_scales(mA, a_sf_layout, mASF, tok, col, xq[j, None],
@@ -330,19 +333,22 @@ class NVFP4GemmSmallM:
         # start then costs one memory round trip, not the staging's plus the first step's
         # (H200, 36864x7168 M = 1: 51.0 -> 46.7 us with the batched staging below; loading
         # the second buffer up front too measured slower again, 52.7 in the suite).
-        # PDL: nothing is read before the previous kernel has finished, the weights neither:
-        # a kernel just before may have written them (``prepare_gate_up_weight``), and reads
-        # ahead of griddepcontrol.wait need not see its writes.
+        # PDL: nothing is read before the previous kernel has finished (its writes are visible
+        # only after griddepcontrol.wait), except, with PDL_LOAD_BEFORE_WAIT, the first step's
+        # weights: the activations are that kernel's output, the weights are not.
         early = self.pdl and self.PDL_LOAD_BEFORE_WAIT and self.prefetch == 1
         if cutlass.const_expr(not early):
             self._wait_for_inputs()
         ring = None
+        first = cutlass.min(step0 + warp, self.steps - 1)
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
-        elif cutlass.const_expr(self.prefetch):
-            self._load_step(*loader, cutlass.min(step0 + warp, self.steps - 1), *where, bufs[0])
-        if cutlass.const_expr(early):
+        elif cutlass.const_expr(early):
+            self._load_step(*loader, first, *where, bufs[0], acts=False)
             self._wait_for_inputs()
+            self._load_step(*loader, first, *where, bufs[0], weights=False)
+        elif cutlass.const_expr(self.prefetch):
+            self._load_step(*loader, first, *where, bufs[0])
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)

@@ -117,9 +117,14 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
 
     # PDL on (``NVFP4GemmSmallM.PDL``): M = 1, graph us, off / on (H200 2026-11-30,
-    # ``tools/pdl_probe.py``): 1024x7168 6.96 / 5.87, 4096x7168 9.92 / 8.17, 36864x7168
-    # 50.1 / 47.9
+    # ``tools/pdl_probe.py``, loads before the wait): 1024x7168 6.96 / 5.87, 4096x7168 9.92 /
+    # 8.17, 36864x7168 50.1 / 47.9. The first step's weight loads go out before the wait: with
+    # them after it (``tools/pdl_load_probe.py``, H200 2026-11-30, two alternated runs each)
+    # 1024x7168 6.64 / 6.63 against 5.75 / 5.75, 4096x7168 9.18 / 9.14 against 8.37 / 8.34,
+    # 36864x7168 48.8 / 48.6 against 48.9 / 47.7. The weights are constants of the model; the
+    # one writer we ship, ``prepare_gate_up_weight``, synchronizes before it returns.
     PDL = True
+    PDL_LOAD_BEFORE_WAIT = True
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1):
@@ -556,6 +561,8 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     of 64, K of 64). alpha = input_scale * weight_scale_2 and out_global_scale = the down
     projection's input_scale_inv: floats or one-element fp32 tensors.
     ``h = (alpha * up) * silu(alpha * gate)`` in fp32, quantized with G = out_global_scale.
+    ``w`` and ``w_sf`` must not be written by the launch just before this call: with PDL the
+    small-M kernel reads them while that launch may still run (README "Launches").
 
     Returns ``(out, out_sf)``: ``out`` uint8 [M, I/2] (element 2i in the low nibble),
     ``out_sf`` float8_e4m3fn [pad128(M), pad4(I/16)], swizzled, rows past M zero. ``out`` /

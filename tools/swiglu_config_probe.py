@@ -36,15 +36,14 @@ for two_i, k in select_shapes([(36864, 7168), (9216, 7168), (4096, 7168), (1024,
         q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
         sf = torch.empty(((m + 127) // 128 * 128) * (i // 16), device="cuda", dtype=torch.uint8)
         times = {}
-        for rt, jt, warps, pf in itertools.product((2, 4), (1, 2, 4), (4, 8), (0, 1, 2)):
-            if jt > -(-m // 8):
+        default = swiglu_small_m_config(m, i, k)  # may carry a K split the sweep does not
+        for cfg in [default] + list(itertools.product((2, 4), (1, 2, 4), (4, 8), (0, 1, 2))):
+            if cfg[1] > -(-m // 8) or cfg in times:
                 continue
-            cfg = (rt, jt, warps, pf)
             times[cfg] = time_graph_us(
                 [lambda w=w, cfg=cfg: launch_small_m(a, a_sf, w[0], w[1], alpha, gs, q, sf, cfg)
                  for w in ws], 100)
         gemm = time_graph_us([lambda w=w: nvfp4_gemm(a, a_sf, w[0], w[1], 0.5) for w in ws], 100)
-        default = swiglu_small_m_config(m, i, k)
         best = min(times, key=times.get)
         row = {"2I": two_i, "K": k, "M": m, "default": list(default),
                "default_us": times[default], "best": list(best), "best_us": times[best],
