@@ -65,10 +65,9 @@ class NVFP4GemmSmallM:
     # unevenly on the SMs), 36864x7168 47.7 / 46.6, the other shapes within 0.3 us; the
     # DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 / 95.8.
     PDL = False
-    # With PDL: let the next kernel launch once every CTA is past its main loop (else only as
-    # the CTAs exit, the implicit trigger; ``tools/pdl_plain_probe.py`` measures that for this
-    # class).
-    PDL_EARLY_TRIGGER = True
+    # With PDL, where the CTA lets the next kernel launch: "loop" once past its main loop,
+    # "start" right away, "exit" only as it exits (the implicit trigger).
+    PDL_TRIGGER = "loop"
     # With PDL: issue the first step's weight loads (not the activations) before waiting for
     # the previous kernel. The weights are then read while that kernel may still run, so it
     # must not be the one that wrote them (the public function's contract; see README
@@ -336,6 +335,8 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished (its writes are visible
         # only after griddepcontrol.wait), except, with PDL_LOAD_BEFORE_WAIT, the first step's
         # weights: the activations are that kernel's output, the weights are not.
+        if cutlass.const_expr(self.pdl and self.PDL_TRIGGER == "start"):
+            cute.arch.griddepcontrol_launch_dependents()
         early = self.pdl and self.PDL_LOAD_BEFORE_WAIT and self.prefetch == 1
         if cutlass.const_expr(not early):
             self._wait_for_inputs()
@@ -381,7 +382,7 @@ class NVFP4GemmSmallM:
         # the start instead, a one-wave grid let the next kernels' CTAs pile up, waiting, on
         # whichever SMs had room (H200: 7168x18432 M = 1 29.6 -> 52.3 us, 4096x7168 8.4 ->
         # 16.8, while the multi-wave 7168x2048 went 5.6 -> 4.6).
-        if cutlass.const_expr(self.pdl and self.PDL_EARLY_TRIGGER):
+        if cutlass.const_expr(self.pdl and self.PDL_TRIGGER == "loop"):
             cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
