@@ -59,20 +59,29 @@ SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 
 
 class NVFP4GemmSmallM:
-    # Programmatic dependent launch (``arch.pdl_enabled``): off for the plain GEMM. Measured on
-    # the H200 (2026-11-30, ``tools/pdl_probe.py``, M = 1, graph us, off / on): 7168x18432 29.6
-    # / 34.9 (its one wave of 224 CTAs, launched early next to the previous kernel's, lands
-    # unevenly on the SMs), 36864x7168 47.7 / 46.6, the other shapes within 0.3 us; the
-    # DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 / 95.8.
+    # Programmatic dependent launch (``arch.pdl_enabled``): off for the plain GEMM, except for
+    # short K (below). Measured on the H200 (2026-11-30, ``tools/pdl_probe.py``, M = 1, graph
+    # us, off / on): 7168x18432 29.6 / 34.9 (its one wave of 224 CTAs, launched early next to
+    # the previous kernel's, lands unevenly on the SMs), 36864x7168 47.7 / 46.6, the other
+    # shapes within 0.3 us; the DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 /
+    # 95.8.
     PDL = False
     # With PDL, where the CTA lets the next kernel launch: "loop" once past its main loop,
     # "start" right away, "exit" only as it exits (the implicit trigger).
     PDL_TRIGGER = "loop"
     # With PDL: issue the first step's weight loads (not the activations) before waiting for
     # the previous kernel. The weights are then read while that kernel may still run, so it
-    # must not be the one that wrote them (the public function's contract; see README
-    # "Launches").
+    # must not be the one that wrote them (the public functions' contract; README "Launches").
     PDL_LOAD_BEFORE_WAIT = False
+    # Short K: where no warp has more than this many K steps, the plain GEMM takes PDL anyway,
+    # triggered at the CTA start, weights loaded before the wait: launch and ramp, not the
+    # weight stream, are then most of the time (``tools/pdl_load_probe.py``, H200 2026-11-30,
+    # M = 1 / 8 graph us, no PDL against this: 7168x2048 5.57 / 6.35 against 4.65 / 4.99).
+    # Triggered at the start, longer grids lost (4096x7168 M = 1 8.4 -> 16.9, 7168x18432 29.5
+    # -> 52.5, 36864x7168 46.9 -> 49.0; the next kernel's early CTAs take the free slots of
+    # whichever SMs have them); after the main loop or at exit, within +-0.4 us of no PDL
+    # except 7168x18432 after the loop (35.0).
+    PDL_SHORT_K_STEPS = 1
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -80,7 +89,6 @@ class NVFP4GemmSmallM:
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
         assert x_tokens <= 8 or x_tokens == 8 * token_tiles  # past a tile: whole tiles
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
-        self.pdl = self.PDL and pdl_enabled()
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
         self.rt, self.jt, self.warps, self.prefetch = row_tiles, token_tiles, warps, prefetch
@@ -90,6 +98,10 @@ class NVFP4GemmSmallM:
         self.splits = splits
         self.split_steps = (self.steps + splits - 1) // splits
         self.steps_per_warp = (self.split_steps + warps - 1) // warps
+        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
+        self.pdl = (self.PDL or short_k) and pdl_enabled()
+        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
+        self.pdl_load_early = (self.PDL_LOAD_BEFORE_WAIT or short_k) and prefetch == 1
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
@@ -335,9 +347,9 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished (its writes are visible
         # only after griddepcontrol.wait), except, with PDL_LOAD_BEFORE_WAIT, the first step's
         # weights: the activations are that kernel's output, the weights are not.
-        if cutlass.const_expr(self.pdl and self.PDL_TRIGGER == "start"):
+        if cutlass.const_expr(self.pdl and self.pdl_trigger == "start"):
             cute.arch.griddepcontrol_launch_dependents()
-        early = self.pdl and self.PDL_LOAD_BEFORE_WAIT and self.prefetch == 1
+        early = self.pdl and self.pdl_load_early
         if cutlass.const_expr(not early):
             self._wait_for_inputs()
         ring = None
@@ -378,11 +390,8 @@ class NVFP4GemmSmallM:
                     self._load_step(*loader, step, *where, bufs[0])
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
-        # PDL: the next kernel may launch once every CTA is past its main loop. Triggered at
-        # the start instead, a one-wave grid let the next kernels' CTAs pile up, waiting, on
-        # whichever SMs had room (H200: 7168x18432 M = 1 29.6 -> 52.3 us, 4096x7168 8.4 ->
-        # 16.8, while the multi-wave 7168x2048 went 5.6 -> 4.6).
-        if cutlass.const_expr(self.pdl and self.PDL_TRIGGER == "loop"):
+        # PDL ("loop"): the next kernel may launch once every CTA is past its main loop.
+        if cutlass.const_expr(self.pdl and self.pdl_trigger == "loop"):
             cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)

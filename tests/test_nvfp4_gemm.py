@@ -250,8 +250,9 @@ def test_non_default_stream_and_graph_capture():
 def test_dependent_chain_in_a_graph_matches_eager(m):
     """Each GEMM of a chain reads the one before it (W4A16, its bf16 output as the next input),
     replayed from a graph with no gaps between kernels. A kernel that read its activations
-    before the previous one finished would differ (the plain GEMM launches without PDL, so
-    ``NVFP4GemmSmallM.PDL`` set on would be caught here)."""
+    before the previous one finished would differ: at K = 2048 and these M every warp has one
+    K step, so the plain GEMM launches with PDL, triggered at the CTA start, its weights
+    loaded before the wait (``NVFP4GemmSmallM.PDL_SHORT_K_STEPS``)."""
     k = 2048
     weights = [_quantized(k, k, "cuda")[:2] for _ in range(4)]
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)

@@ -29,4 +29,6 @@ if what == "fused":
     time_fused("loads before wait" if VARIANTS[variant][3] else "wait first")
 else:
     NVFP4GemmSmallM.PDL = pdl
+    if not pdl:
+        NVFP4GemmSmallM.PDL_SHORT_K_STEPS = 0  # not even the short-K grids
     time_gemms(f"PDL, trigger at {VARIANTS[variant][2]}" if pdl else "no PDL")
