@@ -251,8 +251,8 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
     """Each GEMM of a chain reads the one before it (W4A16, its bf16 output as the next input),
     replayed from a graph with no gaps between kernels. A kernel that read its activations
     before the previous one finished would differ: at K = 2048 and these M every warp has one
-    K step, so the plain GEMM launches with PDL, triggered at the CTA start, its weights
-    loaded before the wait (``NVFP4GemmSmallM.PDL_SHORT_K_STEPS``)."""
+    K step, so with ``NVFP4GemmSmallM.PDL_SHORT_K_STEPS`` >= 1 the plain GEMM launches with
+    PDL, triggered at the CTA start, its weights loaded before the wait."""
     k = 2048
     weights = [_quantized(k, k, "cuda")[:2] for _ in range(4)]
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
