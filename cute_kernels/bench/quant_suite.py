@@ -6,7 +6,10 @@ Comparators: the reference in torch ops (eager only: it synchronises with the ho
 be captured), and for the fused kernel the unfused path an engine would otherwise run, torch
 ``silu_mul`` (``reference.silu_mul``: same numerics, several elementwise kernels) followed by
 our ``nvfp4_quantize``, graph-timed. At M = 1..64 every kernel is launch-bound, so an
-"empty launch" row (a one-element torch ``add_``) shows the floor.
+"empty launch" row (a one-element torch ``add_``) shows the floor. At M >= 4096 a ``copy, same
+bytes`` comparator times ``Tensor.copy_`` moving the kernel's byte count (half read, half
+written) over buffers rotated past the L2: its ratio is the fraction of a copy of the same
+size, beside the "% copy" column's 256 MiB ceiling (short launches ramp up and drain too).
 
 ``--sweep`` first times every (vecs, warps) kernel config on a few shapes and prints the best.
 """
@@ -58,6 +61,14 @@ def _g(x: torch.Tensor) -> torch.Tensor:
     return reference.nvfp4_global_scale(x).reshape(1)
 
 
+def _same_bytes_copy_us(nbytes: int) -> float:
+    """Graph us of ``Tensor.copy_`` reading and writing ``nbytes / 2`` each (rotated copies)."""
+    words = nbytes // 8  # fp32 words per side
+    pairs = [(torch.empty(words, device="cuda"), torch.empty(words, device="cuda"))
+             for _ in range(rotations_for(nbytes))]
+    return time_graph_us([lambda d=d, s=s: d.copy_(s) for d, s in pairs])
+
+
 def _quantize_rows(ms, ks) -> list[Row]:
     rows = []
     for m in ms:
@@ -70,7 +81,8 @@ def _quantize_rows(ms, ks) -> list[Row]:
             rows.append(Row("quant", "nvfp4_quantize", f"M={m} K={k}", time_graph_us(ours),
                             eager_us=time_eager_us(ours), bytes=nbytes,
                             comparators={"torch ops (eager)": time_eager_us(torch_ops,
-                                                                            repeats=5)}))
+                                                                            repeats=5),
+                                         "copy, same bytes": _same_bytes_copy_us(nbytes)}))
             del xs
     return rows
 
@@ -84,9 +96,12 @@ def _silu_rows(ms, ks) -> list[Row]:
             g = _g(reference.silu_mul(xs[0]))
             ours = [lambda x=x: silu_mul_nvfp4_quant(x, g) for x in xs]
             unfused = [lambda x=x: nvfp4_quantize(reference.silu_mul(x), g) for x in xs]
+            comps = {"torch silu_mul + ours": time_graph_us(unfused)}
+            if m >= min(LARGE_M):
+                comps["copy, same bytes"] = _same_bytes_copy_us(nbytes)
             rows.append(Row("quant", "silu_mul_nvfp4_quant", f"M={m} I={i}",
                             time_graph_us(ours), eager_us=time_eager_us(ours), bytes=nbytes,
-                            comparators={"torch silu_mul + ours": time_graph_us(unfused)}))
+                            comparators=comps))
             del xs
     return rows
 
