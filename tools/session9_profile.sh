@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Nsight Compute on the small-M GEMM at M = 1 (tools/small_m_profile.py): long K (7168x18432,
+# 5120x17408) against 36864x7168. Clocks not locked (as the timings run). Usage on the lent
+# H200: source .gpu/setup.sh; bash tools/session9_profile.sh
+source "$(dirname "$0")/device_common.sh"
+timeout 400 ncu --profile-from-start off --clock-control none --section SpeedOfLight \
+  --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+  --section Occupancy --section LaunchStats \
+  --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg,dram__bytes_read.sum.per_second,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
+  python tools/small_m_profile.py > "$OUT/ncu_small_m.txt" 2>&1
+echo "ncu exit $? after $(elapsed) s"
+grep -E "^  [a-zA-Z_]|Duration|Throughput|Issue|Stall|Warp Cycles|Active|inst_executed|bytes|hit_rate|cycles_active|Executed Ipc|Registers|Occupancy|Eligible|Waves" "$OUT/ncu_small_m.txt" | grep -v "^    ---" | head -150
