@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Nsight Compute on the small-M GEMM at M = 1 (tools/small_m_profile.py): long K (7168x18432,
-# 5120x17408) against 36864x7168. Clocks not locked (as the timings run). Usage on the lent
-# H200: source .gpu/setup.sh; bash tools/session9_profile.sh
+# 5120x17408) against 36864x7168, clocks not locked (as the timings run); then
+# tools/wave_probe.py (M = 1 time against grid size). Usage on the lent H200:
+# source .gpu/setup.sh; bash tools/session9_profile.sh
 source "$(dirname "$0")/device_common.sh"
 timeout 400 ncu --profile-from-start off --clock-control none --section SpeedOfLight \
   --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
@@ -10,3 +11,11 @@ timeout 400 ncu --profile-from-start off --clock-control none --section SpeedOfL
   python tools/small_m_profile.py > "$OUT/ncu_small_m.txt" 2>&1
 echo "ncu exit $? after $(elapsed) s"
 grep -E "^  [a-zA-Z_]|Duration|Throughput|Issue|Stall|Warp Cycles|Active|inst_executed|bytes|hit_rate|cycles_active|Executed Ipc|Registers|Occupancy|Eligible|Waves" "$OUT/ncu_small_m.txt" | grep -v "^    ---" | head -150
+# the grid-size probe (warmed one process per point, then timed)
+for i in $(seq 0 17); do
+  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 200 python tools/wave_probe.py > /tmp/logs/warm-wave$i.log 2>&1 &
+done
+wait
+grep -h -A8 Traceback /tmp/logs/warm-wave*.log | tail -10
+timeout 120 python tools/wave_probe.py 2>&1 | tee "$OUT/wave_probe.log"
+echo "done after $(elapsed) s"
