@@ -19,3 +19,11 @@ wait
 grep -h -A8 Traceback /tmp/logs/warm-wave*.log | tail -10
 timeout 120 python tools/wave_probe.py 2>&1 | tee "$OUT/wave_probe.log"
 echo "done after $(elapsed) s"
+# the head + tail launches (tools/tail_probe.py), warmed per shape
+for i in 0 1; do
+  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 200 python tools/tail_probe.py > /tmp/logs/warm-tail$i.log 2>&1 &
+done
+wait
+grep -h -A8 Traceback /tmp/logs/warm-tail*.log | tail -10
+timeout 120 python tools/tail_probe.py 2>&1 | tee "$OUT/tail_probe.log"
+echo "done after $(elapsed) s"
