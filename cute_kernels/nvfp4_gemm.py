@@ -212,24 +212,31 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
         *args, *split_buffers(m, rows, config, out.device))
 
 
+def row_parts(rows: int, head_config: tuple[int, ...], head_blocks: int,
+              tail_config: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """The ``row_part`` of a head and a tail launch over ``rows`` weight rows: the head's first
+    ``head_blocks`` row blocks of ``head_config`` (no K split: the tail's split shares the
+    stream's arrival counters), the tail's the rest in ``tail_config``'s blocks."""
+    head_rows = head_blocks * 16 * head_config[0]
+    tail_rows = 16 * tail_config[0]
+    if config_splits(head_config) != 1 or not 0 < head_rows < rows or head_rows % tail_rows:
+        raise ValueError(f"head_config={head_config}, head_blocks={head_blocks}, "
+                         f"tail_config={tail_config}: expected an unsplit head of fewer than "
+                         f"{rows} rows, a multiple of the tail's {tail_rows}-row blocks")
+    return ((0, head_blocks, "head"),
+            (head_rows // tail_rows, -(-(rows - head_rows) // tail_rows), "tail"))
+
+
 def launch_small_m_parts(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                          head_config: tuple[int, ...], head_blocks: int,
                          tail_config: tuple[int, ...]) -> None:
     """The small-M GEMM as two launches over the weight rows (an experiment,
-    ``tools/tail_probe.py``): the head, ``head_blocks`` row blocks of ``head_config`` (no K
-    split: the tail's split shares the stream's arrival counters), then the tail, the rest
-    with ``tail_config``, launched with PDL as the head's CTAs have all started (see
+    ``tools/tail_probe.py``): the head with ``head_config``, then the tail with
+    ``tail_config``, launched with PDL once the head's CTAs have all started (``row_parts``;
     ``NVFP4GemmSmallM``'s ``row_part``). For a grid whose last wave would be mostly empty."""
-    n = b.shape[0]
-    head_rows = head_blocks * 16 * head_config[0]
-    tail_rows = 16 * tail_config[0]
-    if config_splits(head_config) != 1 or not 0 < head_rows < n or head_rows % tail_rows:
-        raise ValueError(f"head_config={head_config}, head_blocks={head_blocks}, "
-                         f"tail_config={tail_config}: expected an unsplit head of fewer than "
-                         f"N={n} rows, a multiple of the tail's {tail_rows}-row blocks")
-    launch_small_m(a, a_sf, b, b_sf, alpha, out, head_config, (0, head_blocks, "head"))
-    launch_small_m(a, a_sf, b, b_sf, alpha, out, tail_config,
-                   (head_rows // tail_rows, -(-(n - head_rows) // tail_rows), "tail"))
+    head, tail = row_parts(b.shape[0], head_config, head_blocks, tail_config)
+    launch_small_m(a, a_sf, b, b_sf, alpha, out, head_config, head)
+    launch_small_m(a, a_sf, b, b_sf, alpha, out, tail_config, tail)
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):

@@ -104,10 +104,12 @@ class NVFP4GemmSmallM:
         # share the weight rows (``launch_small_m_parts``). The head runs whole waves and lets
         # the tail launch (PDL) once all its CTAs have started; the tail, a finer grid over the
         # last row blocks, fills the SMs the head's last wave leaves idle, and waits for the
-        # head before it exits, so the pair completes as one kernel would. Neither takes the
-        # ordinary PDL below.
+        # head before it exits, so the pair completes as one kernel would. (With PDL off
+        # everywhere the tail just runs after the head.) The head keeps its class's PDL for
+        # the kernel before it and triggers right after that wait; the short-K rule is off.
         self.block0, self.row_blocks, self.role = row_part or (0, 0, "")
-        assert self.role in ("", "head", "tail") and not (self.role and self.PDL)
+        assert self.role in ("", "head", "tail")
+        self.pdl_parts = bool(self.role) and pdl_enabled()
         short_k = (not self.PDL and not self.role
                    and self.steps_per_warp <= self.PDL_SHORT_K_STEPS)
         self.pdl = (self.PDL or short_k) and pdl_enabled()
@@ -156,7 +158,7 @@ class NVFP4GemmSmallM:
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   self.row_blocks or (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
-            use_pdl=self.pdl or self.role == "tail")
+            use_pdl=self.pdl or (self.role == "tail" and self.pdl_parts))
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
@@ -327,9 +329,6 @@ class NVFP4GemmSmallM:
         bx, by, bz = cute.arch.block_idx()
         if cutlass.const_expr(self.block0):
             by = by + self.block0
-        if cutlass.const_expr(self.role == "head"):
-            # launched after the previous kernel finished (no PDL): the tail may start
-            cute.arch.griddepcontrol_launch_dependents()
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
         g = lane // 4
@@ -363,7 +362,7 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished (its writes are visible
         # only after griddepcontrol.wait), except, with PDL_LOAD_BEFORE_WAIT, the first step's
         # weights: the activations are that kernel's output, the weights are not.
-        if cutlass.const_expr(self.pdl and self.pdl_trigger == "start"):
+        if cutlass.const_expr(self.pdl and not self.role and self.pdl_trigger == "start"):
             cute.arch.griddepcontrol_launch_dependents()
         early = self.pdl and self.pdl_load_early
         if cutlass.const_expr(not early):
@@ -407,22 +406,25 @@ class NVFP4GemmSmallM:
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
         # PDL ("loop"): the next kernel may launch once every CTA is past its main loop.
-        if cutlass.const_expr(self.pdl and self.pdl_trigger == "loop"):
+        if cutlass.const_expr(self.pdl and not self.role and self.pdl_trigger == "loop"):
             cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
-        if cutlass.const_expr(self.role == "tail"):
-            # the head's CTAs have all started, so its inputs (and ours) were complete; its
-            # outputs are not: finish only after it
+        if cutlass.const_expr(self.role == "tail" and self.pdl_parts):
+            # the head's CTAs had all passed their wait, so our inputs were complete when we
+            # launched; the head's outputs are not: finish only after it
             cute.arch.griddepcontrol_wait()
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
-        visible (a no-op without a programmatic dependency)."""
-        if cutlass.const_expr(self.pdl):
+        visible (a no-op without a programmatic dependency; skipped by a tail, see
+        ``row_part``). A head then lets its tail launch."""
+        if cutlass.const_expr(self.pdl and self.role != "tail"):
             cute.arch.griddepcontrol_wait()
+        if cutlass.const_expr(self.role == "head" and self.pdl_parts):
+            cute.arch.griddepcontrol_launch_dependents()
 
     @cute.jit
     def _ring_prologue(self, loader, where, span, warp, lane):

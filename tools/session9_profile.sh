@@ -8,7 +8,7 @@ source "$(dirname "$0")/device_common.sh"
 for i in $(seq 0 17); do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python tools/wave_probe.py > /tmp/logs/warm-wave$i.log 2>&1 &
 done
-for i in 0 1; do
+for i in 0 1 2 3; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python tools/tail_probe.py > /tmp/logs/warm-tail$i.log 2>&1 &
 done
 timeout 300 ncu --profile-from-start off --clock-control none --section SpeedOfLight \
