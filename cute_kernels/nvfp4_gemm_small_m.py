@@ -77,12 +77,12 @@ class NVFP4GemmSmallM:
     # triggered at the CTA start, weights loaded before the wait: launch and ramp, not the
     # weight stream, are then most of the time (``tools/pdl_load_probe.py``, H200 2026-11-30,
     # M = 1 / 8 graph us, no PDL against this: 7168x2048 5.57 / 6.35 against 4.65 / 4.99).
-    # 0 (off) until its GPU tests have run: the session that measured it had no device time
-    # left for them (``tools/session9_first.sh`` runs them with 1).
     # Triggered at the start, longer grids lost (4096x7168 M = 1 8.4 -> 16.9, 7168x18432 29.5
     # -> 52.5, 36864x7168 46.9 -> 49.0; the next kernel's early CTAs take the free slots of
     # whichever SMs have them); after the main loop or at exit, within +-0.4 us of no PDL
-    # except 7168x18432 after the loop (35.0).
+    # except 7168x18432 after the loop (35.0). 0 (off) until its GPU tests have run: the
+    # session that measured it had no device time left for them (``tools/session9_first.sh``
+    # runs them with 1).
     PDL_SHORT_K_STEPS = 0
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
