@@ -206,10 +206,9 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
                                    row_part)(*args)
         return
-    rows = n if row_part is None else row_part[1] * 16 * config[0]
     compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
                                      splits, row_part)(
-        *args, *split_buffers(m, rows, config, out.device))
+        *args, *split_buffers(m, n, config, out.device, row_part))
 
 
 def row_parts(rows: int, head_config: tuple[int, ...], head_blocks: int,

@@ -76,12 +76,14 @@ def config_splits(config: tuple[int, ...]) -> int:
     return config[4] if len(config) > 4 else 1
 
 
-def split_buffers(m: int, rows: int, config: tuple[int, ...],
-                  device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+def split_buffers(m: int, rows: int, config: tuple[int, ...], device: torch.device,
+                  row_part: tuple | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """(fp32 workspace, zeroed int32 arrival counters) for a split launch of ``config`` over
-    M tokens and ``rows`` weight rows: one partial per CTA tile (token tiles x row blocks),
-    split and lane."""
+    M tokens and ``rows`` weight rows (with ``row_part``, only its row blocks): one partial
+    per CTA tile (token tiles x row blocks), split and lane."""
     rt, jt = config[0], config[1]
+    if row_part is not None:
+        rows = row_part[1] * 16 * rt
     tiles = -(-m // (8 * jt)) * -(-rows // (16 * rt))
     return (torch.empty(tiles * config_splits(config) * 32 * rt * jt * 4, dtype=torch.float32,
                         device=device),

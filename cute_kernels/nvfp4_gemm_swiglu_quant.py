@@ -479,8 +479,7 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
                                                      splits, row_part)
-    rows = 2 * i if row_part is None else row_part[1] * 16 * config[0]
-    kernel(*args, *(split_buffers(m, rows, config, w.device) if splits > 1 else ()))
+    kernel(*args, *(split_buffers(m, 2 * i, config, w.device, row_part) if splits > 1 else ()))
 
 
 def launch_small_m_parts(a, a_sf, w, w_sf, alpha: torch.Tensor,

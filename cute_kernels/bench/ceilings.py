@@ -22,22 +22,28 @@ def _warm_clocks(seconds: float = 0.5) -> None:
             return
 
 
-def copy_bandwidth_tbs(nbytes: int = 256 << 20, kernel: str = "ours") -> float:
-    """Device-to-device copy, counting bytes read plus bytes written (TB/s).
+def copy_bandwidth_tbs(nbytes: int = 256 << 20, kernel: str = "ours",
+                       copies: int = 1) -> float:
+    """Device-to-device copy of ``nbytes`` (per side), counting bytes read plus bytes written
+    (TB/s); ``copies`` source/destination pairs taken in turn (enough to rotate a small copy
+    past the L2).
 
     ``kernel="ours"`` is the DSL streaming copy (``copy_kernel``), ``"torch"`` is
     ``Tensor.copy_``; ``measure`` takes the better of the two (see there)."""
     from .copy_kernel import stream_copy
 
     _warm_clocks()
-    src = torch.randn(nbytes // 4, device="cuda")
-    dst = torch.empty_like(src)
-    fn = (lambda: stream_copy(src, dst)) if kernel == "ours" else (lambda: dst.copy_(src))
-    us = time_graph_us([fn], calls_per_graph=20, replays=9)
-    if kernel == "ours" and not torch.equal(src, dst):
+    pairs = [(torch.randn(nbytes // 4, device="cuda"), torch.empty(nbytes // 4, device="cuda"))
+             for _ in range(copies)]
+    if kernel == "ours":
+        fns = [lambda s=s, d=d: stream_copy(s, d) for s, d in pairs]
+    else:
+        fns = [lambda s=s, d=d: d.copy_(s) for s, d in pairs]
+    us = time_graph_us(fns, calls_per_graph=20, replays=9)
+    if kernel == "ours" and not all(torch.equal(s, d) for s, d in pairs):
         raise RuntimeError("stream_copy produced a wrong copy")
-    del src, dst
-    return 2 * nbytes / (us * 1e-6) / 1e12
+    del pairs
+    return 2 * (nbytes // 4 * 4) / (us * 1e-6) / 1e12
 
 
 def bf16_matmul_tflops(n: int = 8192) -> float:

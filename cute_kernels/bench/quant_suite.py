@@ -22,6 +22,7 @@ from .. import reference
 from ..arch import sm_count
 from ..nvfp4_quant import (BLOCK, compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
                            silu_mul_nvfp4_quant_experts)
+from .ceilings import copy_bandwidth_tbs
 from .report import Row
 from .timing import rotations_for, time_eager_us, time_graph_us
 
@@ -63,10 +64,7 @@ def _g(x: torch.Tensor) -> torch.Tensor:
 
 def _same_bytes_copy_us(nbytes: int) -> float:
     """Graph us of ``Tensor.copy_`` reading and writing ``nbytes / 2`` each (rotated copies)."""
-    words = nbytes // 8  # fp32 words per side
-    pairs = [(torch.empty(words, device="cuda"), torch.empty(words, device="cuda"))
-             for _ in range(rotations_for(nbytes))]
-    return time_graph_us([lambda d=d, s=s: d.copy_(s) for d, s in pairs])
+    return nbytes / (copy_bandwidth_tbs(nbytes // 2, "torch", rotations_for(nbytes)) * 1e6)
 
 
 def _quantize_rows(ms, ks) -> list[Row]:
