@@ -80,10 +80,9 @@ class NVFP4GemmSmallM:
     # Triggered at the start, longer grids lost (4096x7168 M = 1 8.4 -> 16.9, 7168x18432 29.5
     # -> 52.5, 36864x7168 46.9 -> 49.0; the next kernel's early CTAs take the free slots of
     # whichever SMs have them); after the main loop or at exit, within +-0.4 us of no PDL
-    # except 7168x18432 after the loop (35.0). 0 (off) until its GPU tests have run: the
-    # session that measured it had no device time left for them (``tools/session9_first.sh``
-    # runs them with 1).
-    PDL_SHORT_K_STEPS = 0
+    # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
+    # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
+    PDL_SHORT_K_STEPS = 1
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
