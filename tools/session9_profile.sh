@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Why M = 1 streams below 75% of roofline: Nsight Compute on the small-M GEMM
 # (tools/small_m_profile.py: long K against 36864x7168, clocks not locked, as the timings run;
-# ComputeWorkloadAnalysis: is an issue pipe the limit?), tools/decode_cost_probe.py (the loop with
-# a cheaper, wrong decode), tools/wave_probe.py (time against grid size) and
+# ComputeWorkloadAnalysis: is an issue pipe the limit?), tools/wave_probe.py (time against grid size) and
 # tools/tail_probe.py (the head + tail launches). The probes' kernels compile in the
 # background while ncu runs.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session9_profile.sh
@@ -12,9 +11,6 @@ for i in $(seq 0 17); do
 done
 for i in 0 1 2 3; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python tools/tail_probe.py > /tmp/logs/warm-tail$i.log 2>&1 &
-done
-for v in 0 1 2; do
-  DECODE_VARIANT=$v CUTE_KERNELS_BENCH_WARM=1 timeout 250 python tools/decode_cost_probe.py > /tmp/logs/warm-decode$v.log 2>&1 &
 done
 timeout 300 ncu --profile-from-start off --clock-control none --section SpeedOfLight \
   --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
@@ -26,9 +22,6 @@ echo "ncu exit $? after $(elapsed) s"
 grep -E "^  [a-zA-Z_]|Duration|Throughput|Issue|Stall|Warp Cycles|Active|inst_executed|pipe|Pipe|bytes|hit_rate|cycles_active|Executed Ipc|Registers|Occupancy|Eligible|Waves" "$OUT/ncu_small_m.txt" | grep -v "^    ---" | head -150
 wait
 echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
-for v in 0 1 2; do
-  DECODE_VARIANT=$v timeout 60 python tools/decode_cost_probe.py 2>&1 | tee -a "$OUT/decode_cost.log"
-done
 timeout 100 python tools/wave_probe.py 2>&1 | tee "$OUT/wave_probe.log"
 timeout 120 python tools/tail_probe.py 2>&1 | tee "$OUT/tail_probe.log"
 echo "done after $(elapsed) s"
