@@ -105,16 +105,19 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     split-K, is cheap), and takes the hybrid where whole tiles fill two waves or more, below
     ``STREAM_K_HYBRID_MAX_EFFICIENCY`` (from 257 tokens, as measured). The fused kernel's
     alternative is the fp32 split route, dearer, so it takes stream-K regardless (its hybrid
-    is unmeasured), and with fewer than SMs / 8 tiles (each cut into more than 8 pieces) a
-    narrower tile (1024x7168 at M = 256: 26.6 us with 128 tokens, 40.9 with 256, 30.7 for the
-    split route)."""
+    is unmeasured), and with fewer than SMs / 2 tiles (each cut into more than two pieces) a
+    narrower tile: ``tools/fused_large_m_probe.py``, H200 2026-11-30, kernel us with 128 / 256
+    tokens: 1024x7168 M = 256 (8 tiles of 256) 25.0 / 42.3, M = 1024 (32) 38.4 / 41.8;
+    4096x7168 M = 256 (32) 37.9 / 40.5; with more tiles the wider one wins (36864x7168 M = 256,
+    288 tiles: 266.1 / 202.9; 34816x5120 M = 256, 272: 181.2 / 145.3; 9216x7168 M = 1024, 288:
+    259.2 / 201.0)."""
     tile_m = stream_k_tile(m)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     efficiency = tiles / (-(-tiles // sms) * sms)
     if fused:
         if efficiency >= STREAM_K_MAX_EFFICIENCY_FUSED:
             return None
-        return (tile_m // 2 if tile_m > 64 and tiles * 8 < sms else tile_m), False
+        return (tile_m // 2 if tile_m > 64 and tiles * 2 < sms else tile_m), False
     # measured from M = 512 only (the probe's hybrid columns)
     hybrid = m > 256 and tiles >= 2 * sms and efficiency < STREAM_K_HYBRID_MAX_EFFICIENCY
     if not hybrid and efficiency >= STREAM_K_MAX_EFFICIENCY:

@@ -148,7 +148,7 @@ def test_stream_k_compiles_for_sm90a(n, k, tile_m):
 def test_stream_k_plan():
     """Stream-K where whole tiles leave the last wave mostly empty (H200 probe, 2026-11-30):
     the tile is the narrowest holding M; the plain GEMM needs 40 k-tiles per CTA and takes the
-    hybrid from two full waves below 90%; the fused kernel halves the tile below SMs / 8
+    hybrid from two full waves below 90%; the fused kernel halves the tile below SMs / 2
     tiles."""
     assert stream_k_plan(64, 36864, 7168) == (64, False)       # 288 tiles: 2.18 waves
     assert stream_k_plan(256, 9216, 7168) == (256, False)      # 72 tiles
@@ -162,7 +162,10 @@ def test_stream_k_plan():
     assert stream_k_plan(512, 4096, 7168) == (256, False)
     assert all(stream_k_plan(m, 7168, 2048) is None for m in (32, 64, 128, 256, 512, 1024))
     assert stream_k_plan(100, 5120, 17408) == (128, False)
-    assert stream_k_plan(256, 4096, 7168, fused=True) == (256, False)
+    assert stream_k_plan(256, 4096, 7168, fused=True) == (128, False)  # 32 tiles of 256
+    assert stream_k_plan(1024, 1024, 7168, fused=True) == (128, False)  # 32 tiles of 256
+    assert stream_k_plan(256, 9216, 7168, fused=True) == (256, False)  # 72 tiles
+    assert stream_k_plan(256, 36864, 7168, fused=True) == (256, False)  # 288 tiles
     assert stream_k_plan(256, 1024, 7168, fused=True) == (128, False)  # 8 tiles: cut finer
     assert stream_k_plan(128, 1024, 7168, fused=True) == (64, False)
     assert stream_k_plan(512, 36864, 7168, fused=True) is None  # 87%: above the fused 85%
