@@ -71,6 +71,18 @@ def e2m1x2_raw(word, r: int):
     return mag | sign
 
 
+def e2m1x2_from_byte(word, selector):
+    """The byte of ``word`` that ``selector`` picks (``byte_of``; two e2m1 codes, low nibble
+    first) as bf16x2 ``e2m1 * 2^-126``: magnitude at bits 8..6, sign at bit 15 of each half.
+    Two multiplies place both nibbles at once (a byte times ``1 << a | 1 << b`` is two shifted
+    copies that cannot overlap): ``x * 0x40040`` has the low magnitude at bits 6..8 and the
+    high one at 22..24, ``x * 0x1001000`` the signs at bits 15 and 31; two masks keep them.
+    Five integer instructions per pair where shift, mask and OR took about nine."""
+    x = byte_of(word, selector)
+    return (((x * cutlass.Uint32(0x40040)) & cutlass.Uint32(0x01C001C0))
+            | ((x * cutlass.Uint32(0x1001000)) & cutlass.Uint32(0x80008000)))
+
+
 def bf16_pair(lo_word, hi_word, r: int):
     """Elements ``r`` and ``r + 4`` of 8 consecutive bf16s held as 4 words (w0..w3), packed:
     ``lo_word`` = w[r // 2], ``hi_word`` = w[r // 2 + 2]."""

@@ -5,6 +5,15 @@ division is the only rounding before the cast to the output dtype): bit-exact wi
 ``reference.nvfp4_dequantize``. The kernel divides twice per block, not per element: each
 magnitude is a power-of-two multiple of ``sf/G`` or ``1.5*sf/G`` (see ``e2m1_scaled``). One thread decodes one 16-element block:
 an 8-byte load of codes, a 1-byte scale load through the swizzled layout, two 16-byte stores.
+
+Global scale 1 into bf16 (the wgmma kernels' activations, ``bf16_activations``) takes a second
+kernel, ``NVFP4DequantUnitScale``: ``e2m1 * sf`` is exact in bf16 (at most 6 significant bits),
+so no division and no fp32 value is needed. The tensors are seen flat, in groups of 8 elements
+(one 32-bit word of codes, one 16-byte store of bf16); a CTA's threads take consecutive groups,
+``GROUPS_PER_THREAD`` rounds apart, so every load and store instruction of a warp is one
+contiguous span, and each thread issues all its loads before it decodes. Decode as in the
+wgmma kernels (``device_mma.e2m1x2_from_byte``: a byte of codes -> bf16x2 ``e2m1 * 2^-126``),
+then two exact bf16x2 products, by ``bf16(sf * 2^63)`` and by ``2^63``.
 """
 
 from __future__ import annotations
@@ -19,6 +28,8 @@ from layouts import sf_tiled_layout
 from . import jit
 from .arch import compile_options
 from .device_fp4 import e2m1_scaled
+from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, in_register,
+                         mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 BLOCK = 16  # elements per scale factor
@@ -74,6 +85,65 @@ class NVFP4Dequant:
             cute.autovec_copy(rOut, gOut)
 
 
+class NVFP4DequantUnitScale:
+    """Global scale 1, bf16 out (module docstring); static K, dynamic M."""
+
+    GROUPS_PER_THREAD = 8
+    GROUP = 8  # elements per 32-bit word of codes
+
+    def __init__(self, k: int, threads: int = 256):
+        self.k, self.kb, self.threads = k, k // BLOCK, threads
+
+    @cute.jit
+    def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
+        groups = mW.shape[0]
+        m = groups * self.GROUP // self.k
+        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
+                                                             (self.kb + 3) // 4 * 4))
+        per_cta = self.threads * self.GROUPS_PER_THREAD
+        self.kernel(mW, sSF, mOut, groups).launch(
+            grid=((groups + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
+            stream=stream)
+
+    @cute.kernel
+    def kernel(self, mW: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor, groups: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
+        words = cute.make_rmem_tensor((self.GROUPS_PER_THREAD,), cutlass.Uint32)
+        scales = cute.make_rmem_tensor((self.GROUPS_PER_THREAD,), cutlass.Float32)
+        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+            g = first + j * self.threads
+            if g < groups:
+                words[j] = cutlass.Uint32(mW[g])
+                row = g // (self.k // self.GROUP)
+                kb = (g - row * (self.k // self.GROUP)) // (BLOCK // self.GROUP)
+                scales[j] = sSF[(row, kb)].to(cutlass.Float32)
+        two63 = in_register(BF16X2_POW2_63)
+        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+            g = first + j * self.threads
+            if g < groups:
+                s = bf16x2_splat(scales[j] * cutlass.Float32(POW2_63))
+                pairs = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
+                    raw = e2m1x2_from_byte(words[j], cutlass.Uint32(0x4440 + p))
+                    pairs[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+                cute.autovec_copy(pairs, cute.local_tile(mOut, (1, 4), (g, 0)))
+
+
+@jit.cached
+def compile_nvfp4_dequant_unit_scale(k: int):
+    """Tensor-free compile of ``NVFP4DequantUnitScale``: static K, dynamic M (codes as int32
+    words [M*K/8], bf16 out as int32 [M*K/8, 4])."""
+    groups = cute.sym_int()
+    w = make_fake_compact_tensor(cutlass.Int32, (groups,), assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
+    out = make_fake_compact_tensor(cutlass.Int32, (groups, 4), stride_order=(1, 0),
+                                   assumed_align=16)
+    return cute.compile(NVFP4DequantUnitScale(k), w, sf, out,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
 @jit.cached
 def compile_nvfp4_dequant(k: int, out_dtype: str):
     """Tensor-free compile: static K and output dtype, dynamic M."""
@@ -111,10 +181,16 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     check_cuda("sf", sf, like=packed)
     check_contiguous("packed", packed)
     check_contiguous("sf", sf)
-    g = as_scale_tensor("global_scale", global_scale, packed.device)
     out = torch.empty((m, k), dtype=out_dtype, device=packed.device)
     if m == 0:
         return out
+    if (isinstance(global_scale, (int, float)) and global_scale == 1
+            and out_dtype == torch.bfloat16 and m * k < 2**31):
+        # exact without a division: the unit-scale kernel (int32 flat indices)
+        compile_nvfp4_dequant_unit_scale(k)(packed.view(torch.int32).view(-1), sf.view(-1),
+                                            out.view(torch.int32).view(-1, 4))
+        return out
+    g = as_scale_tensor("global_scale", global_scale, packed.device)
     compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
     return out
 

@@ -62,7 +62,7 @@ from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
 from .arch import compile_options, sm_count
-from .device_mma import POW2_63, bf16x2_splat, byte_of, mul_bf16x2
+from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, mul_bf16x2
 from .dtypes import torch_to_cutlass
 from .stream_k import stream_k_fixup, workspace_words
 
@@ -73,18 +73,6 @@ SF_CHUNK_WORDS = 128  # 512 scale bytes of a 128-row x 4-block atom, as 32-bit w
 SMEM_BYTES = 227 * 1024
 H200_SMS = 132
 L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L2
-
-
-def _e2m1x2_from_byte(word, selector):
-    """The byte of ``word`` that ``selector`` picks (``byte_of``; two e2m1 codes, low nibble
-    first) as bf16x2 ``e2m1 * 2^-126``: magnitude at bits 8..6, sign at bit 15 of each half.
-    Two multiplies place both nibbles at once (a byte times ``1 << a | 1 << b`` is two shifted
-    copies that cannot overlap): ``x * 0x40040`` has the low magnitude at bits 6..8 and the
-    high one at 22..24, ``x * 0x1001000`` the signs at bits 15 and 31; two masks keep them.
-    Five integer instructions per pair where shift, mask and OR took about nine."""
-    x = byte_of(word, selector)
-    return (((x * cutlass.Uint32(0x40040)) & cutlass.Uint32(0x01C001C0))
-            | ((x * cutlass.Uint32(0x1001000)) & cutlass.Uint32(0x80008000)))
 
 
 class NVFP4GemmLargeM:
@@ -439,7 +427,7 @@ class NVFP4GemmLargeM:
             for kb in cutlass.range_constexpr(4):
                 s = bf16x2_splat(sf32[kb] * cutlass.Float32(POW2_63))
                 for half in cutlass.range_constexpr(2):
-                    raw = _e2m1x2_from_byte(words[2 * kb + half], selector)
+                    raw = e2m1x2_from_byte(words[2 * kb + half], selector)
                     frag32[h + 2 * half, 0, kb] = mul_bf16x2(raw, s)
 
     # ---------------------------------------------------------------- epilogue

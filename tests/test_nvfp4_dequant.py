@@ -4,7 +4,8 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_dequant import compile_nvfp4_dequant, nvfp4_dequantize
+from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant,
+                                        compile_nvfp4_dequant_unit_scale, nvfp4_dequantize)
 from cute_kernels.testing import compile_only
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
@@ -14,6 +15,11 @@ from tests.conftest import poisoned
                                      (48, "torch.bfloat16")])
 def test_compiles_for_sm90a(k, dtype):
     assert compile_only(compile_nvfp4_dequant, k, dtype) is not None
+
+
+@pytest.mark.parametrize("k", [7168, 48, 16])
+def test_unit_scale_kernel_compiles_for_sm90a(k):
+    assert compile_only(compile_nvfp4_dequant_unit_scale, k) is not None
 
 
 def _random_inputs(m, k, device):
@@ -35,6 +41,22 @@ def test_bit_exact_with_reference(m, k, out_dtype):
     want = reference.nvfp4_dequantize(q, sf, g, out_dtype=out_dtype)
     assert got.shape == (m, k) and got.dtype == out_dtype
     torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 129, 1000, 2049])
+@pytest.mark.parametrize("k", [16, 48, 7168])
+def test_unit_scale_path_bit_exact(m, k):
+    """Global scale 1.0 into bf16 (the unit-scale kernel, also ``bf16_activations``): every
+    code and scale byte, M*K/8 groups not a multiple of a CTA's 2048, output poisoned."""
+    q, sf, _ = _random_inputs(m, k, "cuda")
+    want = reference.nvfp4_dequantize(q, sf, 1.0, out_dtype=torch.bfloat16)
+    got = nvfp4_dequantize(q, sf, 1.0)
+    torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
+    torch.testing.assert_close(bf16_activations(q, sf), want, rtol=0, atol=0, equal_nan=True)
+    # a tensor 1.0 takes the general kernel: the same values
+    torch.testing.assert_close(nvfp4_dequantize(q, sf, torch.ones((), device="cuda")), want,
+                               rtol=0, atol=0, equal_nan=True)
 
 
 @pytest.mark.gpu

@@ -9,6 +9,7 @@ from cute_kernels.nvfp4_dequant import nvfp4_dequantize
 x = torch.randn(129, 96, device="cuda", dtype=torch.bfloat16)
 q, sf = reference.nvfp4_quantize(x, 10.0)
 nvfp4_dequantize(q, sf, 10.0)
+nvfp4_dequantize(q, sf, 1.0)  # the unit-scale kernel: 1548 groups, a partial CTA
 bf16_gemv(torch.randn(512, device="cuda", dtype=torch.bfloat16),
           torch.randn(1037, 512, device="cuda", dtype=torch.bfloat16))
 torch.cuda.synchronize()
