@@ -187,13 +187,12 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
 
 
 def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
-                   config: tuple[int, ...], row_part: tuple | None = None) -> None:
+                   config: tuple[int, ...]) -> None:
     """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[, splits])
     on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. With splits > 1
     K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
     fp32 workspace per call and the stream's arrival counters (``arrival_counters``). The tile
-    sweep and the config tests call it directly. ``row_part``: one launch of
-    ``launch_small_m_parts``."""
+    sweep and the config tests call it directly."""
     n, k = b.shape[0], 2 * b.shape[1]
     m = a.shape[0]
     splits = config_splits(config)
@@ -203,39 +202,10 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k)
     if splits == 1:
-        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                   row_part)(*args)
+        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens)(*args)
         return
     compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                     splits, row_part)(
-        *args, *split_buffers(m, n, config, out.device, row_part))
-
-
-def row_parts(rows: int, head_config: tuple[int, ...], head_blocks: int,
-              tail_config: tuple[int, ...]) -> tuple[tuple, tuple]:
-    """The ``row_part`` of a head and a tail launch over ``rows`` weight rows: the head's first
-    ``head_blocks`` row blocks of ``head_config`` (no K split: the tail's split shares the
-    stream's arrival counters), the tail's the rest in ``tail_config``'s blocks."""
-    head_rows = head_blocks * 16 * head_config[0]
-    tail_rows = 16 * tail_config[0]
-    if config_splits(head_config) != 1 or not 0 < head_rows < rows or head_rows % tail_rows:
-        raise ValueError(f"head_config={head_config}, head_blocks={head_blocks}, "
-                         f"tail_config={tail_config}: expected an unsplit head of fewer than "
-                         f"{rows} rows, a multiple of the tail's {tail_rows}-row blocks")
-    return ((0, head_blocks, "head"),
-            (head_rows // tail_rows, -(-(rows - head_rows) // tail_rows), "tail"))
-
-
-def launch_small_m_parts(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
-                         head_config: tuple[int, ...], head_blocks: int,
-                         tail_config: tuple[int, ...]) -> None:
-    """The small-M GEMM as two launches over the weight rows (an experiment,
-    ``tools/tail_probe.py``): the head with ``head_config``, then the tail with
-    ``tail_config``, launched with PDL once the head's CTAs have all started (``row_parts``;
-    ``NVFP4GemmSmallM``'s ``row_part``). For a grid whose last wave would be mostly empty."""
-    head, tail = row_parts(b.shape[0], head_config, head_blocks, tail_config)
-    launch_small_m(a, a_sf, b, b_sf, alpha, out, head_config, head)
-    launch_small_m(a, a_sf, b, b_sf, alpha, out, tail_config, tail)
+                                     splits)(*args, *split_buffers(m, n, config, out.device))
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):

@@ -86,7 +86,7 @@ class NVFP4GemmSmallM:
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
-                 x_tokens: int = 0, splits: int = 1, row_part: tuple | None = None):
+                 x_tokens: int = 0, splits: int = 1):
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
         assert x_tokens <= 8 or x_tokens == 8 * token_tiles  # past a tile: whole tiles
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
@@ -99,18 +99,7 @@ class NVFP4GemmSmallM:
         self.splits = splits
         self.split_steps = (self.steps + splits - 1) // splits
         self.steps_per_warp = (self.split_steps + warps - 1) // warps
-        # row_part = (first row block, row blocks, "head" or "tail"): one of two launches that
-        # share the weight rows (``launch_small_m_parts``). The head runs whole waves and lets
-        # the tail launch (PDL) once all its CTAs have started; the tail, a finer grid over the
-        # last row blocks, fills the SMs the head's last wave leaves idle, and waits for the
-        # head before it exits, so the pair completes as one kernel would. (With PDL off
-        # everywhere the tail just runs after the head.) The head keeps its class's PDL for
-        # the kernel before it and triggers right after that wait; the short-K rule is off.
-        self.block0, self.row_blocks, self.role = row_part or (0, 0, "")
-        assert self.role in ("", "head", "tail")
-        self.pdl_parts = bool(self.role) and pdl_enabled()
-        short_k = (not self.PDL and not self.role
-                   and self.steps_per_warp <= self.PDL_SHORT_K_STEPS)
+        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
         self.pdl = (self.PDL or short_k) and pdl_enabled()
         self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
         self.pdl_load_early = (self.PDL_LOAD_BEFORE_WAIT or short_k) and prefetch == 1
@@ -155,9 +144,9 @@ class NVFP4GemmSmallM:
         tokens_per_cta = 8 * self.jt
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
-                  self.row_blocks or (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
+                  (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
-            use_pdl=self.pdl or (self.role == "tail" and self.pdl_parts))
+            use_pdl=self.pdl)
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
@@ -326,8 +315,6 @@ class NVFP4GemmSmallM:
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                scalars, outs):
         bx, by, bz = cute.arch.block_idx()
-        if cutlass.const_expr(self.block0):
-            by = by + self.block0
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
         g = lane // 4
@@ -361,7 +348,7 @@ class NVFP4GemmSmallM:
         # PDL: nothing is read before the previous kernel has finished (its writes are visible
         # only after griddepcontrol.wait), except, with PDL_LOAD_BEFORE_WAIT, the first step's
         # weights: the activations are that kernel's output, the weights are not.
-        if cutlass.const_expr(self.pdl and not self.role and self.pdl_trigger == "start"):
+        if cutlass.const_expr(self.pdl and self.pdl_trigger == "start"):
             cute.arch.griddepcontrol_launch_dependents()
         early = self.pdl and self.pdl_load_early
         if cutlass.const_expr(not early):
@@ -405,25 +392,18 @@ class NVFP4GemmSmallM:
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
         # PDL ("loop"): the next kernel may launch once every CTA is past its main loop.
-        if cutlass.const_expr(self.pdl and not self.role and self.pdl_trigger == "loop"):
+        if cutlass.const_expr(self.pdl and self.pdl_trigger == "loop"):
             cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
-        if cutlass.const_expr(self.role == "tail" and self.pdl_parts):
-            # the head's CTAs had all passed their wait, so our inputs were complete when we
-            # launched; the head's outputs are not: finish only after it
-            cute.arch.griddepcontrol_wait()
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
-        visible (a no-op without a programmatic dependency; skipped by a tail, see
-        ``row_part``). A head then lets its tail launch."""
-        if cutlass.const_expr(self.pdl and self.role != "tail"):
+        visible (a no-op without a programmatic dependency)."""
+        if cutlass.const_expr(self.pdl):
             cute.arch.griddepcontrol_wait()
-        if cutlass.const_expr(self.role == "head" and self.pdl_parts):
-            cute.arch.griddepcontrol_launch_dependents()
 
     @cute.jit
     def _ring_prologue(self, loader, where, span, warp, lane):
@@ -577,15 +557,14 @@ def fake_operands(n: int, k: int, a_fp4: bool):
 @jit.cached
 def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
                                row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
-                               prefetch: int = 1, x_tokens: int = 0,
-                               row_part: tuple | None = None):
+                               prefetch: int = 1, x_tokens: int = 0):
     """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
-    swizzled scales) or "torch.bfloat16" (W4A16). ``row_part``: see ``NVFP4GemmSmallM``."""
+    swizzled scales) or "torch.bfloat16" (W4A16)."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                             x_tokens, row_part=row_part)
+                             x_tokens)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

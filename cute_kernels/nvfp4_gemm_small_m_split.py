@@ -76,14 +76,12 @@ def config_splits(config: tuple[int, ...]) -> int:
     return config[4] if len(config) > 4 else 1
 
 
-def split_buffers(m: int, rows: int, config: tuple[int, ...], device: torch.device,
-                  row_part: tuple | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+def split_buffers(m: int, rows: int, config: tuple[int, ...],
+                  device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
     """(fp32 workspace, zeroed int32 arrival counters) for a split launch of ``config`` over
-    M tokens and ``rows`` weight rows (with ``row_part``, only its row blocks): one partial
-    per CTA tile (token tiles x row blocks), split and lane."""
+    M tokens and ``rows`` weight rows: one partial per CTA tile (token tiles x row blocks),
+    split and lane."""
     rt, jt = config[0], config[1]
-    if row_part is not None:
-        rows = row_part[1] * 16 * rt
     tiles = -(-m // (8 * jt)) * -(-rows // (16 * rt))
     return (torch.empty(tiles * config_splits(config) * 32 * rt * jt * 4, dtype=torch.float32,
                         device=device),
@@ -101,10 +99,10 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int, token_tiles: int, warps: int, prefetch: int, x_tokens: int,
-                 splits: int, row_part: tuple | None = None):
+                 splits: int):
         assert splits >= 2
         super().__init__(n, k, a_fp4, out_dtype, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits, row_part)
+                         x_tokens, splits)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -123,16 +121,14 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 @jit.cached
 def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: str,
                                      row_tiles: int, token_tiles: int, warps: int,
-                                     prefetch: int, x_tokens: int, splits: int,
-                                     row_part: tuple | None = None):
+                                     prefetch: int, x_tokens: int, splits: int):
     """Static N, K, tile config and split count; M dynamic. Arguments of the compiled function:
-    those of ``compile_nvfp4_gemm_small_m``, then ``split_buffers``' workspace and counters
-    (sized for the launch's own row blocks with ``row_part``)."""
+    those of ``compile_nvfp4_gemm_small_m``, then ``split_buffers``' workspace and counters."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallMSplitK(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                                   x_tokens, splits, row_part)
+                                   x_tokens, splits)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

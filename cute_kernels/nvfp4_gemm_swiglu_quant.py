@@ -74,8 +74,8 @@ from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_b
 from .device_mma import POW2_63
 from .large_m_plans import large_m_config, stream_k_plan
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, row_parts,
-                         small_m_config, staged_tokens)
+from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
+                         staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  fake_stream_k_buffers, stream_k_buffers)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
@@ -127,12 +127,11 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     PDL_LOAD_BEFORE_WAIT = True
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
-                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
-                 row_part: tuple | None = None):
+                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1):
         assert i % GATE_UP_GROUP == 0
         assert row_tiles % 2 == 0 and GATE_UP_GROUP % (8 * row_tiles) == 0
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits, row_part)
+                         x_tokens, splits)
         self.i = i
         self.half = row_tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
@@ -193,11 +192,9 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
     quantization epilogue. For shapes with few row blocks (1024x7168: 32 CTAs at M = 1)."""
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int, token_tiles: int,
-                 warps: int, prefetch: int, x_tokens: int, splits: int,
-                 row_part: tuple | None = None):
+                 warps: int, prefetch: int, x_tokens: int, splits: int):
         assert splits >= 2
-        super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits,
-                         row_part)
+        super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -217,12 +214,11 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
 def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
                                             token_tiles: int = 1, warps: int = 4,
                                             prefetch: int = 1, x_tokens: int = 0,
-                                            splits: int = 1, row_part: tuple | None = None):
+                                            splits: int = 1):
     """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
     "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
     ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
-    (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters.
-    ``row_part``: see ``NVFP4GemmSmallM`` (row blocks of 16 row_tiles weight rows)."""
+    (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters."""
     a_fp4 = a_dtype == "fp4"
     m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
     gs = make_fake_compact_tensor(cutlass.Float32, (1,))
@@ -231,11 +227,11 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     if splits == 1:
         kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                            prefetch, x_tokens, row_part=row_part)
+                                            prefetch, x_tokens)
         extra = ()
     else:
         kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                                  prefetch, x_tokens, splits, row_part)
+                                                  prefetch, x_tokens, splits)
         extra = fake_split_buffers()
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
@@ -464,11 +460,10 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, ...]:
 
 def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor,
-                   config: tuple[int, ...], row_part: tuple | None = None) -> None:
+                   config: tuple[int, ...]) -> None:
     """The fused small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[,
     splits]) on validated operands (M >= 1); alpha and out_global_scale one-element fp32
-    tensors. splits > 1: K split over grid z, reduced in the same launch. ``row_part``: one
-    launch of ``launch_small_m_parts``."""
+    tensors. splits > 1: K split over grid z, reduced in the same launch."""
     i, k = w.shape[0] // 2, 2 * w.shape[1]
     m = a.shape[0]
     splits = config_splits(config)
@@ -478,19 +473,8 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
-                                                     splits, row_part)
-    kernel(*args, *(split_buffers(m, 2 * i, config, w.device, row_part) if splits > 1 else ()))
-
-
-def launch_small_m_parts(a, a_sf, w, w_sf, alpha: torch.Tensor,
-                         out_global_scale: torch.Tensor, out: torch.Tensor,
-                         out_sf: torch.Tensor, head_config: tuple[int, ...], head_blocks: int,
-                         tail_config: tuple[int, ...]) -> None:
-    """The fused small-M kernel as a head and a tail launch over the weight rows, as
-    ``nvfp4_gemm.launch_small_m_parts`` (an experiment, ``tools/tail_probe.py``)."""
-    head, tail = row_parts(w.shape[0], head_config, head_blocks, tail_config)
-    launch_small_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, head_config, head)
-    launch_small_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, tail_config, tail)
+                                                     splits)
+    kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,

@@ -34,12 +34,6 @@ xa = torch.randn(7, 576, device="cuda", dtype=torch.bfloat16)
 a, a_sf = reference.nvfp4_quantize(xa, 50.0)
 nvfp4_gemm(a, a_sf, b, b_sf, 0.5)
 nvfp4_gemm(xa, None, b, b_sf, 0.5)
-# head + tail launches: a 128-row head, a split tail whose last block passes N
-from cute_kernels.nvfp4_gemm import launch_small_m_parts  # noqa: E402
-
-launch_small_m_parts(a, a_sf, b, b_sf, torch.full((1,), 0.5, device="cuda"),
-                     torch.empty(7, 200, device="cuda", dtype=torch.bfloat16), (1, 1, 4, 1), 8,
-                     (1, 1, 4, 1, 3))
 nvfp4_quantize(torch.randn(129, 80, device="cuda", dtype=torch.bfloat16), 20.0)
 silu_mul_nvfp4_quant(torch.randn(7, 160, device="cuda", dtype=torch.bfloat16), 20.0)
 silu_mul_nvfp4_quant_experts(torch.randn(3, 37, 2048, device="cuda", dtype=torch.bfloat16),

@@ -11,7 +11,6 @@ grep -n "^    PDL_SHORT_K_STEPS" cute_kernels/nvfp4_gemm_small_m.py
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 200 & sanitize racecheck 230 & wait) &
 gpu_tests 300 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
-gpu_tests 300 /tmp/logs/t-parts.log tests/test_nvfp4_gemm_parts.py &
 gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py &
 gpu_tests 300 /tmp/logs/t-models.log tests/models tests/test_nvfp4_quant.py tests/test_constants.py tests/test_gate_up_weight.py &
 report_checks

@@ -1,16 +1,13 @@
 #!/usr/bin/env bash
 # Why M = 1 streams below 75% of roofline: Nsight Compute on the small-M GEMM
 # (tools/small_m_profile.py: long K against 36864x7168, clocks not locked, as the timings run;
-# ComputeWorkloadAnalysis: is an issue pipe the limit?), tools/wave_probe.py (time against grid size) and
-# tools/tail_probe.py (the head + tail launches). The probes' kernels compile in the
-# background while ncu runs.
+# ComputeWorkloadAnalysis: is an issue pipe the limit?) and tools/wave_probe.py (time against
+# grid size), whose kernels compile in the background while ncu runs. (It also ran
+# tools/tail_probe.py, removed with the head + tail launches it measured slower.)
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session9_profile.sh
 source "$(dirname "$0")/device_common.sh"
 for i in $(seq 0 17); do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python tools/wave_probe.py > /tmp/logs/warm-wave$i.log 2>&1 &
-done
-for i in 0 1 2 3; do
-  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python tools/tail_probe.py > /tmp/logs/warm-tail$i.log 2>&1 &
 done
 timeout 300 ncu --profile-from-start off --clock-control none --section SpeedOfLight \
   --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
@@ -23,5 +20,4 @@ grep -E "^  [a-zA-Z_]|Duration|Throughput|Issue|Stall|Warp Cycles|Active|inst_ex
 wait
 echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
 timeout 100 python tools/wave_probe.py 2>&1 | tee "$OUT/wave_probe.log"
-timeout 120 python tools/tail_probe.py 2>&1 | tee "$OUT/tail_probe.log"
 echo "done after $(elapsed) s"
