@@ -58,7 +58,11 @@ _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #   7168x18432    111.5 / 118.9         144.8 / 119.2
 #   9216x7168      79.4 /  48.5         115.5 /  49.3
 SMALL_M_MAX = 64  # above this the wgmma kernel always wins
-X_SMEM_TOKENS = 2  # the small-M kernel stages the activations in shared memory up to here
+X_SMEM_TOKENS = 2  # the small-M kernels stage the activations in shared memory up to here
+# The plain GEMM's own limits: up to PLAIN_X_SMEM_TOKENS tokens whose staged activations take
+# at most PLAIN_STAGE_BYTES (``tools/stage_tokens_probe.py`` measures 2 against 8 tokens).
+PLAIN_X_SMEM_TOKENS = 2
+PLAIN_STAGE_BYTES = 48 * 1024
 # with a K split, whole 8-token tiles are staged where their K slice takes at most this
 # (a guess to be measured: tools/small_split_probe.py)
 STAGED_TILE_BYTES = 48 * 1024
@@ -169,19 +173,27 @@ def _validate(a, a_sf, b, b_sf, out_dtype, out):
     return m, n, k
 
 
-def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None) -> int:
+def _staged_bytes(tokens: int, steps: int) -> int:
+    """Shared memory the small-M kernel's staged activations take (its layout)."""
+    return tokens * (steps * 16 * 8 + 4) * 4
+
+
+def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
+                  max_tokens: int = X_SMEM_TOKENS, max_bytes: int | None = None) -> int:
     """The small-M kernels' ``x_tokens`` for M tokens and a config: with one token tile per CTA,
-    up to X_SMEM_TOKENS tokens are decoded once per CTA into shared memory instead of per warp
-    and step; with a K split (the config's fifth element, K given) all the CTA's token tiles
-    (8 per tile) are, where their slice of K fits STAGED_TILE_BYTES (0: the register path)."""
+    up to X_SMEM_TOKENS tokens, and up to ``max_tokens`` whose staging fits ``max_bytes`` (K
+    given), are decoded once per CTA into shared memory instead of per warp and step; with a K
+    split (the config's fifth element, K given) all the CTA's token tiles (8 per tile) are,
+    where their slice of K fits STAGED_TILE_BYTES (0: the register path)."""
     jt = config[1]
-    if m <= X_SMEM_TOKENS and jt == 1:
-        return m
     splits = config_splits(config)
+    steps = -(-k // STEP) if k is not None else 0
+    if jt == 1 and (m <= X_SMEM_TOKENS or (
+            m <= max_tokens and k is not None
+            and (max_bytes is None or _staged_bytes(m, -(-steps // splits)) <= max_bytes))):
+        return m
     if splits > 1 and k is not None:
-        steps = -(-k // STEP)
-        split_steps = -(-steps // splits)  # the CTA's K steps
-        if 8 * jt * (split_steps * 16 * 8 + 4) * 4 <= STAGED_TILE_BYTES:  # the kernel's layout
+        if _staged_bytes(8 * jt, -(-steps // splits)) <= STAGED_TILE_BYTES:
             return 8 * jt
     return 0
 
@@ -200,7 +212,7 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     args = (a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
             b_sf.view(-1), alpha, out)
-    x_tokens = staged_tokens(m, config, k)
+    x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES)
     if splits == 1:
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens)(*args)
         return
