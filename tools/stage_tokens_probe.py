@@ -4,12 +4,16 @@ and step, against the register path, at M = 4 and 8. More shared memory per CTA 
 528 bytes per token) means fewer CTAs per SM, so only K <= 7168. Graph us (weights rotated past
 the L2) and whether the outputs are bit-identical. CUTE_KERNELS_BENCH_SHAPES picks points."""
 
+import sys
+
 import torch
 from probe_inputs import weight_copies
 
-from cute_kernels import nvfp4_gemm as gemm_module
+import cute_kernels.nvfp4_gemm  # noqa: F401  (the module; the package exports the function)
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, time_graph_us
+
+gemm_module = sys.modules["cute_kernels.nvfp4_gemm"]
 
 alpha = torch.full((1,), 0.5, device="cuda")
 POINTS = [(n, k, m) for n, k in [(36864, 7168), (9216, 7168), (4096, 7168), (7168, 2048)]
