@@ -1,7 +1,8 @@
 """Staged activations at M = 3..8 (``nvfp4_gemm.PLAIN_X_SMEM_TOKENS``, 2 today): the small-M GEMM with
 the CTA's tokens decoded (W4A4) or converted (W4A16) once into shared memory instead of per warp
 and step, against the register path, at M = 4 and 8. More shared memory per CTA (K / 256 steps x
-528 bytes per token) means fewer CTAs per SM, so only K <= 7168. Graph us (weights rotated past
+528 bytes per token) means fewer CTAs per SM, so only K <= 7168; a K split of 2 or 3 (the
+existing split path, which stages whole 8-token tiles up to 48 KB) keeps the slices small. Graph us (weights rotated past
 the L2) and whether the outputs are bit-identical. CUTE_KERNELS_BENCH_SHAPES picks points."""
 
 import sys
@@ -35,8 +36,17 @@ for n, k, m in select_shapes(POINTS):
                                                                    out=out) for w in weights])
             results[x_max] = (us, got)
         same = torch.equal(results[2][1], results[8][1])
+        gemm_module.PLAIN_X_SMEM_TOKENS = 2
+        # a K split stages whole 8-token tiles where its slice fits 48 KB (the kernel as is)
+        config = gemm_module.small_m_config(m, n, k, act_sf is not None)
+        split = {}
+        for s in (2, 3):
+            cfg = tuple(config[:4]) + (s,)
+            split[s] = time_graph_us([lambda w=w, cfg=cfg: gemm_module.launch_small_m(
+                act, act_sf, w[0], w[1], alpha, out, cfg) for w in weights])
         line.append(f"{name} registers {results[2][0]:.2f} staged {results[8][0]:.2f} "
-                    f"(equal: {same})")
+                    f"(equal: {same}), split 2 / 3 (staged where it fits) {split[2]:.2f} / "
+                    f"{split[3]:.2f}")
     gemm_module.PLAIN_X_SMEM_TOKENS = 2
     print(f"{n}x{k} M={m}: " + " | ".join(line), flush=True)
     del weights
