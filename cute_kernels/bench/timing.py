@@ -50,12 +50,8 @@ def _warm_up(calls: Sequence[Callable[[], None]]) -> float:
     return float("nan")
 
 
-def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 200,
-                  replays: int = 15) -> float:
-    """Median microseconds per call, with ``calls_per_graph`` calls (cycling over ``calls``,
-    one closure per rotated input copy) captured in one CUDA graph."""
-    if warm_only():
-        return _warm_up(calls)
+def _capture(calls: Sequence[Callable[[], None]], calls_per_graph: int) -> torch.cuda.CUDAGraph:
+    """One CUDA graph of ``calls_per_graph`` calls cycling over ``calls``, replayed once."""
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
@@ -69,8 +65,31 @@ def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 20
             calls[i % len(calls)]()
     graph.replay()
     torch.cuda.synchronize()
-    ms = _median_event_ms(graph.replay, replays)
+    return graph
+
+
+def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 200,
+                  replays: int = 15) -> float:
+    """Median microseconds per call, with ``calls_per_graph`` calls (cycling over ``calls``,
+    one closure per rotated input copy) captured in one CUDA graph."""
+    if warm_only():
+        return _warm_up(calls)
+    ms = _median_event_ms(_capture(calls, calls_per_graph).replay, replays)
     return statistics.median(ms) * 1e3 / calls_per_graph
+
+
+def time_graphs_interleaved_us(call_lists: Sequence[Sequence[Callable[[], None]]],
+                               calls_per_graph: int = 200, replays: int = 15) -> list[float]:
+    """``time_graph_us`` of each list, their graphs replayed in turn (A, B, A, B, ...): a
+    comparison that clock and temperature drift during the run cannot tilt."""
+    if warm_only():
+        return [_warm_up(calls) for calls in call_lists]
+    graphs = [_capture(calls, calls_per_graph) for calls in call_lists]
+    ms = [[] for _ in graphs]
+    for _ in range(replays):
+        for graph, times in zip(graphs, ms):
+            times += _median_event_ms(graph.replay, 1)
+    return [statistics.median(times) * 1e3 / calls_per_graph for times in ms]
 
 
 def time_eager_us(calls: Sequence[Callable[[], None]], repeats: int = 50) -> float:
