@@ -181,17 +181,18 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     check_cuda("sf", sf, like=packed)
     check_contiguous("packed", packed)
     check_contiguous("sf", sf)
+    # exact without a division: the unit-scale kernel (int32 flat indices)
+    unit = (isinstance(global_scale, (int, float)) and global_scale == 1
+            and out_dtype == torch.bfloat16 and m * k < 2**31)
+    g = None if unit else as_scale_tensor("global_scale", global_scale, packed.device)
     out = torch.empty((m, k), dtype=out_dtype, device=packed.device)
     if m == 0:
         return out
-    if (isinstance(global_scale, (int, float)) and global_scale == 1
-            and out_dtype == torch.bfloat16 and m * k < 2**31):
-        # exact without a division: the unit-scale kernel (int32 flat indices)
+    if unit:
         compile_nvfp4_dequant_unit_scale(k)(packed.view(torch.int32).view(-1), sf.view(-1),
                                             out.view(torch.int32).view(-1, 4))
-        return out
-    g = as_scale_tensor("global_scale", global_scale, packed.device)
-    compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
+    else:
+        compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
     return out
 
 
