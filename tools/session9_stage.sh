@@ -12,12 +12,12 @@ sed -i -e 's/^PLAIN_X_SMEM_TOKENS = 2$/PLAIN_X_SMEM_TOKENS = 8/' \
 grep -n "^PLAIN_" cute_kernels/nvfp4_gemm.py
 (timeout 60 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 100) &
 gpu_tests 280 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py &
-for i in 0 1 2 3 4 5 6 7; do
+for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python tools/stage_tokens_probe.py > /tmp/logs/warm-st$i.log 2>&1 &
 done
 wait
 tail -1 /tmp/logs/t-gemm.log; grep -E "^FAILED|^E  " /tmp/logs/t-gemm.log | head
 tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt"
 grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
-timeout 120 python tools/stage_tokens_probe.py 2>&1 | tee "$OUT/stage_tokens.log"
+timeout 200 python tools/stage_tokens_probe.py 2>&1 | tee "$OUT/stage_tokens.log"
 echo "done after $(elapsed) s"
