@@ -72,10 +72,7 @@ def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 20
                   replays: int = 15) -> float:
     """Median microseconds per call, with ``calls_per_graph`` calls (cycling over ``calls``,
     one closure per rotated input copy) captured in one CUDA graph."""
-    if warm_only():
-        return _warm_up(calls)
-    ms = _median_event_ms(_capture(calls, calls_per_graph).replay, replays)
-    return statistics.median(ms) * 1e3 / calls_per_graph
+    return time_graphs_interleaved_us([calls], calls_per_graph, replays)[0]
 
 
 def time_graphs_interleaved_us(call_lists: Sequence[Sequence[Callable[[], None]]],
