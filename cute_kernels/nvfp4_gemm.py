@@ -185,16 +185,18 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
     given), are decoded once per CTA into shared memory instead of per warp and step; with a K
     split (the config's fifth element, K given) all the CTA's token tiles (8 per tile) are,
     where their slice of K fits STAGED_TILE_BYTES (0: the register path)."""
-    jt = config[1]
-    splits = config_splits(config)
-    steps = -(-k // STEP) if k is not None else 0
-    if jt == 1 and (m <= X_SMEM_TOKENS or (
-            m <= max_tokens and k is not None
-            and (max_bytes is None or _staged_bytes(m, -(-steps // splits)) <= max_bytes))):
+    jt, splits = config[1], config_splits(config)
+    if jt == 1 and m <= X_SMEM_TOKENS:
         return m
-    if splits > 1 and k is not None:
-        if _staged_bytes(8 * jt, -(-steps // splits)) <= STAGED_TILE_BYTES:
-            return 8 * jt
+    if k is None:
+        return 0
+    steps = -(-k // STEP)
+    split_steps = -(-steps // splits)  # the CTA's K steps
+    if jt == 1 and m <= max_tokens and (
+            max_bytes is None or _staged_bytes(m, split_steps) <= max_bytes):
+        return m
+    if splits > 1 and _staged_bytes(8 * jt, split_steps) <= STAGED_TILE_BYTES:
+        return 8 * jt
     return 0
 
 
