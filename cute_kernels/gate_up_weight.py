@@ -39,6 +39,8 @@ from layouts import (
     unswizzle_sf,
 )
 
+from .permuted_fp4 import as_permuted_words, standard_packed
+
 __all__ = ["GATE_UP_GROUP", "prepare_gate_up_weight", "restore_gate_up_weight"]
 
 _ROWS_MULTIPLE = 2 * GATE_UP_GROUP  # one group of 64 up rows + 64 gate rows
@@ -85,8 +87,8 @@ def _check_scale(scale: torch.Tensor, name: str, weight: torch.Tensor, wname: st
         raise ValueError(f"{name}: on {scale.device}, but {wname} is on {weight.device}")
 
 
-def prepare_gate_up_weight(weight: torch.Tensor, weight_scale: torch.Tensor
-                           ) -> Tuple[torch.Tensor, torch.Tensor]:
+def prepare_gate_up_weight(weight: torch.Tensor, weight_scale: torch.Tensor,
+                           permute: bool = False) -> Tuple[torch.Tensor, torch.Tensor]:
     """ModelOpt ``[gate; up]`` gate_up tensors -> the fused SwiGLU GEMM's interleaved operands.
 
     Args:
@@ -99,7 +101,9 @@ def prepare_gate_up_weight(weight: torch.Tensor, weight_scale: torch.Tensor
         up row 64*(r//128) + r%64 if (r//64) is even, else that gate row); ``weight_scale_i``
         float8_e4m3fn [pad128(2I), pad4(K/16)] = [2I, pad4(K/16)]: the scales of the rows of
         ``weight_i``, swizzled into 128x4 atoms, padding zero -- the ``w, w_sf`` that
-        ``reference.gemm_swiglu_quant(..., swizzled=True)`` takes.
+        ``reference.gemm_swiglu_quant(..., swizzled=True)`` takes. With ``permute``,
+        ``weight_i`` is those rows as permuted int32 words [2I, K/8]
+        (``permuted_fp4.prepare_nvfp4_weight``), which the fused kernels decode faster.
 
     On CUDA it synchronizes the stream before returning (outside graph capture), so the
     results are written before any fused GEMM reads them (see README "Launches").
@@ -111,6 +115,8 @@ def prepare_gate_up_weight(weight: torch.Tensor, weight_scale: torch.Tensor
     _check_scale(weight_scale, "weight_scale", weight, "weight", (rows, k // SF_VEC_SIZE),
                  "[2I, K/16]")
     weight_i = interleave_gate_up(weight, GATE_UP_GROUP).contiguous()
+    if permute:
+        weight_i = as_permuted_words(weight_i)
     scale_i = swizzle_sf(interleave_gate_up(weight_scale, GATE_UP_GROUP)).contiguous()
     if weight_i.is_cuda and not torch.cuda.is_current_stream_capturing():
         # The fused kernel reads its weights before it waits for the kernel launched just
@@ -124,7 +130,8 @@ def restore_gate_up_weight(weight_i: torch.Tensor, weight_scale_i: torch.Tensor,
     """Exact inverse of ``prepare_gate_up_weight``: -> ``(weight, weight_scale)``.
 
     Args:
-        weight_i: uint8 [2I, K/2], rows ``interleave([up; gate], 64)``.
+        weight_i: uint8 [2I, K/2], rows ``interleave([up; gate], 64)`` (or those rows as the
+            permuted int32 words of ``permute=True``).
         weight_scale_i: float8_e4m3fn [pad128(2I), pad4(K/16)], swizzled scales of those rows.
         check_padding: raise ValueError if a padding byte of ``weight_scale_i`` is not zero
             (then it was not made by ``prepare_gate_up_weight`` and the round trip would drop
@@ -135,6 +142,8 @@ def restore_gate_up_weight(weight_i: torch.Tensor, weight_scale_i: torch.Tensor,
         [2I, K/16] plain row-major: bit-identical to the tensors ``prepare_gate_up_weight``
         was given. New contiguous tensors on the inputs' device.
     """
+    if isinstance(weight_i, torch.Tensor) and weight_i.dtype == torch.int32 and weight_i.dim() == 2:
+        weight_i = standard_packed(weight_i)
     rows, k = _check_weight(weight_i, "weight_i")
     kb = k // SF_VEC_SIZE
     padded = sf_padded_shape(rows, kb)

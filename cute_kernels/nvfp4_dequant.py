@@ -28,9 +28,10 @@ from layouts import sf_tiled_layout
 from . import jit
 from .arch import compile_options
 from .device_fp4 import e2m1_scaled
-from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, in_register,
-                         mul_bf16x2)
+from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
+                         in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
+from .permuted_fp4 import permute_k
 
 BLOCK = 16  # elements per scale factor
 
@@ -131,6 +132,61 @@ class NVFP4DequantUnitScale:
                 cute.autovec_copy(pairs, cute.local_tile(mOut, (1, 4), (g, 0)))
 
 
+class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
+    """``NVFP4DequantUnitScale`` writing each 64-element group of K in ``PERMUTED_K_ORDER`` (the
+    wgmma kernels' activations for permuted weights). A thread's unit is 4 words of codes, 32
+    elements (half a group), and their 32 slots are 64 contiguous bytes: slots 8r .. 8r + 7 of
+    the half hold pair r (elements r and r + 4, ``e2m1x2_raw``) of words 0 .. 3. Words 0, 1
+    share a scale, and words 2, 3."""
+
+    GROUPS_PER_THREAD = 4
+    GROUP = 32  # elements per unit: 4 words
+
+    @cute.kernel
+    def kernel(self, mW: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor, groups: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
+        words = [cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                 for _ in range(self.GROUPS_PER_THREAD)]
+        scales = cute.make_rmem_tensor((self.GROUPS_PER_THREAD, 2), cutlass.Float32)
+        units_per_row = self.k // self.GROUP
+        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+            g = first + j * self.threads
+            if g < groups:
+                cute.autovec_copy(cute.local_tile(mW, (1, 4), (g, 0)), words[j])
+                row = g // units_per_row
+                kb = 2 * (g - row * units_per_row)
+                scales[j, 0] = sSF[(row, kb)].to(cutlass.Float32)
+                scales[j, 1] = sSF[(row, kb + 1)].to(cutlass.Float32)
+        two63 = in_register(BF16X2_POW2_63)
+        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+            g = first + j * self.threads
+            if g < groups:
+                s = [bf16x2_splat(scales[j, h] * cutlass.Float32(POW2_63)) for h in range(2)]
+                slots = cute.make_rmem_tensor((1, 16), cutlass.Int32)
+                for r in cutlass.range_constexpr(4):
+                    for w in cutlass.range_constexpr(4):
+                        raw = e2m1x2_raw(cutlass.Uint32(words[j][0, w]), r)
+                        slots[0, 4 * r + w] = cutlass.Int32(
+                            mul_bf16x2(mul_bf16x2(raw, s[w // 2]), two63))
+                cute.autovec_copy(slots, cute.local_tile(mOut, (1, 16), (g, 0)))
+
+
+@jit.cached
+def compile_nvfp4_dequant_permuted_k(k: int):
+    """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic
+    M (codes as int32 [M*K/32, 4], bf16 out as int32 [M*K/32, 16])."""
+    units = cute.sym_int()
+    w = make_fake_compact_tensor(cutlass.Int32, (units, 4), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
+    out = make_fake_compact_tensor(cutlass.Int32, (units, 16), stride_order=(1, 0),
+                                   assumed_align=16)
+    return cute.compile(NVFP4DequantPermutedK(k), w, sf, out,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
 @jit.cached
 def compile_nvfp4_dequant_unit_scale(k: int):
     """Tensor-free compile of ``NVFP4DequantUnitScale``: static K, dynamic M (codes as int32
@@ -196,8 +252,19 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     return out
 
 
-def bf16_activations(a: torch.Tensor, a_sf) -> torch.Tensor:
+def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False) -> torch.Tensor:
     """The wgmma kernels' activations: bf16 ``a`` as it is (W4A16, ``a_sf`` None), NVFP4 ``a``
     dequantized with global scale 1 (``e2m1 * scale`` is exact in bf16; alpha carries the rest).
-    At large M that pass is a small fraction of the GEMM, and the kernels keep one format."""
-    return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    At large M that pass is a small fraction of the GEMM, and the kernels keep one format.
+    ``permuted`` (the weights are permuted words): K in ``PERMUTED_K_ORDER``, written so by the
+    dequantize kernel, or a permuting copy of bf16 ``a``."""
+    if not permuted:
+        return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
+    if a_sf is None or m * k >= 2**31:
+        return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0))
+    out = torch.empty((m, k), dtype=torch.bfloat16, device=a.device)
+    if m:
+        compile_nvfp4_dequant_permuted_k(k)(a.view(torch.int32).view(-1, 4), a_sf.view(-1),
+                                            out.view(torch.int32).view(-1, 16))
+    return out

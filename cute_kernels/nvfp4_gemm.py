@@ -35,6 +35,7 @@ from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)
+from .permuted_fp4 import weight_dims
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
 _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -129,10 +130,11 @@ def _check_scales(name: str, sf, rows: int, k: int) -> None:
 def check_operands(a, a_sf, b, b_sf, b_name: str = "b") -> tuple[int, int, int]:
     """Dtypes and shapes of the GEMM operands (not their devices): (M, N, K). ``b_name`` names
     the weight in the errors (its scales are ``<b_name>_sf``)."""
-    check_dtype(b_name, b, torch.uint8)
+    check_dtype(b_name, b, torch.uint8, torch.int32)
     if b.dim() != 2:
-        raise ValueError(f"{b_name}: expected packed weights [N, K/2], got shape {tuple(b.shape)}")
-    n, k = b.shape[0], 2 * b.shape[1]
+        raise ValueError(f"{b_name}: expected packed uint8 weights [N, K/2] or permuted int32 "
+                         f"words [N, K/8], got shape {tuple(b.shape)}")
+    n, k, _ = weight_dims(b)
     if n == 0 or k == 0 or k % K_ALIGN:
         raise ValueError(f"{b_name}: K = {k} must be a positive multiple of {K_ALIGN} (and N >= 1),"
                          f" got shape {tuple(b.shape)}")
@@ -206,8 +208,9 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. With splits > 1
     K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
     fp32 workspace per call and the stream's arrival counters (``arrival_counters``). The tile
-    sweep and the config tests call it directly."""
-    n, k = b.shape[0], 2 * b.shape[1]
+    sweep and the config tests call it directly. Permuted int32 weight words (``weight_dims``)
+    take the kernels' permuted decode."""
+    n, k, permuted = weight_dims(b)
     m = a.shape[0]
     splits = config_splits(config)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
@@ -216,18 +219,21 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES)
     if splits == 1:
-        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens)(*args)
+        compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
+                                   permuted)(*args)
         return
     compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                     splits)(*args, *split_buffers(m, n, config, out.device))
+                                     splits, permuted)(
+        *args, *split_buffers(m, n, config, out.device))
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``): in
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
     ``large_m_plan``'s K splits."""
-    m, n, k = out.shape[0], b.shape[0], 2 * b.shape[1]
-    a16 = bf16_activations(a, a_sf)
+    n, k, permuted = weight_dims(b)
+    m = out.shape[0]
+    a16 = bf16_activations(a, a_sf, permuted)
     stream_plan = stream_k_plan(m, n, k)
     if stream_plan is not None:
         stream_tile, hybrid = stream_plan
@@ -244,7 +250,8 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
     """D [M, N] = alpha * dequant(a) @ dequant(b)^T in fp32, cast to ``out_dtype``.
 
     a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
-    b: packed uint8 [N, K/2] with swizzled e4m3 ``b_sf``. alpha = input_scale * weight_scale_2
+    b: packed uint8 [N, K/2] with swizzled e4m3 ``b_sf``, or the same weights as permuted
+    int32 words [N, K/8] (``prepare_nvfp4_weight``: decoded with fewer instructions). alpha = input_scale * weight_scale_2
     (float or one-element fp32 tensor). See the module docstring for the limits. ``b`` and
     ``b_sf`` must not be written by the launch just before this call: where the small-M kernel
     launches with PDL (``NVFP4GemmSmallM.PDL_SHORT_K_STEPS``) it reads them while that launch

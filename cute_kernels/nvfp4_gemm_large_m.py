@@ -64,6 +64,7 @@ from . import jit
 from .arch import compile_options, sm_count
 from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, mul_bf16x2
 from .dtypes import torch_to_cutlass
+from .permuted_fp4 import e2m1x2_permuted, weight_dims
 from .stream_k import stream_k_fixup, workspace_words
 
 K_ALIGN = 64          # one k-tile: four 16-element scale blocks, 4 scale bytes per row
@@ -78,8 +79,12 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
-                 hybrid: bool = False):
+                 hybrid: bool = False, permuted: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
+        # ``permuted``: the weights come in ``permuted_fp4``'s bit-permuted words and the
+        # activations with K permuted inside each 64-element group (``permuted_k_order``):
+        # a thread decodes two whole words per row and k-tile (``_decode_tile``)
+        self.permuted = permuted
         # Stream-K (``stream_k``): each CTA takes a contiguous range of the (tile,
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
         # that finishes it last.
@@ -414,6 +419,9 @@ class NVFP4GemmLargeM:
         and ``+ 1`` (k0 = 2q): byte ``q`` of packed word ``2 kb + p // 2`` of that row. So a
         thread reads its two rows whole (2 x 32 bytes) and their four scales each."""
         frag32 = cute.recast_tensor(frag, cutlass.Uint32)
+        if cutlass.const_expr(self.permuted):
+            self._decode_tile_words(sW, sSF8, row0, k0, stage, frag32)
+            return
         selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
         for h in cutlass.range_constexpr(2):
             row = row0 + 8 * h
@@ -429,6 +437,26 @@ class NVFP4GemmLargeM:
                 for half in cutlass.range_constexpr(2):
                     raw = e2m1x2_from_byte(words[2 * kb + half], selector)
                     frag32[h + 2 * half, 0, kb] = mul_bf16x2(raw, s)
+
+    @cute.jit
+    def _decode_tile_words(self, sW, sSF8, row0, k0, stage, frag32):
+        """``_decode_tile`` for permuted weights: thread q (k0 = 2q) takes whole words, word
+        4b + q of each of its rows for k16 blocks 2b and 2b + 1, and puts that word's pair r
+        (elements r and r + 4, ``e2m1x2_permuted``) in the slot pair of block 2b + r // 2,
+        half r % 2. So MMA slot (block kb, 8 half + 2q + e) multiplies K element
+        8 (4 (kb // 2) + q) + 2 (kb % 2) + half + 4 e of the k-tile: ``permuted_k_order``,
+        the order the activations come in. A word's scale is block (4b + q) // 2."""
+        q = (k0 % 8) // 2
+        for h in cutlass.range_constexpr(2):
+            row = row0 + 8 * h
+            scales = cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,))
+            for b in cutlass.range_constexpr(2):
+                word = cutlass.Uint32(sW[row, 4 * b + q, stage])
+                s = bf16x2_splat(scales[2 * b + q // 2].to(cutlass.Float32)
+                                 * cutlass.Float32(POW2_63))
+                for r in cutlass.range_constexpr(4):
+                    frag32[h + 2 * (r % 2), 0, 2 * b + r // 2] = mul_bf16x2(
+                        e2m1x2_permuted(word, r), s)
 
     # ---------------------------------------------------------------- epilogue
     @cute.jit
@@ -470,11 +498,13 @@ class NVFP4GemmLargeM:
 @jit.cached
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
-                               stream_k: bool = False, hybrid: bool = False):
+                               stream_k: bool = False, hybrid: bool = False,
+                               permuted: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count; K splits); M dynamic. Operands as ``launch_large_m``
     passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
-    [1], out [M, N] (with splits > 1: the fp32 workspace [splits * M, N])."""
+    [1], out [M, N] (with splits > 1: the fp32 workspace [splits * M, N]); ``permuted``: the
+    permuted weight words and K order (``NVFP4GemmLargeM``)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
@@ -491,10 +521,10 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True,
-                                        hybrid=hybrid)
+                                        hybrid=hybrid, permuted=permuted)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
-    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits)
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, permuted=permuted)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
@@ -529,8 +559,9 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False) -> None:
-    """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8, b_sf the
-    swizzled e4m3 buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
+    """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8 (or
+    permuted int32 words [N, K/8], a_bf16 then in ``PERMUTED_K_ORDER``), b_sf the swizzled e4m3
+    buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
     persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
     (dividing K / 64) the kernel writes each K split's fp32 partial sums to a workspace and
@@ -543,19 +574,22 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     m = a_bf16.shape[0]
     if m == 0:
         return  # an empty persistent grid cannot launch
-    n, k = b.shape[0], 2 * b.shape[1]
+    n, k, permuted = weight_dims(b)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     if stream_k:
-        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid)(
+        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
+                                   permuted)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
         return
     if splits == 1:
-        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms)(*args, out)
+        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, False, False,
+                                   permuted)(*args, out)
         return
     work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
-    compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits)(*args, work)
+    compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits, False, False,
+                               permuted)(*args, work)
     parts = work.view(splits, m, n)
     total = parts[0] + parts[1]
     for i in range(2, splits):

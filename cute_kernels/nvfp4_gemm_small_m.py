@@ -52,6 +52,7 @@ from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
                          e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
+from .permuted_fp4 import e2m1x2_permuted
 
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
@@ -86,8 +87,11 @@ class NVFP4GemmSmallM:
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
-                 x_tokens: int = 0, splits: int = 1):
+                 x_tokens: int = 0, splits: int = 1, permuted: bool = False):
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
+        # permuted: the weights come in ``permuted_fp4``'s bit-permuted words (the activations
+        # never do): fewer integer instructions per decoded pair
+        self.permuted = permuted
         assert x_tokens <= 8 or x_tokens == 8 * token_tiles  # past a tile: whole tiles
         self.n, self.k, self.a_fp4, self.out_dtype = n, k, a_fp4, out_dtype
         self.kb = k // 16
@@ -263,7 +267,10 @@ class NVFP4GemmSmallM:
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
             for r in cutlass.range_constexpr(4):
-                raw = e2m1x2_raw(word, r)
+                if cutlass.const_expr(self.permuted and not extra_pow2):  # weights only
+                    raw = e2m1x2_permuted(word, r)
+                else:
+                    raw = e2m1x2_raw(word, r)
                 if cutlass.const_expr(extra_pow2):
                     raw = mul_bf16x2(raw, in_register(BF16X2_POW2_126))
                 out[4 * w + r] = mul_bf16x2(raw, s)
@@ -557,14 +564,15 @@ def fake_operands(n: int, k: int, a_fp4: bool):
 @jit.cached
 def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
                                row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
-                               prefetch: int = 1, x_tokens: int = 0):
+                               prefetch: int = 1, x_tokens: int = 0, permuted: bool = False):
     """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
-    swizzled scales) or "torch.bfloat16" (W4A16)."""
+    swizzled scales) or "torch.bfloat16" (W4A16); ``permuted``: weights in ``permuted_fp4``'s
+    layout."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                             x_tokens)
+                             x_tokens, permuted=permuted)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

@@ -99,10 +99,10 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int, token_tiles: int, warps: int, prefetch: int, x_tokens: int,
-                 splits: int):
+                 splits: int, permuted: bool = False):
         assert splits >= 2
         super().__init__(n, k, a_fp4, out_dtype, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits)
+                         x_tokens, splits, permuted)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -121,7 +121,8 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 @jit.cached
 def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: str,
                                      row_tiles: int, token_tiles: int, warps: int,
-                                     prefetch: int, x_tokens: int, splits: int):
+                                     prefetch: int, x_tokens: int, splits: int,
+                                     permuted: bool = False):
     """Static N, K, tile config and split count; M dynamic. Arguments of the compiled function:
     those of ``compile_nvfp4_gemm_small_m``, then ``split_buffers``' workspace and counters."""
     a_fp4 = a_dtype == "fp4"
@@ -129,6 +130,6 @@ def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: st
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallMSplitK(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                                   x_tokens, splits)
+                                   x_tokens, splits, permuted)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

@@ -82,6 +82,7 @@ from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
 from .nvfp4_quant import silu_mul_fast
+from .permuted_fp4 import standard_packed, weight_dims
 from .swiglu_split_route import launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -127,11 +128,12 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     PDL_LOAD_BEFORE_WAIT = True
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
-                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1):
+                 warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
+                 permuted: bool = False):
         assert i % GATE_UP_GROUP == 0
         assert row_tiles % 2 == 0 and GATE_UP_GROUP % (8 * row_tiles) == 0
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits)
+                         x_tokens, splits, permuted)
         self.i = i
         self.half = row_tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
@@ -192,9 +194,11 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
     quantization epilogue. For shapes with few row blocks (1024x7168: 32 CTAs at M = 1)."""
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int, token_tiles: int,
-                 warps: int, prefetch: int, x_tokens: int, splits: int):
+                 warps: int, prefetch: int, x_tokens: int, splits: int,
+                 permuted: bool = False):
         assert splits >= 2
-        super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits)
+        super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits,
+                         permuted)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -214,11 +218,12 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
 def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
                                             token_tiles: int = 1, warps: int = 4,
                                             prefetch: int = 1, x_tokens: int = 0,
-                                            splits: int = 1):
+                                            splits: int = 1, permuted: bool = False):
     """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
     "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
     ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
-    (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters."""
+    (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters;
+    ``permuted``: weights in ``permuted_fp4``'s layout."""
     a_fp4 = a_dtype == "fp4"
     m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
     gs = make_fake_compact_tensor(cutlass.Float32, (1,))
@@ -227,11 +232,11 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     if splits == 1:
         kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                            prefetch, x_tokens)
+                                            prefetch, x_tokens, permuted=permuted)
         extra = ()
     else:
         kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                                  prefetch, x_tokens, splits)
+                                                  prefetch, x_tokens, splits, permuted)
         extra = fake_split_buffers()
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
@@ -247,10 +252,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     TABLE_READY = 3  # the reciprocal table is filled
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, hybrid: bool = False):
+                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
-                         hybrid=hybrid)
+                         hybrid=hybrid, permuted=permuted)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -357,8 +362,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            hybrid: bool = False):
-    """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``);
+                                            hybrid: bool = False, permuted: bool = False):
+    """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
+    ``permuted`` too);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
     ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -376,10 +382,10 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
-                                                   hybrid=hybrid)
+                                                   hybrid=hybrid, permuted=permuted)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms)
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -464,8 +470,8 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     """The fused small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[,
     splits]) on validated operands (M >= 1); alpha and out_global_scale one-element fp32
     tensors. splits > 1: K split over grid z, reduced in the same launch."""
-    i, k = w.shape[0] // 2, 2 * w.shape[1]
-    m = a.shape[0]
+    two_i, k, permuted = weight_dims(w)
+    i, m = two_i // 2, a.shape[0]
     splits = config_splits(config)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     x_tokens = staged_tokens(m, config, k)
@@ -473,21 +479,24 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
-                                                     splits)
+                                                     splits, permuted)
     kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
                    stream_k: bool = False, hybrid: bool = False) -> None:
-    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16, config =
+    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
+    ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
     only the last one to two waves' worth of tiles."""
-    i, k = w.shape[0] // 2, 2 * w.shape[1]
+    two_i, k, permuted = weight_dims(w)
+    i = two_i // 2
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(w.device.index or 0)
-    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid)
+    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid,
+                                                     permuted)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
@@ -503,18 +512,19 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     before (the fused kernel or the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168
     M = 256 66.5 / 88.6, M = 1024 224.5 / 260.9; 1024x7168 M = 256 26.6 / 30.7 (split route);
     4096x7168 M = 128 30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4."""
-    m, i, k = a.shape[0], w.shape[0] // 2, 2 * w.shape[1]
+    two_i, k, permuted = weight_dims(w)
+    m, i = a.shape[0], two_i // 2
     stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
     if stream_plan is not None:
-        launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out,
+        launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
                        out_sf, (stream_plan[0], 0), stream_k=True)
         return
     plan = split_route_plan(m, i, k)
     if plan is not None:
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
-    launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, out_global_scale, out, out_sf,
-                   large_m_config(m, 2 * i, k))
+    launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
+                   out_sf, large_m_config(m, 2 * i, k))
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:
@@ -557,8 +567,8 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     activations are dequantized to bf16 first).
 
     a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
-    w, w_sf: ``prepare_gate_up_weight``'s [2I, K/2] uint8 and swizzled e4m3 scales (I a multiple
-    of 64, K of 64). alpha = input_scale * weight_scale_2 and out_global_scale = the down
+    w, w_sf: ``prepare_gate_up_weight``'s [2I, K/2] uint8 (or, with ``permute=True``, int32
+    words [2I, K/8], decoded faster) and swizzled e4m3 scales (I a multiple of 64, K of 64). alpha = input_scale * weight_scale_2 and out_global_scale = the down
     projection's input_scale_inv: floats or one-element fp32 tensors.
     ``h = (alpha * up) * silu(alpha * gate)`` in fp32, quantized with G = out_global_scale.
     ``w`` and ``w_sf`` must not be written by the launch just before this call: with PDL the
@@ -596,7 +606,8 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     if m == 0:
         return out, sf_bytes.view(torch.float8_e4m3fn)
     if not w.is_cuda:
-        q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)
+        w_packed = standard_packed(w) if w.dtype == torch.int32 else w
+        q, sf = reference.gemm_swiglu_quant(a, a_sf, w_packed, w_sf, alpha_t, gs_t)
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
     elif swiglu_small_m_regime(m, i, k):

@@ -26,6 +26,7 @@ from .large_m_plans import large_m_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import launch_large_m
 from .nvfp4_quant import compile_nvfp4_quant, kernel_config
+from .permuted_fp4 import weight_dims
 
 
 def split_route_plan(m: int, i: int, k: int) -> tuple[int, int] | None:
@@ -40,10 +41,11 @@ def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: 
     """The route on validated operands (as ``nvfp4_gemm_swiglu_quant`` passes them to its
     kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
     alpha and out_global_scale one-element fp32 tensors, ``plan`` = (tile_m, splits)."""
-    m, i = a.shape[0], w.shape[0] // 2
+    two_i, _, permuted = weight_dims(w)
+    m, i = a.shape[0], two_i // 2
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
     tile_m, splits = plan
-    launch_large_m(bf16_activations(a, a_sf), w, w_sf, alpha, pre, (tile_m, 0), splits)
+    launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
                                 *kernel_config(i, True, w.device), True)
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,

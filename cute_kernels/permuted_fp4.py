@@ -1,0 +1,151 @@
+"""A bit-permuted NVFP4 weight layout that the GEMM kernels decode with fewer integer
+instructions (``tools/permuted_decode_probe.py``: M = 1 4-12% faster on the H200).
+
+The small-M loop turns each 32-bit word of 8 e2m1 codes (element j in bits 4j..4j+3) into
+four bf16x2 MMA operand pairs: pair r holds elements r and r + 4 with their magnitude bits at
+6..8 / 22..24 and their sign bits at 15 / 31 (``device_mma.e2m1x2_raw``: two shifts and two
+masks per pair, 8 + 8 integer instructions per word, most of the loop's issue slots). Here
+each word's bits are permuted once, on the host, so that the same pairs come out of
+
+* pair 0: ``w & P`` (P = the eight target bits);
+* pair 1: ``(w << 3) & P``;
+* pair 2: ``(w << 6) & P`` (0, 3 and 6 are the only shifts whose copies of P are disjoint);
+* pair 3: the 8 bits left, {10, 11, 13, 14, 26, 27, 29, 30}, in three terms:
+  ``(w >> 4) & {6, 7, 22, 23} | (w >> 5) & {8, 24} | (w << 1) & {15, 31}``;
+
+6 masks and 5 shifts per word instead of 8 and 8. The pairs' values, and so the MMA operands
+and the results, are bit-identical to the standard layout's. Scales are unchanged.
+
+Permuted weights travel as int32 words [N, K/8] (``as_permuted_words``), so the GEMMs tell the
+layouts apart by dtype (``weight_dims``): packed uint8 [N, K/2] is the standard layout.
+
+The wgmma kernels take whole permuted words per thread, which fixes their MMA K order inside
+each 64-element group (``PERMUTED_K_ORDER``, see ``NVFP4GemmLargeM._decode_tile_words``): with
+permuted weights their bf16 activations come in that order (``permute_k``, or the dequantize
+kernel writing it directly).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import torch
+
+# target bit of (element half h, bit t of the nibble: m, e0, e1, sign) in the pair's bf16x2
+_OUT_BITS = (6, 7, 8, 15)
+MASK_P = 0x81C081C0
+# pair 3: where each target bit comes from (source bit in the permuted word, per half)
+_PAIR3_SOURCE = {6: 10, 7: 11, 8: 13, 15: 14}
+
+
+def _source_bit(j: int, t: int) -> int:
+    """Bit of the permuted word that holds bit ``t`` of element ``j``'s code."""
+    r, h = j % 4, j // 4
+    out = 16 * h + _OUT_BITS[t]
+    if r < 3:
+        return out - 3 * r
+    return 16 * h + _PAIR3_SOURCE[_OUT_BITS[t]]
+
+
+# original bit (4 j + t) -> permuted bit; a bijection of the 32 bits of a word
+PERMUTATION = [_source_bit(b // 4, b % 4) for b in range(32)]
+assert sorted(PERMUTATION) == list(range(32))
+
+
+def permute_fp4_words(packed: torch.Tensor) -> torch.Tensor:
+    """Packed uint8 NVFP4 codes [..., K/2] (K a multiple of 8) -> the permuted layout, same
+    shape and dtype: each 4-byte word (8 codes, little-endian) with its bits moved as
+    ``PERMUTATION`` says."""
+    if packed.dtype != torch.uint8 or packed.shape[-1] % 4:
+        raise ValueError(f"packed: expected uint8 [..., K/2] with K/2 a multiple of 4, got "
+                         f"{packed.dtype} {tuple(packed.shape)}")
+    words = packed.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    out = torch.zeros_like(words)
+    for src, dst in enumerate(PERMUTATION):
+        out |= ((words >> src) & 1) << dst
+    out = torch.where(out >= 2**31, out - 2**32, out).to(torch.int32)
+    return out.view(torch.uint8).view(packed.shape)
+
+
+def unpermute_fp4_words(permuted: torch.Tensor) -> torch.Tensor:
+    """The inverse of ``permute_fp4_words``."""
+    words = permuted.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    out = torch.zeros_like(words)
+    for src, dst in enumerate(PERMUTATION):
+        out |= ((words >> dst) & 1) << src
+    out = torch.where(out >= 2**31, out - 2**32, out).to(torch.int32)
+    return out.view(torch.uint8).view(permuted.shape)
+
+
+def e2m1x2_permuted(word, r: int):
+    """Pair ``r`` of a permuted word as ``device_mma.e2m1x2_raw`` gives it from the standard
+    word (see the module docstring). Device code (``@cute.jit`` callers)."""
+    if r < 3:
+        shifted = word << (3 * r) if r else word
+        return shifted & cutlass.Uint32(MASK_P)
+    return (((word >> 4) & cutlass.Uint32(0x00C000C0))
+            | ((word >> 5) & cutlass.Uint32(0x01000100))
+            | ((word << 1) & cutlass.Uint32(0x80008000)))
+
+
+def as_permuted_words(packed: torch.Tensor) -> torch.Tensor:
+    """Standard packed uint8 NVFP4 weights [N, K/2] -> permuted int32 words [N, K/8], the form
+    ``nvfp4_gemm`` recognizes."""
+    if packed.dim() != 2:
+        raise ValueError(f"packed: expected a 2-D [N, K/2] tensor, got shape {tuple(packed.shape)}")
+    return permute_fp4_words(packed).view(torch.int32)
+
+
+def prepare_nvfp4_weight(weight: torch.Tensor) -> torch.Tensor:
+    """Packed uint8 NVFP4 weights [N, K/2] (ModelOpt's, element 2i in the low nibble) -> the
+    permuted int32 words [N, K/8] that ``nvfp4_gemm`` decodes with fewer instructions (M = 1 on
+    the H200: 4-12% faster). The scales stay as they are; ``standard_packed`` undoes it. On
+    CUDA it synchronizes the stream before returning (outside graph capture): the small-M
+    kernels may read weights before they wait for the kernel launched just before them
+    (README "Launches")."""
+    if not isinstance(weight, torch.Tensor) or weight.dtype != torch.uint8 or weight.dim() != 2:
+        raise TypeError(f"weight: expected packed uint8 [N, K/2], got "
+                        f"{getattr(weight, 'dtype', type(weight).__name__)} "
+                        f"{tuple(getattr(weight, 'shape', ()))}")
+    if weight.shape[1] % 4:
+        raise ValueError(f"weight: K/2 = {weight.shape[1]} must be a multiple of 4 (K of 8)")
+    words = as_permuted_words(weight)
+    if words.is_cuda and not torch.cuda.is_current_stream_capturing():
+        torch.cuda.current_stream(words.device).synchronize()
+    return words
+
+
+def standard_packed(words: torch.Tensor) -> torch.Tensor:
+    """The inverse of ``as_permuted_words``: int32 words [N, K/8] -> packed uint8 [N, K/2]."""
+    return unpermute_fp4_words(words.contiguous().view(torch.uint8))
+
+
+def weight_dims(b: torch.Tensor) -> tuple[int, int, bool]:
+    """(N, K, permuted) of NVFP4 weights: packed uint8 [N, K/2], or permuted int32 words
+    [N, K/8]."""
+    if b.dtype == torch.int32:
+        return b.shape[0], 8 * b.shape[1], True
+    return b.shape[0], 2 * b.shape[1], False
+
+
+def _k_order() -> list[int]:
+    """MMA slot p of a 64-element k-tile -> the K element it multiplies, for permuted weights in
+    the wgmma kernels: slot (block kb, 8 half + 2 q + e) holds element r + 4 e of word
+    4 (kb // 2) + q, r = 2 (kb % 2) + half."""
+    order = []
+    for p in range(64):
+        kb, s = divmod(p, 16)
+        half, q, e = s // 8, (s % 8) // 2, s % 2
+        order.append(8 * (4 * (kb // 2) + q) + 2 * (kb % 2) + half + 4 * e)
+    return order
+
+
+PERMUTED_K_ORDER = _k_order()
+assert sorted(PERMUTED_K_ORDER) == list(range(64))
+
+
+def permute_k(x: torch.Tensor) -> torch.Tensor:
+    """Activations [M, K] (K a multiple of 64) with each 64-element group of K in
+    ``PERMUTED_K_ORDER``: out[:, 64 g + p] = x[:, 64 g + PERMUTED_K_ORDER[p]]."""
+    m, k = x.shape
+    index = torch.tensor(PERMUTED_K_ORDER, device=x.device)
+    return x.view(m, k // 64, 64).index_select(2, index).view(m, k)
