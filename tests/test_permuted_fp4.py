@@ -1,19 +1,29 @@
-"""The bit-permuted NVFP4 weight layout (``permuted_fp4``, an experiment): on CPU the
-permutation round trip and, emulated with Python integers, that each pair's extraction from
-the permuted word equals ``e2m1x2_raw``'s from the standard one; compile-only for sm_90a; on a
-GPU the permuted kernel's output equals the standard one's bit for bit."""
+"""Permuted NVFP4 weight words (``permuted_fp4``): on CPU the permutation round trip, each pair's
+extraction against the standard decode (Python integers), the wgmma kernels' whole-word slot
+mapping and the permuted-K dequantize against ``PERMUTED_K_ORDER``, and every permuted kernel
+compiling for sm_90a; on a GPU every GEMM route with permuted weights against the fp64 reference
+and, where the MMA order is the same (small M), bit for bit against standard weights."""
 
 import random
 
 import pytest
 import torch
 
-from cute_kernels import reference
+from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight,
+                          prepare_nvfp4_weight, reference, restore_gate_up_weight)
+from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant_permuted_k,
+                                        nvfp4_dequantize)
 from cute_kernels.nvfp4_gemm import launch_small_m
+from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
-from cute_kernels.permuted_fp4 import (MASK_P, PERMUTATION, permute_fp4_words,
-                                       unpermute_fp4_words)
+from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
+from cute_kernels.nvfp4_gemm_swiglu_quant import (compile_nvfp4_gemm_swiglu_quant_large_m,
+                                                  compile_nvfp4_gemm_swiglu_quant_small_m)
+from cute_kernels.permuted_fp4 import (MASK_P, PERMUTATION, PERMUTED_K_ORDER, permute_fp4_words,
+                                       permute_k, standard_packed, unpermute_fp4_words,
+                                       weight_dims)
 from cute_kernels.testing import compile_only
+from tests.conftest import poisoned
 
 WORD = 0xFFFFFFFF
 
@@ -37,6 +47,14 @@ def _permute_word(w):
     return sum(((w >> src) & 1) << dst for src, dst in enumerate(PERMUTATION))
 
 
+def _half_value(pair, e):
+    """Half ``e`` of a raw bf16x2 pair (``e2m1 * 2^-126``) as the e2m1 value."""
+    bits = (pair >> (16 * e)) & 0xFFFF
+    x = torch.tensor([bits - (1 << 16) if bits >= 1 << 15 else bits], dtype=torch.int16)
+    return x.view(torch.bfloat16).double().item() * 2.0**126
+
+
+# ------------------------------------------------------------------------- CPU
 def test_pairs_of_the_permuted_word_equal_the_standard_ones():
     words = [1 << b for b in range(32)] + [0, WORD]
     words += [random.getrandbits(32) for _ in range(20000)]
@@ -53,31 +71,172 @@ def test_torch_permutation_round_trips_and_matches_the_word_rule():
     for i, j in ((0, 0), (3, 40), (4, 92)):
         w = int.from_bytes(bytes(x[i, j:j + 4].tolist()), "little")
         assert int.from_bytes(bytes(y[i, j:j + 4].tolist()), "little") == _permute_word(w)
+    words = prepare_nvfp4_weight(x)
+    assert words.dtype == torch.int32 and words.shape == (5, 24)
+    assert weight_dims(words) == (5, 192, True) and weight_dims(x) == (5, 192, False)
+    assert torch.equal(standard_packed(words), x)
 
 
-def test_permute_rejects_bad_input():
+def test_bad_input_raises():
     with pytest.raises(ValueError, match="packed: expected uint8"):
         permute_fp4_words(torch.zeros(4, 6, dtype=torch.uint8))
+    with pytest.raises(TypeError, match="weight: expected packed uint8"):
+        prepare_nvfp4_weight(torch.zeros(4, 8, dtype=torch.int8))
+    with pytest.raises(ValueError, match="multiple of 4"):
+        prepare_nvfp4_weight(torch.zeros(4, 6, dtype=torch.uint8))
 
 
-def test_permuted_kernel_compiles_for_sm90a():
-    assert compile_only(compile_nvfp4_gemm_small_m, 36864, 7168, "fp4", "torch.bfloat16",
-                        2, 1, 4, 1, 1, None, True)
+def test_wgmma_word_decode_follows_the_k_order():
+    """``NVFP4GemmLargeM._decode_tile_words``: thread q's register (row half h, k half, block kb)
+    = pair r = 2 (kb % 2) + half of word 4 (kb // 2) + q, halves e = 0, 1; slot
+    16 kb + 8 half + 2 q + e must then hold element ``PERMUTED_K_ORDER`` of the k-tile."""
+    codes = torch.randint(0, 16, (64,), dtype=torch.uint8)
+    packed = (codes[0::2] | (codes[1::2] << 4)).view(1, 32)
+    words = permute_fp4_words(packed).view(torch.int32).view(-1).tolist()
+    values = reference.e2m1_values(codes).double().tolist()
+    for kb in range(4):
+        for half in range(2):
+            for q in range(4):
+                pair = _permuted_pair(words[4 * (kb // 2) + q] & WORD, 2 * (kb % 2) + half)
+                for e in range(2):
+                    slot = 16 * kb + 8 * half + 2 * q + e
+                    assert _half_value(pair, e) == values[PERMUTED_K_ORDER[slot]], slot
+
+
+def test_permuted_k_dequantize_unit_follows_the_k_order():
+    """``NVFP4DequantPermutedK``: a unit of words 0..3 (32 elements, half a 64-group) writes
+    slot 2 (4 r + w) + e = pair r of word w, half e (element 8 w + r + 4 e)."""
+    for b in range(2):
+        for r in range(4):
+            for w in range(4):
+                for e in range(2):
+                    slot = 32 * b + 2 * (4 * r + w) + e
+                    assert PERMUTED_K_ORDER[slot] == 32 * b + 8 * w + r + 4 * e
+
+
+def test_permute_k_matches_the_order():
+    x = torch.arange(2 * 128, dtype=torch.float32).view(2, 128)
+    y = permute_k(x)
+    assert torch.equal(y[1, 64:], x[1, 64:][torch.tensor(PERMUTED_K_ORDER)])
+
+
+def test_gate_up_permute_round_trips():
+    w = torch.randint(0, 256, (256, 48), dtype=torch.uint8)
+    sf = torch.randint(0, 120, (256, 6), dtype=torch.uint8).view(torch.float8_e4m3fn)
+    plain_w, plain_sf = prepare_gate_up_weight(w, sf)
+    words, words_sf = prepare_gate_up_weight(w, sf, permute=True)
+    assert words.dtype == torch.int32 and words.shape == (256, 12)
+    assert torch.equal(standard_packed(words), plain_w)
+    assert torch.equal(words_sf.view(torch.uint8), plain_sf.view(torch.uint8))
+    back_w, back_sf = restore_gate_up_weight(words, words_sf)
+    assert torch.equal(back_w, w) and torch.equal(back_sf.view(torch.uint8), sf.view(torch.uint8))
+
+
+@pytest.mark.parametrize("name,fn,args", [
+    ("small", compile_nvfp4_gemm_small_m, (4096, 7168, "fp4", "torch.bfloat16", 2, 1, 4, 1, 1,
+                                           True)),
+    ("small split", compile_nvfp4_gemm_small_m_split,
+     (200, 576, "torch.bfloat16", "torch.bfloat16", 1, 2, 4, 0, 0, 3, True)),
+    ("fused small", compile_nvfp4_gemm_swiglu_quant_small_m, (512, 2048, "fp4", 2, 1, 4, 1, 1, 1,
+                                                              True)),
+    ("large", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1, False,
+                                           False, True)),
+    ("large stream-K", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 64, 0, 132, 1,
+                                                    True, True, True)),
+    ("fused large", compile_nvfp4_gemm_swiglu_quant_large_m, (192, 576, 128, 0, 132, True, False,
+                                                              True)),
+    ("dequantize", compile_nvfp4_dequant_permuted_k, (576,)),
+])
+def test_permuted_kernels_compile_for_sm90a(name, fn, args):
+    assert compile_only(fn, *args) is not None, name
+
+
+# ------------------------------------------------------------------------- GPU
+def _weights(n, k):
+    return reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16), 50.0)
+
+
+def _activations(m, k, fp4_a):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    return reference.nvfp4_quantize(x, 50.0) if fp4_a else (x, None)
+
+
+def _rel_err(got, want):
+    return ((got.double() - want).norm() / want.norm().clamp_min(1e-300)).item()
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 5])
+@pytest.mark.parametrize("m,config", [(1, (2, 1, 4, 1)), (5, (2, 1, 4, 1)), (13, (1, 2, 4, 0)),
+                                      (13, (1, 2, 4, 3)), (1, (2, 1, 4, 1, 4)),
+                                      (13, (1, 2, 3, 0, 3))])
 @pytest.mark.parametrize("fp4_a", [True, False])
-def test_permuted_kernel_equals_standard(m, fp4_a):
-    n, k = 1000, 576
-    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       50.0)
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 50.0) if fp4_a else (x, None)
+def test_small_m_equals_standard(m, config, fp4_a):
+    """Same MMA operands in the same order: the same bits, every path (staged, registers, the
+    cp.async ring, K split) with N and K tails."""
+    n, k = 1000, 1088
+    b, b_sf = _weights(n, k)
+    a, a_sf = _activations(m, k, fp4_a)
     alpha = torch.full((1,), 0.5, device="cuda")
-    want = torch.empty(m, n, device="cuda", dtype=torch.float32)
-    got = torch.full((m, n), float("nan"), device="cuda")
-    launch_small_m(a, a_sf, b, b_sf, alpha, want, (2, 1, 4, 1))
-    launch_small_m(a, a_sf, permute_fp4_words(b), b_sf, alpha, got, (2, 1, 4, 1),
-                   permuted=True)
+    want = poisoned(m, n, dtype=torch.float32)
+    got = poisoned(m, n, dtype=torch.float32)
+    launch_small_m(a, a_sf, b, b_sf, alpha, want, config)
+    launch_small_m(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha, got, config)
     assert torch.equal(got, want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 33, 65, 300, 1000])
+@pytest.mark.parametrize("n,k", [(200, 576), (1000, 4096)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_nvfp4_gemm_matches_fp64_reference(m, n, k, fp4_a):
+    b, b_sf = _weights(n, k)
+    a, a_sf = _activations(m, k, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
+    got = nvfp4_gemm(a, a_sf, prepare_nvfp4_weight(b), b_sf, 0.5, out_dtype=torch.float32,
+                     out=poisoned(m, n, dtype=torch.float32))
+    assert not got.isnan().any()
+    assert _rel_err(got, want) <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,splits,stream_k,hybrid", [
+    ((64, 0), 1, False, False), ((128, 0), 1, False, False), ((256, 0), 1, False, False),
+    ((64, 0), 3, False, False), ((64, 0, 7), 1, True, False), ((128, 2, 5), 1, True, True)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_large_m_paths_match_fp64_reference(config, splits, stream_k, hybrid, fp4_a):
+    """The wgmma kernel on permuted words and activations in ``PERMUTED_K_ORDER``: whole tiles,
+    split K, stream-K, hybrid (M, N tails; 9 k-tiles)."""
+    m, n, k = 777, 1160, 576
+    b, b_sf = _weights(n, k)
+    a, a_sf = _activations(m, k, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
+    out = poisoned(m, n, dtype=torch.float32)
+    launch_large_m(bf16_activations(a, a_sf, True), prepare_nvfp4_weight(b), b_sf,
+                   torch.full((1,), 0.5, device="cuda"), out, config, splits, stream_k, hybrid)
+    assert _rel_err(out, want) <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 129, 1000])
+@pytest.mark.parametrize("k", [64, 576, 7168])
+def test_permuted_k_dequantize_is_exact(m, k):
+    a, a_sf = _activations(m, k, True)
+    want = permute_k(nvfp4_dequantize(a, a_sf, 1.0))
+    torch.testing.assert_close(bf16_activations(a, a_sf, True), want, rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 65, 129, 1000])
+@pytest.mark.parametrize("i,k", [(192, 576), (512, 7168)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_fused_matches_reference(m, i, k, fp4_a):
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    words = prepare_nvfp4_weight(w)  # the prepared rows as permuted words
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, words, w_sf, alpha, g_out)
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    if m <= 16:  # the small-M kernel: the same bits as with the standard words
+        want, want_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+        assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8),
+                                                      want_sf.view(torch.uint8))
