@@ -114,3 +114,22 @@ for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3)), (13, (2, 1, 4, 
                      torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
 torch.cuda.synchronize()
 print("small-M split-K probe ran")
+
+# Permuted weight words: small M (staged, register, split), the wgmma kernel (whole tiles and
+# stream-K) with the permuted-K activations, and the fused kernel at small and large M.
+from cute_kernels import prepare_nvfp4_weight  # noqa: E402
+from cute_kernels.nvfp4_dequant import bf16_activations  # noqa: E402
+
+bw = prepare_nvfp4_weight(b)
+wpw = prepare_nvfp4_weight(wp)
+for rows in (1, 7, 129):
+    xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
+    ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
+    nvfp4_gemm(ar, ar_sf, bw, b_sf, 0.5)
+    nvfp4_gemm(xr, None, bw, b_sf, 0.5)
+    nvfp4_gemm_swiglu_quant(ar, ar_sf, wpw, wp_sf, 0.5, 30.0)
+launch_small_m(ar[:13], ar_sf, bw, b_sf, one, torch.empty(13, 200, device="cuda"), (2, 1, 4, 1, 3))
+launch_gemm_large(bf16_activations(al, al_sf, True), bw, b_sf, one,
+                  torch.empty(129, 200, device="cuda"), (64, 0, 5), stream_k=True)
+torch.cuda.synchronize()
+print("permuted weights probe ran")

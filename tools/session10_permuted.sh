@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Branch permuted-weights: every GPU test touched by the permuted words (the permuted tests,
+# the GEMM / large-M / fused / dequantize tests for the shared code), memcheck / racecheck
+# (tools/sanitize_probe.py ends with permuted launches), while tools/permuted_weights_probe.py
+# compiles; then the probe (standard -> permuted, public functions, M = 1..1024).
+# Usage on the lent H200 (branch checked out): source .gpu/setup.sh; bash tools/session10_permuted.sh
+source "$(dirname "$0")/device_common.sh"
+(timeout 200 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
+ sanitize memcheck 250 & sanitize racecheck 280 & wait) &
+gpu_tests 330 /tmp/logs/t-perm.log tests/test_permuted_fp4.py tests/test_nvfp4_dequant.py &
+gpu_tests 330 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
+gpu_tests 330 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py tests/test_gate_up_weight.py &
+for i in 0 1 2 3 4 5 6 7 8; do
+  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 330 python tools/permuted_weights_probe.py > /tmp/logs/warm-pw$i.log 2>&1 &
+done
+report_checks
+timeout $(( 590 - $(elapsed) )) python tools/permuted_weights_probe.py 2>&1 | tee "$OUT/permuted_weights.log"
+echo "done after $(elapsed) s"
