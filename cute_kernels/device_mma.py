@@ -17,6 +17,8 @@ from __future__ import annotations
 import cutlass
 from cutlass.cute.arch.nvvm_wrappers import inline_ptx
 
+from .permuted_fp4 import MASK_P
+
 BF16X2_POW2_63 = 0x5F005F00   # bf16 2^63 in both halves
 BF16X2_POW2_126 = 0x7E807E80  # bf16 2^126 in both halves
 POW2_63 = float(2**63)
@@ -81,6 +83,18 @@ def e2m1x2_from_byte(word, selector):
     x = byte_of(word, selector)
     return (((x * cutlass.Uint32(0x40040)) & cutlass.Uint32(0x01C001C0))
             | ((x * cutlass.Uint32(0x1001000)) & cutlass.Uint32(0x80008000)))
+
+
+def e2m1x2_permuted(word, r: int):
+    """Pair ``r`` of a word in ``permuted_fp4``'s bit-permuted layout, as ``e2m1x2_raw`` gives
+    it from the standard word: pairs 0..2 one shift (0, 3, 6) and one mask, pair 3 three terms
+    (6 masks and 5 shifts per word against 8 and 8)."""
+    if r < 3:
+        shifted = word << (3 * r) if r else word
+        return shifted & cutlass.Uint32(MASK_P)
+    return (((word >> 4) & cutlass.Uint32(0x00C000C0))
+            | ((word >> 5) & cutlass.Uint32(0x01000100))
+            | ((word << 1) & cutlass.Uint32(0x80008000)))
 
 
 def bf16_pair(lo_word, hi_word, r: int):

@@ -62,9 +62,9 @@ from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
 from .arch import compile_options, sm_count
-from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, mul_bf16x2
+from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2
 from .dtypes import torch_to_cutlass
-from .permuted_fp4 import e2m1x2_permuted, weight_dims
+from .permuted_fp4 import weight_dims
 from .stream_k import stream_k_fixup, workspace_words
 
 K_ALIGN = 64          # one k-tile: four 16-element scale blocks, 4 scale bytes per row

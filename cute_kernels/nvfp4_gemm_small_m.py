@@ -50,9 +50,9 @@ from layouts import sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
-                         e2m1x2_raw, in_register, mma_bf16_m16n8k16, mul_bf16x2)
+                         e2m1x2_permuted, e2m1x2_raw, in_register, mma_bf16_m16n8k16,
+                         mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .permuted_fp4 import e2m1x2_permuted
 
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks

@@ -27,7 +27,6 @@ kernel writing it directly).
 
 from __future__ import annotations
 
-import cutlass
 import torch
 
 # target bit of (element half h, bit t of the nibble: m, e0, e1, sign) in the pair's bf16x2
@@ -74,17 +73,6 @@ def unpermute_fp4_words(permuted: torch.Tensor) -> torch.Tensor:
         out |= ((words >> dst) & 1) << src
     out = torch.where(out >= 2**31, out - 2**32, out).to(torch.int32)
     return out.view(torch.uint8).view(permuted.shape)
-
-
-def e2m1x2_permuted(word, r: int):
-    """Pair ``r`` of a permuted word as ``device_mma.e2m1x2_raw`` gives it from the standard
-    word (see the module docstring). Device code (``@cute.jit`` callers)."""
-    if r < 3:
-        shifted = word << (3 * r) if r else word
-        return shifted & cutlass.Uint32(MASK_P)
-    return (((word >> 4) & cutlass.Uint32(0x00C000C0))
-            | ((word >> 5) & cutlass.Uint32(0x01000100))
-            | ((word << 1) & cutlass.Uint32(0x80008000)))
 
 
 def as_permuted_words(packed: torch.Tensor) -> torch.Tensor:

@@ -30,6 +30,8 @@ from typing import Optional, Tuple, Union
 
 import torch
 
+from .permuted_fp4 import standard_packed
+
 __all__ = [
     "E2M1_VALUES", "FP4_BLOCK", "E4M3_MAX", "E2M1_MAX",
     "e2m1_codes", "e2m1_values", "e4m3_satfinite", "pack_fp4", "unpack_fp4",
@@ -225,7 +227,10 @@ def nvfp4_raw_values(packed: torch.Tensor, sf: torch.Tensor, m: Optional[int] = 
     This is the operand a block-scaled GEMM multiplies. ``packed`` is [m, k/2] (or any shape
     with m*k/2 bytes when m and k are given); ``sf`` is swizzled (any shape holding
     pad128(m)*pad4(k/16) bytes) if ``swizzled`` else [m, k/16]; e4m3 or its uint8 bytes.
+    Permuted int32 weight words [m, k/8] (``prepare_nvfp4_weight``) are unpermuted first.
     """
+    if packed.dtype == torch.int32 and packed.dim() == 2:
+        packed = standard_packed(packed)
     if packed.dtype != torch.uint8:
         raise TypeError(f"packed: expected torch.uint8, got {packed.dtype}")
     if m is None or k is None:
@@ -404,7 +409,11 @@ def nvfp4_gemm_fp64(a: torch.Tensor, a_sf: Optional[torch.Tensor], b: torch.Tens
     used as is (W4A16; a_global_scale is then ignored). b: packed uint8 [N, K/2] with b_sf.
     Scales are swizzled (padded) buffers if ``swizzled`` else [rows, K/16]. alpha and the
     global scales are fp32 values (rounded to fp32, widened exactly).
+    The weights may also be ``prepare_nvfp4_weight``'s permuted int32 words [N, K/8] (the same
+    values; unpermuted here).
     """
+    if b.dtype == torch.int32 and b.dim() == 2:
+        b = standard_packed(b)
     if b.dtype != torch.uint8 or b.dim() != 2:
         raise ValueError(f"b: expected packed uint8 [N, K/2], got {b.dtype} {tuple(b.shape)}")
     n, k = b.shape[0], b.shape[1] * 2

@@ -27,9 +27,12 @@ from typing import Mapping, Optional, Sequence, Tuple, Union
 
 import torch
 
+from cute_kernels import prepare_nvfp4_weight
+from cute_kernels.permuted_fp4 import standard_packed, weight_dims
 from layouts import swizzle_sf
 
 from . import ops
+from .env import env_flag
 
 __all__ = ["CheckpointError", "Bf16Linear", "NVFP4Linear", "Projection", "read_tensors",
            "load_projection", "load_merged_projection", "load_mlp", "load_gdn_in_proj"]
@@ -76,13 +79,19 @@ class Bf16Linear:
         return Bf16Linear(self.weight.to(device))
 
 
+PERMUTED_WEIGHTS_ENV = "CUTE_KERNELS_PERMUTED_WEIGHTS"
+
+
 @dataclass
 class NVFP4Linear:
     """An NVFP4 projection ready for ``nvfp4_gemm``.
 
     weight uint8 [N, K/2]; weight_scale e4m3 swizzled [pad128(N), pad4(K/16)];
     weight_scale_2 and input_scale fp32 [1]. The dequantized weight is
-    ``e2m1(weight) * weight_scale * weight_scale_2``.
+    ``e2m1(weight) * weight_scale * weight_scale_2``. On CUDA the weight is kept as
+    ``prepare_nvfp4_weight``'s permuted int32 words [N, K/8] (the GEMMs decode them faster;
+    ``CUTE_KERNELS_PERMUTED_WEIGHTS=0`` at construction keeps uint8); ``packed`` is always the
+    uint8 form.
     """
     weight: torch.Tensor
     weight_scale: torch.Tensor
@@ -95,9 +104,19 @@ class NVFP4Linear:
 
     @property
     def k(self) -> int:
-        return self.weight.shape[1] * 2
+        return weight_dims(self.weight)[1]
+
+    @property
+    def packed(self) -> torch.Tensor:
+        """The weight as packed uint8 [N, K/2], whichever form it is held in."""
+        return standard_packed(self.weight) if self.weight.dtype == torch.int32 else self.weight
 
     def __post_init__(self):
+        if self.weight.is_cuda and env_flag(PERMUTED_WEIGHTS_ENV, True):
+            if self.weight.dtype == torch.uint8:
+                self.weight = prepare_nvfp4_weight(self.weight)
+        elif self.weight.dtype == torch.int32:
+            self.weight = standard_packed(self.weight)
         # Computed once: a decode step then launches no scalar kernels (each is a graph node
         # of ~2 us next to a 30-50 us GEMM).
         self._alpha = self.input_scale * self.weight_scale_2

@@ -212,7 +212,7 @@ class DeepSeekMLP(MLPShapes):
             return
         gu = self.gate_up
         raw_sf = unswizzle_sf(gu.weight_scale, gu.n, gu.k // FP4_BLOCK)
-        w_i, sf_i = prepare_gate_up_weight(gu.weight, raw_sf)
+        w_i, sf_i = prepare_gate_up_weight(gu.packed, raw_sf)
         self.gate_up = NVFP4Linear(w_i, sf_i, gu.weight_scale_2, gu.input_scale)
         self.prepared = True
 
