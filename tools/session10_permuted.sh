@@ -10,6 +10,7 @@ source "$(dirname "$0")/device_common.sh"
 gpu_tests 330 /tmp/logs/t-perm.log tests/test_permuted_fp4.py tests/test_nvfp4_dequant.py &
 gpu_tests 330 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
 gpu_tests 330 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py tests/test_gate_up_weight.py &
+gpu_tests 330 /tmp/logs/t-models.log tests/models &
 for i in 0 1 2 3 4 5 6 7 8; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 330 python tools/permuted_weights_probe.py > /tmp/logs/warm-pw$i.log 2>&1 &
 done
