@@ -57,22 +57,23 @@ def permute_fp4_words(packed: torch.Tensor) -> torch.Tensor:
     if packed.dtype != torch.uint8 or packed.shape[-1] % 4:
         raise ValueError(f"packed: expected uint8 [..., K/2] with K/2 a multiple of 4, got "
                          f"{packed.dtype} {tuple(packed.shape)}")
-    words = packed.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
-    out = torch.zeros_like(words)
-    for src, dst in enumerate(PERMUTATION):
-        out |= ((words >> src) & 1) << dst
-    out = torch.where(out >= 2**31, out - 2**32, out).to(torch.int32)
-    return out.view(torch.uint8).view(packed.shape)
+    return _move_bits(packed, enumerate(PERMUTATION))
 
 
 def unpermute_fp4_words(permuted: torch.Tensor) -> torch.Tensor:
     """The inverse of ``permute_fp4_words``."""
-    words = permuted.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    return _move_bits(permuted, ((dst, src) for src, dst in enumerate(PERMUTATION)))
+
+
+def _move_bits(packed: torch.Tensor, moves) -> torch.Tensor:
+    """Each 4-byte word of ``packed`` (uint8) with bit ``src`` moved to bit ``dst`` for every
+    (src, dst) of ``moves``; same shape and dtype."""
+    words = packed.contiguous().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
     out = torch.zeros_like(words)
-    for src, dst in enumerate(PERMUTATION):
-        out |= ((words >> dst) & 1) << src
+    for src, dst in moves:
+        out |= ((words >> src) & 1) << dst
     out = torch.where(out >= 2**31, out - 2**32, out).to(torch.int32)
-    return out.view(torch.uint8).view(permuted.shape)
+    return out.view(torch.uint8).view(packed.shape)
 
 
 def as_permuted_words(packed: torch.Tensor) -> torch.Tensor:
