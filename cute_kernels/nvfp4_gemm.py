@@ -219,11 +219,12 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES)
     if splits == 1:
+        # the compile cache keys by the arguments as given: standard weights keep the short form
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                   permuted)(*args)
+                                   *((True,) if permuted else ()))(*args)
         return
     compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                     splits, permuted)(
+                                     splits, *((True,) if permuted else ()))(
         *args, *split_buffers(m, n, config, out.device))
 
 

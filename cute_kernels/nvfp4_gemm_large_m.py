@@ -578,18 +578,20 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
+    # the compile cache keys by the arguments as given: standard weights keep the short forms
+    perm = (True,) if permuted else ()
     if stream_k:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
-                                   permuted)(
+                                   *perm)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
         return
     if splits == 1:
-        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, False, False,
-                                   permuted)(*args, out)
+        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms,
+                                   *((1, False, False) + perm if permuted else ()))(*args, out)
         return
     work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
-    compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits, False, False,
-                               permuted)(*args, work)
+    compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits,
+                               *((False, False) + perm if permuted else ()))(*args, work)
     parts = work.view(splits, m, n)
     total = parts[0] + parts[1]
     for i in range(2, splits):

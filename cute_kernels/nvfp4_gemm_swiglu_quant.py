@@ -479,7 +479,7 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
-                                                     splits, permuted)
+                                                     splits, *((True,) if permuted else ()))
     kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 
@@ -496,7 +496,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else sm_count(w.device.index or 0)
     kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid,
-                                                     permuted)
+                                                     *((True,) if permuted else ()))
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
