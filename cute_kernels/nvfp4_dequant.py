@@ -134,54 +134,70 @@ class NVFP4DequantUnitScale:
 
 class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
     """``NVFP4DequantUnitScale`` writing each 64-element group of K in ``PERMUTED_K_ORDER`` (the
-    wgmma kernels' activations for permuted weights). A thread's unit is 4 words of codes, 32
-    elements (half a group), and their 32 slots are 64 contiguous bytes: slots 8r .. 8r + 7 of
-    the half hold pair r (elements r and r + 4, ``e2m1x2_raw``) of words 0 .. 3. Words 0, 1
-    share a scale, and words 2, 3."""
+    wgmma kernels' activations for permuted weights). Output chunk t = 4 b + r (16 bytes,
+    slots 8t .. 8t + 7) of a group holds pair r (elements r and r + 4, ``e2m1x2_raw``) of
+    words 2q + b, q = 0..3, each times its scale, block q. A thread's unit is (group, r): it
+    reads the group's 8 words and 4 scales (two 16-byte and one 4-byte load, shared by the
+    group's 4 threads) and writes chunks r and 4 + r, so a warp's stores cover whole sectors."""
 
-    GROUPS_PER_THREAD = 4
-    GROUP = 32  # elements per unit: 4 words
+    GROUPS_PER_THREAD = 4  # units
+
+    @cute.jit
+    def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
+        units = mW.shape[0] * 4
+        m = mW.shape[0] * 64 // self.k
+        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
+                                                             (self.kb + 3) // 4 * 4))
+        per_cta = self.threads * self.GROUPS_PER_THREAD
+        self.kernel(mW, mSF, sSF, mOut, units).launch(
+            grid=((units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
+            stream=stream)
 
     @cute.kernel
-    def kernel(self, mW: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor, groups: cutlass.Int32):
+    def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
+               units: cutlass.Int32):
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
         first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
-        words = [cute.make_rmem_tensor((1, 4), cutlass.Int32)
+        words = [cute.make_rmem_tensor((1, 8), cutlass.Int32)
                  for _ in range(self.GROUPS_PER_THREAD)]
-        scales = cute.make_rmem_tensor((self.GROUPS_PER_THREAD, 2), cutlass.Float32)
-        units_per_row = self.k // self.GROUP
+        sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
+               for _ in range(self.GROUPS_PER_THREAD)]
+        groups_per_row = self.k // 64
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            g = first + j * self.threads
-            if g < groups:
-                cute.autovec_copy(cute.local_tile(mW, (1, 4), (g, 0)), words[j])
-                row = g // units_per_row
-                kb = 2 * (g - row * units_per_row)
-                scales[j, 0] = sSF[(row, kb)].to(cutlass.Float32)
-                scales[j, 1] = sSF[(row, kb + 1)].to(cutlass.Float32)
+            u = first + j * self.threads
+            if u < units:
+                group = u // 4
+                cute.autovec_copy(cute.local_tile(mW, (1, 8), (group, 0)), words[j])
+                row = group // groups_per_row
+                # the group's 4 scale blocks are 4 contiguous bytes of a 128x4 atom
+                byte = cute.crd2idx((row, 4 * (group - row * groups_per_row)), sSF.layout)
+                cute.autovec_copy(cute.local_tile(mSF, (4,), (byte // 4,)), sfs[j])
         two63 = in_register(BF16X2_POW2_63)
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            g = first + j * self.threads
-            if g < groups:
-                s = [bf16x2_splat(scales[j, h] * cutlass.Float32(POW2_63)) for h in range(2)]
-                slots = cute.make_rmem_tensor((1, 16), cutlass.Int32)
-                for r in cutlass.range_constexpr(4):
-                    for w in cutlass.range_constexpr(4):
-                        raw = e2m1x2_raw(cutlass.Uint32(words[j][0, w]), r)
-                        slots[0, 4 * r + w] = cutlass.Int32(
-                            mul_bf16x2(mul_bf16x2(raw, s[w // 2]), two63))
-                cute.autovec_copy(slots, cute.local_tile(mOut, (1, 16), (g, 0)))
+            u = first + j * self.threads
+            if u < units:
+                shift = cutlass.Uint32(4 * (u % 4))  # pair r = u % 4: nibbles r, r + 4 to 0, 4
+                sf32 = sfs[j].load().to(cutlass.Float32)
+                s = [bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63)) for q in range(4)]
+                for b in cutlass.range_constexpr(2):
+                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                    for q in cutlass.range_constexpr(4):
+                        raw = e2m1x2_raw(cutlass.Uint32(words[j][0, 2 * q + b]) >> shift, 0)
+                        chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s[q]), two63))
+                    cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4),
+                                                             (u // 4, 4 * b + u % 4)))
 
 
 @jit.cached
 def compile_nvfp4_dequant_permuted_k(k: int):
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic
-    M (codes as int32 [M*K/32, 4], bf16 out as int32 [M*K/32, 16])."""
-    units = cute.sym_int()
-    w = make_fake_compact_tensor(cutlass.Int32, (units, 4), stride_order=(1, 0),
+    M (codes as int32 [M*K/64, 8], bf16 out as int32 [M*K/64, 32])."""
+    groups = cute.sym_int()
+    w = make_fake_compact_tensor(cutlass.Int32, (groups, 8), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
-    out = make_fake_compact_tensor(cutlass.Int32, (units, 16), stride_order=(1, 0),
+    out = make_fake_compact_tensor(cutlass.Int32, (groups, 32), stride_order=(1, 0),
                                    assumed_align=16)
     return cute.compile(NVFP4DequantPermutedK(k), w, sf, out,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
@@ -265,6 +281,6 @@ def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False) -> torch.Ten
         return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0))
     out = torch.empty((m, k), dtype=torch.bfloat16, device=a.device)
     if m:
-        compile_nvfp4_dequant_permuted_k(k)(a.view(torch.int32).view(-1, 4), a_sf.view(-1),
-                                            out.view(torch.int32).view(-1, 16))
+        compile_nvfp4_dequant_permuted_k(k)(a.view(torch.int32).view(-1), a_sf.view(-1),
+                                            out.view(torch.int32).view(-1, 4))
     return out

@@ -440,20 +440,23 @@ class NVFP4GemmLargeM:
 
     @cute.jit
     def _decode_tile_words(self, sW, sSF8, row0, k0, stage, frag32):
-        """``_decode_tile`` for permuted weights: thread q (k0 = 2q) takes whole words, word
-        4b + q of each of its rows for k16 blocks 2b and 2b + 1, and puts that word's pair r
-        (elements r and r + 4, ``e2m1x2_permuted``) in the slot pair of block 2b + r // 2,
-        half r % 2. So MMA slot (block kb, 8 half + 2q + e) multiplies K element
-        8 (4 (kb // 2) + q) + 2 (kb % 2) + half + 4 e of the k-tile: ``permuted_k_order``,
-        the order the activations come in. A word's scale is block (4b + q) // 2."""
+        """``_decode_tile`` for permuted weights: thread q (k0 = 2q) takes the contiguous words
+        2q and 2q + 1 of each of its rows (one 8-byte load; a warp's loads of a row half cover
+        256 contiguous bytes, no bank conflict) and their one scale, block q. Word 2q + b goes
+        to k16 blocks 2b and 2b + 1: its pair r (elements r and r + 4, ``e2m1x2_permuted``)
+        fills the slot pair of block 2b + r // 2, half r % 2. So MMA slot
+        (block kb, 8 half + 2q + e) multiplies K element
+        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the k-tile: ``PERMUTED_K_ORDER``, the
+        order the activations come in."""
         q = (k0 % 8) // 2
         for h in cutlass.range_constexpr(2):
             row = row0 + 8 * h
+            words = cute.make_rmem_tensor((2,), cutlass.Int32)
+            cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (q,)), words)
             scales = cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,))
+            s = bf16x2_splat(scales[q].to(cutlass.Float32) * cutlass.Float32(POW2_63))
             for b in cutlass.range_constexpr(2):
-                word = cutlass.Uint32(sW[row, 4 * b + q, stage])
-                s = bf16x2_splat(scales[2 * b + q // 2].to(cutlass.Float32)
-                                 * cutlass.Float32(POW2_63))
+                word = cutlass.Uint32(words[b])
                 for r in cutlass.range_constexpr(4):
                     frag32[h + 2 * (r % 2), 0, 2 * b + r // 2] = mul_bf16x2(
                         e2m1x2_permuted(word, r), s)

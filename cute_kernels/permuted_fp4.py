@@ -119,12 +119,12 @@ def weight_dims(b: torch.Tensor) -> tuple[int, int, bool]:
 def _k_order() -> list[int]:
     """MMA slot p of a 64-element k-tile -> the K element it multiplies, for permuted weights in
     the wgmma kernels: slot (block kb, 8 half + 2 q + e) holds element r + 4 e of word
-    4 (kb // 2) + q, r = 2 (kb % 2) + half."""
+    2 q + kb // 2, r = 2 (kb % 2) + half."""
     order = []
     for p in range(64):
         kb, s = divmod(p, 16)
         half, q, e = s // 8, (s % 8) // 2, s % 2
-        order.append(8 * (4 * (kb // 2) + q) + 2 * (kb % 2) + half + 4 * e)
+        order.append(8 * (2 * q + kb // 2) + 2 * (kb % 2) + half + 4 * e)
     return order
 
 

@@ -88,7 +88,7 @@ def test_bad_input_raises():
 
 def test_wgmma_word_decode_follows_the_k_order():
     """``NVFP4GemmLargeM._decode_tile_words``: thread q's register (row half h, k half, block kb)
-    = pair r = 2 (kb % 2) + half of word 4 (kb // 2) + q, halves e = 0, 1; slot
+    = pair r = 2 (kb % 2) + half of word 2 q + kb // 2, halves e = 0, 1; slot
     16 kb + 8 half + 2 q + e must then hold element ``PERMUTED_K_ORDER`` of the k-tile."""
     codes = torch.randint(0, 16, (64,), dtype=torch.uint8)
     packed = (codes[0::2] | (codes[1::2] << 4)).view(1, 32)
@@ -97,21 +97,22 @@ def test_wgmma_word_decode_follows_the_k_order():
     for kb in range(4):
         for half in range(2):
             for q in range(4):
-                pair = _permuted_pair(words[4 * (kb // 2) + q] & WORD, 2 * (kb % 2) + half)
+                pair = _permuted_pair(words[2 * q + kb // 2] & WORD, 2 * (kb % 2) + half)
                 for e in range(2):
                     slot = 16 * kb + 8 * half + 2 * q + e
                     assert _half_value(pair, e) == values[PERMUTED_K_ORDER[slot]], slot
 
 
 def test_permuted_k_dequantize_unit_follows_the_k_order():
-    """``NVFP4DequantPermutedK``: a unit of words 0..3 (32 elements, half a 64-group) writes
-    slot 2 (4 r + w) + e = pair r of word w, half e (element 8 w + r + 4 e)."""
+    """``NVFP4DequantPermutedK``: chunk t = 4 b + r of a group writes slot 8 t + 2 q + e =
+    pair r of word 2 q + b, half e (element 8 (2 q + b) + r + 4 e), scale block q."""
     for b in range(2):
         for r in range(4):
-            for w in range(4):
+            for q in range(4):
                 for e in range(2):
-                    slot = 32 * b + 2 * (4 * r + w) + e
-                    assert PERMUTED_K_ORDER[slot] == 32 * b + 8 * w + r + 4 * e
+                    element = PERMUTED_K_ORDER[8 * (4 * b + r) + 2 * q + e]
+                    assert element == 8 * (2 * q + b) + r + 4 * e
+                    assert element // 16 == q
 
 
 def test_permute_k_matches_the_order():

@@ -32,3 +32,14 @@ for kind, n, k in select_shapes(POINTS):
         line.append(f"M={m} {us[0]:.2f} -> {us[1]:.2f} ({us[0] / us[1]:.3f}x)")
     print(f"{kind} {n}x{k}: " + " | ".join(line), flush=True)
     del standard, permuted
+
+# The activation pass of the wgmma routes alone: standard (unit-scale) against permuted-K.
+from cute_kernels.nvfp4_dequant import bf16_activations  # noqa: E402
+
+for m, k in ((256, 18432), (1024, 18432), (1024, 7168), (4096, 7168)):
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    us = [time_graph_us([lambda p=p: bf16_activations(a, a_sf, p)], 50) for p in (False, True)]
+    nbytes = m * k // 2 + m * k // 16 + 2 * m * k
+    print(f"activations M={m} K={k}: unit scale {us[0]:.2f} us ({nbytes / us[0] / 1e6:.2f} TB/s)"
+          f" -> permuted-K {us[1]:.2f} us ({nbytes / us[1] / 1e6:.2f} TB/s)", flush=True)
