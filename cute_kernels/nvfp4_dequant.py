@@ -281,6 +281,6 @@ def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False) -> torch.Ten
         return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0))
     out = torch.empty((m, k), dtype=torch.bfloat16, device=a.device)
     if m:
-        compile_nvfp4_dequant_permuted_k(k)(a.view(torch.int32).view(-1), a_sf.view(-1),
-                                            out.view(torch.int32).view(-1, 4))
+        compile_nvfp4_dequant_permuted_k(k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
+                                            out.view(torch.int32).view(-1, 32))
     return out
