@@ -1,7 +1,8 @@
 """NVFP4 GEMM: ours vs cuBLAS bf16 (same shape, bf16 weights) and QuACK ``gemm_w4a16`` NVFP4.
 
-Rows per (N x K, M): ours with NVFP4 activations (W4A4) and with bf16 activations (W4A16,
-the like-for-like comparison with QuACK). Bytes = packed weights + scales + activations +
+Rows per (N x K, M): ours with NVFP4 activations (W4A4), the same with the weights as
+``prepare_nvfp4_weight``'s permuted words (W4A4 permuted: the layout the models use), and with
+bf16 activations (W4A16, the like-for-like comparison with QuACK). Bytes = packed weights + scales + activations +
 output, so at M = 1 the "% copy" column is the fraction of the DRAM roofline. ``--sweep``
 first times every small-M tile config on a few shapes and prints the best per M, then the
 small/large crossover table behind ``small_m_regime``.
@@ -14,6 +15,7 @@ import torch
 from .. import reference
 from ..nvfp4_dequant import nvfp4_dequantize
 from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
+from ..permuted_fp4 import prepare_nvfp4_weight
 from ..nvfp4_gemm_large_m import launch_large_m
 from .report import Row
 from .timing import rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us
@@ -106,6 +108,7 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
     for n, k in select_shapes(SHAPES[:3] if quick else SHAPES):
         wbytes = n * k // 2 + n * k // 16
         copies = [_weights(n, k) for _ in range(rotations_for(wbytes))]
+        permuted = [(prepare_nvfp4_weight(b), s) for b, s in copies]
         w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
                for _ in range(rotations_for(n * k * 2))]
         quack = _quack(copies, n, k)
@@ -113,10 +116,12 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             x, a, a_sf = _activations(m, k)
             flops = 2 * m * n * k
             w4a4 = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in copies]
+            w4a4p = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in permuted]
             w4a16 = [lambda b=b, s=s: nvfp4_gemm(x, None, b, s, 0.5) for b, s in copies]
             # ours and cuBLAS in turn: drift during the run cannot tilt the ratio
-            w4a4_us, w4a16_us, cublas = time_graphs_interleaved_us(
-                [w4a4, w4a16, [lambda w=w: torch.nn.functional.linear(x, w) for w in w16]])
+            w4a4_us, w4a4p_us, w4a16_us, cublas = time_graphs_interleaved_us(
+                [w4a4, w4a4p, w4a16,
+                 [lambda w=w: torch.nn.functional.linear(x, w) for w in w16]])
             comps = {"cuBLAS bf16": cublas}
             if quack is not None:
                 try:
@@ -126,8 +131,11 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A4", f"M={m} N={n} K={k}",
                             w4a4_us, bytes=wbytes + m * k * 9 // 16 + m * n * 2,
                             flops=flops, comparators=comps))
+            rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A4 permuted", f"M={m} N={n} K={k}",
+                            w4a4p_us, bytes=wbytes + m * k * 9 // 16 + m * n * 2,
+                            flops=flops, comparators=comps))
             rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A16", f"M={m} N={n} K={k}",
                             w4a16_us, bytes=wbytes + m * k * 2 + m * n * 2,
                             flops=flops, comparators=comps))
-        del copies, w16
+        del copies, permuted, w16
     return rows

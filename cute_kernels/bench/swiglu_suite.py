@@ -7,7 +7,9 @@ the paths it replaces, on the issue's shapes, M = 1 .. 16384:
 * ``QuACK+silu+quant`` (M <= 64, where QuACK is installed): QuACK ``gemm_w4a16`` NVFP4 + torch
   silu*mul + our quantization.
 
-NVFP4 activations (W4A4), weights in random NVFP4, rotated past the L2. Bytes = packed weights
+NVFP4 activations (W4A4), weights in random NVFP4, rotated past the L2; each point twice: the
+packed weights, and ``prepare_nvfp4_weight``'s permuted words (the models'
+layout; row "permuted", its pair on the same words). Bytes = packed weights
 + scales, so at M = 1 the "% copy" column is the fraction of the weight-stream roofline. The
 fused kernel and the pair are timed in turn (``time_graphs_interleaved_us``): separate runs of
 the two drifted by up to 3% (H200, 2026-11-30), as much as the margins in question.
@@ -22,6 +24,7 @@ from .. import reference
 from ..nvfp4_gemm import nvfp4_gemm
 from ..nvfp4_gemm_swiglu_quant import nvfp4_gemm_swiglu_quant
 from ..nvfp4_quant import silu_mul_nvfp4_quant
+from ..permuted_fp4 import prepare_nvfp4_weight
 from .nvfp4_gemm_suite import _quack
 from .report import Row
 from .timing import rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us
@@ -41,6 +44,7 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
         wbytes = two_i * k // 2 + two_i * k // 16
         w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
         copies = [reference.nvfp4_quantize(w16, 100.0) for _ in range(rotations_for(wbytes))]
+        permuted = [(prepare_nvfp4_weight(b), s) for b, s in copies]
         w16s = [w16] + [w16.clone() for _ in range(rotations_for(two_i * k * 2) - 1)]
         quack = _quack(copies, two_i, k)
         for m in (MS[:4] if quick else MS):
@@ -57,11 +61,14 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
                 y = x @ w.t()
                 return F.silu(y[:, :i]) * y[:, i:]
 
-            fused = [lambda w=w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-                     for w in copies]
+            def fused(ws):
+                return [lambda w=w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+                        for w in ws]
+
             # the pair is the comparison the fused kernel must never lose: timed in turn
-            fused_us, pair_us = time_graphs_interleaved_us(
-                [fused, [lambda w=w: unfused(w) for w in copies]], per_graph)
+            fused_us, pair_us, fused_p_us, pair_p_us = time_graphs_interleaved_us(
+                [fused(copies), [lambda w=w: unfused(w) for w in copies],
+                 fused(permuted), [lambda w=w: unfused(w) for w in permuted]], per_graph)
             comps = {
                 "unfused pair": pair_us,
                 "cuBLAS+silu": time_graph_us([lambda w=w: cublas(w) for w in w16s], per_graph),
@@ -77,5 +84,9 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             rows.append(Row("swiglu", "nvfp4_gemm_swiglu_quant", f"M={m} 2I={two_i} K={k}",
                             fused_us, bytes=wbytes,
                             flops=2 * m * two_i * k, comparators=comps))
-        del copies, w16s, w16
+            comps_p = dict(comps, **{"unfused pair": pair_p_us})
+            rows.append(Row("swiglu", "nvfp4_gemm_swiglu_quant permuted",
+                            f"M={m} 2I={two_i} K={k}", fused_p_us, bytes=wbytes,
+                            flops=2 * m * two_i * k, comparators=comps_p))
+        del copies, permuted, w16s, w16
     return rows
