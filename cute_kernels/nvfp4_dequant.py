@@ -8,10 +8,11 @@ an 8-byte load of codes, a 1-byte scale load through the swizzled layout, two 16
 
 Global scale 1 into bf16 (the wgmma kernels' activations, ``bf16_activations``) takes a second
 kernel, ``NVFP4DequantUnitScale``: ``e2m1 * sf`` is exact in bf16 (at most 6 significant bits),
-so no division and no fp32 value is needed. The tensors are seen flat, in groups of 8 elements
-(one 32-bit word of codes, one 16-byte store of bf16); a CTA's threads take consecutive groups,
-``GROUPS_PER_THREAD`` rounds apart, so every load and store instruction of a warp is one
-contiguous span, and each thread issues all its loads before it decodes. Decode as in the
+so no division and no fp32 value is needed. The tensors are seen flat, in units of one scale
+block (two 32-bit words of codes, one scale, two 16-byte stores of bf16: the swizzled scale
+index is computed once per 16 elements); a CTA's threads take consecutive units,
+``GROUPS_PER_THREAD`` rounds apart, so every load instruction of a warp is one contiguous span
+and its two stores together another, and each thread issues all its loads before it decodes. Decode as in the
 wgmma kernels (``device_mma.e2m1x2_from_byte``: a byte of codes -> bf16x2 ``e2m1 * 2^-126``),
 then two exact bf16x2 products, by ``bf16(sf * 2^63)`` and by ``2^63``.
 """
@@ -89,8 +90,8 @@ class NVFP4Dequant:
 class NVFP4DequantUnitScale:
     """Global scale 1, bf16 out (module docstring); static K, dynamic M."""
 
-    GROUPS_PER_THREAD = 8
-    GROUP = 8  # elements per 32-bit word of codes
+    GROUPS_PER_THREAD = 4
+    GROUP = BLOCK  # elements per unit: two 32-bit words of codes, one scale
 
     def __init__(self, k: int, threads: int = 256):
         self.k, self.kb, self.threads = k, k // BLOCK, threads
@@ -111,25 +112,27 @@ class NVFP4DequantUnitScale:
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
         first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
-        words = cute.make_rmem_tensor((self.GROUPS_PER_THREAD,), cutlass.Uint32)
+        words = [cute.make_rmem_tensor((1, 2), cutlass.Int32)
+                 for _ in range(self.GROUPS_PER_THREAD)]
         scales = cute.make_rmem_tensor((self.GROUPS_PER_THREAD,), cutlass.Float32)
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            g = first + j * self.threads
+            g = first + j * self.threads  # the scale block: row g // KB, block g % KB
             if g < groups:
-                words[j] = cutlass.Uint32(mW[g])
-                row = g // (self.k // self.GROUP)
-                kb = (g - row * (self.k // self.GROUP)) // (BLOCK // self.GROUP)
-                scales[j] = sSF[(row, kb)].to(cutlass.Float32)
+                cute.autovec_copy(cute.local_tile(mW, (1, 2), (g, 0)), words[j])
+                row = g // self.kb
+                scales[j] = sSF[(row, g - row * self.kb)].to(cutlass.Float32)
         two63 = in_register(BF16X2_POW2_63)
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
             g = first + j * self.threads
             if g < groups:
                 s = bf16x2_splat(scales[j] * cutlass.Float32(POW2_63))
-                pairs = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
-                    raw = e2m1x2_from_byte(words[j], cutlass.Uint32(0x4440 + p))
-                    pairs[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
-                cute.autovec_copy(pairs, cute.local_tile(mOut, (1, 4), (g, 0)))
+                for w in cutlass.range_constexpr(2):
+                    pairs = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                    for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
+                        raw = e2m1x2_from_byte(cutlass.Uint32(words[j][0, w]),
+                                               cutlass.Uint32(0x4440 + p))
+                        pairs[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+                    cute.autovec_copy(pairs, cute.local_tile(mOut, (1, 4), (g, w)))
 
 
 class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
@@ -206,11 +209,12 @@ def compile_nvfp4_dequant_permuted_k(k: int):
 @jit.cached
 def compile_nvfp4_dequant_unit_scale(k: int):
     """Tensor-free compile of ``NVFP4DequantUnitScale``: static K, dynamic M (codes as int32
-    words [M*K/8], bf16 out as int32 [M*K/8, 4])."""
+    [M*K/16, 2], bf16 out as int32 [M*K/16, 8])."""
     groups = cute.sym_int()
-    w = make_fake_compact_tensor(cutlass.Int32, (groups,), assumed_align=16)
+    w = make_fake_compact_tensor(cutlass.Int32, (groups, 2), stride_order=(1, 0),
+                                 assumed_align=8)
     sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
-    out = make_fake_compact_tensor(cutlass.Int32, (groups, 4), stride_order=(1, 0),
+    out = make_fake_compact_tensor(cutlass.Int32, (groups, 8), stride_order=(1, 0),
                                    assumed_align=16)
     return cute.compile(NVFP4DequantUnitScale(k), w, sf, out,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
@@ -261,8 +265,8 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     if m == 0:
         return out
     if unit:
-        compile_nvfp4_dequant_unit_scale(k)(packed.view(torch.int32).view(-1), sf.view(-1),
-                                            out.view(torch.int32).view(-1, 4))
+        compile_nvfp4_dequant_unit_scale(k)(packed.view(torch.int32).view(-1, 2), sf.view(-1),
+                                            out.view(torch.int32).view(-1, 8))
     else:
         compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
     return out
