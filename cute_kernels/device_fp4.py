@@ -6,6 +6,8 @@ Called from inside ``@cute.jit``/``@cute.kernel`` code only.
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 
 # Twice the e2m1 magnitudes {0, .5, 1, 1.5, 2, 3, 4, 6}, one nibble per code: a register LUT
 # turns a 3-bit magnitude into an exact integer with one shift and one mask.
@@ -175,3 +177,227 @@ def quantize_block_pair(x0: cutlass.Float32, x1: cutlass.Float32, x2: cutlass.Fl
         hi = over_quant_block(e2m1_encode_total(vals[p][1] * s) << shift, lambda u, v: u | v)
         words.append(cutlass.Uint64(lo) | (cutlass.Uint64(hi) << cutlass.Uint64(32)))
     return words[0], words[1], sf_b[0], sf_b[1]
+
+
+# ---- threshold encode (16-bit inputs) -----------------------------------------------------------
+# For bf16/fp16 inputs the product x * s need not be formed at all. With the block's out_scale s
+# fixed, every comparison of the reference's ``e2m1_codes(RN32(x * s))`` is a comparison of |x|
+# with a threshold in the input format: RN32(y * s) is non-decreasing in y >= 0, so
+# ``RN32(|x| * s) > T`` (or ``>= T``) holds exactly for |x| > X, X = the largest y of the input
+# format with ``not (RN32(y * s) > T)`` (the set of such y is a prefix of the non-negative
+# values, inf included, also where y * s is NaN). The sign (``RN32(x * s) < 0``) is
+# ``x < -Z``, Z the same bound for ``> 0``. A per-CTA table holds the eight thresholds of each
+# scale byte (``fill_threshold_table``), each as a duplicated pair, so that a packed 16x2
+# comparison (``set.gt.u32.bf16x2``: 0xFFFF per true half) tests two elements at once; a
+# binary search (three comparisons, thresholds picked by LOP3 muxes) gives the magnitude and a
+# fourth comparison the sign: 8 instructions per element pair where the fp32 product and the
+# fma rounding took ~24. A NaN x only occurs in a NaN block (amax NaN -> scale byte 0x7F ->
+# s NaN), whose thresholds are all +inf: no comparison holds, every code is 0.
+# The same Python functions run on numpy arrays (``NumpyOps``) in the CPU tests, so the tests
+# check the arithmetic and the bit assembly that the kernel traces.
+THRESHOLDS = ((0.25, False), (0.75, True), (1.25, False), (1.75, True), (2.5, False),
+              (3.5, True), (5.0, False))  # (T, the reference compares with >=)
+# table row order: X4 first (the search's first step), then X2, X6, X1, X3, X5, X7, -Z
+THRESHOLD_ROW = (3, 1, 5, 0, 2, 4, 6)
+THRESHOLD_ENTRIES = 128  # indexed by scale byte & 0x7F (see fill_threshold_table)
+THRESHOLD_WORDS = 8
+
+
+def _f32_bits(v: float) -> int:
+    import struct
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def format_limits(is_bf16: bool) -> tuple[int, int]:
+    """(largest finite pattern, sign bit) of the 16-bit input format."""
+    return (0x7F7F, 0x8000) if is_bf16 else (0x7BFF, 0x8000)
+
+
+def thresholds_of_scale(s, ops, is_bf16: bool):
+    """The 8 thresholds (input-format bit patterns, as 32-bit values < 2^16, in
+    ``THRESHOLD_ROW`` order then -Z) of out_scale ``s`` (fp32; 0, NaN and inf included).
+
+    X = the largest pattern c with ``not (RN32(value(c) * s) op T)``: an estimate
+    c = RZ(T / s) (T / s formed as ``(T * inv) * kk`` with ``inv = 1 / (s * kk)``, kk = 2^32
+    or 2^-32 so that nothing overflows or loses precision where it matters), clamped to the
+    largest finite pattern, is within one pattern of X (its relative error is ~2^-22, a format
+    step is >= 2^-11 relative; a subnormal estimate is off by at most 2^-150, far below a
+    step), so X = c - 1 + [c qualifies] + [c + 1 qualifies], each test the reference's own
+    fp32 product. Z (``> 0``) uses 2^-150 / s as the estimate (products at most 2^-150 round
+    to zero)."""
+    maxfin, sign = format_limits(is_bf16)
+    small = s < ops.f32(1.0)
+    kk = ops.select(small, ops.f32(2.0 ** 32), ops.f32(2.0 ** -32))
+    kz = ops.select(small, ops.f32(2.0 ** -58), ops.f32(2.0 ** -122))
+    inv = ops.f32(1.0) / (s * kk)
+    out = []
+    specs = [(THRESHOLDS[i][0], THRESHOLDS[i][1]) for i in THRESHOLD_ROW] + [(0.0, False)]
+    for t, ge in specs:
+        if t == 0.0:
+            q = (inv * ops.f32(2.0 ** -60)) * kz
+        else:
+            q = (inv * ops.f32(t)) * kk
+        c = ops.umin(ops.rz16(q, is_bf16), ops.u32(maxfin))
+        x = c - ops.u32(1)
+        for d in (0, 1):
+            y = ops.widen16(c + ops.u32(d), is_bf16)
+            x = x + ops.not_cmp(y * s, ops.f32(t), ge)
+        if t == 0.0:
+            x = x | ops.u32(sign)  # -Z: the sign test is x < -Z
+        out.append(x)
+    return out
+
+
+def encode8(words, thr, ops):
+    """Packed e2m1 codes (element e in bits 4e..4e+3) of 8 consecutive 16-bit elements, given as
+    4 words (element 2j in the low half of word j), with the thresholds of their block
+    (``thresholds_of_scale`` order, each duplicated into both halves).
+
+    Per word: |x| (one LOP3), the binary search b2 = |x| > X4, b1 = |x| > (b2 ? X6 : X2),
+    b0 = |x| > (b2 ? (b1 ? X7 : X5) : (b1 ? X3 : X1)), the sign x < -Z, and four LOP3s that
+    move the half-word masks into the code's bits. Words 0, 1 collect into G, words 2, 3 into
+    H, with the low element's nibble in the low half at its final place and the high element's
+    in the high half 16 bits above its final place; G + (G >> 16) and one PRMT finish."""
+    x4, x2, x6, x1, x3, x5, x7, nz = thr
+    acc = [None, None]
+    for j in range(4):
+        w = words[j]
+        a = w & ops.u32(0x7FFF7FFF)  # (abs.bf16x2 becomes an HFMA2, not an operand modifier)
+        b2 = ops.hgt(a, x4)
+        xm = (b2 & x6) | (~b2 & x2)
+        b1 = ops.hgt(a, xm)
+        u = (b1 & x7) | (~b1 & x5)
+        v = (b1 & x3) | (~b1 & x1)
+        xl = (b2 & u) | (~b2 & v)
+        b0 = ops.hgt(a, xl)
+        sg = ops.hlt(w, nz)
+        p = (1 << (8 * (j % 2))) | (1 << (20 + 8 * (j % 2)))
+        n = b0 & ops.u32(p)
+        if acc[j // 2] is not None:
+            n = acc[j // 2] | n
+        n = n | (b1 & ops.u32(p << 1))
+        n = n | (b2 & ops.u32(p << 2))
+        acc[j // 2] = n | (sg & ops.u32(p << 3))
+    lo = acc[0] + (acc[0] >> ops.u32(16))
+    hi = acc[1] + (acc[1] >> ops.u32(16))
+    return ops.prmt(lo, hi, 0x5410)
+
+
+def abs_max_pair(m0, m1, ops):
+    """Per-block partial maxima of two loads: ``m0``, ``m1`` each hold the running packed
+    |max| of one load (two halves); returns (block of m0, block of m1) in (low, high) half."""
+    return ops.hmax(ops.prmt(m0, m1, 0x5410), ops.prmt(m0, m1, 0x7632))
+
+
+@dsl_user_op
+def _asm_u32(ptx: str, *args, loc=None, ip=None) -> cutlass.Uint32:
+    vals = [cutlass.Uint32(a).ir_value(loc=loc, ip=ip) for a in args]
+    return cutlass.Uint32(llvm.inline_asm(T.i32(), vals, ptx, "=r" + ",r" * len(args),
+                                          has_side_effects=False, is_align_stack=False,
+                                          asm_dialect=llvm.AsmDialect.AD_ATT))
+
+
+@dsl_user_op
+def _asm_f32_to_u32(ptx: str, a, loc=None, ip=None) -> cutlass.Uint32:
+    val = cutlass.Float32(a).ir_value(loc=loc, ip=ip)
+    return cutlass.Uint32(llvm.inline_asm(T.i32(), [val], ptx, "=r,f",
+                                          has_side_effects=False, is_align_stack=False,
+                                          asm_dialect=llvm.AsmDialect.AD_ATT))
+
+
+@dsl_user_op
+def _asm_u32_to_f32(ptx: str, a, loc=None, ip=None) -> cutlass.Float32:
+    val = cutlass.Uint32(a).ir_value(loc=loc, ip=ip)
+    return cutlass.Float32(llvm.inline_asm(T.f32(), [val], ptx, "=f,r",
+                                           has_side_effects=False, is_align_stack=False,
+                                           asm_dialect=llvm.AsmDialect.AD_ATT))
+
+
+class DeviceOps:
+    """The operations of ``encode8``/``thresholds_of_scale`` inside a kernel (bf16 or fp16
+    pairs): PTX packed comparisons and max, PRMT, conversions."""
+
+    def __init__(self, is_bf16: bool):
+        self.t = "bf16x2" if is_bf16 else "f16x2"
+
+    @staticmethod
+    def u32(v):
+        return cutlass.Uint32(v)
+
+    @staticmethod
+    def f32(v):
+        return cutlass.Float32(v)
+
+    def hgt(self, a, b):
+        return _asm_u32(f"set.gt.u32.{self.t} $0, $1, $2;", a, b)
+
+    def hlt(self, a, b):
+        return _asm_u32(f"set.lt.u32.{self.t} $0, $1, $2;", a, b)
+
+    def hmax(self, a, b):
+        """max(|a|, |b|) per half, NaN-propagating (the sign bits are left undefined)."""
+        return _asm_u32(f"max.NaN.xorsign.abs.{self.t} $0, $1, $2;", a, b)
+
+    @staticmethod
+    def prmt(a, b, sel: int):
+        return _asm_u32(f"prmt.b32 $0, $1, $2, {sel:#x};", a, b)
+
+    @staticmethod
+    def prmt_dyn(a, b, sel):
+        return _asm_u32("prmt.b32 $0, $1, $2, $3;", a, b, sel)
+
+    @staticmethod
+    def select(c, a, b):
+        return cutlass.Float32(cutlass.select_(c, a, b))
+
+    @staticmethod
+    def umin(a, b):
+        return cutlass.Uint32(cutlass.min(a, b))
+
+    @staticmethod
+    def not_cmp(p, t, ge: bool):
+        hit = p >= t if ge else p > t
+        return cutlass.Uint32(cutlass.select_(hit, cutlass.Uint32(0), cutlass.Uint32(1)))
+
+    @staticmethod
+    def rz16(q, is_bf16: bool):
+        """RZ(q) in the 16-bit format, as its pattern (low half; NaN -> a NaN pattern)."""
+        t = "bf16x2" if is_bf16 else "f16x2"
+        return _asm_f32_to_u32(
+            f"{{ .reg .b32 z; mov.b32 z, 0; cvt.rz.{t}.f32 $0, z, $1; }}", q)
+
+    @staticmethod
+    def widen16(c, is_bf16: bool):
+        """The fp32 value of pattern ``c`` (< 2^16) of the 16-bit format."""
+        if is_bf16:
+            return (c << cutlass.Uint32(16)).bitcast(cutlass.Float32)
+        return _asm_u32_to_f32(
+            "{ .reg .b16 lo, hi; mov.b32 {lo, hi}, $1; cvt.f32.f16 $0, lo; }", c)
+
+
+@cute.jit
+def fill_threshold_table(table: cute.Tensor, g: cutlass.Float32, tidx, threads: int,
+                         is_bf16: bool):
+    """Row ``b`` of ``table`` ([THRESHOLD_ENTRIES, 8] Uint32): the thresholds of scale byte
+    ``b`` (and of ``b | 0x80``) for global scale G, each duplicated into both halves.
+
+    s = 0 if sf == 0 else 1 / (sf / |G|), the reference's two divisions: a block's byte has
+    the sign of G (or is 0x7F, NaN), and (-sf) / G = sf / |G| exactly, so bytes b and b | 0x80
+    share one row. The caller synchronizes before the first lookup."""
+    ops = DeviceOps(is_bf16)
+    ag = cute.math.abs(g)
+    for base in cutlass.range_constexpr(0, THRESHOLD_ENTRIES, threads):
+        code = base + tidx
+        if code < THRESHOLD_ENTRIES:
+            rB = cute.make_rmem_tensor((2,), cutlass.Uint8)
+            rB[0] = cutlass.Uint8(code)
+            rB[1] = cutlass.Uint8(0)
+            sf = cute.recast_tensor(rB, cutlass.Float8E4M3FN).load().to(cutlass.Float32)
+            s = cutlass.Float32(0.0)
+            if sf[0] != cutlass.Float32(0.0):
+                s = cutlass.Float32(1.0) / (sf[0] / ag)
+            xs = thresholds_of_scale(s, ops, is_bf16)
+            row = cute.make_rmem_tensor((THRESHOLD_WORDS,), cutlass.Uint32)
+            for k in cutlass.range_constexpr(THRESHOLD_WORDS):
+                row[k] = xs[k] | (xs[k] << cutlass.Uint32(16))
+            cute.autovec_copy(row, table[code, None])

@@ -11,9 +11,16 @@ cheapest exact form:
   input) instead of an IEEE division;
 * ``s`` from a per-CTA shared table indexed by the scale byte, filled once with the
   reference's two true divisions (the grid is persistent, so a CTA fills it once);
-* ``e2m1`` by ``device_fp4.e2m1_encode_total``: one fma rounds onto the e2m1 grid, exact for
-  every product including NaN, with no branch (a per-block branch to the literal comparisons
-  was if-converted by the compiler, which then issued both paths).
+* bf16/fp16 inputs (``encode="cmp"``, the default): no fp32 product at all. The block |max|
+  is taken on packed pairs (``max.NaN.xorsign.abs.bf16x2``), and each code comes from packed
+  comparisons of |x| with the eight thresholds of the block's scale byte (a per-CTA table,
+  ``device_fp4.fill_threshold_table``, instead of the reciprocal table above;
+  ``device_fp4.encode8``): 11.4 SASS instructions per element in the main loop instead of
+  17.2 (``tools/quant_sass_count.py``, notes/quant-bw.md);
+* fp32 inputs (and ``encode="fma"``): ``e2m1`` by ``device_fp4.e2m1_encode_total``: one fma
+  rounds onto the e2m1 grid, exact for every product including NaN, with no branch (a
+  per-block branch to the literal comparisons was if-converted by the compiler, which then
+  issued both paths).
 The fused variants first form ``h = dtype(silu(gate) * up)`` in fp32 with ``ex2.approx`` and
 ``rcp.approx`` (``silu_mul_fast``): h differs from ``reference.silu_mul`` only where a few fp32
 ulps flip its rounding to the dtype, which the tests bound (under 1e-3 of the codes, at most
@@ -52,7 +59,9 @@ from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .constants import constant
 from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
-from .device_fp4 import div6, e2m1_encode_total, fill_reciprocal_table
+from .device_fp4 import (THRESHOLD_ENTRIES, THRESHOLD_WORDS, DeviceOps, abs_max_pair, div6,
+                         e2m1_encode_total, encode8, fill_reciprocal_table,
+                         fill_threshold_table)
 from .dtypes import torch_to_cutlass
 from .reference import GATE_UP_GROUP
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
@@ -77,11 +86,19 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 def kernel_config(k: int, silu: bool, device: torch.device) -> tuple[int, int, int, bool]:
     """(vecs, warps, max_ctas, prefetch) for a row length: 4 loads per lane (1024 elements per
     warp, which divides every model K here, so no lane idles on a row tail), 4 warps per CTA,
-    and a persistent grid of 16 (plain) or 8 (fused) CTAs per SM, without the next item's
-    loads in flight: the best of ``python -m cute_kernels.bench quant --sweep`` on the H200
-    (2026-11-29, M=16384 K=7168: plain 90.7 us against 98.0 with prefetch; fused 136.4 us
-    against 139.2)."""
-    return 4, 4, (8 if silu else 16) * sm_count(device.index or 0), False
+    and a persistent grid of as many CTAs as fit on an SM at the register bound of
+    ``kernel_options`` (12 plain: 40 registers; 8 fused: 64), without the next item's loads in
+    flight. (Before the threshold encode the plain kernel used 58 registers, so only 8 of the
+    16 CTAs per SM it launched were resident.) Not yet timed on the H200:
+    tools/session10_quant.sh compares these against the previous (fma, 16 CTAs/SM) config."""
+    return 4, 4, (8 if silu else 12) * sm_count(device.index or 0), False
+
+
+def kernel_options(silu: bool) -> tuple[str, int]:
+    """(encode, min_ctas) of the public entry points: the threshold encode, and a launch
+    bound of the CTAs per SM that ``kernel_config`` launches (it caps the registers: the
+    unbounded plain kernel takes 58, the fused one 96)."""
+    return "cmp", 8 if silu else 12
 
 
 class NVFP4Quant:
@@ -95,8 +112,15 @@ class NVFP4Quant:
 
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
-                 prefetch: bool = False, interleaved: bool = False):
+                 prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
+                 min_ctas: int = 0):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
+        assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
+        # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
+        # fp32 product and the fma rounding (always for fp32 inputs)
+        self.cmp = encode == "cmp" and dtype in (cutlass.BFloat16, cutlass.Float16)
+        # launch bound: at least `min_ctas` CTAs per SM (caps the registers; 0: no bound)
+        self.min_ctas = min_ctas
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -134,9 +158,13 @@ class NVFP4Quant:
                     row_items, items).launch(
             grid=(ctas, num_e, 1),
             block=(32 * self.warps, 1, 1),
-            smem=TABLE_SIZE * 4 + 16,
+            smem=(THRESHOLD_ENTRIES * THRESHOLD_WORDS if self.cmp else TABLE_SIZE) * 4 + 16,
             stream=stream,
             use_pdl=self.pdl,
+            min_blocks_per_mp=self.min_ctas,
+            # (the DSL asks the device for a carveout when min_blocks_per_mp > 1 and none is
+            # given, which fails compile-only; half the unified memory is ample: <= 50 KB)
+            preferred_smem_carveout=50 if self.min_ctas > 1 else None,
         )
 
     # ---- small helpers that hide the dense/experts difference --------------------------------
@@ -196,7 +224,10 @@ class NVFP4Quant:
         bidx, ex, _ = cute.arch.block_idx()
         ctas, _, _ = cute.arch.grid_dim()
         g = mG[ex]
-        table = self._reciprocal_table(g, tidx)
+        if cutlass.const_expr(self.cmp):
+            table = self._threshold_table(g, tidx)
+        else:
+            table = self._reciprocal_table(g, tidx)
         lane = tidx & 31
         half = lane & 1
         end = items
@@ -273,6 +304,17 @@ class NVFP4Quant:
         return table
 
     @cute.jit
+    def _threshold_table(self, g: cutlass.Float32, tidx):
+        """The per-CTA ``device_fp4.fill_threshold_table`` of ``G``: [128, 8] Uint32, a row per
+        scale byte (sign bit dropped), read with two 16-byte loads."""
+        table = SmemAllocator().allocate_tensor(
+            cutlass.Uint32, cute.make_ordered_layout((THRESHOLD_ENTRIES, THRESHOLD_WORDS),
+                                                     order=(1, 0)), byte_alignment=16)
+        fill_threshold_table(table, g, tidx, 32 * self.warps, self.dtype is cutlass.BFloat16)
+        cute.arch.sync_threads()
+        return table
+
+    @cute.jit
     def _zero_padding_rows(self, sSF: cute.Tensor, mSFWords: cute.Tensor, m, idx):
         """Lane ``idx`` owns the 16 bytes (m % 32 = r, all four row quarters j, the four kb of
         atom a) of the last 128-row tile; it zeroes the 4-byte groups of rows >= M."""
@@ -287,6 +329,103 @@ class NVFP4Quant:
     @cute.jit
     def _quantize(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
                   table: cute.Tensor, ex, row, kb0, half, regs):
+        if cutlass.const_expr(self.cmp):
+            self._quantize_cmp(mQ, sSF, g, table, ex, row, kb0, half, regs)
+        else:
+            self._quantize_fma(mQ, sSF, g, table, ex, row, kb0, half, regs)
+
+    @cute.jit
+    def _quantize_cmp(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
+                      table: cute.Tensor, ex, row, kb0, half, regs):
+        """16-bit inputs: packed |max| (two elements per instruction), the block scales split
+        over the lane pair, then ``device_fp4.encode8`` against the scale byte's thresholds."""
+        is_bf16 = self.dtype is cutlass.BFloat16
+        ops = DeviceOps(is_bf16)
+        # 1. The elements as 16-bit pairs (SiLU*mul: h in fp32, rounded to the dtype).
+        words = []
+        for i in cutlass.range_constexpr(self.vecs):
+            if cutlass.const_expr(self.silu):
+                rX = cute.make_rmem_tensor((VEC,), cutlass.Float32)
+                rU = cute.make_rmem_tensor((VEC,), cutlass.Float32)
+                self._widen(regs[0][i, None], rX)
+                self._widen(regs[1][i, None], rU)
+                for j in cutlass.range_constexpr(VEC):
+                    rX[j] = silu_mul_fast(rX[j], rU[j])
+                rHd = cute.make_rmem_tensor((VEC,), self.dtype)
+                rHd.store(rX.load().to(self.dtype))
+                rW = cute.recast_tensor(rHd, cutlass.Uint32)
+            else:
+                rW = cute.recast_tensor(regs[0][i, None], cutlass.Uint32)
+            words.append([rW[k] for k in range(VEC // 2)])
+        # 2. Block maxima: 3 packed max per load, then per pair of loads one PRMT pair, one
+        #    max, one shuffle and one max: both lanes hold (amax 2j, amax 2j + 1).
+        m = [ops.hmax(ops.hmax(w[0], w[1]), ops.hmax(w[2], w[3])) for w in words]
+        npairs = self.vecs // 2
+        am = []
+        for j in cutlass.range_constexpr(npairs):
+            p = abs_max_pair(m[2 * j], m[2 * j + 1], ops)
+            am.append(ops.hmax(p, cute.arch.shuffle_sync_bfly(p, offset=1)))
+        # 3. Scale bytes. With 2+ pairs, lane `half` converts pairs 2t + half and the lane pair
+        #    swaps them (one shuffle per 4 blocks); with one pair both lanes convert it.
+        split = npairs >= 2
+        mine = []
+        for t in cutlass.range_constexpr(npairs // 2 if split else 1):
+            a2 = am[0]
+            if cutlass.const_expr(split):
+                a2 = cutlass.Uint32(cutlass.select_(half == 1, am[2 * t + 1], am[2 * t]))
+            a2 = a2 & cutlass.Uint32(0x7FFF7FFF)
+            rA = cute.make_rmem_tensor((2,), cutlass.Float32)
+            if cutlass.const_expr(is_bf16):
+                rA[0] = (a2 << cutlass.Uint32(16)).bitcast(cutlass.Float32)
+                rA[1] = (a2 & cutlass.Uint32(0xFFFF0000)).bitcast(cutlass.Float32)
+            else:
+                rH16 = cute.make_rmem_tensor((2,), cutlass.Float16)
+                cute.recast_tensor(rH16, cutlass.Uint32)[0] = a2
+                rA.store(rH16.load().to(cutlass.Float32))
+            rPre = cute.make_rmem_tensor((2,), cutlass.Float32)
+            for e in cutlass.range_constexpr(2):
+                rPre[e] = g * div6(rA[e])
+            rSF = cute.make_rmem_tensor((2,), cutlass.Float8E4M3FN)
+            rSF.store(rPre.load().to(cutlass.Float8E4M3FN))  # cvt.rn.satfinite: NaN -> 0x7F
+            mine.append(cutlass.Uint32(cute.recast_tensor(rSF, cutlass.Uint16)[0]))
+        sel = cutlass.Uint32(cutlass.select_(half == 1, cutlass.Uint32(0x1054),
+                                             cutlass.Uint32(0x5410)))
+        bytes4 = []  # scale bytes of blocks 4t .. 4t + 3 (or 0, 1)
+        for t in cutlass.range_constexpr(len(mine)):
+            if cutlass.const_expr(split):
+                other = cute.arch.shuffle_sync_bfly(mine[t], offset=1)
+                bytes4.append(ops.prmt_dyn(mine[t], other, sel))
+            else:
+                bytes4.append(mine[t])
+            # this lane's scale bytes: blocks 4t + 2 half + e (split) or block `half`
+            for e in cutlass.range_constexpr(2 if split else 1):
+                if cutlass.const_expr(split):
+                    bi = 4 * t + 2 * half + e
+                    byte = cutlass.Uint8((mine[t] >> cutlass.Uint32(8 * e)) & cutlass.Uint32(0xFF))
+                else:
+                    bi = half
+                    byte = cutlass.Uint8((mine[t] >> (cutlass.Uint32(8) * cutlass.Uint32(half)))
+                                         & cutlass.Uint32(0xFF))
+                kb = kb0 + BLOCKS_PER_STEP * bi
+                if self._in_row(kb):
+                    self._sf_store(sSF, row, kb, ex, byte)
+                elif kb < self.kb4:
+                    self._sf_store(sSF, row, kb, ex, cutlass.Uint8(0))
+        # 4. Codes: each load against its block's thresholds (row = scale byte & 0x7F).
+        for i in cutlass.range_constexpr(self.vecs):
+            kb = kb0 + BLOCKS_PER_STEP * i
+            if self._in_row(kb):
+                idx = (bytes4[i // 4] >> cutlass.Uint32(8 * (i % 4))) & cutlass.Uint32(0x7F)
+                rT = cute.make_rmem_tensor((THRESHOLD_WORDS,), cutlass.Uint32)
+                cute.autovec_copy(table[cutlass.Int32(idx), None], rT)
+                word = encode8(words[i], [rT[k] for k in range(THRESHOLD_WORDS)], ops)
+                gQ = cute.recast_tensor(self._tile(mQ, ex, row, kb * 2 + half, VEC // 2),
+                                        cutlass.Uint32)
+                gQ[0] = word
+
+    @cute.jit
+    def _quantize_fma(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
+                      table: cute.Tensor, ex, row, kb0, half, regs):
         # 1. (SiLU*mul: h,) block maxima of the loaded registers.
         rH = cute.make_rmem_tensor((self.vecs, VEC), cutlass.Float32)
         amax = cute.make_rmem_tensor((self.vecs,), cutlass.Float32)
@@ -348,7 +487,7 @@ class NVFP4Quant:
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
-                        interleaved: bool = False):
+                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -371,7 +510,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
-                        interleaved)
+                        interleaved, encode, min_ctas)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -460,7 +599,8 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     g = as_scale_tensor("global_scale", global_scale, x.device)
     packed, sf = _outputs(out, (), m, k, x)
     if m:
-        compile_nvfp4_quant(k, str(x.dtype), silu, False, *kernel_config(k, silu, x.device))(
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *kernel_config(k, silu, x.device),
+                            False, *kernel_options(silu))(
             x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
 
@@ -502,7 +642,8 @@ def silu_mul_nvfp4_quant_experts(gate_up: torch.Tensor, masked_m: torch.Tensor,
     packed, sf = _outputs(out, (e,), m, i, gate_up)
     if e and m:
         config = kernel_config(i, True, gate_up.device)
-        compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config)(
+        compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config, False,
+                            *kernel_options(True))(
             gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
     return packed.permute(1, 2, 0), _experts_scales_view(sf, e, sf.shape[1], sf.shape[2])
 

@@ -1,0 +1,112 @@
+"""Quantization bandwidth, old against new kernel configs, as % of the copy bandwidth measured
+in the same run (torch ``copy_`` of a 256 MiB buffer, graph-timed; bytes read + written).
+
+Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas):
+  plain  old      fma 4 4 16  0   the previous default (58 registers: 8 CTAs/SM resident)
+         cmp12    cmp 4 4 12 12   the new default (40 registers)
+         cmp8     cmp 4 4  8  0   threshold encode, no bound (58 registers)
+         cmp16v2  cmp 2 4 16 16   2 loads per lane, 32 registers, full occupancy
+         cmp6w8   cmp 4 8  6  6   8 warps a CTA: half the table fills per SM
+  fused  old      fma 4 4  8  0
+         cmp8     cmp 4 4  8  8   the new default (64 registers)
+         cmp5     cmp 4 4  5  0   no bound (96 registers)
+         cmp12v2  cmp 2 4 12 12   2 loads per lane, 40 registers
+Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old and
+the default only). Every variant's outputs are compared with the old kernel's (must be equal:
+both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
+picks shape indices (the device script warms them in parallel)."""
+
+from __future__ import annotations
+
+import torch
+
+from cute_kernels import reference
+from cute_kernels.arch import sm_count
+from cute_kernels.bench.timing import select_shapes, time_graph_us, warm_only
+from cute_kernels.nvfp4_quant import compile_nvfp4_quant
+
+KS = (5120, 7168, 17408, 18432)
+PLAIN = {"old": ("fma", 4, 4, 16, 0), "cmp12": ("cmp", 4, 4, 12, 12),
+         "cmp8": ("cmp", 4, 4, 8, 0), "cmp16v2": ("cmp", 2, 4, 16, 16),
+         "cmp6w8": ("cmp", 4, 8, 6, 6)}
+FUSED = {"old": ("fma", 4, 4, 8, 0), "cmp8": ("cmp", 4, 4, 8, 8),
+         "cmp5": ("cmp", 4, 4, 5, 0), "cmp12v2": ("cmp", 2, 4, 12, 12)}
+DEFAULT = {False: "cmp12", True: "cmp8"}
+SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
+SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
+
+
+def _sf_bytes(m: int, k: int) -> int:
+    return -(-m // 128) * 128 * -(-(k // 16) // 4) * 4
+
+
+def _fn(k, fused, variant):
+    encode, vecs, warps, per_sm, min_ctas = variant
+    return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
+                               per_sm * sm_count(), False, False, encode, min_ctas)
+
+
+def copy_tbps() -> float:
+    src = torch.randn(64 << 20, device="cuda")  # 256 MiB
+    dst = torch.empty_like(src)
+    us = time_graph_us([lambda: dst.copy_(src)], calls_per_graph=20)
+    return 2 * src.numel() * 4 / us / 1e6
+
+
+def main():
+    shapes = select_shapes(SHAPES)
+    copy = None if warm_only() else copy_tbps()
+    if copy:
+        print(f"torch copy_ 256 MiB: {copy:.3f} TB/s", flush=True)
+    rows = []
+    for m, k, fused in shapes:
+        width = 2 * k if fused else k
+        variants = FUSED if fused else PLAIN
+        if m < 4096:
+            variants = {n: variants[n] for n in ("old", DEFAULT[fused])}
+        nbytes = m * width * 2 + m * k // 2 + _sf_bytes(m, k)
+        n_in = 2 if m >= 4096 else 8
+        xs = [(torch.randn(m, width, device="cuda") * torch.rand(m, 1, device="cuda") * 4
+               ).to(torch.bfloat16) for _ in range(n_in)]
+        g = reference.nvfp4_global_scale(reference.silu_mul(xs[0]) if fused else xs[0]
+                                         ).reshape(1)
+        mask = torch.zeros(1, dtype=torch.int32, device="cuda")
+        outs = {}
+        times = {}
+        for name, variant in variants.items():
+            fn = _fn(k, fused, variant)
+            q = torch.full((m, k // 2), 0xFF, dtype=torch.uint8, device="cuda")
+            sf = torch.full((_sf_bytes(m, k),), 0xFF, dtype=torch.uint8, device="cuda")
+            fn(xs[0], g, mask, q, sf)
+            outs[name] = (q.clone(), sf.clone())
+            times[name] = time_graph_us([lambda x=x, fn=fn: fn(x, g, mask, q, sf) for x in xs],
+                                        calls_per_graph=20)
+        if warm_only():
+            continue
+        base = outs["old"]
+        line = f"{'fused' if fused else 'plain'} M={m:<5} K={k:<5}"
+        for name, t in times.items():
+            same = torch.equal(outs[name][0], base[0]) and torch.equal(outs[name][1], base[1])
+            tbps = nbytes / t / 1e6
+            line += f" | {name} {t:8.2f} us {tbps / copy:6.1%}{'' if same else ' MISMATCH'}"
+            rows.append((fused, m, k, name, t, tbps / copy, same))
+        print(line, flush=True)
+        del xs
+    if warm_only() or not rows:
+        return
+    print(f"\n== summary (% of copy {copy:.2f} TB/s; M >= 4096 target 85%) ==")
+    for fused in (False, True):
+        names = list((FUSED if fused else PLAIN))
+        print(f"{'fused' if fused else 'plain'}: M K | " + " | ".join(names))
+        for m, k in sorted({(r[1], r[2]) for r in rows if r[0] == fused}):
+            cells = []
+            for n in names:
+                hit = [r for r in rows if r[0] == fused and r[1] == m and r[2] == k and r[3] == n]
+                cells.append("-" if not hit else (f"{hit[0][5]:.1%}" if m >= 4096
+                                                   else f"{hit[0][4]:.2f}us")
+                             + ("" if not hit or hit[0][6] else "!"))
+            print(f"  {m} {k} | " + " | ".join(cells))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+"""Small launches of the quantization kernels (threshold encode and the fma variant, tails,
+fp16, fused, experts), for compute-sanitizer memcheck."""
+
+import torch
+
+from cute_kernels.nvfp4_quant import (compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
+                                      silu_mul_nvfp4_quant_experts)
+
+for dtype in (torch.bfloat16, torch.float16):
+    nvfp4_quantize(torch.randn(129, 80, device="cuda", dtype=dtype), 20.0)
+    nvfp4_quantize(torch.randn(7, 5120, device="cuda", dtype=dtype), 20.0)
+    silu_mul_nvfp4_quant(torch.randn(7, 160, device="cuda", dtype=dtype), 20.0)
+    silu_mul_nvfp4_quant(torch.randn(130, 2 * 2048, device="cuda", dtype=dtype), 20.0)
+silu_mul_nvfp4_quant_experts(torch.randn(3, 37, 2048, device="cuda", dtype=torch.bfloat16),
+                             torch.tensor([0, 37, 5], dtype=torch.int32, device="cuda"),
+                             torch.full((3,), 20.0, device="cuda"))
+# the other configs of tools/quant_bw_probe.py, on a small shape
+x = torch.randn(300, 3072, device="cuda", dtype=torch.bfloat16)
+g = torch.full((1,), 30.0, device="cuda")
+mask = torch.zeros(1, dtype=torch.int32, device="cuda")
+for enc, vecs, per_sm, mc in (("fma", 4, 16, 0), ("cmp", 2, 16, 16), ("cmp", 4, 12, 12)):
+    q = torch.empty(300, 1536, dtype=torch.uint8, device="cuda")
+    sf = torch.empty(384 * 192, dtype=torch.uint8, device="cuda")
+    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, False,
+                        False, enc, mc)(x, g, mask, q, sf)
+torch.cuda.synchronize()
+print("quant sanitize probe ran")
