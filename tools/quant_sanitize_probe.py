@@ -1,5 +1,5 @@
 """Small launches of the quantization kernels (threshold encode and the fma variant, tails,
-fp16, fused, experts), for compute-sanitizer memcheck."""
+fp16, fused, experts) and of the activation dequantize, for compute-sanitizer memcheck."""
 
 import torch
 
@@ -23,5 +23,15 @@ for enc, vecs, per_sm, mc in (("fma", 4, 16, 0), ("cmp", 2, 16, 16), ("cmp", 4, 
     sf = torch.empty(384 * 192, dtype=torch.uint8, device="cuda")
     compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, False,
                         False, enc, mc)(x, g, mask, q, sf)
+# the activation passes of the wgmma routes: unit-scale (K a multiple of 16 only: 80) and
+# permuted-K, M tails
+from cute_kernels import reference  # noqa: E402
+from cute_kernels.nvfp4_dequant import bf16_activations  # noqa: E402
+
+for m, k in ((129, 80), (3, 7168), (257, 192)):
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16), 9.0)
+    bf16_activations(a, a_sf)
+    if k % 64 == 0:
+        bf16_activations(a, a_sf, True)
 torch.cuda.synchronize()
 print("quant sanitize probe ran")
