@@ -6,15 +6,16 @@ division is the only rounding before the cast to the output dtype): bit-exact wi
 magnitude is a power-of-two multiple of ``sf/G`` or ``1.5*sf/G`` (see ``e2m1_scaled``). One thread decodes one 16-element block:
 an 8-byte load of codes, a 1-byte scale load through the swizzled layout, two 16-byte stores.
 
-Global scale 1 into bf16 (the wgmma kernels' activations, ``bf16_activations``) takes a second
-kernel, ``NVFP4DequantUnitScale``: ``e2m1 * sf`` is exact in bf16 (at most 6 significant bits),
-so no division and no fp32 value is needed. The tensors are seen flat, in units of one scale
-block (two 32-bit words of codes, one scale, two 16-byte stores of bf16: the swizzled scale
-index is computed once per 16 elements); a CTA's threads take consecutive units,
-``GROUPS_PER_THREAD`` rounds apart, so every load instruction of a warp is one contiguous span
-and its two stores together another, and each thread issues all its loads before it decodes. Decode as in the
-wgmma kernels (``device_mma.e2m1x2_from_byte``: a byte of codes -> bf16x2 ``e2m1 * 2^-126``),
-then two exact bf16x2 products, by ``bf16(sf * 2^63)`` and by ``2^63``.
+Global scale 1 into bf16 with K a multiple of 64 (the wgmma kernels' activations,
+``bf16_activations``) takes a second kernel, ``NVFP4DequantUnitScale``: ``e2m1 * sf`` is exact
+in bf16 (at most 6 significant bits), so no division and no fp32 value is needed. Its unit is
+a quarter of a 64-element group: two words of codes, the group's 4 scales (one 4-byte load,
+one swizzled index), two 16-byte stores that with the group's other 3 threads make whole
+sectors (H200, 2026-11-30: the permuted-K form of this unit ran 3.2-3.9 TB/s where one word
+per thread ran 2.1-3.0). Decode as in the wgmma kernels (``device_mma.e2m1x2_from_byte``: a
+byte of codes -> bf16x2 ``e2m1 * 2^-126``), then two exact bf16x2 products, by
+``bf16(sf * 2^63)`` and by ``2^63``. ``NVFP4DequantPermutedK`` writes the same values in
+``PERMUTED_K_ORDER`` (activations for permuted weights).
 """
 
 from __future__ import annotations
@@ -88,62 +89,17 @@ class NVFP4Dequant:
 
 
 class NVFP4DequantUnitScale:
-    """Global scale 1, bf16 out (module docstring); static K, dynamic M."""
-
-    GROUPS_PER_THREAD = 4
-    GROUP = BLOCK  # elements per unit: two 32-bit words of codes, one scale
-
-    def __init__(self, k: int, threads: int = 256):
-        self.k, self.kb, self.threads = k, k // BLOCK, threads
-
-    @cute.jit
-    def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
-        groups = mW.shape[0]
-        m = groups * self.GROUP // self.k
-        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
-                                                             (self.kb + 3) // 4 * 4))
-        per_cta = self.threads * self.GROUPS_PER_THREAD
-        self.kernel(mW, sSF, mOut, groups).launch(
-            grid=((groups + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
-            stream=stream)
-
-    @cute.kernel
-    def kernel(self, mW: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor, groups: cutlass.Int32):
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
-        words = [cute.make_rmem_tensor((1, 2), cutlass.Int32)
-                 for _ in range(self.GROUPS_PER_THREAD)]
-        scales = cute.make_rmem_tensor((self.GROUPS_PER_THREAD,), cutlass.Float32)
-        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            g = first + j * self.threads  # the scale block: row g // KB, block g % KB
-            if g < groups:
-                cute.autovec_copy(cute.local_tile(mW, (1, 2), (g, 0)), words[j])
-                row = g // self.kb
-                scales[j] = sSF[(row, g - row * self.kb)].to(cutlass.Float32)
-        two63 = in_register(BF16X2_POW2_63)
-        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            g = first + j * self.threads
-            if g < groups:
-                s = bf16x2_splat(scales[j] * cutlass.Float32(POW2_63))
-                for w in cutlass.range_constexpr(2):
-                    pairs = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                    for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
-                        raw = e2m1x2_from_byte(cutlass.Uint32(words[j][0, w]),
-                                               cutlass.Uint32(0x4440 + p))
-                        pairs[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
-                    cute.autovec_copy(pairs, cute.local_tile(mOut, (1, 4), (g, w)))
-
-
-class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
-    """``NVFP4DequantUnitScale`` writing each 64-element group of K in ``PERMUTED_K_ORDER`` (the
-    wgmma kernels' activations for permuted weights). Output chunk t = 4 b + r (16 bytes,
-    slots 8t .. 8t + 7) of a group holds pair r (elements r and r + 4, ``e2m1x2_raw``) of
-    words 2q + b, q = 0..3, each times its scale, block q. A thread's unit is (group, r): it
-    reads the group's 8 words and 4 scales (two 16-byte and one 4-byte load, shared by the
-    group's 4 threads) and writes chunks r and 4 + r, so a warp's stores cover whole sectors."""
+    """Global scale 1, bf16 out (module docstring); static K (a multiple of 64), dynamic M.
+    A thread's unit is (64-element group, r = 0..3): it writes output chunks r and 4 + r
+    (16 bytes each; chunk t is word t of the group, times its scale, block t // 2), so the
+    group's 4 threads cover its 128 output bytes and a warp's stores are whole sectors. It
+    reads its two words and the group's 4 scale bytes (one 4-byte load)."""
 
     GROUPS_PER_THREAD = 4  # units
+
+    def __init__(self, k: int, threads: int = 256):
+        assert k % 64 == 0
+        self.k, self.kb, self.threads = k, k // BLOCK, threads
 
     @cute.jit
     def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
@@ -156,6 +112,55 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
             grid=((units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
             stream=stream)
 
+    @cute.jit
+    def _load_scales(self, mSF: cute.Tensor, sSF: cute.Tensor, group, sf):
+        """The 4 scale bytes of a 64-element group: 4 contiguous bytes of a 128x4 atom."""
+        groups_per_row = self.k // 64
+        row = group // groups_per_row
+        byte = cute.crd2idx((row, 4 * (group - row * groups_per_row)), sSF.layout)
+        cute.autovec_copy(cute.local_tile(mSF, (4,), (byte // 4,)), sf)
+
+    @cute.kernel
+    def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
+               units: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
+        words = cute.make_rmem_tensor((self.GROUPS_PER_THREAD, 2), cutlass.Uint32)
+        sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
+               for _ in range(self.GROUPS_PER_THREAD)]
+        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+            u = first + j * self.threads
+            if u < units:
+                group, r = u // 4, u % 4
+                for b in cutlass.range_constexpr(2):
+                    words[j, b] = cutlass.Uint32(mW[group, 4 * b + r])
+                self._load_scales(mSF, sSF, group, sfs[j])
+        two63 = in_register(BF16X2_POW2_63)
+        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+            u = first + j * self.threads
+            if u < units:
+                r = u % 4
+                sf32 = sfs[j].load().to(cutlass.Float32)
+                for b in cutlass.range_constexpr(2):
+                    # word 4b + r: scale block 2b + r // 2
+                    scale = cutlass.Float32(cutlass.select_(r < 2, sf32[2 * b], sf32[2 * b + 1]))
+                    s = bf16x2_splat(scale * cutlass.Float32(POW2_63))
+                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                    for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
+                        raw = e2m1x2_from_byte(words[j, b], cutlass.Uint32(0x4440 + p))
+                        chunk[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+                    cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4), (u // 4, 4 * b + r)))
+
+
+class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
+    """``NVFP4DequantUnitScale`` writing each 64-element group of K in ``PERMUTED_K_ORDER`` (the
+    wgmma kernels' activations for permuted weights). Output chunk t = 4 b + r (16 bytes,
+    slots 8t .. 8t + 7) of a group holds pair r (elements r and r + 4, ``e2m1x2_raw``) of
+    words 2q + b, q = 0..3, each times its scale, block q. A thread's unit is (group, r): it
+    reads the group's 8 words and 4 scales (two 16-byte and one 4-byte load, shared by the
+    group's 4 threads) and writes chunks r and 4 + r, so a warp's stores cover whole sectors."""
+
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
                units: cutlass.Int32):
@@ -166,16 +171,11 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
                  for _ in range(self.GROUPS_PER_THREAD)]
         sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
                for _ in range(self.GROUPS_PER_THREAD)]
-        groups_per_row = self.k // 64
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
             u = first + j * self.threads
             if u < units:
-                group = u // 4
-                cute.autovec_copy(cute.local_tile(mW, (1, 8), (group, 0)), words[j])
-                row = group // groups_per_row
-                # the group's 4 scale blocks are 4 contiguous bytes of a 128x4 atom
-                byte = cute.crd2idx((row, 4 * (group - row * groups_per_row)), sSF.layout)
-                cute.autovec_copy(cute.local_tile(mSF, (4,), (byte // 4,)), sfs[j])
+                cute.autovec_copy(cute.local_tile(mW, (1, 8), (u // 4, 0)), words[j])
+                self._load_scales(mSF, sSF, u // 4, sfs[j])
         two63 = in_register(BF16X2_POW2_63)
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
             u = first + j * self.threads
@@ -192,32 +192,28 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
                                                              (u // 4, 4 * b + u % 4)))
 
 
-@jit.cached
-def compile_nvfp4_dequant_permuted_k(k: int):
-    """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic
-    M (codes as int32 [M*K/64, 8], bf16 out as int32 [M*K/64, 32])."""
+def _compile_group_kernel(kernel):
+    """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M*K/64, 32]."""
     groups = cute.sym_int()
     w = make_fake_compact_tensor(cutlass.Int32, (groups, 8), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
     out = make_fake_compact_tensor(cutlass.Int32, (groups, 32), stride_order=(1, 0),
                                    assumed_align=16)
-    return cute.compile(NVFP4DequantPermutedK(k), w, sf, out,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+    return cute.compile(kernel, w, sf, out, make_fake_stream(use_tvm_ffi_env_stream=True),
+                        options=compile_options())
+
+
+@jit.cached
+def compile_nvfp4_dequant_permuted_k(k: int):
+    """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M."""
+    return _compile_group_kernel(NVFP4DequantPermutedK(k))
 
 
 @jit.cached
 def compile_nvfp4_dequant_unit_scale(k: int):
-    """Tensor-free compile of ``NVFP4DequantUnitScale``: static K, dynamic M (codes as int32
-    [M*K/16, 2], bf16 out as int32 [M*K/16, 8])."""
-    groups = cute.sym_int()
-    w = make_fake_compact_tensor(cutlass.Int32, (groups, 2), stride_order=(1, 0),
-                                 assumed_align=8)
-    sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
-    out = make_fake_compact_tensor(cutlass.Int32, (groups, 8), stride_order=(1, 0),
-                                   assumed_align=16)
-    return cute.compile(NVFP4DequantUnitScale(k), w, sf, out,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+    """Tensor-free compile of ``NVFP4DequantUnitScale``: static K (a multiple of 64), dynamic M."""
+    return _compile_group_kernel(NVFP4DequantUnitScale(k))
 
 
 @jit.cached
@@ -259,14 +255,14 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     check_contiguous("sf", sf)
     # exact without a division: the unit-scale kernel (int32 flat indices)
     unit = (isinstance(global_scale, (int, float)) and global_scale == 1
-            and out_dtype == torch.bfloat16 and m * k < 2**31)
+            and out_dtype == torch.bfloat16 and k % 64 == 0 and m * k < 2**31)
     g = None if unit else as_scale_tensor("global_scale", global_scale, packed.device)
     out = torch.empty((m, k), dtype=out_dtype, device=packed.device)
     if m == 0:
         return out
     if unit:
-        compile_nvfp4_dequant_unit_scale(k)(packed.view(torch.int32).view(-1, 2), sf.view(-1),
-                                            out.view(torch.int32).view(-1, 8))
+        compile_nvfp4_dequant_unit_scale(k)(packed.view(torch.int32).view(-1, 8), sf.view(-1),
+                                            out.view(torch.int32).view(-1, 32))
     else:
         compile_nvfp4_dequant(k, str(out_dtype))(packed, sf.view(-1), g, out)
     return out

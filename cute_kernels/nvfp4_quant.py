@@ -83,22 +83,26 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
     return gate * cute.arch.rcp_approx(cutlass.Float32(1.0) + e) * up
 
 
-def kernel_config(k: int, silu: bool, device: torch.device) -> tuple[int, int, int, bool]:
-    """(vecs, warps, max_ctas, prefetch) for a row length: 4 loads per lane (1024 elements per
-    warp, which divides every model K here, so no lane idles on a row tail), 4 warps per CTA,
-    and a persistent grid of as many CTAs as fit on an SM at the register bound of
-    ``kernel_options`` (12 plain: 40 registers; 8 fused: 64), without the next item's loads in
-    flight. (Before the threshold encode the plain kernel used 58 registers, so only 8 of the
-    16 CTAs per SM it launched were resident.) Not yet timed on the H200:
-    tools/session10_quant.sh compares these against the previous (fma, 16 CTAs/SM) config."""
-    return 4, 4, (8 if silu else 12) * sm_count(device.index or 0), False
+def kernel_config(k: int, silu: bool, device: torch.device, fp32_input: bool = False
+                  ) -> tuple[int, int, int, bool]:
+    """(vecs, warps, max_ctas, prefetch) for a row length, 4 warps per CTA and no next-item
+    loads in flight. The best of ``tools/quant_bw_probe.py`` on the H200 (2026-11-30, M = 4096
+    and 16384, K or I in {5120, 7168, 17408, 18432}, % of copy; ``notes/quant-bw.md``):
+    plain: 4 loads per lane (1024 elements per warp item), 8 CTAs per SM (58 registers, all
+    resident): 69.5-88.7% against 68.2-85.7% at 12 per SM under a 40-register bound; fused: 2
+    loads per lane, 12 CTAs per SM under a 40-register bound: 81.8-93.2%, ahead of 4 loads at
+    8 per SM on 6 of the 8 points. The fp32 input of ``swiglu_split_route`` keeps 4 loads and
+    8 CTAs per SM (its verified config)."""
+    sms = sm_count(device.index or 0)
+    if silu and not fp32_input:
+        return 2, 4, 12 * sms, False
+    return 4, 4, 8 * sms, False
 
 
-def kernel_options(silu: bool) -> tuple[str, int]:
+def kernel_options(silu: bool, fp32_input: bool = False) -> tuple[str, int]:
     """(encode, min_ctas) of the public entry points: the threshold encode, and a launch
-    bound of the CTAs per SM that ``kernel_config`` launches (it caps the registers: the
-    unbounded plain kernel takes 58, the fused one 96)."""
-    return "cmp", 8 if silu else 12
+    bound of the CTAs per SM where ``kernel_config`` wants one (fused: 12, 40 registers)."""
+    return "cmp", (12 if silu and not fp32_input else 0)
 
 
 class NVFP4Quant:
@@ -113,7 +117,7 @@ class NVFP4Quant:
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
-                 min_ctas: int = 0):
+                 min_ctas: int = 0, early: bool = False):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -121,6 +125,7 @@ class NVFP4Quant:
         self.cmp = encode == "cmp" and dtype in (cutlass.BFloat16, cutlass.Float16)
         # launch bound: at least `min_ctas` CTAs per SM (caps the registers; 0: no bound)
         self.min_ctas = min_ctas
+        self.early = early and not prefetch  # the first item's loads before the table fill
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -224,10 +229,6 @@ class NVFP4Quant:
         bidx, ex, _ = cute.arch.block_idx()
         ctas, _, _ = cute.arch.grid_dim()
         g = mG[ex]
-        if cutlass.const_expr(self.cmp):
-            table = self._threshold_table(g, tidx)
-        else:
-            table = self._reciprocal_table(g, tidx)
         lane = tidx & 31
         half = lane & 1
         end = items
@@ -242,11 +243,20 @@ class NVFP4Quant:
         loaded = cutlass.min(row_items, end)  # items with rows to load
         cur = self._input_regs()
         nxt = self._input_regs() if self.prefetch else None
-        if cutlass.const_expr(self.prefetch):
+        if cutlass.const_expr(self.prefetch or self.early):
+            # `early`: the first item's loads fly while the CTA fills its table (every CTA
+            # starts at once, so the fill is otherwise dead time for the memory system)
             self._load_item(mX, ex, first, first < loaded, lane, cur)
+        if cutlass.const_expr(self.cmp):
+            table = self._threshold_table(g, tidx)
+        else:
+            table = self._reciprocal_table(g, tidx)
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
                 self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
+            elif cutlass.const_expr(self.early):
+                if w != first:
+                    self._load_item(mX, ex, w, w < loaded, lane, cur)
             else:
                 self._load_item(mX, ex, w, w < loaded, lane, cur)
             if w < row_items:
@@ -487,7 +497,8 @@ class NVFP4Quant:
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
-                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0):
+                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
+                        early: bool = False):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -510,7 +521,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
-                        interleaved, encode, min_ctas)
+                        interleaved, encode, min_ctas, early)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

@@ -47,6 +47,6 @@ def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: 
     tile_m, splits = plan
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
-                                *kernel_config(i, True, w.device), True)
+                                *kernel_config(i, True, w.device, fp32_input=True), True)
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,
           out_sf.view(torch.uint8).view(-1))  # the mask argument is not read

@@ -17,7 +17,7 @@ def test_compiles_for_sm90a(k, dtype):
     assert compile_only(compile_nvfp4_dequant, k, dtype) is not None
 
 
-@pytest.mark.parametrize("k", [7168, 48, 16])
+@pytest.mark.parametrize("k", [7168, 192, 64])
 def test_unit_scale_kernel_compiles_for_sm90a(k):
     assert compile_only(compile_nvfp4_dequant_unit_scale, k) is not None
 
@@ -45,15 +45,21 @@ def test_bit_exact_with_reference(m, k, out_dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [1, 7, 129, 1000, 2049])
-@pytest.mark.parametrize("k", [16, 48, 7168])
+@pytest.mark.parametrize("k", [16, 48, 64, 192, 7168])
 def test_unit_scale_path_bit_exact(m, k):
-    """Global scale 1.0 into bf16 (the unit-scale kernel, also ``bf16_activations``): every
-    code and scale byte, M*K/8 groups not a multiple of a CTA's 2048, output poisoned."""
+    """Global scale 1.0 into bf16 (the unit-scale kernel where K is a multiple of 64, also
+    ``bf16_activations``; the general kernel elsewhere): every code and scale byte, M*K/16
+    units not a multiple of a CTA's 1024, the kernel's output poisoned."""
     q, sf, _ = _random_inputs(m, k, "cuda")
     want = reference.nvfp4_dequantize(q, sf, 1.0, out_dtype=torch.bfloat16)
     got = nvfp4_dequantize(q, sf, 1.0)
     torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
     torch.testing.assert_close(bf16_activations(q, sf), want, rtol=0, atol=0, equal_nan=True)
+    if k % 64 == 0:  # the kernel itself, into a NaN-poisoned output
+        out = poisoned(m, k, dtype=torch.bfloat16)
+        compile_nvfp4_dequant_unit_scale(k)(q.view(torch.int32).view(-1, 8), sf.view(-1),
+                                            out.view(torch.int32).view(-1, 32))
+        torch.testing.assert_close(out, want, rtol=0, atol=0, equal_nan=True)
     # a tensor 1.0 takes the general kernel: the same values
     torch.testing.assert_close(nvfp4_dequantize(q, sf, torch.ones((), device="cuda")), want,
                                rtol=0, atol=0, equal_nan=True)
