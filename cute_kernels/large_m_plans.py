@@ -11,7 +11,10 @@ from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 # (2026-11-29, per wave of tiles at K = 7168: ~48 us with 64 tokens, ~60 with 128, 82-86 with
 # 256; 7168x18432 gives the same ratios). The decode of the 128 x 64 weight tile is the same
 # for every width, so narrow tiles are dearer per token but fill the SMs sooner.
-TILE_COST = {64: 0.8, 128: 1.0, 256: 1.4}
+# The 256 entry was 1.4 until session 10, whose permuted-word runs (``tools/mid_m_probe.py``,
+# one wave of whole tiles at M = 256) gave 256 / 128 = 1.64 on 4096x7168 (72.5 / 44.3 us) and
+# 1.69 on 9216x7168 (74.8 us in one wave against 88.5 in two).
+TILE_COST = {64: 0.8, 128: 1.0, 256: 1.65}
 
 
 def large_m_config(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]:
@@ -32,10 +35,13 @@ def _waves_x_cost(m: int, n: int, tile_m: int, splits: int, sms: int) -> float:
     return -(-tiles // sms) * TILE_COST[tile_m]
 
 
-# Split-K model (H200, 2026-11-29): one k-tile of a 128-token CTA tile takes ~0.53 us (60 us
-# per tile at K = 7168, 144 at K = 17408 measured), and the workspace round trip costs its
-# bytes at ~3.5 TB/s plus ~3 us for the extra launches (zero-free: plain stores, then a sum).
-K_TILE_US = 0.53
+# Split-K model: one k-tile of a 128-token CTA tile takes ~0.40 us (H200 2026-11-30, permuted
+# words: 4096x7168 M = 256, one wave of whole 128-token tiles, 44.3 us for 112 k-tiles, the
+# activation pass included; 0.53 on 2026-11-29 with packed weights), and the workspace round
+# trip costs its bytes at ~3.5 TB/s (per output element: 4 per split written, read again by
+# one ``torch.sum``, its fp32 result written and read, the output written: 8 splits + 10)
+# plus ~3 us for the extra launches.
+K_TILE_US = 0.40
 WORKSPACE_BYTES_PER_US = 3.5e6
 REDUCE_LAUNCH_US = 3.0
 MAX_SPLITS = 4
@@ -54,7 +60,7 @@ def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]
     def estimate(tile_m: int, splits: int) -> float:
         us = _waves_x_cost(m, n, tile_m, splits, sms) * (k_tiles // splits) * K_TILE_US
         if splits > 1:
-            us += splits * m * n * 8 / WORKSPACE_BYTES_PER_US + REDUCE_LAUNCH_US
+            us += (8 * splits + 10) * m * n / WORKSPACE_BYTES_PER_US + REDUCE_LAUNCH_US
         return us
 
     tile_m = large_m_config(m, n, k, sms)[0]

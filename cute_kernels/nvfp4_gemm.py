@@ -69,16 +69,23 @@ PLAIN_STAGE_BYTES = 48 * 1024
 STAGED_TILE_BYTES = 48 * 1024
 
 
+SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to 32 tokens
+
+
 def small_m_regime(m: int, n: int, k: int) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    always up to 16 tokens; up to 64 for weights of at most 32 Mi elements (the wgmma kernel's
-    fixed cost dominates there). Bigger weights take the wgmma kernel from 17 tokens: with
-    split-K its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes
-    65-67 us there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
-    ``tools/split_probe.py``). The tables above are the rest of the evidence."""
-    if m <= 16:
+    always up to 16 tokens; up to 64 for weights of at most 8 Mi elements (unchanged, not
+    re-measured), up to 32 for weights of at most 32 Mi elements with short K
+    (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
+    its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67 us
+    there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
+    ``tools/split_probe.py``). Small weights measured on permuted words (H200 2026-11-30,
+    ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us): 4096x7168 M = 32
+    23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32 11.0 / 13.8,
+    M = 64 16.6 / 14.6. The tables above are the rest of the evidence."""
+    if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True
-    return m <= SMALL_M_MAX and n * k <= 32 * 2**20
+    return m <= 32 and n * k <= 32 * 2**20 and k <= SMALL_M_SHORT_K
 
 
 # Split K in three where a long-K weight gives at most this many small-M CTAs per SM (one and a

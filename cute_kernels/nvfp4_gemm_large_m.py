@@ -568,8 +568,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
     persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
     (dividing K / 64) the kernel writes each K split's fp32 partial sums to a workspace and
-    their sum, in split order (deterministic), is cast into ``out``. With ``stream_k`` the
-    CTAs share out the (tile, k-tile) units evenly and fix cut tiles up in the same launch
+    their sum (``torch.sum`` over the splits: a fixed order, deterministic) is cast into
+    ``out``. With ``stream_k`` the CTAs share out the (tile, k-tile) units evenly and fix cut tiles up in the same launch
     (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole tiles for all but the last one
     to two waves' worth."""
     import torch
@@ -595,8 +595,10 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
     compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits,
                                *((False, False) + perm if permuted else ()))(*args, work)
+    # one pass over the partial sums (a fixed order for a shape: deterministic), where the
+    # pairwise adds read and wrote the fp32 buffers three times per extra split
     parts = work.view(splits, m, n)
-    total = parts[0] + parts[1]
-    for i in range(2, splits):
-        total += parts[i]
-    out.copy_(total)
+    if out.dtype == torch.float32:
+        torch.sum(parts, dim=0, out=out)
+    else:
+        out.copy_(parts.sum(dim=0))

@@ -6,7 +6,7 @@ for the unfused pair, whose GEMM splits K). This route keeps the fused op's nume
 splits:
 
 1. the wgmma GEMM on the prepared [2I, K] weight, K split over CTAs (``large_m_plan``), writes
-   the fp32 pre-activations ``alpha * acc`` [M, 2I] (the partial sums added in split order);
+   the fp32 pre-activations ``alpha * acc`` [M, 2I] (the partial sums added by one torch.sum);
 2. ``NVFP4Quant`` in its fp32, interleaved-columns variant forms ``h = up * silu(gate)`` in fp32
    (``silu_mul_fast``, as both fused epilogues) and quantizes it with the output global scale.
 

@@ -108,15 +108,21 @@ def test_staged_tokens_rule():
 
 def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
     """7168x18432 and 5120x17408 (down projections) fill 56 and 40 SMs with whole wgmma tiles;
-    from 17 tokens they take the wgmma kernel in stream-K (split-K would be the fallback),
-    small weights keep the small kernel."""
+    from 17 tokens they take the wgmma kernel in stream-K (split-K would be the fallback).
+    Weights of at most 32 Mi elements keep the small kernel to 32 tokens only with short K
+    (7168x2048), to 64 at most 8 Mi elements; 4096x7168 takes the wgmma kernel from 17 (split
+    K 4 with 64-token tiles: H200 2026-11-30, 20.0-20.8 us against the small kernel's
+    23.6-28.7 at M = 32..64)."""
     for n, k in [(7168, 18432), (5120, 17408)]:
         assert small_m_regime(16, n, k)
         for m in (17, 32, 64):
             assert not small_m_regime(m, n, k)
             assert large_m_plan(m, n, k)[1] > 1, (m, n, k)
             assert stream_k_plan(m, n, k) == (64, False), (m, n, k)
-    assert small_m_regime(64, 4096, 7168) and not small_m_regime(65, 4096, 7168)
+    assert small_m_regime(16, 4096, 7168) and not small_m_regime(17, 4096, 7168)
+    assert large_m_plan(32, 4096, 7168) == (64, 4) == large_m_plan(64, 4096, 7168)
+    assert small_m_regime(32, 7168, 2048) and not small_m_regime(33, 7168, 2048)
+    assert small_m_regime(64, 1024, 7168) and not small_m_regime(65, 1024, 7168)
 
 
 def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
