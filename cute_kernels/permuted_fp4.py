@@ -136,5 +136,8 @@ def permute_k(x: torch.Tensor) -> torch.Tensor:
     """Activations [M, K] (K a multiple of 64) with each 64-element group of K in
     ``PERMUTED_K_ORDER``: out[:, 64 g + p] = x[:, 64 g + PERMUTED_K_ORDER[p]]."""
     m, k = x.shape
-    index = torch.tensor(PERMUTED_K_ORDER, device=x.device)
-    return x.view(m, k // 64, 64).index_select(2, index).view(m, k)
+    # element 16 q + 8 b + 4 e + 2 c + half goes to slot 16 (2 b + c) + 8 half + 2 q + e: a
+    # transpose of the group's mixed-radix digits, one strided copy (no index tensor, whose
+    # host-to-device copy would break CUDA-graph capture)
+    digits = x.reshape(m, k // 64, 4, 2, 2, 2, 2)  # q, b, e, c, half
+    return digits.permute(0, 1, 3, 5, 6, 2, 4).reshape(m, k)

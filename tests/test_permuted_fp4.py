@@ -23,7 +23,7 @@ from cute_kernels.permuted_fp4 import (MASK_P, PERMUTATION, PERMUTED_K_ORDER, pe
                                        permute_k, standard_packed, unpermute_fp4_words,
                                        weight_dims)
 from cute_kernels.testing import compile_only
-from tests.conftest import poisoned
+from tests.conftest import check_graph_replays_chain, poisoned
 
 WORD = 0xFFFFFFFF
 
@@ -241,3 +241,25 @@ def test_fused_matches_reference(m, i, k, fp4_a):
         want, want_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
         assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8),
                                                       want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+def test_permuted_w4a16_large_m_chain_captures_in_a_graph():
+    """W4A16 on permuted words at large M permutes the bf16 activations' K (``permute_k``) on
+    the way in: that must be capturable (no host-to-device copy; the models' M = 64 decode
+    steps fell back to eager on 2026-11-30 when it built an index tensor) and replay the eager
+    bits through a dependent chain."""
+    k, m = 2048, 80
+    weights = []
+    for _ in range(3):
+        w = torch.randn(k, k, device="cuda", dtype=torch.bfloat16)
+        b, b_sf = reference.nvfp4_quantize(w, 448 * 6 / w.float().abs().amax())
+        weights.append((prepare_nvfp4_weight(b), b_sf))
+    x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
+
+    def chain(outs):
+        y = x
+        for (b, b_sf), out in zip(weights, outs):
+            y = nvfp4_gemm(y, None, b, b_sf, 1e-2, out=out)
+
+    check_graph_replays_chain(chain, len(weights), (m, k))
