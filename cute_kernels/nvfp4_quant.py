@@ -117,7 +117,7 @@ class NVFP4Quant:
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
-                 min_ctas: int = 0, early: bool = False):
+                 min_ctas: int = 0):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -125,7 +125,6 @@ class NVFP4Quant:
         self.cmp = encode == "cmp" and dtype in (cutlass.BFloat16, cutlass.Float16)
         # launch bound: at least `min_ctas` CTAs per SM (caps the registers; 0: no bound)
         self.min_ctas = min_ctas
-        self.early = early and not prefetch  # the first item's loads before the table fill
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -243,9 +242,7 @@ class NVFP4Quant:
         loaded = cutlass.min(row_items, end)  # items with rows to load
         cur = self._input_regs()
         nxt = self._input_regs() if self.prefetch else None
-        if cutlass.const_expr(self.prefetch or self.early):
-            # `early`: the first item's loads fly while the CTA fills its table (every CTA
-            # starts at once, so the fill is otherwise dead time for the memory system)
+        if cutlass.const_expr(self.prefetch):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
         if cutlass.const_expr(self.cmp):
             table = self._threshold_table(g, tidx)
@@ -254,9 +251,6 @@ class NVFP4Quant:
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
                 self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
-            elif cutlass.const_expr(self.early):
-                if w != first:
-                    self._load_item(mX, ex, w, w < loaded, lane, cur)
             else:
                 self._load_item(mX, ex, w, w < loaded, lane, cur)
             if w < row_items:
@@ -497,8 +491,7 @@ class NVFP4Quant:
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
-                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
-                        early: bool = False):
+                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -521,7 +514,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
-                        interleaved, encode, min_ctas, early)
+                        interleaved, encode, min_ctas)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

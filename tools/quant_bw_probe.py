@@ -1,20 +1,20 @@
 """Quantization bandwidth, old against new kernel configs, as % of the copy bandwidth measured
 in the same run (torch ``copy_`` of a 256 MiB buffer, graph-timed; bytes read + written).
 
-Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas[, early]):
+Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas):
   plain  old       fma 4 4 16  0   the default before session 10
-         cmp8      cmp 4 4  8  0   the default (best of the session 10 run)
-         cmp8e     cmp 4 4  8  0   + the first item's loads issued before the table fill
+         cmp8      cmp 4 4  8  0   the default (best of the session 10 runs)
          cmp12     cmp 4 4 12 12   40-register bound
   fused  old       fma 4 4  8  0
          cmp12v2   cmp 2 4 12 12   the default: 2 loads per lane, 40 registers
-         cmp12v2e  cmp 2 4 12 12   + the first item's loads before the table fill
          cmp8      cmp 4 4  8  8   64 registers
 Session 10 (H200, 2026-11-30) also measured cmp16v2 (plain, 2 4 16 16), cmp6w8 (plain,
-4 8 6 6) and cmp5 (fused, 4 4 5 0): none ahead (``notes/quant-bw.md``).
-Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old, the
-default and its early form). Every variant's outputs are compared with the old kernel's (must be equal:
-both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
+4 8 6 6), cmp5 (fused, 4 4 5 0) and the first item's loads issued before the table fill
+(plain +-1.5%, fused spilling at 40 registers: half the bandwidth): none ahead, the last
+removed (``notes/quant-bw.md``).
+Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old and the
+default). Every variant's outputs are compared with the old kernel's (must be equal: both are
+exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
 picks shape indices (the device script warms them in parallel)."""
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 
 KS = (5120, 7168, 17408, 18432)
 PLAIN = {"old": ("fma", 4, 4, 16, 0), "cmp8": ("cmp", 4, 4, 8, 0),
-         "cmp8e": ("cmp", 4, 4, 8, 0, True), "cmp12": ("cmp", 4, 4, 12, 12)}
+         "cmp12": ("cmp", 4, 4, 12, 12)}
 FUSED = {"old": ("fma", 4, 4, 8, 0), "cmp12v2": ("cmp", 2, 4, 12, 12),
-         "cmp12v2e": ("cmp", 2, 4, 12, 12, True), "cmp8": ("cmp", 4, 4, 8, 8)}
+         "cmp8": ("cmp", 4, 4, 8, 8)}
 DEFAULT = {False: "cmp8", True: "cmp12v2"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -41,9 +41,9 @@ def _sf_bytes(m: int, k: int) -> int:
 
 
 def _fn(k, fused, variant):
-    encode, vecs, warps, per_sm, min_ctas, *early = variant
+    encode, vecs, warps, per_sm, min_ctas = variant
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
-                               per_sm * sm_count(), False, False, encode, min_ctas, *early)
+                               per_sm * sm_count(), False, False, encode, min_ctas)
 
 
 def copy_tbps() -> float:
@@ -63,7 +63,7 @@ def main():
         width = 2 * k if fused else k
         variants = FUSED if fused else PLAIN
         if m < 4096:
-            variants = {n: variants[n] for n in ("old", DEFAULT[fused], DEFAULT[fused] + "e")}
+            variants = {n: variants[n] for n in ("old", DEFAULT[fused])}
         nbytes = m * width * 2 + m * k // 2 + _sf_bytes(m, k)
         n_in = 2 if m >= 4096 else 8
         xs = [(torch.randn(m, width, device="cuda") * torch.rand(m, 1, device="cuda") * 4
