@@ -18,11 +18,12 @@ silu_mul_nvfp4_quant_experts(torch.randn(3, 37, 2048, device="cuda", dtype=torch
 x = torch.randn(300, 3072, device="cuda", dtype=torch.bfloat16)
 g = torch.full((1,), 30.0, device="cuda")
 mask = torch.zeros(1, dtype=torch.int32, device="cuda")
-for enc, vecs, per_sm, mc in (("fma", 4, 16, 0), ("cmp", 2, 16, 16), ("cmp", 4, 12, 12),
-                              ("cmp", 4, 8, 0)):
+for enc, vecs, per_sm, mc, pf in (("fma", 4, 16, 0, False), ("cmp", 2, 16, 16, False),
+                                  ("cmp", 4, 8, 0, False), ("cmp", 2, 8, 0, True),
+                                  ("cmp", 4, 6, 0, True)):
     q = torch.empty(300, 1536, dtype=torch.uint8, device="cuda")
     sf = torch.empty(384 * 192, dtype=torch.uint8, device="cuda")
-    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, False,
+    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, pf,
                         False, enc, mc)(x, g, mask, q, sf)
 # the activation passes of the wgmma routes: unit-scale (K a multiple of 16 only: 80) and
 # permuted-K, M tails
