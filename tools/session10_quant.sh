@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 10 (quant-bw): the threshold encode of nvfp4_quantize / silu_mul_nvfp4_quant. The GPU
+# Session 10 (quant-bw): the threshold encode of nvfp4_quantize / silu_mul_nvfp4_quant (the
+# probe's variants since then: the defaults against the next item's loads in flight). The GPU
 # tests of the quantization kernels and the models, memcheck on small quant launches, then
 # tools/quant_bw_probe.py (old against new configs, % of copy, outputs compared), < 400 s.
 # Also the dequantize / permuted GPU tests and activation_probe.py (the unit-scale kernel's
