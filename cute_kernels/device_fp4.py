@@ -289,28 +289,31 @@ def abs_max_pair(m0, m1, ops):
     return ops.hmax(ops.prmt(m0, m1, 0x5410), ops.prmt(m0, m1, 0x7632))
 
 
-@dsl_user_op
-def _asm_u32(ptx: str, *args, loc=None, ip=None) -> cutlass.Uint32:
-    vals = [cutlass.Uint32(a).ir_value(loc=loc, ip=ip) for a in args]
-    return cutlass.Uint32(llvm.inline_asm(T.i32(), vals, ptx, "=r" + ",r" * len(args),
-                                          has_side_effects=False, is_align_stack=False,
-                                          asm_dialect=llvm.AsmDialect.AD_ATT))
+# inline-asm register classes: (constraint letter, MLIR type) per DSL type
+_ASM_REGS = {cutlass.Uint32: ("r", T.i32), cutlass.Float32: ("f", T.f32)}
 
 
 @dsl_user_op
-def _asm_f32_to_u32(ptx: str, a, loc=None, ip=None) -> cutlass.Uint32:
-    val = cutlass.Float32(a).ir_value(loc=loc, ip=ip)
-    return cutlass.Uint32(llvm.inline_asm(T.i32(), [val], ptx, "=r,f",
-                                          has_side_effects=False, is_align_stack=False,
-                                          asm_dialect=llvm.AsmDialect.AD_ATT))
+def _asm(ptx: str, out_type, in_type, *args, loc=None, ip=None):
+    """One side-effect-free PTX instruction ``ptx`` ($0 the result, $1.. the ``args``, all of
+    ``in_type``) returning ``out_type``."""
+    vals = [in_type(a).ir_value(loc=loc, ip=ip) for a in args]
+    out_code, out_ir = _ASM_REGS[out_type]
+    constraints = ",".join(["=" + out_code] + [_ASM_REGS[in_type][0]] * len(args))
+    return out_type(llvm.inline_asm(out_ir(), vals, ptx, constraints, has_side_effects=False,
+                                    is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
-@dsl_user_op
-def _asm_u32_to_f32(ptx: str, a, loc=None, ip=None) -> cutlass.Float32:
-    val = cutlass.Uint32(a).ir_value(loc=loc, ip=ip)
-    return cutlass.Float32(llvm.inline_asm(T.f32(), [val], ptx, "=f,r",
-                                           has_side_effects=False, is_align_stack=False,
-                                           asm_dialect=llvm.AsmDialect.AD_ATT))
+def _asm_u32(ptx: str, *args) -> cutlass.Uint32:
+    return _asm(ptx, cutlass.Uint32, cutlass.Uint32, *args)
+
+
+def _asm_f32_to_u32(ptx: str, a) -> cutlass.Uint32:
+    return _asm(ptx, cutlass.Uint32, cutlass.Float32, a)
+
+
+def _asm_u32_to_f32(ptx: str, a) -> cutlass.Float32:
+    return _asm(ptx, cutlass.Float32, cutlass.Uint32, a)
 
 
 class DeviceOps:

@@ -190,6 +190,15 @@ class NVFP4Quant:
             sSF[r] = value
 
     @cute.jit
+    def _block_scale_store(self, sSF: cute.Tensor, row, kb, ex, byte):
+        """Block ``kb``'s scale byte, or a zero where ``kb`` is the row's column padding
+        (``KB .. pad4(KB)``); nothing past the padding."""
+        if self._in_row(kb):
+            self._sf_store(sSF, row, kb, ex, byte)
+        elif kb < self.kb4:
+            self._sf_store(sSF, row, kb, ex, cutlass.Uint8(0))
+
+    @cute.jit
     def _in_row(self, kb):
         """Whether scale block ``kb`` is inside the row (a constant True for whole rows)."""
         if cutlass.const_expr(self.whole):
@@ -410,11 +419,7 @@ class NVFP4Quant:
                     bi = half
                     byte = cutlass.Uint8((mine[t] >> (cutlass.Uint32(8) * cutlass.Uint32(half)))
                                          & cutlass.Uint32(0xFF))
-                kb = kb0 + BLOCKS_PER_STEP * bi
-                if self._in_row(kb):
-                    self._sf_store(sSF, row, kb, ex, byte)
-                elif kb < self.kb4:
-                    self._sf_store(sSF, row, kb, ex, cutlass.Uint8(0))
+                self._block_scale_store(sSF, row, kb0 + BLOCKS_PER_STEP * bi, ex, byte)
         # 4. Codes: each load against its block's thresholds (row = scale byte & 0x7F).
         for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
@@ -468,11 +473,7 @@ class NVFP4Quant:
             other = cute.arch.shuffle_sync_bfly(s, offset=1)
             scale[2 * j] = cutlass.Float32(cutlass.select_(half == 1, other, s))
             scale[2 * j + 1] = cutlass.Float32(cutlass.select_(half == 1, s, other))
-            kb = kb0 + BLOCKS_PER_STEP * (2 * j + half)
-            if self._in_row(kb):
-                self._sf_store(sSF, row, kb, ex, byte)
-            elif kb < self.kb4:
-                self._sf_store(sSF, row, kb, ex, cutlass.Uint8(0))
+            self._block_scale_store(sSF, row, kb0 + BLOCKS_PER_STEP * (2 * j + half), ex, byte)
 
         # 3. Codes: element 2t in the low nibble of byte t; one 4-byte store per load. No
         #    branch on the scale: e2m1_encode_total is exact for every product, including the

@@ -39,3 +39,15 @@ def check_graph_replays_chain(chain, count, shape, dtype=torch.bfloat16):
         torch.cuda.synchronize()
         assert all(torch.equal(g, w) for g, w in zip(got, want))
     assert want[-1].isfinite().all() and want[-1].abs().max() > 0
+
+
+def w4a16_chain(weights, x, alpha):
+    """``check_graph_replays_chain``'s ``chain`` for ``nvfp4_gemm`` W4A16: each GEMM's bf16
+    output is the next one's input (weights: (b, b_sf) pairs, square)."""
+    from cute_kernels import nvfp4_gemm
+
+    def chain(outs):
+        y = x
+        for (b, b_sf), out in zip(weights, outs):
+            y = nvfp4_gemm(y, None, b, b_sf, alpha, out=out)
+    return chain

@@ -10,7 +10,7 @@ from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only
-from tests.conftest import check_graph_replays_chain, poisoned
+from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
 
 
 @pytest.mark.parametrize("n,k,a_dtype,config", [
@@ -262,13 +262,7 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
     k = 2048
     weights = [_quantized(k, k, "cuda")[:2] for _ in range(4)]
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
-
-    def chain(outs):
-        y = x
-        for (b, b_sf), out in zip(weights, outs):
-            y = nvfp4_gemm(y, None, b, b_sf, 1e-3, out=out)
-
-    check_graph_replays_chain(chain, len(weights), (m, k))
+    check_graph_replays_chain(w4a16_chain(weights, x, 1e-3), len(weights), (m, k))
 
 
 # ------------------------------------------------------------------------- bad input (CPU)

@@ -23,7 +23,7 @@ from cute_kernels.permuted_fp4 import (MASK_P, PERMUTATION, PERMUTED_K_ORDER, pe
                                        permute_k, standard_packed, unpermute_fp4_words,
                                        weight_dims)
 from cute_kernels.testing import compile_only
-from tests.conftest import check_graph_replays_chain, poisoned
+from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
 
 WORD = 0xFFFFFFFF
 
@@ -256,10 +256,4 @@ def test_permuted_w4a16_large_m_chain_captures_in_a_graph():
         b, b_sf = reference.nvfp4_quantize(w, 448 * 6 / w.float().abs().amax())
         weights.append((prepare_nvfp4_weight(b), b_sf))
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
-
-    def chain(outs):
-        y = x
-        for (b, b_sf), out in zip(weights, outs):
-            y = nvfp4_gemm(y, None, b, b_sf, 1e-2, out=out)
-
-    check_graph_replays_chain(chain, len(weights), (m, k))
+    check_graph_replays_chain(w4a16_chain(weights, x, 1e-2), len(weights), (m, k))
