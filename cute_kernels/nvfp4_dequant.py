@@ -120,37 +120,48 @@ class NVFP4DequantUnitScale:
         byte = cute.crd2idx((row, 4 * (group - row * groups_per_row)), sSF.layout)
         cute.autovec_copy(cute.local_tile(mSF, (4,), (byte // 4,)), sf)
 
+    WORDS = 2  # code words a unit reads: 4b + r, b = 0, 1
+
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
                units: cutlass.Int32):
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
         first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
-        words = cute.make_rmem_tensor((self.GROUPS_PER_THREAD, 2), cutlass.Uint32)
+        words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32)
+                 for _ in range(self.GROUPS_PER_THREAD)]
         sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
                for _ in range(self.GROUPS_PER_THREAD)]
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
             u = first + j * self.threads
             if u < units:
-                group, r = u // 4, u % 4
-                for b in cutlass.range_constexpr(2):
-                    words[j, b] = cutlass.Uint32(mW[group, 4 * b + r])
-                self._load_scales(mSF, sSF, group, sfs[j])
+                self._load_words(mW, u, words[j])
+                self._load_scales(mSF, sSF, u // 4, sfs[j])
         two63 = in_register(BF16X2_POW2_63)
         for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
             u = first + j * self.threads
             if u < units:
-                r = u % 4
                 sf32 = sfs[j].load().to(cutlass.Float32)
                 for b in cutlass.range_constexpr(2):
-                    # word 4b + r: scale block 2b + r // 2
-                    scale = cutlass.Float32(cutlass.select_(r < 2, sf32[2 * b], sf32[2 * b + 1]))
-                    s = bf16x2_splat(scale * cutlass.Float32(POW2_63))
                     chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                    for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
-                        raw = e2m1x2_from_byte(words[j, b], cutlass.Uint32(0x4440 + p))
-                        chunk[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
-                    cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4), (u // 4, 4 * b + r)))
+                    self._chunk(words[j], sf32, u % 4, b, two63, chunk)
+                    cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4),
+                                                             (u // 4, 4 * b + u % 4)))
+
+    @cute.jit
+    def _load_words(self, mW: cute.Tensor, u, words):
+        """Words r and 4 + r of group u // 4 (r = u % 4)."""
+        for b in cutlass.range_constexpr(2):
+            words[0, b] = mW[u // 4, 4 * b + u % 4]
+
+    @cute.jit
+    def _chunk(self, words, sf32, r, b, two63, chunk):
+        """Output chunk 4b + r: word 4b + r, its scale block 2b + r // 2, bf16 pairs in order."""
+        scale = cutlass.Float32(cutlass.select_(r < 2, sf32[2 * b], sf32[2 * b + 1]))
+        s = bf16x2_splat(scale * cutlass.Float32(POW2_63))
+        for p in cutlass.range_constexpr(4):  # elements 2p, 2p + 1: byte p
+            raw = e2m1x2_from_byte(cutlass.Uint32(words[0, b]), cutlass.Uint32(0x4440 + p))
+            chunk[0, p] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
 
 
 class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
@@ -161,35 +172,19 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
     reads the group's 8 words and 4 scales (two 16-byte and one 4-byte load, shared by the
     group's 4 threads) and writes chunks r and 4 + r, so a warp's stores cover whole sectors."""
 
-    @cute.kernel
-    def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
-               units: cutlass.Int32):
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
-        words = [cute.make_rmem_tensor((1, 8), cutlass.Int32)
-                 for _ in range(self.GROUPS_PER_THREAD)]
-        sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
-               for _ in range(self.GROUPS_PER_THREAD)]
-        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            u = first + j * self.threads
-            if u < units:
-                cute.autovec_copy(cute.local_tile(mW, (1, 8), (u // 4, 0)), words[j])
-                self._load_scales(mSF, sSF, u // 4, sfs[j])
-        two63 = in_register(BF16X2_POW2_63)
-        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
-            u = first + j * self.threads
-            if u < units:
-                shift = cutlass.Uint32(4 * (u % 4))  # pair r = u % 4: nibbles r, r + 4 to 0, 4
-                sf32 = sfs[j].load().to(cutlass.Float32)
-                s = [bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63)) for q in range(4)]
-                for b in cutlass.range_constexpr(2):
-                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                    for q in cutlass.range_constexpr(4):
-                        raw = e2m1x2_raw(cutlass.Uint32(words[j][0, 2 * q + b]) >> shift, 0)
-                        chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s[q]), two63))
-                    cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4),
-                                                             (u // 4, 4 * b + u % 4)))
+    WORDS = 8
+
+    @cute.jit
+    def _load_words(self, mW: cute.Tensor, u, words):
+        cute.autovec_copy(cute.local_tile(mW, (1, 8), (u // 4, 0)), words)
+
+    @cute.jit
+    def _chunk(self, words, sf32, r, b, two63, chunk):
+        shift = cutlass.Uint32(4 * r)  # pair r: nibbles r, r + 4 to 0, 4
+        for q in cutlass.range_constexpr(4):
+            s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
+            raw = e2m1x2_raw(cutlass.Uint32(words[0, 2 * q + b]) >> shift, 0)
+            chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
 
 
 def _compile_group_kernel(kernel):
