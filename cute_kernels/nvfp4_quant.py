@@ -50,6 +50,7 @@ import math
 import cutlass
 import cutlass.cute as cute
 import torch
+from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
@@ -117,7 +118,7 @@ class NVFP4Quant:
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
-                 min_ctas: int = 0):
+                 min_ctas: int = 0, ring: int = 0):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -125,6 +126,10 @@ class NVFP4Quant:
         self.cmp = encode == "cmp" and dtype in (cutlass.BFloat16, cutlass.Float16)
         # launch bound: at least `min_ctas` CTAs per SM (caps the registers; 0: no bound)
         self.min_ctas = min_ctas
+        # `ring` >= 2: the loads go through a per-warp ring of shared memory (cp.async), `ring`
+        # items in flight without holding registers (16-bit inputs only); 0: into registers
+        assert ring == 0 or (ring >= 2 and not prefetch and dtype.width == 16)
+        self.ring = ring
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -162,7 +167,8 @@ class NVFP4Quant:
                     row_items, items).launch(
             grid=(ctas, num_e, 1),
             block=(32 * self.warps, 1, 1),
-            smem=(THRESHOLD_ENTRIES * THRESHOLD_WORDS if self.cmp else TABLE_SIZE) * 4 + 16,
+            smem=((THRESHOLD_ENTRIES * THRESHOLD_WORDS if self.cmp else TABLE_SIZE) * 4 + 16
+                  + (self._ring_bytes() + 128 if self.ring else 0)),
             stream=stream,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.min_ctas,
@@ -257,22 +263,98 @@ class NVFP4Quant:
             table = self._threshold_table(g, tidx)
         else:
             table = self._reciprocal_table(g, tidx)
+        if cutlass.const_expr(self.ring):
+            self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
+                            loaded, lane, tidx >> 5, cur)
+            return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
                 self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
             else:
                 self._load_item(mX, ex, w, w < loaded, lane, cur)
-            if w < row_items:
-                row = w // self.chunks
-                chunk = w - row * self.chunks
-                kb0 = chunk * self.chunk_blocks + (lane >> 1)  # this lane pair's first block
-                self._quantize(mQ, sSF, g, table, ex, row, kb0, half, cur)
-            else:
-                if cutlass.const_expr(not self.experts):
-                    self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
+            self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, half,
+                               cur)
             if cutlass.const_expr(self.prefetch):
                 for c, n in zip(cur, nxt):
                     c.store(n.load())
+
+    @cute.jit
+    def _process_item(self, mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, half, cur):
+        """Work item ``w`` from its inputs in ``cur``: a row chunk's codes and scales, or (past
+        the rows) its share of the zero scale rows M..pad128(M)."""
+        if w < row_items:
+            row = w // self.chunks
+            chunk = w - row * self.chunks
+            kb0 = chunk * self.chunk_blocks + (lane >> 1)  # this lane pair's first block
+            self._quantize(mQ, sSF, g, table, ex, row, kb0, half, cur)
+        else:
+            if cutlass.const_expr(not self.experts):
+                self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
+
+    # ---- the shared-memory ring (``ring`` >= 2) -------------------------------------------------
+    def _ring_bytes(self) -> int:
+        """[ring, warps, parts, vecs, 32 lanes, 16 bytes]: each lane's loads are its own."""
+        return self.ring * self.warps * (2 if self.silu else 1) * self.vecs * 32 * 16
+
+    @cute.jit
+    def _ring_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
+                   loaded, lane, warp, cur):
+        """The item loop with ``ring`` items in flight through the warp's ring: the first
+        ``ring`` items are issued up front; each iteration waits for its item (one commit group
+        per iteration, so ``wait_group(ring - 1)`` is "this item has landed"), moves it to
+        registers, refills the slot with the item ``ring`` strides ahead and computes. A lane
+        reads only the bytes it copied, so no barrier beyond the warp's own is needed."""
+        parts = 2 if self.silu else 1
+        ring = SmemAllocator().allocate_tensor(
+            self.dtype, cute.make_ordered_layout((self.ring, self.warps, parts, self.vecs, 32, VEC),
+                                                 order=(5, 4, 3, 2, 1, 0)), byte_alignment=128)
+        # .cg: 16-byte pieces read once, so they skip L1
+        atom = cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL), self.dtype,
+                                   num_bits_per_copy=128)
+        for p in cutlass.range_constexpr(self.ring):
+            self._issue_item(mX, ex, first + p * stride, loaded, lane, ring[p, warp, None, None,
+                                                                            lane, None], atom)
+            cute.arch.cp_async_commit_group()
+        iters = cutlass.max((end - first + stride - 1) // stride, 0)
+        for i in cutlass.range(iters, unroll=1):
+            w = first + i * stride
+            slot = ring[i % self.ring, warp, None, None, lane, None]
+            cute.arch.cp_async_wait_group(self.ring - 1)
+            self._read_item(w, loaded, lane, slot, cur)
+            cute.arch.sync_warp()
+            self._issue_item(mX, ex, w + self.ring * stride, loaded, lane, slot, atom)
+            cute.arch.cp_async_commit_group()
+            self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, lane & 1,
+                               cur)
+
+    @cute.jit
+    def _issue_item(self, mX: cute.Tensor, ex, w, loaded, lane, slot: cute.Tensor, atom):
+        """cp.async of work item ``w``'s loads (as ``_load_item`` reads them) into this lane's
+        ``slot`` [parts, vecs, VEC]; nothing for loads past the row or items past ``loaded``."""
+        row = w // self.chunks
+        chunk = w - row * self.chunks
+        kb0 = chunk * self.chunk_blocks + (lane >> 1)
+        for i in cutlass.range_constexpr(self.vecs):
+            kb = kb0 + BLOCKS_PER_STEP * i
+            if (w < loaded) & self._in_row(kb):
+                for part in cutlass.range_constexpr(len(self._input_regs())):
+                    col = self._input_col(kb, lane & 1, part)
+                    src = self._tile(mX, ex, row, col, VEC)
+                    src = src[0, 0, None] if cutlass.const_expr(self.experts) else src[0, None]
+                    cute.copy(atom, cute.zipped_divide(src, (VEC,)),
+                              cute.zipped_divide(slot[part, i, None], (VEC,)))
+
+    @cute.jit
+    def _read_item(self, w, loaded, lane, slot: cute.Tensor, cur):
+        """The landed item from ``slot`` into the registers ``cur`` (zeros where nothing was
+        copied)."""
+        row = w // self.chunks
+        chunk = w - row * self.chunks
+        kb0 = chunk * self.chunk_blocks + (lane >> 1)
+        for i in cutlass.range_constexpr(self.vecs):
+            valid = (w < loaded) & self._in_row(kb0 + BLOCKS_PER_STEP * i)
+            for part in cutlass.range_constexpr(len(cur)):
+                self._load(slot[part, i, None], valid, cur[part][i, None])
 
     def _input_regs(self):
         """Registers for one item's inputs: [vecs, VEC] (and the up half when fused), rows
@@ -492,7 +574,8 @@ class NVFP4Quant:
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
-                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0):
+                        interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
+                        ring: int = 0):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -515,7 +598,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
-                        interleaved, encode, min_ctas)
+                        interleaved, encode, min_ctas, ring)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

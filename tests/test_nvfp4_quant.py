@@ -35,6 +35,25 @@ def test_experts_compiles_for_sm90a(i, dtype):
     assert compile_only(compile_nvfp4_quant, i, dtype, True, True) is not None
 
 
+@pytest.mark.parametrize("silu,experts", [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize("vecs,ring", [(4, 2), (2, 3)])
+def test_ring_variant_compiles_for_sm90a(silu, experts, vecs, ring):
+    """The cp.async ring (``ring`` items in flight through shared memory), row tails (K = 80)
+    included."""
+    for k in (7168, 80):
+        assert compile_only(compile_nvfp4_quant, k, BF16, silu, experts, vecs, 4, 8 * 132, False,
+                            False, "cmp", 0, ring) is not None
+
+
+def test_ring_variant_rejects_prefetch_and_fp32():
+    with pytest.raises(AssertionError):
+        compile_only(compile_nvfp4_quant, 2048, BF16, False, False, 4, 4, 132, True, False,
+                     "cmp", 0, 2)
+    with pytest.raises(AssertionError):
+        compile_only(compile_nvfp4_quant, 2048, "torch.float32", True, False, 4, 4, 132, False,
+                     True, "cmp", 0, 2)
+
+
 # ---- the kernels' encode arithmetic, emulated in torch on the CPU ---------------------------------
 def _bits(x: torch.Tensor) -> torch.Tensor:
     return x.contiguous().view(torch.int32).long() & 0xFFFFFFFF
@@ -312,6 +331,43 @@ def test_every_kernel_config_agrees(config, silu):
     _assert_quantized_equal(outs[0], outs[1])
     if not silu:
         _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("vecs,ctas,ring", [(4, 8 * 132, 2), (2, 12 * 132, 3), (4, 5, 3)])
+@pytest.mark.parametrize("silu", [False, True])
+@pytest.mark.parametrize("m,k", [(300, 3072), (129, 80), (7, 5120)])
+def test_ring_variant_agrees(vecs, ctas, ring, silu, m, k):
+    """The cp.async ring bit-exact with the register path: whole rows, row tails (K = 80), a
+    5-CTA grid whose warps walk many items through the ring."""
+    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
+    g = torch.full((1,), 30.0, device="cuda")
+    mask = torch.zeros(1, dtype=torch.int32, device="cuda")
+    outs = []
+    for cfg in ((vecs, 4, ctas, False, False, "cmp", 0, ring), (4, 4, 8 * 132, False)):
+        q, sf = _poisoned_out(m, k)
+        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, *cfg)(x, g, mask, q, sf.view(-1))
+        outs.append((q, sf))
+    _assert_quantized_equal(outs[0], outs[1])
+    if not silu:
+        _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
+
+
+@pytest.mark.gpu
+def test_ring_variant_experts_agree():
+    """The ring on masked experts: rows past masked_m untouched, the rest as the default."""
+    e, m, i = 3, 70, 2048
+    x = _rows(e * m, 2 * i, torch.bfloat16).view(e, m, 2 * i)
+    g = torch.full((e,), 30.0, device="cuda")
+    mask = torch.tensor([0, 70, 33], dtype=torch.int32, device="cuda")
+    outs = []
+    for cfg in ((2, 4, 12 * 132, False, False, "cmp", 0, 3), (4, 4, 8 * 132, False)):
+        q = poisoned(e, m, i // 2, dtype=torch.uint8)
+        sf = poisoned(e * 128 * (i // 16), dtype=torch.uint8)
+        compile_nvfp4_quant(i, str(torch.bfloat16), True, True, *cfg)(x, g, mask, q, sf)
+        outs.append((q, sf))
+    torch.testing.assert_close(outs[0][0], outs[1][0], rtol=0, atol=0)
+    torch.testing.assert_close(outs[0][1], outs[1][1], rtol=0, atol=0)
 
 
 @pytest.mark.gpu

@@ -1,26 +1,31 @@
 """Quantization bandwidth, old against new kernel configs, as % of the copy bandwidth measured
 in the same run (torch ``copy_`` of a 256 MiB buffer, graph-timed; bytes read + written).
 
-Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas[, prefetch]):
-  plain  old       fma 4 4 16  0   the default before session 10
-         cmp8      cmp 4 4  8  0   the default (best of the session 10 runs)
-         cmp8v2p   cmp 2 4  8  0 p the next item's loads in flight (56 registers)
-         cmp6p     cmp 4 4  6  0 p the same with 4 loads a lane (80 registers)
+Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas[, prefetch[, ring]]):
+  plain  old       fma 4 4 16  0       the default before session 10
+         cmp8      cmp 4 4  8  0       the default (best of the session 10 runs)
+         cmp8v2p   cmp 2 4  8  0 p     the next item's loads in flight (56 registers)
+         cmp6p     cmp 4 4  6  0 p     the same with 4 loads a lane (80 registers)
+         cmp8r2    cmp 4 4  8  0 - 2   2 items in flight through a shared-memory ring (cp.async)
+         cmp8v2r4  cmp 2 4  8  0 - 4   4 items of 2 loads a lane in the ring
   fused  old       fma 4 4  8  0
-         cmp12v2   cmp 2 4 12 12   the default: 2 loads per lane, 40 registers
-         cmp8v2p   cmp 2 4  8  0 p the next item's loads in flight (64 registers)
-         cmp4p     cmp 4 4  4  0 p the same with 4 loads a lane (104 registers)
+         cmp12v2   cmp 2 4 12 12       the default: 2 loads per lane, 40 registers
+         cmp8v2p   cmp 2 4  8  0 p     the next item's loads in flight (64 registers)
+         cmp4p     cmp 4 4  4  0 p     the same with 4 loads a lane (104 registers)
+         cmp8v2r2  cmp 2 4  8  0 - 2   2 items in flight through the ring
+         cmp6v2r3  cmp 2 4  6  0 - 3   3 items (28 KB of shared memory a CTA)
 The kernel is latency-bound at M = 4096 (each warp alternates its loads and its arithmetic;
 session 10: 69-75% of copy at K = 5120 / 7168 with 11.4 instructions per element): the
-prefetch variants keep a second item in flight. (Before the threshold encode, prefetch
-measured 2-8% slower; the registers it costs are fewer now.)
+prefetch variants keep a second item in flight in registers, the ring variants one or more in
+shared memory. (Before the threshold encode, prefetch measured 2-8% slower; the registers it
+costs are fewer now.)
 Session 10 (H200, 2026-11-30) also measured cmp16v2 (plain, 2 4 16 16), cmp6w8 (plain,
 4 8 6 6), cmp12 (plain, 4 4 12 12), cmp8 (fused, 4 4 8 8), cmp5 (fused, 4 4 5 0) and the
 first item's loads issued before the table fill (plain +-1.5%, fused spilling at 40
 registers: half the bandwidth): none ahead, the last removed (``notes/quant-bw.md``).
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
-and the default). Every variant's outputs are compared with the old kernel's (must be equal: both are
-exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
+and the default). Every variant's outputs are compared with the old kernel's (must be equal:
+both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
 picks shape indices (the device script warms them in parallel)."""
 
 from __future__ import annotations
@@ -34,9 +39,11 @@ from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 
 KS = (5120, 7168, 17408, 18432)
 PLAIN = {"old": ("fma", 4, 4, 16, 0), "cmp8": ("cmp", 4, 4, 8, 0),
-         "cmp8v2p": ("cmp", 2, 4, 8, 0, True), "cmp6p": ("cmp", 4, 4, 6, 0, True)}
+         "cmp8v2p": ("cmp", 2, 4, 8, 0, True), "cmp6p": ("cmp", 4, 4, 6, 0, True),
+         "cmp8r2": ("cmp", 4, 4, 8, 0, False, 2), "cmp8v2r4": ("cmp", 2, 4, 8, 0, False, 4)}
 FUSED = {"old": ("fma", 4, 4, 8, 0), "cmp12v2": ("cmp", 2, 4, 12, 12),
-         "cmp8v2p": ("cmp", 2, 4, 8, 0, True), "cmp4p": ("cmp", 4, 4, 4, 0, True)}
+         "cmp8v2p": ("cmp", 2, 4, 8, 0, True), "cmp4p": ("cmp", 4, 4, 4, 0, True),
+         "cmp8v2r2": ("cmp", 2, 4, 8, 0, False, 2), "cmp6v2r3": ("cmp", 2, 4, 6, 0, False, 3)}
 DEFAULT = {False: "cmp8", True: "cmp12v2"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -47,9 +54,9 @@ def _sf_bytes(m: int, k: int) -> int:
 
 
 def _fn(k, fused, variant):
-    encode, vecs, warps, per_sm, min_ctas, *prefetch = variant
+    encode, vecs, warps, per_sm, min_ctas, prefetch, ring = variant + (False, 0)[len(variant) - 5:]
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
-                               per_sm * sm_count(), bool(prefetch), False, encode, min_ctas)
+                               per_sm * sm_count(), prefetch, False, encode, min_ctas, ring)
 
 
 def copy_tbps() -> float:

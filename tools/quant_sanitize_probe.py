@@ -25,8 +25,15 @@ for enc, vecs, per_sm, mc, pf in (("fma", 4, 16, 0, False), ("cmp", 2, 16, 16, F
     sf = torch.empty(384 * 192, dtype=torch.uint8, device="cuda")
     compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, pf,
                         False, enc, mc)(x, g, mask, q, sf)
-# the activation passes of the wgmma routes: unit-scale (K a multiple of 16 only: 80) and
-# permuted-K, M tails
+# the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
+for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3)):
+    q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
+    sf = torch.empty(384 * (k // 16), dtype=torch.uint8, device="cuda")
+    for ctas in (per_sm * 132, 3):
+        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, False, False,
+                            "cmp", 0, ring)(x, g, mask, q, sf)
+# the activation passes of the wgmma routes, M tails: K = 80 takes the general kernel, 7168 and
+# 192 the quarter-group kernels (packed order and permuted-K)
 from cute_kernels import reference  # noqa: E402
 from cute_kernels.nvfp4_dequant import bf16_activations  # noqa: E402
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Session 10 (quant-bw): the threshold encode of nvfp4_quantize / silu_mul_nvfp4_quant (the
-# probe's variants since then: the defaults against the next item's loads in flight). The GPU
-# tests of the quantization kernels and the models, memcheck on small quant launches, then
+# probe's variants since then: the defaults against the next item's loads in flight, in
+# registers or through a cp.async ring). The GPU tests of the quantization kernels (the ring's
+# among them), the models and the dequantize / permuted kernels, memcheck and racecheck on
+# small quantization / dequantize launches, then activation_probe.py and
 # tools/quant_bw_probe.py (old against new configs, % of copy, outputs compared), < 400 s.
-# Also the dequantize / permuted GPU tests and activation_probe.py (the unit-scale kernel's
-# scale-block units).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session10_quant.sh
 source "$(dirname "$0")/device_common.sh"
 gpu_tests 230 /tmp/logs/t-quant.log tests/test_nvfp4_quant.py &
@@ -17,10 +17,11 @@ for i in 0 1 2 3 8 9 10 11; do
 done
 CUTE_KERNELS_BENCH_WARM=1 timeout 200 python tools/activation_probe.py > /tmp/logs/warm-act.log 2>&1 &
 (timeout 200 python tools/quant_sanitize_probe.py > /tmp/logs/qprobe.log 2>&1
- timeout 120 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-   python tools/quant_sanitize_probe.py > /tmp/logs/memcheck.log 2>&1
- echo "memcheck exit $? $(grep -E 'ERROR SUMMARY' /tmp/logs/memcheck.log | tail -1)" \
-   > "$OUT/memcheck.txt") &
+ for tool in memcheck racecheck; do
+   timeout 150 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+     python tools/quant_sanitize_probe.py > /tmp/logs/$tool.log 2>&1
+   echo "$tool exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/logs/$tool.log | tail -1)"
+ done > "$OUT/memcheck.txt") &
 wait
 { echo "tests + warm-up + memcheck done after $(elapsed) s"
   for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
