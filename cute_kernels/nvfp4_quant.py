@@ -337,7 +337,7 @@ class NVFP4Quant:
         for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
             if (w < loaded) & self._in_row(kb):
-                for part in cutlass.range_constexpr(len(self._input_regs())):
+                for part in cutlass.range_constexpr(2 if self.silu else 1):
                     col = self._input_col(kb, lane & 1, part)
                     src = self._tile(mX, ex, row, col, VEC)
                     src = src[0, 0, None] if cutlass.const_expr(self.experts) else src[0, None]
