@@ -319,12 +319,19 @@ def test_quantize_bit_exact(m, k, dtype):
 def test_every_kernel_config_agrees(config, silu):
     """The swept (vecs, warps, max CTAs, prefetch) configs, small grids included (each warp
     then walks many items, so the prefetch carries across them), bit-exact with the default."""
-    m, k = 300, 2048 + 1024  # three 1024-element items per row: whole rows
+    # three 1024-element items per row: whole rows
+    _assert_configs_agree(300, 2048 + 1024, silu, config, (4, 4, 8 * 132, True))
+
+
+def _assert_configs_agree(m: int, k: int, silu: bool, config: tuple, baseline: tuple) -> None:
+    """``compile_nvfp4_quant`` arguments after (K, dtype, silu, experts): ``config`` and
+    ``baseline`` give the same bits on fresh bf16 rows, both into poisoned outputs (and the
+    reference's, without SiLU)."""
     x = _rows(m, 2 * k if silu else k, torch.bfloat16)
     g = torch.full((1,), 30.0, device="cuda")
     mask = torch.zeros(1, dtype=torch.int32, device="cuda")
     outs = []
-    for cfg in (config, (4, 4, 8 * 132, True)):
+    for cfg in (config, baseline):
         q, sf = _poisoned_out(m, k)
         compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, *cfg)(x, g, mask, q, sf.view(-1))
         outs.append((q, sf))
@@ -340,17 +347,8 @@ def test_every_kernel_config_agrees(config, silu):
 def test_ring_variant_agrees(vecs, ctas, ring, silu, m, k):
     """The cp.async ring bit-exact with the register path: whole rows, row tails (K = 80), a
     5-CTA grid whose warps walk many items through the ring."""
-    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
-    g = torch.full((1,), 30.0, device="cuda")
-    mask = torch.zeros(1, dtype=torch.int32, device="cuda")
-    outs = []
-    for cfg in ((vecs, 4, ctas, False, False, "cmp", 0, ring), (4, 4, 8 * 132, False)):
-        q, sf = _poisoned_out(m, k)
-        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, *cfg)(x, g, mask, q, sf.view(-1))
-        outs.append((q, sf))
-    _assert_quantized_equal(outs[0], outs[1])
-    if not silu:
-        _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
+    _assert_configs_agree(m, k, silu, (vecs, 4, ctas, False, False, "cmp", 0, ring),
+                          (4, 4, 8 * 132, False))
 
 
 @pytest.mark.gpu

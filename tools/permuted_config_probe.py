@@ -7,11 +7,11 @@ rotated past the L2; configs that do not fit shared memory are skipped.
 CUTE_KERNELS_BENCH_SHAPES picks shapes (one warm-up process each)."""
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import time_small_m_configs, weight_copies
 
 from cute_kernels import prepare_nvfp4_weight, reference
-from cute_kernels.bench.timing import select_shapes, time_graph_us
-from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
+from cute_kernels.bench.timing import select_shapes
+from cute_kernels.nvfp4_gemm import small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 WHOLE = [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1)]
@@ -27,16 +27,8 @@ for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 
                                                        dtype=torch.bfloat16), 100.0)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         default = small_m_config(m, n, k)
-        times = {}
-        for c in [default] + [c for c in (TILE16 if m > 8 else WHOLE + SPLIT) if c != default]:
-            if len(c) > 4 and c[4] > -(-k // 256):
-                continue
-            try:
-                times[c] = time_graph_us([lambda w=w, c=c: launch_small_m(
-                    a, a_sf, w[0], w[1], alpha, out, c) for w in words], 50)
-            except ValueError as e:  # shared memory
-                if "shared memory" not in str(e):
-                    raise
+        configs = [default] + [c for c in (TILE16 if m > 8 else WHOLE + SPLIT) if c != default]
+        times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
         best = min(times, key=times.get)
         print(f"{n}x{k} M={m}: default {default} {times[default]:.2f} best {best} "
               f"{times[best]:.2f} ({roof / times[best]:.0%} roofline, "

@@ -20,3 +20,23 @@ def gate_up_copies(two_i: int, k: int) -> list:
                                     100.0, swizzle=False)
            for _ in range(rotations_for(two_i * k * 9 // 16))]
     return [prepare_gate_up_weight(*r) for r in raw]
+
+
+def time_small_m_configs(a, a_sf, weights: list, alpha, out, configs, k: int) -> dict:
+    """Graph us of ``launch_small_m`` per config (50 calls per graph, the weight copies in
+    turn); K splits past one per 256 of K and configs that do not fit shared memory are
+    skipped."""
+    from cute_kernels.bench.timing import time_graph_us
+    from cute_kernels.nvfp4_gemm import launch_small_m
+
+    times = {}
+    for c in configs:
+        if len(c) > 4 and c[4] > -(-k // 256):
+            continue
+        try:
+            times[c] = time_graph_us([lambda w=w, c=c: launch_small_m(
+                a, a_sf, w[0], w[1], alpha, out, c) for w in weights], 50)
+        except ValueError as e:  # shared memory
+            if "shared memory" not in str(e):
+                raise
+    return times

@@ -5,10 +5,11 @@ do not fit are skipped. CUTE_KERNELS_BENCH_SHAPES picks shapes; prints one line 
 M (roofline: packed weight + scale bytes at 4.25 TB/s)."""
 
 import torch
+from probe_inputs import time_small_m_configs
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
-from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
+from cute_kernels.nvfp4_gemm import small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 SPLITS = {1: [(2, 1, 4, 1, s) for s in (2, 3, 4, 6)] + [(1, 1, 4, 1, s) for s in (2, 3, 4)],
@@ -26,16 +27,8 @@ for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 
         a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
                                                        dtype=torch.bfloat16), 100.0)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        times = {}
-        for c in [small_m_config(m, n, k)] + SPLITS[m]:
-            if len(c) > 4 and c[4] > -(-k // 256):
-                continue
-            try:
-                times[c] = time_graph_us([lambda w=w, c=c: launch_small_m(
-                    a, a_sf, w[0], w[1], alpha, out, c) for w in plain], 50)
-            except ValueError as e:  # shared memory
-                if "shared memory" not in str(e):
-                    raise
+        times = time_small_m_configs(a, a_sf, plain, alpha, out,
+                                     [small_m_config(m, n, k)] + SPLITS[m], k)
         first = next(iter(times))
         best = min(times, key=times.get)
         roof = wbytes / 4.25e6
