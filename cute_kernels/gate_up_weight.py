@@ -39,7 +39,7 @@ from layouts import (
     unswizzle_sf,
 )
 
-from .permuted_fp4 import as_permuted_words, standard_packed
+from .permuted_fp4 import as_permuted_words, packed_form, written_before_next_launch
 
 __all__ = ["GATE_UP_GROUP", "prepare_gate_up_weight", "restore_gate_up_weight"]
 
@@ -118,11 +118,9 @@ def prepare_gate_up_weight(weight: torch.Tensor, weight_scale: torch.Tensor,
     if permute:
         weight_i = as_permuted_words(weight_i)
     scale_i = swizzle_sf(interleave_gate_up(weight_scale, GATE_UP_GROUP)).contiguous()
-    if weight_i.is_cuda and not torch.cuda.is_current_stream_capturing():
-        # The fused kernel reads its weights before it waits for the kernel launched just
-        # before it (PDL, README "Launches"): that kernel must not be the one writing them.
-        torch.cuda.current_stream(weight_i.device).synchronize()
-    return weight_i, scale_i
+    # The fused kernel reads its weights before it waits for the kernel launched just before
+    # it (PDL, README "Launches"): that kernel must not be the one writing them.
+    return written_before_next_launch(weight_i), scale_i
 
 
 def restore_gate_up_weight(weight_i: torch.Tensor, weight_scale_i: torch.Tensor,
@@ -142,8 +140,7 @@ def restore_gate_up_weight(weight_i: torch.Tensor, weight_scale_i: torch.Tensor,
         [2I, K/16] plain row-major: bit-identical to the tensors ``prepare_gate_up_weight``
         was given. New contiguous tensors on the inputs' device.
     """
-    if isinstance(weight_i, torch.Tensor) and weight_i.dtype == torch.int32 and weight_i.dim() == 2:
-        weight_i = standard_packed(weight_i)
+    weight_i = packed_form(weight_i)
     rows, k = _check_weight(weight_i, "weight_i")
     kb = k // SF_VEC_SIZE
     padded = sf_padded_shape(rows, kb)

@@ -259,11 +259,11 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
 
     a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
     b: packed uint8 [N, K/2] with swizzled e4m3 ``b_sf``, or the same weights as permuted
-    int32 words [N, K/8] (``prepare_nvfp4_weight``: decoded with fewer instructions). alpha = input_scale * weight_scale_2
-    (float or one-element fp32 tensor). See the module docstring for the limits. ``b`` and
-    ``b_sf`` must not be written by the launch just before this call: where the small-M kernel
-    launches with PDL (``NVFP4GemmSmallM.PDL_SHORT_K_STEPS``) it reads them while that launch
-    may still run (README "Launches")."""
+    int32 words [N, K/8] (``prepare_nvfp4_weight``: decoded with fewer instructions).
+    alpha = input_scale * weight_scale_2 (float or one-element fp32 tensor). See the module
+    docstring for the limits. ``b`` and ``b_sf`` must not be written by the launch just before
+    this call: where the small-M kernel launches with PDL (``NVFP4GemmSmallM.PDL_SHORT_K_STEPS``)
+    it reads them while that launch may still run (README "Launches")."""
     m, n, k = _validate(a, a_sf, b, b_sf, out_dtype, out)
     alpha_t = as_scale_tensor("alpha", alpha, b.device)
     if out is None:

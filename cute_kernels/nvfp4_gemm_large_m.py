@@ -82,7 +82,7 @@ class NVFP4GemmLargeM:
                  hybrid: bool = False, permuted: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
         # ``permuted``: the weights come in ``permuted_fp4``'s bit-permuted words and the
-        # activations with K permuted inside each 64-element group (``permuted_k_order``):
+        # activations with K permuted inside each 64-element group (``PERMUTED_K_ORDER``):
         # a thread decodes two whole words per row and k-tile (``_decode_tile``)
         self.permuted = permuted
         # Stream-K (``stream_k``): each CTA takes a contiguous range of the (tile,
@@ -569,9 +569,9 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
     (dividing K / 64) the kernel writes each K split's fp32 partial sums to a workspace and
     their sum (``torch.sum`` over the splits: a fixed order, deterministic) is cast into
-    ``out``. With ``stream_k`` the CTAs share out the (tile, k-tile) units evenly and fix cut tiles up in the same launch
-    (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole tiles for all but the last one
-    to two waves' worth."""
+    ``out``. With ``stream_k`` the CTAs share out the (tile, k-tile) units evenly and fix cut
+    tiles up in the same launch (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole
+    tiles for all but the last one to two waves' worth."""
     import torch
 
     m = a_bf16.shape[0]

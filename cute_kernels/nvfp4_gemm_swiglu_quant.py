@@ -82,7 +82,7 @@ from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
 from .nvfp4_quant import silu_mul_fast
-from .permuted_fp4 import standard_packed, weight_dims
+from .permuted_fp4 import weight_dims
 from .swiglu_split_route import launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -568,8 +568,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
 
     a: packed uint8 [M, K/2] with swizzled e4m3 ``a_sf``, or bf16 [M, K] with ``a_sf=None``.
     w, w_sf: ``prepare_gate_up_weight``'s [2I, K/2] uint8 (or, with ``permute=True``, int32
-    words [2I, K/8], decoded faster) and swizzled e4m3 scales (I a multiple of 64, K of 64). alpha = input_scale * weight_scale_2 and out_global_scale = the down
-    projection's input_scale_inv: floats or one-element fp32 tensors.
+    words [2I, K/8], decoded faster) and swizzled e4m3 scales (I a multiple of 64, K of 64).
+    alpha = input_scale * weight_scale_2 and out_global_scale = the down projection's
+    input_scale_inv: floats or one-element fp32 tensors.
     ``h = (alpha * up) * silu(alpha * gate)`` in fp32, quantized with G = out_global_scale.
     ``w`` and ``w_sf`` must not be written by the launch just before this call: with PDL the
     small-M kernel reads them while that launch may still run (README "Launches").
@@ -606,8 +607,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     if m == 0:
         return out, sf_bytes.view(torch.float8_e4m3fn)
     if not w.is_cuda:
-        w_packed = standard_packed(w) if w.dtype == torch.int32 else w
-        q, sf = reference.gemm_swiglu_quant(a, a_sf, w_packed, w_sf, alpha_t, gs_t)
+        q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
     elif swiglu_small_m_regime(m, i, k):

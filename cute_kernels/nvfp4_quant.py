@@ -141,6 +141,7 @@ class NVFP4Quant:
         self.k, self.kb = k, k // BLOCK
         self.kb4 = (self.kb + 3) // 4 * 4
         self.dtype, self.silu, self.experts = dtype, silu, experts
+        self.parts = 2 if silu else 1  # inputs per element: gate and up when fused
         self.vecs, self.warps = vecs, warps
         self.chunk_blocks = BLOCKS_PER_STEP * vecs  # scale blocks per warp work item
         self.chunks = (self.kb4 + self.chunk_blocks - 1) // self.chunk_blocks  # items per row
@@ -282,14 +283,17 @@ class NVFP4Quant:
                 for c, n in zip(cur, nxt):
                     c.store(n.load())
 
+    def _item_start(self, w, lane):
+        """(row, this lane pair's first scale block) of work item ``w``."""
+        row = w // self.chunks
+        return row, (w - row * self.chunks) * self.chunk_blocks + (lane >> 1)
+
     @cute.jit
     def _process_item(self, mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, half, cur):
         """Work item ``w`` from its inputs in ``cur``: a row chunk's codes and scales, or (past
         the rows) its share of the zero scale rows M..pad128(M)."""
         if w < row_items:
-            row = w // self.chunks
-            chunk = w - row * self.chunks
-            kb0 = chunk * self.chunk_blocks + (lane >> 1)  # this lane pair's first block
+            row, kb0 = self._item_start(w, lane)
             self._quantize(mQ, sSF, g, table, ex, row, kb0, half, cur)
         else:
             if cutlass.const_expr(not self.experts):
@@ -298,7 +302,7 @@ class NVFP4Quant:
     # ---- the shared-memory ring (``ring`` >= 2) -------------------------------------------------
     def _ring_bytes(self) -> int:
         """[ring, warps, parts, vecs, 32 lanes, 16 bytes]: each lane's loads are its own."""
-        return self.ring * self.warps * (2 if self.silu else 1) * self.vecs * 32 * 16
+        return self.ring * self.warps * self.parts * self.vecs * 32 * 16
 
     @cute.jit
     def _ring_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
@@ -308,10 +312,10 @@ class NVFP4Quant:
         per iteration, so ``wait_group(ring - 1)`` is "this item has landed"), moves it to
         registers, refills the slot with the item ``ring`` strides ahead and computes. A lane
         reads only the bytes it copied, so no barrier beyond the warp's own is needed."""
-        parts = 2 if self.silu else 1
+        shape = (self.ring, self.warps, self.parts, self.vecs, 32, VEC)
         ring = SmemAllocator().allocate_tensor(
-            self.dtype, cute.make_ordered_layout((self.ring, self.warps, parts, self.vecs, 32, VEC),
-                                                 order=(5, 4, 3, 2, 1, 0)), byte_alignment=128)
+            self.dtype, cute.make_ordered_layout(shape, order=(5, 4, 3, 2, 1, 0)),
+            byte_alignment=128)
         # .cg: 16-byte pieces read once, so they skip L1
         atom = cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL), self.dtype,
                                    num_bits_per_copy=128)
@@ -335,13 +339,11 @@ class NVFP4Quant:
     def _issue_item(self, mX: cute.Tensor, ex, w, loaded, lane, slot: cute.Tensor, atom):
         """cp.async of work item ``w``'s loads (as ``_load_item`` reads them) into this lane's
         ``slot`` [parts, vecs, VEC]; nothing for loads past the row or items past ``loaded``."""
-        row = w // self.chunks
-        chunk = w - row * self.chunks
-        kb0 = chunk * self.chunk_blocks + (lane >> 1)
+        row, kb0 = self._item_start(w, lane)
         for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
             if (w < loaded) & self._in_row(kb):
-                for part in cutlass.range_constexpr(2 if self.silu else 1):
+                for part in cutlass.range_constexpr(self.parts):
                     col = self._input_col(kb, lane & 1, part)
                     src = self._tile(mX, ex, row, col, VEC)
                     src = src[0, 0, None] if cutlass.const_expr(self.experts) else src[0, None]
@@ -352,9 +354,7 @@ class NVFP4Quant:
     def _read_item(self, w, loaded, lane, slot: cute.Tensor, cur):
         """The landed item from ``slot`` into the registers ``cur`` (zeros where nothing was
         copied)."""
-        row = w // self.chunks
-        chunk = w - row * self.chunks
-        kb0 = chunk * self.chunk_blocks + (lane >> 1)
+        row, kb0 = self._item_start(w, lane)
         for i in cutlass.range_constexpr(self.vecs):
             valid = (w < loaded) & self._in_row(kb0 + BLOCKS_PER_STEP * i)
             for part in cutlass.range_constexpr(len(cur)):
@@ -364,15 +364,13 @@ class NVFP4Quant:
         """Registers for one item's inputs: [vecs, VEC] (and the up half when fused), rows
         contiguous so each row is one 16-byte load."""
         layout = cute.make_ordered_layout((self.vecs, VEC), order=(1, 0))
-        return [cute.make_rmem_tensor(layout, self.dtype) for _ in range(2 if self.silu else 1)]
+        return [cute.make_rmem_tensor(layout, self.dtype) for _ in range(self.parts)]
 
     @cute.jit
     def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs):
         """Every load of work item ``w`` (zeros where not ``live`` or past the row). Block i of
         the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7."""
-        row = w // self.chunks
-        chunk = w - row * self.chunks
-        kb0 = chunk * self.chunk_blocks + (lane >> 1)
+        row, kb0 = self._item_start(w, lane)
         half = lane & 1
         for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i

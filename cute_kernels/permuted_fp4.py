@@ -86,26 +86,39 @@ def as_permuted_words(packed: torch.Tensor) -> torch.Tensor:
 
 def prepare_nvfp4_weight(weight: torch.Tensor) -> torch.Tensor:
     """Packed uint8 NVFP4 weights [N, K/2] (ModelOpt's, element 2i in the low nibble) -> the
-    permuted int32 words [N, K/8] that ``nvfp4_gemm`` decodes with fewer instructions (M = 1 on
-    the H200: 4-12% faster). The scales stay as they are; ``standard_packed`` undoes it. On
-    CUDA it synchronizes the stream before returning (outside graph capture): the small-M
-    kernels may read weights before they wait for the kernel launched just before them
-    (README "Launches")."""
+    permuted int32 words [N, K/8] that ``nvfp4_gemm`` decodes with fewer instructions (H200
+    2026-11-30, ``tools/permuted_weights_probe.py``: M = 1 2-12% faster, M = 64 7-26%). The
+    scales stay as they are; ``standard_packed`` undoes it. On CUDA it synchronizes the stream
+    before returning (outside graph capture): the small-M kernels may read weights before they
+    wait for the kernel launched just before them (README "Launches")."""
     if not isinstance(weight, torch.Tensor) or weight.dtype != torch.uint8 or weight.dim() != 2:
         raise TypeError(f"weight: expected packed uint8 [N, K/2], got "
                         f"{getattr(weight, 'dtype', type(weight).__name__)} "
                         f"{tuple(getattr(weight, 'shape', ()))}")
     if weight.shape[1] % 4:
         raise ValueError(f"weight: K/2 = {weight.shape[1]} must be a multiple of 4 (K of 8)")
-    words = as_permuted_words(weight)
-    if words.is_cuda and not torch.cuda.is_current_stream_capturing():
-        torch.cuda.current_stream(words.device).synchronize()
-    return words
+    return written_before_next_launch(as_permuted_words(weight))
+
+
+def written_before_next_launch(t: torch.Tensor) -> torch.Tensor:
+    """``t`` after its stream has finished writing it (outside graph capture; CPU: as is): the
+    kernels that read weights before their PDL wait must not find them half written."""
+    if t.is_cuda and not torch.cuda.is_current_stream_capturing():
+        torch.cuda.current_stream(t.device).synchronize()
+    return t
 
 
 def standard_packed(words: torch.Tensor) -> torch.Tensor:
     """The inverse of ``as_permuted_words``: int32 words [N, K/8] -> packed uint8 [N, K/2]."""
     return unpermute_fp4_words(words.contiguous().view(torch.uint8))
+
+
+def packed_form(b):
+    """NVFP4 weights as packed uint8 [N, K/2]: permuted int32 words [N, K/8] unpermuted,
+    anything else as it is (for the caller's own checks)."""
+    if isinstance(b, torch.Tensor) and b.dtype == torch.int32 and b.dim() == 2:
+        return standard_packed(b)
+    return b
 
 
 def weight_dims(b: torch.Tensor) -> tuple[int, int, bool]:

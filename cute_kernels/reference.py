@@ -30,7 +30,7 @@ from typing import Optional, Tuple, Union
 
 import torch
 
-from .permuted_fp4 import standard_packed
+from .permuted_fp4 import packed_form
 
 __all__ = [
     "E2M1_VALUES", "FP4_BLOCK", "E4M3_MAX", "E2M1_MAX",
@@ -229,8 +229,7 @@ def nvfp4_raw_values(packed: torch.Tensor, sf: torch.Tensor, m: Optional[int] = 
     pad128(m)*pad4(k/16) bytes) if ``swizzled`` else [m, k/16]; e4m3 or its uint8 bytes.
     Permuted int32 weight words [m, k/8] (``prepare_nvfp4_weight``) are unpermuted first.
     """
-    if packed.dtype == torch.int32 and packed.dim() == 2:
-        packed = standard_packed(packed)
+    packed = packed_form(packed)
     if packed.dtype != torch.uint8:
         raise TypeError(f"packed: expected torch.uint8, got {packed.dtype}")
     if m is None or k is None:
@@ -412,8 +411,7 @@ def nvfp4_gemm_fp64(a: torch.Tensor, a_sf: Optional[torch.Tensor], b: torch.Tens
     The weights may also be ``prepare_nvfp4_weight``'s permuted int32 words [N, K/8] (the same
     values; unpermuted here).
     """
-    if b.dtype == torch.int32 and b.dim() == 2:
-        b = standard_packed(b)
+    b = packed_form(b)
     if b.dtype != torch.uint8 or b.dim() != 2:
         raise ValueError(f"b: expected packed uint8 [N, K/2], got {b.dtype} {tuple(b.shape)}")
     n, k = b.shape[0], b.shape[1] * 2

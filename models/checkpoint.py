@@ -28,7 +28,7 @@ from typing import Mapping, Optional, Sequence, Tuple, Union
 import torch
 
 from cute_kernels import prepare_nvfp4_weight
-from cute_kernels.permuted_fp4 import standard_packed, weight_dims
+from cute_kernels.permuted_fp4 import packed_form, weight_dims
 from layouts import swizzle_sf
 
 from . import ops
@@ -109,14 +109,14 @@ class NVFP4Linear:
     @property
     def packed(self) -> torch.Tensor:
         """The weight as packed uint8 [N, K/2], whichever form it is held in."""
-        return standard_packed(self.weight) if self.weight.dtype == torch.int32 else self.weight
+        return packed_form(self.weight)
 
     def __post_init__(self):
         if self.weight.is_cuda and env_flag(PERMUTED_WEIGHTS_ENV, True):
             if self.weight.dtype == torch.uint8:
                 self.weight = prepare_nvfp4_weight(self.weight)
-        elif self.weight.dtype == torch.int32:
-            self.weight = standard_packed(self.weight)
+        else:
+            self.weight = packed_form(self.weight)
         # Computed once: a decode step then launches no scalar kernels (each is a graph node
         # of ~2 us next to a 30-50 us GEMM).
         self._alpha = self.input_scale * self.weight_scale_2

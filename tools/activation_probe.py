@@ -5,22 +5,20 @@ bandwidth of the same run."""
 import torch
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import time_graph_us
+from cute_kernels.bench.ceilings import copy_bandwidth_tbs
+from cute_kernels.bench.timing import time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 
-buf = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-dst = torch.empty_like(buf)
-copy_us = time_graph_us([lambda: dst.copy_(buf)], 20)
-copy_tbps = 2 * buf.numel() / copy_us / 1e6
-print(f"copy 256 MiB: {copy_us:.1f} us, {copy_tbps:.2f} TB/s")
-del buf, dst
+copy_tbps = copy_bandwidth_tbs(256 << 20, "torch")
+print(f"torch copy_ 256 MiB: {copy_tbps:.2f} TB/s")
 for m, k in ((256, 18432), (1024, 18432), (1024, 7168), (4096, 7168), (4096, 18432)):
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     for p in (False, True):
         ref = bf16_activations(a, a_sf, p)
         assert torch.equal(ref, bf16_activations(a, a_sf, p))
-    us = [time_graph_us([lambda p=p: bf16_activations(a, a_sf, p)], 50) for p in (False, True)]
+    us = time_graphs_interleaved_us([[lambda p=p: bf16_activations(a, a_sf, p)]
+                                     for p in (False, True)], 50)
     nbytes = m * k // 2 + m * k // 16 + 2 * m * k
     tb = [nbytes / u / 1e6 for u in us]
     print(f"activations M={m} K={k}: unit scale {us[0]:.2f} us ({tb[0]:.2f} TB/s, "

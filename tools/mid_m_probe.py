@@ -2,10 +2,10 @@
 2026-11-30: 4096x7168 M = 64 29.5 us against 17.6, 7168x2048 M = 64 17.6 against 10.4): the
 public route against every large-M launch of the same W4A4 call (the activation dequantization
 included, as the route pays it): whole tiles of 64 / 128 / 256 tokens, split K in 2, 4 and 8
-with 64- and 128-token tiles, stream-K with 64 and 128, and cuBLAS bf16, on permuted weight words (the models' layout; activations permuted-K). The
-small-M regime and the plans were set before split-K and stream-K existed for these shapes. Graph us (weights
-rotated past the L2); the fastest launch per point last. CUTE_KERNELS_BENCH_SHAPES picks
-entries of POINTS."""
+with 64- and 128-token tiles, stream-K with 64 and 128, and cuBLAS bf16, on permuted weight
+words (the models' layout; activations permuted-K). The small-M regime and the plans were set
+before split-K and stream-K existed for these shapes. Graph us (weights rotated past the L2);
+the fastest launch per point last. CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS."""
 
 import torch
 from probe_inputs import weight_copies

@@ -34,8 +34,8 @@ import torch
 
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
-from cute_kernels.bench.timing import (select_shapes, time_graph_us, time_graphs_interleaved_us,
-                                       warm_only)
+from cute_kernels.bench.ceilings import copy_bandwidth_tbs
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 
 KS = (5120, 7168, 17408, 18432)
@@ -60,16 +60,9 @@ def _fn(k, fused, variant):
                                per_sm * sm_count(), prefetch, False, encode, min_ctas, ring)
 
 
-def copy_tbps() -> float:
-    src = torch.randn(64 << 20, device="cuda")  # 256 MiB
-    dst = torch.empty_like(src)
-    us = time_graph_us([lambda: dst.copy_(src)], calls_per_graph=20)
-    return 2 * src.numel() * 4 / us / 1e6
-
-
 def main():
     shapes = select_shapes(SHAPES)
-    copy = None if warm_only() else copy_tbps()
+    copy = None if warm_only() else copy_bandwidth_tbs(256 << 20, "torch")
     if copy:
         print(f"torch copy_ 256 MiB: {copy:.3f} TB/s", flush=True)
     rows = []

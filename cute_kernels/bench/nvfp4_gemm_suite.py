@@ -2,8 +2,9 @@
 
 Rows per (N x K, M): ours with NVFP4 activations (W4A4), the same with the weights as
 ``prepare_nvfp4_weight``'s permuted words (W4A4 permuted: the layout the models use), and with
-bf16 activations (W4A16, the like-for-like comparison with QuACK). Bytes = packed weights + scales + activations +
-output, so at M = 1 the "% copy" column is the fraction of the DRAM roofline. ``--sweep``
+bf16 activations (W4A16, the like-for-like comparison with QuACK). Bytes = packed weights +
+scales + activations + output, so at M = 1 the "% copy" column is the fraction of the DRAM
+roofline. ``--sweep``
 first times every small-M tile config on a few shapes and prints the best per M, then the
 small/large crossover table behind ``small_m_regime``.
 """
@@ -15,8 +16,8 @@ import torch
 from .. import reference
 from ..nvfp4_dequant import nvfp4_dequantize
 from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
-from ..permuted_fp4 import prepare_nvfp4_weight
 from ..nvfp4_gemm_large_m import launch_large_m
+from ..permuted_fp4 import prepare_nvfp4_weight
 from .report import Row
 from .timing import rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us
 

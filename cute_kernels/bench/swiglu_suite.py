@@ -8,10 +8,10 @@ the paths it replaces, on the issue's shapes, M = 1 .. 16384:
   silu*mul + our quantization.
 
 NVFP4 activations (W4A4), weights in random NVFP4, rotated past the L2; each point twice: the
-packed weights, and ``prepare_nvfp4_weight``'s permuted words (the models'
-layout; row "permuted", its pair on the same words). Bytes = packed weights
-+ scales, so at M = 1 the "% copy" column is the fraction of the weight-stream roofline. The
-fused kernel and the pair are timed in turn (``time_graphs_interleaved_us``): separate runs of
+packed weights, and ``prepare_nvfp4_weight``'s permuted words (the models' layout; row
+"permuted", its pair on the same words). Bytes = packed weights + scales, so at M = 1 the
+"% copy" column is the fraction of the weight-stream roofline. The fused kernel and the pair
+are timed in turn (``time_graphs_interleaved_us``): separate runs of
 the two drifted by up to 3% (H200, 2026-11-30), as much as the margins in question.
 """
 
