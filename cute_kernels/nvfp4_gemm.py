@@ -93,7 +93,8 @@ def small_m_regime(m: int, n: int, k: int) -> bool:
 SPLIT_WAVE_FRACTION = 1.5
 
 
-def small_m_config(m: int, n: int, k: int, a_fp4: bool = True) -> tuple[int, ...]:
+def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
+                   permuted: bool = False) -> tuple[int, ...]:
     """(row_tiles, token_tiles, warps, prefetch[, splits]) for the small-M kernel: the best of
     ``python -m cute_kernels.bench nvfp4_gemm --sweep`` on the H200 (2026-11-29). Big weights
     want two row tiles per warp (the activation decode amortized over 32 rows); short K wants
@@ -106,7 +107,13 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True) -> tuple[int, ...
     Long K whose CTAs barely pass one per SM splits K in three (``SPLIT_WAVE_FRACTION``;
     ``tools/small_split_probe.py``, H200 2026-11-30, W4A4: 5120x17408 is 160 CTAs, M = 1
     22.1 us against 27.7, M = 8 26.1 against 31.3, M = 16 32.3 against the ring's 41.8;
-    7168x18432 at 224 CTAs and every K = 7168 shape measured no gain from 2, 3, 4 or 6)."""
+    7168x18432 at 224 CTAs and every K = 7168 shape measured no gain from 2, 3, 4 or 6).
+
+    Permuted weight words (``permuted``, W4A4) decode with fewer instructions, which moves
+    three choices (``tools/permuted_config_probe.py``, H200 2026-11-30, us):
+    ``_permuted_w4a4_config``."""
+    if permuted and a_fp4 and m <= 8:
+        return _permuted_w4a4_config(m, n, k)
     big = n * k >= 64 * 2**20
     if m <= 8:
         config = (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
@@ -123,6 +130,30 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True) -> tuple[int, ...
     ctas = -(-n // (16 * rt)) * -(-m // (8 * jt))
     if k >= 16384 and ctas <= SPLIT_WAVE_FRACTION * H200_SMS:
         return rt, jt, config[2], (1 if m <= 8 else 0), 3
+    return config
+
+
+def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
+    """``small_m_config`` at M <= 8 on permuted words (H200 2026-11-30, graph us, default ->
+    this config):
+
+    - one token, big weights with K < 16384: one row tile per warp, twice the CTAs
+      (36864x7168 45.65 -> 44.09, 34816x5120 33.43 -> 31.33);
+    - one token, weights <= 32 Mi values: 8 warps per CTA (4096x7168 8.36 -> 7.88);
+    - 3..8 tokens with long K (the register path: 3 CTAs per SM) on at most two CTAs per SM:
+      K split in two where that fits one wave of 3 CTAs per SM, else in three (5120x17408
+      M = 4 / 8 27.31 / 27.13 -> 23.51 / 23.45; 7168x18432 33.77 / 33.83 -> 32.10 / 31.69).
+    One or two tokens keep the packed rules' splits (5120x17408 M = 1: three 19.83, two 21.5;
+    7168x18432 M = 1: none 26.80, three 27.8)."""
+    config = small_m_config(m, n, k)
+    rt, jt, warps, prefetch = config[:4]
+    if m == 1 and k < 16384 and n * k >= 64 * 2**20:
+        return 1, jt, warps, prefetch, *config[4:]
+    if m == 1 and n * k <= 32 * 2**20:
+        return rt, jt, 8, prefetch, *config[4:]
+    ctas = -(-n // (16 * rt))
+    if m >= 3 and k >= 16384 and ctas <= 2 * H200_SMS:
+        return rt, jt, warps, prefetch, (2 if 2 * ctas <= 3 * H200_SMS else 3)
     return config
 
 
@@ -272,7 +303,7 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         return out
     if small_m_regime(m, n, k):
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
-                       small_m_config(m, n, k, a_sf is not None))
+                       small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:
         _large_m(a, a_sf, b, b_sf, alpha_t, out)
     return out

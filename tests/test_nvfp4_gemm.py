@@ -87,10 +87,10 @@ def test_default_configs_fit_shared_memory(n, k):
     both activation kinds wherever the small kernel runs."""
     for m in range(1, SMALL_M_MAX + 1):
         if small_m_regime(m, n, k):
-            for fp4_a in (True, False):
-                config = small_m_config(m, n, k, fp4_a)
+            for fp4_a, permuted in [(True, False), (False, False), (True, True)]:
+                config = small_m_config(m, n, k, fp4_a, permuted)
                 NVFP4GemmSmallM(n, k, fp4_a, None, *config[:4], staged_tokens(m, config, k),
-                                config_splits(config))
+                                config_splits(config), permuted)
 
 
 def test_staged_tokens_rule():
@@ -134,6 +134,28 @@ def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
             assert config_splits(small_m_config(m, n, k)) == 1, (m, n, k)
     assert small_m_config(1, 5120, 17408) == (2, 1, 4, 1, 3)
     assert small_m_config(16, 5120, 17408) == (2, 2, 4, 0, 3)
+
+
+def test_permuted_words_move_three_small_m_choices():
+    """``tools/permuted_config_probe.py`` (H200 2026-11-30): on permuted words one token takes
+    one row tile for big K < 16384 weights and 8 warps for small ones; 3..8 tokens on long K
+    split in two where that fits one wave of 3 CTAs per SM, else in three. Elsewhere, and for
+    packed weights, the configs stay."""
+    def permuted(m, n, k):
+        return small_m_config(m, n, k, True, True)
+    assert permuted(1, 36864, 7168) == permuted(1, 34816, 5120) == (1, 1, 4, 1)
+    assert permuted(1, 4096, 7168) == (1, 1, 8, 1)
+    assert permuted(1, 9216, 7168) == small_m_config(1, 9216, 7168)
+    for m in (4, 8):
+        assert permuted(m, 5120, 17408) == (2, 1, 4, 1, 2)
+        assert permuted(m, 7168, 18432) == (2, 1, 4, 1, 3)
+    for m in (1, 2, 16):
+        for n, k in [(5120, 17408), (7168, 18432)]:
+            assert permuted(m, n, k) == small_m_config(m, n, k), (m, n, k)
+    for m in (2, 4, 8, 16):
+        for n, k in [(36864, 7168), (34816, 5120), (4096, 7168), (7168, 2048)]:
+            assert permuted(m, n, k) == small_m_config(m, n, k), (m, n, k)
+    assert small_m_config(1, 36864, 7168, False, True) == small_m_config(1, 36864, 7168, False)
 
 
 @pytest.mark.gpu

@@ -169,7 +169,8 @@ def _rel_err(got, want):
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,config", [(1, (2, 1, 4, 1)), (5, (2, 1, 4, 1)), (13, (1, 2, 4, 0)),
                                       (13, (1, 2, 4, 3)), (1, (2, 1, 4, 1, 4)),
-                                      (13, (1, 2, 3, 0, 3))])
+                                      (13, (1, 2, 3, 0, 3)), (1, (1, 1, 8, 1)),
+                                      (5, (2, 1, 4, 1, 2))])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_small_m_equals_standard(m, config, fp4_a):
     """Same MMA operands in the same order: the same bits, every path (staged, registers, the
