@@ -415,7 +415,7 @@ def swiglu_small_m_regime(m: int, i: int, k: int) -> bool:
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
 
 
-def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, ...]:
+def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tuple[int, ...]:
     """(row_tiles, token_tiles, warps, prefetch[, splits]): ``small_m_config`` of the [2I, K] GEMM, then
     what ``tools/swiglu_config_probe.py`` measured best for the fused kernel (H200,
     2026-11-29, every config at M = 1, 8, 16, 32 on the issue's five shapes):
@@ -442,7 +442,12 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, ...]:
     Where the CTAs fill at most half the SMs, K is split over 4 (or 2) CTAs, reduced in the
     launch (``tools/small_split_probe.py``, H200 2026-11-30: 1024x7168 is 32 CTAs, M = 1 8.2
     us against 9.0, M = 8 8.5 against 10.2; 4096x7168's 128 CTAs and 9216x7168's 288 lost
-    with any split)."""
+    with any split).
+
+    Permuted weight words (``permuted``) at 9..16 tokens keep the register prefetch with two
+    token tiles on weights under 64 Mi elements (``tools/swiglu_permuted_probe.py``, H200
+    2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
+    lost 4% with it, 36864x7168 gained 2%)."""
     rt, jt, plain_warps, prefetch = small_m_config(m, 2 * i, k)[:4]
     rt = max(rt, 2)
     row_blocks = -(-2 * i // (16 * rt))
@@ -457,6 +462,8 @@ def swiglu_small_m_config(m: int, i: int, k: int) -> tuple[int, ...]:
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
+    if permuted and 8 < m <= 16 and 2 * i * k < 64 * 2**20:
+        prefetch = 1
     ctas = row_blocks * -(-token_tiles // jt)
     for splits in (4, 2):
         if ctas * splits <= H200_SMS and k // STEP >= 4 * splits:  # >= 4 K steps per split
@@ -504,27 +511,46 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     kernel(*args)
 
 
-def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
-    """The fused TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``,
-    as ``nvfp4_gemm`` at large M): in stream-K where ``stream_k_plan(fused=True)`` takes it,
-    else whole tiles, or the fp32 split route where that grid would starve
-    (``split_route_plan``). H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K /
-    before (the fused kernel or the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168
-    M = 256 66.5 / 88.6, M = 1024 224.5 / 260.9; 1024x7168 M = 256 26.6 / 30.7 (split route);
-    4096x7168 M = 128 30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4."""
-    two_i, k, permuted = weight_dims(w)
-    m, i = a.shape[0], two_i // 2
+def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
+    """The route past the small-M regime: ``("stream_k", tile_m)``, the fused TMA + wgmma
+    kernel in stream-K where ``stream_k_plan(fused=True)`` takes it; ``("split", (tile_m,
+    splits))``, the fp32 split route where whole tiles would starve the grid
+    (``split_route_plan``); else ``("whole", config)``, the fused kernel on whole tiles.
+
+    H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
+    the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
+    M = 1024 224.5 / 260.9; 1024x7168 M = 256 26.6 / 30.7 (split route); 4096x7168 M = 128
+    30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4.
+
+    Since the split route's partial sums are reduced by one ``torch.sum``, weights of at most
+    32 Mi elements take it before stream-K from 128 tokens wherever ``large_m_plan`` splits K
+    (``tools/swiglu_permuted_probe.py``, H200 2026-11-30, permuted words, us, split route /
+    stream-K: 1024x7168 M = 128 19.7 / 21.0, M = 256 21.7 / 26.5 (the unfused pair 23.5),
+    M = 512 27.8 / 29.7; 4096x7168 M = 128 27.9 / 29.4; at M = 64 the swiglu suite had
+    4096x7168's stream-K at 22.2 against the pair's 23.4, the split route's own cost)."""
+    plan = split_route_plan(m, i, k)
+    if plan is not None and m >= 128 and 2 * i * k <= 32 * 2**20:
+        return "split", plan
     stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
     if stream_plan is not None:
-        launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
-                       out_sf, (stream_plan[0], 0), stream_k=True)
-        return
-    plan = split_route_plan(m, i, k)
+        return "stream_k", stream_plan[0]
     if plan is not None:
+        return "split", plan
+    return "whole", large_m_config(m, 2 * i, k)
+
+
+def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
+    """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
+    ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
+    two_i, k, permuted = weight_dims(w)
+    m, i = a.shape[0], two_i // 2
+    route, plan = large_m_route(m, i, k)
+    if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
+    config, stream_k = ((plan, 0), True) if route == "stream_k" else (plan, False)
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
-                   out_sf, large_m_config(m, 2 * i, k))
+                   out_sf, config, stream_k=stream_k)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:
@@ -612,7 +638,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         sf_bytes.copy_(sf.view(torch.uint8))
     elif swiglu_small_m_regime(m, i, k):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
-                       swiglu_small_m_config(m, i, k))
+                       swiglu_small_m_config(m, i, k, w.dtype == torch.int32))
     else:
         _large_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
     return out, sf_bytes.view(torch.float8_e4m3fn)

@@ -16,7 +16,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   launch_large_m, launch_small_m,
-                                                  swiglu_small_m_config, swiglu_small_m_regime)
+                                                  large_m_route, swiglu_small_m_config,
+                                                  swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.swiglu_split_route import launch_split_route, split_route_plan
 from cute_kernels.testing import compile_only
@@ -101,6 +102,27 @@ def test_small_m_regime_hands_over_to_stream_k_wgmma():
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
     assert swiglu_small_m_regime(64, 512, 7168) and not swiglu_small_m_regime(65, 512, 7168)
+
+
+def test_permuted_words_keep_the_prefetch_at_9_to_16_tokens():
+    """``tools/swiglu_permuted_probe.py``: on permuted words two token tiles keep the register
+    prefetch for weights under 64 Mi elements (4096x7168 M = 16 15.66 -> 12.96 us)."""
+    assert swiglu_small_m_config(16, 2048, 7168, True) == (2, 2, 8, 1)
+    assert swiglu_small_m_config(16, 4608, 7168, True) == (2, 2, 4, 1)
+    for m, i, k in [(16, 18432, 7168), (16, 17408, 5120), (8, 2048, 7168), (1, 4608, 7168),
+                    (32, 2048, 7168)]:
+        assert swiglu_small_m_config(m, i, k, True) == swiglu_small_m_config(m, i, k)
+
+
+def test_large_m_route():
+    """Small weights take the split route before stream-K from 128 tokens where the plain
+    GEMM splits K; bigger weights keep stream-K (``tools/swiglu_permuted_probe.py``)."""
+    assert large_m_route(256, 512, 7168) == ("split", split_route_plan(256, 512, 7168))
+    assert large_m_route(128, 2048, 7168)[0] == "split"
+    assert large_m_route(64, 2048, 7168) == ("stream_k", 64)     # M = 64 keeps stream-K
+    assert large_m_route(256, 2048, 7168) == ("stream_k", 128)   # no K split planned
+    assert large_m_route(256, 4608, 7168) == ("stream_k", 256)
+    assert large_m_route(4096, 18432, 7168)[0] == "whole"
 
 
 def test_config_is_valid_for_the_fused_kernel():
@@ -384,10 +406,10 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     # (then the same bits as that launch), or the split route (same rule, other bits)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
-    stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
-    if stream_plan is not None:
-        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (stream_plan[0], 0), True)
-    elif split_route_plan(m, i, k) is not None:
+    route, plan = large_m_route(m, i, k)
+    if route == "stream_k":
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True)
+    elif route == "split":
         return
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
                                                  out_sf.view(torch.uint8))

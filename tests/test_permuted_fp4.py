@@ -245,6 +245,30 @@ def test_fused_matches_reference(m, i, k, fp4_a):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_fused_two_token_tiles_with_prefetch(fp4_a):
+    """Permuted words at 9..16 tokens keep the register prefetch with two token tiles
+    (``swiglu_small_m_config``): against the reference, and the same bits as packed weights
+    under that config."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m as launch_fused
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+
+    m, i, k = 13, 2048, 576
+    config = swiglu_small_m_config(m, i, k, True)
+    assert config[1] == 2 and config[3] == 1
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    words = prepare_nvfp4_weight(w)
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, words, w_sf, alpha, g_out)
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    want = poisoned(m, i // 2, dtype=torch.uint8)
+    want_sf = poisoned(got_sf.shape[0], got_sf.shape[1], dtype=torch.uint8)
+    launch_fused(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                 torch.full((1,), g_out, device="cuda"), want, want_sf, config)
+    assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8), want_sf)
+
+
+@pytest.mark.gpu
 def test_permuted_w4a16_large_m_chain_captures_in_a_graph():
     """W4A16 on permuted words at large M permutes the bf16 activations' K (``permute_k``) on
     the way in: that must be capturable (no host-to-device copy; the models' M = 64 decode
