@@ -8,14 +8,18 @@ from .timing import time_graph_us
 
 
 def _warm_clocks(seconds: float = 0.5) -> None:
-    """An idle GPU sits at low clocks; keep it busy briefly so the first ceiling is not low."""
-    a = torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16)
+    """An idle GPU sits at low clocks; keep it busy briefly so the first ceiling is not low.
+    With copies, not matmuls: half a second of dense bf16 matmuls left the SM clocks low for
+    the kernel timed next (H200 2026-11-30: ``nvfp4_quantize`` M = 4096, K = 17408 62.7 us
+    right after it, 51.3 us otherwise; ``tools/quant_output_probe.py``)."""
+    src = torch.empty(64 << 20, device="cuda")
+    dst = torch.empty_like(src)
     start = torch.cuda.Event(enable_timing=True)
     stop = torch.cuda.Event(enable_timing=True)
     start.record()
     while True:
         for _ in range(20):
-            a @ a
+            dst.copy_(src)
         stop.record()
         stop.synchronize()
         if start.elapsed_time(stop) > seconds * 1e3:
