@@ -314,6 +314,17 @@ def test_matches_reference(m, i, k, fp4_a):
                                                    got_sf.view(torch.uint8))
 
 
+def _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config):
+    """The fused small-M kernel with an explicit config into NaN-poisoned outputs."""
+    m, i = a.shape[0], w.shape[0] // 2
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    launch_small_m(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config)
+    return out, out_sf
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
                                     (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1), (2, 1, 4, 2),
@@ -326,11 +337,7 @@ def test_every_tile_config_agrees(config, m):
     i, k = 320, 1088
     for fp4_a in (True, False):
         a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
-        mp, kbp = sf_padded_shape(m, i // 16)
-        out = poisoned(m, i // 2, dtype=torch.uint8)
-        out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-        launch_small_m(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                       torch.full((1,), g_out, device="cuda"), out, out_sf, config)
+        out, out_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
         _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 

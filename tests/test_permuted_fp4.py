@@ -250,9 +250,9 @@ def test_fused_two_token_tiles_with_prefetch(fp4_a):
     """Permuted words at 9..16 tokens keep the register prefetch with two token tiles
     (``swiglu_small_m_config``): against the reference, and the same bits as packed weights
     under that config."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m as launch_fused
     from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
-    from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+    from tests.test_nvfp4_gemm_swiglu_quant import (_check_against_reference, _inputs,
+                                                    _run_small_m)
 
     m, i, k = 13, 2048, 576
     config = swiglu_small_m_config(m, i, k, True)
@@ -261,11 +261,9 @@ def test_fused_two_token_tiles_with_prefetch(fp4_a):
     words = prepare_nvfp4_weight(w)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, words, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
-    want = poisoned(m, i // 2, dtype=torch.uint8)
-    want_sf = poisoned(got_sf.shape[0], got_sf.shape[1], dtype=torch.uint8)
-    launch_fused(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                 torch.full((1,), g_out, device="cuda"), want, want_sf, config)
-    assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8), want_sf)
+    want, want_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+    assert torch.equal(got, want) and torch.equal(got_sf.view(torch.uint8),
+                                                  want_sf.view(torch.uint8))
 
 
 @pytest.mark.gpu
