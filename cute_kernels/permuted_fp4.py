@@ -5,16 +5,22 @@ The small-M loop turns each 32-bit word of 8 e2m1 codes (element j in bits 4j..4
 four bf16x2 MMA operand pairs: pair r holds elements r and r + 4 with their magnitude bits at
 6..8 / 22..24 and their sign bits at 15 / 31 (``device_mma.e2m1x2_raw``: two shifts and two
 masks per pair, 8 + 8 integer instructions per word, most of the loop's issue slots). Here
-each word's bits are permuted once, on the host, so that the same pairs come out of
+each word's bits are permuted once, on the host, so that the same pairs come out of (P = the
+eight target bits)
 
-* pair 0: ``w & P`` (P = the eight target bits);
-* pair 1: ``(w << 3) & P``;
-* pair 2: ``(w << 6) & P`` (0, 3 and 6 are the only shifts whose copies of P are disjoint);
-* pair 3: the 8 bits left, {10, 11, 13, 14, 26, 27, 29, 30}, in three terms:
-  ``(w >> 4) & {6, 7, 22, 23} | (w >> 5) & {8, 24} | (w << 1) & {15, 31}``;
+* pair 0: ``w & P``;
+* pair 1: ``rotl(w, 10) & P``;
+* pair 2: ``rotl(w, 13) & P`` (the rotations are one funnel shift each);
+* pair 3: the 8 bits left, {0, 1, 3, 4, 16, 17, 19, 20}, masked and multiplied by
+  ``2^2 + 2^7 + 2^12``: three copies of them that never overlap, so no carries, with each
+  target bit in exactly one copy: ``((w & R) * 0x1084) & P``;
 
-6 masks and 5 shifts per word instead of 8 and 8. The pairs' values, and so the MMA operands
-and the results, are bit-identical to the standard layout's. Scales are unchanged.
+8 integer instructions per word (5 masks, 2 rotations, 1 multiply) where the standard layout
+takes 16 (and a first permutation, with left shifts 0 / 3 / 6 and three terms for pair 3,
+took 11 with 8 of them on the integer ALU; these take 7 there, the multiply goes to the FMA
+pipe). No set of shifts without rotation serves all four pairs (``tests/test_permuted_fp4``
+checks the rule on every byte pattern). The pairs' values, and so the MMA operands and the
+results, are bit-identical to the standard layout's. Scales are unchanged.
 
 Permuted weights travel as int32 words [N, K/8] (``as_permuted_words``), so the GEMMs tell the
 layouts apart by dtype (``weight_dims``): packed uint8 [N, K/2] is the standard layout.
@@ -32,16 +38,23 @@ import torch
 # target bit of (element half h, bit t of the nibble: m, e0, e1, sign) in the pair's bf16x2
 _OUT_BITS = (6, 7, 8, 15)
 MASK_P = 0x81C081C0
-# pair 3: where each target bit comes from (source bit in the permuted word, per half)
-_PAIR3_SOURCE = {6: 10, 7: 11, 8: 13, 15: 14}
+# pairs 1 and 2: rotate the word left by this many bits, then mask
+PAIR_ROTATION = {1: 10, 2: 13}
+# pair 3: mask the word with PAIR3_MASK, multiply by PAIR3_MULTIPLIER (copies shifted left by
+# 2, 7 and 12), then mask with P; where each target bit comes from (low half; high half + 16)
+PAIR3_MASK = 0x001B001B
+PAIR3_MULTIPLIER = (1 << 2) | (1 << 7) | (1 << 12)
+_PAIR3_SOURCE = {6: 4, 7: 0, 8: 1, 15: 3}
 
 
 def _source_bit(j: int, t: int) -> int:
     """Bit of the permuted word that holds bit ``t`` of element ``j``'s code."""
     r, h = j % 4, j // 4
     out = 16 * h + _OUT_BITS[t]
+    if r == 0:
+        return out
     if r < 3:
-        return out - 3 * r
+        return (out - PAIR_ROTATION[r]) % 32
     return 16 * h + _PAIR3_SOURCE[_OUT_BITS[t]]
 
 

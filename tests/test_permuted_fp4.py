@@ -19,7 +19,8 @@ from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from cute_kernels.nvfp4_gemm_swiglu_quant import (compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m)
-from cute_kernels.permuted_fp4 import (MASK_P, PERMUTATION, PERMUTED_K_ORDER, permute_fp4_words,
+from cute_kernels.permuted_fp4 import (MASK_P, PAIR3_MASK, PAIR3_MULTIPLIER, PAIR_ROTATION,
+                                       PERMUTATION, PERMUTED_K_ORDER, permute_fp4_words,
                                        permute_k, standard_packed, unpermute_fp4_words,
                                        weight_dims)
 from cute_kernels.testing import compile_only
@@ -36,11 +37,13 @@ def _standard_pair(w, r):  # device_mma.e2m1x2_raw on Python integers
     return (_shift(w, 6 - 4 * r) & 0x01C001C0) | (_shift(w, 12 - 4 * r) & 0x80008000)
 
 
-def _permuted_pair(w, r):  # permuted_fp4.e2m1x2_permuted on Python integers
+def _permuted_pair(w, r):  # device_mma.e2m1x2_permuted on Python integers
+    if r == 0:
+        return w & MASK_P
     if r < 3:
-        return _shift(w, 3 * r) & MASK_P
-    return ((_shift(w, -4) & 0x00C000C0) | (_shift(w, -5) & 0x01000100)
-            | (_shift(w, 1) & 0x80008000))
+        k = PAIR_ROTATION[r]
+        return (((w << k) | (w >> (32 - k))) & WORD) & MASK_P
+    return (((w & PAIR3_MASK) * PAIR3_MULTIPLIER) & WORD) & MASK_P
 
 
 def _permute_word(w):
@@ -61,6 +64,20 @@ def test_pairs_of_the_permuted_word_equal_the_standard_ones():
     for w in words:
         p = _permute_word(w)
         assert all(_permuted_pair(p, r) == _standard_pair(w, r) for r in range(4)), hex(w)
+
+
+def test_pair3_multiply_has_no_carries_on_any_pattern():
+    """Pair 3's multiply adds shifted copies of its 8 source bits: every pattern of those bits
+    (the rest of the word random) must decode as the standard layout's pair 3."""
+    sources = [b for b in range(32) if PAIR3_MASK >> b & 1]
+    assert len(sources) == 8
+    for v in range(256):
+        for _ in range(4):
+            w = random.getrandbits(32)
+            for i, b in enumerate(sources):
+                w = (w & ~(1 << b)) | (((v >> i) & 1) << b)
+            standard = sum(((w >> dst) & 1) << src for src, dst in enumerate(PERMUTATION))
+            assert _permuted_pair(w, 3) == _standard_pair(standard, 3), (v, hex(w))
 
 
 def test_torch_permutation_round_trips_and_matches_the_word_rule():
