@@ -45,18 +45,19 @@ from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
-from layouts import sf_tiled_layout
+from layouts import sf_byte_offset, sf_tiled_layout
 
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
                          e2m1x2_permuted, e2m1x2_raw, in_register, mma_bf16_m16n8k16,
-                         mul_bf16x2)
+                         mul_bf16x2, scale_splat)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
+X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
 
 
 class NVFP4GemmSmallM:
@@ -84,6 +85,16 @@ class NVFP4GemmSmallM:
     # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
     # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
     PDL_SHORT_K_STEPS = 1
+    # Register double buffer as two steps per iteration with the buffers trading roles (no
+    # copy between them), and the scales converted two at a time (``scale_splat``): both only
+    # with staged activations, where ptxas keeps the loop in 128 registers (4 CTAs of 4 warps
+    # per SM). SASS, 7168x18432 M = 1: ~684 -> ~512 instructions per step with the fixed row
+    # offsets (``row_offsets``) and the zero step (``_staged_views``). In the register path
+    # (M = 3..16) they took 128 -> ~148 registers; the plain W4A16 kernel trading buffers 138
+    # (114 without), the fused one 128 (``TRADE_BUFFERS_W4A16``).
+    TRADE_BUFFERS = True
+    TRADE_BUFFERS_W4A16 = False
+    SHARED_SCALE_CONVERSION = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -123,6 +134,7 @@ class NVFP4GemmSmallM:
         self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
+                           + (4 * X_ZERO_WORDS if x_tokens else 0)
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
@@ -159,6 +171,55 @@ class NVFP4GemmSmallM:
         return block * (16 * self.rt) + t * 16
 
     # ---------------------------------------------------------------- loads (raw registers)
+    def row_offsets(self):
+        """Per weight row ``t`` of a thread (row tile ``t // 2``, row ``g + 8 (t % 2)``): the
+        byte offsets of its codes and of its scales from those of the thread's first row, where
+        both are the same in every row block and every row exists; else None. Then the loads
+        take one base address per thread and fold the offsets into their instructions, with no
+        clamp: the row addresses no longer cost ~60 instructions per step (H200 SASS,
+        7168x18432). Host arithmetic, cached (evaluated while tracing)."""
+        if not hasattr(self, "_row_offsets"):
+            self._row_offsets = self._fixed_row_offsets()
+        return self._row_offsets
+
+    def _fixed_row_offsets(self):
+        blocks = -(-self.n // (16 * self.rt))
+        rows = [[self.tile_row(b, t // 2) + (t % 2) * 8 for t in range(2 * self.rt)]
+                for b in range(blocks)]
+        if max(max(r) for r in rows) + 7 >= self.n:
+            return None
+        deltas = [rows[0][t] - rows[0][0] for t in range(2 * self.rt)]
+        if any(r[t] - r[0] != deltas[t] for r in rows for t in range(2 * self.rt)):
+            return None
+        offsets = []
+        for t, d in enumerate(deltas):
+            sf = {sf_byte_offset(r[0] + d + g, 0, self.kb_padded)
+                  - sf_byte_offset(r[0] + g, 0, self.kb_padded) for r in rows for g in range(8)}
+            if len(sf) != 1:
+                return None
+            offsets.append((d * (self.k // 2), sf.pop()))
+        return tuple(offsets)
+
+    @cute.jit
+    def _row_bases(self, mB, mBSF, b_sf_layout, block, g):
+        """(codes, scales) byte addresses of the thread's first weight row at K = 0
+        (``row_offsets``)."""
+        row0 = self.tile_row(block, 0) + g
+        return (mB.iterator.toint() + cutlass.Int64(row0) * (self.k // 2),
+                mBSF.iterator.toint() + cutlass.Int64(cute.crd2idx((row0, 0), b_sf_layout)))
+
+    @cute.jit
+    def _load_weights_at(self, bases, col, bq, bs, scale_dtype):
+        """The step's weight codes and scales from the per-thread bases (``row_offsets``):
+        32 code bytes of a row at ``col`` are 32 col bytes on, its 4 scales 512 col bytes."""
+        qcol = bases[0] + cutlass.Int64(col) * 32
+        scol = bases[1] + cutlass.Int64(col) * 512
+        for t, (dq, ds) in enumerate(self.row_offsets()):
+            q = cute.make_ptr(cutlass.Int32, qcol + dq, cute.AddressSpace.gmem, assumed_align=16)
+            cute.autovec_copy(cute.make_tensor(q, cute.make_layout(8)), bq[t, None])
+            sp = cute.make_ptr(scale_dtype, scol + ds, cute.AddressSpace.gmem, assumed_align=4)
+            cute.autovec_copy(cute.make_tensor(sp, cute.make_layout(4)), bs[t, None])
+
     @cute.jit
     def _load_codes_and_scales(self, mQ, sf_layout, mSF, row, col, rQ, rS):
         """32 bytes of codes (8 words) and the 4 scales of one row's 64-element lane slice."""
@@ -168,12 +229,17 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
-                   block, tok0, m, buf, weights: bool = True, acts: bool = True):
+                   block, tok0, m, buf, weights: bool = True, acts: bool = True, bases=None):
         """Every load of one K step into the registers of ``buf``, nothing else (only the
-        weights' or only the activations' with ``acts`` / ``weights`` False)."""
+        weights' or only the activations' with ``acts`` / ``weights`` False). ``bases``: the
+        thread's ``_row_bases`` where ``row_offsets`` holds."""
         bq, bs, xq, xs = buf
-        col = cutlass.min(step * 4 + lane_q, self.k // K_ALIGN - 1)  # lanes past K: any slice
-        for t in cutlass.range_constexpr(2 * self.rt if weights else 0):
+        col = step * 4 + lane_q
+        if cutlass.const_expr(self.k_tail):
+            col = cutlass.min(col, self.k // K_ALIGN - 1)  # lanes past K: any slice
+        if cutlass.const_expr(weights and bases is not None):
+            self._load_weights_at(bases, col, bq, bs, mBSF.element_type)
+        for t in cutlass.range_constexpr(2 * self.rt if weights and bases is None else 0):
             row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
                                         bs[t, None])
@@ -263,7 +329,11 @@ class NVFP4GemmSmallM:
         """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
         * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
         all-ones or all-zero mask: lanes past K contribute exact zeros."""
-        s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
+        if cutlass.const_expr(cute.size(rS) == 4 and self.SHARED_SCALE_CONVERSION
+                              and self.x_tokens):  # a lane slice's four scales, one word
+            s = scale_splat(cute.recast_tensor(rS, cutlass.Uint32)[0], b) & live
+        else:  # the staging's single scale
+            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
             for r in cutlass.range_constexpr(4):
@@ -296,9 +366,11 @@ class NVFP4GemmSmallM:
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens):
-                    xp[j, None].fill(0)
-                    if j * 8 + g < self.x_tokens:
-                        cute.autovec_copy(sX[j * 8 + g, x_step, b, lane_q, None], xp[j, None])
+                    base, stride = sX[j]
+                    p = cute.make_ptr(cutlass.Uint32, base + x_step * stride,
+                                      cute.AddressSpace.smem, assumed_align=16)
+                    cute.autovec_copy(cute.make_tensor(p + b * 32, cute.make_layout(8)),
+                                      xp[j, None])
                 elif cutlass.const_expr(self.a_fp4):
                     self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
                 else:
@@ -361,18 +433,22 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(not early):
             self._wait_for_inputs()
         ring = None
+        bases = None
+        if cutlass.const_expr(self.prefetch < 2 and self.row_offsets() is not None):
+            bases = self._row_bases(mB, mBSF, b_sf_layout, by, g)
         first = cutlass.min(step0 + warp, self.steps - 1)
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(early):
-            self._load_step(*loader, first, *where, bufs[0], acts=False)
+            self._load_step(*loader, first, *where, bufs[0], acts=False, bases=bases)
             self._wait_for_inputs()
             self._load_step(*loader, first, *where, bufs[0], weights=False)
         elif cutlass.const_expr(self.prefetch):
-            self._load_step(*loader, first, *where, bufs[0])
+            self._load_step(*loader, first, *where, bufs[0], bases=bases)
         sX = None
         if cutlass.const_expr(self.x_tokens):
-            sX = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
+            sX = self._staged_views(
+                self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0), g, lane_q)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
@@ -381,21 +457,35 @@ class NVFP4GemmSmallM:
             self._ring_loop(loader, where, span, ring, bufs[0], warp, lane, lane_q, acc, wp, xp,
                             sX, g)
         elif cutlass.const_expr(self.prefetch):
-            # Register double buffering: step i + 1 is in flight while step i is decoded.
-            cur, nxt = bufs
-            for i in cutlass.range(self.steps_per_warp, unroll=1):
-                step = step0 + warp + i * self.warps
-                if step + self.warps < end:
-                    self._load_step(*loader, step + self.warps, *where, nxt)
-                if step < end:
-                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
-                for src, dst in zip(nxt, cur):
-                    dst.store(src.load())
+            # Register double buffering: step i + 1 is in flight while step i is decoded. Two
+            # steps per iteration, the buffers trading roles, so no copy from one to the other
+            # (36 moves per step in the SASS otherwise).
+            if cutlass.const_expr(self.TRADE_BUFFERS and self.x_tokens
+                                  and (self.a_fp4 or self.TRADE_BUFFERS_W4A16)):
+                for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
+                    for h in cutlass.range_constexpr(2):
+                        cur, nxt = bufs[h], bufs[1 - h]
+                        step = step0 + warp + (2 * i + h) * self.warps
+                        if step + self.warps < end:
+                            self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
+                        if step < end:
+                            self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g,
+                                               step - step0)
+            else:
+                cur, nxt = bufs
+                for i in cutlass.range(self.steps_per_warp, unroll=1):
+                    step = step0 + warp + i * self.warps
+                    if step + self.warps < end:
+                        self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
+                    if step < end:
+                        self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
+                    for src, dst in zip(nxt, cur):
+                        dst.store(src.load())
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
                 if step < end:
-                    self._load_step(*loader, step, *where, bufs[0])
+                    self._load_step(*loader, step, *where, bufs[0], bases=bases)
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
         # PDL ("loop"): the next kernel may launch once every CTA is past its main loop.
@@ -472,12 +562,15 @@ class NVFP4GemmSmallM:
         16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
         then a barrier."""
         smem = SmemAllocator()
-        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(
-            self.x_tokens * self.x_token_words), byte_alignment=16)
+        staged = self.x_tokens * self.x_token_words
+        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + X_ZERO_WORDS),
+                                   byte_alignment=16)
         sX = cute.make_tensor(sXw.iterator, cute.make_layout(
             (self.x_tokens, self.split_steps, 4, 4, 8),
             stride=(self.x_token_words, 128, 32, 8, 1)))
         tid = cute.arch.thread_idx()[0]
+        if tid < X_ZERO_WORDS:
+            sXw[staged + tid] = cutlass.Uint32(0)
         blocks = self.split_steps * 16  # per token, the K tail's blocks included
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
         total = self.x_tokens * blocks
@@ -510,7 +603,23 @@ class NVFP4GemmSmallM:
                         self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
-        return sX
+        return sXw
+
+    @cute.jit
+    def _staged_views(self, sXw, g, lane_q):
+        """Per token tile j, this lane's (shared address of its step-0 slice, bytes per step)
+        in the staged activations: token lanes past the staged tokens read the zero step
+        instead (stride 0), so the main loop loads without a predicate or a zero fill."""
+        base = sXw.iterator.toint()
+        views = []
+        for j in cutlass.range_constexpr(self.jt):
+            tok = j * 8 + g
+            live = tok < self.x_tokens
+            row = base + (tok * self.x_token_words + lane_q * 8) * 4
+            zero = base + (self.x_tokens * self.x_token_words + lane_q * 8) * 4
+            views.append((cutlass.select_(live, row, zero),
+                          cutlass.select_(live, cutlass.Int32(128 * 4), cutlass.Int32(0))))
+        return views
 
     @cute.jit
     def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):

@@ -41,6 +41,7 @@ from .scale_factor import (
     pad_up,
     sf_atom_layout,
     sf_atom_layout_elementwise,
+    sf_byte_offset,
     sf_padded_shape,
     sf_tiled_layout,
     sf_tiled_layout_elementwise,
@@ -55,6 +56,7 @@ __all__ = [
     "num_sf_bytes",
     "composes_with_sf_layout", "deinterleave_gate_up", "gate_up_row_layout", "interleave_gate_up",
     "interleaved_sf_layout", "interleaved_sf_permutation",
-    "pad_up", "sf_atom_layout", "sf_atom_layout_elementwise", "sf_padded_shape",
+    "pad_up", "sf_atom_layout", "sf_atom_layout_elementwise", "sf_byte_offset",
+    "sf_padded_shape",
     "sf_tiled_layout", "sf_tiled_layout_elementwise", "swizzle_sf", "unswizzle_sf",
 ]

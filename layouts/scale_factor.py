@@ -44,6 +44,14 @@ def sf_padded_shape(m: int, kb: int) -> tuple[int, int]:
     return pad_up(m, ATOM_M), pad_up(kb, ATOM_KB)
 
 
+def sf_byte_offset(m: int, kb: int, kb_padded: int) -> int:
+    """Byte offset of scale (row m, column kb) in the swizzled buffer of a matrix with
+    `kb_padded` (a multiple of 4) scale columns: `sf_tiled_layout` as host arithmetic, for
+    kernels that fold offset differences into compile-time constants."""
+    return ((m // ATOM_M) * (kb_padded // ATOM_KB) * ATOM_BYTES + (kb // ATOM_KB) * ATOM_BYTES
+            + (m % 32) * 16 + ((m % ATOM_M) // 32) * 4 + kb % ATOM_KB)
+
+
 # ---- CuTe builders (call during tracing) ----------------------------------
 
 def sf_atom_layout() -> "cute.Layout":

@@ -202,13 +202,48 @@ def _check_public_route(m, n, k, fp4_a):
                                     (2, 1, 4, 1, 5)])
 @pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
 def test_every_tile_config_agrees(config, m):
-    n, k = 336, 1088
+    n, k = 336, 1088  # N: fixed row offsets only with one row tile; K: a tail step
+    _every_config_case(config, m, n, k)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (4, 1, 2, 1),
+                                    (2, 1, 4, 1, 4), (2, 1, 4, 2)])
+@pytest.mark.parametrize("m", [1, 2, 29])
+def test_tile_configs_with_fixed_row_offsets(config, m):
+    """N a multiple of every row block and no K tail: the loads from per-thread bases
+    (``row_offsets``) everywhere, without the column clamp."""
+    _every_config_case(config, m, 384, 1024)
+
+
+def _every_config_case(config, m, n, k):
     for fp4_a in (True, False):
         a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
         want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
         out = poisoned(m, n, dtype=torch.float32)
         launch_small_m(a, a_sf, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config)
         assert _rel_err(out, want) <= 1e-3, (config, fp4_a)
+
+
+def test_row_offsets_fold_only_where_every_row_block_is_whole():
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM
+    from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
+
+    def offsets(cls, n, k, rt):
+        return cls(n, k, True, cutlass.BFloat16, row_tiles=rt).row_offsets()
+
+    half_k = 1024 // 2
+    assert offsets(NVFP4GemmSmallM, 384, 1024, 2) == (
+        (0, 0), (8 * half_k, 128), (16 * half_k, 256), (24 * half_k, 384))
+    assert offsets(NVFP4GemmSmallM, 336, 1088, 1) == ((0, 0), (8 * 544, 128))
+    assert offsets(NVFP4GemmSmallM, 336, 1088, 2) is None  # a last row block past N
+    # rows 32 apart sit 4 bytes apart in the 128x4 scale atom
+    assert offsets(NVFP4GemmSmallM, 7168, 2048, 4)[4:6] == ((32 * 1024, 4), (40 * 1024, 132))
+    # the fused kernel's up and gate tiles are 64 rows apart
+    fused = NVFP4GemmSwigluQuantSmallM(192, 576, True, 2).row_offsets()  # 2I = 384
+    assert fused == ((0, 0), (8 * 288, 128), (64 * 288, 8), (72 * 288, 136))
 
 
 @pytest.mark.gpu

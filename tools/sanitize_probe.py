@@ -133,3 +133,28 @@ launch_gemm_large(bf16_activations(al, al_sf, True), bw, b_sf, one,
                   torch.empty(129, 200, device="cuda"), (64, 0, 5), stream_k=True)
 torch.cuda.synchronize()
 print("permuted weights probe ran")
+
+# Whole row blocks (N = 256): the small-M loads from per-thread bases (``row_offsets``), with
+# and without a K tail, staged tokens with the zero step for the lanes past them, the register
+# path, a K split; plain (packed and permuted, both activation kinds) and fused.
+for kf in (512, 576):
+    bf, bf_sf = reference.nvfp4_quantize(torch.randn(256, kf, device="cuda",
+                                                     dtype=torch.bfloat16), 50.0)
+    for weights in (bf, prepare_nvfp4_weight(bf)):
+        for rows, config in ((1, (2, 1, 4, 1)), (2, (1, 1, 8, 1)), (5, (2, 1, 4, 1)),
+                             (1, (2, 1, 4, 1, 2))):
+            xr = torch.randn(rows, kf, device="cuda", dtype=torch.bfloat16)
+            ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
+            launch_small_m(ar, ar_sf, weights, bf_sf, one, torch.empty(rows, 256, device="cuda"),
+                           config)
+            launch_small_m(xr, None, weights, bf_sf, one, torch.empty(rows, 256, device="cuda"),
+                           config)
+            if config[0] % 2 == 0:
+                launch_fused(ar, ar_sf, weights, bf_sf, one, one,
+                             torch.empty(rows, 64, device="cuda", dtype=torch.uint8),
+                             torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
+                launch_fused(xr, None, weights, bf_sf, one, one,
+                             torch.empty(rows, 64, device="cuda", dtype=torch.uint8),
+                             torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
+torch.cuda.synchronize()
+print("whole row blocks probe ran")

@@ -10,6 +10,7 @@ from layouts import (
     layout_offsets,
     sf_atom_layout,
     sf_atom_layout_elementwise,
+    sf_byte_offset,
     sf_padded_shape,
     sf_tiled_layout,
     sf_tiled_layout_elementwise,
@@ -62,6 +63,8 @@ def test_layout_matches_design_formula_and_is_a_bijection(m, kb):
     assert offsets.shape == (mp, kbp)
     assert torch.equal(offsets, design_offsets(mp, kbp))
     assert torch.equal(offsets.flatten().sort().values, torch.arange(mp * kbp))
+    host = torch.tensor([[sf_byte_offset(r, c, kbp) for c in range(kbp)] for r in range(mp)])
+    assert torch.equal(host, offsets)
 
 
 @FAST

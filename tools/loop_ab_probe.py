@@ -1,0 +1,34 @@
+"""The small-M main loop before and after one change, through the public functions on the
+models' layout (permuted words), W4A4 unless noted: one line per point and M, graph us
+(weights rotated past the L2). Run once per package version (``tools/ab_loop.sh`` alternates
+them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS."""
+
+import torch
+from probe_inputs import gate_up_copies, weight_copies
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_nvfp4_weight, reference
+from cute_kernels.bench.timing import select_shapes, time_graph_us
+
+GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
+         (4096, 7168), (7168, 2048)]
+FUSED = [(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168), (1024, 7168)]
+POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
+          + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+
+for kind, n, k, fp4 in select_shapes(POINTS):
+    copies = weight_copies(n, k) if kind == "gemm" else gate_up_copies(n, k)
+    words = [(prepare_nvfp4_weight(w), s) for w, s in copies]
+    del copies
+    for m in ((1,) if not fp4 else (1, 4, 8, 16)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4 else (x, None)
+        if kind == "gemm":
+            calls = [lambda w=w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha) for w in words]
+        else:
+            calls = [lambda w=w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs)
+                     for w in words]
+        us = time_graph_us(calls, 100, 9)
+        print(f"{kind} {n}x{k} {'W4A4' if fp4 else 'W4A16'} M={m}: {us:.2f}", flush=True)
+    del words
