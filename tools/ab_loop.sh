@@ -24,6 +24,7 @@ for round in 1 2; do
   timeout 150 python tools/loop_ab_probe.py > "$OUT/new$round.log" 2>&1
   echo "round $round done after $(elapsed) s"
 done
-paste -d' ' "$OUT/old1.log" "$OUT/new1.log" "$OUT/old2.log" "$OUT/new2.log" | awk '{print $1, $2, $3, $4, $5, $10, $15, $20}' | tee "$OUT/ab.txt"
+paste -d' ' <(grep "M=" "$OUT/old1.log") <(grep "M=" "$OUT/new1.log") \
+  <(grep "M=" "$OUT/old2.log") <(grep "M=" "$OUT/new2.log") | awk '{print $1, $2, $3, $4, $5, $10, $15, $20}' | tee "$OUT/ab.txt"
 timeout $(( 590 - $(elapsed) )) python -m models.demo > "$OUT/demo.log" 2>&1
 echo "demo exit $? at $(elapsed) s"; tail -25 "$OUT/demo.log"
