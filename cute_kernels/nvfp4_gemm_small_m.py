@@ -94,7 +94,8 @@ class NVFP4GemmSmallM:
     # (114 without), the fused one 128 (``TRADE_BUFFERS_W4A16``).
     TRADE_BUFFERS = True
     TRADE_BUFFERS_W4A16 = False
-    SHARED_SCALE_CONVERSION = True
+    TRADE_BUFFERS_MAX_ROW_TILES = 1
+    SHARED_SCALE_MAX_ROW_TILES = 4
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -329,8 +330,9 @@ class NVFP4GemmSmallM:
         """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
         * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
         all-ones or all-zero mask: lanes past K contribute exact zeros."""
-        if cutlass.const_expr(cute.size(rS) == 4 and self.SHARED_SCALE_CONVERSION
-                              and self.x_tokens):  # a lane slice's four scales, one word
+        if cutlass.const_expr(cute.size(rS) == 4 and self.x_tokens
+                              and self.rt <= self.SHARED_SCALE_MAX_ROW_TILES):
+            # a lane slice's four scales, one word
             s = scale_splat(cute.recast_tensor(rS, cutlass.Uint32)[0], b) & live
         else:  # the staging's single scale
             s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
@@ -461,6 +463,7 @@ class NVFP4GemmSmallM:
             # steps per iteration, the buffers trading roles, so no copy from one to the other
             # (36 moves per step in the SASS otherwise).
             if cutlass.const_expr(self.TRADE_BUFFERS and self.x_tokens
+                                  and self.rt <= self.TRADE_BUFFERS_MAX_ROW_TILES
                                   and (self.a_fp4 or self.TRADE_BUFFERS_W4A16)):
                 for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
                     for h in cutlass.range_constexpr(2):

@@ -3,6 +3,8 @@ models' layout (permuted words), W4A4 unless noted: one line per point and M, gr
 (weights rotated past the L2). Run once per package version (``tools/ab_loop.sh`` alternates
 them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS."""
 
+import os
+
 import torch
 from probe_inputs import gate_up_copies, weight_copies
 
@@ -12,8 +14,24 @@ from cute_kernels.bench.timing import select_shapes, time_graph_us
 GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
          (4096, 7168), (7168, 2048)]
 FUSED = [(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168), (1024, 7168)]
+if os.environ.get("LOOP_POINTS") == "few":  # the points that moved most in the first A/B
+    GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
+             (7168, 2048)]
+    FUSED = [(36864, 7168), (9216, 7168)]
+MS = (1, 8) if os.environ.get("LOOP_POINTS") == "few" else (1, 4, 8, 16)
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
+# LOOP_VARIANT (this tree only): v2 converts scales byte by byte from two row tiles, v3 never
+# trades buffers, v4 computes every row address per step (no ``row_offsets``).
+VARIANT = os.environ.get("LOOP_VARIANT", "")
+if VARIANT:
+    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM as K
+    if VARIANT == "v2":
+        K.SHARED_SCALE_MAX_ROW_TILES = 1
+    elif VARIANT == "v3":
+        K.TRADE_BUFFERS_MAX_ROW_TILES = 0
+    elif VARIANT == "v4":
+        K.row_offsets = lambda self: None
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
@@ -21,7 +39,7 @@ for kind, n, k, fp4 in select_shapes(POINTS):
     copies = weight_copies(n, k) if kind == "gemm" else gate_up_copies(n, k)
     words = [(prepare_nvfp4_weight(w), s) for w, s in copies]
     del copies
-    for m in ((1,) if not fp4 else (1, 4, 8, 16)):
+    for m in ((1,) if not fp4 else MS):
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4 else (x, None)
         if kind == "gemm":
