@@ -56,26 +56,9 @@ def byte_of(word, selector):
 def bf16x2_splat(x):
     """Both halves = bf16(x) for an fp32 ``x`` with at most 8 significant bits (exact). (A
     byte permute does it in one instruction, but in the small-M register path ptxas then
-    holds ~20 more registers: ``scale_splat`` uses it, the rest not.)"""
+    holds ~20 more registers.)"""
     hi = cutlass.Float32(x).bitcast(cutlass.Uint32) & cutlass.Uint32(0xFFFF0000)
     return hi | (hi >> 16)
-
-
-def scale_splat(word, b: int):
-    """bf16x2 splat of ``e4m3 byte b of word * 2^63`` (the weights' block-scale factor, see
-    the module docstring): one conversion turns the two scales of a half-word into f16
-    (shared by blocks ``b`` and ``b ^ 1``), then f16 -> f32, the power of two, the splat:
-    3.5 instructions per scale where byte-wise conversion took 6."""
-    half = "lo" if b < 2 else "hi"
-    pair = inline_ptx("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, {$r0}; "
-                      f"cvt.rn.f16x2.e4m3x2 {{$w0}}, {half}; }}",
-                      write_only_types=[cutlass.Uint32], read_only_args=[cutlass.Uint32(word)])
-    lane = "lo" if b % 2 == 0 else "hi"
-    f = inline_ptx("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, {$r0}; "
-                   f"cvt.f32.f16 {{$w0}}, {lane}; }}",
-                   write_only_types=[cutlass.Float32], read_only_args=[cutlass.Uint32(pair)])
-    bits = (f * cutlass.Float32(POW2_63)).bitcast(cutlass.Uint32)
-    return prmt(bits, bits, 0x3232)  # the high half (bf16, exact) into both halves
 
 
 def _shift(word, left: int):

@@ -51,7 +51,7 @@ from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
                          e2m1x2_permuted, e2m1x2_raw, in_register, mma_bf16_m16n8k16,
-                         mul_bf16x2, scale_splat)
+                         mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -85,17 +85,6 @@ class NVFP4GemmSmallM:
     # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
     # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
     PDL_SHORT_K_STEPS = 1
-    # Register double buffer as two steps per iteration with the buffers trading roles (no
-    # copy between them), and the scales converted two at a time (``scale_splat``): both only
-    # with staged activations, where ptxas keeps the loop in 128 registers (4 CTAs of 4 warps
-    # per SM). SASS, 7168x18432 M = 1: ~684 -> ~512 instructions per step with the fixed row
-    # offsets (``row_offsets``) and the zero step (``_staged_views``). In the register path
-    # (M = 3..16) they took 128 -> ~148 registers; the plain W4A16 kernel trading buffers 138
-    # (114 without), the fused one 128 (``TRADE_BUFFERS_W4A16``).
-    TRADE_BUFFERS = True
-    TRADE_BUFFERS_W4A16 = False
-    TRADE_BUFFERS_MAX_ROW_TILES = 1
-    SHARED_SCALE_MAX_ROW_TILES = 4
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -134,8 +123,18 @@ class NVFP4GemmSmallM:
         self.ring_slots = prefetch if prefetch >= 2 else 0
         self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
+        # One row tile with staged activations (the register prefetch): loads from per-thread
+        # bases (``row_offsets``) and a zero step for the token lanes past the staged tokens
+        # (``_staged_views``). H200 2026-11-30 (``tools/ab_loop2.sh``, M = 1, us): 34816x5120
+        # 31.7 -> 29.5, 9216x7168 14.2 -> 12.8, 36864x7168 43.0 -> 41.5, 7168x2048 4.0 -> 3.7.
+        # With two row tiles the same changes lost (7168x18432 26.1 -> 28.4, fused 36864x7168
+        # 44.5 -> 45.4), with or without the byte-wise scales or per-thread bases, so those
+        # configs keep the per-row clamped addresses. (Two steps per iteration with the
+        # buffers trading roles instead of the copy, and scales converted two at a time, cut
+        # the SASS further but measured slower or equal everywhere: not kept.)
+        self.lean_staged = x_tokens > 0 and row_tiles == 1 and prefetch == 1
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
-                           + (4 * X_ZERO_WORDS if x_tokens else 0)
+                           + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
@@ -236,8 +235,11 @@ class NVFP4GemmSmallM:
         thread's ``_row_bases`` where ``row_offsets`` holds."""
         bq, bs, xq, xs = buf
         col = step * 4 + lane_q
-        if cutlass.const_expr(self.k_tail):
-            col = cutlass.min(col, self.k // K_ALIGN - 1)  # lanes past K: any slice
+        # Lanes past K read any slice (a K tail); without one the clamp is dead code, dropped
+        # where that measured faster (register path M = 8, H200 2026-11-30, ``ab_loop2.sh``:
+        # 36864x7168 50.3 -> 45.6 us, 9216x7168 18.7 -> 16.4, 5120x17408 23.0 -> 21.8).
+        if cutlass.const_expr(self.k_tail or (self.x_tokens and not self.lean_staged)):
+            col = cutlass.min(col, self.k // K_ALIGN - 1)
         if cutlass.const_expr(weights and bases is not None):
             self._load_weights_at(bases, col, bq, bs, mBSF.element_type)
         for t in cutlass.range_constexpr(2 * self.rt if weights and bases is None else 0):
@@ -330,12 +332,7 @@ class NVFP4GemmSmallM:
         """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
         * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
         all-ones or all-zero mask: lanes past K contribute exact zeros."""
-        if cutlass.const_expr(cute.size(rS) == 4 and self.x_tokens
-                              and self.rt <= self.SHARED_SCALE_MAX_ROW_TILES):
-            # a lane slice's four scales, one word
-            s = scale_splat(cute.recast_tensor(rS, cutlass.Uint32)[0], b) & live
-        else:  # the staging's single scale
-            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
+        s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
             for r in cutlass.range_constexpr(4):
@@ -367,7 +364,11 @@ class NVFP4GemmSmallM:
             live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
-                if cutlass.const_expr(self.x_tokens):
+                if cutlass.const_expr(self.x_tokens and not self.lean_staged):
+                    xp[j, None].fill(0)
+                    if j * 8 + g < self.x_tokens:
+                        cute.autovec_copy(sX[j * 8 + g, x_step, b, lane_q, None], xp[j, None])
+                elif cutlass.const_expr(self.x_tokens):
                     base, stride = sX[j]
                     p = cute.make_ptr(cutlass.Uint32, base + x_step * stride,
                                       cute.AddressSpace.smem, assumed_align=16)
@@ -436,7 +437,7 @@ class NVFP4GemmSmallM:
             self._wait_for_inputs()
         ring = None
         bases = None
-        if cutlass.const_expr(self.prefetch < 2 and self.row_offsets() is not None):
+        if cutlass.const_expr(self.lean_staged and self.row_offsets() is not None):
             bases = self._row_bases(mB, mBSF, b_sf_layout, by, g)
         first = cutlass.min(step0 + warp, self.steps - 1)
         if cutlass.const_expr(self.prefetch >= 2):
@@ -449,8 +450,9 @@ class NVFP4GemmSmallM:
             self._load_step(*loader, first, *where, bufs[0], bases=bases)
         sX = None
         if cutlass.const_expr(self.x_tokens):
-            sX = self._staged_views(
-                self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0), g, lane_q)
+            sX, sXw = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
+            if cutlass.const_expr(self.lean_staged):
+                sX = self._staged_views(sXw, g, lane_q)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
@@ -459,31 +461,16 @@ class NVFP4GemmSmallM:
             self._ring_loop(loader, where, span, ring, bufs[0], warp, lane, lane_q, acc, wp, xp,
                             sX, g)
         elif cutlass.const_expr(self.prefetch):
-            # Register double buffering: step i + 1 is in flight while step i is decoded. Two
-            # steps per iteration, the buffers trading roles, so no copy from one to the other
-            # (36 moves per step in the SASS otherwise).
-            if cutlass.const_expr(self.TRADE_BUFFERS and self.x_tokens
-                                  and self.rt <= self.TRADE_BUFFERS_MAX_ROW_TILES
-                                  and (self.a_fp4 or self.TRADE_BUFFERS_W4A16)):
-                for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
-                    for h in cutlass.range_constexpr(2):
-                        cur, nxt = bufs[h], bufs[1 - h]
-                        step = step0 + warp + (2 * i + h) * self.warps
-                        if step + self.warps < end:
-                            self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
-                        if step < end:
-                            self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g,
-                                               step - step0)
-            else:
-                cur, nxt = bufs
-                for i in cutlass.range(self.steps_per_warp, unroll=1):
-                    step = step0 + warp + i * self.warps
-                    if step + self.warps < end:
-                        self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
-                    if step < end:
-                        self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
-                    for src, dst in zip(nxt, cur):
-                        dst.store(src.load())
+            # Register double buffering: step i + 1 is in flight while step i is decoded.
+            cur, nxt = bufs
+            for i in cutlass.range(self.steps_per_warp, unroll=1):
+                step = step0 + warp + i * self.warps
+                if step + self.warps < end:
+                    self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
+                if step < end:
+                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
+                for src, dst in zip(nxt, cur):
+                    dst.store(src.load())
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
@@ -566,13 +553,14 @@ class NVFP4GemmSmallM:
         then a barrier."""
         smem = SmemAllocator()
         staged = self.x_tokens * self.x_token_words
-        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + X_ZERO_WORDS),
+        zero_words = X_ZERO_WORDS if self.lean_staged else 0
+        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
                                    byte_alignment=16)
         sX = cute.make_tensor(sXw.iterator, cute.make_layout(
             (self.x_tokens, self.split_steps, 4, 4, 8),
             stride=(self.x_token_words, 128, 32, 8, 1)))
         tid = cute.arch.thread_idx()[0]
-        if tid < X_ZERO_WORDS:
+        if tid < zero_words:
             sXw[staged + tid] = cutlass.Uint32(0)
         blocks = self.split_steps * 16  # per token, the K tail's blocks included
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
@@ -606,7 +594,7 @@ class NVFP4GemmSmallM:
                         self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
-        return sXw
+        return sX, sXw
 
     @cute.jit
     def _staged_views(self, sXw, g, lane_q):

@@ -117,8 +117,6 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     """Static I (output columns), K, activation type and tile config; ``row_tiles`` even, with
     ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
 
-    TRADE_BUFFERS_W4A16 = True  # 128 registers here (``NVFP4GemmSmallM.TRADE_BUFFERS``)
-
     # PDL on (``NVFP4GemmSmallM.PDL``): M = 1, graph us, off / on (H200 2026-11-30,
     # ``tools/pdl_probe.py``, loads before the wait): 1024x7168 6.96 / 5.87, 4096x7168 9.92 /
     # 8.17, 36864x7168 50.1 / 47.9. The first step's weight loads go out before the wait: with
