@@ -32,6 +32,15 @@ although the 8 token lanes hold the same clamped token (H200, 36864x7168 M=1: 10
 SASS instructions per step, 142 -> 119 registers), and with a K split for all the CTA's token
 tiles (the split keeps the staged slice small).
 
+Loads without per-step address arithmetic: where every row block is whole, the rows of a
+thread sit at fixed offsets from its first row (``row_offsets``: codes ``d * K / 2`` bytes on,
+scales a few atom bytes on), so one 64-bit base per thread plus the step's column reaches all
+of them and the offsets become the load instructions' immediates. With one row tile and staged
+activations (``lean_staged``) the loop uses that, and the token lanes past the staged tokens
+read a step of zeros (stride 0) instead of zero-filling and predicating their loads; in the
+register path (M = 3..16) the dead column clamp is gone. Which configs take which was measured
+(``tools/ab_loop.sh``); see ``lean_staged`` in ``__init__``.
+
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
 quantization that way.

@@ -1,7 +1,8 @@
 """The small-M main loop before and after one change, through the public functions on the
 models' layout (permuted words), W4A4 unless noted: one line per point and M, graph us
 (weights rotated past the L2). Run once per package version (``tools/ab_loop.sh`` alternates
-them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS."""
+them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS, LOOP_POINTS=few a subset. (Session
+12's variant runs patched class attributes of the loop, since removed: commit history.)"""
 
 import os
 
@@ -21,17 +22,6 @@ if os.environ.get("LOOP_POINTS") == "few":  # the points that moved most in the 
 MS = (1, 8) if os.environ.get("LOOP_POINTS") == "few" else (1, 4, 8, 16)
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
-# LOOP_VARIANT (this tree only): v2 converts scales byte by byte from two row tiles, v3 never
-# trades buffers, v4 computes every row address per step (no ``row_offsets``).
-VARIANT = os.environ.get("LOOP_VARIANT", "")
-if VARIANT:
-    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM as K
-    if VARIANT == "v2":
-        K.SHARED_SCALE_MAX_ROW_TILES = 1
-    elif VARIANT == "v3":
-        K.TRADE_BUFFERS_MAX_ROW_TILES = 0
-    elif VARIANT == "v4":
-        K.row_offsets = lambda self: None
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
