@@ -23,7 +23,11 @@ checks the rule on every byte pattern). The pairs' values, and so the MMA operan
 results, are bit-identical to the standard layout's. Scales are unchanged.
 
 Permuted weights travel as int32 words [N, K/8] (``as_permuted_words``), so the GEMMs tell the
-layouts apart by dtype (``weight_dims``): packed uint8 [N, K/2] is the standard layout.
+layouts apart by dtype (``weight_dims``): packed uint8 [N, K/2] is the standard layout. This
+is the second permutation (2026-11-30, session 12, A/B against the first in one device run:
+M = 1 1-5% faster on four of five shapes, 2% slower on 34816x5120); words prepared by an
+earlier version are not these: prepare them again from the packed bytes (the models do, at
+load).
 
 The wgmma kernels take whole permuted words per thread, which fixes their MMA K order inside
 each 64-element group (``PERMUTED_K_ORDER``, see ``NVFP4GemmLargeM._decode_tile_words``): with
