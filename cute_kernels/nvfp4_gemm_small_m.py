@@ -134,13 +134,13 @@ class NVFP4GemmSmallM:
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
         # One row tile with staged activations (the register prefetch): loads from per-thread
         # bases (``row_offsets``) and a zero step for the token lanes past the staged tokens
-        # (``_staged_views``). H200 2026-11-30 (``tools/ab_loop2.sh``, M = 1, us): 34816x5120
-        # 31.7 -> 29.5, 9216x7168 14.2 -> 12.8, 36864x7168 43.0 -> 41.5, 7168x2048 4.0 -> 3.7.
-        # With two row tiles the same changes lost (7168x18432 26.1 -> 28.4, fused 36864x7168
-        # 44.5 -> 45.4), with or without the byte-wise scales or per-thread bases, so those
-        # configs keep the per-row clamped addresses. (Two steps per iteration with the
-        # buffers trading roles instead of the copy, and scales converted two at a time, cut
-        # the SASS further but measured slower or equal everywhere: not kept.)
+        # (``_staged_views``). H200 2026-11-30 (``tools/ab_loop.sh``, M = 1, us): 34816x5120
+        # 31.9 -> 30.2, 9216x7168 14.2 -> 13.6, 36864x7168 43.1 -> 42.4. With two row tiles
+        # the same changes lost (7168x18432 26.1 -> 28.4, fused 36864x7168 44.5 -> 45.4), with
+        # or without the byte-wise scales or per-thread bases, so those configs keep the
+        # per-row clamped addresses (notes/h200-2026-11-30-s12.md). (Two steps per iteration
+        # with the buffers trading roles instead of the copy, and scales converted two at a
+        # time, cut the SASS further but measured slower or equal everywhere: not kept.)
         self.lean_staged = x_tokens > 0 and row_tiles == 1 and prefetch == 1
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
@@ -245,8 +245,8 @@ class NVFP4GemmSmallM:
         bq, bs, xq, xs = buf
         col = step * 4 + lane_q
         # Lanes past K read any slice (a K tail); without one the clamp is dead code, dropped
-        # where that measured faster (register path M = 8, H200 2026-11-30, ``ab_loop2.sh``:
-        # 36864x7168 50.3 -> 45.6 us, 9216x7168 18.7 -> 16.4, 5120x17408 23.0 -> 21.8).
+        # where that measured faster (register path M = 8, H200 2026-11-30, ``ab_loop.sh``:
+        # 36864x7168 49.8 -> 45.6 us, 9216x7168 18.8 -> 16.6, 5120x17408 23.0 -> 22.0).
         if cutlass.const_expr(self.k_tail or (self.x_tokens and not self.lean_staged)):
             col = cutlass.min(col, self.k // K_ALIGN - 1)
         if cutlass.const_expr(weights and bases is not None):
