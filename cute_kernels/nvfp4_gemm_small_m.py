@@ -94,6 +94,10 @@ class NVFP4GemmSmallM:
     # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
     # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
     PDL_SHORT_K_STEPS = 1
+    # Branch loads-fence: the knobs of the next A/B (tools/ab_fence.sh).
+    LOADS_FENCE = True
+    LEAN_MAX_RT = 2
+    TRADE_BUFFERS = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -141,7 +145,7 @@ class NVFP4GemmSmallM:
         # per-row clamped addresses (notes/h200-2026-11-30-s12.md). (Two steps per iteration
         # with the buffers trading roles instead of the copy, and scales converted two at a
         # time, cut the SASS further but measured slower or equal everywhere: not kept.)
-        self.lean_staged = x_tokens > 0 and row_tiles == 1 and prefetch == 1
+        self.lean_staged = x_tokens > 0 and row_tiles <= self.LEAN_MAX_RT and prefetch == 1
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
@@ -471,15 +475,30 @@ class NVFP4GemmSmallM:
                             sX, g)
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
-            cur, nxt = bufs
-            for i in cutlass.range(self.steps_per_warp, unroll=1):
-                step = step0 + warp + i * self.warps
-                if step + self.warps < end:
-                    self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
-                if step < end:
-                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
-                for src, dst in zip(nxt, cur):
-                    dst.store(src.load())
+            if cutlass.const_expr(self.TRADE_BUFFERS and self.lean_staged):
+                # two steps per iteration, the buffers trading roles: no copy between them
+                for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
+                    for h in cutlass.range_constexpr(2):
+                        cur, nxt = bufs[h], bufs[1 - h]
+                        step = step0 + warp + (2 * i + h) * self.warps
+                        if step + self.warps < end:
+                            self._load_step(*loader, step + self.warps, *where, nxt,
+                                            bases=bases)
+                        self._fence_loads()
+                        if step < end:
+                            self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g,
+                                               step - step0)
+            else:
+                cur, nxt = bufs
+                for i in cutlass.range(self.steps_per_warp, unroll=1):
+                    step = step0 + warp + i * self.warps
+                    if step + self.warps < end:
+                        self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
+                    self._fence_loads()
+                    if step < end:
+                        self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
+                    for src, dst in zip(nxt, cur):
+                        dst.store(src.load())
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
                 step = step0 + warp + i * self.warps
@@ -494,6 +513,14 @@ class NVFP4GemmSmallM:
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    def _fence_loads(self):
+        """A warp barrier after the next step's loads (``LOADS_FENCE``): ptxas does not move
+        memory operations across it, so the loads stay at the top of the step (without it, in
+        the lean path, it schedules them half-way through the step's decode, SASS
+        7168x18432 (2,1,4,1))."""
+        if cutlass.const_expr(self.LOADS_FENCE and self.lean_staged):
+            cute.arch.sync_warp()
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
