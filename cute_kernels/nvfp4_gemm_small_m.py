@@ -318,13 +318,17 @@ class NVFP4GemmSmallM:
             for h in cutlass.range_constexpr(per_lane):
                 owner = (4 * h + lane_q) // per_lane
                 piece = (4 * h + lane_q) % per_lane
-                col = cutlass.min(step * 4 + owner, last_col)  # lanes past K: any slice
+                col = step * 4 + owner
+                if cutlass.const_expr(self.k_tail):
+                    col = cutlass.min(col, last_col)  # lanes past K: any slice
                 src = cute.local_tile(mQ, (1, 4), (row, col * per_lane + piece))[0, None]
                 dst = c[first_chunk + piece, 4 * g + owner, None]
                 cute.copy(wide, cute.zipped_divide(src, (4,)), cute.zipped_divide(dst, (4,)))
 
         def scale_word(sf_layout, mSF, row, word):
-            col = cutlass.min(step * 4 + lane_q, last_col)
+            col = step * 4 + lane_q
+            if cutlass.const_expr(self.k_tail):
+                col = cutlass.min(col, last_col)
             off = cute.crd2idx((row, col * 4), sf_layout)  # 4 scales, contiguous and aligned
             cute.copy(narrow, cute.zipped_divide(cute.local_tile(mSF, (4,), (off // 4,)), (4,)),
                       cute.zipped_divide(sc[word, None], (4,)))

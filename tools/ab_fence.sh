@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Branch loads-fence: the lean staged path with two row tiles and its loads fenced at the top of
 # the step, against main's package (ab_main/): the small-M GPU tests, memcheck, then
-# tools/loop_ab_probe.py at M = 1, 2 (LOOP_POINTS=staged) for main and the variants f1, f2, f3
+# tools/loop_ab_probe.py at M = 1, 2, 16 (LOOP_POINTS=staged; 16: the ring path, its column clamp
+# dropped on this branch too) for main and the variants f1, f2, f3
 # (LOOP_VARIANT; each its own kernel cache), twice, then the demo with the default (f1).
 # Before the call, on the CPU: mkdir -p ab_main && git archive main cute_kernels layouts |
 #   tar -x -C ab_main
