@@ -59,8 +59,8 @@ from layouts import sf_byte_offset, sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
-                         e2m1x2_permuted, e2m1x2_raw, in_register, mma_bf16_m16n8k16,
-                         mul_bf16x2)
+                         byte_of, e2m1x2_permuted, e2m1x2_raw, in_register,
+                         mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -98,6 +98,7 @@ class NVFP4GemmSmallM:
     LOADS_FENCE = True
     LEAN_MAX_RT = 2
     TRADE_BUFFERS = False
+    SCALE_TABLE = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -148,6 +149,7 @@ class NVFP4GemmSmallM:
         self.lean_staged = x_tokens > 0 and row_tiles <= self.LEAN_MAX_RT and prefetch == 1
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
+                           + (1024 + 16 if self.lean_staged and self.SCALE_TABLE else 0)
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
@@ -345,11 +347,15 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
-    def _decode_fp4_block(self, rQ, rS, b: int, live, extra_pow2: bool, out):
+    def _decode_fp4_block(self, rQ, rS, b: int, live, extra_pow2: bool, out, table=None):
         """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
         * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
         all-ones or all-zero mask: lanes past K contribute exact zeros."""
-        s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
+        if cutlass.const_expr(table is not None):  # the splat of the scale byte, looked up
+            s = table[cutlass.Int32(byte_of(cute.recast_tensor(rS, cutlass.Uint32)[0],
+                                            0x4440 + b))] & live
+        else:
+            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
             for r in cutlass.range_constexpr(4):
@@ -386,7 +392,7 @@ class NVFP4GemmSmallM:
                     if j * 8 + g < self.x_tokens:
                         cute.autovec_copy(sX[j * 8 + g, x_step, b, lane_q, None], xp[j, None])
                 elif cutlass.const_expr(self.x_tokens):
-                    base, stride = sX[j]
+                    base, stride = sX[0][j]
                     p = cute.make_ptr(cutlass.Uint32, base + x_step * stride,
                                       cute.AddressSpace.smem, assumed_align=16)
                     cute.autovec_copy(cute.make_tensor(p + b * 32, cute.make_layout(8)),
@@ -395,11 +401,12 @@ class NVFP4GemmSmallM:
                     self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
+            table = sX[1] if self.x_tokens and self.lean_staged else None
             for t in cutlass.range_constexpr(self.rt):
                 self._decode_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, False,
-                                       wp[0, None])
+                                       wp[0, None], table)
                 self._decode_fp4_block(bq[2 * t + 1, None], bs[2 * t + 1, None], b, live, False,
-                                       wp[1, None])
+                                       wp[1, None], table)
                 for j in cutlass.range_constexpr(self.jt):
                     for kk in cutlass.range_constexpr(4):
                         d = mma_bf16_m16n8k16(
@@ -467,9 +474,9 @@ class NVFP4GemmSmallM:
             self._load_step(*loader, first, *where, bufs[0], bases=bases)
         sX = None
         if cutlass.const_expr(self.x_tokens):
-            sX, sXw = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
+            sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
             if cutlass.const_expr(self.lean_staged):
-                sX = self._staged_views(sXw, g, lane_q)
+                sX = (self._staged_views(sXw, g, lane_q), table)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
@@ -596,6 +603,9 @@ class NVFP4GemmSmallM:
         zero_words = X_ZERO_WORDS if self.lean_staged else 0
         sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
                                    byte_alignment=16)
+        table = None
+        if cutlass.const_expr(self.lean_staged and self.SCALE_TABLE):
+            table = self._scale_table(smem)
         sX = cute.make_tensor(sXw.iterator, cute.make_layout(
             (self.x_tokens, self.split_steps, 4, 4, 8),
             stride=(self.x_token_words, 128, 32, 8, 1)))
@@ -634,7 +644,28 @@ class NVFP4GemmSmallM:
                         self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
-        return sX, sXw
+        return sX, sXw, table
+
+    @cute.jit
+    def _scale_table(self, smem):
+        """``SCALE_TABLE``: the bf16x2 splat of ``e4m3(byte) * 2^63`` for all 256 scale bytes in
+        shared memory (written before the staging's barrier), so a weight block's scale is one
+        byte extraction and one shared load instead of about six instructions."""
+        table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
+        tid = cute.arch.thread_idx()[0]
+        threads = 32 * self.warps
+        for r in cutlass.range_constexpr((256 + threads - 1) // threads):
+            i = tid + r * threads
+            if i < 256:
+                e = (i >> 3) & 15
+                mant = cutlass.Float32(i & 7)
+                pow2 = cutlass.Uint32((e + 117) << 23).bitcast(cutlass.Float32)  # 2^(e - 10)
+                v = cutlass.select_(e == 0, mant * cutlass.Float32(2.0 ** -9),
+                                    (mant + cutlass.Float32(8.0)) * pow2)
+                v = cutlass.select_(i >= 128, -v, v) * cutlass.Float32(POW2_63)
+                v = cutlass.select_((i & 0x7F) == 0x7F, cutlass.Float32(float("nan")), v)
+                table[i] = bf16x2_splat(v)
+        return table
 
     @cute.jit
     def _staged_views(self, sXw, g, lane_q):

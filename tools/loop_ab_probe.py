@@ -7,6 +7,7 @@ them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS, LOOP_POINTS=few a subs
 import os
 
 import torch
+from loop_variants import apply_variant
 from probe_inputs import gate_up_copies, weight_copies
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_nvfp4_weight, reference
@@ -19,21 +20,14 @@ if os.environ.get("LOOP_POINTS") == "few":  # the points that moved most in sess
     GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
              (7168, 2048)]
     FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
-MS = {"few": (1, 8), "staged": (1, 2, 16)}.get(os.environ.get("LOOP_POINTS"), (1, 4, 8, 16))
+MS = {"few": (1, 8), "staged": (1, 16)}.get(os.environ.get("LOOP_POINTS"), (1, 4, 8, 16))
 if os.environ.get("LOOP_POINTS") == "staged":  # the staged path's points (M <= 2)
     GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
              (7168, 2048)]
     FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
-# LOOP_VARIANT (branch loads-fence): f1 the branch default (lean staged path up to two row
-# tiles, loads fenced at the top of the step), f2 the same with the buffers trading roles, f3
-# lean and fenced with one row tile only (two row tiles as main).
-VARIANT = os.environ.get("LOOP_VARIANT", "")
-if VARIANT:
-    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM as K
-    K.TRADE_BUFFERS = VARIANT == "f2"
-    K.LEAN_MAX_RT = 1 if VARIANT == "f3" else 2
+VARIANT = apply_variant()
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
