@@ -94,11 +94,18 @@ class NVFP4GemmSmallM:
     # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
     # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
     PDL_SHORT_K_STEPS = 1
-    # Branch loads-fence: the knobs of the next A/B (tools/ab_fence.sh).
-    LOADS_FENCE = True
-    LEAN_MAX_RT = 2
-    TRADE_BUFFERS = False
-    SCALE_TABLE = False
+    # Two row tiles with staged activations over the whole K (no split) run the lean loop
+    # too, as ``paired_steps``: two steps per iteration with the register buffers trading
+    # roles (no copy), a warp barrier after the next step's loads (without it ptxas sinks them
+    # half-way into the decode), and the weight scales' bf16x2 splats looked up in a
+    # shared-memory table. SASS 7168x18432 M = 1: ~500 instructions per step against 684.
+    # H200 2026-11-30 (``tools/ab_fence.sh`` at commit ca16866, M = 1, us, two rounds):
+    # 7168x18432 25.97 -> 23.83; the fence alone 28.76, with trading buffers but no table 24.32.
+    # Where it is off, it measured slower: one row tile (36864x7168 42.05 -> 42.96, 34816x5120
+    # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52), and the fused subclass (34816x5120
+    # 32.04 -> 32.42, W4A16 36864x7168 44.09 -> 44.43; 36864x7168 equal, 9216x7168 15.02 ->
+    # 14.61).
+    PAIRED_STEPS = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -137,19 +144,20 @@ class NVFP4GemmSmallM:
         self.ring_slots = prefetch if prefetch >= 2 else 0
         self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
-        # One row tile with staged activations (the register prefetch): loads from per-thread
-        # bases (``row_offsets``) and a zero step for the token lanes past the staged tokens
-        # (``_staged_views``). H200 2026-11-30 (``tools/ab_loop.sh``, M = 1, us): 34816x5120
-        # 31.9 -> 30.2, 9216x7168 14.2 -> 13.6, 36864x7168 43.1 -> 42.4. With two row tiles
-        # the same changes lost (7168x18432 26.1 -> 28.4, fused 36864x7168 44.5 -> 45.4), with
-        # or without the byte-wise scales or per-thread bases, so those configs keep the
-        # per-row clamped addresses (notes/h200-2026-11-30-s12.md). (Two steps per iteration
-        # with the buffers trading roles instead of the copy, and scales converted two at a
-        # time, cut the SASS further but measured slower or equal everywhere: not kept.)
-        self.lean_staged = x_tokens > 0 and row_tiles <= self.LEAN_MAX_RT and prefetch == 1
+        # One row tile (or ``paired_steps``) with staged activations (the register prefetch):
+        # loads from per-thread bases (``row_offsets``) and a zero step for the token lanes
+        # past the staged tokens (``_staged_views``). H200 2026-11-30 (``tools/ab_loop.sh``,
+        # M = 1, us): 34816x5120 31.9 -> 30.2, 9216x7168 14.2 -> 13.6, 36864x7168 43.1 -> 42.4.
+        # With two row tiles the same loop without the fence and table lost (7168x18432 26.1 ->
+        # 28.4), so other configs keep the per-row clamped addresses
+        # (notes/h200-2026-11-30-s12.md, -s13.md).
+        self.paired_steps = (self.PAIRED_STEPS and x_tokens > 0 and prefetch == 1
+                             and row_tiles == 2 and splits == 1)
+        self.lean_staged = (x_tokens > 0 and prefetch == 1
+                            and (row_tiles == 1 or self.paired_steps))
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
-                           + (1024 + 16 if self.lean_staged and self.SCALE_TABLE else 0)
+                           + (4 * 256 + 16 if self.paired_steps else 0)  # _scale_table
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
@@ -486,7 +494,7 @@ class NVFP4GemmSmallM:
                             sX, g)
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
-            if cutlass.const_expr(self.TRADE_BUFFERS and self.lean_staged):
+            if cutlass.const_expr(self.paired_steps):
                 # two steps per iteration, the buffers trading roles: no copy between them
                 for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
                     for h in cutlass.range_constexpr(2):
@@ -495,7 +503,9 @@ class NVFP4GemmSmallM:
                         if step + self.warps < end:
                             self._load_step(*loader, step + self.warps, *where, nxt,
                                             bases=bases)
-                        self._fence_loads()
+                        # ptxas moves no memory operation across a barrier: the loads stay
+                        # at the top of the step instead of sinking into its decode
+                        cute.arch.sync_warp()
                         if step < end:
                             self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g,
                                                step - step0)
@@ -505,7 +515,6 @@ class NVFP4GemmSmallM:
                     step = step0 + warp + i * self.warps
                     if step + self.warps < end:
                         self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
-                    self._fence_loads()
                     if step < end:
                         self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
                     for src, dst in zip(nxt, cur):
@@ -524,14 +533,6 @@ class NVFP4GemmSmallM:
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
-
-    def _fence_loads(self):
-        """A warp barrier after the next step's loads (``LOADS_FENCE``): ptxas does not move
-        memory operations across it, so the loads stay at the top of the step (without it, in
-        the lean path, it schedules them half-way through the step's decode, SASS
-        7168x18432 (2,1,4,1))."""
-        if cutlass.const_expr(self.LOADS_FENCE and self.lean_staged):
-            cute.arch.sync_warp()
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
@@ -604,7 +605,7 @@ class NVFP4GemmSmallM:
         sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
                                    byte_alignment=16)
         table = None
-        if cutlass.const_expr(self.lean_staged and self.SCALE_TABLE):
+        if cutlass.const_expr(self.paired_steps):
             table = self._scale_table(smem)
         sX = cute.make_tensor(sXw.iterator, cute.make_layout(
             (self.x_tokens, self.split_steps, 4, 4, 8),
@@ -648,7 +649,7 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _scale_table(self, smem):
-        """``SCALE_TABLE``: the bf16x2 splat of ``e4m3(byte) * 2^63`` for all 256 scale bytes in
+        """``paired_steps``: the bf16x2 splat of ``e4m3(byte) * 2^63`` for all 256 scale bytes in
         shared memory (written before the staging's barrier), so a weight block's scale is one
         byte extraction and one shared load instead of about six instructions."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)

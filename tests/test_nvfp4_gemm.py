@@ -3,13 +3,14 @@
 import pytest
 import torch
 
-from cute_kernels import reference
+from cute_kernels import prepare_nvfp4_weight, reference
 from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_config,
                                      small_m_regime, staged_tokens)
 from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only
+from layouts import swizzle_sf
 from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
 
 
@@ -195,6 +196,7 @@ def _check_public_route(m, n, k, fp4_a):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0),
+                                    (2, 1, 4, 1), (2, 2, 3, 1),  # M <= 2: paired steps
                                     (1, 4, 8, 1), (4, 1, 2, 1), (2, 1, 4, 2), (1, 2, 3, 2),
                                     (2, 1, 4, 3), (1, 2, 3, 4), (2, 2, 4, 2),  # >= 2: ring
                                     # K split over grid z (5 steps at K = 1088)
@@ -208,12 +210,48 @@ def test_every_tile_config_agrees(config, m):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (4, 1, 2, 1),
-                                    (2, 1, 4, 1, 4), (2, 1, 4, 2)])
+                                    (2, 1, 4, 1, 4), (2, 1, 4, 2), (2, 1, 4, 1), (2, 2, 3, 1)])
 @pytest.mark.parametrize("m", [1, 2, 29])
 def test_tile_configs_with_fixed_row_offsets(config, m):
     """N a multiple of every row block and no K tail: the loads from per-thread bases
     (``row_offsets``) everywhere, without the column clamp."""
     _every_config_case(config, m, 384, 1024)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(2, 1, 4, 1), (1, 1, 4, 1), (2, 1, 4, 0), (2, 1, 4, 1, 2)])
+@pytest.mark.parametrize("m", [1, 5])
+def test_small_m_every_scale_byte(config, m):
+    """Weight scales taking all 254 finite e4m3 values, subnormals included: the scale
+    conversions (the paired-step loop's shared-memory table among them, config (2, 1, 4, 1) at
+    M = 1) against the fp64 reference."""
+    n, k = 256, 1024
+    a, a_sf, b, _, alpha = _inputs(m, n, k, True)
+    codes = torch.tensor([c for c in range(256) if c & 0x7F != 0x7F], dtype=torch.uint8)
+    raw = codes[torch.randperm(codes.numel())].repeat(-(-n * k // 16 // codes.numel()))
+    b_sf = swizzle_sf(raw[:n * k // 16].view(n, k // 16).view(torch.float8_e4m3fn).cuda())
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    for weights in (b, prepare_nvfp4_weight(b)):
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_small_m(a, a_sf, weights, b_sf, torch.full((1,), alpha, device="cuda"), out,
+                       config)
+        assert _rel_err(out, want) <= 1e-3, (config, weights.dtype)
+
+
+def test_paired_steps_only_where_measured_faster():
+    """Two row tiles, staged activations, register prefetch, no K split, the plain GEMM."""
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
+
+    def paired(rt, prefetch=1, x_tokens=1, splits=1):
+        return NVFP4GemmSmallM(7168, 18432, True, cutlass.BFloat16, rt, 1, 4, prefetch,
+                               x_tokens, splits).paired_steps
+
+    assert paired(2)
+    assert not paired(1) and not paired(4) and not paired(2, prefetch=0)
+    assert not paired(2, x_tokens=0) and not paired(2, splits=3)
+    assert not NVFP4GemmSwigluQuantSmallM(18432, 7168, True, 2, 1, 4, 1, 1).paired_steps
 
 
 def _every_config_case(config, m, n, k):

@@ -6,7 +6,7 @@
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/ab_loop.sh
 source "$(dirname "$0")/device_common.sh"
 [ -d ab_main/cute_kernels ] || { echo "ab_main/cute_kernels missing"; exit 2; }
-export LOOP_POINTS=few
+export LOOP_POINTS=${LOOP_POINTS:-few}
 gpu_tests 260 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py -k "not large and not stream_k and not split_k_route and not hybrid" &
 gpu_tests 260 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "not large and not stream and not split_route and not torch_compile" &
 gpu_tests 260 /tmp/logs/t-perm.log tests/test_permuted_fp4.py -k "small_m or matches_fp64 or fused" &

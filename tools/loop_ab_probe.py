@@ -7,7 +7,6 @@ them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS, LOOP_POINTS=few a subs
 import os
 
 import torch
-from loop_variants import apply_variant
 from probe_inputs import gate_up_copies, weight_copies
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_nvfp4_weight, reference
@@ -27,7 +26,6 @@ if os.environ.get("LOOP_POINTS") == "staged":  # the staged path's points (M <= 
     FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
-VARIANT = apply_variant()
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
