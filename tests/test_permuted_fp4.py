@@ -245,7 +245,7 @@ def test_permuted_k_dequantize_is_exact(m, k):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 7, 65, 129, 1000])
+@pytest.mark.parametrize("m", [1, 2, 7, 65, 129, 1000])  # 2: staged tokens, prefetch
 @pytest.mark.parametrize("i,k", [(192, 576), (512, 7168)])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_fused_matches_reference(m, i, k, fp4_a):
