@@ -66,6 +66,7 @@ from .dtypes import torch_to_cutlass
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
+SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
 X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
 
 
@@ -162,6 +163,15 @@ class NVFP4GemmSmallM:
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
                            + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
+        # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
+        # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since session 12's
+        # loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us (session 11,
+        # 168 registers) to 32.7 (H200 2026-11-30); capped it takes 166 without spilling.
+        # Smaller configs keep ptxas's own choice (143 registers at (2, 1, 4, 1); a cap makes
+        # it take 149, unmeasured).
+        # (0: no hint at all; even a hint of 1 changes ptxas's choices)
+        self.min_ctas = (3 if warps == 4 and prefetch == 1 and not x_tokens
+                         and self.acc_per_lane == 16 else 0)
         if self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"small-M config (row_tiles={row_tiles}, token_tiles={token_tiles}, "
                              f"warps={warps}, prefetch={prefetch}) needs {self.smem_bytes} bytes "
@@ -185,7 +195,12 @@ class NVFP4GemmSmallM:
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
-            use_pdl=self.pdl)
+            use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
+            # given, so compile-only needs no device: the shared memory of min_ctas CTAs
+            # (+ 1 KB each reserved), in percent of the SM's
+            preferred_smem_carveout=(None if self.min_ctas < 2 else
+                                     -(-100 * self.min_ctas * (self.smem_bytes + 1024)
+                                       // SMEM_PER_SM)))
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while

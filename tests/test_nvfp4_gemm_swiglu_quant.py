@@ -29,6 +29,7 @@ from tests.conftest import check_graph_replays_chain, poisoned
     (512, 1024, "fp4", (2, 1, 4, 1)),
     (192, 576, "torch.bfloat16", (4, 2, 4, 0)),       # K tail of 64; I not a multiple of 128
     (512, 1024, "fp4", (2, 1, 4, 3)),                 # cp.async ring, 3 steps in flight
+    (4608, 7168, "fp4", (2, 2, 4, 1, 0, 1, True)),    # three CTAs per SM (min_ctas)
 ])
 def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
@@ -334,6 +335,7 @@ def _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config):
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
                                     (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1), (2, 1, 4, 2),
+                                    (2, 2, 4, 1),  # three CTAs per SM (min_ctas)
                                     (2, 2, 2, 3),  # prefetch >= 2: the cp.async ring
                                     # K split over grid z (5 steps at K = 1088)
                                     (2, 1, 4, 1, 4), (4, 2, 4, 0, 3), (2, 1, 8, 1, 5)])
