@@ -166,7 +166,8 @@ class NVFP4GemmSmallM:
         # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
         # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since session 12's
         # loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us (session 11,
-        # 168 registers) to 32.7 (H200 2026-11-30); capped it takes 166 without spilling.
+        # 168 registers) to 32.8; capped it takes 166 without spilling and 22.3 us (M = 12:
+        # 32.8 -> 22.2; H200 2026-11-30, ``tools/ab_min_ctas.sh``, two rounds).
         # Smaller configs keep ptxas's own choice (143 registers at (2, 1, 4, 1); a cap makes
         # it take 149, unmeasured).
         # (0: no hint at all; even a hint of 1 changes ptxas's choices)
