@@ -95,18 +95,21 @@ class NVFP4GemmSmallM:
     # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
     # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
     PDL_SHORT_K_STEPS = 1
-    # Two row tiles with staged activations over the whole K (no split) run the lean loop
-    # too, as ``paired_steps``: two steps per iteration with the register buffers trading
-    # roles (no copy), a warp barrier after the next step's loads (without it ptxas sinks them
-    # half-way into the decode), and the weight scales' bf16x2 splats looked up in a
-    # shared-memory table. SASS 7168x18432 M = 1: ~500 instructions per step against 684.
-    # H200 2026-11-30 (``tools/ab_fence.sh`` at commit ca16866, M = 1, us, two rounds):
-    # 7168x18432 25.97 -> 23.83; the fence alone 28.76, with trading buffers but no table 24.32.
-    # Where it is off, it measured slower: one row tile (36864x7168 42.05 -> 42.96, 34816x5120
-    # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52), and the fused subclass (34816x5120
-    # 32.04 -> 32.42, W4A16 36864x7168 44.09 -> 44.43; 36864x7168 equal, 9216x7168 15.02 ->
-    # 14.61).
-    PAIRED_STEPS = True
+    # Two row tiles with staged activations over a long K (no split, at least
+    # PAIRED_MIN_STEPS steps per warp) run the lean loop too, as ``paired_steps``: two steps
+    # per iteration with the register buffers trading roles (no copy), a warp barrier after
+    # the next step's loads (without it ptxas sinks them half-way into the decode), and the
+    # weight scales' bf16x2 splats looked up in a shared-memory table. SASS 7168x18432 M = 1:
+    # ~500 instructions per step against 684. H200 2026-11-30 (``tools/ab_fence.sh`` at commit
+    # ca16866 and ``tools/session13_final.sh``, us, two rounds each): 7168x18432 (18 steps per
+    # warp) M = 1 25.97 -> 23.83, M = 2 27.7 -> 25.7; the fence alone 28.76, with trading
+    # buffers but no table 24.32. Where it is off, it measured even or slower: 5 to 7 steps
+    # per warp (M = 2: 36864x7168 46.4 -> 47.0, 34816x5120 34.8 -> 35.3, 9216x7168 equal;
+    # fused M = 1: 34816x5120 32.04 -> 32.42, W4A16 36864x7168 44.09 -> 44.43, 36864x7168
+    # equal, 9216x7168 15.02 -> 14.61), one row tile (36864x7168 42.05 -> 42.96, 34816x5120
+    # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
+    # at such a long K; its loop is this one.)
+    PAIRED_MIN_STEPS = 16
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -152,8 +155,8 @@ class NVFP4GemmSmallM:
         # With two row tiles the same loop without the fence and table lost (7168x18432 26.1 ->
         # 28.4), so other configs keep the per-row clamped addresses
         # (notes/h200-2026-11-30-s12.md, -s13.md).
-        self.paired_steps = (self.PAIRED_STEPS and x_tokens > 0 and prefetch == 1
-                             and row_tiles == 2 and splits == 1)
+        self.paired_steps = (x_tokens > 0 and prefetch == 1 and row_tiles == 2 and splits == 1
+                             and self.steps_per_warp >= self.PAIRED_MIN_STEPS)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128

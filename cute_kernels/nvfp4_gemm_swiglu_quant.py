@@ -126,9 +126,6 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # one writer we ship, ``prepare_gate_up_weight``, synchronizes before it returns.
     PDL = True
     PDL_LOAD_BEFORE_WAIT = True
-    # The paired-step loop measured even on balance here (``NVFP4GemmSmallM.PAIRED_STEPS``:
-    # M = 1 34816x5120 and W4A16 36864x7168 ~1% slower, 9216x7168 3% faster): off.
-    PAIRED_STEPS = False
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,

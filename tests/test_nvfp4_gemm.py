@@ -21,6 +21,7 @@ from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
     (4096, 7168, "torch.bfloat16", (1, 2, 8, 1)),
     (200, 576, "fp4", (1, 1, 4, 1, 2)),               # activations staged in shared memory
     (36864, 7168, "torch.bfloat16", (2, 1, 4, 1, 1)),
+    (7168, 18432, "torch.bfloat16", (2, 1, 4, 1, 1)),  # the paired-step loop
     (36864, 7168, "fp4", (2, 1, 4, 3, 1)),            # cp.async ring, 3 steps in flight
     (200, 576, "fp4", (2, 2, 4, 2)),                  # ring with activations, K tail
     (200, 576, "torch.bfloat16", (1, 2, 4, 2)),       # ring with bf16 activations
@@ -196,7 +197,7 @@ def _check_public_route(m, n, k, fp4_a):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0),
-                                    (2, 1, 4, 1), (2, 2, 3, 1),  # M <= 2: paired steps
+                                    (2, 1, 4, 1), (2, 2, 3, 1),
                                     (1, 4, 8, 1), (4, 1, 2, 1), (2, 1, 4, 2), (1, 2, 3, 2),
                                     (2, 1, 4, 3), (1, 2, 3, 4), (2, 2, 4, 2),  # >= 2: ring
                                     # K split over grid z (5 steps at K = 1088)
@@ -219,13 +220,13 @@ def test_tile_configs_with_fixed_row_offsets(config, m):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("config", [(2, 1, 4, 1), (1, 1, 4, 1), (2, 1, 4, 0), (2, 1, 4, 1, 2)])
+@pytest.mark.parametrize("config", [(2, 1, 1, 1), (1, 1, 4, 1), (2, 1, 4, 0), (2, 1, 4, 1, 2)])
 @pytest.mark.parametrize("m", [1, 5])
 def test_small_m_every_scale_byte(config, m):
     """Weight scales taking all 254 finite e4m3 values, subnormals included: the scale
-    conversions (the paired-step loop's shared-memory table among them, config (2, 1, 4, 1) at
-    M = 1) against the fp64 reference."""
-    n, k = 256, 1024
+    conversions (the paired-step loop's shared-memory table among them: config (2, 1, 1, 1)
+    at M = 1, 16 steps per warp) against the fp64 reference."""
+    n, k = 256, 4096
     a, a_sf, b, _, alpha = _inputs(m, n, k, True)
     codes = torch.tensor([c for c in range(256) if c & 0x7F != 0x7F], dtype=torch.uint8)
     raw = codes[torch.randperm(codes.numel())].repeat(-(-n * k // 16 // codes.numel()))
@@ -238,19 +239,28 @@ def test_small_m_every_scale_byte(config, m):
         assert _rel_err(out, want) <= 1e-3, (config, weights.dtype)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,k", [(384, 4096), (336, 4160)])  # whole row blocks; N and K tails
+@pytest.mark.parametrize("m", [1, 2])
+def test_paired_steps_agree(m, n, k):
+    """The paired-step loop (one warp: 16 or 17 steps, the last iteration half past the end)."""
+    _every_config_case((2, 1, 1, 1), m, n, k)
+
+
 def test_paired_steps_only_where_measured_faster():
-    """Two row tiles, staged activations, register prefetch, no K split, the plain GEMM."""
+    """Two row tiles, staged activations, register prefetch, no K split, >= 16 steps a warp."""
     import cutlass
 
     from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
 
-    def paired(rt, prefetch=1, x_tokens=1, splits=1):
-        return NVFP4GemmSmallM(7168, 18432, True, cutlass.BFloat16, rt, 1, 4, prefetch,
+    def paired(rt, prefetch=1, x_tokens=1, splits=1, n=7168, k=18432, warps=4):
+        return NVFP4GemmSmallM(n, k, True, cutlass.BFloat16, rt, 1, warps, prefetch,
                                x_tokens, splits).paired_steps
 
-    assert paired(2)
+    assert paired(2) and paired(2, n=384, k=4096, warps=1)
     assert not paired(1) and not paired(4) and not paired(2, prefetch=0)
     assert not paired(2, x_tokens=0) and not paired(2, splits=3)
+    assert not paired(2, n=36864, k=7168) and not paired(2, n=34816, k=5120)  # 7, 5 a warp
     assert not NVFP4GemmSwigluQuantSmallM(18432, 7168, True, 2, 1, 4, 1, 1).paired_steps
 
 

@@ -153,6 +153,8 @@ def test_gate_up_permute_round_trips():
 @pytest.mark.parametrize("name,fn,args", [
     ("small", compile_nvfp4_gemm_small_m, (4096, 7168, "fp4", "torch.bfloat16", 2, 1, 4, 1, 1,
                                            True)),
+    ("small paired", compile_nvfp4_gemm_small_m, (7168, 18432, "fp4", "torch.bfloat16", 2, 1, 4,
+                                                  1, 1, True)),
     ("small split", compile_nvfp4_gemm_small_m_split,
      (200, 576, "torch.bfloat16", "torch.bfloat16", 1, 2, 4, 0, 0, 3, True)),
     ("fused small", compile_nvfp4_gemm_swiglu_quant_small_m, (512, 2048, "fp4", 2, 1, 4, 1, 1, 1,

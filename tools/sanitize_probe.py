@@ -115,16 +115,6 @@ for rows, config in ((1, (2, 1, 4, 1, 2)), (7, (1, 2, 3, 0, 3)), (13, (2, 1, 4, 
 torch.cuda.synchronize()
 print("small-M split-K probe ran")
 
-# The paired-step loop (two row tiles, staged tokens, whole K): a row block past N = 200, a K
-# tail, one step per warp (the iteration's second step is past the end).
-for rows, config in ((1, (2, 1, 4, 1)), (2, (2, 2, 3, 1))):
-    xr = torch.randn(rows, 576, device="cuda", dtype=torch.bfloat16)
-    ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
-    launch_small_m(ar, ar_sf, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
-    launch_small_m(xr, None, b, b_sf, one, torch.empty(rows, 200, device="cuda"), config)
-torch.cuda.synchronize()
-print("paired-step probe ran")
-
 # Permuted weight words: small M (staged, register, split), the wgmma kernel (whole tiles and
 # stream-K) with the permuted-K activations, and the fused kernel at small and large M.
 from cute_kernels import prepare_nvfp4_weight  # noqa: E402
@@ -143,6 +133,21 @@ launch_gemm_large(bf16_activations(al, al_sf, True), bw, b_sf, one,
                   torch.empty(129, 200, device="cuda"), (64, 0, 5), stream_k=True)
 torch.cuda.synchronize()
 print("permuted weights probe ran")
+
+# The paired-step loop (two row tiles, staged tokens, >= 16 steps a warp): one warp over 17
+# steps (a row block past N = 200, a K tail, the last iteration half past the end).
+bp, bp_sf = reference.nvfp4_quantize(torch.randn(200, 4160, device="cuda",
+                                                 dtype=torch.bfloat16), 50.0)
+for rows, config in ((1, (2, 1, 1, 1)), (2, (2, 1, 1, 1))):
+    xr = torch.randn(rows, 4160, device="cuda", dtype=torch.bfloat16)
+    ar, ar_sf = reference.nvfp4_quantize(xr, 50.0)
+    for weights in (bp, prepare_nvfp4_weight(bp)):
+        launch_small_m(ar, ar_sf, weights, bp_sf, one, torch.empty(rows, 200, device="cuda"),
+                       config)
+        launch_small_m(xr, None, weights, bp_sf, one, torch.empty(rows, 200, device="cuda"),
+                       config)
+torch.cuda.synchronize()
+print("paired-step probe ran")
 
 # Whole row blocks (N = 256): the small-M loads from per-thread bases (``row_offsets``), with
 # and without a K tail, staged tokens with the zero step for the lanes past them, the register
