@@ -11,17 +11,7 @@ gpu_tests 260 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py -k "not large and no
 gpu_tests 260 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "not large and not stream and not split_route and not torch_compile" &
 gpu_tests 260 /tmp/logs/t-perm.log tests/test_permuted_fp4.py -k "small_m or matches_fp64 or fused" &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 200) &
-wait
-{ for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
-  tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt"; } 2>&1 | tee "$OUT/checks.txt"
-echo "tests done after $(elapsed) s"
-for round in 1 2; do
-  PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old timeout 100 python tools/loop_ab_probe.py > "$OUT/old$round.log" 2>&1
-  CUTE_KERNELS_CACHE_DIR=/tmp/kc-final timeout 150 python tools/loop_ab_probe.py > "$OUT/new$round.log" 2>&1
-  echo "round $round done after $(elapsed) s"
-done
-paste -d' ' <(grep "M=" "$OUT/old1.log") <(grep "M=" "$OUT/new1.log") \
-  <(grep "M=" "$OUT/old2.log") <(grep "M=" "$OUT/new2.log") |
-  awk '{print $1, $2, $3, $4, $5, $10, $15, $20}' | tee "$OUT/ab.txt"
-CUTE_KERNELS_CACHE_DIR=/tmp/kc-final timeout $(( 530 - $(elapsed) )) python -m models.demo > "$OUT/demo.log" 2>&1
+ab_checks
+ab_rounds 150
+timeout $(( 530 - $(elapsed) )) python -m models.demo > "$OUT/demo.log" 2>&1
 echo "demo exit $? at $(elapsed) s"; grep -E "DeepSeek|Qwen" "$OUT/demo.log"

@@ -87,3 +87,32 @@ check_then_probe() {
   timeout 100 python "tools/$1.py" 2>&1 | tee "$OUT/$1.log"
   echo "done after $(elapsed) s"
 }
+# ab_checks: after the caller's background jobs (gpu_tests into /tmp/logs/t-*.log, optionally
+# the memcheck probe, warm-up processes into /tmp/logs/warm-*.log), their summary, shown and
+# kept in $OUT/checks.txt
+ab_checks() {
+  wait
+  { for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
+    [ -f /tmp/logs/probe.log ] && { tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt"; }
+    grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10; } 2>&1 | tee "$OUT/checks.txt"
+  echo "tests + warm-up done after $(elapsed) s"
+}
+# ab_rounds SECONDS: tools/loop_ab_probe.py with main's package (ab_main/, its own kernel cache)
+# and the tree's in turn, twice, SECONDS each at most; the four columns in $OUT/ab.txt
+ab_rounds() {
+  local round
+  for round in 1 2; do
+    PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old timeout "$1" python tools/loop_ab_probe.py > "$OUT/old$round.log" 2>&1
+    timeout "$1" python tools/loop_ab_probe.py > "$OUT/new$round.log" 2>&1
+    echo "round $round done after $(elapsed) s"
+  done
+  paste -d' ' <(grep "M=" "$OUT/old1.log") <(grep "M=" "$OUT/new1.log") \
+    <(grep "M=" "$OUT/old2.log") <(grep "M=" "$OUT/new2.log") |
+    awk '{print $1, $2, $3, $4, $5, $10, $15, $20}' | tee "$OUT/ab.txt"
+}
+# ab_warm SECONDS: in the background, loop_ab_probe's kernels compiled for both packages
+ab_warm() {
+  PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old CUTE_KERNELS_BENCH_WARM=1 \
+    timeout "$1" python tools/loop_ab_probe.py > /tmp/logs/warm-old.log 2>&1 &
+  CUTE_KERNELS_BENCH_WARM=1 timeout "$1" python tools/loop_ab_probe.py > /tmp/logs/warm-new.log 2>&1 &
+}

@@ -10,23 +10,11 @@ source "$(dirname "$0")/device_common.sh"
 export LOOP_POINTS=few LOOP_MS=2,8
 gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "not large and not stream and not split_route and not torch_compile" &
 gpu_tests 300 /tmp/logs/t-perm.log tests/test_permuted_fp4.py -k "small_m or fused" &
-PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old CUTE_KERNELS_BENCH_WARM=1 \
-  timeout 250 python tools/loop_ab_probe.py > /tmp/logs/warm-old.log 2>&1 &
-CUTE_KERNELS_BENCH_WARM=1 timeout 250 python tools/loop_ab_probe.py > /tmp/logs/warm-new.log 2>&1 &
+ab_warm 250
 for i in 0 1 2 3 4; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 280 python -m cute_kernels.bench swiglu --out "/tmp/warm-swiglu$i" > "/tmp/logs/warm-swiglu$i.log" 2>&1 &
 done
-wait
-{ for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
-  grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10; } 2>&1 | tee "$OUT/checks.txt"
-echo "tests + warm-up done after $(elapsed) s"
-for round in 1 2; do
-  PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old timeout 100 python tools/loop_ab_probe.py > "$OUT/old$round.log" 2>&1
-  timeout 100 python tools/loop_ab_probe.py > "$OUT/new$round.log" 2>&1
-  echo "round $round done after $(elapsed) s"
-done
-paste -d' ' <(grep "M=" "$OUT/old1.log") <(grep "M=" "$OUT/new1.log") \
-  <(grep "M=" "$OUT/old2.log") <(grep "M=" "$OUT/new2.log") |
-  awk '{print $1, $2, $3, $4, $5, $10, $15, $20}' | tee "$OUT/ab.txt"
+ab_checks
+ab_rounds 100
 timeout $(( 590 - $(elapsed) )) python -m cute_kernels.bench swiglu --out "$OUT" 2>&1 | tee "$OUT/swiglu.log"
 echo "done after $(elapsed) s"
