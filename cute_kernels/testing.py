@@ -26,3 +26,55 @@ def compile_only(compile_fn, *args):
         if os.path.getsize(path) == 0:
             raise RuntimeError(f"{raw.__qualname__}{args}: exported an empty object for {target_arch()}")
     return compiled
+
+
+# ELF: the exported object embeds each kernel's cubin; a cubin's .nv.info sections
+# lists attributes as (format, attribute, size, value), EIATTR_REGCOUNT among them.
+_EIFMT_HVAL = 0x03
+_EIFMT_SVAL = 0x04
+_EIATTR_REGCOUNT = 0x2F
+
+
+def kernel_registers(compiled) -> list[int]:
+    """Registers per thread of each kernel in a ``compile_only`` result, read from the cubins
+    its exported object embeds: what decides how many CTAs share an SM (65536 per SM,
+    allocated per warp in steps of 256), which no compile error would flag."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "kernel.o")
+        compiled.export_to_c(path, function_name="register_probe")
+        with open(path, "rb") as f:
+            blob = f.read()
+    found = []
+    start = blob.find(b"\x7fELF", 1)  # offset 0 is the host object itself
+    while start != -1:
+        found += _cubin_register_counts(blob, start)
+        start = blob.find(b"\x7fELF", start + 1)
+    return found
+
+
+def _cubin_register_counts(blob: bytes, base: int) -> list[int]:
+    import struct
+
+    if blob[base + 4] != 2:  # 64-bit ELF only (cubins are)
+        return []
+    shoff, = struct.unpack_from("<Q", blob, base + 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", blob, base + 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", blob, base + shoff + i * shentsize)
+                for i in range(shnum)]
+    names_at = base + sections[shstrndx][4]
+    counts = []
+    for name_off, _, _, _, offset, size, *_ in sections:
+        name = blob[names_at + name_off:blob.index(b"\0", names_at + name_off)]
+        if not name.startswith(b".nv.info"):
+            continue
+        i, end = base + offset, base + offset + size
+        while i < end:
+            fmt, attr = blob[i], blob[i + 1]
+            if fmt != _EIFMT_SVAL:  # no size field: 2 bytes (no value) or 4 (a half word)
+                i += 4 if fmt == _EIFMT_HVAL else 2
+                continue
+            length, = struct.unpack_from("<H", blob, i + 2)
+            if attr == _EIATTR_REGCOUNT:
+                counts.append(struct.unpack_from("<II", blob, i + 4)[1])
+            i += 4 + length
+    return counts
