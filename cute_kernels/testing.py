@@ -35,6 +35,17 @@ _EIFMT_SVAL = 0x04
 _EIATTR_REGCOUNT = 0x2F
 
 
+REGS_PER_SM = 65536
+REG_ALLOC_UNIT = 256  # registers are allocated per warp in these steps
+
+
+def ctas_per_sm(regs: int, warps: int) -> int:
+    """CTAs of ``warps`` warps at ``regs`` registers per thread that fit an SM's register file
+    (shared memory and the 32-CTA limit aside)."""
+    per_warp = -(-regs * 32 // REG_ALLOC_UNIT) * REG_ALLOC_UNIT
+    return REGS_PER_SM // (per_warp * warps)
+
+
 def kernel_registers(compiled) -> list[int]:
     """Registers per thread of each kernel in a ``compile_only`` result, read from the cubins
     its exported object embeds: what decides how many CTAs share an SM (65536 per SM,

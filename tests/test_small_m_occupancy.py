@@ -11,15 +11,7 @@ import pytest
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
-from cute_kernels.testing import compile_only, kernel_registers
-
-REGS_PER_SM = 65536
-REG_ALLOC_UNIT = 256  # registers are allocated per warp in these steps
-
-
-def ctas_per_sm(regs: int, warps: int) -> int:
-    per_warp = -(-regs * 32 // REG_ALLOC_UNIT) * REG_ALLOC_UNIT
-    return REGS_PER_SM // (per_warp * warps)
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 
 
 def test_ctas_per_sm_steps():
