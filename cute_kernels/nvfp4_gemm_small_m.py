@@ -167,13 +167,13 @@ class NVFP4GemmSmallM:
                            + (256 if self.ring_slots else 0)
                            + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
         # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
-        # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since session 12's
-        # loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us (session 11,
-        # 168 registers) to 32.8; capped it takes 166 without spilling and 22.3 us (M = 12:
-        # 32.8 -> 22.2; H200 2026-11-30, ``tools/ab_min_ctas.sh``, two rounds).
-        # Smaller configs keep ptxas's own choice (143 registers at (2, 1, 4, 1); a cap makes
-        # it take 149, unmeasured).
-        # (0: no hint at all; even a hint of 1 changes ptxas's choices)
+        # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since
+        # session 12's loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us
+        # (session 11, 168 registers) to 32.8; capped it takes 166 without spilling and 22.3
+        # us (M = 12: 32.8 -> 22.2; H200 2026-11-30, ``tools/ab_min_ctas.sh``, two rounds).
+        # Other configs pass no hint at all (0): even a hint of 1 changes ptxas's choices
+        # ((2, 1, 4, 1) 143 -> 149 registers, unmeasured). ``tests/test_small_m_occupancy.py``
+        # checks the CTAs per SM of the main configs.
         self.min_ctas = (3 if warps == 4 and prefetch == 1 and not x_tokens
                          and self.acc_per_lane == 16 else 0)
         if self.smem_bytes > SMEM_LIMIT:
@@ -200,8 +200,8 @@ class NVFP4GemmSmallM:
                   (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
             use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
-            # given, so compile-only needs no device: the shared memory of min_ctas CTAs
-            # (+ 1 KB each reserved), in percent of the SM's
+            # with min_ctas the DSL would ask the device for the carveout (compile-only has
+            # none): the shared memory of min_ctas CTAs (+ 1 KB each reserved), in percent
             preferred_smem_carveout=(None if self.min_ctas < 2 else
                                      -(-100 * self.min_ctas * (self.smem_bytes + 1024)
                                        // SMEM_PER_SM)))
