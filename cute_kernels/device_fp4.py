@@ -107,6 +107,16 @@ def div6(a: cutlass.Float32) -> cutlass.Float32:
     return cutlass.Float32(cutlass.select_(a == cutlass.Float32(float("inf")), a, q))
 
 
+def e4m3x2_to_f32(lo, hi):
+    """The fp32 values (a TensorSSA of 2) of two e4m3 bit patterns, dynamic integers < 256, in
+    one e4m3x2 conversion: the conversion the kernels apply to loaded scales, so a table built
+    from it holds exactly their values (0x7F / 0xFF: NaN)."""
+    rB = cute.make_rmem_tensor((2,), cutlass.Uint8)
+    rB[0] = cutlass.Uint8(lo)
+    rB[1] = cutlass.Uint8(hi)
+    return cute.recast_tensor(rB, cutlass.Float8E4M3FN).load().to(cutlass.Float32)
+
+
 @cute.jit
 def fill_reciprocal_table(table: cute.Tensor, g: cutlass.Float32, tidx, threads: int):
     """``table[b] = 0 if sf == 0 else 1 / (float(sf) / G)`` for every e4m3 byte ``b`` (sf its
@@ -117,11 +127,7 @@ def fill_reciprocal_table(table: cute.Tensor, g: cutlass.Float32, tidx, threads:
     for base in cutlass.range_constexpr(0, half, threads):
         code = base + tidx
         if code < half:
-            # bytes `code` and `code + 128` (the negative twin) in one e4m3x2 conversion
-            rB = cute.make_rmem_tensor((2,), cutlass.Uint8)
-            rB[0] = cutlass.Uint8(code)
-            rB[1] = cutlass.Uint8(code + half)
-            sf = cute.recast_tensor(rB, cutlass.Float8E4M3FN).load().to(cutlass.Float32)
+            sf = e4m3x2_to_f32(code, code + half)  # byte `code` and its negative twin
             for j in cutlass.range_constexpr(2):
                 s = cutlass.Float32(0.0)
                 if sf[j] != cutlass.Float32(0.0):
@@ -392,10 +398,7 @@ def fill_threshold_table(table: cute.Tensor, g: cutlass.Float32, tidx, threads: 
     for base in cutlass.range_constexpr(0, THRESHOLD_ENTRIES, threads):
         code = base + tidx
         if code < THRESHOLD_ENTRIES:
-            rB = cute.make_rmem_tensor((2,), cutlass.Uint8)
-            rB[0] = cutlass.Uint8(code)
-            rB[1] = cutlass.Uint8(0)
-            sf = cute.recast_tensor(rB, cutlass.Float8E4M3FN).load().to(cutlass.Float32)
+            sf = e4m3x2_to_f32(code, 0)
             s = cutlass.Float32(0.0)
             if sf[0] != cutlass.Float32(0.0):
                 s = cutlass.Float32(1.0) / (sf[0] / ag)

@@ -58,6 +58,7 @@ from layouts import sf_byte_offset, sf_tiled_layout
 
 from . import jit
 from .arch import compile_options, pdl_enabled
+from .device_fp4 import e4m3x2_to_f32
 from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
                          byte_of, e2m1x2_permuted, e2m1x2_raw, in_register,
                          mma_bf16_m16n8k16, mul_bf16x2)
@@ -412,6 +413,7 @@ class NVFP4GemmSmallM:
         live = cutlass.Uint32(0xFFFFFFFF)
         if cutlass.const_expr(self.k_tail):
             live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
+        table = sX[1] if self.x_tokens and self.lean_staged else None  # paired_steps' scales
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens and not self.lean_staged):
@@ -428,7 +430,6 @@ class NVFP4GemmSmallM:
                     self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
-            table = sX[1] if self.x_tokens and self.lean_staged else None
             for t in cutlass.range_constexpr(self.rt):
                 self._decode_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, False,
                                        wp[0, None], table)
@@ -673,18 +674,14 @@ class NVFP4GemmSmallM:
         byte extraction and one shared load instead of about six instructions."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
         tid = cute.arch.thread_idx()[0]
-        threads = 32 * self.warps
-        for r in cutlass.range_constexpr((256 + threads - 1) // threads):
-            i = tid + r * threads
-            if i < 256:
-                e = (i >> 3) & 15
-                mant = cutlass.Float32(i & 7)
-                pow2 = cutlass.Uint32((e + 117) << 23).bitcast(cutlass.Float32)  # 2^(e - 10)
-                v = cutlass.select_(e == 0, mant * cutlass.Float32(2.0 ** -9),
-                                    (mant + cutlass.Float32(8.0)) * pow2)
-                v = cutlass.select_(i >= 128, -v, v) * cutlass.Float32(POW2_63)
-                v = cutlass.select_((i & 0x7F) == 0x7F, cutlass.Float32(float("nan")), v)
-                table[i] = bf16x2_splat(v)
+        half = 128
+        for base in cutlass.range_constexpr(0, half, 32 * self.warps):
+            code = base + tid
+            if code < half:
+                sf = e4m3x2_to_f32(code, code + half)  # byte `code` and its negative twin
+                for j in cutlass.range_constexpr(2):
+                    # as _decode_fp4_block forms it from a loaded scale
+                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(POW2_63))
         return table
 
     @cute.jit
