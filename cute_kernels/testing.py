@@ -2,12 +2,14 @@
 
 CI has no GPU, so each kernel family's compile function is exercised here at a few shapes; a
 compile error (bad layout algebra, wrong types, an op the arch lacks) fails CI before any
-device time is spent.
+device time is spent. The same exported object gives each kernel's register count
+(``kernel_registers``), and so the CTAs per SM it can reach (``ctas_per_sm``).
 """
 
 from __future__ import annotations
 
 import os
+import struct
 import tempfile
 
 from .arch import compile_options, target_arch
@@ -20,19 +22,18 @@ def compile_only(compile_fn, *args):
     compile_options()  # pins the DSL's arch before tracing
     raw = getattr(compile_fn, "uncached", compile_fn)
     compiled = raw(*args)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "kernel.o")
-        compiled.export_to_c(path, function_name="compile_only_probe")
-        if os.path.getsize(path) == 0:
-            raise RuntimeError(f"{raw.__qualname__}{args}: exported an empty object for {target_arch()}")
+    if not _exported_object(compiled):
+        raise RuntimeError(f"{raw.__qualname__}{args}: exported an empty object for {target_arch()}")
     return compiled
 
 
-# ELF: the exported object embeds each kernel's cubin; a cubin's .nv.info sections
-# lists attributes as (format, attribute, size, value), EIATTR_REGCOUNT among them.
-_EIFMT_HVAL = 0x03
-_EIFMT_SVAL = 0x04
-_EIATTR_REGCOUNT = 0x2F
+def _exported_object(compiled) -> bytes:
+    """The object file ``compiled.export_to_c`` writes (host code, the kernels' cubins in it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "kernel.o")
+        compiled.export_to_c(path, function_name="compile_only_probe")
+        with open(path, "rb") as f:
+            return f.read()
 
 
 REGS_PER_SM = 65536
@@ -46,15 +47,18 @@ def ctas_per_sm(regs: int, warps: int) -> int:
     return REGS_PER_SM // (per_warp * warps)
 
 
+# A cubin's .nv.info sections list attributes as (format, attribute[, size], value),
+# EIATTR_REGCOUNT among them.
+_EIFMT_HVAL = 0x03
+_EIFMT_SVAL = 0x04
+_EIATTR_REGCOUNT = 0x2F
+
+
 def kernel_registers(compiled) -> list[int]:
     """Registers per thread of each kernel in a ``compile_only`` result, read from the cubins
-    its exported object embeds: what decides how many CTAs share an SM (65536 per SM,
-    allocated per warp in steps of 256), which no compile error would flag."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "kernel.o")
-        compiled.export_to_c(path, function_name="register_probe")
-        with open(path, "rb") as f:
-            blob = f.read()
+    its exported object embeds: what decides how many CTAs share an SM, which no compile error
+    would flag."""
+    blob = _exported_object(compiled)
     found = []
     start = blob.find(b"\x7fELF", 1)  # offset 0 is the host object itself
     while start != -1:
@@ -64,8 +68,6 @@ def kernel_registers(compiled) -> list[int]:
 
 
 def _cubin_register_counts(blob: bytes, base: int) -> list[int]:
-    import struct
-
     if blob[base + 4] != 2:  # 64-bit ELF only (cubins are)
         return []
     shoff, = struct.unpack_from("<Q", blob, base + 0x28)
