@@ -276,7 +276,6 @@ def _every_config_case(config, m, n, k):
 def test_row_offsets_fold_only_where_every_row_block_is_whole():
     import cutlass
 
-    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM
     from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
 
     def offsets(cls, n, k, rt):
