@@ -59,9 +59,8 @@ from layouts import sf_byte_offset, sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
-                         byte_of, e2m1x2_permuted, e2m1x2_raw, in_register,
-                         mma_bf16_m16n8k16, mul_bf16x2)
+from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, bf16_pair, bf16x2_splat, byte_of,
+                         e2m1x2_by_multiply, e2m1x2_permuted, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -69,6 +68,7 @@ K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
 X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
+SPLAT_FACTOR = float(2**SPLAT_POW2)
 
 
 class NVFP4GemmSmallM:
@@ -137,6 +137,9 @@ class NVFP4GemmSmallM:
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
+        # the MMA products carry 2^-8 per fp4 operand (``_decode_fp4_block``); the sums are
+        # multiplied back before the epilogue
+        self.sum_scale = float(2 ** (-FP4_OPERAND_POW2 * (2 if a_fp4 else 1)))
         # x_tokens > 0: the CTA decodes the activations of its first x_tokens tokens
         # once into shared memory, in MMA-operand order; the main loop then reads them with two
         # 16-byte loads per block instead of loading and decoding them per warp and step.
@@ -375,35 +378,34 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
-    def _decode_fp4_block(self, rQ, rS, b: int, live, extra_pow2: bool, out, table=None):
+    def _decode_fp4_block(self, rQ, rS, b: int, live, activations: bool, out, table=None):
         """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
-        * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
-        all-ones or all-zero mask: lanes past K contribute exact zeros."""
+        * 2^-8, one multiply by the splat of ``scale * 2^118`` (``device_mma.SPLAT_POW2``;
+        ``sum_scale`` takes the factor off the sums). ``live`` is an all-ones or all-zero
+        mask: lanes past K contribute exact zeros."""
         if cutlass.const_expr(table is not None):  # the splat of the scale byte, looked up
             s = table[cutlass.Int32(byte_of(cute.recast_tensor(rS, cutlass.Uint32)[0],
                                             0x4440 + b))] & live
         else:
-            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
+            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(SPLAT_FACTOR)) & live
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
+            shifted = word >> cutlass.Uint32(8)
             for r in cutlass.range_constexpr(4):
-                if cutlass.const_expr(self.permuted and not extra_pow2):  # weights only
+                if cutlass.const_expr(self.permuted and not activations):  # weights only
                     raw = e2m1x2_permuted(word, r)
                 else:
-                    raw = e2m1x2_raw(word, r)
-                if cutlass.const_expr(extra_pow2):
-                    raw = mul_bf16x2(raw, in_register(BF16X2_POW2_126))
+                    raw = e2m1x2_by_multiply(word, shifted, r)
                 out[4 * w + r] = mul_bf16x2(raw, s)
 
     @cute.jit
     def _pairs_bf16_block(self, rX, b: int, live, out):
-        """The same 8 pairs from bf16 activations (words 8b .. 8b + 7), times 2^63."""
+        """The same 8 pairs from bf16 activations (words 8b .. 8b + 7), as they are."""
         for w in cutlass.range_constexpr(2):
             for r in cutlass.range_constexpr(4):
                 lo = cutlass.Uint32(rX[8 * b + 4 * w + r // 2])
                 hi = cutlass.Uint32(rX[8 * b + 4 * w + r // 2 + 2])
-                pair = mul_bf16x2(bf16_pair(lo, hi, r), in_register(BF16X2_POW2_63))
-                out[4 * w + r] = pair & live
+                out[4 * w + r] = bf16_pair(lo, hi, r) & live
 
     @cute.jit
     def _compute_step(self, buf, step, lane_q, acc, wp, xp, sX, g, x_step):
@@ -552,6 +554,8 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
+            for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
+                acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
 
     def _wait_for_inputs(self):
@@ -669,7 +673,7 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _scale_table(self, smem):
-        """``paired_steps``: the bf16x2 splat of ``e4m3(byte) * 2^63`` for all 256 scale bytes in
+        """``paired_steps``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
         shared memory (written before the staging's barrier), so a weight block's scale is one
         byte extraction and one shared load instead of about six instructions."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
@@ -681,7 +685,7 @@ class NVFP4GemmSmallM:
                 sf = e4m3x2_to_f32(code, code + half)  # byte `code` and its negative twin
                 for j in cutlass.range_constexpr(2):
                     # as _decode_fp4_block forms it from a loaded scale
-                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(POW2_63))
+                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(SPLAT_FACTOR))
         return table
 
     @cute.jit
