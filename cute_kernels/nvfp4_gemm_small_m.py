@@ -111,6 +111,9 @@ class NVFP4GemmSmallM:
     # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
     # at such a long K; its loop is this one.)
     PAIRED_MIN_STEPS = 16
+    # Without staged activations (M >= 3): weight and activation scale splats from the table
+    # too (two instructions against five).
+    REGISTER_SCALE_TABLE = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -163,9 +166,11 @@ class NVFP4GemmSmallM:
                              and self.steps_per_warp >= self.PAIRED_MIN_STEPS)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
+        # scale splats looked up in a shared-memory table (``_scale_table``)
+        self.scale_table = self.paired_steps or (not x_tokens and self.REGISTER_SCALE_TABLE)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
-                           + (4 * 256 + 16 if self.paired_steps else 0)  # _scale_table
+                           + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
@@ -415,7 +420,7 @@ class NVFP4GemmSmallM:
         live = cutlass.Uint32(0xFFFFFFFF)
         if cutlass.const_expr(self.k_tail):
             live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
-        table = sX[1] if self.x_tokens and self.lean_staged else None  # paired_steps' scales
+        table = sX[1] if self.scale_table else None
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens and not self.lean_staged):
@@ -429,7 +434,8 @@ class NVFP4GemmSmallM:
                     cute.autovec_copy(cute.make_tensor(p + b * 32, cute.make_layout(8)),
                                       xp[j, None])
                 elif cutlass.const_expr(self.a_fp4):
-                    self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
+                    self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None],
+                                           table)
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
             for t in cutlass.range_constexpr(self.rt):
@@ -507,6 +513,9 @@ class NVFP4GemmSmallM:
             sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
             if cutlass.const_expr(self.lean_staged):
                 sX = (self._staged_views(sXw, g, lane_q), table)
+        elif cutlass.const_expr(self.scale_table):
+            sX = (None, self._scale_table(SmemAllocator()))
+            cute.arch.sync_threads()
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
