@@ -111,8 +111,13 @@ class NVFP4GemmSmallM:
     # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
     # at such a long K; its loop is this one.)
     PAIRED_MIN_STEPS = 16
-    # Without staged activations (M >= 3): weight and activation scale splats from the table
-    # too (two instructions against five).
+    # The register path (no staged activations, no cp.async ring) takes the weight and the
+    # activation scale splats from the table too: two instructions (byte extraction, shared
+    # load) against five (conversion, fp32 multiply, splat). H200 2026-11-30
+    # (``tools/ab_act_decode.sh``, graph us, without -> with): M = 8 7168x18432 28.70 -> 27.72,
+    # 36864x7168 45.13 -> 44.01, 34816x5120 33.52 -> 32.66, 7168x2048 4.58 -> 4.43; M = 16
+    # 34816x5120 44.69 -> 43.24, fused 9216x7168 21.76 -> 20.69. With the ring (7168x18432
+    # M = 16) it lost: 38.36 -> 39.76.
     REGISTER_SCALE_TABLE = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
@@ -167,7 +172,8 @@ class NVFP4GemmSmallM:
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
         # scale splats looked up in a shared-memory table (``_scale_table``)
-        self.scale_table = self.paired_steps or (not x_tokens and self.REGISTER_SCALE_TABLE)
+        self.scale_table = self.paired_steps or (not x_tokens and prefetch <= 1
+                                                 and self.REGISTER_SCALE_TABLE)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
