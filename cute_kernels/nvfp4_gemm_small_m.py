@@ -111,8 +111,6 @@ class NVFP4GemmSmallM:
     # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
     # at such a long K; its loop is this one.)
     PAIRED_MIN_STEPS = 16
-    PAIRED_TWO_IN_FLIGHT = True
-    PAIRED_DEEP_MAX_ROW_BLOCKS = 2 * 132  # two CTAs per SM of the H200
     # The register path (no staged activations, no cp.async ring) takes the weight and the
     # activation scale splats from the table too: two instructions (byte extraction, shared
     # load) against five (conversion, fp32 multiply, splat). H200 2026-11-30
@@ -171,12 +169,6 @@ class NVFP4GemmSmallM:
         # (notes/h200-2026-11-30-s12.md, -s13.md).
         self.paired_steps = (x_tokens > 0 and prefetch == 1 and row_tiles == 2 and splits == 1
                              and self.steps_per_warp >= self.PAIRED_MIN_STEPS)
-        # steps in flight per warp in the register double buffer: two in the paired-step loop
-        # where the grid leaves at most two CTAs per SM (the third buffer's registers then cost
-        # no occupancy)
-        row_blocks = -(-n // (16 * row_tiles))
-        self.in_flight = (2 if self.paired_steps and self.PAIRED_TWO_IN_FLIGHT
-                          and row_blocks <= self.PAIRED_DEEP_MAX_ROW_BLOCKS else 1)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
         # scale splats looked up in a shared-memory table (``_scale_table``)
@@ -488,7 +480,7 @@ class NVFP4GemmSmallM:
         bufs = [(regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
                  regs((self.jt, self.x_words), cutlass.Int32),
                  regs((self.jt, 4), mBSF.element_type))
-                for _ in range(self.in_flight + 1 if self.prefetch == 1 else 1)]
+                for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
         # this CTA's K steps: [step0, end); the warp's are step0 + warp + i * warps
@@ -522,9 +514,6 @@ class NVFP4GemmSmallM:
             self._load_step(*loader, first, *where, bufs[0], weights=False)
         elif cutlass.const_expr(self.prefetch):
             self._load_step(*loader, first, *where, bufs[0], bases=bases)
-        for d in cutlass.range_constexpr(1, self.in_flight):  # steps past the end: clamped
-            self._load_step(*loader, cutlass.min(first + d * self.warps, self.steps - 1),
-                            *where, bufs[d], bases=bases)
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
@@ -543,16 +532,13 @@ class NVFP4GemmSmallM:
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
             if cutlass.const_expr(self.paired_steps):
-                # one step per buffer per iteration, the buffers taking turns: no copy between
-                # them; ``in_flight`` steps ahead of the one computed are loading
-                ahead = self.in_flight
-                turns = ahead + 1
-                for i in cutlass.range((self.steps_per_warp + ahead) // turns, unroll=1):
-                    for h in cutlass.range_constexpr(turns):
-                        cur, nxt = bufs[h], bufs[(h + ahead) % turns]
-                        step = step0 + warp + (turns * i + h) * self.warps
-                        if step + ahead * self.warps < end:
-                            self._load_step(*loader, step + ahead * self.warps, *where, nxt,
+                # two steps per iteration, the buffers trading roles: no copy between them
+                for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
+                    for h in cutlass.range_constexpr(2):
+                        cur, nxt = bufs[h], bufs[1 - h]
+                        step = step0 + warp + (2 * i + h) * self.warps
+                        if step + self.warps < end:
+                            self._load_step(*loader, step + self.warps, *where, nxt,
                                             bases=bases)
                         # ptxas moves no memory operation across a barrier: the loads stay
                         # at the top of the step instead of sinking into its decode
