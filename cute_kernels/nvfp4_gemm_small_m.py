@@ -111,6 +111,12 @@ class NVFP4GemmSmallM:
     # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
     # at such a long K; its loop is this one.)
     PAIRED_MIN_STEPS = 16
+    # The paired-step loop with PDL (trigger after the main loop, first weights loaded before
+    # the wait), its CTAs held to two per SM by their shared memory: its grids fill at most
+    # two per SM anyway (7168x18432: 224 CTAs), and a grid launched while the previous kernel
+    # still holds some SMs would otherwise pile up to four CTAs on the free ones (session 7:
+    # PDL made 7168x18432 29.6 -> 34.9 us, the DeepSeek-V3 MLP step 81.7 -> 95.8).
+    PDL_PAIRED = True
     # The register path (no staged activations, no cp.async ring) takes the weight and the
     # activation scale splats from the table too: two instructions (byte extraction, shared
     # load) against five (conversion, fp32 multiply, splat). H200 2026-11-30
@@ -138,10 +144,6 @@ class NVFP4GemmSmallM:
         self.splits = splits
         self.split_steps = (self.steps + splits - 1) // splits
         self.steps_per_warp = (self.split_steps + warps - 1) // warps
-        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
-        self.pdl = (self.PDL or short_k) and pdl_enabled()
-        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
-        self.pdl_load_early = (self.PDL_LOAD_BEFORE_WAIT or short_k) and prefetch == 1
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
@@ -171,6 +173,14 @@ class NVFP4GemmSmallM:
                              and self.steps_per_warp >= self.PAIRED_MIN_STEPS)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
+        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
+        # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
+        paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
+        self.pdl = (self.PDL or short_k or paired_pdl) and pdl_enabled()
+        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
+        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl)
+                               and prefetch == 1)
+        self.two_per_sm = paired_pdl
         # scale splats looked up in a shared-memory table (``_scale_table``)
         self.scale_table = self.paired_steps or (not x_tokens and prefetch <= 1
                                                  and self.REGISTER_SCALE_TABLE)
@@ -181,6 +191,8 @@ class NVFP4GemmSmallM:
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
                            + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
+        if self.two_per_sm:  # shared memory for which a third CTA (1 KB reserved each) lacks room
+            self.smem_bytes = max(self.smem_bytes, SMEM_PER_SM // 3 - 1024 + 16)
         # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
         # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since
         # session 12's loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us
@@ -215,11 +227,16 @@ class NVFP4GemmSmallM:
                   (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
             use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
-            # with min_ctas the DSL would ask the device for the carveout (compile-only has
-            # none): the shared memory of min_ctas CTAs (+ 1 KB each reserved), in percent
-            preferred_smem_carveout=(None if self.min_ctas < 2 else
-                                     -(-100 * self.min_ctas * (self.smem_bytes + 1024)
-                                       // SMEM_PER_SM)))
+            preferred_smem_carveout=self._carveout())
+
+    def _carveout(self):
+        """The shared-memory carveout (percent) for the CTAs per SM the config wants, or None.
+        With min_ctas the DSL would ask the device for it (compile-only has none); with
+        ``two_per_sm`` a smaller default could leave room for one CTA only."""
+        ctas = 2 if self.two_per_sm else self.min_ctas
+        if ctas < 2:
+            return None
+        return -(-100 * ctas * (self.smem_bytes + 1024) // SMEM_PER_SM)
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
