@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 14's last call: memcheck + racecheck on tools/sanitize_probe.py, the GEMM (small and
-# small M), fused, model and permuted GPU tests on the final tree, then tools/m16_config_probe.py
+# Session 14's last call: memcheck + racecheck on tools/sanitize_probe.py, the small-M GEMM,
+# fused, model and permuted GPU tests on the final tree, then tools/m16_config_probe.py
 # (12 / 16 tokens: the default configs against the register prefetch at three CTAs per SM).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session14_final.sh   (~450 s)
 source "$(dirname "$0")/device_common.sh"
