@@ -112,7 +112,7 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
     Permuted weight words (``permuted``, W4A4) decode with fewer instructions, which moves
     three choices (``tools/permuted_config_probe.py``, H200 2026-11-30, us):
     ``_permuted_w4a4_config``."""
-    if permuted and a_fp4 and m <= 8:
+    if permuted and a_fp4 and m <= 16:
         return _permuted_w4a4_config(m, n, k)
     big = n * k >= 64 * 2**20
     if m <= 8:
@@ -134,7 +134,7 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
 
 
 def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
-    """``small_m_config`` at M <= 8 on permuted words (H200 2026-11-30, graph us, default ->
+    """``small_m_config`` at M <= 16 on permuted words (H200 2026-11-30, graph us, default ->
     this config):
 
     - one token, big weights with K < 16384: one row tile per warp, twice the CTAs
@@ -143,10 +143,18 @@ def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
     - 3..8 tokens with long K (the register path: 3 CTAs per SM) on at most two CTAs per SM:
       K split in two where that fits one wave of 3 CTAs per SM, else in three (5120x17408
       M = 4 / 8 27.31 / 27.13 -> 23.51 / 23.45; 7168x18432 33.77 / 33.83 -> 32.10 / 31.69).
+    - 9..16 tokens, K < 16384, weights >= 32 Mi values: two row tiles with the register
+      prefetch, three CTAs per SM (``min_ctas``), since session 14's operand change
+      (``tools/m16_config_probe.py``, M = 12 / 16: 36864x7168 (2, 2, 4, 0) 60.99 / 61.67 ->
+      57.41 / 57.88, 34816x5120 43.82 / 43.95 -> 42.69 / 42.31, 9216x7168 (1, 2, 4, 1) 23.25 /
+      23.29 -> 20.95 / 20.78; long K keeps the ring (7168x18432 M = 16 38.57 against 39.07)
+      and the split (5120x17408 26.92 against 30.54)).
     One or two tokens keep the packed rules' splits (5120x17408 M = 1: three 19.83, two 21.5;
     7168x18432 M = 1: none 26.80, three 27.8)."""
     config = small_m_config(m, n, k)
     rt, jt, warps, prefetch = config[:4]
+    if m > 8:
+        return (2, 2, 4, 1) if k < 16384 and n * k >= 32 * 2**20 else config
     if m == 1 and k < 16384 and n * k >= 64 * 2**20:
         return 1, jt, warps, prefetch, *config[4:]
     if m == 1 and n * k <= 32 * 2**20:

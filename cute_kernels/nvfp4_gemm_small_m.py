@@ -59,9 +59,8 @@ from layouts import sf_byte_offset, sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import (BF16X2_POW2_126, BF16X2_POW2_63, POW2_63, bf16_pair, bf16x2_splat,
-                         byte_of, e2m1x2_permuted, e2m1x2_raw, in_register,
-                         mma_bf16_m16n8k16, mul_bf16x2)
+from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, bf16_pair, bf16x2_splat, byte_of,
+                         e2m1x2_by_multiply, e2m1x2_permuted, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -69,6 +68,7 @@ K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
 X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
+SPLAT_FACTOR = float(2**SPLAT_POW2)
 
 
 class NVFP4GemmSmallM:
@@ -111,6 +111,20 @@ class NVFP4GemmSmallM:
     # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
     # at such a long K; its loop is this one.)
     PAIRED_MIN_STEPS = 16
+    # The paired-step loop with PDL (trigger after the main loop, first weights loaded before
+    # the wait), its CTAs held to two per SM by their shared memory: its grids fill at most
+    # two per SM anyway (7168x18432: 224 CTAs), and a grid launched while the previous kernel
+    # still holds some SMs would otherwise pile up to four CTAs on the free ones (session 7:
+    # PDL made 7168x18432 29.6 -> 34.9 us, the DeepSeek-V3 MLP step 81.7 -> 95.8).
+    PDL_PAIRED = True
+    # The register path (no staged activations, no cp.async ring) takes the weight and the
+    # activation scale splats from the table too: two instructions (byte extraction, shared
+    # load) against five (conversion, fp32 multiply, splat). H200 2026-11-30
+    # (``tools/ab_act_decode.sh``, graph us, without -> with): M = 8 7168x18432 28.70 -> 27.72,
+    # 36864x7168 45.13 -> 44.01, 34816x5120 33.52 -> 32.66, 7168x2048 4.58 -> 4.43; M = 16
+    # 34816x5120 44.69 -> 43.24, fused 9216x7168 21.76 -> 20.69. With the ring (7168x18432
+    # M = 16) it lost: 38.36 -> 39.76.
+    REGISTER_SCALE_TABLE = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -130,13 +144,12 @@ class NVFP4GemmSmallM:
         self.splits = splits
         self.split_steps = (self.steps + splits - 1) // splits
         self.steps_per_warp = (self.split_steps + warps - 1) // warps
-        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
-        self.pdl = (self.PDL or short_k) and pdl_enabled()
-        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
-        self.pdl_load_early = (self.PDL_LOAD_BEFORE_WAIT or short_k) and prefetch == 1
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
+        # the MMA products carry 2^-8 per fp4 operand (``_decode_fp4_block``); the sums are
+        # multiplied back before the epilogue
+        self.sum_scale = float(2 ** (-FP4_OPERAND_POW2 * (2 if a_fp4 else 1)))
         # x_tokens > 0: the CTA decodes the activations of its first x_tokens tokens
         # once into shared memory, in MMA-operand order; the main loop then reads them with two
         # 16-byte loads per block instead of loading and decoding them per warp and step.
@@ -160,13 +173,26 @@ class NVFP4GemmSmallM:
                              and self.steps_per_warp >= self.PAIRED_MIN_STEPS)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
+        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
+        # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
+        paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
+        self.pdl = (self.PDL or short_k or paired_pdl) and pdl_enabled()
+        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
+        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl)
+                               and prefetch == 1)
+        self.two_per_sm = paired_pdl
+        # scale splats looked up in a shared-memory table (``_scale_table``)
+        self.scale_table = self.paired_steps or (not x_tokens and prefetch <= 1
+                                                 and self.REGISTER_SCALE_TABLE)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
-                           + (4 * 256 + 16 if self.paired_steps else 0)  # _scale_table
+                           + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
                            + self.ring_slots * warps * 32 * (16 * self.ring_chunks
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
                            + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
+        if self.two_per_sm:  # shared memory for which a third CTA (1 KB reserved each) lacks room
+            self.smem_bytes = max(self.smem_bytes, SMEM_PER_SM // 3 - 1024 + 16)
         # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
         # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since
         # session 12's loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us
@@ -201,11 +227,16 @@ class NVFP4GemmSmallM:
                   (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
             block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
             use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
-            # with min_ctas the DSL would ask the device for the carveout (compile-only has
-            # none): the shared memory of min_ctas CTAs (+ 1 KB each reserved), in percent
-            preferred_smem_carveout=(None if self.min_ctas < 2 else
-                                     -(-100 * self.min_ctas * (self.smem_bytes + 1024)
-                                       // SMEM_PER_SM)))
+            preferred_smem_carveout=self._carveout())
+
+    def _carveout(self):
+        """The shared-memory carveout (percent) for the CTAs per SM the config wants, or None.
+        With min_ctas the DSL would ask the device for it (compile-only has none); with
+        ``two_per_sm`` a smaller default could leave room for one CTA only."""
+        ctas = 2 if self.two_per_sm else self.min_ctas
+        if ctas < 2:
+            return None
+        return -(-100 * ctas * (self.smem_bytes + 1024) // SMEM_PER_SM)
 
     def tile_row(self, block, t: int):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
@@ -375,35 +406,34 @@ class NVFP4GemmSmallM:
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
-    def _decode_fp4_block(self, rQ, rS, b: int, live, extra_pow2: bool, out, table=None):
+    def _decode_fp4_block(self, rQ, rS, b: int, live, activations: bool, out, table=None):
         """The 8 bf16x2 pairs of scale block ``b`` (words 2b, 2b+1; out[4 w + r]): e2m1 * scale
-        * 2^-63, or, with ``extra_pow2``, * 2^63 (the activation side's factor). ``live`` is an
-        all-ones or all-zero mask: lanes past K contribute exact zeros."""
+        * 2^-8, one multiply by the splat of ``scale * 2^118`` (``device_mma.SPLAT_POW2``;
+        ``sum_scale`` takes the factor off the sums). ``live`` is an all-ones or all-zero
+        mask: lanes past K contribute exact zeros."""
         if cutlass.const_expr(table is not None):  # the splat of the scale byte, looked up
             s = table[cutlass.Int32(byte_of(cute.recast_tensor(rS, cutlass.Uint32)[0],
                                             0x4440 + b))] & live
         else:
-            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(POW2_63)) & live
+            s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(SPLAT_FACTOR)) & live
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
+            shifted = word >> cutlass.Uint32(8)
             for r in cutlass.range_constexpr(4):
-                if cutlass.const_expr(self.permuted and not extra_pow2):  # weights only
+                if cutlass.const_expr(self.permuted and not activations):  # weights only
                     raw = e2m1x2_permuted(word, r)
                 else:
-                    raw = e2m1x2_raw(word, r)
-                if cutlass.const_expr(extra_pow2):
-                    raw = mul_bf16x2(raw, in_register(BF16X2_POW2_126))
+                    raw = e2m1x2_by_multiply(word, shifted, r)
                 out[4 * w + r] = mul_bf16x2(raw, s)
 
     @cute.jit
     def _pairs_bf16_block(self, rX, b: int, live, out):
-        """The same 8 pairs from bf16 activations (words 8b .. 8b + 7), times 2^63."""
+        """The same 8 pairs from bf16 activations (words 8b .. 8b + 7), as they are."""
         for w in cutlass.range_constexpr(2):
             for r in cutlass.range_constexpr(4):
                 lo = cutlass.Uint32(rX[8 * b + 4 * w + r // 2])
                 hi = cutlass.Uint32(rX[8 * b + 4 * w + r // 2 + 2])
-                pair = mul_bf16x2(bf16_pair(lo, hi, r), in_register(BF16X2_POW2_63))
-                out[4 * w + r] = pair & live
+                out[4 * w + r] = bf16_pair(lo, hi, r) & live
 
     @cute.jit
     def _compute_step(self, buf, step, lane_q, acc, wp, xp, sX, g, x_step):
@@ -413,7 +443,7 @@ class NVFP4GemmSmallM:
         live = cutlass.Uint32(0xFFFFFFFF)
         if cutlass.const_expr(self.k_tail):
             live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
-        table = sX[1] if self.x_tokens and self.lean_staged else None  # paired_steps' scales
+        table = sX[1] if self.scale_table else None
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens and not self.lean_staged):
@@ -427,7 +457,8 @@ class NVFP4GemmSmallM:
                     cute.autovec_copy(cute.make_tensor(p + b * 32, cute.make_layout(8)),
                                       xp[j, None])
                 elif cutlass.const_expr(self.a_fp4):
-                    self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None])
+                    self._decode_fp4_block(xq[j, None], xs[j, None], b, live, True, xp[j, None],
+                                           table)
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
             for t in cutlass.range_constexpr(self.rt):
@@ -505,6 +536,9 @@ class NVFP4GemmSmallM:
             sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
             if cutlass.const_expr(self.lean_staged):
                 sX = (self._staged_views(sXw, g, lane_q), table)
+        elif cutlass.const_expr(self.scale_table):
+            sX = (None, self._scale_table(SmemAllocator()))
+            cute.arch.sync_threads()
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8
@@ -552,6 +586,8 @@ class NVFP4GemmSmallM:
         if cutlass.const_expr(self.warps > 1):
             self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
+            for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
+                acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
 
     def _wait_for_inputs(self):
@@ -669,7 +705,7 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _scale_table(self, smem):
-        """``paired_steps``: the bf16x2 splat of ``e4m3(byte) * 2^63`` for all 256 scale bytes in
+        """``paired_steps``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
         shared memory (written before the staging's barrier), so a weight block's scale is one
         byte extraction and one shared load instead of about six instructions."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
@@ -681,7 +717,7 @@ class NVFP4GemmSmallM:
                 sf = e4m3x2_to_f32(code, code + half)  # byte `code` and its negative twin
                 for j in cutlass.range_constexpr(2):
                     # as _decode_fp4_block forms it from a loaded scale
-                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(POW2_63))
+                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(SPLAT_FACTOR))
         return table
 
     @cute.jit

@@ -447,7 +447,10 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     Permuted weight words (``permuted``) at 9..16 tokens keep the register prefetch with two
     token tiles on weights under 64 Mi elements (``tools/swiglu_permuted_probe.py``, H200
     2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
-    lost 4% with it, 36864x7168 gained 2%), and at 2..8 tokens on every weight
+    lost 4% with it, 36864x7168 gained 2%; since session 13's three CTAs per SM and session
+    14's operand change, ``tools/m16_config_probe.py``, M = 12 / 16: 36864x7168 61.83 / 62.00
+    -> 60.60 / 60.78, 34816x5120 45.18 / 45.23 -> 45.12 / 45.17, so on every weight), and at
+    2..8 tokens on every weight
     (``tools/fused_prefetch_probe.py``, H200 2026-11-30, without -> with, us: 36864x7168 M = 2
     / 4 / 8 64.1 / 50.0 / 50.3 -> 49.3 / 47.4 / 49.2, W4A16 68.5 / 55.1 / 63.0 -> 53.4 / 53.1 /
     60.4, 34816x5120 43.3 / 35.8 / 35.9 -> 34.7 / 35.4 / 35.6)."""
@@ -465,7 +468,7 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
-    if permuted and (m <= 8 or (m <= 16 and 2 * i * k < 64 * 2**20)):
+    if permuted and m <= 16:
         prefetch = 1
     ctas = row_blocks * -(-token_tiles // jt)
     for splits in (4, 2):

@@ -97,22 +97,47 @@ ab_checks() {
     grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10; } 2>&1 | tee "$OUT/checks.txt"
   echo "tests + warm-up done after $(elapsed) s"
 }
-# ab_rounds SECONDS: tools/loop_ab_probe.py with main's package (ab_main/, its own kernel cache)
-# and the tree's in turn, twice, SECONDS each at most; the four columns in $OUT/ab.txt
-ab_rounds() {
-  local round
-  for round in 1 2; do
-    PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old timeout "$1" python tools/loop_ab_probe.py > "$OUT/old$round.log" 2>&1
-    timeout "$1" python tools/loop_ab_probe.py > "$OUT/new$round.log" 2>&1
-    echo "round $round done after $(elapsed) s"
-  done
-  paste -d' ' <(grep "M=" "$OUT/old1.log") <(grep "M=" "$OUT/new1.log") \
-    <(grep "M=" "$OUT/old2.log") <(grep "M=" "$OUT/new2.log") |
-    awk '{print $1, $2, $3, $4, $5, $10, $15, $20}' | tee "$OUT/ab.txt"
+# ab_probe DIR SECONDS [ENV...]: tools/loop_ab_probe.py with the package in DIR ("." = the
+# tree's; any other DIR is a package copy such as ab_main/, with its own kernel cache)
+ab_probe() {
+  local dir=$1 secs=$2
+  shift 2
+  if [ "$dir" = . ]; then
+    env "$@" timeout "$secs" python tools/loop_ab_probe.py
+  else
+    env PYTHONPATH="$PWD/$dir:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR="/tmp/kc-$dir" "$@" \
+      timeout "$secs" python tools/loop_ab_probe.py
+  fi
 }
-# ab_warm SECONDS: in the background, loop_ab_probe's kernels compiled for both packages
+# ab_rounds SECONDS [ROUNDS [DIR...]]: loop_ab_probe with each package in turn (default main's
+# ab_main/, then the tree's), ROUNDS times (default 2), SECONDS each at most; one column per
+# run in $OUT/ab.txt
+ab_rounds() {
+  local secs=$1 rounds=${2:-2} round dir cols=() n=0 dirs=(ab_main .)
+  [ $# -gt 2 ] && dirs=("${@:3}")
+  for ((round = 1; round <= rounds; round++)); do
+    for dir in "${dirs[@]}"; do
+      n=$((n + 1))
+      ab_probe "$dir" "$secs" LOOP_HASH_FILE="$OUT/run$n.hash" > "$OUT/run$n.log" 2>&1
+      cols+=("$OUT/run$n.log")
+    done
+    echo "round $round (${dirs[*]}) done after $(elapsed) s"
+  done
+  local first=${cols[0]} f
+  { for f in "${cols[@]}"; do grep "M=" "$f" | awk '{print $NF}' > "$f.col"; done
+    paste -d' ' <(grep "M=" "$first" | awk '{$NF=""; print}') "${cols[@]/%/.col}"; } | tee "$OUT/ab.txt"
+  for f in "${cols[@]:1}"; do  # the same bits as the first run's package?
+    cmp -s "${first%.log}.hash" "${f%.log}.hash" && echo "$f: same outputs" || echo "$f: outputs differ"
+  done | sort -u | tee -a "$OUT/ab.txt"
+}
+# ab_warm SECONDS [DIR...]: in the background, loop_ab_probe's kernels compiled for each package
+# (default ab_main/ and the tree's)
 ab_warm() {
-  PYTHONPATH="$PWD/ab_main:${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=/tmp/kc-old CUTE_KERNELS_BENCH_WARM=1 \
-    timeout "$1" python tools/loop_ab_probe.py > /tmp/logs/warm-old.log 2>&1 &
-  CUTE_KERNELS_BENCH_WARM=1 timeout "$1" python tools/loop_ab_probe.py > /tmp/logs/warm-new.log 2>&1 &
+  local secs=$1 dir
+  shift
+  local dirs=("$@")
+  [ ${#dirs[@]} -gt 0 ] || dirs=(ab_main .)
+  for dir in "${dirs[@]}"; do
+    ab_probe "$dir" "$secs" CUTE_KERNELS_BENCH_WARM=1 > "/tmp/logs/warm-ab-${dir//[.\/]/_}.log" 2>&1 &
+  done
 }

@@ -1,9 +1,12 @@
 """The small-M main loop before and after one change, through the public functions on the
 models' layout (permuted words), W4A4 unless noted: one line per point and M, graph us
 (weights rotated past the L2). Run once per package version (``tools/ab_loop.sh`` alternates
-them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS, LOOP_POINTS=few a subset. (Session
+them); CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS, LOOP_POINTS=few a subset. Inputs
+come from a fixed seed, so LOOP_HASH_FILE=F (one line per point: a digest of the first call's
+outputs) shows whether two versions compute the same bits. (Session
 12's variant runs patched class attributes of the loop, since removed: commit history.)"""
 
+import hashlib
 import os
 
 import torch
@@ -28,7 +31,19 @@ if os.environ.get("LOOP_POINTS") == "staged":  # the staged path's points (M <= 
     FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
+torch.manual_seed(0)
+HASH_FILE = os.environ.get("LOOP_HASH_FILE")
 alpha = torch.full((1,), 0.5, device="cuda")
+
+
+def digest(out) -> str:
+    """The bits of a kernel's output (a tensor, or the fused kernel's pair)."""
+    h = hashlib.sha1()
+    for t in (out if isinstance(out, tuple) else (out,)):
+        h.update(bytes(t.contiguous().view(torch.uint8).flatten().cpu().tolist()))
+    return h.hexdigest()[:16]
+
+
 gs = torch.full((1,), 30.0, device="cuda")
 
 for kind, n, k, fp4 in select_shapes(POINTS):
@@ -44,5 +59,9 @@ for kind, n, k, fp4 in select_shapes(POINTS):
             calls = [lambda w=w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs)
                      for w in words]
         us = time_graph_us(calls, 100, 9)
-        print(f"{kind} {n}x{k} {'W4A4' if fp4 else 'W4A16'} M={m}: {us:.2f}", flush=True)
+        label = f"{kind} {n}x{k} {'W4A4' if fp4 else 'W4A16'} M={m}"
+        print(f"{label}: {us:.2f}", flush=True)
+        if HASH_FILE:
+            with open(HASH_FILE, "a") as f:
+                print(f"{label} {digest(calls[0]())}", file=f)
     del words
