@@ -8,8 +8,9 @@ FP4 -> bf16 without a conversion instruction (sm_90 has none for e2m1): an e2m1 
 ``s e1 e0 m`` placed at bf16 bits 15 | 8 7 | 6 is the bf16 number ``e2m1 * 2^-126`` (e1e0 = 0
 lands in bf16's subnormal range, which is exactly e2m1's subnormal 0.5). One bf16x2 multiply
 by ``scale * 2^63`` then gives ``e2m1 * scale * 2^-63``, exact: at most 6 significant bits, and
-always a bf16 normal (>= 2^-73) for any e4m3 scale. The activation operand carries the other
-``2^63`` (``x * 2^63`` for bf16 activations), so the MMA accumulates true products.
+always a bf16 normal (>= 2^-73) for any e4m3 scale. In the wgmma kernels (``nvfp4_gemm_large_m``,
+``nvfp4_dequant``) the epilogue multiplies the sums by 2^63. The small-M kernels use
+``SPLAT_POW2`` below instead, for weights and fp4 activations alike.
 """
 
 from __future__ import annotations
