@@ -39,7 +39,8 @@ def pdl_enabled() -> bool:
     """Whether the kernels that use it launch with programmatic dependent launch (PDL): a kernel
     may launch while the kernel before it on the stream finishes, and waits for that kernel's
     results (``griddepcontrol.wait``) before it reads them or writes any global memory (the
-    fused small-M kernel loads its first weight step before the wait: weights are constants); it
+    fused small-M kernel and the plain one's paired-step loop load their first weight step
+    before the wait: weights are constants); it
     lets the next one launch once its main loop is done (``griddepcontrol.launch_dependents``).
     On unless ``CUTE_KERNELS_DISABLE_PDL=1``; part of every compiled kernel's cache key."""
     return os.environ.get(PDL_ENV, "0") in ("", "0")

@@ -268,6 +268,26 @@ def test_paired_steps_only_where_measured_faster():
     assert not NVFP4GemmSwigluQuantSmallM(18432, 7168, True, 2, 1, 4, 1, 1).paired_steps
 
 
+def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
+    """The paired-step loop launches with PDL (first weights before the wait, trigger after the
+    loop), its shared memory leaving room for two CTAs per SM and not three; the plain GEMM's
+    other long-K configs keep launching without PDL."""
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_small_m import SMEM_PER_SM
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+    paired = NVFP4GemmSmallM(7168, 18432, True, cutlass.BFloat16, 2, 1, 4, 1, 1)
+    assert paired.paired_steps and paired.pdl and paired.pdl_load_early
+    assert paired.pdl_trigger == "loop"
+    per_cta = paired.smem_bytes + 1024  # 1 KB of each CTA's shared memory is reserved
+    assert 2 * per_cta <= SMEM_PER_SM < 3 * per_cta
+    assert 2 * per_cta <= paired._carveout() * SMEM_PER_SM // 100
+    one_tile = NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1)
+    assert not one_tile.pdl and one_tile._carveout() is None
+    assert not NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 2, 1, 4, 1).pdl
+
+
 def _every_config_case(config, m, n, k):
     for fp4_a in (True, False):
         a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
