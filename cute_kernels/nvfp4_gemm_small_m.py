@@ -180,7 +180,7 @@ class NVFP4GemmSmallM:
         self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
         self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl)
                                and prefetch == 1)
-        self.two_per_sm = paired_pdl
+        self.two_per_sm = paired_pdl and self.pdl
         # scale splats looked up in a shared-memory table (``_scale_table``)
         self.scale_table = self.paired_steps or (not x_tokens and prefetch <= 1
                                                  and self.REGISTER_SCALE_TABLE)
@@ -705,9 +705,10 @@ class NVFP4GemmSmallM:
 
     @cute.jit
     def _scale_table(self, smem):
-        """``paired_steps``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
-        shared memory (written before the staging's barrier), so a weight block's scale is one
-        byte extraction and one shared load instead of about six instructions."""
+        """``scale_table``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
+        shared memory (the caller's barrier follows: the staging's, or the register path's own),
+        so a block's scale is one byte extraction and one shared load instead of five
+        instructions."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
         tid = cute.arch.thread_idx()[0]
         half = 128
