@@ -59,8 +59,9 @@ from layouts import sf_byte_offset, sf_tiled_layout
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, bf16_pair, bf16x2_splat, byte_of,
-                         e2m1x2_by_multiply, e2m1x2_permuted, mma_bf16_m16n8k16, mul_bf16x2)
+from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, STANDARD_HIGH_SHIFT, bf16_pair,
+                         bf16x2_splat, byte_of, e2m1x2_by_multiply, e2m1x2_permuted,
+                         mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 
 STEP = 256        # K elements per step: 4 lanes x 64
@@ -418,7 +419,7 @@ class NVFP4GemmSmallM:
             s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(SPLAT_FACTOR)) & live
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
-            shifted = word >> cutlass.Uint32(8)
+            shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
             for r in cutlass.range_constexpr(4):
                 if cutlass.const_expr(self.permuted and not activations):  # weights only
                     raw = e2m1x2_permuted(word, r)

@@ -1,5 +1,6 @@
 """Permuted NVFP4 weight words (``permuted_fp4``): on CPU the permutation round trip, each pair's
-extraction against the standard decode (Python integers), the wgmma kernels' whole-word slot
+extraction against the standard decode (Python integers; also the standard words' decode by
+multiply), the wgmma kernels' whole-word slot
 mapping and the permuted-K dequantize against ``PERMUTED_K_ORDER``, and every permuted kernel
 compiling for sm_90a; on a GPU every GEMM route with permuted weights against the fp64 reference
 and, where the MMA order is the same (small M), bit for bit against standard weights."""
@@ -11,6 +12,8 @@ import torch
 
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight,
                           prepare_nvfp4_weight, reference, restore_gate_up_weight)
+from cute_kernels.device_mma import (STANDARD_HIGH_SHIFT, STANDARD_PAIR_MASKS,
+                                     STANDARD_PAIR_MULTIPLIERS)
 from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant_permuted_k,
                                         nvfp4_dequantize)
 from cute_kernels.nvfp4_gemm import launch_small_m
@@ -64,6 +67,22 @@ def test_pairs_of_the_permuted_word_equal_the_standard_ones():
     for w in words:
         p = _permute_word(w)
         assert all(_permuted_pair(p, r) == _standard_pair(w, r) for r in range(4)), hex(w)
+
+
+def test_standard_pairs_by_multiply_on_every_nibble_pattern():
+    """``device_mma.e2m1x2_by_multiply`` (one multiply per pair, standard words) on Python
+    integers: every value of the pair's two nibbles, the rest of the word random, decodes as
+    ``e2m1x2_raw``."""
+    for r in range(4):
+        for v in range(256):
+            for _ in range(4):
+                w = random.getrandbits(32)
+                lo, hi = 4 * r, 4 * r + 16
+                w = (w & ~(0xF << lo) & ~(0xF << hi)) | ((v & 0xF) << lo) | ((v >> 4) << hi)
+                src = w if r < 2 else w >> STANDARD_HIGH_SHIFT
+                got = ((src & STANDARD_PAIR_MASKS[r % 2]) * STANDARD_PAIR_MULTIPLIERS[r % 2]
+                       & WORD) & MASK_P
+                assert got == _standard_pair(w, r), (r, hex(w))
 
 
 def test_pair3_multiply_has_no_carries_on_any_pattern():
