@@ -58,7 +58,11 @@ def kernel_registers(compiled) -> list[int]:
     """Registers per thread of each kernel in a ``compile_only`` result, read from the cubins
     its exported object embeds: what decides how many CTAs share an SM, which no compile error
     would flag."""
-    blob = _exported_object(compiled)
+    return object_registers(_exported_object(compiled))
+
+
+def object_registers(blob: bytes) -> list[int]:
+    """Registers per thread of each kernel in the cubins an exported object file embeds."""
     found = []
     start = blob.find(b"\x7fELF", 1)  # offset 0 is the host object itself
     while start != -1:

@@ -43,33 +43,6 @@ def cubin_from_object(path: str) -> bytes:
     return d[i:i + end]
 
 
-def register_counts(cubin: bytes) -> dict[int, int]:
-    """Registers per kernel symbol: the EIATTR_REGCOUNT (0x2f) records of the .nv.info sections (format 0x04: attribute, u16 size, u32 symbol, u32 value)."""
-    shoff = struct.unpack_from("<Q", cubin, 0x28)[0]
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
-    strtab_off = struct.unpack_from("<Q", cubin, shoff + shstrndx * shentsize + 0x18)[0]
-    out = {}
-    for s in range(shnum):
-        off = shoff + s * shentsize
-        name_off = struct.unpack_from("<I", cubin, off)[0]
-        name = cubin[strtab_off + name_off:cubin.index(b"\0", strtab_off + name_off)].decode()
-        if not name.startswith(".nv.info"):
-            continue
-        so, ss = struct.unpack_from("<QQ", cubin, off + 0x18)
-        p = so
-        while p + 4 <= so + ss:
-            fmt, attr = cubin[p], cubin[p + 1]
-            if fmt == 0x04:
-                size = struct.unpack_from("<H", cubin, p + 2)[0]
-                if attr == 0x2F:  # (symbol, registers)
-                    sym, regs = struct.unpack_from("<II", cubin, p + 4)
-                    out[sym] = regs
-                p += 4 + size
-            else:  # 0x01 (no value), 0x02 (u8), 0x03 (u16): 4 bytes in all
-                p += 4
-    return out
-
-
 _INSN = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*(.*?);")
 _LABEL = re.compile(r"^\s*(\.L_x_\d+):")
 
@@ -134,6 +107,7 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from cute_kernels.arch import compile_options
     from cute_kernels.nvfp4_quant import compile_nvfp4_quant
+    from cute_kernels.testing import object_registers
 
     compile_options()
     raw = compile_nvfp4_quant.uncached
@@ -145,13 +119,13 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
         obj = os.path.join(tmp, "k.o")
         compiled.export_to_c(obj, function_name="sass_count")
         cubin = cubin_from_object(obj)
+        regs = max(object_registers(open(obj, "rb").read()))
         cpath = os.path.join(tmp, "k.cubin")
         open(cpath, "wb").write(cubin)
         sass = subprocess.run([NVDISASM, "-c", cpath], check=True, capture_output=True,
                               text=True).stdout
     if sass_out:
         open(sass_out, "w").write(sass)
-    regs = max(register_counts(cubin).values())
     insns, labels = parse(sass)
     path = main_loop_path(insns, labels)
     per = collections.Counter(opclass(op) for _, _, op, _ in path)
