@@ -81,6 +81,15 @@ def e2m1x2_raw(word, r: int):
     return mag | sign
 
 
+# ``e2m1x2_by_multiply``: pairs r = 0, 2 take the nibbles at bits 0..3 / 16..19 of their source
+# word, pairs 1, 3 those at 4..7 / 20..23 (the source shifted right by STANDARD_HIGH_SHIFT for
+# r >= 2); the multiplier's two bits are the shifts that put the magnitude at 6..8 and the sign
+# at 15 (``tests/test_permuted_fp4.py`` checks them on every nibble pattern)
+STANDARD_HIGH_SHIFT = 8
+STANDARD_PAIR_MASKS = (0x000F000F, 0x00F000F0)
+STANDARD_PAIR_MULTIPLIERS = ((1 << 6) | (1 << 12), (1 << 2) | (1 << 8))
+
+
 def e2m1x2_by_multiply(word, shifted, r: int):
     """``e2m1x2_raw(word, r)`` in 3 instructions where that takes 4, one of them on the FMA
     pipe: nibbles r and r + 4 masked in place (from ``shifted`` = ``word >> 8`` for r >= 2,
@@ -91,15 +100,6 @@ def e2m1x2_by_multiply(word, shifted, r: int):
     src = word if r < 2 else shifted
     mask, multiplier = STANDARD_PAIR_MASKS[r % 2], STANDARD_PAIR_MULTIPLIERS[r % 2]
     return ((src & cutlass.Uint32(mask)) * cutlass.Uint32(multiplier)) & cutlass.Uint32(MASK_P)
-
-
-# ``e2m1x2_by_multiply``: pairs r = 0, 2 take the nibbles at bits 0..3 / 16..19 of their source
-# word, pairs 1, 3 those at 4..7 / 20..23 (the source shifted right by STANDARD_HIGH_SHIFT for
-# r >= 2); the multiplier's two bits are the shifts that put the magnitude at 6..8 and the sign
-# at 15 (``tests/test_permuted_fp4.py`` checks them on every nibble pattern)
-STANDARD_HIGH_SHIFT = 8
-STANDARD_PAIR_MASKS = (0x000F000F, 0x00F000F0)
-STANDARD_PAIR_MULTIPLIERS = ((1 << 6) | (1 << 12), (1 << 2) | (1 << 8))
 
 
 def e2m1x2_from_byte(word, selector):
