@@ -450,7 +450,8 @@ class NVFP4GemmSmallM:
                 if cutlass.const_expr(self.x_tokens and not self.lean_staged):
                     xp[j, None].fill(0)
                     if j * 8 + g < self.x_tokens:
-                        cute.autovec_copy(sX[j * 8 + g, x_step, b, lane_q, None], xp[j, None])
+                        cute.autovec_copy(sX[0][j * 8 + g, x_step, b, lane_q, None],
+                                          xp[j, None])
                 elif cutlass.const_expr(self.x_tokens):
                     base, stride = sX[0][j]
                     p = cute.make_ptr(cutlass.Uint32, base + x_step * stride,
@@ -532,11 +533,12 @@ class NVFP4GemmSmallM:
             self._load_step(*loader, first, *where, bufs[0], weights=False)
         elif cutlass.const_expr(self.prefetch):
             self._load_step(*loader, first, *where, bufs[0], bases=bases)
+        # (the staged activations or, with ``lean_staged``, each token tile's view of them;
+        # the scale table), for ``_compute_step``
         sX = None
         if cutlass.const_expr(self.x_tokens):
             sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
-            if cutlass.const_expr(self.lean_staged):
-                sX = (self._staged_views(sXw, g, lane_q), table)
+            sX = (self._staged_views(sXw, g, lane_q) if self.lean_staged else sX, table)
         elif cutlass.const_expr(self.scale_table):
             sX = (None, self._scale_table(SmemAllocator()))
             cute.arch.sync_threads()
