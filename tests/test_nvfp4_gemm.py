@@ -280,6 +280,7 @@ def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
     paired = NVFP4GemmSmallM(7168, 18432, True, cutlass.BFloat16, 2, 1, 4, 1, 1)
     assert paired.paired_steps and paired.pdl and paired.pdl_load_early
     assert paired.pdl_trigger == "loop"
+    assert paired.ctas_cap == 2
     per_cta = paired.smem_bytes + 1024  # 1 KB of each CTA's shared memory is reserved
     assert 2 * per_cta <= SMEM_PER_SM < 3 * per_cta
     assert 2 * per_cta <= paired._carveout() * SMEM_PER_SM // 100
