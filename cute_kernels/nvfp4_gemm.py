@@ -32,7 +32,7 @@ from layouts import sf_padded_shape
 from .large_m_plans import large_m_plan, stream_k_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
-from .nvfp4_gemm_small_m import K_ALIGN, STEP, compile_nvfp4_gemm_small_m
+from .nvfp4_gemm_small_m import K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)
 from .permuted_fp4 import weight_dims
@@ -226,16 +226,30 @@ def _staged_bytes(tokens: int, steps: int) -> int:
     return tokens * (steps * 16 * 8 + 4) * 4
 
 
+def _stage_two_tokens(config: tuple[int, ...], k: int) -> bool:
+    """Whether two tokens are staged (else they take the register path): for a K split, 8
+    warps, or the paired-step loop's long K. Elsewhere the register path measured faster
+    (H200 2026-11-30, ``tools/ab_register_m2.sh``, M = 2, graph us, staged -> register):
+    36864x7168 46.35 -> 43.98, 34816x5120 34.53 -> 32.25, 9216x7168 17.81 -> 14.67 (with
+    ``PDL_ONE_WAVE``), 4096x7168 10.41 -> 8.30, fused 36864x7168 50.08 -> 44.91, 9216x7168 15.98
+    -> 15.19; where it is kept, staging won: 7168x18432 24.62 against 28.01, 5120x17408 (split
+    in three) 20.19 against 24.30, 7168x2048 (8 warps) 4.14 against 4.40, fused 4096x7168 (8
+    warps) 8.17 against 8.53, fused 1024x7168 (split) 5.79 against 6.48."""
+    warps, splits = config[2], config_splits(config)
+    steps_per_warp = -(-(-(-k // STEP) // splits) // warps)
+    return splits > 1 or warps > 4 or steps_per_warp >= NVFP4GemmSmallM.PAIRED_MIN_STEPS
+
+
 def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
                   max_tokens: int = X_SMEM_TOKENS, max_bytes: int | None = None) -> int:
     """The small-M kernels' ``x_tokens`` for M tokens and a config: with one token tile per CTA,
-    up to X_SMEM_TOKENS tokens, and up to ``max_tokens`` whose staging fits ``max_bytes`` (K
+    up to X_SMEM_TOKENS tokens (two where ``_stage_two_tokens``, K given), and up to ``max_tokens`` whose staging fits ``max_bytes`` (K
     given), are decoded once per CTA into shared memory instead of per warp and step; with a K
     split (the config's fifth element, K given) all the CTA's token tiles (8 per tile) are,
     where their slice of K fits STAGED_TILE_BYTES (0: the register path)."""
     jt, splits = config[1], config_splits(config)
     if jt == 1 and m <= X_SMEM_TOKENS:
-        return m
+        return m if m == 1 or k is None or _stage_two_tokens(config, k) else 0
     if k is None:
         return 0
     steps = -(-k // STEP)

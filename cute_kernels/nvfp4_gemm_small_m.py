@@ -63,6 +63,7 @@ from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, STANDARD_HIGH_SHIFT, bf16
                          bf16x2_splat, byte_of, e2m1x2_by_multiply, e2m1x2_permuted,
                          mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
+from .nvfp4_gemm_large_m import H200_SMS
 
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
@@ -118,6 +119,20 @@ class NVFP4GemmSmallM:
     # still holds some SMs would otherwise pile up to four CTAs on the free ones (session 7:
     # PDL made 7168x18432 29.6 -> 34.9 us, the DeepSeek-V3 MLP step 81.7 -> 95.8).
     PDL_PAIRED = True
+    # PDL the same way for one wave of register-path CTAs (M = 2..8, no K split), held to the
+    # wave's CTAs per SM. With staged tokens (branch one-wave-pdl, H200 2026-11-30, us) it
+    # lost at M = 1 (9216x7168 13.44 -> 13.65; 5120x17408 split in three 18.59 -> 19.83) and
+    # won at M = 2 (9216x7168 17.79 -> 15.14), where the register path now runs.
+    PDL_ONE_WAVE = True
+    PDL_ONE_WAVE_MAX_CTAS = 6
+    # The scale table for the staged configs with the register prefetch where it measured
+    # faster (branch one-wave-pdl, M = 1 / 2, us): two row tiles (fused 36864x7168 44.75 ->
+    # 44.24, 9216x7168 15.16 -> 14.45; 5120x17408 split 20.28 -> 19.99 at M = 2), or one row
+    # tile over one wave with >= 4 steps a warp (9216x7168 13.44 -> 12.97). One row tile over
+    # many waves lost (36864x7168 42.31 -> 42.97, 34816x5120 30.20 -> 31.14: the table is
+    # built once per CTA), and so did one step a warp (7168x2048 3.91 -> 4.03).
+    STAGED_SCALE_TABLE = True
+    STAGED_TABLE_MIN_STEPS = 4
     # The register path (no staged activations, no cp.async ring) takes the weight and the
     # activation scale splats from the table too: two instructions (byte extraction, shared
     # load) against five (conversion, fp32 multiply, splat). H200 2026-11-30
@@ -177,14 +192,23 @@ class NVFP4GemmSmallM:
         short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
         # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
-        self.pdl = (self.PDL or short_k or paired_pdl) and pdl_enabled()
+        # CTAs per SM of a grid of one token tile
+        wave = -(-(-(-n // (16 * row_tiles)) * splits) // H200_SMS)
+        one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
+                    and x_tokens == 0 and prefetch <= 1 and splits == 1
+                    and wave <= self.PDL_ONE_WAVE_MAX_CTAS)
+        self.pdl = (self.PDL or short_k or paired_pdl or one_wave) and pdl_enabled()
         self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
-        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl)
+        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave)
                                and prefetch == 1)
-        self.two_per_sm = paired_pdl and self.pdl
+        # CTAs per SM the shared memory leaves room for (0: no cap)
+        self.ctas_cap = (2 if paired_pdl else wave if one_wave else 0) if self.pdl else 0
+        staged_table = (x_tokens > 0 and prefetch == 1 and self.STAGED_SCALE_TABLE
+                        and (row_tiles >= 2 or (wave <= self.PDL_ONE_WAVE_MAX_CTAS and
+                                                self.steps_per_warp >= self.STAGED_TABLE_MIN_STEPS)))
         # scale splats looked up in a shared-memory table (``_scale_table``)
-        self.scale_table = self.paired_steps or (not x_tokens and prefetch <= 1
-                                                 and self.REGISTER_SCALE_TABLE)
+        self.scale_table = (self.paired_steps or staged_table
+                            or (not x_tokens and prefetch <= 1 and self.REGISTER_SCALE_TABLE))
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
@@ -192,8 +216,9 @@ class NVFP4GemmSmallM:
                                                              + 4 * self.ring_scales)
                            + (256 if self.ring_slots else 0)
                            + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
-        if self.two_per_sm:  # shared memory for which a third CTA (1 KB reserved each) lacks room
-            self.smem_bytes = max(self.smem_bytes, SMEM_PER_SM // 3 - 1024 + 16)
+        if self.ctas_cap:  # shared memory for which one more CTA (1 KB reserved each) lacks room
+            self.smem_bytes = max(self.smem_bytes,
+                                  SMEM_PER_SM // (self.ctas_cap + 1) - 1024 + 16)
         # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
         # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since
         # session 12's loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us
@@ -233,8 +258,8 @@ class NVFP4GemmSmallM:
     def _carveout(self):
         """The shared-memory carveout (percent) for the CTAs per SM the config wants, or None.
         With min_ctas the DSL would ask the device for it (compile-only has none); with
-        ``two_per_sm`` a smaller default could leave room for one CTA only."""
-        ctas = 2 if self.two_per_sm else self.min_ctas
+        ``ctas_cap`` a smaller default could leave room for fewer CTAs."""
+        ctas = self.ctas_cap or self.min_ctas
         if ctas < 2:
             return None
         return -(-100 * ctas * (self.smem_bytes + 1024) // SMEM_PER_SM)
@@ -664,7 +689,7 @@ class NVFP4GemmSmallM:
         sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
                                    byte_alignment=16)
         table = None
-        if cutlass.const_expr(self.paired_steps):
+        if cutlass.const_expr(self.scale_table):
             table = self._scale_table(smem)
         sX = cute.make_tensor(sXw.iterator, cute.make_layout(
             (self.x_tokens, self.split_steps, 4, 4, 8),

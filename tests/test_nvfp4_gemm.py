@@ -96,10 +96,17 @@ def test_default_configs_fit_shared_memory(n, k):
 
 
 def test_staged_tokens_rule():
-    """M <= 2 with one token tile: the real tokens; with a K split all the CTA's token tiles
-    where their K slice fits STAGED_TILE_BYTES."""
+    """M <= 2 with one token tile: the real tokens (two only where the register path measured
+    slower); with a K split all the CTA's token tiles where their K slice fits
+    STAGED_TILE_BYTES."""
     assert staged_tokens(1, (2, 1, 4, 1)) == 1 and staged_tokens(2, (2, 1, 4, 1)) == 2
     assert staged_tokens(3, (2, 1, 4, 1)) == 0 and staged_tokens(1, (2, 2, 4, 0)) == 0
+    # two tokens: staged for a K split, 8 warps or the paired-step loop, else the register path
+    assert staged_tokens(1, (1, 1, 4, 1), 7168) == 1 and staged_tokens(2, (2, 1, 4, 1), 7168) == 0
+    assert staged_tokens(2, (1, 1, 4, 1), 7168) == 0
+    assert staged_tokens(2, (2, 1, 4, 1), 18432) == 2             # 18 steps a warp: paired
+    assert staged_tokens(2, (2, 1, 4, 1, 3), 17408) == 2          # split in three
+    assert staged_tokens(2, (1, 1, 8, 1), 2048) == 2              # 8 warps
     assert staged_tokens(29, (2, 1, 4, 1, 4), 7168) == 8      # 7 steps per split: 28.8 KB
     assert staged_tokens(29, (2, 1, 4, 1, 2), 7168) == 0      # 14 steps: 57 KB
     assert staged_tokens(29, (2, 1, 4, 1, 4), 18432) == 0
@@ -280,12 +287,46 @@ def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
     paired = NVFP4GemmSmallM(7168, 18432, True, cutlass.BFloat16, 2, 1, 4, 1, 1)
     assert paired.paired_steps and paired.pdl and paired.pdl_load_early
     assert paired.pdl_trigger == "loop"
+    assert paired.ctas_cap == 2
     per_cta = paired.smem_bytes + 1024  # 1 KB of each CTA's shared memory is reserved
     assert 2 * per_cta <= SMEM_PER_SM < 3 * per_cta
     assert 2 * per_cta <= paired._carveout() * SMEM_PER_SM // 100
     one_tile = NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1)
     assert not one_tile.pdl and one_tile._carveout() is None
     assert not NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 2, 1, 4, 1).pdl
+
+
+def test_one_wave_register_path_takes_pdl(monkeypatch):
+    """Register-path grids of one wave (9216x7168: 576 CTAs, five per SM) launch with PDL,
+    their shared memory leaving room for the wave's CTAs per SM and not one more; a K split,
+    staged tokens or more than one wave do not."""
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_small_m import SMEM_PER_SM
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+    wave = NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 0)
+    assert wave.pdl and wave.pdl_load_early and wave.ctas_cap == 5
+    per_cta = wave.smem_bytes + 1024
+    assert 5 * per_cta <= SMEM_PER_SM < 6 * per_cta
+    assert 5 * per_cta <= wave._carveout() * SMEM_PER_SM // 100
+    assert not NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1).pdl  # staged
+    assert not NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 2, 1, 4, 1, 0).pdl  # 9 per SM
+    assert not NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 2, 1, 4, 1, 0, 2).pdl
+
+
+def test_staged_scale_table_rule():
+    """Staged configs take the scale table with two row tiles, or one row tile over one wave
+    with at least four steps a warp; not one row tile over many waves or one step a warp."""
+    import cutlass
+
+    def table(n, k, rt, warps=4, splits=1):
+        return NVFP4GemmSmallM(n, k, True, cutlass.BFloat16, rt, 1, warps, 1, 1,
+                               splits).scale_table
+
+    assert table(9216, 7168, 1) and table(36864, 7168, 2) and table(5120, 17408, 2, splits=3)
+    assert not table(36864, 7168, 1) and not table(34816, 5120, 1)  # 17 / 16 CTAs per SM
+    assert not table(7168, 2048, 1, warps=8)  # one step a warp
 
 
 def _every_config_case(config, m, n, k):
