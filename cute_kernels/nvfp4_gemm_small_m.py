@@ -125,6 +125,8 @@ class NVFP4GemmSmallM:
     # won at M = 2 (9216x7168 17.79 -> 15.14), where the register path now runs.
     PDL_ONE_WAVE = True
     PDL_ONE_WAVE_MAX_CTAS = 6
+    # the same for register-path K splits (unmeasured: tools/ab_split_pdl.sh)
+    PDL_ONE_WAVE_SPLITS = False
     # The scale table for the staged configs with the register prefetch where it measured
     # faster (branch one-wave-pdl, M = 1 / 2, us): two row tiles (fused 36864x7168 44.75 ->
     # 44.24, 9216x7168 15.16 -> 14.45; 5120x17408 split 20.28 -> 19.99 at M = 2), or one row
@@ -195,7 +197,8 @@ class NVFP4GemmSmallM:
         # CTAs per SM of a grid of one token tile
         wave = -(-(-(-n // (16 * row_tiles)) * splits) // H200_SMS)
         one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
-                    and x_tokens == 0 and prefetch <= 1 and splits == 1
+                    and x_tokens == 0 and prefetch <= 1
+                    and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
                     and wave <= self.PDL_ONE_WAVE_MAX_CTAS)
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave) and pdl_enabled()
         self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
