@@ -119,14 +119,17 @@ class NVFP4GemmSmallM:
     # still holds some SMs would otherwise pile up to four CTAs on the free ones (session 7:
     # PDL made 7168x18432 29.6 -> 34.9 us, the DeepSeek-V3 MLP step 81.7 -> 95.8).
     PDL_PAIRED = True
-    # PDL the same way for one wave of register-path CTAs (M = 2..8, no K split), held to the
-    # wave's CTAs per SM. With staged tokens (branch one-wave-pdl, H200 2026-11-30, us) it
-    # lost at M = 1 (9216x7168 13.44 -> 13.65; 5120x17408 split in three 18.59 -> 19.83) and
-    # won at M = 2 (9216x7168 17.79 -> 15.14), where the register path now runs.
+    # PDL the same way for one wave of register-path CTAs (M = 2..16), held to the wave's CTAs
+    # per SM (H200 2026-11-30, ``tools/ab_register_m2.sh``, us): M = 4 9216x7168 15.32 ->
+    # 14.54, 4096x7168 9.17 -> 8.29; M = 16 4096x7168 11.49 -> 10.57, 7168x2048 6.92 -> 6.16,
+    # 9216x7168 20.46 -> 20.11. With staged tokens (``tools/ab_one_wave.sh``) it lost at M = 1
+    # (9216x7168 13.44 -> 13.65; 5120x17408 split in three 18.59 -> 19.83).
     PDL_ONE_WAVE = True
     PDL_ONE_WAVE_MAX_CTAS = 6
-    # the same for register-path K splits (unmeasured: tools/ab_split_pdl.sh)
-    PDL_ONE_WAVE_SPLITS = False
+    # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
+    # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
+    # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even
+    PDL_ONE_WAVE_SPLITS = True
     # The scale table for the staged configs with the register prefetch where it measured
     # faster (branch one-wave-pdl, M = 1 / 2, us): two row tiles (fused 36864x7168 44.75 ->
     # 44.24, 9216x7168 15.16 -> 14.45; 5120x17408 split 20.28 -> 19.99 at M = 2), or one row

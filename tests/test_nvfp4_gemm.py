@@ -299,8 +299,8 @@ def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
 
 def test_one_wave_register_path_takes_pdl(monkeypatch):
     """Register-path grids of one wave (9216x7168: 576 CTAs, five per SM) launch with PDL,
-    their shared memory leaving room for the wave's CTAs per SM and not one more; a K split,
-    staged tokens or more than one wave do not."""
+    their shared memory leaving room for the wave's CTAs per SM and not one more, K splits
+    too (5120x17408 in two: 640 CTAs); staged tokens or more than one wave do not."""
     import cutlass
 
     from cute_kernels.nvfp4_gemm_small_m import SMEM_PER_SM
@@ -313,7 +313,9 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
     assert 5 * per_cta <= wave._carveout() * SMEM_PER_SM // 100
     assert not NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1).pdl  # staged
     assert not NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 2, 1, 4, 1, 0).pdl  # 9 per SM
-    assert not NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 2, 1, 4, 1, 0, 2).pdl
+    split = NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 1, 1, 4, 1, 0, 2)
+    assert split.pdl and split.ctas_cap == 5
+    assert not NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 1, 1, 4, 1, 0, 4).pdl
 
 
 def test_staged_scale_table_rule():
