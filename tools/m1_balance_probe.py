@@ -1,0 +1,53 @@
+"""The open M = 1 points against configs with finer work units (session 15's reading): a
+small-M CTA owns 16 * row_tiles rows over its K range, so 9216x7168's 576 CTAs give 132 SMs
+4.36 each (the busiest run 5: ~87% balance), the fused 9216x7168's 288 give 2.18 (3: ~73%),
+5120x17408's 480 split CTAs 3.64 (4: ~91%). Fewer warps per CTA with a K split cut the unit
+without changing the steps a warp walks: (1, 1, 2, 1, 2) is 1152 CTAs of two warps, 8.7 per
+SM (9: ~97%). The split partials at one token are 64 bytes a CTA. Plain GEMM and the fused
+kernel, permuted words, W4A4, graph us, weights rotated past the L2; the default is starred.
+CUTE_KERNELS_BENCH_SHAPES picks points."""
+
+import torch
+from probe_inputs import gate_up_copies, time_small_m_configs, weight_copies
+
+from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels.bench.timing import select_shapes, time_graph_us
+from cute_kernels.nvfp4_gemm import small_m_config
+from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m, swiglu_small_m_config
+from layouts import sf_padded_shape
+
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+# (kind, N or 2I, K, candidates besides the default), M = 1
+POINTS = [
+    ("gemm", 9216, 7168, [(1, 1, 2, 1, 2), (1, 1, 2, 1, 3), (1, 1, 3, 1, 2), (1, 1, 2, 1)]),
+    ("gemm", 5120, 17408, [(1, 1, 2, 1, 3), (1, 1, 2, 1, 4), (2, 1, 2, 1, 3), (2, 1, 4, 1, 4)]),
+    ("fused", 9216, 7168, [(2, 1, 2, 1, 2), (2, 1, 2, 1, 3), (2, 1, 2, 1), (2, 1, 4, 1, 2)]),
+    ("fused", 34816, 5120, [(2, 1, 2, 1, 2), (2, 1, 2, 1), (2, 1, 4, 1, 2)]),
+    ("gemm", 4096, 7168, [(1, 1, 4, 1, 2), (1, 1, 2, 1, 2), (1, 1, 4, 1)]),
+]
+M = 1
+
+for kind, n, k, extra in select_shapes(POINTS):
+    copies = weight_copies(n, k) if kind == "gemm" else gate_up_copies(n, k)
+    words = [(prepare_nvfp4_weight(w), s) for w, s in copies]
+    del copies
+    a, a_sf = reference.nvfp4_quantize(torch.randn(M, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    if kind == "gemm":
+        default = small_m_config(M, n, k, True, True)
+        out = torch.empty(M, n, device="cuda", dtype=torch.bfloat16)
+        configs = [default] + [c for c in extra if c != default]
+        times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
+    else:
+        i = n // 2
+        default = swiglu_small_m_config(M, i, k, True)
+        q = torch.empty(M, i // 2, device="cuda", dtype=torch.uint8)
+        sf = torch.empty(sf_padded_shape(M, i // 16), device="cuda", dtype=torch.uint8)
+        times = {c: time_graph_us([lambda w=w, c=c: launch_small_m(
+            a, a_sf, w[0], w[1], alpha, gs, q, sf, c) for w in words], 50)
+            for c in [default] + [c for c in extra if c != default]}
+    print(f"{kind} {n}x{k} M={M}: " + " ".join(
+        f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
+        for c, t in times.items()), flush=True)
+    del words
