@@ -5,13 +5,13 @@ Plain GEMM on the five >= 32 MB shapes and the fused kernel on its two big shape
 words, W4A4, graph us, weights rotated past the L2. CUTE_KERNELS_BENCH_SHAPES picks points."""
 
 import torch
-from probe_inputs import gate_up_copies, time_small_m_configs, weight_copies
+from probe_inputs import (gate_up_copies, time_fused_small_m_configs, time_small_m_configs,
+                          weight_copies)
 
 from cute_kernels import prepare_nvfp4_weight, reference
-from cute_kernels.bench.timing import select_shapes, time_graph_us
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm import small_m_config
-from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m, swiglu_small_m_config
-from layouts import sf_padded_shape
+from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
@@ -38,13 +38,9 @@ for kind, n, k in select_shapes(POINTS):
             out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             times = time_small_m_configs(a, a_sf, words, alpha, out, candidates(default, k), k)
         else:
-            i = n // 2
-            default = swiglu_small_m_config(m, i, k, True)
-            q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
-            sf = torch.empty(sf_padded_shape(m, i // 16), device="cuda", dtype=torch.uint8)
-            times = {c: time_graph_us([lambda w=w, c=c: launch_small_m(
-                a, a_sf, w[0], w[1], alpha, gs, q, sf, c) for w in words], 50)
-                for c in candidates(default, k) if c[0] % 2 == 0}
+            default = swiglu_small_m_config(m, n // 2, k, True)
+            times = time_fused_small_m_configs(a, a_sf, words, alpha, gs, [
+                c for c in candidates(default, k) if c[0] % 2 == 0])
         print(f"{kind} {n}x{k} M={m}: " + " ".join(
             f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
             for c, t in times.items()), flush=True)

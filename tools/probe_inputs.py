@@ -40,3 +40,18 @@ def time_small_m_configs(a, a_sf, weights: list, alpha, out, configs, k: int) ->
             if "shared memory" not in str(e):
                 raise
     return times
+
+
+def time_fused_small_m_configs(a, a_sf, gate_up: list, alpha, global_scale, configs) -> dict:
+    """Graph us of the fused kernel's ``launch_small_m`` per config (50 calls per graph, the
+    ``prepare_gate_up_weight``'d copies in turn), its outputs allocated here."""
+    from cute_kernels.bench.timing import time_graph_us
+    from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m
+    from layouts import sf_padded_shape
+
+    m, i = a.shape[0], gate_up[0][0].shape[0] // 2
+    q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
+    sf = torch.empty(sf_padded_shape(m, i // 16), device="cuda", dtype=torch.uint8)
+    return {c: time_graph_us([lambda w=w, c=c: launch_small_m(
+        a, a_sf, w[0], w[1], alpha, global_scale, q, sf, c) for w in gate_up], 50)
+        for c in configs}
