@@ -248,10 +248,11 @@ def _stage_two_tokens(config: tuple[int, ...], k: int) -> bool:
 def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
                   max_tokens: int = X_SMEM_TOKENS, max_bytes: int | None = None) -> int:
     """The small-M kernels' ``x_tokens`` for M tokens and a config: with one token tile per CTA,
-    up to X_SMEM_TOKENS tokens (two where ``_stage_two_tokens``, K given), and up to ``max_tokens`` whose staging fits ``max_bytes`` (K
-    given), are decoded once per CTA into shared memory instead of per warp and step; with a K
-    split (the config's fifth element, K given) all the CTA's token tiles (8 per tile) are,
-    where their slice of K fits STAGED_TILE_BYTES (0: the register path)."""
+    up to X_SMEM_TOKENS tokens (two where ``_stage_two_tokens``, K given), and up to
+    ``max_tokens`` whose staging fits ``max_bytes`` (K given), are decoded once per CTA into
+    shared memory instead of per warp and step; with a K split (the config's fifth element, K
+    given) all the CTA's token tiles (8 per tile) are, where their slice of K fits
+    STAGED_TILE_BYTES (0: the register path)."""
     jt, splits = config[1], config_splits(config)
     if jt == 1 and m <= X_SMEM_TOKENS:
         return m if m == 1 or k is None or _stage_two_tokens(config, k) else 0

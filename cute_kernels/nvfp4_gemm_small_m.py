@@ -124,8 +124,13 @@ class NVFP4GemmSmallM:
     # 14.54, 4096x7168 9.17 -> 8.29; M = 16 4096x7168 11.49 -> 10.57, 7168x2048 6.92 -> 6.16,
     # 9216x7168 20.46 -> 20.11. With staged tokens (``tools/ab_one_wave.sh``) it lost at M = 1
     # (9216x7168 13.44 -> 13.65; 5120x17408 split in three 18.59 -> 19.83).
+    # Only configs with the register prefetch: they serve at most 16 tokens, one token tile
+    # (grid x = 1). The prefetch-free ones also serve 17..64 tokens on two to eight token CTAs:
+    # capped at the one-token-tile wave, 7168x2048 (2, 2, 4, 0) at M = 32 went 9.69 -> 11.84
+    # (the nvfp4_gemm suite, session 15, before this condition).
     PDL_ONE_WAVE = True
-    PDL_ONE_WAVE_MAX_CTAS = 6
+    # grids of at most this many CTAs per SM count as one wave
+    ONE_WAVE_CTAS = 6
     # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
     # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
     # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even
@@ -200,18 +205,19 @@ class NVFP4GemmSmallM:
         # CTAs per SM of a grid of one token tile
         wave = -(-(-(-n // (16 * row_tiles)) * splits) // H200_SMS)
         one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
-                    and x_tokens == 0 and prefetch <= 1
+                    and x_tokens == 0 and prefetch == 1
                     and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
-                    and wave <= self.PDL_ONE_WAVE_MAX_CTAS)
+                    and wave <= self.ONE_WAVE_CTAS)
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave) and pdl_enabled()
         self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
         self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave)
                                and prefetch == 1)
         # CTAs per SM the shared memory leaves room for (0: no cap)
         self.ctas_cap = (2 if paired_pdl else wave if one_wave else 0) if self.pdl else 0
+        one_wave_table = (wave <= self.ONE_WAVE_CTAS
+                          and self.steps_per_warp >= self.STAGED_TABLE_MIN_STEPS)
         staged_table = (x_tokens > 0 and prefetch == 1 and self.STAGED_SCALE_TABLE
-                        and (row_tiles >= 2 or (wave <= self.PDL_ONE_WAVE_MAX_CTAS and
-                                                self.steps_per_warp >= self.STAGED_TABLE_MIN_STEPS)))
+                        and (row_tiles >= 2 or one_wave_table))
         # scale splats looked up in a shared-memory table (``_scale_table``)
         self.scale_table = (self.paired_steps or staged_table
                             or (not x_tokens and prefetch <= 1 and self.REGISTER_SCALE_TABLE))

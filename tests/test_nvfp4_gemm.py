@@ -300,7 +300,8 @@ def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
 def test_one_wave_register_path_takes_pdl(monkeypatch):
     """Register-path grids of one wave (9216x7168: 576 CTAs, five per SM) launch with PDL,
     their shared memory leaving room for the wave's CTAs per SM and not one more, K splits
-    too (5120x17408 in two: 640 CTAs); staged tokens or more than one wave do not."""
+    too (5120x17408 in two: 640 CTAs); staged tokens, more than one wave or configs without
+    the register prefetch (they serve up to 64 tokens) do not."""
     import cutlass
 
     from cute_kernels.nvfp4_gemm_small_m import SMEM_PER_SM
@@ -316,6 +317,8 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
     split = NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 1, 1, 4, 1, 0, 2)
     assert split.pdl and split.ctas_cap == 5
     assert not NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 1, 1, 4, 1, 0, 4).pdl
+    # without the register prefetch a config also serves 17..64 tokens on several token CTAs
+    assert not NVFP4GemmSmallM(7168, 2048, True, cutlass.BFloat16, 2, 2, 4, 0, 0).pdl
 
 
 def test_staged_scale_table_rule():
