@@ -60,6 +60,7 @@ _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #   9216x7168      79.4 /  48.5         115.5 /  49.3
 SMALL_M_MAX = 64  # above this the wgmma kernel always wins
 X_SMEM_TOKENS = 2  # the small-M kernels stage the activations in shared memory up to here
+# (two only where ``_stage_two_tokens``)
 # The plain GEMM's own limits: up to PLAIN_X_SMEM_TOKENS tokens whose staged activations take
 # at most PLAIN_STAGE_BYTES (``tools/stage_tokens_probe.py`` measures 2 against 8 tokens).
 PLAIN_X_SMEM_TOKENS = 2

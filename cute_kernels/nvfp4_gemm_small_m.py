@@ -27,9 +27,10 @@ multiple of 64, not of 256) zeroes the lanes past K.
 Staged activations (``x_tokens`` > 0): the CTA first decodes the activations of its first
 ``x_tokens`` tokens (of its own K steps) into shared memory, already in MMA-operand order; the
 main loop then takes each block's activation pairs with two 16-byte shared loads. Used at
-M <= 2, where every warp would otherwise load and decode a whole 8-token tile per step
+M = 1, where every warp would otherwise load and decode a whole 8-token tile per step
 although the 8 token lanes hold the same clamped token (H200, 36864x7168 M=1: 1077 -> 777
-SASS instructions per step, 142 -> 119 registers), and with a K split for all the CTA's token
+SASS instructions per step, 142 -> 119 registers), at M = 2 where it measured faster than the
+register path (``nvfp4_gemm._stage_two_tokens``), and with a K split for all the CTA's token
 tiles (the split keeps the staged slice small).
 
 Loads without per-step address arithmetic: where every row block is whole, the rows of a
