@@ -232,9 +232,12 @@ def _staged_bytes(tokens: int, steps: int) -> int:
     return tokens * (steps * 16 * 8 + 4) * 4
 
 
-def _stage_two_tokens(config: tuple[int, ...], k: int) -> bool:
-    """Whether two tokens are staged (else they take the register path): for a K split, 8
-    warps, or the paired-step loop's long K. Elsewhere the register path measured faster
+def _stage_two_tokens(config: tuple[int, ...], k: int, a_fp4: bool) -> bool:
+    """Whether two tokens are staged (else they take the register path): always for bf16
+    activations (W4A16: its register path loads and keeps 8 token lanes of bf16 per warp and
+    step, 29.6 us at 9216x7168 M = 4 against 14.3 staged at M = 1; two tokens unmeasured); for
+    fp4 ones with a K split, 8 warps, or the paired-step loop's long K. Elsewhere the register
+    path measured faster
     (H200 2026-11-30, ``tools/ab_register_m2.sh``, M = 2, graph us, staged -> register):
     36864x7168 46.35 -> 43.98, 34816x5120 34.53 -> 32.25, 9216x7168 17.81 -> 14.67 (with
     ``PDL_ONE_WAVE``), 4096x7168 10.41 -> 8.30, fused 36864x7168 50.08 -> 44.91, 9216x7168 15.98
@@ -243,11 +246,13 @@ def _stage_two_tokens(config: tuple[int, ...], k: int) -> bool:
     warps) 8.17 against 8.53, fused 1024x7168 (split) 5.79 against 6.48."""
     warps, splits = config[2], config_splits(config)
     steps_per_warp = -(-(-(-k // STEP) // splits) // warps)
-    return splits > 1 or warps > 4 or steps_per_warp >= NVFP4GemmSmallM.PAIRED_MIN_STEPS
+    return (not a_fp4 or splits > 1 or warps > 4
+            or steps_per_warp >= NVFP4GemmSmallM.PAIRED_MIN_STEPS)
 
 
 def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
-                  max_tokens: int = X_SMEM_TOKENS, max_bytes: int | None = None) -> int:
+                  max_tokens: int = X_SMEM_TOKENS, max_bytes: int | None = None,
+                  a_fp4: bool = True) -> int:
     """The small-M kernels' ``x_tokens`` for M tokens and a config: with one token tile per CTA,
     up to X_SMEM_TOKENS tokens (two where ``_stage_two_tokens``, K given), and up to
     ``max_tokens`` whose staging fits ``max_bytes`` (K given), are decoded once per CTA into
@@ -256,7 +261,7 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
     STAGED_TILE_BYTES (0: the register path)."""
     jt, splits = config[1], config_splits(config)
     if jt == 1 and m <= X_SMEM_TOKENS:
-        return m if m == 1 or k is None or _stage_two_tokens(config, k) else 0
+        return m if m == 1 or k is None or _stage_two_tokens(config, k, a_fp4) else 0
     if k is None:
         return 0
     steps = -(-k // STEP)
@@ -284,7 +289,8 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     args = (a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
             b_sf.view(-1), alpha, out)
-    x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES)
+    x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES,
+                             a_sf is not None)
     if splits == 1:
         # the compile cache keys by the arguments as given: standard weights keep the short form
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,

@@ -125,10 +125,11 @@ class NVFP4GemmSmallM:
     # 14.54, 4096x7168 9.17 -> 8.29; M = 16 4096x7168 11.49 -> 10.57, 7168x2048 6.92 -> 6.16,
     # 9216x7168 20.46 -> 20.11. With staged tokens (``tools/ab_one_wave.sh``) it lost at M = 1
     # (9216x7168 13.44 -> 13.65; 5120x17408 split in three 18.59 -> 19.83).
-    # Only configs with the register prefetch: they serve at most 16 tokens, one token tile
-    # (grid x = 1). The prefetch-free ones also serve 17..64 tokens on two to eight token CTAs:
-    # capped at the one-token-tile wave, 7168x2048 (2, 2, 4, 0) at M = 32 went 9.69 -> 11.84
-    # (the nvfp4_gemm suite, session 15, before this condition).
+    # Only W4A4 (bf16 activations take more registers, so fewer CTAs per SM than the wave's
+    # count; unmeasured) and only configs with the register prefetch: they serve at most 16
+    # tokens, one token tile (grid x = 1). The prefetch-free ones also serve 17..64 tokens on
+    # two to eight token CTAs: capped at the one-token-tile wave, 7168x2048 (2, 2, 4, 0) at
+    # M = 32 went 9.69 -> 11.84 (the nvfp4_gemm suite, session 15, before this condition).
     PDL_ONE_WAVE = True
     # grids of at most this many CTAs per SM count as one wave
     ONE_WAVE_CTAS = 6
@@ -206,7 +207,7 @@ class NVFP4GemmSmallM:
         # CTAs per SM of a grid of one token tile
         wave = -(-(-(-n // (16 * row_tiles)) * splits) // H200_SMS)
         one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
-                    and x_tokens == 0 and prefetch == 1
+                    and a_fp4 and x_tokens == 0 and prefetch == 1
                     and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
                     and wave <= self.ONE_WAVE_CTAS)
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave) and pdl_enabled()

@@ -487,7 +487,7 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     i, m = two_i // 2, a.shape[0]
     splits = config_splits(config)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
-    x_tokens = staged_tokens(m, config, k)
+    x_tokens = staged_tokens(m, config, k, a_fp4=a_sf is not None)
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))

@@ -107,6 +107,7 @@ def test_staged_tokens_rule():
     assert staged_tokens(2, (2, 1, 4, 1), 18432) == 2             # 18 steps a warp: paired
     assert staged_tokens(2, (2, 1, 4, 1, 3), 17408) == 2          # split in three
     assert staged_tokens(2, (1, 1, 8, 1), 2048) == 2              # 8 warps
+    assert staged_tokens(2, (1, 1, 4, 1), 7168, a_fp4=False) == 2  # W4A16: always staged
     assert staged_tokens(29, (2, 1, 4, 1, 4), 7168) == 8      # 7 steps per split: 28.8 KB
     assert staged_tokens(29, (2, 1, 4, 1, 2), 7168) == 0      # 14 steps: 57 KB
     assert staged_tokens(29, (2, 1, 4, 1, 4), 18432) == 0
@@ -300,8 +301,8 @@ def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
 def test_one_wave_register_path_takes_pdl(monkeypatch):
     """Register-path grids of one wave (9216x7168: 576 CTAs, five per SM) launch with PDL,
     their shared memory leaving room for the wave's CTAs per SM and not one more, K splits
-    too (5120x17408 in two: 640 CTAs); staged tokens, more than one wave or configs without
-    the register prefetch (they serve up to 64 tokens) do not."""
+    too (5120x17408 in two: 640 CTAs); staged tokens, more than one wave, configs without
+    the register prefetch (they serve up to 64 tokens) or bf16 activations do not."""
     import cutlass
 
     from cute_kernels.nvfp4_gemm_small_m import SMEM_PER_SM
@@ -319,6 +320,7 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
     assert not NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 1, 1, 4, 1, 0, 4).pdl
     # without the register prefetch a config also serves 17..64 tokens on several token CTAs
     assert not NVFP4GemmSmallM(7168, 2048, True, cutlass.BFloat16, 2, 2, 4, 0, 0).pdl
+    assert not NVFP4GemmSmallM(9216, 7168, False, cutlass.BFloat16, 1, 1, 4, 1, 0).pdl  # W4A16
 
 
 def test_staged_scale_table_rule():
