@@ -5,7 +5,7 @@ small-M CTA owns 16 * row_tiles rows over its K range, so 9216x7168's 576 CTAs g
 without changing the steps a warp walks: (1, 1, 2, 1, 2) is 1152 CTAs of two warps, 8.7 per
 SM (9: ~97%). The split partials at one token are 64 bytes a CTA. Plain GEMM and the fused
 kernel, permuted words, W4A4, graph us, weights rotated past the L2; the default is starred.
-CUTE_KERNELS_BENCH_SHAPES picks points."""
+The same at 4 and 16 tokens on the register path. CUTE_KERNELS_BENCH_SHAPES picks points."""
 
 import torch
 from probe_inputs import (gate_up_copies, time_fused_small_m_configs, time_small_m_configs,
@@ -18,32 +18,38 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
-# (kind, N or 2I, K, candidates besides the default), M = 1
+# (kind, N or 2I, K, M, candidates besides the default)
 POINTS = [
-    ("gemm", 9216, 7168, [(1, 1, 2, 1, 2), (1, 1, 2, 1, 3), (1, 1, 3, 1, 2), (1, 1, 2, 1)]),
-    ("gemm", 5120, 17408, [(1, 1, 2, 1, 3), (1, 1, 2, 1, 4), (2, 1, 2, 1, 3), (2, 1, 4, 1, 4)]),
-    ("fused", 9216, 7168, [(2, 1, 2, 1, 2), (2, 1, 2, 1, 3), (2, 1, 2, 1), (2, 1, 4, 1, 2)]),
-    ("fused", 34816, 5120, [(2, 1, 2, 1, 2), (2, 1, 2, 1), (2, 1, 4, 1, 2)]),
-    ("gemm", 4096, 7168, [(1, 1, 4, 1, 2), (1, 1, 2, 1, 2), (1, 1, 4, 1)]),
+    ("gemm", 9216, 7168, 1, [(1, 1, 2, 1, 2), (1, 1, 2, 1, 3), (1, 1, 3, 1, 2), (1, 1, 2, 1)]),
+    ("gemm", 5120, 17408, 1, [(1, 1, 2, 1, 3), (1, 1, 2, 1, 4), (2, 1, 2, 1, 3),
+                              (2, 1, 4, 1, 4)]),
+    ("fused", 9216, 7168, 1, [(2, 1, 2, 1, 2), (2, 1, 2, 1, 3), (2, 1, 2, 1), (2, 1, 4, 1, 2)]),
+    ("fused", 34816, 5120, 1, [(2, 1, 2, 1, 2), (2, 1, 2, 1), (2, 1, 4, 1, 2)]),
+    ("gemm", 4096, 7168, 1, [(1, 1, 4, 1, 2), (1, 1, 2, 1, 2), (1, 1, 4, 1)]),
+    # more tokens, the register path: 9216x7168 M = 4 is 576 CTAs (4.36 a SM), M = 16 288
+    # (2.18); 7168x18432 M = 16 224 (1.7)
+    ("gemm", 9216, 7168, 4, [(1, 1, 2, 1, 2), (1, 1, 2, 1)]),
+    ("gemm", 9216, 7168, 16, [(1, 2, 2, 1, 2), (2, 2, 2, 1, 2), (1, 2, 4, 1, 2)]),
+    ("gemm", 7168, 18432, 16, [(1, 2, 2, 1, 2), (1, 2, 2, 1, 4), (1, 2, 4, 1, 2)]),
+    ("fused", 9216, 7168, 16, [(2, 2, 2, 1, 2), (2, 2, 2, 1)]),
 ]
-M = 1
 
-for kind, n, k, extra in select_shapes(POINTS):
+for kind, n, k, m, extra in select_shapes(POINTS):
     copies = weight_copies(n, k) if kind == "gemm" else gate_up_copies(n, k)
     words = [(prepare_nvfp4_weight(w), s) for w, s in copies]
     del copies
-    a, a_sf = reference.nvfp4_quantize(torch.randn(M, k, device="cuda", dtype=torch.bfloat16),
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     if kind == "gemm":
-        default = small_m_config(M, n, k, True, True)
-        out = torch.empty(M, n, device="cuda", dtype=torch.bfloat16)
+        default = small_m_config(m, n, k, True, True)
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         configs = [default] + [c for c in extra if c != default]
         times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
     else:
-        default = swiglu_small_m_config(M, n // 2, k, True)
+        default = swiglu_small_m_config(m, n // 2, k, True)
         times = time_fused_small_m_configs(a, a_sf, words, alpha, gs,
                                            [default] + [c for c in extra if c != default])
-    print(f"{kind} {n}x{k} M={M}: " + " ".join(
+    print(f"{kind} {n}x{k} M={m}: " + " ".join(
         f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
         for c, t in times.items()), flush=True)
     del words
