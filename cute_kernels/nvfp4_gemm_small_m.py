@@ -40,7 +40,7 @@ of them and the offsets become the load instructions' immediates. With one row t
 activations (``lean_staged``) the loop uses that, and the token lanes past the staged tokens
 read a step of zeros (stride 0) instead of zero-filling and predicating their loads; in the
 register path (M = 3..16) the dead column clamp is gone. Which configs take which was measured
-(``tools/ab_loop.sh``); see ``lean_staged`` in ``__init__``.
+(``tools/ab_loop.sh``); see ``lean_staged`` in ``small_m_rules``.
 
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
@@ -58,13 +58,13 @@ from cutlass.memory import SmemAllocator
 from layouts import sf_byte_offset, sf_tiled_layout
 
 from . import jit
-from .arch import compile_options, pdl_enabled
+from .arch import compile_options
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, STANDARD_HIGH_SHIFT, bf16_pair,
                          bf16x2_splat, byte_of, e2m1x2_by_multiply, e2m1x2_permuted,
                          mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_large_m import H200_SMS
+from .small_m_rules import SmallMLaunchRules
 
 STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
@@ -74,85 +74,8 @@ X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the
 SPLAT_FACTOR = float(2**SPLAT_POW2)
 
 
-class NVFP4GemmSmallM:
-    # Programmatic dependent launch (``arch.pdl_enabled``): off for the plain GEMM, except for
-    # short K (below). Measured on the H200 (2026-11-30, ``tools/pdl_probe.py``, M = 1, graph
-    # us, off / on): 7168x18432 29.6 / 34.9 (its one wave of 224 CTAs, launched early next to
-    # the previous kernel's, lands unevenly on the SMs), 36864x7168 47.7 / 46.6, the other
-    # shapes within 0.3 us; the DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 /
-    # 95.8.
-    PDL = False
-    # With PDL, where the CTA lets the next kernel launch: "loop" once past its main loop,
-    # "start" right away, "exit" only as it exits (the implicit trigger).
-    PDL_TRIGGER = "loop"
-    # With PDL: issue the first step's weight loads (not the activations) before waiting for
-    # the previous kernel. The weights are then read while that kernel may still run, so it
-    # must not be the one that wrote them (the public functions' contract; README "Launches").
-    PDL_LOAD_BEFORE_WAIT = False
-    # Short K: where no warp has more than this many K steps, the plain GEMM takes PDL anyway,
-    # triggered at the CTA start, weights loaded before the wait: launch and ramp, not the
-    # weight stream, are then most of the time (``tools/pdl_load_probe.py``, H200 2026-11-30,
-    # M = 1 / 8 graph us, no PDL against this: 7168x2048 5.57 / 6.35 against 4.65 / 4.99).
-    # Triggered at the start, longer grids lost (4096x7168 M = 1 8.4 -> 16.9, 7168x18432 29.5
-    # -> 52.5, 36864x7168 46.9 -> 49.0; the next kernel's early CTAs take the free slots of
-    # whichever SMs have them); after the main loop or at exit, within +-0.4 us of no PDL
-    # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
-    # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
-    PDL_SHORT_K_STEPS = 1
-    # Two row tiles with staged activations over a long K (no split, at least
-    # PAIRED_MIN_STEPS steps per warp) run the lean loop too, as ``paired_steps``: two steps
-    # per iteration with the register buffers trading roles (no copy), a warp barrier after
-    # the next step's loads (without it ptxas sinks them half-way into the decode), and the
-    # weight scales' bf16x2 splats looked up in a shared-memory table. SASS 7168x18432 M = 1:
-    # ~500 instructions per step against 684. H200 2026-11-30 (``tools/ab_fence.sh`` at commit
-    # ca16866 and ``tools/session13_final.sh``, us, two rounds each): 7168x18432 (18 steps per
-    # warp) M = 1 25.97 -> 23.83, M = 2 27.7 -> 25.7; the fence alone 28.76, with trading
-    # buffers but no table 24.32. Where it is off, it measured even or slower: 5 to 7 steps
-    # per warp (M = 2: 36864x7168 46.4 -> 47.0, 34816x5120 34.8 -> 35.3, 9216x7168 equal;
-    # fused M = 1: 34816x5120 32.04 -> 32.42, W4A16 36864x7168 44.09 -> 44.43, 36864x7168
-    # equal, 9216x7168 15.02 -> 14.61), one row tile (36864x7168 42.05 -> 42.96, 34816x5120
-    # 29.96 -> 31.38), a split K (5120x17408 18.41 -> 18.52). (Unmeasured: the fused kernel
-    # at such a long K; its loop is this one.)
-    PAIRED_MIN_STEPS = 16
-    # The paired-step loop with PDL (trigger after the main loop, first weights loaded before
-    # the wait), its CTAs held to two per SM by their shared memory: its grids fill at most
-    # two per SM anyway (7168x18432: 224 CTAs), and a grid launched while the previous kernel
-    # still holds some SMs would otherwise pile up to four CTAs on the free ones (session 7:
-    # PDL made 7168x18432 29.6 -> 34.9 us, the DeepSeek-V3 MLP step 81.7 -> 95.8).
-    PDL_PAIRED = True
-    # PDL the same way for one wave of register-path CTAs (M = 2..16), held to the wave's CTAs
-    # per SM (H200 2026-11-30, ``tools/ab_register_m2.sh``, us): M = 4 9216x7168 15.32 ->
-    # 14.54, 4096x7168 9.17 -> 8.29; M = 16 4096x7168 11.49 -> 10.57, 7168x2048 6.92 -> 6.16,
-    # 9216x7168 20.46 -> 20.11. With staged tokens (``tools/ab_one_wave.sh``) it lost at M = 1
-    # (9216x7168 13.44 -> 13.65; 5120x17408 split in three 18.59 -> 19.83).
-    # Only W4A4 (bf16 activations take more registers, so fewer CTAs per SM than the wave's
-    # count; unmeasured) and only configs with the register prefetch: they serve at most 16
-    # tokens, one token tile (grid x = 1). The prefetch-free ones also serve 17..64 tokens on
-    # two to eight token CTAs: capped at the one-token-tile wave, 7168x2048 (2, 2, 4, 0) at
-    # M = 32 went 9.69 -> 11.84 (the nvfp4_gemm suite, session 15, before this condition).
-    PDL_ONE_WAVE = True
-    # grids of at most this many CTAs per SM count as one wave
-    ONE_WAVE_CTAS = 6
-    # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
-    # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
-    # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even
-    PDL_ONE_WAVE_SPLITS = True
-    # The scale table for the staged configs with the register prefetch where it measured
-    # faster (branch one-wave-pdl, M = 1 / 2, us): two row tiles (fused 36864x7168 44.75 ->
-    # 44.24, 9216x7168 15.16 -> 14.45; 5120x17408 split 20.28 -> 19.99 at M = 2), or one row
-    # tile over one wave with >= 4 steps a warp (9216x7168 13.44 -> 12.97). One row tile over
-    # many waves lost (36864x7168 42.31 -> 42.97, 34816x5120 30.20 -> 31.14: the table is
-    # built once per CTA), and so did one step a warp (7168x2048 3.91 -> 4.03).
-    STAGED_SCALE_TABLE = True
-    STAGED_TABLE_MIN_STEPS = 4
-    # The register path (no staged activations, no cp.async ring) takes the weight and the
-    # activation scale splats from the table too: two instructions (byte extraction, shared
-    # load) against five (conversion, fp32 multiply, splat). H200 2026-11-30
-    # (``tools/ab_act_decode.sh``, graph us, without -> with): M = 8 7168x18432 28.70 -> 27.72,
-    # 36864x7168 45.13 -> 44.01, 34816x5120 33.52 -> 32.66, 7168x2048 4.58 -> 4.43; M = 16
-    # 34816x5120 44.69 -> 43.24, fused 9216x7168 21.76 -> 20.69. With the ring (7168x18432
-    # M = 16) it lost: 38.36 -> 39.76.
-    REGISTER_SCALE_TABLE = True
+class NVFP4GemmSmallM(SmallMLaunchRules):
+    """The kernel; its launch rules (loop variant, PDL, CTAs per SM) are ``small_m_rules``'s."""
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -190,39 +113,8 @@ class NVFP4GemmSmallM:
         self.ring_slots = prefetch if prefetch >= 2 else 0
         self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
-        # One row tile (or ``paired_steps``) with staged activations (the register prefetch):
-        # loads from per-thread bases (``row_offsets``) and a zero step for the token lanes
-        # past the staged tokens (``_staged_views``). H200 2026-11-30 (``tools/ab_loop.sh``,
-        # M = 1, us): 34816x5120 31.9 -> 30.2, 9216x7168 14.2 -> 13.6, 36864x7168 43.1 -> 42.4.
-        # With two row tiles the same loop without the fence and table lost (7168x18432 26.1 ->
-        # 28.4), so other configs keep the per-row clamped addresses
-        # (notes/h200-2026-11-30-s12.md, -s13.md).
-        self.paired_steps = (x_tokens > 0 and prefetch == 1 and row_tiles == 2 and splits == 1
-                             and self.steps_per_warp >= self.PAIRED_MIN_STEPS)
-        self.lean_staged = (x_tokens > 0 and prefetch == 1
-                            and (row_tiles == 1 or self.paired_steps))
-        short_k = not self.PDL and self.steps_per_warp <= self.PDL_SHORT_K_STEPS
-        # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
-        paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
-        # CTAs per SM of a grid of one token tile
-        wave = -(-(-(-n // (16 * row_tiles)) * splits) // H200_SMS)
-        one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
-                    and a_fp4 and x_tokens == 0 and prefetch == 1
-                    and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
-                    and wave <= self.ONE_WAVE_CTAS)
-        self.pdl = (self.PDL or short_k or paired_pdl or one_wave) and pdl_enabled()
-        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
-        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave)
-                               and prefetch == 1)
-        # CTAs per SM the shared memory leaves room for (0: no cap)
-        self.ctas_cap = (2 if paired_pdl else wave if one_wave else 0) if self.pdl else 0
-        one_wave_table = (wave <= self.ONE_WAVE_CTAS
-                          and self.steps_per_warp >= self.STAGED_TABLE_MIN_STEPS)
-        staged_table = (x_tokens > 0 and prefetch == 1 and self.STAGED_SCALE_TABLE
-                        and (row_tiles >= 2 or one_wave_table))
-        # scale splats looked up in a shared-memory table (``_scale_table``)
-        self.scale_table = (self.paired_steps or staged_table
-                            or (not x_tokens and prefetch <= 1 and self.REGISTER_SCALE_TABLE))
+        self._choose_launch(n, a_fp4, row_tiles, warps, prefetch, x_tokens, splits,
+                            self.steps_per_warp, self.acc_per_lane)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
@@ -233,16 +125,6 @@ class NVFP4GemmSmallM:
         if self.ctas_cap:  # shared memory for which one more CTA (1 KB reserved each) lacks room
             self.smem_bytes = max(self.smem_bytes,
                                   SMEM_PER_SM // (self.ctas_cap + 1) - 1024 + 16)
-        # Register-path CTAs of 4 warps with 16 accumulators per lane (more would spill) are
-        # held to three per SM (<= 168 registers): uncapped, ptxas gives (2, 2, 4, 1) 179 since
-        # session 12's loop, two CTAs per SM, and the fused 9216x7168 M = 16 went from 24.1 us
-        # (session 11, 168 registers) to 32.8; capped it takes 166 without spilling and 22.3
-        # us (M = 12: 32.8 -> 22.2; H200 2026-11-30, ``tools/ab_min_ctas.sh``, two rounds).
-        # Other configs pass no hint at all (0): even a hint of 1 changes ptxas's choices
-        # ((2, 1, 4, 1) 143 -> 149 registers, unmeasured). ``tests/test_small_m_occupancy.py``
-        # checks the CTAs per SM of the main configs.
-        self.min_ctas = (3 if warps == 4 and prefetch == 1 and not x_tokens
-                         and self.acc_per_lane == 16 else 0)
         if self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"small-M config (row_tiles={row_tiles}, token_tiles={token_tiles}, "
                              f"warps={warps}, prefetch={prefetch}) needs {self.smem_bytes} bytes "
