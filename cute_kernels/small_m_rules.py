@@ -16,8 +16,9 @@ class SmallMLaunchRules:
     ``lean_staged``, ``pdl``, ``pdl_trigger``, ``pdl_load_early``, ``ctas_cap``, ``scale_table``
     and ``min_ctas`` from the config."""
 
-    # Programmatic dependent launch (``arch.pdl_enabled``): off for the plain GEMM, except for
-    # short K (below). Measured on the H200 (2026-11-30, ``tools/pdl_probe.py``, M = 1, graph
+    # Programmatic dependent launch (``arch.pdl_enabled``): off for the plain GEMM, except where
+    # the rules below turn it on (short K, the paired-step loop, one wave of register-path
+    # CTAs). Measured on the H200 (2026-11-30, ``tools/pdl_probe.py``, M = 1, graph
     # us, off / on): 7168x18432 29.6 / 34.9 (its one wave of 224 CTAs, launched early next to
     # the previous kernel's, lands unevenly on the SMs), 36864x7168 47.7 / 46.6, the other
     # shapes within 0.3 us; the DeepSeek-V3 MLP step (fused gate_up, then 7168x18432) 81.7 /
