@@ -8,13 +8,10 @@ kernel, permuted words, W4A4, graph us, weights rotated past the L2; the default
 The same at 4 and 16 tokens on the register path. CUTE_KERNELS_BENCH_SHAPES picks points."""
 
 import torch
-from probe_inputs import (gate_up_copies, time_fused_small_m_configs, time_small_m_configs,
-                          weight_copies)
+from probe_inputs import gate_up_copies, print_configs_against_default, weight_copies
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm import small_m_config
-from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
@@ -38,18 +35,5 @@ for kind, n, k, m, extra in select_shapes(POINTS):
     copies = weight_copies(n, k) if kind == "gemm" else gate_up_copies(n, k)
     words = [(prepare_nvfp4_weight(w), s) for w, s in copies]
     del copies
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    if kind == "gemm":
-        default = small_m_config(m, n, k, True, True)
-        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        configs = [default] + [c for c in extra if c != default]
-        times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
-    else:
-        default = swiglu_small_m_config(m, n // 2, k, True)
-        times = time_fused_small_m_configs(a, a_sf, words, alpha, gs,
-                                           [default] + [c for c in extra if c != default])
-    print(f"{kind} {n}x{k} M={m}: " + " ".join(
-        f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
-        for c, t in times.items()), flush=True)
+    print_configs_against_default(kind, n, k, m, words, lambda _: extra, alpha, gs)
     del words

@@ -1,5 +1,6 @@
 """Inputs the device probes in tools/ share: rotated weight copies (more bytes than the L2, so
-each call streams its weights from DRAM). Imported as ``from probe_inputs import ...`` (the
+each call streams its weights from DRAM), and the small-M config timings the config probes
+print. Imported as ``from probe_inputs import ...`` (the
 probes run as ``python tools/<probe>.py``)."""
 
 import torch
@@ -55,3 +56,28 @@ def time_fused_small_m_configs(a, a_sf, gate_up: list, alpha, global_scale, conf
     return {c: time_graph_us([lambda w=w, c=c: launch_small_m(
         a, a_sf, w[0], w[1], alpha, global_scale, q, sf, c) for w in gate_up], 50)
         for c in configs}
+
+
+def print_configs_against_default(kind: str, n: int, k: int, m: int, words: list, extra,
+                                  alpha, global_scale) -> None:
+    """One line of a config probe: graph us of the default small-M config of ``kind``
+    ("gemm": the plain GEMM on [N, K] permuted words, "fused": the fused kernel on [2I, K]
+    gate_up words), starred, then of each config ``extra(default)`` lists, at M tokens of
+    fresh NVFP4 activations."""
+    from cute_kernels.nvfp4_gemm import small_m_config
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
+
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    if kind == "gemm":
+        default = small_m_config(m, n, k, True, True)
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        configs = [default] + [c for c in extra(default) if c != default]
+        times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
+    else:
+        default = swiglu_small_m_config(m, n // 2, k, True)
+        configs = [default] + [c for c in extra(default) if c != default]
+        times = time_fused_small_m_configs(a, a_sf, words, alpha, global_scale, configs)
+    print(f"{kind} {n}x{k} M={m}: " + " ".join(
+        f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
+        for c, t in times.items()), flush=True)

@@ -5,11 +5,10 @@ wave. Permuted words, W4A4, graph us, weights rotated past the L2; the default i
 CUTE_KERNELS_BENCH_SHAPES picks points."""
 
 import torch
-from probe_inputs import time_small_m_configs, weight_copies
+from probe_inputs import print_configs_against_default, weight_copies
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm import small_m_config
 
 alpha = torch.full((1,), 0.5, device="cuda")
 # (N, K): {M: candidate configs besides the default}
@@ -29,13 +28,5 @@ POINTS = [
 for (n, k), cases in select_shapes(POINTS):
     words = [(prepare_nvfp4_weight(w), s) for w, s in weight_copies(n, k)]
     for m, extra in cases.items():
-        a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
-                                                       dtype=torch.bfloat16), 100.0)
-        default = small_m_config(m, n, k, True, True)
-        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        configs = [default] + [c for c in extra if c != default]
-        times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
-        print(f"gemm {n}x{k} M={m}: " + " ".join(
-            f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
-            for c, t in times.items()), flush=True)
+        print_configs_against_default("gemm", n, k, m, words, lambda _: extra, alpha, None)
     del words
