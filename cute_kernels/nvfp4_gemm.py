@@ -32,7 +32,8 @@ from layouts import sf_padded_shape
 from .large_m_plans import large_m_plan, stream_k_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
-from .nvfp4_gemm_small_m import K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
+from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
+                                 warp_steps)
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
                                        split_buffers)
 from .permuted_fp4 import weight_dims
@@ -245,9 +246,8 @@ def _stage_two_tokens(config: tuple[int, ...], k: int, a_fp4: bool) -> bool:
     in three) 20.19 against 24.30, 7168x2048 (8 warps) 4.14 against 4.40, fused 4096x7168 (8
     warps) 8.17 against 8.53, fused 1024x7168 (split) 5.79 against 6.48."""
     warps, splits = config[2], config_splits(config)
-    steps_per_warp = -(-(-(-k // STEP) // splits) // warps)
     return (not a_fp4 or splits > 1 or warps > 4
-            or steps_per_warp >= NVFP4GemmSmallM.PAIRED_MIN_STEPS)
+            or warp_steps(k, splits, warps) >= NVFP4GemmSmallM.PAIRED_MIN_STEPS)
 
 
 def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,

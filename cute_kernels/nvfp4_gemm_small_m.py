@@ -74,6 +74,12 @@ X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the
 SPLAT_FACTOR = float(2**SPLAT_POW2)
 
 
+def warp_steps(k: int, splits: int, warps: int) -> int:
+    """K steps each warp of a CTA walks: the CTA's share of K's steps over its warps."""
+    split_steps = -(-(-(-k // STEP)) // splits)
+    return -(-split_steps // warps)
+
+
 class NVFP4GemmSmallM(SmallMLaunchRules):
     """The kernel; its launch rules (loop variant, PDL, CTAs per SM) are ``small_m_rules``'s."""
 
@@ -94,7 +100,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         assert 1 <= splits <= self.steps
         self.splits = splits
         self.split_steps = (self.steps + splits - 1) // splits
-        self.steps_per_warp = (self.split_steps + warps - 1) // warps
+        self.steps_per_warp = warp_steps(k, splits, warps)
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
