@@ -10,11 +10,11 @@ runs big weights without the prefetch) instead of permuted words."""
 import os
 
 import torch
-from probe_inputs import gate_up_copies
+from probe_inputs import gate_up_copies, time_fused_small_m_configs
 
 from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
 from cute_kernels.bench.timing import select_shapes, time_graph_us
-from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m, swiglu_small_m_config
+from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
 from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 
 PERMUTED = os.environ.get("FUSED_PACKED") != "1"
@@ -30,14 +30,10 @@ for two_i, k, fp4 in select_shapes([(36864, 7168, True), (34816, 5120, True),
     for m in (2, 4, 8):
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4 else (x, None)
-        q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
-        sf = torch.empty(128 * -(-i // 64) * 4, device="cuda", dtype=torch.uint8)
         rule = swiglu_small_m_config(m, i, k, PERMUTED)
         configs = [rule, (*rule[:3], 1, *rule[4:]), (rule[0], rule[1], 8, 1, *rule[4:])]
-        times = {}
-        for c in dict.fromkeys(configs):
-            times[c] = time_graph_us([lambda w=w, c=c: launch_small_m(
-                a, a_sf, w[0], w[1], alpha, gs, q, sf, c) for w in words], 50)
+        times = time_fused_small_m_configs(a, a_sf, words, alpha, gs,
+                                           list(dict.fromkeys(configs)))
         pair = time_graph_us([lambda w=w: silu_mul_nvfp4_quant(
             nvfp4_gemm(a, a_sf, w[0], w[1], 0.5), 30.0) for w in words], 50)
         best = min(times, key=times.get)
