@@ -18,17 +18,14 @@ from cute_kernels.bench.timing import select_shapes, time_graph_us
 GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
          (4096, 7168), (7168, 2048)]
 FUSED = [(36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168), (1024, 7168)]
-if os.environ.get("LOOP_POINTS") == "few":  # the points that moved most in session 12
+# "few": the points that moved most in session 12; "staged": the staged path's (M <= 2)
+if os.environ.get("LOOP_POINTS") in ("few", "staged"):
     GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
              (7168, 2048)]
     FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
 MS = {"few": (1, 8), "staged": (1, 16)}.get(os.environ.get("LOOP_POINTS"), (1, 4, 8, 16))
 if os.environ.get("LOOP_MS"):  # "2,4": these token counts instead
     MS = tuple(int(m) for m in os.environ["LOOP_MS"].split(","))
-if os.environ.get("LOOP_POINTS") == "staged":  # the staged path's points (M <= 2)
-    GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
-             (7168, 2048)]
-    FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
 torch.manual_seed(0)
