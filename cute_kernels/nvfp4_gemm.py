@@ -74,9 +74,15 @@ STAGED_TILE_BYTES = 48 * 1024
 SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to 32 tokens
 
 
-def small_m_regime(m: int, n: int, k: int) -> bool:
+# W4A16 (bf16 activations) takes the wgmma kernel from this many tokens on weights below
+# W4A16_WGMMA_MAX_WEIGHTS values with K > SMALL_M_SHORT_K (``small_m_regime``)
+W4A16_WGMMA_MIN_M = 9
+W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
+
+
+def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    always up to 16 tokens; up to 64 for weights of at most 8 Mi elements (unchanged, not
+    up to 16 tokens (W4A16 up to 8 on weights below 128 Mi values with K > 2048); up to 64 for weights of at most 8 Mi elements (unchanged, not
     re-measured), up to 32 for weights of at most 32 Mi elements with short K
     (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
     its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67 us
@@ -84,7 +90,18 @@ def small_m_regime(m: int, n: int, k: int) -> bool:
     ``tools/split_probe.py``). Small weights measured on permuted words (H200 2026-11-30,
     ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us): 4096x7168 M = 32
     23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32 11.0 / 13.8,
-    M = 64 16.6 / 14.6. The tables above are the rest of the evidence."""
+    M = 64 16.6 / 14.6. The tables above are the rest of the evidence.
+
+    W4A16 (``a_fp4`` False) at 9..16 tokens: the small kernel's two token tiles load 16 bf16
+    token lanes per step (H200 2026-11-30, ``tools/w4a16_regime_probe.py``, permuted words,
+    M = 12 / 16, small / wgmma us): 7168x18432 53.1 / 50.8, 56.8 / 49.6; 5120x17408 53.1 /
+    35.8, 56.9 / 35.9; 9216x7168 54.0 / 34.6, 59.9 / 34.2; 4096x7168 20.4 / 18.4, 21.6 / 18.5.
+    The big weights and short K keep the small kernel: 36864x7168 88.0 / 142.1, 95.4 / 93.2;
+    34816x5120 64.5 / 84.0, 69.7 / 76.2; 7168x2048 14.1 / 15.8, 15.0 / 15.5. At 4 and 8
+    tokens the small kernel won everywhere (packed words alike)."""
+    if (not a_fp4 and m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
+            and k > SMALL_M_SHORT_K):
+        return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True
     return m <= 32 and n * k <= 32 * 2**20 and k <= SMALL_M_SHORT_K
@@ -336,7 +353,7 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         out = torch.empty((m, n), dtype=out_dtype, device=b.device)
     if m == 0:
         return out
-    if small_m_regime(m, n, k):
+    if small_m_regime(m, n, k, a_sf is not None):
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:
