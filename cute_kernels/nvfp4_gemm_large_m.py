@@ -74,13 +74,22 @@ SF_CHUNK_WORDS = 128  # 512 scale bytes of a 128-row x 4-block atom, as 32-bit w
 SMEM_BYTES = 227 * 1024
 H200_SMS = 132
 L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L2
+# setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
+# CTA) or 80 (two) registers each at launch, moved to the consumers
+PRODUCER_REGS = {1: 40, 2: 24}
+CONSUMER_REGS = {1: 232, 2: 104}
 
 
 class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
-                 hybrid: bool = False, permuted: bool = False):
-        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (64, 128, 256)
+                 hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1):
+        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (32, 64, 128, 256)
+        # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
+        # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
+        # latency; the persistent grid (``sms``) is then twice the SM count
+        assert ctas_per_sm in (1, 2) and (ctas_per_sm == 1 or tile_m <= 64)
+        self.ctas_per_sm = ctas_per_sm
         # ``permuted``: the weights come in ``permuted_fp4``'s bit-permuted words and the
         # activations with K permuted inside each 64-element group (``PERMUTED_K_ORDER``):
         # a thread decodes two whole words per row and k-tile (``_decode_tile``)
@@ -104,7 +113,7 @@ class NVFP4GemmLargeM:
         self.row_tiles = (n + TILE_N - 1) // TILE_N
         self.tx_bytes = tile_m * TILE_K * 2 + TILE_N * TILE_K // 2 + SF_CHUNK_WORDS * 4
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        budget = SMEM_BYTES - 4096 - self.epilogue_bytes
+        budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
         self.stages = stages or min(8, budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
@@ -173,7 +182,10 @@ class NVFP4GemmLargeM:
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
-            min_blocks_per_mp=1, stream=stream)
+            min_blocks_per_mp=self.ctas_per_sm, stream=stream,
+            # all of the unified memory as shared memory (given, or the DSL asks the device
+            # for a carveout when min_blocks_per_mp > 1: none at compile-only)
+            preferred_smem_carveout=100 if self.ctas_per_sm > 1 else None)
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel
@@ -216,12 +228,12 @@ class NVFP4GemmLargeM:
 
         tok_tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m
         if tidx < 128:
-            cute.arch.setmaxregister_decrease(40)
+            cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
         else:
-            cute.arch.setmaxregister_increase(232)
+            cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag)
@@ -502,7 +514,7 @@ class NVFP4GemmLargeM:
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
                                stream_k: bool = False, hybrid: bool = False,
-                               permuted: bool = False):
+                               permuted: bool = False, ctas_per_sm: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count; K splits); M dynamic. Operands as ``launch_large_m``
     passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
@@ -524,10 +536,12 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True,
-                                        hybrid=hybrid, permuted=permuted)
+                                        hybrid=hybrid, permuted=permuted,
+                                        ctas_per_sm=ctas_per_sm)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
-    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, permuted=permuted)
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, permuted=permuted,
+                             ctas_per_sm=ctas_per_sm)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
@@ -561,7 +575,8 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
 
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
-                   splits: int = 1, stream_k: bool = False, hybrid: bool = False) -> None:
+                   splits: int = 1, stream_k: bool = False, hybrid: bool = False,
+                   ctas_per_sm: int = 1) -> None:
     """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8 (or
     permuted int32 words [N, K/8], a_bf16 then in ``PERMUTED_K_ORDER``), b_sf the swizzled e4m3
     buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
@@ -571,7 +586,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     their sum (``torch.sum`` over the splits: a fixed order, deterministic) is cast into
     ``out``. With ``stream_k`` the CTAs share out the (tile, k-tile) units evenly and fix cut
     tiles up in the same launch (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole
-    tiles for all but the last one to two waves' worth."""
+    tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
+    most 64): two CTAs share each SM, a persistent grid of twice the SM count by default."""
     import torch
 
     m = a_bf16.shape[0]
@@ -579,10 +595,13 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
         return  # an empty persistent grid cannot launch
     n, k, permuted = weight_dims(b)
     tile_m, stages, *ctas = config
-    sms = ctas[0] if ctas else sm_count(b.device.index or 0)
+    sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
-    # the compile cache keys by the arguments as given: standard weights keep the short forms
+    # the compile cache keys by the arguments as given: standard weights and one CTA per SM
+    # keep the short forms
     perm = (True,) if permuted else ()
+    if ctas_per_sm != 1:
+        perm = (permuted, ctas_per_sm)
     if stream_k:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
                                    *perm)(
@@ -590,11 +609,11 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
         return
     if splits == 1:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms,
-                                   *((1, False, False) + perm if permuted else ()))(*args, out)
+                                   *((1, False, False) + perm if perm else ()))(*args, out)
         return
     work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
     compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits,
-                               *((False, False) + perm if permuted else ()))(*args, work)
+                               *((False, False) + perm if perm else ()))(*args, work)
     # one pass over the partial sums (a fixed order for a shape: deterministic), where the
     # pairwise adds read and wrote the fp32 buffers three times per extra split
     parts = work.view(splits, m, n)
