@@ -14,7 +14,9 @@ from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 # The 256 entry was 1.4 until session 10, whose permuted-word runs (``tools/mid_m_probe.py``,
 # one wave of whole tiles at M = 256) gave 256 / 128 = 1.64 on 4096x7168 (72.5 / 44.3 us) and
 # 1.69 on 9216x7168 (74.8 us in one wave against 88.5 in two).
-TILE_COST = {64: 0.8, 128: 1.0, 256: 1.65}
+# 32 tokens (the plain GEMM's split-K plans at M <= 32 only): ``tools/large_m_occupancy_probe.py``
+# (session 16), whole tiles on 32 CTAs of 4096x7168, 26.4 us against 31.3 with 64 tokens.
+TILE_COST = {32: 0.68, 64: 0.8, 128: 1.0, 256: 1.65}
 
 
 def large_m_config(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]:
@@ -64,7 +66,8 @@ def large_m_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int]
         return us
 
     tile_m = large_m_config(m, n, k, sms)[0]
-    split_plans = [(estimate(t, splits), t, splits) for t in (256, 128, 64)
+    tiles = (256, 128, 64) + ((32,) if m <= 32 else ())
+    split_plans = [(estimate(t, splits), t, splits) for t in tiles
                    for splits in range(2, MAX_SPLITS + 1)
                    if -(-m // t) * row_tiles < sms and k_tiles % splits == 0
                    and k_tiles // splits >= MIN_SPLIT_K_TILES]
@@ -96,10 +99,14 @@ STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream
 STREAM_K_HYBRID_MAX_EFFICIENCY = 0.9
 
 
-def stream_k_tile(m: int) -> int:
-    """The token tile of a stream-K launch: the narrowest of 64, 128, 256 that holds M (256
-    past it; measured best at every M of the probe, for the plain GEMM)."""
-    return next((t for t in (64, 128) if m <= t), 256)
+def stream_k_tile(m: int, fused: bool = False) -> int:
+    """The token tile of a stream-K launch: the narrowest of 32 (the plain GEMM only), 64,
+    128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
+    GEMM). 32-token tiles at M <= 32 (``tools/large_m_occupancy_probe.py``, H200 2026-11-30,
+    kernel us, 64 -> 32 tokens: 36864x7168 75.6 -> 65.5, 34816x5120 61.5 -> 46.8, 9216x7168
+    26.0 -> 22.6, 7168x18432 41.6 -> 36.5, 5120x17408 32.3 -> 27.9): half the tensor work of
+    a 64-token tile for the same decode."""
+    return next((t for t in ((64, 128) if fused else (32, 64, 128)) if m <= t), 256)
 
 
 def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = False
@@ -117,7 +124,7 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     4096x7168 M = 256 (32) 37.9 / 40.5; with more tiles the wider one wins (36864x7168 M = 256,
     288 tiles: 266.1 / 202.9; 34816x5120 M = 256, 272: 181.2 / 145.3; 9216x7168 M = 1024, 288:
     259.2 / 201.0)."""
-    tile_m = stream_k_tile(m)
+    tile_m = stream_k_tile(m, fused)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     efficiency = tiles / (-(-tiles // sms) * sms)
     if fused:

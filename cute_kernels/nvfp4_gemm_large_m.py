@@ -30,7 +30,11 @@ Main loop per consumer warpgroup: two A fragments. The four wgmmas of k-tile t (
 group) read fragment t % 2 while the thread decodes k-tile t + 1 into the other one; then it
 waits for the group and releases the stage. (Rewriting one k16 slot while the other three
 wgmmas are in flight would overlap more, but ptxas then serializes every wgmma: C7513.) The
-other warpgroup's wgmmas fill the tensor core meanwhile.
+other warpgroup's wgmmas fill the tensor core meanwhile. ptxas hoists the wait above the
+decode, so a warpgroup decodes only after its group retired; keeping one group in flight
+instead (``wait_group(1)`` after issuing k-tile t + 1, the decode overlapping t's group)
+measured 1-4% slower at M = 64 and 256 (H200 2026-11-30, ``tools/ab_inflight.sh``): the two
+warpgroups already take turns on the tensor core.
 
 Persistent tiles: ``min(tiles, SMs)`` CTAs walk the output tiles with a grid stride, in bands
 of ``group`` token tiles (token tile fastest inside a band), so the CTAs of one wave share a

@@ -8,7 +8,7 @@ from cute_kernels import reference
 from cute_kernels.large_m_plans import large_m_config, large_m_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, compile_nvfp4_gemm_large_m,
                                              launch_large_m)
-from cute_kernels.testing import compile_only
+from cute_kernels.testing import compile_only, kernel_registers
 from tests.conftest import poisoned
 
 
@@ -32,12 +32,13 @@ def test_split_k_compiles_for_sm90a(n, k, tile_m, splits):
 
 def test_split_k_plan():
     """Splits only where the output tiles fill less than one wave, dividing K / 64 with at
-    least 16 k-tiles each; the big weights keep one split."""
+    least 16 k-tiles each; the big weights keep one split; 32-token tiles only up to 32
+    tokens."""
     for m in (17, 32, 64, 128, 256, 1024, 4096):
         for n, k in ((7168, 18432), (5120, 17408), (36864, 7168), (9216, 7168), (4096, 7168),
                      (7168, 2048), (1000, 64)):
             tile_m, splits = large_m_plan(m, n, k)
-            assert tile_m in (64, 128, 256)
+            assert tile_m in ((32, 64) if m <= 32 else (64, 128, 256))
             k_tiles = k // 64
             if splits > 1:
                 assert k_tiles % splits == 0 and k_tiles // splits >= 16, (m, n, k, splits)
@@ -87,8 +88,8 @@ def test_matches_fp64_reference(m, n, k):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("config", [(64, 0), (128, 0), (256, 0), (128, 2, 7), (256, 3, 5),
-                                    (64, 2, 1)])
+@pytest.mark.parametrize("config", [(32, 0), (64, 0), (128, 0), (256, 0), (128, 2, 7),
+                                    (256, 3, 5), (64, 2, 1), (32, 3, 6)])
 def test_every_tile_config_agrees(config):
     # 13 k-tiles (odd, more than the stages), N and M tails; with a shrunk grid each CTA walks
     # many tiles, so pipeline phases carry across tiles.
@@ -123,6 +124,32 @@ def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("m,config,stream_k", [
+    (777, (64, 0), False),      # 130 tiles on 264 CTAs
+    (777, (32, 0, 9), False),   # 250 tiles on 9 CTAs: phases carry across tiles
+    (129, (64, 0, 11), True),   # stream-K pieces cross tiles
+    (29, (32, 0), True),        # one token tile, 3 tokens of tail
+])
+def test_two_ctas_per_sm_agree(m, config, stream_k):
+    """``ctas_per_sm=2`` (80 registers at launch, the consumers at 104) computes the same
+    bits as one CTA per SM for whole tiles, and matches the reference in stream-K."""
+    n, k = 1160, 832
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    outs = []
+    for cps in (1, 2):
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_large_m(a, b, b_sf, alpha_t, out, config, stream_k=stream_k, ctas_per_sm=cps)
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        outs.append(out)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    assert _rel_err(outs[1], want) <= 1e-3
+    if not stream_k:  # stream-K cuts depend on the grid size
+        torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)
+
+
+@pytest.mark.gpu
 def test_persistent_grid_smaller_than_tiles_and_graph_capture():
     # 1024 output tiles on ~132 CTAs; replayed in a CUDA graph on a side stream.
     m, n, k = 4096, 4096, 1024
@@ -139,10 +166,18 @@ def test_persistent_grid_smaller_than_tiles_and_graph_capture():
 
 
 # ------------------------------------------------------------------------- stream-K
-@pytest.mark.parametrize("n,k,tile_m", [(9216, 7168, 256), (200, 576, 64)])
+@pytest.mark.parametrize("n,k,tile_m", [(9216, 7168, 256), (200, 576, 64), (9216, 7168, 32)])
 def test_stream_k_compiles_for_sm90a(n, k, tile_m):
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, H200_SMS,
                         1, True)
+
+
+@pytest.mark.parametrize("tile_m,stream_k", [(64, False), (32, True)])
+def test_two_ctas_per_sm_fit_80_registers(tile_m, stream_k):
+    """Two CTAs of 384 threads per SM need at most 80 registers each at launch."""
+    compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", tile_m, 0,
+                            2 * H200_SMS, 1, stream_k, False, True, 2)
+    assert max(kernel_registers(compiled)) <= 80
 
 
 def test_stream_k_plan():
@@ -151,6 +186,8 @@ def test_stream_k_plan():
     hybrid from two full waves below 90%; the fused kernel halves the tile below SMs / 2
     tiles."""
     assert stream_k_plan(64, 36864, 7168) == (64, False)       # 288 tiles: 2.18 waves
+    assert stream_k_plan(32, 36864, 7168) == (32, False)       # 32-token tiles at M <= 32
+    assert stream_k_plan(32, 36864, 7168, fused=True) == (64, False)
     assert stream_k_plan(256, 9216, 7168) == (256, False)      # 72 tiles
     assert stream_k_plan(1024, 36864, 7168) is None            # 1152 tiles: 8.7 waves, 97%
     assert stream_k_plan(1024, 34816, 5120) is None            # 92% full
@@ -178,6 +215,7 @@ def test_stream_k_plan():
     (777, 1160, 832, (128, 2, 7)),    # 63 tiles x 13 k-tiles on 7 CTAs, 2 stages
     (256, 1152, 7168, (256, 0)),      # 9 tiles of 112 k-tiles: ~8 k-tiles a CTA
     (5, 1160, 1024, (64, 0, 13)),     # one token tile, a tail of 5 tokens
+    (45, 1160, 1024, (32, 0, 13)),    # two 32-token tiles, a tail of 13 tokens
 ])
 @pytest.mark.parametrize("out_dtype", [torch.float32, torch.bfloat16])
 def test_stream_k_matches_fp64_reference(m, n, k, config, out_dtype):

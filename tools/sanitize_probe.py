@@ -76,6 +76,11 @@ for cfg in ((64, 0), (64, 0, 5)):
 # the hybrid: 6 tiles on 2 CTAs, 4 whole and 2 in stream-K
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0, 2),
                   stream_k=True, hybrid=True)
+# 32-token tiles (stream-K and whole), and two CTAs per SM
+for cfg, sk, cps in (((32, 0), True, 1), ((32, 0, 7), False, 1), ((64, 0, 9), True, 2),
+                     ((32, 0), False, 2)):
+    launch_gemm_large(xl[:45], b, b_sf, one, torch.empty(45, b.shape[0], device="cuda"), cfg,
+                      stream_k=sk, ctas_per_sm=cps)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 
