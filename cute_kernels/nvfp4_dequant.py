@@ -15,7 +15,9 @@ sectors (H200, 2026-11-30: the permuted-K form of this unit ran 3.2-3.9 TB/s whe
 per thread ran 2.1-3.0). Decode as in the wgmma kernels (``device_mma.e2m1x2_from_byte``: a
 byte of codes -> bf16x2 ``e2m1 * 2^-126``), then two exact bf16x2 products, by
 ``bf16(sf * 2^63)`` and by ``2^63``. ``NVFP4DequantPermutedK`` writes the same values in
-``PERMUTED_K_ORDER`` (activations for permuted weights).
+``PERMUTED_K_ORDER`` (activations for permuted weights). Both launch with PDL and let the next
+kernel launch at once (``griddepcontrol.launch_dependents`` first thing): that is the wgmma
+GEMM, which prefetches its first weights to L2 and then waits for this kernel's output.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from layouts import sf_tiled_layout
 
 from . import jit
-from .arch import compile_options
+from .arch import compile_options, pdl_enabled
 from .device_fp4 import e2m1_scaled
 from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
                          in_register, mul_bf16x2)
@@ -100,6 +102,7 @@ class NVFP4DequantUnitScale:
     def __init__(self, k: int, threads: int = 256):
         assert k % 64 == 0
         self.k, self.kb, self.threads = k, k // BLOCK, threads
+        self.pdl = pdl_enabled()
 
     @cute.jit
     def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
@@ -110,7 +113,7 @@ class NVFP4DequantUnitScale:
         per_cta = self.threads * self.GROUPS_PER_THREAD
         self.kernel(mW, mSF, sSF, mOut, units).launch(
             grid=((units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
-            stream=stream)
+            stream=stream, use_pdl=self.pdl)
 
     @cute.jit
     def _load_scales(self, mSF: cute.Tensor, sSF: cute.Tensor, group, sf):
@@ -127,6 +130,9 @@ class NVFP4DequantUnitScale:
                units: cutlass.Int32):
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
+        if cutlass.const_expr(self.pdl):  # the next kernel (the GEMM) may start its prologue
+            cute.arch.griddepcontrol_launch_dependents()
+            cute.arch.griddepcontrol_wait()  # the activations are the previous kernel's output
         first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
         words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32)
                  for _ in range(self.GROUPS_PER_THREAD)]

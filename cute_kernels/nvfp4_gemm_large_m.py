@@ -65,7 +65,7 @@ from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
-from .arch import compile_options, sm_count
+from .arch import compile_options, pdl_enabled, sm_count
 from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2
 from .dtypes import torch_to_cutlass
 from .permuted_fp4 import weight_dims
@@ -122,6 +122,10 @@ class NVFP4GemmLargeM:
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
+        # PDL: the kernel may launch while the previous one on the stream (the activations'
+        # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
+        # anything else, the producer after prefetching its first weight k-tiles to L2
+        self.pdl = pdl_enabled()
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -186,6 +190,7 @@ class NVFP4GemmLargeM:
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
+            use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
             # all of the unified memory as shared memory (given, or the DSL asks the device
             # for a carveout when min_blocks_per_mp > 1: none at compile-only)
@@ -234,10 +239,15 @@ class NVFP4GemmLargeM:
         if tidx < 128:
             cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:
+                if cutlass.const_expr(self.pdl):
+                    self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
+                    cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
         else:
             cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
+            if cutlass.const_expr(self.pdl):
+                cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag)
@@ -284,6 +294,29 @@ class NVFP4GemmLargeM:
                 state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
                 u += count
         mainloop.producer_tail(state)
+
+    @cute.jit
+    def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
+        """PDL, before the wait: the weight and scale k-tiles of this CTA's first piece that
+        the pipeline's stages take first, into L2 (weights are constants; the activations are
+        the previous kernel's output)."""
+        whole, sk_tiles = self._whole_tiles(tok_tiles)
+        tile = cute.arch.block_idx()[0]
+        row_tile = cutlass.Int32(0)
+        kt0 = cutlass.Int32(0)
+        count = cutlass.Int32(0)
+        if tile < whole:
+            row_tile, _, split = self._tile_coords(tile, tok_tiles)
+            kt0 = cutlass.Int32(split * self.k_tiles)
+            count = cutlass.Int32(self.k_tiles)
+        if cutlass.const_expr(self.stream_k):
+            if tile >= whole:
+                u, end = self._stream_range(whole, sk_tiles)
+                if u < end:
+                    _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
+        for i in cutlass.range(cutlass.min(count, self.stages), unroll=1):
+            cute.prefetch(tma_w, tWg[None, row_tile, kt0 + i])
+            cute.prefetch(tma_sf, tSg[None, 0, row_tile * self.k_tiles_total + kt0 + i])
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
