@@ -99,6 +99,15 @@ STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream
 STREAM_K_HYBRID_MAX_EFFICIENCY = 0.9
 
 
+# The plain GEMM at 129..256 tokens takes 128-token stream-K tiles where one row of 256-token
+# tiles is fewer (tile, k-tile) units than this (``tools/large_m_stages_probe.py``, H200
+# 2026-11-30, M = 256, kernel us with 128 / 256 tokens: 9216x7168 (8064 units) 58.0 / 62.0,
+# 5120x17408 (10880) 77.4 / 83.7, 4096x7168 (3584; split-K before) 31.5 / 38.8; more units
+# keep 256: 7168x18432 (16128) 115.9 / 111.3, 36864x7168 246.7 / 217.2, 34816x5120 165.9 /
+# 165.1): each CTA's cut pieces are then half the fp32 fix-up traffic
+STREAM_K_NARROW_UNITS = 12000
+
+
 def stream_k_tile(m: int, fused: bool = False) -> int:
     """The token tile of a stream-K launch: the narrowest of 32 (the plain GEMM only), 64,
     128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
@@ -125,6 +134,9 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     288 tiles: 266.1 / 202.9; 34816x5120 M = 256, 272: 181.2 / 145.3; 9216x7168 M = 1024, 288:
     259.2 / 201.0)."""
     tile_m = stream_k_tile(m, fused)
+    if not fused and tile_m == 256 and m <= 256 and \
+            -(-n // TILE_N) * (k // TILE_K) < STREAM_K_NARROW_UNITS:
+        tile_m = 128
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     efficiency = tiles / (-(-tiles // sms) * sms)
     if fused:

@@ -188,14 +188,16 @@ def test_stream_k_plan():
     assert stream_k_plan(64, 36864, 7168) == (64, False)       # 288 tiles: 2.18 waves
     assert stream_k_plan(32, 36864, 7168) == (32, False)       # 32-token tiles at M <= 32
     assert stream_k_plan(32, 36864, 7168, fused=True) == (64, False)
-    assert stream_k_plan(256, 9216, 7168) == (256, False)      # 72 tiles
+    assert stream_k_plan(256, 9216, 7168) == (128, False)      # 72 tiles of 256: cut finer
+    assert stream_k_plan(256, 7168, 18432) == (256, False)     # 56 tiles, 16128 units
     assert stream_k_plan(1024, 36864, 7168) is None            # 1152 tiles: 8.7 waves, 97%
     assert stream_k_plan(1024, 34816, 5120) is None            # 92% full
     assert stream_k_plan(512, 36864, 7168) == (256, True)      # 576: 4.4 waves, 87% full
     assert stream_k_plan(512, 34816, 5120) == (256, True)      # 82% full
     assert stream_k_plan(1024, 9216, 7168) == (256, True)      # 288 tiles, 73% full
     assert stream_k_plan(1024, 5120, 17408) == (256, False)    # 160 tiles: no whole wave
-    assert stream_k_plan(256, 4096, 7168) is None      # 27 k-tiles a CTA: split-K instead
+    assert stream_k_plan(256, 4096, 7168) == (128, False)      # 64 tiles of 128
+    assert stream_k_plan(200, 7168, 2048) is None      # 16 k-tiles a CTA: split-K instead
     assert stream_k_plan(512, 4096, 7168) == (256, False)
     assert all(stream_k_plan(m, 7168, 2048) is None for m in (32, 64, 128, 256, 512, 1024))
     assert stream_k_plan(100, 5120, 17408) == (128, False)
