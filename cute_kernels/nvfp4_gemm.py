@@ -82,7 +82,8 @@ W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
 
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    up to 16 tokens (W4A16 up to 8 on weights below 128 Mi values with K > 2048); up to 64 for weights of at most 8 Mi elements (unchanged, not
+    up to 16 tokens (W4A16 up to 8 on weights below 128 Mi values with K > 2048, and never
+    past 16); W4A4 up to 64 for weights of at most 8 Mi elements (unchanged, not
     re-measured), up to 32 for weights of at most 32 Mi elements with short K
     (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
     its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67 us
@@ -98,9 +99,12 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     35.8, 56.9 / 35.9; 9216x7168 54.0 / 34.6, 59.9 / 34.2; 4096x7168 20.4 / 18.4, 21.6 / 18.5.
     The big weights and short K keep the small kernel: 36864x7168 88.0 / 142.1, 95.4 / 93.2;
     34816x5120 64.5 / 84.0, 69.7 / 76.2; 7168x2048 14.1 / 15.8, 15.0 / 15.5. At 4 and 8
-    tokens the small kernel won everywhere (packed words alike)."""
-    if (not a_fp4 and m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
-            and k > SMALL_M_SHORT_K):
+    tokens the small kernel won everywhere (packed words alike). Past 16 tokens W4A16 always
+    takes the wgmma kernel (the small-M extensions below were measured on W4A4): the
+    nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
+    kernel at 18.5 us, at M = 64 in the wgmma one at 13.9."""
+    if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
+                                 and k > SMALL_M_SHORT_K)):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True

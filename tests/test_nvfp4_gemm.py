@@ -137,13 +137,17 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
     """bf16 activations at 9..16 tokens: the wgmma kernel below 128 Mi weight values with
-    K > 2048 (``tools/w4a16_regime_probe.py``); fp4 activations keep the small kernel."""
+    K > 2048 (``tools/w4a16_regime_probe.py``), past 16 tokens always; fp4 activations keep
+    the small kernel."""
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168)]:
         assert small_m_regime(8, n, k, a_fp4=False)
         assert not small_m_regime(9, n, k, a_fp4=False) and small_m_regime(9, n, k)
         assert not small_m_regime(16, n, k, a_fp4=False) and small_m_regime(16, n, k)
     for n, k in [(36864, 7168), (34816, 5120), (7168, 2048)]:
         assert small_m_regime(16, n, k, a_fp4=False)
+    # past 16 tokens always (7168x2048 and small weights keep the small kernel for fp4 only)
+    assert small_m_regime(32, 7168, 2048) and not small_m_regime(17, 7168, 2048, a_fp4=False)
+    assert small_m_regime(64, 1024, 7168) and not small_m_regime(17, 1024, 7168, a_fp4=False)
 
 
 def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
