@@ -13,7 +13,7 @@ transform stage writing a decoded bf16 weight tile to shared memory for a plain 
 costs 16 KB of shared-memory stores and a barrier between warpgroups per k-tile.)
 
 CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
-tokens (the wgmma N side: 64, 128 or 256) x 64 K. One producer warp issues, per k-tile, three
+tokens (the wgmma N side: 32, 64, 128 or 256) x 64 K. One producer warp issues, per k-tile, three
 TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
 [128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale layout the
 scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N
@@ -91,7 +91,9 @@ class NVFP4GemmLargeM:
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
-        # latency; the persistent grid (``sms``) is then twice the SM count
+        # latency; the persistent grid (``sms``) is then twice the SM count. No route takes it:
+        # ``tools/large_m_occupancy_probe.py`` (H200 2026-11-30) had it 4-8% faster on
+        # 36864x7168 at M = 32..64 and slower on the smaller shapes (more stream-K cuts)
         assert ctas_per_sm in (1, 2) and (ctas_per_sm == 1 or tile_m <= 64)
         self.ctas_per_sm = ctas_per_sm
         # ``permuted``: the weights come in ``permuted_fp4``'s bit-permuted words and the
@@ -298,8 +300,8 @@ class NVFP4GemmLargeM:
     @cute.jit
     def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
         """PDL, before the wait: the weight and scale k-tiles of this CTA's first piece that
-        the pipeline's stages take first, into L2 (weights are constants; the activations are
-        the previous kernel's output)."""
+        the pipeline's stages take first, into L2 (a prefetch into the coherent L2, whatever
+        the previous kernel writes; the activations, its output, are loaded after the wait)."""
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         row_tile = cutlass.Int32(0)
