@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Nsight Compute on the wgmma kernel (tools/large_m_profile.py): where a k-tile's ~850 cycles
+# Nsight Compute on the wgmma kernel (tools/large_m_profile.py as of session 6: `git show
+# afe8e1a:tools/large_m_profile.py`, 36864x7168 M = 64 and 9216x7168 M = 256; session 16 rewrote
+# it for other cases, see session16_profile.sh): where a k-tile's ~850 cycles
 # go at 64-token tiles (tensor pipe, issue, stalls, L2 / DRAM). Usage on the lent H200:
 # source .gpu/setup.sh; bash tools/session6_profile.sh
 source "$(dirname "$0")/device_common.sh"
