@@ -141,19 +141,22 @@ ab_warm() {
     ab_probe "$dir" "$secs" CUTE_KERNELS_BENCH_WARM=1 > "/tmp/logs/warm-ab-${dir//[.\/]/_}.log" 2>&1 &
   done
 }
-# ab_public_large_m: ab_main/ (a package copy) against the tree through the public functions at
-# LOOP_MS (default 32,64,256) with loop_ab_probe, two rounds, each package warmed one process
-# per point; alongside, the large-M, dequantization, permuted and fused large-M GPU tests and
-# memcheck + racecheck (session 16's wgmma-route A/B runs)
+# ab_public_large_m [DIR...]: package copies (default ab_main/, then the tree ".") through the
+# public functions at LOOP_MS (default 32,64,256) with loop_ab_probe, two rounds, each package
+# warmed one process per point; alongside, the large-M, dequantization, permuted and fused
+# large-M GPU tests and memcheck + racecheck on the tree (session 16's wgmma-route A/B runs)
 ab_public_large_m() {
-  local dir i pp cache
-  [ -d ab_main/cute_kernels ] || { echo "ab_main/ missing"; exit 2; }
+  local dir i pp cache dirs=(ab_main .)
+  [ $# -gt 0 ] && dirs=("$@")
+  for dir in "${dirs[@]}"; do
+    [ "$dir" = . ] || [ -d "$dir/cute_kernels" ] || { echo "$dir/ missing"; exit 2; }
+  done
   export LOOP_MS=${LOOP_MS:-32,64,256}
   gpu_tests 300 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py tests/test_nvfp4_dequant.py tests/test_permuted_fp4.py &
   gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "large or stream or split_route" &
   (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
    sanitize memcheck 200 & sanitize racecheck 230 & wait) &
-  for dir in ab_main .; do
+  for dir in "${dirs[@]}"; do
     for i in $(seq 0 12); do
       if [ "$dir" = . ]; then pp=""; cache=$CUTE_KERNELS_CACHE_DIR; else pp="$PWD/$dir:"; cache=/tmp/kc-$dir; fi
       env PYTHONPATH="$pp${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=$cache CUTE_KERNELS_BENCH_WARM=1 \
@@ -162,5 +165,5 @@ ab_public_large_m() {
   done
   ab_checks
   cat "$OUT/racecheck.txt" 2>/dev/null
-  ab_rounds 90 2 ab_main .
+  ab_rounds 90 2 "${dirs[@]}"
 }
