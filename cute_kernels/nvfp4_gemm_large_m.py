@@ -13,8 +13,8 @@ transform stage writing a decoded bf16 weight tile to shared memory for a plain 
 costs 16 KB of shared-memory stores and a barrier between warpgroups per k-tile.)
 
 CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
-tokens (the wgmma N side: 32, 64, 128 or 256) x 64 K. One producer warp issues, per k-tile, three
-TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
+tokens (the wgmma N side: 32, 64, 128 or 256) x 64 K. One producer warp issues, per k-tile,
+three TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
 [128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale layout the
 scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N
 are zero-filled by TMA (the scale buffer is padded to 128 rows) and never stored.
@@ -637,22 +637,22 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     # the compile cache keys by the arguments as given: standard weights and one CTA per SM
-    # keep the short forms
-    perm = (True,) if permuted else ()
+    # keep the short forms (``tail``: the trailing permuted / ctas_per_sm arguments)
+    tail = (True,) if permuted else ()
     if ctas_per_sm != 1:
-        perm = (permuted, ctas_per_sm)
+        tail = (permuted, ctas_per_sm)
     if stream_k:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
-                                   *perm)(
+                                   *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
         return
     if splits == 1:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms,
-                                   *((1, False, False) + perm if perm else ()))(*args, out)
+                                   *((1, False, False) + tail if tail else ()))(*args, out)
         return
     work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
     compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits,
-                               *((False, False) + perm if perm else ()))(*args, work)
+                               *((False, False) + tail if tail else ()))(*args, work)
     # one pass over the partial sums (a fixed order for a shape: deterministic), where the
     # pairwise adds read and wrote the fp32 buffers three times per extra split
     parts = work.view(splits, m, n)
