@@ -108,14 +108,20 @@ STREAM_K_HYBRID_MAX_EFFICIENCY = 0.9
 STREAM_K_NARROW_UNITS = 12000
 
 
-def stream_k_tile(m: int, fused: bool = False) -> int:
+def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     """The token tile of a stream-K launch: the narrowest of 32 (the plain GEMM only), 64,
     128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
-    GEMM). 32-token tiles at M <= 32 (``tools/large_m_occupancy_probe.py``, H200 2026-11-30,
-    kernel us, 64 -> 32 tokens: 36864x7168 75.6 -> 65.5, 34816x5120 61.5 -> 46.8, 9216x7168
-    26.0 -> 22.6, 7168x18432 41.6 -> 36.5, 5120x17408 32.3 -> 27.9): half the tensor work of
-    a 64-token tile for the same decode."""
-    return next((t for t in ((64, 128) if fused else (32, 64, 128)) if m <= t), 256)
+    GEMM), except that the plain GEMM keeps 128 up to 256 tokens on weights whose row of
+    256-token tiles is under ``STREAM_K_NARROW_UNITS``. 32-token tiles at M <= 32
+    (``tools/large_m_occupancy_probe.py``, H200 2026-11-30, kernel us, 64 -> 32 tokens:
+    36864x7168 75.6 -> 65.5, 34816x5120 61.5 -> 46.8, 9216x7168 26.0 -> 22.6, 7168x18432 41.6
+    -> 36.5, 5120x17408 32.3 -> 27.9): half the tensor work of a 64-token tile for the same
+    decode."""
+    if fused:
+        return next((t for t in (64, 128) if m <= t), 256)
+    narrow = -(-n // TILE_N) * (k // TILE_K) < STREAM_K_NARROW_UNITS
+    return next((t for t in (32, 64, 128) if m <= t or (t == 128 and narrow and m <= 256)),
+                256)
 
 
 def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = False
@@ -133,10 +139,7 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     4096x7168 M = 256 (32) 37.9 / 40.5; with more tiles the wider one wins (36864x7168 M = 256,
     288 tiles: 266.1 / 202.9; 34816x5120 M = 256, 272: 181.2 / 145.3; 9216x7168 M = 1024, 288:
     259.2 / 201.0)."""
-    tile_m = stream_k_tile(m, fused)
-    if not fused and tile_m == 256 and m <= 256 and \
-            -(-n // TILE_N) * (k // TILE_K) < STREAM_K_NARROW_UNITS:
-        tile_m = 128
+    tile_m = stream_k_tile(m, n, k, fused)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     efficiency = tiles / (-(-tiles // sms) * sms)
     if fused:
