@@ -66,6 +66,7 @@ from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
+from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2
 from .dtypes import torch_to_cutlass
 from .permuted_fp4 import weight_dims
@@ -81,10 +82,17 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 # setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
 # CTA) or 80 (two) registers each at launch, moved to the consumers
 PRODUCER_REGS = {1: 40, 2: 24}
+SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
+# (the fused epilogue uses 1..3, stream-K's fix-up 4)
 CONSUMER_REGS = {1: 232, 2: 104}
 
 
 class NVFP4GemmLargeM:
+    # The consumers look a scale's bf16x2 splat of ``e4m3 * 2^63`` up in a 256-entry shared
+    # table (one LDS) instead of converting the byte (PRMT, F2FP, HADD2.F32, FMUL, LOP3,
+    # LEA.HI per row and k-tile)
+    SCALE_TABLE = True
+
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1):
@@ -184,6 +192,8 @@ class NVFP4GemmLargeM:
                 cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
             # stream-K: a tile's arrival count, broadcast to the consumer threads
             sFlag: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16]
+            # SCALE_TABLE: the splat of every scale byte
+            sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
 
         self.shared_storage = SharedStorage
         tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m * self.row_tiles * self.splits
@@ -251,8 +261,9 @@ class NVFP4GemmLargeM:
             if cutlass.const_expr(self.pdl):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
+            sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs, streamk, sFlag)
+                          scalars, outs, streamk, sFlag, sSplat)
 
     def _tokens(self, outs):
         """M: ``outs[0]``'s rows (the split-K workspace has ``splits`` x M)."""
@@ -379,7 +390,7 @@ class NVFP4GemmLargeM:
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs, streamk, sFlag):
+                 outs, streamk, sFlag, sSplat):
         thr_mma = tiled_mma.get_slice(ctid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
         tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, TILE_K)))
@@ -390,7 +401,13 @@ class NVFP4GemmLargeM:
         acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((TILE_N, self.tile_m)),
                                     cutlass.Float32)
         row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
-        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0)
+        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None)
+        if cutlass.const_expr(self.SCALE_TABLE):
+            # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
+            sf = e4m3x2_to_f32(ctid, 0)
+            sSplat[ctid] = bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
+            pipeline.NamedBarrier(barrier_id=SPLAT_READY, num_threads=256).arrive_and_wait()
+            decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat)
 
         read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         release = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
@@ -462,7 +479,7 @@ class NVFP4GemmLargeM:
         return read, release
 
     @cute.jit
-    def _decode_tile(self, sW, sSF8, row0, k0, stage, frag):
+    def _decode_tile(self, sW, sSF8, row0, k0, splat, stage, frag):
         """All four k16 slots of ``frag`` from the packed weights and scales of ``stage``.
 
         wgmma's A fragment (like mma.sync's m16n8k16 A, per k16 block ``kb``): 32-bit register
@@ -471,7 +488,7 @@ class NVFP4GemmLargeM:
         thread reads its two rows whole (2 x 32 bytes) and their four scales each."""
         frag32 = cute.recast_tensor(frag, cutlass.Uint32)
         if cutlass.const_expr(self.permuted):
-            self._decode_tile_words(sW, sSF8, row0, k0, stage, frag32)
+            self._decode_tile_words(sW, sSF8, row0, k0, splat, stage, frag32)
             return
         selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
         for h in cutlass.range_constexpr(2):
@@ -479,18 +496,20 @@ class NVFP4GemmLargeM:
             words = cute.make_rmem_tensor((TILE_K // 8,), cutlass.Int32)
             cute.autovec_copy(sW[row, None, stage], words)
             # The row's scale bytes for blocks 0..3: 4 contiguous bytes of the 128x4 atom.
-            sf = cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
+            sf = cute.make_rmem_tensor((4,), sSF8.element_type)
             cute.autovec_copy(
                 cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,)), sf)
-            sf32 = sf.load().to(cutlass.Float32)
             for kb in cutlass.range_constexpr(4):
-                s = bf16x2_splat(sf32[kb] * cutlass.Float32(POW2_63))
+                if cutlass.const_expr(splat is not None):  # sSF8 holds the bytes as Uint8
+                    s = splat[cutlass.Int32(sf[kb])]
+                else:
+                    s = bf16x2_splat(sf[kb].to(cutlass.Float32) * cutlass.Float32(POW2_63))
                 for half in cutlass.range_constexpr(2):
                     raw = e2m1x2_from_byte(words[2 * kb + half], selector)
                     frag32[h + 2 * half, 0, kb] = mul_bf16x2(raw, s)
 
     @cute.jit
-    def _decode_tile_words(self, sW, sSF8, row0, k0, stage, frag32):
+    def _decode_tile_words(self, sW, sSF8, row0, k0, splat, stage, frag32):
         """``_decode_tile`` for permuted weights: thread q (k0 = 2q) takes the contiguous words
         2q and 2q + 1 of each of its rows (one 8-byte load; a warp's loads of a row half cover
         256 contiguous bytes, no bank conflict) and their one scale, block q. Word 2q + b goes
@@ -505,7 +524,10 @@ class NVFP4GemmLargeM:
             words = cute.make_rmem_tensor((2,), cutlass.Int32)
             cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (q,)), words)
             scales = cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,))
-            s = bf16x2_splat(scales[q].to(cutlass.Float32) * cutlass.Float32(POW2_63))
+            if cutlass.const_expr(splat is not None):  # sSF8 holds the bytes as Uint8
+                s = splat[cutlass.Int32(scales[q])]
+            else:
+                s = bf16x2_splat(scales[q].to(cutlass.Float32) * cutlass.Float32(POW2_63))
             for b in cutlass.range_constexpr(2):
                 word = cutlass.Uint32(words[b])
                 for r in cutlass.range_constexpr(4):
