@@ -66,6 +66,7 @@ from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
+from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2
 from .dtypes import torch_to_cutlass
 from .permuted_fp4 import weight_dims
@@ -81,10 +82,22 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 # setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
 # CTA) or 80 (two) registers each at launch, moved to the consumers
 PRODUCER_REGS = {1: 40, 2: 24}
+SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
+# (the fused epilogue uses 1..3, stream-K's fix-up 4)
 CONSUMER_REGS = {1: 232, 2: 104}
 
 
 class NVFP4GemmLargeM:
+    # The consumers look a scale's bf16x2 splat of ``e4m3 * 2^63`` up in a 256-entry shared
+    # table (one LDS) instead of converting the byte (PRMT, F2FP, HADD2.F32, FMUL, LOP3,
+    # LEA.HI per row and k-tile)
+    SCALE_TABLE = True
+    # 64-element K groups per pipeline stage (a "k-tile"): 2 halves the per-k-tile barrier,
+    # release, wgmma issue and descriptor work per weight; taken where K / 64 divides into
+    # pairs per split, with token tiles of at most 128 (two 128 x 128 A fragments + the
+    # accumulator fit the consumers' registers)
+    K_GROUPS = 2
+
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1):
@@ -112,12 +125,16 @@ class NVFP4GemmLargeM:
         # Split-K: ``splits`` CTAs share an output tile, each over k_tiles consecutive k-tiles,
         # and write fp32 partial sums to a [splits * M, N] workspace (``launch_large_m`` adds
         # them up). A split-K kernel's ``out_dtype`` is fp32.
-        self.k_tiles_total = k // TILE_K
+        self.groups = 2 if (self.K_GROUPS == 2 and tile_m <= 128
+                            and (k // TILE_K) % (2 * splits) == 0) else 1
+        self.stage_k = TILE_K * self.groups  # K per pipeline stage
+        self.k_tiles_total = k // self.stage_k
         assert self.k_tiles_total % splits == 0 and (splits == 1 or out_dtype is cutlass.Float32)
         self.splits = splits
         self.k_tiles = self.k_tiles_total // splits
         self.row_tiles = (n + TILE_N - 1) // TILE_N
-        self.tx_bytes = tile_m * TILE_K * 2 + TILE_N * TILE_K // 2 + SF_CHUNK_WORDS * 4
+        self.tx_bytes = (tile_m * self.stage_k * 2 + TILE_N * self.stage_k // 2
+                         + SF_CHUNK_WORDS * 4 * self.groups)
         self.epilogue_bytes = self.epilogue_smem_bytes()
         budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
         self.stages = stages or min(8, budget // self.tx_bytes)
@@ -147,8 +164,9 @@ class NVFP4GemmLargeM:
         both without touching the main loop. ``streamk``: the stream-K workspace and arrival
         counters (empty otherwise)."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
+        # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
-            (SF_CHUNK_WORDS, self.row_tiles * self.k_tiles_total)))
+            (SF_CHUNK_WORDS * self.groups, self.row_tiles * self.k_tiles_total)))
         tiled_mma = sm90_utils.make_trivial_tiled_mma(
             cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
             cutlass.Float32, (self.consumers, 1, 1), tiler_mn=(64, self.tile_m),
@@ -157,19 +175,20 @@ class NVFP4GemmLargeM:
         act_atom = warpgroup.make_smem_layout_atom(
             sm90_utils.get_smem_layout_atom(LayoutEnum.ROW_MAJOR, cutlass.BFloat16, TILE_K),
             cutlass.BFloat16)
-        act_layout = cute.tile_to_shape(act_atom, (self.tile_m, TILE_K, self.stages),
+        act_layout = cute.tile_to_shape(act_atom, (self.tile_m, self.stage_k, self.stages),
                                         order=(0, 1, 2))
         # Packed weights: 128 rows x 8 words, row-major, unswizzled (a thread reads whole rows).
-        w_layout = cute.make_ordered_layout((TILE_N, TILE_K // 8, self.stages), order=(1, 0, 2))
-        sf_layout = cute.make_layout((SF_CHUNK_WORDS, 1, self.stages))
+        w_layout = cute.make_ordered_layout((TILE_N, self.stage_k // 8, self.stages),
+                                            order=(1, 0, 2))
+        sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
         g2s = cpasync.CopyBulkTensorTileG2SOp()
         tma_act, tma_mA = cpasync.make_tiled_tma_atom(
-            g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, TILE_K))
+            g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
-            g2s, mB, cute.slice_(w_layout, (None, None, 0)), (TILE_N, TILE_K // 8))
+            g2s, mB, cute.slice_(w_layout, (None, None, 0)), (TILE_N, self.stage_k // 8))
         tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
-            g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS, 1))
+            g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS * self.groups, 1))
 
         @cute.struct
         class SharedStorage:
@@ -184,6 +203,8 @@ class NVFP4GemmLargeM:
                 cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
             # stream-K: a tile's arrival count, broadcast to the consumer threads
             sFlag: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16]
+            # SCALE_TABLE: the splat of every scale byte
+            sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
 
         self.shared_storage = SharedStorage
         tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m * self.row_tiles * self.splits
@@ -228,13 +249,15 @@ class NVFP4GemmLargeM:
         # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
         tAs, tAg = cpasync.tma_partition(
             tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
-            cute.group_modes(cute.local_tile(mA, (self.tile_m, TILE_K), (None, None)), 0, 2))
+            cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
         tWs, tWg = cpasync.tma_partition(
             tma_w, 0, cute.make_layout(1), cute.group_modes(sW, 0, 2),
-            cute.group_modes(cute.local_tile(mB, (TILE_N, TILE_K // 8), (None, None)), 0, 2))
+            cute.group_modes(cute.local_tile(mB, (TILE_N, self.stage_k // 8), (None, None)), 0,
+                             2))
         tSs, tSg = cpasync.tma_partition(
             tma_sf, 0, cute.make_layout(1), cute.group_modes(sSF, 0, 2),
-            cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS, 1), (None, None)), 0, 2))
+            cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS * self.groups, 1),
+                                             (None, None)), 0, 2))
         pipeline.pipeline_init_wait(cluster_shape_mn=(1, 1))
 
         tok_tiles = (self._tokens(outs) + self.tile_m - 1) // self.tile_m
@@ -251,8 +274,9 @@ class NVFP4GemmLargeM:
             if cutlass.const_expr(self.pdl):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
+            sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs, streamk, sFlag)
+                          scalars, outs, streamk, sFlag, sSplat)
 
     def _tokens(self, outs):
         """M: ``outs[0]``'s rows (the split-K workspace has ``splits`` x M)."""
@@ -379,18 +403,24 @@ class NVFP4GemmLargeM:
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs, streamk, sFlag):
+                 outs, streamk, sFlag, sSplat):
         thr_mma = tiled_mma.get_slice(ctid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
-        tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, TILE_K)))
+        tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, self.stage_k)))
         tCcC = thr_mma.partition_C(cute.make_identity_tensor((TILE_N, self.tile_m)))
-        frags = [thr_mma.make_fragment_A(thr_mma.partition_shape_A((TILE_N, TILE_K)))
+        frags = [thr_mma.make_fragment_A(thr_mma.partition_shape_A((TILE_N, self.stage_k)))
                  for _ in range(2)]
         tCrB = tiled_mma.make_fragment_B(thr_mma.partition_B(sAct))
         acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((TILE_N, self.tile_m)),
                                     cutlass.Float32)
         row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
-        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0)
+        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None)
+        if cutlass.const_expr(self.SCALE_TABLE):
+            # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
+            sf = e4m3x2_to_f32(ctid, 0)
+            sSplat[ctid] = bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
+            pipeline.NamedBarrier(barrier_id=SPLAT_READY, num_threads=256).arrive_and_wait()
+            decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat)
 
         read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         release = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
@@ -462,55 +492,71 @@ class NVFP4GemmLargeM:
         return read, release
 
     @cute.jit
-    def _decode_tile(self, sW, sSF8, row0, k0, stage, frag):
-        """All four k16 slots of ``frag`` from the packed weights and scales of ``stage``.
+    def _decode_tile(self, sW, sSF8, row0, k0, splat, stage, frag):
+        """All k16 slots of ``frag`` (four per 64-element K group of the stage) from the packed
+        weights and scales of ``stage``.
 
         wgmma's A fragment (like mma.sync's m16n8k16 A, per k16 block ``kb``): 32-bit register
         ``p`` holds the bf16 pair at row ``row0 + 8 (p % 2)``, K ``16 kb + 8 (p // 2) + k0``
         and ``+ 1`` (k0 = 2q): byte ``q`` of packed word ``2 kb + p // 2`` of that row. So a
-        thread reads its two rows whole (2 x 32 bytes) and their four scales each."""
+        thread reads its two rows whole (2 x 32 bytes a group) and their four scales each. A
+        group's scales are its own 512-byte chunk of the stage (``_group_scales``)."""
         frag32 = cute.recast_tensor(frag, cutlass.Uint32)
         if cutlass.const_expr(self.permuted):
-            self._decode_tile_words(sW, sSF8, row0, k0, stage, frag32)
+            self._decode_tile_words(sW, sSF8, row0, k0, splat, stage, frag32)
             return
         selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
-        for h in cutlass.range_constexpr(2):
-            row = row0 + 8 * h
-            words = cute.make_rmem_tensor((TILE_K // 8,), cutlass.Int32)
-            cute.autovec_copy(sW[row, None, stage], words)
-            # The row's scale bytes for blocks 0..3: 4 contiguous bytes of the 128x4 atom.
-            sf = cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
-            cute.autovec_copy(
-                cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,)), sf)
-            sf32 = sf.load().to(cutlass.Float32)
-            for kb in cutlass.range_constexpr(4):
-                s = bf16x2_splat(sf32[kb] * cutlass.Float32(POW2_63))
-                for half in cutlass.range_constexpr(2):
-                    raw = e2m1x2_from_byte(words[2 * kb + half], selector)
-                    frag32[h + 2 * half, 0, kb] = mul_bf16x2(raw, s)
+        for g in cutlass.range_constexpr(self.groups):
+            for h in cutlass.range_constexpr(2):
+                row = row0 + 8 * h
+                words = cute.make_rmem_tensor((TILE_K // 8,), cutlass.Int32)
+                cute.autovec_copy(cute.local_tile(sW[row, None, stage], (TILE_K // 8,), (g,)),
+                                  words)
+                # The row's scale bytes for blocks 0..3: 4 contiguous bytes of the 128x4 atom.
+                sf = cute.make_rmem_tensor((4,), sSF8.element_type)
+                cute.autovec_copy(self._group_scales(sSF8, stage, g, row), sf)
+                for kb in cutlass.range_constexpr(4):
+                    if cutlass.const_expr(splat is not None):  # sSF8 holds the bytes as Uint8
+                        s = splat[cutlass.Int32(sf[kb])]
+                    else:
+                        s = bf16x2_splat(sf[kb].to(cutlass.Float32) * cutlass.Float32(POW2_63))
+                    for half in cutlass.range_constexpr(2):
+                        raw = e2m1x2_from_byte(words[2 * kb + half], selector)
+                        frag32[h + 2 * half, 0, 4 * g + kb] = mul_bf16x2(raw, s)
+
+    def _group_scales(self, sSF8, stage, g: int, row):
+        """The 4 scale bytes (blocks 0..3) of weight row ``row`` in K group ``g`` of ``stage``:
+        4 contiguous bytes of the group's 128x4 atom (512 bytes a group)."""
+        return cute.local_tile(sSF8[None, 0, stage], (4,),
+                               (g * SF_CHUNK_WORDS + (row % 32) * 4 + row // 32,))
 
     @cute.jit
-    def _decode_tile_words(self, sW, sSF8, row0, k0, stage, frag32):
-        """``_decode_tile`` for permuted weights: thread q (k0 = 2q) takes the contiguous words
-        2q and 2q + 1 of each of its rows (one 8-byte load; a warp's loads of a row half cover
-        256 contiguous bytes, no bank conflict) and their one scale, block q. Word 2q + b goes
-        to k16 blocks 2b and 2b + 1: its pair r (elements r and r + 4, ``e2m1x2_permuted``)
-        fills the slot pair of block 2b + r // 2, half r % 2. So MMA slot
+    def _decode_tile_words(self, sW, sSF8, row0, k0, splat, stage, frag32):
+        """``_decode_tile`` for permuted weights: per K group, thread q (k0 = 2q) takes the
+        contiguous words 2q and 2q + 1 of each of its rows (one 8-byte load; a warp's loads of
+        a row half cover 256 contiguous bytes, no bank conflict) and their one scale, block q.
+        Word 2q + b goes to k16 blocks 2b and 2b + 1: its pair r (elements r and r + 4,
+        ``e2m1x2_permuted``) fills the slot pair of block 2b + r // 2, half r % 2. So MMA slot
         (block kb, 8 half + 2q + e) multiplies K element
-        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the k-tile: ``PERMUTED_K_ORDER``, the
+        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group: ``PERMUTED_K_ORDER``, the
         order the activations come in."""
         q = (k0 % 8) // 2
-        for h in cutlass.range_constexpr(2):
-            row = row0 + 8 * h
-            words = cute.make_rmem_tensor((2,), cutlass.Int32)
-            cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (q,)), words)
-            scales = cute.local_tile(sSF8[None, 0, stage], (4,), ((row % 32) * 4 + row // 32,))
-            s = bf16x2_splat(scales[q].to(cutlass.Float32) * cutlass.Float32(POW2_63))
-            for b in cutlass.range_constexpr(2):
-                word = cutlass.Uint32(words[b])
-                for r in cutlass.range_constexpr(4):
-                    frag32[h + 2 * (r % 2), 0, 2 * b + r // 2] = mul_bf16x2(
-                        e2m1x2_permuted(word, r), s)
+        for g in cutlass.range_constexpr(self.groups):
+            for h in cutlass.range_constexpr(2):
+                row = row0 + 8 * h
+                words = cute.make_rmem_tensor((2,), cutlass.Int32)
+                cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (4 * g + q,)),
+                                  words)
+                scales = self._group_scales(sSF8, stage, g, row)
+                if cutlass.const_expr(splat is not None):  # sSF8 holds the bytes as Uint8
+                    s = splat[cutlass.Int32(scales[q])]
+                else:
+                    s = bf16x2_splat(scales[q].to(cutlass.Float32) * cutlass.Float32(POW2_63))
+                for b in cutlass.range_constexpr(2):
+                    word = cutlass.Uint32(words[b])
+                    for r in cutlass.range_constexpr(4):
+                        frag32[h + 2 * (r % 2), 0, 4 * g + 2 * b + r // 2] = mul_bf16x2(
+                            e2m1x2_permuted(word, r), s)
 
     # ---------------------------------------------------------------- epilogue
     @cute.jit

@@ -1,13 +1,14 @@
 """NVFP4 GEMM, large-M (TMA + wgmma) kernel: compile-only on CPU; on a GPU, against the fp64
 reference (W4A16: bf16 activations, NVFP4 weights)."""
 
+import cutlass
 import pytest
 import torch
 
 from cute_kernels import reference
 from cute_kernels.large_m_plans import large_m_config, large_m_plan, stream_k_plan
-from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
+                                             compile_nvfp4_gemm_large_m, launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
 from tests.conftest import poisoned
 
@@ -121,6 +122,30 @@ def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
         launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), again, config,
                        splits)
         torch.testing.assert_close(again, out, rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k", [((32, 0), False), ((64, 2, 7), False),
+                                             ((128, 3, 5), True), ((64, 0, 11), True)])
+@pytest.mark.parametrize("permuted", [False, True])
+def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, permuted):
+    """K / 64 even: each pipeline stage holds two 64-element K groups (``K_GROUPS``); an odd
+    count of stages (15), N and M tails, shrunk grids, both weight layouts."""
+    from cute_kernels import prepare_nvfp4_weight
+    from cute_kernels.nvfp4_dequant import bf16_activations
+
+    m, n, k = 777, 1160, 1920
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0]).groups == 2
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    if permuted:
+        b, a = prepare_nvfp4_weight(b), bf16_activations(a, None, True)
+    out = poisoned(m, n, dtype=torch.float32)
+    launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config,
+                   stream_k=stream_k)
+    torch.cuda.synchronize()
+    assert not out.isnan().any()
+    assert _rel_err(out, want) <= 1e-3
 
 
 @pytest.mark.gpu
