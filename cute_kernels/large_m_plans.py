@@ -155,3 +155,24 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     if streamed * (k // TILE_K) < STREAM_K_MIN_K_TILES * sms:
         return None
     return tile_m, hybrid
+
+
+# Two 64-element K groups per pipeline stage (``NVFP4GemmLargeM(k_groups=2)``) pay on 32-token
+# stream-K tiles where each CTA streams at least this many (tile, 64-K) units
+# (``tools/ab_wgmma_decode.sh``, H200 2026-11-30, M = 32, us with one / two groups, two rounds:
+# 36864x7168 (244 units a CTA) 61.5, 61.0 / 57.3, 57.0; 34816x5120 (165) 45.0, 44.8 / 42.5,
+# 42.2; 7168x18432 (122) 35.2, 35.0 / 33.3, 33.1; 5120x17408 (82) 28.1, 27.9 / 28.1, 27.7;
+# 9216x7168 (61) 22.7, 22.7 / 23.5, 23.4; 4096x7168 in split-K (28) 16.8, 16.7 / 17.6, 17.4).
+# Longer stages fill and drain the pipeline in coarser steps; with few units a CTA that is
+# not repaid. Wider token tiles lost 1-12% with two groups (M = 64, and M = 256's 128-token
+# tiles: 5120x17408 75.8 / 85.3), as did the fused kernel at 9216x7168 and 36864x7168.
+K_GROUPS_MIN_UNITS = 80
+
+
+def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
+    """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
+    tiles: 2 on 32-token tiles where K / 64 is even and each CTA's share of (tile, k-tile)
+    units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
+    k_tiles = k // TILE_K
+    units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
+    return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1

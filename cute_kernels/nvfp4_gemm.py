@@ -29,7 +29,7 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .large_m_plans import large_m_plan, stream_k_plan
+from .large_m_plans import large_m_plan, stream_k_groups, stream_k_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -333,7 +333,7 @@ def _large_m(a, a_sf, b, b_sf, alpha, out):
     if stream_plan is not None:
         stream_tile, hybrid = stream_plan
         launch_large_m(a16, b, b_sf, alpha, out, (stream_tile, 0), stream_k=True,
-                       hybrid=hybrid)
+                       hybrid=hybrid, k_groups=stream_k_groups(m, n, k, stream_tile))
         return
     tile_m, splits = large_m_plan(m, n, k)
     launch_large_m(a16, b, b_sf, alpha, out, (tile_m, 0), splits)

@@ -25,6 +25,10 @@ becomes ``y = x | x << 12``; then two shifts and masks place the low nibble's co
 15 | 8..6 of the low half and the high nibble's in the high half: the bf16x2 pair
 ``e2m1 * 2^-126``. One ``mul.bf16x2`` by ``bf16(scale * 2^63)`` gives ``e2m1 * scale * 2^-63``,
 exact; the epilogue multiplies the fp32 accumulator by ``2^63`` (exact) and then by alpha.
+With token tiles of at most 128 the splat comes from a 256-entry shared-memory table, one load
+instead of a six-instruction conversion per row and k-tile. ``k_groups=2`` makes a pipeline
+stage (a "k-tile") two 64-K groups: half the barrier, release and wgmma issue work per weight,
+worth it where each CTA streams many units (``large_m_plans.stream_k_groups``).
 
 Main loop per consumer warpgroup: two A fragments. The four wgmmas of k-tile t (one commit
 group) read fragment t % 2 while the thread decodes k-tile t + 1 into the other one; then it
@@ -88,19 +92,10 @@ CONSUMER_REGS = {1: 232, 2: 104}
 
 
 class NVFP4GemmLargeM:
-    # The consumers look a scale's bf16x2 splat of ``e4m3 * 2^63`` up in a 256-entry shared
-    # table (one LDS) instead of converting the byte (PRMT, F2FP, HADD2.F32, FMUL, LOP3,
-    # LEA.HI per row and k-tile)
-    SCALE_TABLE = True
-    # 64-element K groups per pipeline stage (a "k-tile"): 2 halves the per-k-tile barrier,
-    # release, wgmma issue and descriptor work per weight; taken where K / 64 divides into
-    # pairs per split, with token tiles of at most 128 (two 128 x 128 A fragments + the
-    # accumulator fit the consumers' registers)
-    K_GROUPS = 2
-
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
-                 hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1):
+                 hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1,
+                 k_groups: int = 1):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -125,8 +120,13 @@ class NVFP4GemmLargeM:
         # Split-K: ``splits`` CTAs share an output tile, each over k_tiles consecutive k-tiles,
         # and write fp32 partial sums to a [splits * M, N] workspace (``launch_large_m`` adds
         # them up). A split-K kernel's ``out_dtype`` is fp32.
-        self.groups = 2 if (self.K_GROUPS == 2 and tile_m <= 128
-                            and (k // TILE_K) % (2 * splits) == 0) else 1
+        # ``k_groups`` 64-element K groups per pipeline stage (a "k-tile"): 2 halves the
+        # per-k-tile barrier, release, wgmma issue and descriptor work per weight; needs K / 64
+        # to pair up per split and token tiles of at most 128 (two 128 x 128 A fragments and
+        # the accumulator fit the consumers' registers). ``k_groups_plan`` says where it pays.
+        assert k_groups in (1, 2) and (k_groups == 1 or (
+            tile_m <= 128 and (k // TILE_K) % (2 * splits) == 0)), (k_groups, tile_m, k, splits)
+        self.groups = k_groups
         self.stage_k = TILE_K * self.groups  # K per pipeline stage
         self.k_tiles_total = k // self.stage_k
         assert self.k_tiles_total % splits == 0 and (splits == 1 or out_dtype is cutlass.Float32)
@@ -145,6 +145,13 @@ class NVFP4GemmLargeM:
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
         # anything else, the producer after prefetching its first weight k-tiles to L2
         self.pdl = pdl_enabled()
+        # The consumers look a scale's bf16x2 splat of ``e4m3 * 2^63`` up in a 256-entry shared
+        # table (one LDS) instead of converting the byte (PRMT, F2FP, HADD2.F32, FMUL, LOP3,
+        # LEA.HI per row and k-tile). Not with 256-token tiles, whose wgmma B reads keep the
+        # shared-memory pipe busy (ncu: 69-92% at M = 256): there the lookups measured ~1%
+        # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
+        # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
+        self.scale_table = tile_m <= 128
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -203,7 +210,7 @@ class NVFP4GemmLargeM:
                 cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
             # stream-K: a tile's arrival count, broadcast to the consumer threads
             sFlag: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16]
-            # SCALE_TABLE: the splat of every scale byte
+            # ``scale_table``: the splat of every scale byte
             sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
 
         self.shared_storage = SharedStorage
@@ -415,7 +422,7 @@ class NVFP4GemmLargeM:
                                     cutlass.Float32)
         row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
         decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None)
-        if cutlass.const_expr(self.SCALE_TABLE):
+        if cutlass.const_expr(self.scale_table):
             # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
             sf = e4m3x2_to_f32(ctid, 0)
             sSplat[ctid] = bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
@@ -599,9 +606,9 @@ class NVFP4GemmLargeM:
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
                                stream_k: bool = False, hybrid: bool = False,
-                               permuted: bool = False, ctas_per_sm: int = 1):
+                               permuted: bool = False, ctas_per_sm: int = 1, k_groups: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
-    8; the persistent grid's CTA count; K splits); M dynamic. Operands as ``launch_large_m``
+    8; the persistent grid's CTA count; K splits; 64-element K groups per stage); M dynamic. Operands as ``launch_large_m``
     passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
     [1], out [M, N] (with splits > 1: the fp32 workspace [splits * M, N]); ``permuted``: the
     permuted weight words and K order (``NVFP4GemmLargeM``)."""
@@ -622,11 +629,11 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True,
                                         hybrid=hybrid, permuted=permuted,
-                                        ctas_per_sm=ctas_per_sm)
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, permuted=permuted,
-                             ctas_per_sm=ctas_per_sm)
+                             ctas_per_sm=ctas_per_sm, k_groups=k_groups)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
@@ -661,7 +668,7 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
-                   ctas_per_sm: int = 1) -> None:
+                   ctas_per_sm: int = 1, k_groups: int = 1) -> None:
     """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8 (or
     permuted int32 words [N, K/8], a_bf16 then in ``PERMUTED_K_ORDER``), b_sf the swizzled e4m3
     buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
@@ -672,7 +679,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     ``out``. With ``stream_k`` the CTAs share out the (tile, k-tile) units evenly and fix cut
     tiles up in the same launch (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole
     tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
-    most 64): two CTAs share each SM, a persistent grid of twice the SM count by default."""
+    most 64): two CTAs share each SM, a persistent grid of twice the SM count by default.
+    ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``)."""
     import torch
 
     m = a_bf16.shape[0]
@@ -682,11 +690,12 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
-    # the compile cache keys by the arguments as given: standard weights and one CTA per SM
-    # keep the short forms (``tail``: the trailing permuted / ctas_per_sm arguments)
+    # the compile cache keys by the arguments as given: standard weights, one CTA per SM and
+    # one K group a stage keep the short forms (``tail``: the trailing permuted / ctas_per_sm /
+    # k_groups arguments)
     tail = (True,) if permuted else ()
-    if ctas_per_sm != 1:
-        tail = (permuted, ctas_per_sm)
+    if ctas_per_sm != 1 or k_groups != 1:
+        tail = (permuted, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
     if stream_k:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
                                    *tail)(

@@ -6,7 +6,8 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.large_m_plans import large_m_config, large_m_plan, stream_k_plan
+from cute_kernels.large_m_plans import (large_m_config, large_m_plan, stream_k_groups,
+                                        stream_k_plan)
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
                                              compile_nvfp4_gemm_large_m, launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
@@ -129,20 +130,20 @@ def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
                                              ((128, 3, 5), True), ((64, 0, 11), True)])
 @pytest.mark.parametrize("permuted", [False, True])
 def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, permuted):
-    """K / 64 even: each pipeline stage holds two 64-element K groups (``K_GROUPS``); an odd
+    """K / 64 even: each pipeline stage holds two 64-element K groups (``k_groups=2``); an odd
     count of stages (15), N and M tails, shrunk grids, both weight layouts."""
     from cute_kernels import prepare_nvfp4_weight
     from cute_kernels.nvfp4_dequant import bf16_activations
 
     m, n, k = 777, 1160, 1920
     a, b, b_sf, alpha = _inputs(m, n, k)
-    assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0]).groups == 2
+    assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], k_groups=2).stage_k == 128
     want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
     if permuted:
         b, a = prepare_nvfp4_weight(b), bf16_activations(a, None, True)
     out = poisoned(m, n, dtype=torch.float32)
     launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config,
-                   stream_k=stream_k)
+                   stream_k=stream_k, k_groups=2)
     torch.cuda.synchronize()
     assert not out.isnan().any()
     assert _rel_err(out, want) <= 1e-3
@@ -197,6 +198,12 @@ def test_stream_k_compiles_for_sm90a(n, k, tile_m):
                         1, True)
 
 
+def test_stream_k_two_k_groups_compiles_for_sm90a():
+    """``stream_k_groups``'s launch: 32-token tiles, permuted words, two K groups a stage."""
+    assert compile_only(compile_nvfp4_gemm_large_m, 36864, 7168, "torch.bfloat16", 32, 0,
+                        H200_SMS, 1, True, False, True, 1, 2)
+
+
 @pytest.mark.parametrize("tile_m,stream_k", [(64, False), (32, True)])
 def test_two_ctas_per_sm_fit_80_registers(tile_m, stream_k):
     """Two CTAs of 384 threads per SM need at most 80 registers each at launch."""
@@ -233,6 +240,17 @@ def test_stream_k_plan():
     assert stream_k_plan(256, 1024, 7168, fused=True) == (128, False)  # 8 tiles: cut finer
     assert stream_k_plan(128, 1024, 7168, fused=True) == (64, False)
     assert stream_k_plan(512, 36864, 7168, fused=True) is None  # 87%: above the fused 85%
+
+
+def test_stream_k_groups():
+    """Two K groups a stage on 32-token stream-K tiles with >= 80 units a CTA (H200 A/B,
+    2026-11-30), one elsewhere: wider tiles, fewer units, K / 64 odd."""
+    assert stream_k_groups(32, 36864, 7168, 32) == 2         # 244 units a CTA
+    assert stream_k_groups(17, 5120, 17408, 32) == 2         # 82
+    assert stream_k_groups(32, 9216, 7168, 32) == 1          # 61
+    assert stream_k_groups(64, 36864, 7168, 64) == 1         # 64-token tiles
+    assert stream_k_groups(32, 36864, 7232, 32) == 1         # 113 k-tiles: no pairs
+    assert stream_k_groups(32, 36864, 7168, 32, sms=1000) == 1
 
 
 @pytest.mark.gpu

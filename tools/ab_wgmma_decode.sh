@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Branch wgmma-k128 (session 16, prepared on the CPU, not yet run): the wgmma kernel's decode
-# with fewer instructions per weight, three packages through the public functions at M = 32,
-# 64, 256 (``ab_public_large_m`` in device_common.sh; tests and sanitizers on the tree):
+# Session 17 (run on branch wgmma-k128, H200 2026-11-30: notes/raw/s17-ab-wgmma-decode.txt;
+# main then took the table for token tiles <= 128 and two K groups for 32-token stream-K tiles
+# only, ``stream_k_groups``): the wgmma kernel's decode with fewer instructions per weight,
+# three packages through the public functions at M = 32, 64, 256 (``ab_public_large_m`` in
+# device_common.sh; tests and sanitizers on the tree):
 #   ab_main/   main                                                   (~100 SASS per 64 K)
 #   ab_table/  branch wgmma-scale-table: scale splats from a shared table   (~92)
 #   .          this tree: the table + two 64-element K groups per stage     (~80.5)
