@@ -176,3 +176,14 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     k_tiles = k // TILE_K
     units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
     return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
+
+
+def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
+    """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
+    stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
+    ``large_m_plan``'s K splits."""
+    stream_plan = stream_k_plan(m, n, k)
+    if stream_plan is not None:
+        return stream_plan[0], 1, True, stream_plan[1]
+    tile_m, splits = large_m_plan(m, n, k)
+    return tile_m, splits, False, False

@@ -29,7 +29,7 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .large_m_plans import large_m_plan, stream_k_groups, stream_k_plan
+from .large_m_plans import plain_plan, stream_k_groups
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -323,20 +323,14 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 
 def _large_m(a, a_sf, b, b_sf, alpha, out):
-    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``): in
-    stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
-    ``large_m_plan``'s K splits."""
+    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) as
+    ``plain_plan`` launches it: stream-K (or its hybrid), else whole tiles with K splits."""
     n, k, permuted = weight_dims(b)
     m = out.shape[0]
-    a16 = bf16_activations(a, a_sf, permuted)
-    stream_plan = stream_k_plan(m, n, k)
-    if stream_plan is not None:
-        stream_tile, hybrid = stream_plan
-        launch_large_m(a16, b, b_sf, alpha, out, (stream_tile, 0), stream_k=True,
-                       hybrid=hybrid, k_groups=stream_k_groups(m, n, k, stream_tile))
-        return
-    tile_m, splits = large_m_plan(m, n, k)
-    launch_large_m(a16, b, b_sf, alpha, out, (tile_m, 0), splits)
+    tile_m, splits, stream_k, hybrid = plain_plan(m, n, k)
+    launch_large_m(bf16_activations(a, a_sf, permuted), b, b_sf, alpha, out, (tile_m, 0),
+                   splits, stream_k, hybrid,
+                   k_groups=stream_k_groups(m, n, k, tile_m) if stream_k else 1)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

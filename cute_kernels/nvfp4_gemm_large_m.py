@@ -608,10 +608,11 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                stream_k: bool = False, hybrid: bool = False,
                                permuted: bool = False, ctas_per_sm: int = 1, k_groups: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
-    8; the persistent grid's CTA count; K splits; 64-element K groups per stage); M dynamic. Operands as ``launch_large_m``
-    passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32
-    [1], out [M, N] (with splits > 1: the fp32 workspace [splits * M, N]); ``permuted``: the
-    permuted weight words and K order (``NVFP4GemmLargeM``)."""
+    8; the persistent grid's CTA count; K splits; 64-element K groups per stage); M dynamic.
+    Operands as ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
+    [pad128(N) * K/64], alpha fp32 [1], out [M, N] (with splits > 1: the fp32 workspace
+    [splits * M, N]); ``permuted``: the permuted weight words and K order
+    (``NVFP4GemmLargeM``)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)

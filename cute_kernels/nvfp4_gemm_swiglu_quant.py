@@ -83,7 +83,7 @@ from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce
                                        split_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
-from .swiglu_split_route import launch_split_route, split_route_plan
+from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
 BLOCK = 16  # output columns per scale
@@ -521,7 +521,10 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     """The route past the small-M regime: ``("stream_k", tile_m)``, the fused TMA + wgmma
     kernel in stream-K where ``stream_k_plan(fused=True)`` takes it; ``("split", (tile_m,
     splits))``, the fp32 split route where whole tiles would starve the grid
-    (``split_route_plan``); else ``("whole", config)``, the fused kernel on whole tiles.
+    (``split_route_plan``), or ``("split", plain_plan)`` where ``nvfp4_gemm``'s own launch has
+    narrower token tiles than the fused kernel (``fp32_route_plan``: 32-token tiles at 17..32
+    tokens, 128-token stream-K tiles at 129..256 on 9216x7168, 64-token whole tiles at 1024
+    tokens on 1024x7168); else ``("whole", config)``, the fused kernel on whole tiles.
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
@@ -538,11 +541,17 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     if plan is not None and m >= 128 and 2 * i * k <= 32 * 2**20:
         return "split", plan
     stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
+    config = large_m_config(m, 2 * i, k)
+    fused_tile = (stream_plan[0] if stream_plan is not None
+                  else plan[0] if plan is not None else config[0])
+    narrower = fp32_route_plan(m, i, k, fused_tile)
+    if narrower is not None:
+        return "split", narrower
     if stream_plan is not None:
         return "stream_k", stream_plan[0]
     if plan is not None:
         return "split", plan
-    return "whole", large_m_config(m, 2 * i, k)
+    return "whole", config
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):

@@ -1,4 +1,5 @@
-"""The fp32 split route of ``nvfp4_gemm_swiglu_quant``, for shapes whose fused wgmma grid starves.
+"""The fp32 split route of ``nvfp4_gemm_swiglu_quant``, for shapes whose fused wgmma grid starves
+or where the plain GEMM's launch takes narrower token tiles than the fused kernel can.
 
 The fused wgmma kernel needs whole sums in its epilogue, so it cannot split K: 2I x K =
 1024x7168 at M = 256 is 8 CTAs of 128 weight rows on 132 SMs (58.7 us on the H200 against 33.0
@@ -15,6 +16,12 @@ the same rule as the fused kernels'. The cost over the fused kernel is the fp32 
 [M, 2I] and one more launch. ``nvfp4_gemm_swiglu_quant`` takes it wherever ``split_route_plan``
 applies (``tools/swiglu_split_probe.py``, H200 2026-11-30: 1024x7168 M = 256 30.7 us against
 55.3 fused and 30.7 for the pair; 4096x7168 M = 128 36.4 against 54.9 and 36.1).
+
+The same two steps also serve where ``nvfp4_gemm``'s own launch (``plain_plan``) has narrower
+token tiles than the fused kernel's (which needs 64 and keeps 256 where the plain GEMM cuts
+finer): step 1 is then that launch, stream-K included (``fp32_route_plan``;
+``tools/fused_route_overhead_probe.py``, H200 2026-11-30, permuted words, us, this route /
+the fused kernel's route: 9216x7168 M = 256 59.6 / 63.9, 1024x7168 M = 1024 37.7 / 39.9).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
-from .large_m_plans import large_m_plan
+from .large_m_plans import large_m_plan, plain_plan, stream_k_groups
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import launch_large_m
 from .nvfp4_quant import compile_nvfp4_quant, kernel_config
@@ -36,16 +43,27 @@ def split_route_plan(m: int, i: int, k: int) -> tuple[int, int] | None:
     return (tile_m, splits) if splits > 1 else None
 
 
+def fp32_route_plan(m: int, i: int, k: int,
+                    fused_tile: int) -> tuple[int, int, bool, bool] | None:
+    """``plain_plan`` on the [2I, K] weight where its token tile is narrower than
+    ``fused_tile`` (the fused kernel's), else None."""
+    plan = plain_plan(m, 2 * i, k)
+    return plan if plan[0] < fused_tile else None
+
+
 def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
-                       out: torch.Tensor, out_sf: torch.Tensor, plan: tuple[int, int]) -> None:
+                       out: torch.Tensor, out_sf: torch.Tensor, plan: tuple) -> None:
     """The route on validated operands (as ``nvfp4_gemm_swiglu_quant`` passes them to its
     kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
-    alpha and out_global_scale one-element fp32 tensors, ``plan`` = (tile_m, splits)."""
-    two_i, _, permuted = weight_dims(w)
+    alpha and out_global_scale one-element fp32 tensors, ``plan`` = (tile_m, splits) or
+    ``plain_plan``'s (tile_m, splits, stream_k, hybrid)."""
+    two_i, k, permuted = weight_dims(w)
     m, i = a.shape[0], two_i // 2
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
-    tile_m, splits = plan
-    launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits)
+    tile_m, splits, stream_k, hybrid = (*plan, False, False)[:4]
+    launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits,
+                   stream_k, hybrid,
+                   k_groups=stream_k_groups(m, 2 * i, k, tile_m) if stream_k else 1)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
                                 *kernel_config(i, True, w.device, fp32_input=True), True)
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,

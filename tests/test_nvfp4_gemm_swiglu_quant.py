@@ -19,7 +19,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   large_m_route, swiglu_small_m_config,
                                                   swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
-from cute_kernels.swiglu_split_route import launch_split_route, split_route_plan
+from cute_kernels.swiglu_split_route import (fp32_route_plan, launch_split_route,
+                                             split_route_plan)
 from cute_kernels.testing import compile_only
 from layouts import interleave_gate_up, sf_padded_shape, unswizzle_sf
 from tests.conftest import check_graph_replays_chain, poisoned
@@ -131,8 +132,19 @@ def test_large_m_route():
     assert large_m_route(128, 2048, 7168)[0] == "split"
     assert large_m_route(64, 2048, 7168) == ("stream_k", 64)     # M = 64 keeps stream-K
     assert large_m_route(256, 2048, 7168) == ("stream_k", 128)   # no K split planned
-    assert large_m_route(256, 4608, 7168) == ("stream_k", 256)
+    assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
     assert large_m_route(4096, 18432, 7168)[0] == "whole"
+
+
+def test_large_m_route_takes_the_plain_gemms_narrower_tiles():
+    """Where ``nvfp4_gemm``'s launch has narrower token tiles than the fused kernel, the fp32
+    route runs that launch (H200 2026-11-30, ``tools/fused_route_overhead_probe.py``)."""
+    assert large_m_route(32, 18432, 7168) == ("split", (32, 1, True, False))  # fused: 64
+    assert large_m_route(17, 17408, 5120) == ("split", (32, 1, True, False))
+    assert large_m_route(256, 4608, 7168) == ("split", (128, 1, True, False))  # fused: 256
+    assert large_m_route(1024, 512, 7168) == ("split", (64, 1, False, False))  # fused: 128
+    assert large_m_route(64, 18432, 7168) == ("stream_k", 64)     # the same tile: fused
+    assert fp32_route_plan(256, 4608, 7168, 128) is None
 
 
 def test_config_is_valid_for_the_fused_kernel():
@@ -512,6 +524,8 @@ def test_split_route_plan_covers_the_starved_shapes():
     (256, 512, 7168, None),      # split_route_plan's choice
     (129, 192, 576, (64, 3)),    # 9 k-tiles in 3 splits, M and I tails
     (1000, 192, 576, (128, 3)),
+    (200, 192, 576, (32, 1, True, False)),     # plain_plan's stream-K, 32-token tiles
+    (129, 192, 576, (64, 1, False, False)),    # whole tiles, no split
 ])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_split_route_matches_reference(m, i, k, plan, fp4_a):

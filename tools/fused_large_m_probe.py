@@ -11,7 +11,12 @@
   SwiGLU + quantization epilogue costs inside the kernel.
 
 Each fused variant's codes are compared with the route's (fraction equal). CUTE_KERNELS_BENCH_SHAPES
-picks points."""
+picks points; CUTE_KERNELS_PROBE_PERMUTED=1 takes ``prepare_nvfp4_weight``'s permuted words (the
+models' layout) and the activations in their K order. Session 17 added the points where the swiglu
+suite (H200 2026-11-30) had the pair ahead: 9216x7168 M = 256 (64.6 / 59.9 us), 1024x7168
+M = 1024 (39.5 / 37.7), and 64-token whole tiles ("whole64")."""
+
+import os
 
 import torch
 from probe_inputs import gate_up_copies
@@ -23,19 +28,25 @@ from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_plain
 from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused
 from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
+from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
+
+PERMUTED = os.environ.get("CUTE_KERNELS_PROBE_PERMUTED") == "1"
 
 POINTS = [(36864, 7168, 256), (34816, 5120, 256), (9216, 7168, 1024), (1024, 7168, 256),
-          (1024, 7168, 1024), (4096, 7168, 256), (4096, 7168, 1024), (4096, 7168, 4096)]
+          (1024, 7168, 1024), (4096, 7168, 256), (4096, 7168, 1024), (4096, 7168, 4096),
+          (9216, 7168, 256)]
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
 for two_i, k, m in select_shapes(POINTS):
     i = two_i // 2
     weights = gate_up_copies(two_i, k)
+    if PERMUTED:
+        weights = [(prepare_nvfp4_weight(w), s) for w, s in weights]
     per_graph = 20 if m <= 1024 else 4
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    x16 = bf16_activations(a, a_sf)
+    x16 = bf16_activations(a, a_sf, PERMUTED)
     q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
     sf = torch.empty(((m + 127) // 128 * 128) * (i // 16), device="cuda", dtype=torch.uint8)
     h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
@@ -56,6 +67,7 @@ for two_i, k, m in select_shapes(POINTS):
     if m >= 512:
         variants["hy256"] = ((256, 0), True, True)
     variants["whole"] = (large_m_config(m, two_i, k), False, False)
+    variants["whole64"] = ((64, 0), False, False)
     same = {}
     for name, (config, stream_k, hybrid) in variants.items():
         def fused(w, config=config, stream_k=stream_k, hybrid=hybrid):

@@ -81,6 +81,13 @@ for cfg, sk, cps in (((32, 0), True, 1), ((32, 0, 7), False, 1), ((64, 0, 9), Tr
                      ((32, 0), False, 2)):
     launch_gemm_large(xl[:45], b, b_sf, one, torch.empty(45, b.shape[0], device="cuda"), cfg,
                       stream_k=sk, ctas_per_sm=cps)
+# two 64-K groups a stage (K = 640: 5 stages of 128), stream-K on 7 CTAs and whole tiles
+b640, b640_sf = reference.nvfp4_quantize(torch.randn(200, 640, device="cuda",
+                                                     dtype=torch.bfloat16), 50.0)
+x640 = torch.randn(45, 640, device="cuda", dtype=torch.bfloat16)
+for cfg, sk in (((32, 0, 7), True), ((64, 0), False)):
+    launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
+                      stream_k=sk, k_groups=2)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 
