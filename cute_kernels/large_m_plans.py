@@ -172,10 +172,34 @@ K_GROUPS_MIN_UNITS = 80
 def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
     tiles: 2 on 32-token tiles where K / 64 is even and each CTA's share of (tile, k-tile)
-    units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
+    units reaches ``K_GROUPS_MIN_UNITS``, else 1 (and 1 beside two CTAs per SM unless
+    ``TWO_CTAS_K_GROUPS``)."""
     k_tiles = k // TILE_K
     units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
+    if stream_k_ctas(m, n, k, tile_m, sms) == 2 and not TWO_CTAS_K_GROUPS:
+        return 1
     return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
+
+
+# Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
+# latency) for stream-K launches of 32- and 64-token tiles with at least this many (tile,
+# 64-K) units per SM (``tools/large_m_occupancy_probe.py``, H200 2026-11-30, kernel us, one /
+# two CTAs: M = 32 32-token tiles 36864x7168 (244 units an SM) 65.45 / 59.21, 34816x5120 (165)
+# 46.83 / 43.69, 7168x18432 (122) 36.52 / 36.90, 5120x17408 (82) 27.90 / 29.37, 9216x7168 (61)
+# 22.58 / 23.68; M = 64 64-token tiles 36864x7168 87.04 / 80.82, 34816x5120 59.73 / 56.48,
+# 9216x7168 25.89 / 28.49, 5120x17408 32.58 / 35.84). Unmeasured with the scale table and two
+# K groups a stage (session 17), and for the fused kernel: ``tools/ab_two_ctas.sh``.
+TWO_CTAS_MIN_UNITS = 150
+TWO_CTAS_K_GROUPS = True   # two CTAs per SM keep ``stream_k_groups``'s two K groups
+TWO_CTAS_FUSED = True      # the fused kernel's 64-token stream-K tiles take two CTAs too
+
+
+def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS,
+                  fused: bool = False) -> int:
+    """CTAs per SM of a stream-K launch with ``tile_m``-token tiles (``TWO_CTAS_MIN_UNITS``)."""
+    units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
+    two = tile_m <= 64 and units >= TWO_CTAS_MIN_UNITS * sms and (TWO_CTAS_FUSED or not fused)
+    return 2 if two else 1
 
 
 def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
@@ -187,3 +211,12 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
         return stream_plan[0], 1, True, stream_plan[1]
     tile_m, splits = large_m_plan(m, n, k)
     return tile_m, splits, False, False
+
+
+def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) -> dict:
+    """``launch_large_m``'s keyword options for the plain kernel's launch with ``tile_m``-token
+    tiles: CTAs per SM and K groups per stage (stream-K only; whole tiles keep one and one)."""
+    if not stream_k:
+        return {}
+    return {"ctas_per_sm": stream_k_ctas(m, n, k, tile_m),
+            "k_groups": stream_k_groups(m, n, k, tile_m)}

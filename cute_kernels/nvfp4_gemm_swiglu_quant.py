@@ -72,7 +72,7 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
-from .large_m_plans import large_m_config, stream_k_plan
+from .large_m_plans import large_m_config, stream_k_ctas, stream_k_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
@@ -252,10 +252,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     TABLE_READY = 3  # the reciprocal table is filled
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False):
+                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
+                 ctas_per_sm: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
-                         hybrid=hybrid, permuted=permuted)
+                         hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -362,9 +363,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            hybrid: bool = False, permuted: bool = False):
+                                            hybrid: bool = False, permuted: bool = False,
+                                            ctas_per_sm: int = 1):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``permuted`` too);
+    ``permuted`` and ``ctas_per_sm`` too);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
     ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -382,10 +384,12 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
-                                                   hybrid=hybrid, permuted=permuted)
+                                                   hybrid=hybrid, permuted=permuted,
+                                                   ctas_per_sm=ctas_per_sm)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted)
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted,
+                                        ctas_per_sm=ctas_per_sm)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -498,18 +502,23 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
-                   stream_k: bool = False, hybrid: bool = False) -> None:
+                   stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
     ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
-    only the last one to two waves' worth of tiles."""
+    only the last one to two waves' worth of tiles; ``ctas_per_sm`` 2 (token tiles of at most
+    64): two CTAs share each SM, a persistent grid of twice the SM count by default."""
     two_i, k, permuted = weight_dims(w)
     i = two_i // 2
     tile_m, stages, *ctas = config
-    sms = ctas[0] if ctas else sm_count(w.device.index or 0)
+    sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
+    # the compile cache keys by the arguments as given: one CTA per SM keeps the short form
+    tail = (True,) if permuted else ()
+    if ctas_per_sm != 1:
+        tail = (permuted, ctas_per_sm)
     kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid,
-                                                     *((True,) if permuted else ()))
+                                                     *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
@@ -564,8 +573,9 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
     config, stream_k = ((plan, 0), True) if route == "stream_k" else (plan, False)
+    ctas = stream_k_ctas(m, two_i, k, config[0], fused=True) if stream_k else 1
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
-                   out_sf, config, stream_k=stream_k)
+                   out_sf, config, stream_k=stream_k, ctas_per_sm=ctas)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.large_m_plans import (large_m_config, large_m_plan, stream_k_groups,
-                                        stream_k_plan)
+from cute_kernels.large_m_plans import (large_m_config, large_m_plan, plain_launch_options,
+                                        stream_k_ctas, stream_k_groups, stream_k_plan)
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
                                              compile_nvfp4_gemm_large_m, launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
@@ -240,6 +240,18 @@ def test_stream_k_plan():
     assert stream_k_plan(256, 1024, 7168, fused=True) == (128, False)  # 8 tiles: cut finer
     assert stream_k_plan(128, 1024, 7168, fused=True) == (64, False)
     assert stream_k_plan(512, 36864, 7168, fused=True) is None  # 87%: above the fused 85%
+
+
+def test_stream_k_ctas():
+    """Two CTAs per SM on 32- and 64-token stream-K tiles with >= 150 units an SM."""
+    assert stream_k_ctas(32, 36864, 7168, 32) == 2           # 244 units an SM
+    assert stream_k_ctas(64, 34816, 5120, 64) == 2           # 165
+    assert stream_k_ctas(64, 36864, 7168, 64, fused=True) == 2
+    assert stream_k_ctas(32, 7168, 18432, 32) == 1           # 122
+    assert stream_k_ctas(128, 36864, 7168, 128) == 1         # wider tiles
+    assert plain_launch_options(32, 36864, 7168, 32, True) == {"ctas_per_sm": 2, "k_groups": 2}
+    assert plain_launch_options(32, 9216, 7168, 32, True) == {"ctas_per_sm": 1, "k_groups": 1}
+    assert plain_launch_options(32, 4096, 7168, 32, False) == {}
 
 
 def test_stream_k_groups():

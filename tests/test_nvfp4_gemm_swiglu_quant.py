@@ -56,6 +56,16 @@ def test_large_m_stream_k_compiles_for_sm90a():
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 256, 0, 132, True)
 
 
+def test_large_m_two_ctas_per_sm_fit_80_registers():
+    """The fused kernel with two CTAs per SM (64-token stream-K tiles, permuted words): 384
+    threads at <= 80 registers at launch."""
+    from cute_kernels.testing import kernel_registers
+
+    compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 18432, 7168, 64, 0, 264,
+                            True, False, True, 2)
+    assert max(kernel_registers(compiled)) <= 80
+
+
 @pytest.mark.parametrize("tile_m,stages", [(64, 8), (128, 8), (256, 4)])
 def test_large_m_shared_memory_budget(tile_m, stages):
     """The pipeline stages leave room for the epilogue's 64 x tile_m fp32 silu(gate) buffer and
@@ -409,7 +419,8 @@ def test_torch_compile():
 
 
 # ------------------------------------------------------------------------- GPU: large-M kernel
-def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False):
+def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False,
+                 ctas_per_sm=1):
     """The fused large-M kernel itself (whatever the routing), on poisoned outputs."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
@@ -417,9 +428,31 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
     launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid)
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid,
+                   ctas_per_sm)
     torch.cuda.synchronize()
     return out, out_sf
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,stream_k", [
+    (777, (64, 0), False),       # 65 tiles on 264 CTAs
+    (777, (64, 0, 9), False),    # 65 tiles on 9 CTAs: phases and barriers carry across tiles
+    (129, (64, 0, 11), True),    # stream-K pieces cross tiles
+    (41, (64, 0), True),
+])
+def test_large_m_two_ctas_per_sm_agree(m, config, stream_k):
+    """``ctas_per_sm=2`` (two fused CTAs share an SM, 104 consumer registers) gives the same
+    codes and scales as one CTA per SM (whole tiles), and the reference rule in stream-K."""
+    i, k = 320, 832
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
+                               ctas_per_sm=2)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    if not stream_k:  # stream-K cuts depend on the grid size
+        want, want_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k)
+        assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
+                                                      want_sf.view(torch.uint8))
 
 
 @pytest.mark.gpu

@@ -73,6 +73,12 @@ for cfg in ((64, 0), (64, 0, 5)):
     launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
                        torch.empty(129, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=True)
+# the fused kernel with two CTAs per SM, stream-K and whole tiles
+for cfg, sk in (((64, 0), True), ((64, 0, 7), False)):
+    launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
+                       torch.empty(129, 64, device="cuda", dtype=torch.uint8),
+                       torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=sk,
+                       ctas_per_sm=2)
 # the hybrid: 6 tiles on 2 CTAs, 4 whole and 2 in stream-K
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0, 2),
                   stream_k=True, hybrid=True)
@@ -85,9 +91,10 @@ for cfg, sk, cps in (((32, 0), True, 1), ((32, 0, 7), False, 1), ((64, 0, 9), Tr
 b640, b640_sf = reference.nvfp4_quantize(torch.randn(200, 640, device="cuda",
                                                      dtype=torch.bfloat16), 50.0)
 x640 = torch.randn(45, 640, device="cuda", dtype=torch.bfloat16)
-for cfg, sk in (((32, 0, 7), True), ((64, 0), False)):
+# (and with two CTAs per SM)
+for cfg, sk, cps in (((32, 0, 7), True, 1), ((64, 0), False, 1), ((32, 0), True, 2)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
-                      stream_k=sk, k_groups=2)
+                      stream_k=sk, k_groups=2, ctas_per_sm=cps)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 
