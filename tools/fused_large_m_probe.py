@@ -19,12 +19,11 @@ M = 1024 (39.5 / 37.7), and 64-token whole tiles ("whole64")."""
 import os
 
 import torch
-from probe_inputs import gate_up_copies
+from probe_inputs import fused_operands, gate_up_copies
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, time_graph_us
 from cute_kernels.large_m_plans import large_m_config
-from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_plain
 from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused
 from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
@@ -44,12 +43,8 @@ for two_i, k, m in select_shapes(POINTS):
     if PERMUTED:
         weights = [(prepare_nvfp4_weight(w), s) for w, s in weights]
     per_graph = 20 if m <= 1024 else 4
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    x16 = bf16_activations(a, a_sf, PERMUTED)
-    q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
-    sf = torch.empty(((m + 127) // 128 * 128) * (i // 16), device="cuda", dtype=torch.uint8)
-    h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
+    ops = fused_operands(two_i, k, m, PERMUTED)
+    a, a_sf, x16, q, sf, h = (ops[n] for n in ("a", "a_sf", "x16", "q", "sf", "h"))
     want, _ = nvfp4_gemm_swiglu_quant(a, a_sf, weights[0][0], weights[0][1], alpha, gs)
 
     def timed(fn):

@@ -8,9 +8,9 @@ without ``CUTE_KERNELS_DISABLE_PDL=1``. "fp32 pair": the plain GEMM as ``nvfp4_g
 quantization kernel (this function's numerics, unlike the bf16 pair)."""
 
 import torch
-from probe_inputs import gate_up_copies
+from probe_inputs import fused_operands, gate_up_copies
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, time_graph_us
 from cute_kernels.constants import constant
 from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
@@ -28,12 +28,8 @@ gs = torch.full((1,), 30.0, device="cuda")
 for two_i, k, m in select_shapes(POINTS):
     i = two_i // 2
     weights = [(prepare_nvfp4_weight(w), s) for w, s in gate_up_copies(two_i, k)]
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    x16 = bf16_activations(a, a_sf, True)
-    q = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
-    sf = torch.empty(((m + 127) // 128 * 128) * (i // 16), device="cuda", dtype=torch.uint8)
-    h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
+    ops = fused_operands(two_i, k, m, True)
+    a, a_sf, x16, q, sf, h = (ops[n] for n in ("a", "a_sf", "x16", "q", "sf", "h"))
     route, plan = large_m_route(m, i, k)
     assert route == "stream_k", (route, plan)
     config = (plan, 0)
