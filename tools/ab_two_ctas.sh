@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Branch two-ctas (session 17, prepared on the CPU, not yet run): two CTAs per SM for the
 # wgmma kernel's 32- and 64-token stream-K tiles on weights with >= 150 (tile, 64-K) units an
-# SM (36864x7168, 34816x5120: ``stream_k_ctas``), plain and fused, through the public functions
-# at M = 32 and 64 (``ab_public_large_m`` in device_common.sh; tests and sanitizers on the tree):
+# SM (36864x7168, 34816x5120: ``stream_k_ctas``), plain and fused, and W4A4 at 9..16 tokens
+# in the wgmma kernel on 7168x18432, 36864x7168, 34816x5120 (``W4A4_WGMMA_FROM_9_MIN_UNITS``),
+# through the public functions at M = 16, 32 and 64 (``ab_public_large_m`` in device_common.sh;
+# tests and sanitizers on the tree):
 #   ab_main/   main: one CTA per SM
 #   ab_nokg/   this branch with TWO_CTAS_K_GROUPS = False (32-token tiles: one K group a stage
 #              beside two CTAs)
@@ -16,5 +18,5 @@
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/ab_two_ctas.sh   (~350-480 s)
 source "$(dirname "$0")/device_common.sh"
 grep -q "^TWO_CTAS_K_GROUPS = False" ab_nokg/cute_kernels/large_m_plans.py || { echo "ab_nokg/ not prepared"; exit 2; }
-LOOP_MS=${LOOP_MS:-32,64} ab_public_large_m ab_main ab_nokg .
+LOOP_MS=${LOOP_MS:-16,32,64} ab_public_large_m ab_main ab_nokg .
 echo "done after $(elapsed) s"
