@@ -220,3 +220,19 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
         return {}
     return {"ctas_per_sm": stream_k_ctas(m, n, k, tile_m),
             "k_groups": stream_k_groups(m, n, k, tile_m)}
+
+
+# W4A4 at 9..16 tokens takes the wgmma kernel's 32-token stream-K tiles where a row of them
+# gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM):
+# session 17's suite had the wgmma kernel at M = 32 ahead of the small one at M = 16 on
+# 7168x18432 (34.6 / 38.3 us, 122 units an SM), level on 36864x7168 (56.9 / 57.4, 244) and
+# 34816x5120 (42.2 / 41.7, 165) before two CTAs per SM, behind on 5120x17408 (27.8 / 26.3, 82)
+# and 9216x7168 (22.6 / 20.1, 61). Unmeasured at 9..16 itself: ``tools/ab_two_ctas.sh``.
+WGMMA_FROM_9_MIN_UNITS = 120
+
+
+def wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
+    """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
+    (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight alike)."""
+    return (stream_k_plan(16, n, k) == (32, False)
+            and -(-n // TILE_N) * (k // TILE_K) >= WGMMA_FROM_9_MIN_UNITS * sms)

@@ -29,9 +29,9 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .large_m_plans import plain_launch_options, plain_plan, stream_k_plan
+from .large_m_plans import plain_launch_options, plain_plan, wgmma_from_9_tokens
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N, launch_large_m
+from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
                                  warp_steps)
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
@@ -79,13 +79,6 @@ SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to
 W4A16_WGMMA_MIN_M = 9
 W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
 
-# W4A4 at 9..16 tokens takes the wgmma kernel's 32-token stream-K tiles where a row of them
-# gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM):
-# session 17's suite had the wgmma kernel at M = 32 ahead of the small one at M = 16 on
-# 7168x18432 (34.6 / 38.3 us, 122 units an SM), level on 36864x7168 (56.9 / 57.4, 244) and
-# 34816x5120 (42.2 / 41.7, 165) before two CTAs per SM, behind on 5120x17408 (27.8 / 26.3, 82)
-# and 9216x7168 (22.6 / 20.1, 61). Unmeasured at 9..16 itself: ``tools/ab_two_ctas.sh``.
-W4A4_WGMMA_FROM_9_MIN_UNITS = 120
 
 
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
@@ -113,13 +106,12 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its 32-token stream-K tiles give each SM
-    ``W4A4_WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more (7168x18432, 36864x7168,
-    34816x5120)."""
+    ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more (``wgmma_from_9_tokens``:
+    7168x18432, 36864x7168, 34816x5120)."""
     if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
                                  and k > SMALL_M_SHORT_K)):
         return False
-    if (a_fp4 and 9 <= m <= 16 and stream_k_plan(m, n, k) == (32, False)
-            and -(-n // TILE_N) * (k // TILE_K) >= W4A4_WGMMA_FROM_9_MIN_UNITS * H200_SMS):
+    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True

@@ -2,7 +2,8 @@
 # Branch two-ctas (session 17, prepared on the CPU, not yet run): two CTAs per SM for the
 # wgmma kernel's 32- and 64-token stream-K tiles on weights with >= 150 (tile, 64-K) units an
 # SM (36864x7168, 34816x5120: ``stream_k_ctas``), plain and fused, and W4A4 at 9..16 tokens
-# in the wgmma kernel on 7168x18432, 36864x7168, 34816x5120 (``W4A4_WGMMA_FROM_9_MIN_UNITS``),
+# in the wgmma kernel on 7168x18432, 36864x7168, 34816x5120 (``wgmma_from_9_tokens``; the
+# fused op there through its fp32 route on the plain launch),
 # through the public functions at M = 16, 32 and 64 (``ab_public_large_m`` in device_common.sh;
 # tests and sanitizers on the tree):
 #   ab_main/   main: one CTA per SM
