@@ -637,8 +637,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     Route: the fused small-M kernel (``swiglu_small_m_regime``; K split in the launch where its
     CTAs fill at most half the GPU), else the fused wgmma kernel, in stream-K where whole
     tiles would leave the last wave mostly empty (``stream_k_plan``); where it does not take
-    stream-K but its grid would still starve, the wgmma GEMM with split K writes fp32
-    pre-activations and a second kernel forms h in fp32 and quantizes it
+    stream-K but its grid would still starve, or where ``nvfp4_gemm``'s own launch has
+    narrower token tiles, that wgmma GEMM (with split K, or as ``nvfp4_gemm`` launches it)
+    writes fp32 pre-activations and a second kernel forms h in fp32 and quantizes it
     (``swiglu_split_route``), with this function's numerics. The unfused ``nvfp4_gemm`` +
     ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds gate, up and h to bf16,
     moving 3-8% of the block scales off the fp32 numerics. Crossover table:
