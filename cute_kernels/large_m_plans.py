@@ -187,3 +187,9 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
         return stream_plan[0], 1, True, stream_plan[1]
     tile_m, splits = large_m_plan(m, n, k)
     return tile_m, splits, False, False
+
+
+def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) -> dict:
+    """``launch_large_m``'s keyword options for the plain kernel's launch with ``tile_m``-token
+    tiles: K groups per stage (stream-K only; whole tiles keep one)."""
+    return {"k_groups": stream_k_groups(m, n, k, tile_m)} if stream_k else {}

@@ -29,7 +29,7 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .large_m_plans import plain_plan, stream_k_groups
+from .large_m_plans import plain_launch_options, plain_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -330,7 +330,7 @@ def _large_m(a, a_sf, b, b_sf, alpha, out):
     tile_m, splits, stream_k, hybrid = plain_plan(m, n, k)
     launch_large_m(bf16_activations(a, a_sf, permuted), b, b_sf, alpha, out, (tile_m, 0),
                    splits, stream_k, hybrid,
-                   k_groups=stream_k_groups(m, n, k, tile_m) if stream_k else 1)
+                   **plain_launch_options(m, n, k, tile_m, stream_k))
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

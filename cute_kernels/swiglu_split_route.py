@@ -29,7 +29,7 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
-from .large_m_plans import large_m_plan, plain_plan, stream_k_groups
+from .large_m_plans import large_m_plan, plain_launch_options, plain_plan
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import launch_large_m
 from .nvfp4_quant import compile_nvfp4_quant, kernel_config
@@ -63,7 +63,7 @@ def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: 
     tile_m, splits, stream_k, hybrid = (*plan, False, False)[:4]
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits,
                    stream_k, hybrid,
-                   k_groups=stream_k_groups(m, 2 * i, k, tile_m) if stream_k else 1)
+                   **plain_launch_options(m, 2 * i, k, tile_m, stream_k))
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
                                 *kernel_config(i, True, w.device, fp32_input=True), True)
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,

@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.large_m_plans import (large_m_config, large_m_plan, stream_k_groups,
-                                        stream_k_plan)
+from cute_kernels.large_m_plans import (large_m_config, large_m_plan, plain_launch_options,
+                                        stream_k_groups, stream_k_plan)
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
                                              compile_nvfp4_gemm_large_m, launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
@@ -251,6 +251,8 @@ def test_stream_k_groups():
     assert stream_k_groups(64, 36864, 7168, 64) == 1         # 64-token tiles
     assert stream_k_groups(32, 36864, 7232, 32) == 1         # 113 k-tiles: no pairs
     assert stream_k_groups(32, 36864, 7168, 32, sms=1000) == 1
+    assert plain_launch_options(32, 36864, 7168, 32, True) == {"k_groups": 2}
+    assert plain_launch_options(32, 4096, 7168, 32, False) == {}
 
 
 @pytest.mark.gpu
