@@ -123,7 +123,7 @@ class NVFP4GemmLargeM:
         # ``k_groups`` 64-element K groups per pipeline stage (a "k-tile"): 2 halves the
         # per-k-tile barrier, release, wgmma issue and descriptor work per weight; needs K / 64
         # to pair up per split and token tiles of at most 128 (two 128 x 128 A fragments and
-        # the accumulator fit the consumers' registers). ``k_groups_plan`` says where it pays.
+        # the accumulator fit the consumers' registers). ``stream_k_groups`` says where it pays.
         assert k_groups in (1, 2) and (k_groups == 1 or (
             tile_m <= 128 and (k // TILE_K) % (2 * splits) == 0)), (k_groups, tile_m, k, splits)
         self.groups = k_groups
