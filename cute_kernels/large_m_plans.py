@@ -4,6 +4,8 @@ arithmetic only; the kernels are in ``nvfp4_gemm_large_m`` and ``stream_k``."""
 
 from __future__ import annotations
 
+import functools
+
 from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 
 
@@ -178,6 +180,9 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
 
 
+# Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
+# microseconds of Python each time otherwise)
+@functools.lru_cache(maxsize=4096)
 def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with

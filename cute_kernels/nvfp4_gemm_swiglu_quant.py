@@ -60,6 +60,8 @@ CPU tensors: the reference (``reference.gemm_swiglu_quant``).
 
 from __future__ import annotations
 
+import functools
+
 import cutlass
 import cutlass.cute as cute
 import cutlass.pipeline as pipeline
@@ -517,6 +519,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     kernel(*args)
 
 
+@functools.lru_cache(maxsize=4096)  # pure in its integers, asked on every large-M call
 def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     """The route past the small-M regime: ``("stream_k", tile_m)``, the fused TMA + wgmma
     kernel in stream-K where ``stream_k_plan(fused=True)`` takes it; ``("split", plan)``
