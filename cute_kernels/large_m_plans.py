@@ -4,6 +4,8 @@ arithmetic only; the kernels are in ``nvfp4_gemm_large_m`` and ``stream_k``."""
 
 from __future__ import annotations
 
+import functools
+
 from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 
 
@@ -202,6 +204,9 @@ def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS,
     return 2 if two else 1
 
 
+# Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
+# microseconds of Python each time otherwise)
+@functools.lru_cache(maxsize=4096)
 def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
@@ -231,6 +236,7 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 WGMMA_FROM_9_MIN_UNITS = 120
 
 
+@functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
 def wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
     (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight alike)."""

@@ -60,6 +60,8 @@ CPU tensors: the reference (``reference.gemm_swiglu_quant``).
 
 from __future__ import annotations
 
+import functools
+
 import cutlass
 import cutlass.cute as cute
 import cutlass.pipeline as pipeline
@@ -528,11 +530,12 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     kernel(*args)
 
 
+@functools.lru_cache(maxsize=4096)  # pure in its integers, asked on every large-M call
 def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     """The route past the small-M regime: ``("stream_k", tile_m)``, the fused TMA + wgmma
-    kernel in stream-K where ``stream_k_plan(fused=True)`` takes it; ``("split", (tile_m,
-    splits))``, the fp32 split route where whole tiles would starve the grid
-    (``split_route_plan``), or ``("split", plain_plan)`` where ``nvfp4_gemm``'s own launch has
+    kernel in stream-K where ``stream_k_plan(fused=True)`` takes it; ``("split", plan)``
+    (``plain_plan``'s form), the fp32 split route where whole tiles would starve the grid
+    (``split_route_plan``), or where ``nvfp4_gemm``'s own launch has
     narrower token tiles than the fused kernel (``fp32_route_plan``: 32-token tiles at 17..32
     tokens, 128-token stream-K tiles at 129..256 on 9216x7168, 64-token whole tiles at 1024
     tokens on 1024x7168); else ``("whole", config)``, the fused kernel on whole tiles.

@@ -36,11 +36,12 @@ from .nvfp4_quant import compile_nvfp4_quant, kernel_config
 from .permuted_fp4 import weight_dims
 
 
-def split_route_plan(m: int, i: int, k: int) -> tuple[int, int] | None:
-    """(tile_m, splits) for the [2I, K] GEMM where ``large_m_plan`` splits K (its grid fills
-    less than one wave), else None (the fused wgmma kernel keeps the shape)."""
+def split_route_plan(m: int, i: int, k: int) -> tuple[int, int, bool, bool] | None:
+    """(tile_m, splits, False, False), in ``plain_plan``'s form, for the [2I, K] GEMM where
+    ``large_m_plan`` splits K (its grid fills less than one wave), else None (the fused wgmma
+    kernel keeps the shape)."""
     tile_m, splits = large_m_plan(m, 2 * i, k)
-    return (tile_m, splits) if splits > 1 else None
+    return (tile_m, splits, False, False) if splits > 1 else None
 
 
 def fp32_route_plan(m: int, i: int, k: int,
@@ -52,15 +53,16 @@ def fp32_route_plan(m: int, i: int, k: int,
 
 
 def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
-                       out: torch.Tensor, out_sf: torch.Tensor, plan: tuple) -> None:
+                       out: torch.Tensor, out_sf: torch.Tensor,
+                       plan: tuple[int, int, bool, bool]) -> None:
     """The route on validated operands (as ``nvfp4_gemm_swiglu_quant`` passes them to its
     kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
-    alpha and out_global_scale one-element fp32 tensors, ``plan`` = (tile_m, splits) or
-    ``plain_plan``'s (tile_m, splits, stream_k, hybrid)."""
+    alpha and out_global_scale one-element fp32 tensors, ``plan`` the GEMM's launch in
+    ``plain_plan``'s form (tile_m, splits, stream_k, hybrid)."""
     two_i, k, permuted = weight_dims(w)
     m, i = a.shape[0], two_i // 2
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
-    tile_m, splits, stream_k, hybrid = (*plan, False, False)[:4]
+    tile_m, splits, stream_k, hybrid = plan
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits,
                    stream_k, hybrid,
                    **plain_launch_options(m, 2 * i, k, tile_m, stream_k))

@@ -558,8 +558,8 @@ def test_split_route_plan_covers_the_starved_shapes():
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,i,k,plan", [
     (256, 512, 7168, None),      # split_route_plan's choice
-    (129, 192, 576, (64, 3)),    # 9 k-tiles in 3 splits, M and I tails
-    (1000, 192, 576, (128, 3)),
+    (129, 192, 576, (64, 3, False, False)),    # 9 k-tiles in 3 splits, M and I tails
+    (1000, 192, 576, (128, 3, False, False)),
     (200, 192, 576, (32, 1, True, False)),     # plain_plan's stream-K, 32-token tiles
     (129, 192, 576, (64, 1, False, False)),    # whole tiles, no split
 ])

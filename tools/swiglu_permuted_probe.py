@@ -88,7 +88,8 @@ for two_i, k in select_shapes([(36864, 7168), (9216, 7168), (1024, 7168), (4096,
         tile_m, splits = large_m_plan(m, two_i, k)
         for s in sorted({splits, 2, 4}):
             line[f"split({tile_m},{s})"] = time_graph_us([lambda w=w, s=s: launch_split_route(
-                a, a_sf, w[0], w[1], alpha, gs, q, sf, (tile_m, s)) for w in words], 20)
+                a, a_sf, w[0], w[1], alpha, gs, q, sf, (tile_m, s, False, False))
+                for w in words], 20)
         line["pair"] = time_graph_us(pair(a, a_sf), 20)
         print(f"large {two_i}x{k} M={m} (stream-K plan {plan}, GEMM plan ({tile_m},{splits})): "
               + " | ".join(f"{name} {us:.1f}" for name, us in line.items()), flush=True)
