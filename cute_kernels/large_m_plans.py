@@ -174,34 +174,29 @@ K_GROUPS_MIN_UNITS = 80
 def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
     tiles: 2 on 32-token tiles where K / 64 is even and each CTA's share of (tile, k-tile)
-    units reaches ``K_GROUPS_MIN_UNITS``, else 1 (and 1 beside two CTAs per SM unless
-    ``TWO_CTAS_K_GROUPS``)."""
+    units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
     k_tiles = k // TILE_K
     units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
-    if stream_k_ctas(m, n, k, tile_m, sms) == 2 and not TWO_CTAS_K_GROUPS:
-        return 1
     return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
-# latency) for stream-K launches of 32- and 64-token tiles with at least this many (tile,
-# 64-K) units per SM (``tools/large_m_occupancy_probe.py``, H200 2026-11-30, kernel us, one /
-# two CTAs: M = 32 32-token tiles 36864x7168 (244 units an SM) 65.45 / 59.21, 34816x5120 (165)
-# 46.83 / 43.69, 7168x18432 (122) 36.52 / 36.90, 5120x17408 (82) 27.90 / 29.37, 9216x7168 (61)
-# 22.58 / 23.68; M = 64 64-token tiles 36864x7168 87.04 / 80.82, 34816x5120 59.73 / 56.48,
-# 9216x7168 25.89 / 28.49, 5120x17408 32.58 / 35.84). Unmeasured with the scale table and two
-# K groups a stage (session 17), and for the fused kernel: ``tools/ab_two_ctas.sh``.
+# latency) for stream-K launches of 32-token tiles with at least this many (tile, 64-K) units
+# per SM, two K groups a stage kept. ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18,
+# public function us, two rounds, one CTA / two CTAs one K group / two CTAs two K groups):
+# M = 32 36864x7168 (244 units an SM) 57.6, 57.5 / 59.7, 59.5 / 55.5, 55.3; 34816x5120 (165)
+# 42.6, 42.7 / 44.8, 45.1 / 42.1, 41.9. 64-token tiles lost with two CTAs (M = 64 36864x7168
+# 77.7, 74.9 / 79.9, 77.9; 34816x5120 53.3, 53.7 / 55.3, 54.6), the fused kernel's alike
+# (82.2, 79.2 / 81.9, 81.7; 56.2, 56.3 / 57.4, 57.6), so they keep one; below 150 units an SM
+# the occupancy probe had two CTAs behind (7168x18432 at 122: 36.5 / 36.9 kernel us).
 TWO_CTAS_MIN_UNITS = 150
-TWO_CTAS_K_GROUPS = True   # two CTAs per SM keep ``stream_k_groups``'s two K groups
-TWO_CTAS_FUSED = True      # the fused kernel's 64-token stream-K tiles take two CTAs too
 
 
-def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS,
-                  fused: bool = False) -> int:
-    """CTAs per SM of a stream-K launch with ``tile_m``-token tiles (``TWO_CTAS_MIN_UNITS``)."""
+def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
+    """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on
+    32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
     units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
-    two = tile_m <= 64 and units >= TWO_CTAS_MIN_UNITS * sms and (TWO_CTAS_FUSED or not fused)
-    return 2 if two else 1
+    return 2 if tile_m == 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
 
 
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
@@ -228,17 +223,22 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 
 
 # W4A4 at 9..16 tokens takes the wgmma kernel's 32-token stream-K tiles where a row of them
-# gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM):
-# session 17's suite had the wgmma kernel at M = 32 ahead of the small one at M = 16 on
-# 7168x18432 (34.6 / 38.3 us, 122 units an SM), level on 36864x7168 (56.9 / 57.4, 244) and
-# 34816x5120 (42.2 / 41.7, 165) before two CTAs per SM, behind on 5120x17408 (27.8 / 26.3, 82)
-# and 9216x7168 (22.6 / 20.1, 61). Unmeasured at 9..16 itself: ``tools/ab_two_ctas.sh``.
+# gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM
+# from 150). ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18, public function us at
+# M = 16, two rounds, small kernel / wgmma): 7168x18432 (122 units an SM) 37.8, 38.0 / 32.8,
+# 32.8; 36864x7168 (244) 57.7, 57.4 / 54.0, 54.2; 34816x5120 (165) 42.5, 42.7 / 42.0, 41.7;
+# session 17's suite had the small kernel ahead below: 5120x17408 (82 units) 26.3 against the
+# wgmma kernel's 27.8 at M = 32, 9216x7168 (61) 20.1 / 22.6. The fused op's fp32 route adds
+# its activation kernel: it paid on 36864x7168 (fused small kernel 59.9, 60.6 / 57.5, 57.9),
+# not on 34816x5120 (44.5, 44.9 / 45.9, 45.9), hence the higher bar.
 WGMMA_FROM_9_MIN_UNITS = 120
+WGMMA_FROM_9_FUSED_MIN_UNITS = 200
 
 
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
-def wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
+def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS) -> bool:
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
-    (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight alike)."""
+    (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
+    bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
     return (stream_k_plan(16, n, k) == (32, False)
-            and -(-n // TILE_N) * (k // TILE_K) >= WGMMA_FROM_9_MIN_UNITS * sms)
+            and -(-n // TILE_N) * (k // TILE_K) >= bar * sms)

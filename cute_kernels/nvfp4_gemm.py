@@ -80,7 +80,6 @@ W4A16_WGMMA_MIN_M = 9
 W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
 
 
-
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     up to 16 tokens (W4A16 up to 8 on weights below 128 Mi values with K > 2048, and never

@@ -74,7 +74,7 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
-from .large_m_plans import large_m_config, stream_k_ctas, stream_k_plan, wgmma_from_9_tokens
+from .large_m_plans import large_m_config, stream_k_plan, wgmma_from_9_tokens
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
@@ -254,11 +254,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     TABLE_READY = 3  # the reciprocal table is filled
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
-                 ctas_per_sm: int = 1):
+                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
-                         hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm)
+                         hybrid=hybrid, permuted=permuted)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -365,10 +364,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            hybrid: bool = False, permuted: bool = False,
-                                            ctas_per_sm: int = 1):
+                                            hybrid: bool = False, permuted: bool = False):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``permuted`` and ``ctas_per_sm`` too);
+    ``permuted`` too);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
     ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -386,12 +384,10 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
-                                                   hybrid=hybrid, permuted=permuted,
-                                                   ctas_per_sm=ctas_per_sm)
+                                                   hybrid=hybrid, permuted=permuted)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted,
-                                        ctas_per_sm=ctas_per_sm)
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -408,8 +404,8 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 # ---- public function ----------------------------------------------------------------------------
 def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at 9..16
-    take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM: its fp32
-    route, 32-token tiles); past that the wgmma kernel
+    take the wgmma route where ``wgmma_from_9_tokens(..., fused=True)`` says so for the [2I, K]
+    GEMM: its fp32 route on the plain launch, 32-token tiles); past that the wgmma kernel
     (in stream-K there) for weights over 32 Mi elements, from 33 tokens for weights over 8 Mi,
     from 65 below. H200 2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M /
     stream-K wgmma: 36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120
@@ -417,7 +413,7 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     30.6 / 28.3; 1024x7168 M = 64 13.7 / 26.1."""
     weights = 2 * i * k
     if m <= 16:
-        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k))
+        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k, fused=True))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
@@ -506,23 +502,18 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
-                   stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1) -> None:
+                   stream_k: bool = False, hybrid: bool = False) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
     ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
-    only the last one to two waves' worth of tiles; ``ctas_per_sm`` 2 (token tiles of at most
-    64): two CTAs share each SM, a persistent grid of twice the SM count by default."""
+    only the last one to two waves' worth of tiles."""
     two_i, k, permuted = weight_dims(w)
     i = two_i // 2
     tile_m, stages, *ctas = config
-    sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
-    # the compile cache keys by the arguments as given: one CTA per SM keeps the short form
-    tail = (True,) if permuted else ()
-    if ctas_per_sm != 1:
-        tail = (permuted, ctas_per_sm)
+    sms = ctas[0] if ctas else sm_count(w.device.index or 0)
     kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid,
-                                                     *tail)
+                                                     *((True,) if permuted else ()))
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
@@ -578,9 +569,8 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
     config, stream_k = ((plan, 0), True) if route == "stream_k" else (plan, False)
-    ctas = stream_k_ctas(m, two_i, k, config[0], fused=True) if stream_k else 1
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
-                   out_sf, config, stream_k=stream_k, ctas_per_sm=ctas)
+                   out_sf, config, stream_k=stream_k)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

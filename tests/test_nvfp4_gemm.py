@@ -149,7 +149,7 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
     """bf16 activations at 9..16 tokens: the wgmma kernel below 128 Mi weight values with
     K > 2048 (``tools/w4a16_regime_probe.py``), past 16 tokens always; fp4 activations keep
-    the small kernel (but on 7168x18432: ``W4A4_WGMMA_FROM_9_MIN_UNITS``)."""
+    the small kernel (but on 7168x18432: ``wgmma_from_9_tokens``)."""
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168)]:
         assert small_m_regime(8, n, k, a_fp4=False)
         assert not small_m_regime(9, n, k, a_fp4=False)

@@ -243,10 +243,11 @@ def test_stream_k_plan():
 
 
 def test_stream_k_ctas():
-    """Two CTAs per SM on 32- and 64-token stream-K tiles with >= 150 units an SM."""
+    """Two CTAs per SM on 32-token stream-K tiles with >= 150 units an SM (H200 A/B,
+    2026-11-30); 64-token tiles keep one."""
     assert stream_k_ctas(32, 36864, 7168, 32) == 2           # 244 units an SM
-    assert stream_k_ctas(64, 34816, 5120, 64) == 2           # 165
-    assert stream_k_ctas(64, 36864, 7168, 64, fused=True) == 2
+    assert stream_k_ctas(16, 34816, 5120, 32) == 2           # 165
+    assert stream_k_ctas(64, 34816, 5120, 64) == 1           # 64-token tiles
     assert stream_k_ctas(32, 7168, 18432, 32) == 1           # 122
     assert stream_k_ctas(128, 36864, 7168, 128) == 1         # wider tiles
     assert plain_launch_options(32, 36864, 7168, 32, True) == {"ctas_per_sm": 2, "k_groups": 2}

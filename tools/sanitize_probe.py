@@ -73,12 +73,6 @@ for cfg in ((64, 0), (64, 0, 5)):
     launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
                        torch.empty(129, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=True)
-# the fused kernel with two CTAs per SM, stream-K and whole tiles
-for cfg, sk in (((64, 0), True), ((64, 0, 7), False)):
-    launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
-                       torch.empty(129, 64, device="cuda", dtype=torch.uint8),
-                       torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=sk,
-                       ctas_per_sm=2)
 # the hybrid: 6 tiles on 2 CTAs, 4 whole and 2 in stream-K
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0, 2),
                   stream_k=True, hybrid=True)
