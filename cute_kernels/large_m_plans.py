@@ -180,6 +180,25 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
 
 
+# Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
+# latency) for stream-K launches of 32-token tiles with at least this many (tile, 64-K) units
+# per SM, two K groups a stage kept. ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18,
+# public function us, two rounds, one CTA / two CTAs one K group / two CTAs two K groups):
+# M = 32 36864x7168 (244 units an SM) 57.6, 57.5 / 59.7, 59.5 / 55.5, 55.3; 34816x5120 (165)
+# 42.6, 42.7 / 44.8, 45.1 / 42.1, 41.9. 64-token tiles lost with two CTAs (M = 64 36864x7168
+# 77.7, 74.9 / 79.9, 77.9; 34816x5120 53.3, 53.7 / 55.3, 54.6), the fused kernel's alike
+# (82.2, 79.2 / 81.9, 81.7; 56.2, 56.3 / 57.4, 57.6), so they keep one; below 150 units an SM
+# the occupancy probe had two CTAs behind (7168x18432 at 122: 36.5 / 36.9 kernel us).
+TWO_CTAS_MIN_UNITS = 150
+
+
+def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
+    """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on
+    32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
+    units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
+    return 2 if tile_m == 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
+
+
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
 # microseconds of Python each time otherwise)
 @functools.lru_cache(maxsize=4096)
@@ -196,5 +215,30 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
 
 def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) -> dict:
     """``launch_large_m``'s keyword options for the plain kernel's launch with ``tile_m``-token
-    tiles: K groups per stage (stream-K only; whole tiles keep one)."""
-    return {"k_groups": stream_k_groups(m, n, k, tile_m)} if stream_k else {}
+    tiles: CTAs per SM and K groups per stage (stream-K only; whole tiles keep one and one)."""
+    if not stream_k:
+        return {}
+    return {"ctas_per_sm": stream_k_ctas(m, n, k, tile_m),
+            "k_groups": stream_k_groups(m, n, k, tile_m)}
+
+
+# W4A4 at 9..16 tokens takes the wgmma kernel's 32-token stream-K tiles where a row of them
+# gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM
+# from 150). ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18, public function us at
+# M = 16, two rounds, small kernel / wgmma): 7168x18432 (122 units an SM) 37.8, 38.0 / 32.8,
+# 32.8; 36864x7168 (244) 57.7, 57.4 / 54.0, 54.2; 34816x5120 (165) 42.5, 42.7 / 42.0, 41.7;
+# session 17's suite had the small kernel ahead below: 5120x17408 (82 units) 26.3 against the
+# wgmma kernel's 27.8 at M = 32, 9216x7168 (61) 20.1 / 22.6. The fused op's fp32 route adds
+# its activation kernel: it paid on 36864x7168 (fused small kernel 59.9, 60.6 / 57.5, 57.9),
+# not on 34816x5120 (44.5, 44.9 / 45.9, 45.9), hence the higher bar.
+WGMMA_FROM_9_MIN_UNITS = 120
+WGMMA_FROM_9_FUSED_MIN_UNITS = 200
+
+
+@functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
+def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS) -> bool:
+    """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
+    (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
+    bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
+    return (stream_k_plan(16, n, k) == (32, False)
+            and -(-n // TILE_N) * (k // TILE_K) >= bar * sms)

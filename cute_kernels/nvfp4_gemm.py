@@ -29,7 +29,7 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .large_m_plans import plain_launch_options, plain_plan
+from .large_m_plans import plain_launch_options, plain_plan, wgmma_from_9_tokens
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -102,9 +102,15 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     tokens the small kernel won everywhere (packed words alike). Past 16 tokens W4A16 always
     takes the wgmma kernel (the small-M extensions below were measured on W4A4): the
     nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
-    kernel at 18.5 us, at M = 64 in the wgmma one at 13.9."""
+    kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
+
+    W4A4 at 9..16 tokens takes the wgmma kernel where its 32-token stream-K tiles give each SM
+    ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more (``wgmma_from_9_tokens``:
+    7168x18432, 36864x7168, 34816x5120)."""
     if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
                                  and k > SMALL_M_SHORT_K)):
+        return False
+    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True

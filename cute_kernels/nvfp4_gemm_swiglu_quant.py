@@ -74,7 +74,7 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
-from .large_m_plans import large_m_config, stream_k_plan
+from .large_m_plans import large_m_config, stream_k_plan, wgmma_from_9_tokens
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
@@ -402,8 +402,10 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 
 
 # ---- public function ----------------------------------------------------------------------------
-def swiglu_small_m_regime(m: int, i: int, k: int) -> bool:
-    """The fused kernel's regime: the small-M kernel up to 16 tokens; past that the wgmma kernel
+def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
+    """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at 9..16
+    take the wgmma route where ``wgmma_from_9_tokens(..., fused=True)`` says so for the [2I, K]
+    GEMM: its fp32 route on the plain launch, 32-token tiles); past that the wgmma kernel
     (in stream-K there) for weights over 32 Mi elements, from 33 tokens for weights over 8 Mi,
     from 65 below. H200 2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M /
     stream-K wgmma: 36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120
@@ -411,7 +413,7 @@ def swiglu_small_m_regime(m: int, i: int, k: int) -> bool:
     30.6 / 28.3; 1024x7168 M = 64 13.7 / 26.1."""
     weights = 2 * i * k
     if m <= 16:
-        return True
+        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k, fused=True))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
@@ -655,7 +657,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif swiglu_small_m_regime(m, i, k):
+    elif swiglu_small_m_regime(m, i, k, a_sf is not None):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32))
     else:

@@ -7,7 +7,7 @@ import torch
 
 from cute_kernels import reference
 from cute_kernels.large_m_plans import (large_m_config, large_m_plan, plain_launch_options,
-                                        stream_k_groups, stream_k_plan)
+                                        stream_k_ctas, stream_k_groups, stream_k_plan)
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
                                              compile_nvfp4_gemm_large_m, launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
@@ -242,6 +242,19 @@ def test_stream_k_plan():
     assert stream_k_plan(512, 36864, 7168, fused=True) is None  # 87%: above the fused 85%
 
 
+def test_stream_k_ctas():
+    """Two CTAs per SM on 32-token stream-K tiles with >= 150 units an SM (H200 A/B,
+    2026-11-30); 64-token tiles keep one."""
+    assert stream_k_ctas(32, 36864, 7168, 32) == 2           # 244 units an SM
+    assert stream_k_ctas(16, 34816, 5120, 32) == 2           # 165
+    assert stream_k_ctas(64, 34816, 5120, 64) == 1           # 64-token tiles
+    assert stream_k_ctas(32, 7168, 18432, 32) == 1           # 122
+    assert stream_k_ctas(128, 36864, 7168, 128) == 1         # wider tiles
+    assert plain_launch_options(32, 36864, 7168, 32, True) == {"ctas_per_sm": 2, "k_groups": 2}
+    assert plain_launch_options(32, 9216, 7168, 32, True) == {"ctas_per_sm": 1, "k_groups": 1}
+    assert plain_launch_options(32, 4096, 7168, 32, False) == {}
+
+
 def test_stream_k_groups():
     """Two K groups a stage on 32-token stream-K tiles with >= 80 units a CTA (H200 A/B,
     2026-11-30), one elsewhere: wider tiles, fewer units, K / 64 odd."""
@@ -251,8 +264,6 @@ def test_stream_k_groups():
     assert stream_k_groups(64, 36864, 7168, 64) == 1         # 64-token tiles
     assert stream_k_groups(32, 36864, 7232, 32) == 1         # 113 k-tiles: no pairs
     assert stream_k_groups(32, 36864, 7168, 32, sms=1000) == 1
-    assert plain_launch_options(32, 36864, 7168, 32, True) == {"k_groups": 2}
-    assert plain_launch_options(32, 4096, 7168, 32, False) == {}
 
 
 @pytest.mark.gpu

@@ -98,9 +98,12 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
 
 def test_small_m_regime_hands_over_to_stream_k_wgmma():
     """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
-    1024x7168 from 65 (``tools/fused_regime_probe.py``)."""
+    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on 36864x7168 from 9
+    (``wgmma_from_9_tokens``), bf16 ones from 17."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
-        assert swiglu_small_m_regime(16, i, k) and not swiglu_small_m_regime(17, i, k)
+        assert swiglu_small_m_regime(16, i, k, a_fp4=False)
+        assert swiglu_small_m_regime(16, i, k) == (i != 18432)
+        assert swiglu_small_m_regime(8, i, k) and not swiglu_small_m_regime(17, i, k)
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
     assert swiglu_small_m_regime(64, 512, 7168) and not swiglu_small_m_regime(65, 512, 7168)

@@ -85,9 +85,10 @@ for cfg, sk, cps in (((32, 0), True, 1), ((32, 0, 7), False, 1), ((64, 0, 9), Tr
 b640, b640_sf = reference.nvfp4_quantize(torch.randn(200, 640, device="cuda",
                                                      dtype=torch.bfloat16), 50.0)
 x640 = torch.randn(45, 640, device="cuda", dtype=torch.bfloat16)
-for cfg, sk in (((32, 0, 7), True), ((64, 0), False)):
+# (and with two CTAs per SM)
+for cfg, sk, cps in (((32, 0, 7), True, 1), ((64, 0), False, 1), ((32, 0), True, 2)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
-                      stream_k=sk, k_groups=2)
+                      stream_k=sk, k_groups=2, ctas_per_sm=cps)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 
