@@ -110,8 +110,14 @@ STREAM_K_HYBRID_MAX_EFFICIENCY = 0.9
 STREAM_K_NARROW_UNITS = 12000
 
 
+# The plain GEMM's stream-K launch takes 16-token tiles up to this many tokens (W4A4 at 9..16
+# on the largest weights, ``wgmma_from_9_tokens``, and W4A16 at 9..16): the same decode as a
+# 32-token tile, half its tensor work and activation reads. Session 18 A/B: unmeasured.
+TILE_16_MAX_M = 16
+
+
 def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
-    """The token tile of a stream-K launch: the narrowest of 32 (the plain GEMM only), 64,
+    """The token tile of a stream-K launch: the narrowest of 16 and 32 (the plain GEMM only), 64,
     128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
     GEMM), except that the plain GEMM keeps 128 up to 256 tokens on weights whose row of
     256-token tiles is under ``STREAM_K_NARROW_UNITS``. 32-token tiles at M <= 32
@@ -121,6 +127,8 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     decode."""
     if fused:
         return next((t for t in (64, 128) if m <= t), 256)
+    if m <= TILE_16_MAX_M:
+        return 16
     narrow = -(-n // TILE_N) * (k // TILE_K) < STREAM_K_NARROW_UNITS
     return next((t for t in (32, 64, 128) if m <= t or (t == 128 and narrow and m <= 256)),
                 256)
@@ -177,7 +185,7 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
     k_tiles = k // TILE_K
     units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
-    return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
+    return 2 if tile_m <= 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
@@ -196,7 +204,7 @@ def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> i
     """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on
     32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
     units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
-    return 2 if tile_m == 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
+    return 2 if tile_m <= 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
 
 
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
@@ -240,5 +248,5 @@ def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
     (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
     bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
-    return (stream_k_plan(16, n, k) == (32, False)
+    return (stream_k_plan(16, n, k) == (stream_k_tile(16, n, k), False)
             and -(-n // TILE_N) * (k // TILE_K) >= bar * sms)

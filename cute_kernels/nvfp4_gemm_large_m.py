@@ -96,7 +96,7 @@ class NVFP4GemmLargeM:
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1,
                  k_groups: int = 1):
-        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (32, 64, 128, 256)
+        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
         # latency; the persistent grid (``sms``) is then twice the SM count. No route takes it:
