@@ -112,7 +112,12 @@ STREAM_K_NARROW_UNITS = 12000
 
 # The plain GEMM's stream-K launch takes 16-token tiles up to this many tokens (W4A4 at 9..16
 # on the largest weights, ``wgmma_from_9_tokens``, and W4A16 at 9..16): the same decode as a
-# 32-token tile, half its tensor work and activation reads. Session 18 A/B: unmeasured.
+# 32-token tile, half its tensor work and activation reads, the same output bits.
+# ``tools/ab_tile16.sh`` (H200 2026-11-30, public function us at M = 16, two rounds, 32 / 16
+# tokens): W4A4 7168x18432 32.9, 32.9 / 30.9, 30.8; 36864x7168 53.7, 53.9 / 51.8, 51.5;
+# 34816x5120 41.1, 41.2 / 40.1, 40.0; fused 36864x7168 (fp32 route) 57.3, 57.7 / 55.8, 55.7;
+# W4A16 7168x18432 37.7, 37.9 / 35.9, 35.4; 5120x17408 30.5, 31.1 / 29.2, 29.0; 9216x7168
+# 25.4, 25.6 / 24.6, 24.2 (M = 12 alike).
 TILE_16_MAX_M = 16
 
 
@@ -230,7 +235,8 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
             "k_groups": stream_k_groups(m, n, k, tile_m)}
 
 
-# W4A4 at 9..16 tokens takes the wgmma kernel's 32-token stream-K tiles where a row of them
+# W4A4 at 9..16 tokens takes the wgmma kernel's stream-K launch (16-token tiles since
+# ``TILE_16_MAX_M``, 2-6% faster than the 32-token tiles measured here) where a row of tiles
 # gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM
 # from 150). ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18, public function us at
 # M = 16, two rounds, small kernel / wgmma): 7168x18432 (122 units an SM) 37.8, 38.0 / 32.8,
