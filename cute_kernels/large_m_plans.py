@@ -110,8 +110,19 @@ STREAM_K_HYBRID_MAX_EFFICIENCY = 0.9
 STREAM_K_NARROW_UNITS = 12000
 
 
+# The plain GEMM's stream-K launch takes 16-token tiles up to this many tokens (W4A4 at 9..16
+# on the largest weights, ``wgmma_from_9_tokens``, and W4A16 at 9..16): the same decode as a
+# 32-token tile, half its tensor work and activation reads, the same output bits.
+# ``tools/ab_tile16.sh`` (H200 2026-11-30, public function us at M = 16, two rounds, 32 / 16
+# tokens): W4A4 7168x18432 32.9, 32.9 / 30.9, 30.8; 36864x7168 53.7, 53.9 / 51.8, 51.5;
+# 34816x5120 41.1, 41.2 / 40.1, 40.0; fused 36864x7168 (fp32 route) 57.3, 57.7 / 55.8, 55.7;
+# W4A16 7168x18432 37.7, 37.9 / 35.9, 35.4; 5120x17408 30.5, 31.1 / 29.2, 29.0; 9216x7168
+# 25.4, 25.6 / 24.6, 24.2 (M = 12 alike).
+TILE_16_MAX_M = 16
+
+
 def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
-    """The token tile of a stream-K launch: the narrowest of 32 (the plain GEMM only), 64,
+    """The token tile of a stream-K launch: the narrowest of 16 and 32 (the plain GEMM only), 64,
     128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
     GEMM), except that the plain GEMM keeps 128 up to 256 tokens on weights whose row of
     256-token tiles is under ``STREAM_K_NARROW_UNITS``. 32-token tiles at M <= 32
@@ -121,6 +132,8 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     decode."""
     if fused:
         return next((t for t in (64, 128) if m <= t), 256)
+    if m <= TILE_16_MAX_M:
+        return 16
     narrow = -(-n // TILE_N) * (k // TILE_K) < STREAM_K_NARROW_UNITS
     return next((t for t in (32, 64, 128) if m <= t or (t == 128 and narrow and m <= 256)),
                 256)
@@ -177,7 +190,7 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
     k_tiles = k // TILE_K
     units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
-    return 2 if tile_m == 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
+    return 2 if tile_m <= 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
@@ -196,7 +209,7 @@ def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> i
     """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on
     32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
     units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
-    return 2 if tile_m == 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
+    return 2 if tile_m <= 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
 
 
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
@@ -222,7 +235,8 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
             "k_groups": stream_k_groups(m, n, k, tile_m)}
 
 
-# W4A4 at 9..16 tokens takes the wgmma kernel's 32-token stream-K tiles where a row of them
+# W4A4 at 9..16 tokens takes the wgmma kernel's stream-K launch (16-token tiles since
+# ``TILE_16_MAX_M``, 2-6% faster than the 32-token tiles measured here) where a row of tiles
 # gives at least this many (tile, 64-K) units an SM (two K groups a stage, two CTAs per SM
 # from 150). ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18, public function us at
 # M = 16, two rounds, small kernel / wgmma): 7168x18432 (122 units an SM) 37.8, 38.0 / 32.8,
@@ -240,5 +254,5 @@ def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
     (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
     bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
-    return (stream_k_plan(16, n, k) == (32, False)
+    return (stream_k_plan(16, n, k) == (stream_k_tile(16, n, k), False)
             and -(-n // TILE_N) * (k // TILE_K) >= bar * sms)

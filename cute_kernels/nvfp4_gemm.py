@@ -104,7 +104,7 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
     kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
 
-    W4A4 at 9..16 tokens takes the wgmma kernel where its 32-token stream-K tiles give each SM
+    W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM
     ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more (``wgmma_from_9_tokens``:
     7168x18432, 36864x7168, 34816x5120)."""
     if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS

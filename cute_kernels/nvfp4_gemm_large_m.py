@@ -13,7 +13,7 @@ transform stage writing a decoded bf16 weight tile to shared memory for a plain 
 costs 16 KB of shared-memory stores and a barrier between warpgroups per k-tile.)
 
 CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
-tokens (the wgmma N side: 32, 64, 128 or 256) x 64 K. One producer warp issues, per k-tile,
+tokens (the wgmma N side: 16, 32, 64, 128 or 256) x 64 K. One producer warp issues, per k-tile,
 three TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
 [128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale layout the
 scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N
@@ -96,7 +96,7 @@ class NVFP4GemmLargeM:
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1,
                  k_groups: int = 1):
-        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (32, 64, 128, 256)
+        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
         # latency; the persistent grid (``sms``) is then twice the SM count. No route takes it:

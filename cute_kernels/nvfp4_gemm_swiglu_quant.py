@@ -405,7 +405,7 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at 9..16
     take the wgmma route where ``wgmma_from_9_tokens(..., fused=True)`` says so for the [2I, K]
-    GEMM: its fp32 route on the plain launch, 32-token tiles); past that the wgmma kernel
+    GEMM: its fp32 route on the plain launch, 16-token tiles); past that the wgmma kernel
     (in stream-K there) for weights over 32 Mi elements, from 33 tokens for weights over 8 Mi,
     from 65 below. H200 2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M /
     stream-K wgmma: 36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120

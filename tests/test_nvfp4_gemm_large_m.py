@@ -90,8 +90,8 @@ def test_matches_fp64_reference(m, n, k):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("config", [(32, 0), (64, 0), (128, 0), (256, 0), (128, 2, 7),
-                                    (256, 3, 5), (64, 2, 1), (32, 3, 6)])
+@pytest.mark.parametrize("config", [(16, 0), (32, 0), (64, 0), (128, 0), (256, 0), (128, 2, 7),
+                                    (256, 3, 5), (64, 2, 1), (32, 3, 6), (16, 3, 6)])
 def test_every_tile_config_agrees(config):
     # 13 k-tiles (odd, more than the stages), N and M tails; with a shrunk grid each CTA walks
     # many tiles, so pipeline phases carry across tiles.
@@ -127,7 +127,8 @@ def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config,stream_k", [((32, 0), False), ((64, 2, 7), False),
-                                             ((128, 3, 5), True), ((64, 0, 11), True)])
+                                             ((128, 3, 5), True), ((64, 0, 11), True),
+                                             ((16, 0, 11), True)])
 @pytest.mark.parametrize("permuted", [False, True])
 def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, permuted):
     """K / 64 even: each pipeline stage holds two 64-element K groups (``k_groups=2``); an odd
@@ -155,6 +156,8 @@ def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, permuted)
     (777, (32, 0, 9), False),   # 250 tiles on 9 CTAs: phases carry across tiles
     (129, (64, 0, 11), True),   # stream-K pieces cross tiles
     (29, (32, 0), True),        # one token tile, 3 tokens of tail
+    (13, (16, 0), True),        # one 16-token tile, 13 tokens
+    (777, (16, 0, 9), False),   # 49 token tiles on 9 CTAs
 ])
 def test_two_ctas_per_sm_agree(m, config, stream_k):
     """``ctas_per_sm=2`` (80 registers at launch, the consumers at 104) computes the same
@@ -192,7 +195,8 @@ def test_persistent_grid_smaller_than_tiles_and_graph_capture():
 
 
 # ------------------------------------------------------------------------- stream-K
-@pytest.mark.parametrize("n,k,tile_m", [(9216, 7168, 256), (200, 576, 64), (9216, 7168, 32)])
+@pytest.mark.parametrize("n,k,tile_m", [(9216, 7168, 256), (200, 576, 64), (9216, 7168, 32),
+                                        (7168, 18432, 16)])
 def test_stream_k_compiles_for_sm90a(n, k, tile_m):
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, H200_SMS,
                         1, True)
@@ -219,6 +223,8 @@ def test_stream_k_plan():
     tiles."""
     assert stream_k_plan(64, 36864, 7168) == (64, False)       # 288 tiles: 2.18 waves
     assert stream_k_plan(32, 36864, 7168) == (32, False)       # 32-token tiles at M <= 32
+    assert stream_k_plan(16, 36864, 7168) == (16, False)       # 16-token tiles at M <= 16
+    assert stream_k_plan(16, 36864, 7168, fused=True) == (64, False)
     assert stream_k_plan(32, 36864, 7168, fused=True) == (64, False)
     assert stream_k_plan(256, 9216, 7168) == (128, False)      # 72 tiles of 256: cut finer
     assert stream_k_plan(256, 7168, 18432) == (256, False)     # 56 tiles, 16128 units
@@ -274,6 +280,8 @@ def test_stream_k_groups():
     (256, 1152, 7168, (256, 0)),      # 9 tiles of 112 k-tiles: ~8 k-tiles a CTA
     (5, 1160, 1024, (64, 0, 13)),     # one token tile, a tail of 5 tokens
     (45, 1160, 1024, (32, 0, 13)),    # two 32-token tiles, a tail of 13 tokens
+    (13, 1160, 1024, (16, 0, 13)),    # one 16-token tile, 13 tokens
+    (45, 1160, 1024, (16, 0)),        # three 16-token tiles, a tail of 13 tokens
 ])
 @pytest.mark.parametrize("out_dtype", [torch.float32, torch.bfloat16])
 def test_stream_k_matches_fp64_reference(m, n, k, config, out_dtype):

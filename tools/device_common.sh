@@ -157,7 +157,7 @@ ab_public_large_m() {
   (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
    sanitize memcheck 200 & sanitize racecheck 230 & wait) &
   for dir in "${dirs[@]}"; do
-    for i in $(seq 0 12); do
+    for i in $(seq 0 $(( ${AB_POINTS:-13} - 1 ))); do  # one warm-up process per point
       if [ "$dir" = . ]; then pp=""; cache=$CUTE_KERNELS_CACHE_DIR; else pp="$PWD/$dir:"; cache=/tmp/kc-$dir; fi
       env PYTHONPATH="$pp${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=$cache CUTE_KERNELS_BENCH_WARM=1 \
         CUTE_KERNELS_BENCH_SHAPES=$i timeout 280 python tools/loop_ab_probe.py > "/tmp/logs/warm-ab-${dir//[.\/]/_}$i.log" 2>&1 &

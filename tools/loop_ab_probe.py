@@ -28,6 +28,9 @@ if os.environ.get("LOOP_MS"):  # "2,4": these token counts instead
     MS = tuple(int(m) for m in os.environ["LOOP_MS"].split(","))
 POINTS = ([("gemm", n, k, True) for n, k in GEMMS] + [("fused", n, k, True) for n, k in FUSED]
           + [("fused", 36864, 7168, False)])  # the DeepSeek-V3 MLP's gate_up: bf16 x
+if os.environ.get("LOOP_W4A16") == "1":  # bf16 activations at LOOP_MS on the weights whose
+    # 9..16 tokens take the wgmma kernel in stream-K
+    POINTS += [("gemm", n, k, False) for n, k in [(7168, 18432), (5120, 17408), (9216, 7168)]]
 torch.manual_seed(0)
 HASH_FILE = os.environ.get("LOOP_HASH_FILE")
 alpha = torch.full((1,), 0.5, device="cuda")
@@ -47,7 +50,7 @@ for kind, n, k, fp4 in select_shapes(POINTS):
     copies = weight_copies(n, k) if kind == "gemm" else gate_up_copies(n, k)
     words = [(prepare_nvfp4_weight(w), s) for w, s in copies]
     del copies
-    for m in ((1,) if not fp4 else MS):
+    for m in (MS if fp4 or kind == "gemm" else (1,)):
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4 else (x, None)
         if kind == "gemm":
