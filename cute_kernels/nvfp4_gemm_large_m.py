@@ -99,9 +99,8 @@ class NVFP4GemmLargeM:
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
-        # latency; the persistent grid (``sms``) is then twice the SM count. No route takes it:
-        # ``tools/large_m_occupancy_probe.py`` (H200 2026-11-30) had it 4-8% faster on
-        # 36864x7168 at M = 32..64 and slower on the smaller shapes (more stream-K cuts)
+        # latency; the persistent grid (``sms``) is then twice the SM count. The plain GEMM's
+        # 16- and 32-token stream-K tiles on the largest weights take it (``stream_k_ctas``)
         assert ctas_per_sm in (1, 2) and (ctas_per_sm == 1 or tile_m <= 64)
         self.ctas_per_sm = ctas_per_sm
         # ``permuted``: the weights come in ``permuted_fp4``'s bit-permuted words and the
