@@ -23,8 +23,6 @@ if os.environ.get("LOOP_POINTS") in ("few", "staged"):
     GEMMS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
              (7168, 2048)]
     FUSED = [(36864, 7168), (34816, 5120), (9216, 7168)]
-if os.environ.get("LOOP_ONLY") == "fused":  # the fused op's points only
-    GEMMS = []
 MS = {"few": (1, 8), "staged": (1, 16)}.get(os.environ.get("LOOP_POINTS"), (1, 4, 8, 16))
 if os.environ.get("LOOP_MS"):  # "2,4": these token counts instead
     MS = tuple(int(m) for m in os.environ["LOOP_MS"].split(","))
