@@ -186,16 +186,16 @@ K_GROUPS_MIN_UNITS = 80
 
 def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
-    tiles: 2 on 32-token tiles where K / 64 is even and each CTA's share of (tile, k-tile)
-    units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
+    tiles: 2 on 16- and 32-token tiles where K / 64 is even and each CTA's share of (tile,
+    k-tile) units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
     k_tiles = k // TILE_K
     units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
     return 2 if tile_m <= 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
-# latency) for stream-K launches of 32-token tiles with at least this many (tile, 64-K) units
-# per SM, two K groups a stage kept. ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18,
+# latency) for stream-K launches of 32-token tiles (16-token ones since ``TILE_16_MAX_M``)
+# with at least this many (tile, 64-K) units per SM, two K groups a stage kept. ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18,
 # public function us, two rounds, one CTA / two CTAs one K group / two CTAs two K groups):
 # M = 32 36864x7168 (244 units an SM) 57.6, 57.5 / 59.7, 59.5 / 55.5, 55.3; 34816x5120 (165)
 # 42.6, 42.7 / 44.8, 45.1 / 42.1, 41.9. 64-token tiles lost with two CTAs (M = 64 36864x7168
@@ -206,7 +206,7 @@ TWO_CTAS_MIN_UNITS = 150
 
 
 def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
-    """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on
+    """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on 16- and
     32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
     units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
     return 2 if tile_m <= 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
@@ -254,7 +254,8 @@ WGMMA_FROM_9_FUSED_MIN_UNITS = 120
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
 def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS) -> bool:
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
-    (``WGMMA_FROM_9_MIN_UNITS``; the fused op's [2I, K] weight ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
+    (``WGMMA_FROM_9_MIN_UNITS``; ``fused``: the fused op's [2I, K] weight,
+    ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
     bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
     return (stream_k_plan(16, n, k) == (stream_k_tile(16, n, k), False)
             and -(-n // TILE_N) * (k // TILE_K) >= bar * sms)
