@@ -121,6 +121,12 @@ STREAM_K_NARROW_UNITS = 12000
 TILE_16_MAX_M = 16
 
 
+def row_units(n: int, k: int) -> int:
+    """(tile, 64-K) units of one row of token tiles over an [N, K] weight: its 128-row tiles
+    times its k-tiles (stream-K's work units; a launch has one row per token tile)."""
+    return -(-n // TILE_N) * (k // TILE_K)
+
+
 def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     """The token tile of a stream-K launch: the narrowest of 16 and 32 (the plain GEMM only), 64,
     128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
@@ -134,7 +140,7 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
         return next((t for t in (64, 128) if m <= t), 256)
     if m <= TILE_16_MAX_M:
         return 16
-    narrow = -(-n // TILE_N) * (k // TILE_K) < STREAM_K_NARROW_UNITS
+    narrow = row_units(n, k) < STREAM_K_NARROW_UNITS
     return next((t for t in (32, 64, 128) if m <= t or (t == 128 and narrow and m <= 256)),
                 256)
 
@@ -188,15 +194,16 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
     tiles: 2 on 16- and 32-token tiles where K / 64 is even and each CTA's share of (tile,
     k-tile) units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
-    k_tiles = k // TILE_K
-    units = -(-m // tile_m) * -(-n // TILE_N) * k_tiles
-    return 2 if tile_m <= 32 and k_tiles % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms else 1
+    units = -(-m // tile_m) * row_units(n, k)
+    return (2 if tile_m <= 32 and (k // TILE_K) % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms
+            else 1)
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
 # latency) for stream-K launches of 32-token tiles (16-token ones since ``TILE_16_MAX_M``)
-# with at least this many (tile, 64-K) units per SM, two K groups a stage kept. ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18,
-# public function us, two rounds, one CTA / two CTAs one K group / two CTAs two K groups):
+# with at least this many (tile, 64-K) units per SM, two K groups a stage kept.
+# ``tools/ab_two_ctas.sh`` (H200 2026-11-30, session 18, public function us, two rounds, one
+# CTA / two CTAs one K group / two CTAs two K groups):
 # M = 32 36864x7168 (244 units an SM) 57.6, 57.5 / 59.7, 59.5 / 55.5, 55.3; 34816x5120 (165)
 # 42.6, 42.7 / 44.8, 45.1 / 42.1, 41.9. 64-token tiles lost with two CTAs (M = 64 36864x7168
 # 77.7, 74.9 / 79.9, 77.9; 34816x5120 53.3, 53.7 / 55.3, 54.6), the fused kernel's alike
@@ -208,7 +215,7 @@ TWO_CTAS_MIN_UNITS = 150
 def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on 16- and
     32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
-    units = -(-m // tile_m) * -(-n // TILE_N) * (k // TILE_K)
+    units = -(-m // tile_m) * row_units(n, k)
     return 2 if tile_m <= 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
 
 
@@ -257,5 +264,4 @@ def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS
     (``WGMMA_FROM_9_MIN_UNITS``; ``fused``: the fused op's [2I, K] weight,
     ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
     bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
-    return (stream_k_plan(16, n, k) == (stream_k_tile(16, n, k), False)
-            and -(-n // TILE_N) * (k // TILE_K) >= bar * sms)
+    return stream_k_plan(16, n, k) is not None and row_units(n, k) >= bar * sms

@@ -328,12 +328,14 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
         *args, *split_buffers(m, n, config, out.device))
 
 
-def _large_m(a, a_sf, b, b_sf, alpha, out):
-    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) as
-    ``plain_plan`` launches it: stream-K (or its hybrid), else whole tiles with K splits."""
+def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
+                   plan: tuple[int, int, bool, bool]) -> None:
+    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
+    validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
+    stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups."""
     n, k, permuted = weight_dims(b)
     m = out.shape[0]
-    tile_m, splits, stream_k, hybrid = plain_plan(m, n, k)
+    tile_m, splits, stream_k, hybrid = plan
     launch_large_m(bf16_activations(a, a_sf, permuted), b, b_sf, alpha, out, (tile_m, 0),
                    splits, stream_k, hybrid,
                    **plain_launch_options(m, n, k, tile_m, stream_k))
@@ -361,5 +363,5 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:
-        _large_m(a, a_sf, b, b_sf, alpha_t, out)
+        launch_planned(a, a_sf, b, b_sf, alpha_t, out, plain_plan(m, n, k))
     return out

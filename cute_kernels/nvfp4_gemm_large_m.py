@@ -522,13 +522,17 @@ class NVFP4GemmLargeM:
                 sf = cute.make_rmem_tensor((4,), sSF8.element_type)
                 cute.autovec_copy(self._group_scales(sSF8, stage, g, row), sf)
                 for kb in cutlass.range_constexpr(4):
-                    if cutlass.const_expr(splat is not None):  # sSF8 holds the bytes as Uint8
-                        s = splat[cutlass.Int32(sf[kb])]
-                    else:
-                        s = bf16x2_splat(sf[kb].to(cutlass.Float32) * cutlass.Float32(POW2_63))
+                    s = self._scale_splat(splat, sf[kb])
                     for half in cutlass.range_constexpr(2):
                         raw = e2m1x2_from_byte(words[2 * kb + half], selector)
                         frag32[h + 2 * half, 0, 4 * g + kb] = mul_bf16x2(raw, s)
+
+    def _scale_splat(self, splat, scale):
+        """The bf16x2 splat of ``scale * 2^63``: from the shared table ``splat`` (the scale
+        then a Uint8 byte, ``scale_table``), else converted from the e4m3 value."""
+        if cutlass.const_expr(splat is not None):
+            return splat[cutlass.Int32(scale)]
+        return bf16x2_splat(scale.to(cutlass.Float32) * cutlass.Float32(POW2_63))
 
     def _group_scales(self, sSF8, stage, g: int, row):
         """The 4 scale bytes (blocks 0..3) of weight row ``row`` in K group ``g`` of ``stage``:
@@ -553,11 +557,7 @@ class NVFP4GemmLargeM:
                 words = cute.make_rmem_tensor((2,), cutlass.Int32)
                 cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (4 * g + q,)),
                                   words)
-                scales = self._group_scales(sSF8, stage, g, row)
-                if cutlass.const_expr(splat is not None):  # sSF8 holds the bytes as Uint8
-                    s = splat[cutlass.Int32(scales[q])]
-                else:
-                    s = bf16x2_splat(scales[q].to(cutlass.Float32) * cutlass.Float32(POW2_63))
+                s = self._scale_splat(splat, self._group_scales(sSF8, stage, g, row)[q])
                 for b in cutlass.range_constexpr(2):
                     word = cutlass.Uint32(words[b])
                     for r in cutlass.range_constexpr(4):

@@ -29,9 +29,8 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
-from .large_m_plans import large_m_plan, plain_launch_options, plain_plan
-from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import launch_large_m
+from .large_m_plans import large_m_plan, plain_plan
+from .nvfp4_gemm import launch_planned
 from .nvfp4_quant import compile_nvfp4_quant, kernel_config
 from .permuted_fp4 import weight_dims
 
@@ -59,13 +58,9 @@ def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: 
     kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
     alpha and out_global_scale one-element fp32 tensors, ``plan`` the GEMM's launch in
     ``plain_plan``'s form (tile_m, splits, stream_k, hybrid)."""
-    two_i, k, permuted = weight_dims(w)
-    m, i = a.shape[0], two_i // 2
+    m, i = a.shape[0], weight_dims(w)[0] // 2
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
-    tile_m, splits, stream_k, hybrid = plan
-    launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, pre, (tile_m, 0), splits,
-                   stream_k, hybrid,
-                   **plain_launch_options(m, 2 * i, k, tile_m, stream_k))
+    launch_planned(a, a_sf, w, w_sf, alpha, pre, plan)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
                                 *kernel_config(i, True, w.device, fp32_input=True), True)
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,

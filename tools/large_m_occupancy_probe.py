@@ -4,8 +4,8 @@ Session 6's ncu run on 36864x7168 M = 64 (64-token tiles) had 2.26 warps per sch
 eligible, 44% of issue slots busy: the consumer warps' decode stalls on its own latency while
 the tensor pipe waits. Two CTAs per SM (``ctas_per_sm=2``: 80 registers at launch, 104 for the
 consumers, no spill) give each scheduler four consumer warps; 32-token tiles halve the MMA of
-M <= 32. Per shape and M: the current route (``_large_m``, bf16 activations: the kernel alone
-plus stream-K's counter memset), then stream-K ("sk") and whole-tile ("whole") launches per
+M <= 32. Per shape and M: the current route (``launch_planned`` on ``plain_plan``, bf16
+activations: the kernel alone plus stream-K's counter memset), then stream-K ("sk") and whole-tile ("whole") launches per
 (token tile, CTAs per SM). Whole tiles of one token tile must give the same bits with one or
 two CTAs per SM ("same" / "DIFFER"). Permuted words, graph us, weights rotated past the L2.
 CUTE_KERNELS_BENCH_SHAPES picks shapes."""
@@ -15,8 +15,8 @@ from probe_inputs import weight_copies
 
 from cute_kernels import prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes, time_graph_us, warm_only
-from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
-from cute_kernels.nvfp4_gemm import _large_m
+from cute_kernels.large_m_plans import large_m_plan, plain_plan, stream_k_plan
+from cute_kernels.nvfp4_gemm import launch_planned
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 
 SHAPES = [(36864, 7168), (34816, 5120), (9216, 7168), (7168, 18432), (5120, 17408),
@@ -38,8 +38,9 @@ for n, k in select_shapes(SHAPES):
     for m in (32, 64, 128):
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        plan = plain_plan(m, n, k)
         row = [f"{n}x{k} M={m}: route {stream_k_plan(m, n, k) or large_m_plan(m, n, k)} "
-               + f"{time_graph_us([lambda w=w: _large_m(a, None, w[0], w[1], alpha, out) for w in words], 50):.2f}"]
+               + f"{time_graph_us([lambda w=w: launch_planned(a, None, w[0], w[1], alpha, out, plan) for w in words], 50):.2f}"]
         whole_bits = {}
         for label, tile, cps, sk in variants(m):
             def call(w, tile=tile, cps=cps, sk=sk):

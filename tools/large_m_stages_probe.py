@@ -6,15 +6,17 @@ CTAs per SM no help on most shapes. A k-tile of 32 tokens takes ~480 SM cycles t
 stages cap at 8, i.e. 8 x 4.6 KB of weights and scales in flight per SM, about what Little's law
 asks of one SM's share of DRAM bandwidth at ~1 us latency. So: deeper pipelines. Per shape and
 M, stream-K launches "sk{tile}s{stages}[x2]" (x2: two CTAs per SM), and the current route
-(``_large_m``, bf16 activations, which adds the activations' K permutation pass). Permuted
-words, graph us, weights rotated past the L2. CUTE_KERNELS_BENCH_SHAPES picks shapes."""
+(``launch_planned`` on ``plain_plan``, bf16 activations, which adds the activations' K
+permutation pass). Permuted words, graph us, weights rotated past the L2.
+CUTE_KERNELS_BENCH_SHAPES picks shapes."""
 
 import torch
 from probe_inputs import weight_copies
 
 from cute_kernels import prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes, time_graph_us
-from cute_kernels.nvfp4_gemm import _large_m
+from cute_kernels.large_m_plans import plain_plan
+from cute_kernels.nvfp4_gemm import launch_planned
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES, launch_large_m
 
 SHAPES = [(36864, 7168), (34816, 5120), (9216, 7168), (7168, 18432), (5120, 17408),
@@ -39,8 +41,9 @@ for n, k in select_shapes(SHAPES):
     for m, variants in VARIANTS.items():
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        plan = plain_plan(m, n, k)
         row = [f"{n}x{k} M={m}: route "
-               + f"{time_graph_us([lambda w=w: _large_m(a, None, w[0], w[1], alpha, out) for w in words], 50):.2f}"]
+               + f"{time_graph_us([lambda w=w: launch_planned(a, None, w[0], w[1], alpha, out, plan) for w in words], 50):.2f}"]
         for tile, stages, cps in variants:
             us = time_graph_us([lambda w=w, t=tile, s=stages, c=cps: launch_large_m(
                 a, w[0], w[1], alpha, out, (t, s), stream_k=True, ctas_per_sm=c)

@@ -14,14 +14,15 @@ def fused_operands(two_i: int, k: int, m: int, permuted: bool) -> dict:
     form ``x16`` (K permuted with ``permuted``), the outputs ``q`` / ``sf`` and a bf16 [M, 2I]
     pre-activation buffer ``h``."""
     from cute_kernels.nvfp4_dequant import bf16_activations
+    from layouts import sf_padded_shape
 
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     i = two_i // 2
     return {"a": a, "a_sf": a_sf, "x16": bf16_activations(a, a_sf, permuted),
             "q": torch.empty(m, i // 2, device="cuda", dtype=torch.uint8),
-            "sf": torch.empty(((m + 127) // 128 * 128) * (i // 16), device="cuda",
-                              dtype=torch.uint8),
+            "sf": torch.empty(sf_padded_shape(m, i // 16), device="cuda",
+                              dtype=torch.uint8).view(-1),
             "h": torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)}
 
 
