@@ -529,7 +529,8 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     (``split_route_plan``), or where ``nvfp4_gemm``'s own launch has
     narrower token tiles than the fused kernel (``fp32_route_plan``: 32-token tiles at 17..32
     tokens, 16 at 9..16 on 36864x7168, 128-token stream-K tiles at 129..256 on 9216x7168,
-    64-token whole tiles at 1024 tokens on 1024x7168); else ``("whole", config)``, the fused kernel on whole tiles.
+    64-token whole tiles at 1024 tokens on 1024x7168); else ``("whole", config)``, the fused
+    kernel on whole tiles.
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
