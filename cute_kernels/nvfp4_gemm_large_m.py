@@ -666,6 +666,15 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
             arrival_counters(tiles, device))
 
 
+def compile_tail(permuted: bool, ctas_per_sm: int, k_groups: int) -> tuple:
+    """The trailing (permuted, ctas_per_sm, k_groups) compile arguments in their shortest form:
+    the compile cache keys by the arguments as given, so standard weights, one CTA per SM and
+    one K group a stage leave them out."""
+    if ctas_per_sm != 1 or k_groups != 1:
+        return (permuted, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
+    return (True,) if permuted else ()
+
+
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1) -> None:
@@ -690,12 +699,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
-    # the compile cache keys by the arguments as given: standard weights, one CTA per SM and
-    # one K group a stage keep the short forms (``tail``: the trailing permuted / ctas_per_sm /
-    # k_groups arguments)
-    tail = (True,) if permuted else ()
-    if ctas_per_sm != 1 or k_groups != 1:
-        tail = (permuted, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
+    tail = compile_tail(permuted, ctas_per_sm, k_groups)
     if stream_k:
         compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
                                    *tail)(

@@ -74,12 +74,13 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
-from .large_m_plans import large_m_config, stream_k_plan, wgmma_from_9_tokens
+from .large_m_plans import (large_m_config, plain_launch_options, stream_k_plan,
+                            wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 fake_stream_k_buffers, stream_k_buffers)
+                                 compile_tail, fake_stream_k_buffers, stream_k_buffers)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
@@ -254,10 +255,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     TABLE_READY = 3  # the reciprocal table is filled
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False):
+                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
+                 ctas_per_sm: int = 1, k_groups: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
-                         hybrid=hybrid, permuted=permuted)
+                         hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm,
+                         k_groups=k_groups)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -342,7 +345,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         g = lane // 4
         q = lane % 4
         kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
-        # token tok0 + t, t = 8 j + 2 q + p < tile_m <= 256 (tile_m a multiple of 128, or 64)
+        # token tok0 + t, t = 8 j + 2 q + p < tile_m <= 256 (tile_m a multiple of 128, or
+        # 16..64: then the tile lies inside one 128-row scale block)
         sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb, 2 * 128)
         for j in cutlass.range_constexpr(j0, j1):
             quant = quantize_block_pair(h[4 * j], h[4 * j + 1], h[4 * j + 2], h[4 * j + 3], g,
@@ -364,9 +368,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            hybrid: bool = False, permuted: bool = False):
+                                            hybrid: bool = False, permuted: bool = False,
+                                            ctas_per_sm: int = 1, k_groups: int = 1):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``permuted`` too);
+    ``permuted``, ``ctas_per_sm`` and ``k_groups`` too);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
     ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -384,10 +389,12 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
-                                                   hybrid=hybrid, permuted=permuted)
+                                                   hybrid=hybrid, permuted=permuted,
+                                                   ctas_per_sm=ctas_per_sm, k_groups=k_groups)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted)
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted,
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -502,23 +509,33 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
-                   stream_k: bool = False, hybrid: bool = False) -> None:
+                   stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
+                   k_groups: int = 1) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
     ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
-    only the last one to two waves' worth of tiles."""
+    only the last one to two waves' worth of tiles; ``ctas_per_sm`` and ``k_groups`` as there
+    (``plain_launch_options``)."""
     two_i, k, permuted = weight_dims(w)
     i = two_i // 2
     tile_m, stages, *ctas = config
-    sms = ctas[0] if ctas else sm_count(w.device.index or 0)
+    sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid,
-                                                     *((True,) if permuted else ()))
+                                                     *compile_tail(permuted, ctas_per_sm,
+                                                                   k_groups))
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
         args += stream_k_buffers(a_bf16.shape[0], 2 * i, tile_m, sms, w.device)
     kernel(*args)
+
+
+# The fused kernel on ``nvfp4_gemm``'s own stream-K launch where that has 16- or 32-token
+# tiles (its CTAs per SM and K groups a stage too): no fp32 round trip and no second kernel
+# (the fp32 route's ~3.5-4 us at M = 16 on 36864x7168). Session 18, unmeasured:
+# ``tools/ab_fused_narrow.sh``.
+FUSED_NARROW_TILES = True
 
 
 @functools.lru_cache(maxsize=4096)  # pure in its integers, asked on every large-M call
@@ -529,8 +546,10 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     (``split_route_plan``), or where ``nvfp4_gemm``'s own launch has
     narrower token tiles than the fused kernel (``fp32_route_plan``: 32-token tiles at 17..32
     tokens, 16 at 9..16 on 36864x7168, 128-token stream-K tiles at 129..256 on 9216x7168,
-    64-token whole tiles at 1024 tokens on 1024x7168); else ``("whole", config)``, the fused
-    kernel on whole tiles.
+    64-token whole tiles at 1024 tokens on 1024x7168), except that ``("narrow", tile_m)``
+    runs the fused kernel itself on that launch where it is stream-K with 16- or 32-token
+    tiles (``FUSED_NARROW_TILES``); else ``("whole", config)``, the fused kernel on whole
+    tiles.
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
@@ -551,6 +570,9 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     fused_tile = (stream_plan[0] if stream_plan is not None
                   else plan[0] if plan is not None else config[0])
     narrower = fp32_route_plan(m, i, k, fused_tile)
+    if narrower is not None and FUSED_NARROW_TILES and narrower[0] <= 32 and narrower[2:] == (
+            True, False):
+        return "narrow", narrower[0]
     if narrower is not None:
         return "split", narrower
     if stream_plan is not None:
@@ -568,6 +590,11 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     route, plan = large_m_route(m, i, k)
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
+        return
+    if route == "narrow":
+        launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale,
+                       out, out_sf, (plan, 0), stream_k=True,
+                       **plain_launch_options(m, two_i, k, plan, True))
         return
     config, stream_k = ((plan, 0), True) if route == "stream_k" else (plan, False)
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,

@@ -5,10 +5,11 @@ quantization of the fp64 SwiGLU (DESIGN.md's rule for results after a GEMM)."""
 import pytest
 import torch
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
+from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference,
+                          restore_gate_up_weight)
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import nvfp4_dequantize
-from cute_kernels.large_m_plans import stream_k_plan
+from cute_kernels.large_m_plans import plain_launch_options, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
@@ -56,6 +57,17 @@ def test_large_m_stream_k_compiles_for_sm90a():
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 256, 0, 132, True)
 
 
+@pytest.mark.parametrize("tile_m", [16, 32])
+def test_large_m_narrow_tiles_two_ctas_fit_80_registers(tile_m):
+    """The fused kernel on the plain GEMM's narrow stream-K launch (two CTAs per SM, two K
+    groups a stage, permuted words): 384 threads at <= 80 registers at launch."""
+    from cute_kernels.testing import kernel_registers
+
+    compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 18432, 7168, tile_m, 0,
+                            264, True, False, True, 2, 2)
+    assert max(kernel_registers(compiled)) <= 80
+
+
 @pytest.mark.parametrize("tile_m,stages", [(64, 8), (128, 8), (256, 4)])
 def test_large_m_shared_memory_budget(tile_m, stages):
     """The pipeline stages leave room for the epilogue's 64 x tile_m fp32 silu(gate) buffer and
@@ -98,11 +110,11 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
 
 def test_small_m_regime_hands_over_to_stream_k_wgmma():
     """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
-    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on 36864x7168 from 9
-    (``wgmma_from_9_tokens``), bf16 ones from 17."""
+    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on 36864x7168 and
+    34816x5120 from 9 (``wgmma_from_9_tokens``), bf16 ones from 17."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
         assert swiglu_small_m_regime(16, i, k, a_fp4=False)
-        assert swiglu_small_m_regime(16, i, k) == (i != 18432)
+        assert swiglu_small_m_regime(16, i, k) == (i == 4608)
         assert swiglu_small_m_regime(8, i, k) and not swiglu_small_m_regime(17, i, k)
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
@@ -137,13 +149,21 @@ def test_large_m_route():
     assert large_m_route(256, 2048, 7168) == ("stream_k", 128)   # no K split planned
     assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
     assert large_m_route(4096, 18432, 7168)[0] == "whole"
+    # the fused kernel on nvfp4_gemm's 16- / 32-token stream-K launch (FUSED_NARROW_TILES)
+    assert large_m_route(16, 18432, 7168) == ("narrow", 16)
+    assert large_m_route(32, 17408, 5120) == ("narrow", 32)
+    assert large_m_route(20, 4608, 7168) == ("narrow", 32)
+    assert large_m_route(32, 2048, 7168)[0] == "split"          # split-K there
 
 
 def test_large_m_route_takes_the_plain_gemms_narrower_tiles():
     """Where ``nvfp4_gemm``'s launch has narrower token tiles than the fused kernel, the fp32
-    route runs that launch (H200 2026-11-30, ``tools/fused_route_overhead_probe.py``)."""
-    assert large_m_route(32, 18432, 7168) == ("split", (32, 1, True, False))  # fused: 64
-    assert large_m_route(17, 17408, 5120) == ("split", (32, 1, True, False))
+    route runs that launch (H200 2026-11-30, ``tools/fused_route_overhead_probe.py``), except
+    that the fused kernel itself takes that launch's 16- and 32-token stream-K tiles
+    (``FUSED_NARROW_TILES``)."""
+    assert fp32_route_plan(32, 18432, 7168, 64) == (32, 1, True, False)  # fused: 64
+    assert large_m_route(32, 18432, 7168) == ("narrow", 32)
+    assert large_m_route(17, 17408, 5120) == ("narrow", 32)
     assert large_m_route(256, 4608, 7168) == ("split", (128, 1, True, False))  # fused: 256
     assert large_m_route(1024, 512, 7168) == ("split", (64, 1, False, False))  # fused: 128
     assert large_m_route(64, 18432, 7168) == ("stream_k", 64)     # the same tile: fused
@@ -412,15 +432,18 @@ def test_torch_compile():
 
 
 # ------------------------------------------------------------------------- GPU: large-M kernel
-def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False):
-    """The fused large-M kernel itself (whatever the routing), on poisoned outputs."""
+def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False,
+                 **options):
+    """The fused large-M kernel itself (whatever the routing), on poisoned outputs;
+    ``options``: ``launch_large_m``'s ctas_per_sm and k_groups."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
     a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
     launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid)
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid,
+                   **options)
     torch.cuda.synchronize()
     return out, out_sf
 
@@ -442,6 +465,9 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     route, plan = large_m_route(m, i, k)
     if route == "stream_k":
         out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True)
+    elif route == "narrow":
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True,
+                                   **plain_launch_options(m, 2 * i, k, plan, True))
     elif route == "split":
         return
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
@@ -450,7 +476,7 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(64, 0), (128, 0), (256, 0), (128, 2, 7), (256, 3, 5),
-                                    (64, 2, 1)])
+                                    (64, 2, 1), (32, 0), (16, 0), (32, 3, 6), (16, 2, 5)])
 def test_large_m_every_tile_config_agrees(config):
     # 5 row tiles, 13 k-tiles (odd, more than the stages), a token tail; with a shrunk grid each
     # CTA walks many tiles, so the pipeline phases and the epilogue's barriers carry across.
@@ -468,6 +494,9 @@ def test_large_m_every_tile_config_agrees(config):
     (777, 320, 832, (64, 0, 7)),     # 65 tiles x 13 k-tiles on 7 CTAs: pieces cross tiles
     (129, 192, 576, (64, 0)),        # 27 units on 27 CTAs: one-k-tile pieces, M and I tails
     (256, 512, 7168, (256, 0)),      # 1024x7168 at M = 256: 8 tiles of 112 k-tiles
+    (13, 320, 832, (16, 0, 7)),      # one 16-token tile, 13 tokens
+    (45, 320, 832, (16, 0, 5)),      # three 16-token tiles, a tail of 13
+    (29, 192, 576, (32, 0)),         # one 32-token tile, 29 tokens, an I tail
 ])
 def test_large_m_stream_k_matches_reference(m, i, k, config):
     """Stream-K in the fused kernel: the tile's last CTA sums its pieces, then quantizes."""
@@ -477,6 +506,49 @@ def test_large_m_stream_k_matches_reference(m, i, k, config):
     again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=True)
     assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
                                                    out_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,stream_k", [
+    (13, (16, 0, 11), True),     # stream-K pieces of one 16-token tile
+    (45, (32, 0), True),
+    (777, (32, 0, 9), False),    # whole tiles on 9 CTAs: phases and barriers carry across
+    (777, (16, 0), False),
+])
+def test_large_m_narrow_tiles_with_two_ctas_and_k_groups(m, config, stream_k):
+    """The fused kernel on ``plain_launch_options``' launches (``FUSED_NARROW_TILES``): two CTAs
+    per SM and two K groups a stage (K / 64 = 16) match the reference, and whole tiles the
+    bits of one CTA and one group."""
+    i, k = 320, 1024
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
+                               ctas_per_sm=2, k_groups=2)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    if not stream_k:  # stream-K cuts depend on the grid size
+        want, want_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k)
+        assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
+                                                      want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [13, 29])
+@pytest.mark.parametrize("permute", [False, True])
+def test_public_narrow_route_matches_its_launch(m, permute):
+    """9216x7168 at 17..32 tokens and 36864x7168 at 9..16 (fp4) take the fused kernel on
+    ``nvfp4_gemm``'s 32- / 16-token stream-K launch: the reference rule, and the same bits as
+    that launch run directly."""
+    i, k = (18432, 7168) if m <= 16 else (4608, 7168)
+    route, plan = large_m_route(m, i, k)
+    assert route == "narrow" and plan == (16 if m <= 16 else 32)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    if permute:  # the models' layout
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True,
+                               **plain_launch_options(m, 2 * i, k, plan, True))
+    assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
+                                                 out_sf.view(torch.uint8))
 
 
 @pytest.mark.gpu
