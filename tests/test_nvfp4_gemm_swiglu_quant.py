@@ -8,7 +8,7 @@ import torch
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference,
                           restore_gate_up_weight)
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
-from cute_kernels.nvfp4_dequant import nvfp4_dequantize
+from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.large_m_plans import plain_launch_options, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
@@ -20,6 +20,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   large_m_route, swiglu_small_m_config,
                                                   swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
+from cute_kernels.permuted_fp4 import weight_dims
 from cute_kernels.swiglu_split_route import (fp32_route_plan, launch_split_route,
                                              split_route_plan)
 from cute_kernels.testing import compile_only
@@ -435,12 +436,13 @@ def test_torch_compile():
 def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False,
                  **options):
     """The fused large-M kernel itself (whatever the routing), on poisoned outputs;
-    ``options``: ``launch_large_m``'s ctas_per_sm and k_groups."""
+    ``options``: ``launch_large_m``'s ctas_per_sm and k_groups. Permuted weight words take the
+    activations in ``PERMUTED_K_ORDER``, as the public function feeds them."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    a16 = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    a16 = bf16_activations(a, a_sf, weight_dims(w)[2])
     launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
                    torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid,
                    **options)
