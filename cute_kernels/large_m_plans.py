@@ -208,7 +208,9 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
 # 42.6, 42.7 / 44.8, 45.1 / 42.1, 41.9. 64-token tiles lost with two CTAs (M = 64 36864x7168
 # 77.7, 74.9 / 79.9, 77.9; 34816x5120 53.3, 53.7 / 55.3, 54.6), the fused kernel's alike
 # (82.2, 79.2 / 81.9, 81.7; 56.2, 56.3 / 57.4, 57.6), so they keep one; below 150 units an SM
-# the occupancy probe had two CTAs behind (7168x18432 at 122: 36.5 / 36.9 kernel us).
+# the occupancy probe had two CTAs behind (7168x18432 at 122: 36.5 / 36.9 kernel us), and
+# the public function too at a bar of 120 (session 19, ``tools/ab_fused_narrow.sh``:
+# 7168x18432 M = 16 31.0, 30.8 / 34.5, 34.4; M = 32 34.6, 34.5 / 36.3, 36.3).
 TWO_CTAS_MIN_UNITS = 150
 
 
@@ -254,7 +256,8 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 # not on 34816x5120 (44.5, 44.9 / 45.9, 45.9), hence the higher bar.
 WGMMA_FROM_9_MIN_UNITS = 120
 # (with ``FUSED_NARROW_TILES`` the fused op runs its own kernel on that launch, no fp32
-# route: the plain bar, unmeasured)
+# route: the plain bar. Session 19: fused 34816x5120 M = 12 45.0, 44.6 us on the small kernel
+# / 41.1, 41.6 on the wgmma launch)
 WGMMA_FROM_9_FUSED_MIN_UNITS = 120
 
 

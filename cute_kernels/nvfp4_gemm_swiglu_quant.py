@@ -533,8 +533,11 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
 
 # The fused kernel on ``nvfp4_gemm``'s own stream-K launch where that has 16- or 32-token
 # tiles (its CTAs per SM and K groups a stage too): no fp32 round trip and no second kernel
-# (the fp32 route's ~3.5-4 us at M = 16 on 36864x7168). Session 18, unmeasured:
-# ``tools/ab_fused_narrow.sh``.
+# (the fp32 route's ~3.5-4 us at M = 16 on 36864x7168). ``tools/ab_fused_narrow.sh`` (H200
+# 2026-11-30, session 19, public function us, two rounds, fp32 route / this): 36864x7168
+# M = 16 56.6, 56.7 / 53.6, 53.7, M = 32 59.9, 59.3 / 56.9, 56.6; 34816x5120 M = 16 (small
+# kernel before) 45.0, 44.8 / 41.0, 41.5, M = 32 46.5, 46.3 / 42.6, 42.2; 9216x7168 M = 32
+# 26.3, 26.3 / 23.8, 23.8.
 FUSED_NARROW_TILES = True
 
 
