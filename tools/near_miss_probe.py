@@ -1,0 +1,98 @@
+"""Session 19: launch variants at the points within ~3% of an issue target (H200 suites of
+2026-11-30, permuted words, W4A4), timed side by side, two rounds. One part per
+CUTE_KERNELS_BENCH_SHAPES index (one warm-up process each):
+  0  fused 1024x7168 M = 64 (1.48x QuACK + silu + quant, 1.5x wanted): small-M configs
+  1  gemm 34816x5120 M = 16 (59.2% of the copy bandwidth, 60% wanted): the 16-token
+     stream-K launch's stages, CTAs per SM and K groups, and 32-token tiles
+  2  gemm 4096x7168 M = 1024 (0.89x cuBLAS, 0.9x wanted): whole 256-token tiles (the plan)
+     against stream-K and 128-token tiles
+  3  gemm 7168x18432 M = 4, 8 (1.46x QuACK, 1.5x wanted): small-M configs
+Wgmma variants include the activations' dequantization, as the public function runs it."""
+
+import torch
+from probe_inputs import gate_up_copies, weight_copies
+
+from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m
+
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+
+
+def small_m_configs(kind, n, k, ms, words, extra):
+    """Graph us of the default small-M config (starred) and of ``extra``'s, per M, twice;
+    configs the kernel refuses (shared memory, tile rules) are skipped."""
+    from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
+    from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m as launch_fused
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
+    from layouts import sf_padded_shape
+
+    for m in ms:
+        a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
+                                                       dtype=torch.bfloat16), 100.0)
+        if kind == "gemm":
+            default = small_m_config(m, n, k, True, True)
+            out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            run = lambda w, c: launch_small_m(a, a_sf, w[0], w[1], alpha, out, c)
+        else:
+            default = swiglu_small_m_config(m, n // 2, k, True)
+            q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
+            sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
+            run = lambda w, c: launch_fused(a, a_sf, w[0], w[1], alpha, gs, q, sf, c)
+        configs = []
+        for c in [default] + [c for c in extra if c != default]:
+            try:
+                run(words[0], c)
+                configs.append(c)
+            except Exception as e:  # noqa: BLE001 (a refused config is skipped, named)
+                print(f"  {c} skipped: {str(e)[:80]}", flush=True)
+        for _ in range(2):
+            times = time_graphs_interleaved_us([[lambda w=w, c=c: run(w, c) for w in words]
+                                                for c in configs], 50)
+            print(f"{kind} {n}x{k} M={m}: " + " ".join(
+                f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
+                for c, t in zip(configs, times)), flush=True)
+
+
+def wgmma_variants(n, k, m, variants):
+    """variants: name -> (tile_m, stages, splits, stream_k, hybrid, ctas_per_sm, k_groups)."""
+    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+
+    def calls(v):
+        tile_m, stages, splits, sk, hy, ctas, groups = v
+        return [lambda w=w: launch_large_m(bf16_activations(a, a_sf, True), w[0], w[1], alpha,
+                                           out, (tile_m, stages), splits, sk, hy,
+                                           ctas_per_sm=ctas, k_groups=groups) for w in words]
+    names = list(variants)
+    for _ in range(2):
+        times = time_graphs_interleaved_us([calls(variants[v]) for v in names], 100)
+        print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in zip(names, times)),
+              flush=True)
+
+
+PARTS = [
+    lambda: small_m_configs("fused", 1024, 7168, (64,), gate_up_copies(1024, 7168), [
+        (rt, tt, w, p) for rt in (2, 4) for tt in (1, 2, 4, 8) for w in (4, 8) for p in (0, 1)
+        if not (rt == 4 and w == 8)]),
+    lambda: wgmma_variants(34816, 5120, 16, {
+        "plan(sk16,c2,g2)": (16, 0, 1, True, False, 2, 2),
+        "st4": (16, 4, 1, True, False, 2, 2), "st5": (16, 5, 1, True, False, 2, 2),
+        "st6": (16, 6, 1, True, False, 2, 2), "c1g2": (16, 0, 1, True, False, 1, 2),
+        "c2g1": (16, 0, 1, True, False, 2, 1), "sk32c2g2": (32, 0, 1, True, False, 2, 2)}),
+    lambda: wgmma_variants(4096, 7168, 1024, {
+        "plan(w256)": (256, 0, 1, False, False, 1, 1), "sk256": (256, 0, 1, True, False, 1, 1),
+        "hy256": (256, 0, 1, True, True, 1, 1), "sk128": (128, 0, 1, True, False, 1, 1),
+        "w128": (128, 0, 1, False, False, 1, 1)}),
+    lambda: small_m_configs(
+        "gemm", 7168, 18432, (4, 8),
+        [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(7168, 18432)],
+        [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1), (2, 1, 4, 1, 2), (2, 1, 4, 1, 3),
+         (1, 1, 4, 1, 2), (1, 1, 4, 1, 3), (2, 1, 4, 0, 2), (2, 1, 8, 1, 2)]),
+]
+for part in select_shapes(PARTS):
+    part()
