@@ -12,7 +12,8 @@ Wgmma variants include the activations' dequantization, as the public function r
 import torch
 from probe_inputs import gate_up_copies, weight_copies
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import (prepare_gate_up_weight, prepare_nvfp4_weight, reference,
+                          restore_gate_up_weight)
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
@@ -75,8 +76,14 @@ def wgmma_variants(n, k, m, variants):
               flush=True)
 
 
+def permuted_gate_up(two_i, k):
+    """``gate_up_copies`` as the models hold them: permuted words."""
+    return [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=True)
+            for w, s in gate_up_copies(two_i, k)]
+
+
 PARTS = [
-    lambda: small_m_configs("fused", 1024, 7168, (64,), gate_up_copies(1024, 7168), [
+    lambda: small_m_configs("fused", 1024, 7168, (64,), permuted_gate_up(1024, 7168), [
         (rt, tt, w, p) for rt in (2, 4) for tt in (1, 2, 4, 8) for w in (4, 8) for p in (0, 1)
         if not (rt == 4 and w == 8)]),
     lambda: wgmma_variants(34816, 5120, 16, {
