@@ -170,11 +170,15 @@ def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
       (36864x7168 45.65 -> 44.09, 34816x5120 33.43 -> 31.33);
     - one token, weights <= 32 Mi values: 8 warps per CTA (4096x7168 8.36 -> 7.88);
     - 3..8 tokens with long K (the register path: 3 CTAs per SM) on at most two CTAs per SM:
-      K split in two where that fits one wave of 3 CTAs per SM, else in three (5120x17408
-      M = 4 / 8 27.31 / 27.13 -> 23.51 / 23.45; 7168x18432 33.77 / 33.83 -> 32.10 / 31.69);
+      K split in two where that fits one wave of 3 CTAs per SM, else (session 11) in three
+      (5120x17408 M = 4 / 8 27.31 / 27.13 -> 23.51 / 23.45; 7168x18432 33.77 / 33.83 -> 32.10 /
+      31.69);
       one row tile in two splits where that grid is one wave at the register path's five CTAs
       per SM (``tools/wave_config_probe.py``, session 15: 5120x17408 M = 4 (2, 1, 4, 1, 2)
-      20.82 -> (1, 1, 4, 1, 2) 20.18; 7168x18432's 896 CTAs would not fit).
+      20.82 -> (1, 1, 4, 1, 2) 20.18); where that would not fit, one row tile of 8 warps on
+      whole K (session 19, ``tools/near_miss_probe.py``, two rounds: 7168x18432 M = 4 / 8
+      (2, 1, 4, 1, 3) 27.88, 27.75 / 27.82, 27.80 -> (1, 1, 8, 1) 27.24, 27.09 / 27.26, 27.25;
+      (2, 1, 4, 1) 27.45, 27.39 / 27.58, 27.58).
     - 9..16 tokens, K < 16384, weights >= 32 Mi values: two row tiles with the register
       prefetch, three CTAs per SM (``min_ctas``), since session 14's operand change
       (``tools/m16_config_probe.py``, M = 12 / 16: 36864x7168 (2, 2, 4, 0) 60.99 / 61.67 ->
@@ -195,7 +199,9 @@ def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
     if m >= 3 and k >= 16384 and ctas <= 2 * H200_SMS:
         if 2 * (-(-n // 16)) <= 5 * H200_SMS:  # one row tile in two splits: one wave at 5 a SM
             return 1, jt, warps, prefetch, 2
-        return rt, jt, warps, prefetch, (2 if 2 * ctas <= 3 * H200_SMS else 3)
+        if 2 * ctas <= 3 * H200_SMS:
+            return rt, jt, warps, prefetch, 2
+        return 1, jt, 8, prefetch
     return config
 
 

@@ -89,6 +89,21 @@ PRODUCER_REGS = {1: 40, 2: 24}
 SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
 # (the fused epilogue uses 1..3, stream-K's fix-up 4)
 CONSUMER_REGS = {1: 232, 2: 104}
+# Pipeline stages a CTA (when not given): as many as fit, at most MAX_STAGES (deeper lost at
+# M = 32: session 16, ``tools/large_m_stages_probe.py``), and at most NARROW_STAGES for 16- and
+# 32-token tiles on NARROW_STAGES_MIN_CTAS or more CTAs an SM: their stages are small (13 KB
+# with two K groups), and two CTAs of eight kept 16 an SM in flight. Session 19, H200
+# 2026-11-30: ``tools/near_miss_probe.py``, 34816x5120 M = 16, 16-token stream-K tiles, two K
+# groups, us, two rounds: two CTAs with 8 stages 40.23, 40.26; with 4 / 5 / 6: 38.45, 38.56 /
+# 38.25, 38.27 / 38.38, 38.37; one CTA with 8: 38.96, 38.98. ``tools/ab_near_miss.sh``, public
+# function, 8 stages / 5: two CTAs, M = 16 36864x7168 52.71, 52.41 / 51.39, 51.24, 34816x5120
+# 40.70, 40.70 / 38.90, 39.07, fused 53.36, 53.62 / 52.08, 52.42 and 41.62, 41.73 / 39.36,
+# 39.38 (M = 32 even); one CTA lost: 7168x18432 M = 16 30.81, 30.65 / 32.12, 32.25, 9216x7168
+# M = 32 22.58, 22.57 / 24.96, 25.03, 4096x7168 M = 32 (split-K) 16.45, 16.49 / 16.79, 16.82
+# (5120x17408 M = 32 gained: 27.78, 27.67 / 27.06, 27.21).
+MAX_STAGES = 8
+NARROW_STAGES = 5
+NARROW_STAGES_MIN_CTAS = 2
 
 
 class NVFP4GemmLargeM:
@@ -136,7 +151,9 @@ class NVFP4GemmLargeM:
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.epilogue_bytes = self.epilogue_smem_bytes()
         budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-        self.stages = stages or min(8, budget // self.tx_bytes)
+        cap = (NARROW_STAGES if tile_m <= 32 and ctas_per_sm >= NARROW_STAGES_MIN_CTAS
+               else MAX_STAGES)
+        self.stages = stages or min(cap, budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp

@@ -460,7 +460,9 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
     lost 4% with it, 36864x7168 gained 2%; since session 13's three CTAs per SM and session
     14's operand change, ``tools/m16_config_probe.py``, M = 12 / 16: 36864x7168 61.83 / 62.00
-    -> 60.60 / 60.78, 34816x5120 45.18 / 45.23 -> 45.12 / 45.17, so on every weight), and at
+    -> 60.60 / 60.78, 34816x5120 45.18 / 45.23 -> 45.12 / 45.17, so on every weight), at
+    every M on weights under 8 Mi elements (session 19, ``tools/near_miss_probe.py``, two
+    rounds: 1024x7168 M = 64 (2, 2, 8, 0) 11.94, 11.21 -> (2, 2, 8, 1) 10.24, 10.14), and at
     2..8 tokens on every weight
     (``tools/fused_prefetch_probe.py``, H200 2026-11-30, without -> with, us: 36864x7168 M = 2
     / 4 / 8 64.1 / 50.0 / 50.3 -> 49.3 / 47.4 / 49.2, W4A16 68.5 / 55.1 / 63.0 -> 53.4 / 53.1 /
@@ -479,7 +481,7 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
-    if permuted and m <= 16:
+    if permuted and (m <= 16 or 2 * i * k < 8 * 2**20):
         prefetch = 1
     ctas = row_blocks * -(-token_tiles // jt)
     for splits in (4, 2):

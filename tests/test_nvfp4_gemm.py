@@ -176,9 +176,9 @@ def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
 def test_permuted_words_move_three_small_m_choices():
     """``tools/permuted_config_probe.py`` (H200 2026-11-30): on permuted words one token takes
     one row tile for big K < 16384 weights and 8 warps for small ones; 3..8 tokens on long K
-    split in two where that fits one wave of 3 CTAs per SM, else in three, with one row tile
-    where its two splits fit one wave of 5 (session 15). Elsewhere, and for packed weights, the
-    configs stay."""
+    split in two where that fits one wave of 3 CTAs per SM, with one row tile where its two
+    splits fit one wave of 5 (session 15), else one row tile of 8 warps on whole K (session
+    19). Elsewhere, and for packed weights, the configs stay."""
     def permuted(m, n, k):
         return small_m_config(m, n, k, True, True)
     assert permuted(1, 36864, 7168) == permuted(1, 34816, 5120) == (1, 1, 4, 1)
@@ -186,7 +186,7 @@ def test_permuted_words_move_three_small_m_choices():
     assert permuted(1, 9216, 7168) == small_m_config(1, 9216, 7168)
     for m in (4, 8):
         assert permuted(m, 5120, 17408) == (1, 1, 4, 1, 2)
-        assert permuted(m, 7168, 18432) == (2, 1, 4, 1, 3)
+        assert permuted(m, 7168, 18432) == (1, 1, 8, 1)
     for m in (1, 2, 16):
         for n, k in [(5120, 17408), (7168, 18432)]:
             assert permuted(m, n, k) == small_m_config(m, n, k), (m, n, k)

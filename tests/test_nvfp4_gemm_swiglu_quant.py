@@ -139,6 +139,11 @@ def test_permuted_words_keep_the_prefetch():
         assert swiglu_small_m_config(16, i, k, True) == (2, 2, 4, 1)
     for m, i, k in [(8, 2048, 7168), (1, 4608, 7168), (32, 2048, 7168)]:
         assert swiglu_small_m_config(m, i, k, True) == swiglu_small_m_config(m, i, k)
+    # and at every M on weights under 8 Mi elements (session 19: 1024x7168 M = 64 11.94 ->
+    # 10.24 us), two token tiles included
+    for m in (33, 64):
+        assert swiglu_small_m_config(m, 512, 7168) == (2, 2, 8, 0)
+        assert swiglu_small_m_config(m, 512, 7168, True) == (2, 2, 8, 1)
 
 
 def test_large_m_route():
