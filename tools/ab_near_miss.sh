@@ -2,7 +2,8 @@
 # Session 19: branch near-miss through the public functions at M = 4, 16, 32, 64 (W4A16 too),
 # two rounds, with the large-M / fused GPU tests and the sanitizers on the tree:
 #   ab_main/  main
-#   ab_two/   the branch with NARROW_STAGES only on two CTAs an SM (NARROW_STAGES_MIN_CTAS = 2)
+#   ab_two/   the branch with NARROW_STAGES only on two CTAs an SM (NARROW_STAGES_MIN_CTAS = 2;
+#             merged so: the tree measured was the branch at 1, every narrow tile)
 #   .         the branch: at most 5 stages for every 16/32-token tile, 7168x18432 at 3..8 tokens
 #             (1, 1, 8, 1), the fused kernel's register prefetch on 1024x7168 at 33..64 tokens
 # Prepare on the CPU (carry [".gpu", "ab_main", "ab_two"]):
