@@ -10,13 +10,11 @@ CUTE_KERNELS_BENCH_SHAPES index (one warm-up process each):
 Wgmma variants include the activations' dequantization, as the public function runs it."""
 
 import torch
-from probe_inputs import gate_up_copies, weight_copies
+from probe_inputs import gate_up_copies, time_wgmma_variants, weight_copies
 
 from cute_kernels import (prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
-from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
@@ -59,21 +57,9 @@ def small_m_configs(kind, n, k, ms, words, extra):
 
 def wgmma_variants(n, k, m, variants):
     """variants: name -> (tile_m, stages, splits, stream_k, hybrid, ctas_per_sm, k_groups)."""
-    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-
-    def calls(v):
-        tile_m, stages, splits, sk, hy, ctas, groups = v
-        return [lambda w=w: launch_large_m(bf16_activations(a, a_sf, True), w[0], w[1], alpha,
-                                           out, (tile_m, stages), splits, sk, hy,
-                                           ctas_per_sm=ctas, k_groups=groups) for w in words]
-    names = list(variants)
-    for _ in range(2):
-        times = time_graphs_interleaved_us([calls(variants[v]) for v in names], 100)
-        print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in zip(names, times)),
-              flush=True)
+    time_wgmma_variants("gemm", n, k, m, {
+        name: dict(config=(v[0], v[1]), splits=v[2], stream_k=v[3], hybrid=v[4],
+                   ctas_per_sm=v[5], k_groups=v[6]) for name, v in variants.items()})
 
 
 def permuted_gate_up(two_i, k):

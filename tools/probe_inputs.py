@@ -98,3 +98,41 @@ def print_configs_against_default(kind: str, n: int, k: int, m: int, words: list
     print(f"{kind} {n}x{k} M={m}: " + " ".join(
         f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
         for c, t in times.items()), flush=True)
+
+
+def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, rounds: int = 2):
+    """Graph us of wgmma launches side by side (interleaved graphs, ``rounds`` lines): "gemm"
+    on [N, K] permuted words, or "fused" on [2I = N, K] permuted gate_up words, at M tokens of
+    fresh NVFP4 activations, the dequantization included as the public functions run it.
+    ``variants``: name -> ``launch_large_m`` keyword arguments beside the operands (config,
+    and splits / stream_k / hybrid / ctas_per_sm / k_groups where not the default)."""
+    from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, restore_gate_up_weight
+    from cute_kernels.bench.timing import time_graphs_interleaved_us
+    from cute_kernels.nvfp4_dequant import bf16_activations
+    from cute_kernels.nvfp4_gemm_large_m import launch_large_m
+    from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused
+
+    alpha = torch.full((1,), 0.5, device="cuda")
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    if kind == "gemm":
+        words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        run = lambda w, v: launch_large_m(bf16_activations(a, a_sf, True), w[0], w[1], alpha,
+                                          out, **v)
+    else:
+        from layouts import sf_padded_shape
+
+        words = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=True)
+                 for w, s in gate_up_copies(n, k)]
+        gs = torch.full((1,), 30.0, device="cuda")
+        q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
+        sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
+        run = lambda w, v: launch_fused(bf16_activations(a, a_sf, True), w[0], w[1], alpha, gs,
+                                        q, sf, **v)
+    names = list(variants)
+    for _ in range(rounds):
+        times = time_graphs_interleaved_us(
+            [[lambda w=w, v=variants[name]: run(w, v) for w in words] for name in names], 100)
+        print(f"{kind} {n}x{k} M={m}: " + " ".join(f"{name}={t:.2f}"
+                                                   for name, t in zip(names, times)), flush=True)
