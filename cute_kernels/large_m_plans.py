@@ -127,6 +127,11 @@ def row_units(n: int, k: int) -> int:
     return -(-n // TILE_N) * (k // TILE_K)
 
 
+def launch_units(m: int, n: int, k: int, tile_m: int) -> int:
+    """(tile, 64-K) units of a launch with ``tile_m``-token tiles: one row per token tile."""
+    return -(-m // tile_m) * row_units(n, k)
+
+
 def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     """The token tile of a stream-K launch: the narrowest of 16 and 32 (the plain GEMM only), 64,
     128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
@@ -194,9 +199,8 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
     tiles: 2 on 16- and 32-token tiles where K / 64 is even and each CTA's share of (tile,
     k-tile) units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
-    units = -(-m // tile_m) * row_units(n, k)
-    return (2 if tile_m <= 32 and (k // TILE_K) % 2 == 0 and units >= K_GROUPS_MIN_UNITS * sms
-            else 1)
+    return (2 if tile_m <= 32 and (k // TILE_K) % 2 == 0
+            and launch_units(m, n, k, tile_m) >= K_GROUPS_MIN_UNITS * sms else 1)
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode
@@ -217,8 +221,7 @@ TWO_CTAS_MIN_UNITS = 150
 def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on 16- and
     32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
-    units = -(-m // tile_m) * row_units(n, k)
-    return 2 if tile_m <= 32 and units >= TWO_CTAS_MIN_UNITS * sms else 1
+    return 2 if tile_m <= 32 and launch_units(m, n, k, tile_m) >= TWO_CTAS_MIN_UNITS * sms else 1
 
 
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
@@ -253,12 +256,11 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 # session 17's suite had the small kernel ahead below: 5120x17408 (82 units) 26.3 against the
 # wgmma kernel's 27.8 at M = 32, 9216x7168 (61) 20.1 / 22.6. The fused op's fp32 route adds
 # its activation kernel: it paid on 36864x7168 (fused small kernel 59.9, 60.6 / 57.5, 57.9),
-# not on 34816x5120 (44.5, 44.9 / 45.9, 45.9), hence the higher bar.
+# not on 34816x5120 (44.5, 44.9 / 45.9, 45.9), so the fused op's bar was 200 until session
+# 19's ``FUSED_NARROW_TILES`` ran the fused kernel itself on that launch (no fp32 route): the
+# plain bar since (fused 34816x5120 M = 12 45.0, 44.6 us on the small kernel / 41.1, 41.6).
 WGMMA_FROM_9_MIN_UNITS = 120
-# (with ``FUSED_NARROW_TILES`` the fused op runs its own kernel on that launch, no fp32
-# route: the plain bar. Session 19: fused 34816x5120 M = 12 45.0, 44.6 us on the small kernel
-# / 41.1, 41.6 on the wgmma launch)
-WGMMA_FROM_9_FUSED_MIN_UNITS = 120
+WGMMA_FROM_9_FUSED_MIN_UNITS = WGMMA_FROM_9_MIN_UNITS
 
 
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens

@@ -597,14 +597,11 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
-    if route == "narrow":
-        launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale,
-                       out, out_sf, (plan, 0), stream_k=True,
-                       **plain_launch_options(m, two_i, k, plan, True))
-        return
-    config, stream_k = ((plan, 0), True) if route == "stream_k" else (plan, False)
+    config, stream_k = (plan, False) if route == "whole" else ((plan, 0), True)
+    # "narrow": the plain GEMM's launch, with its CTAs per SM and K groups
+    options = plain_launch_options(m, two_i, k, plan, True) if route == "narrow" else {}
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
-                   out_sf, config, stream_k=stream_k)
+                   out_sf, config, stream_k=stream_k, **options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:
