@@ -6,7 +6,13 @@ probes run as ``python tools/<probe>.py``)."""
 import torch
 
 from cute_kernels import prepare_gate_up_weight, reference
-from cute_kernels.bench.timing import rotations_for
+from cute_kernels.bench.timing import rotations_for, warm_only
+
+
+def copies_for(bytes_per_copy: int) -> int:
+    """Weight copies of a probe: a rotation past the L2, or one in a warm-up process (which
+    only compiles; dozens of them at once ran the GPU out of memory in session 20)."""
+    return 1 if warm_only() else rotations_for(bytes_per_copy)
 
 
 def fused_operands(two_i: int, k: int, m: int, permuted: bool) -> dict:
@@ -29,14 +35,14 @@ def fused_operands(two_i: int, k: int, m: int, permuted: bool) -> dict:
 def weight_copies(n: int, k: int) -> list:
     """(packed, swizzled scales) NVFP4 copies of a random [N, K] weight."""
     return [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                     100.0) for _ in range(rotations_for(n * k * 9 // 16))]
+                                     100.0) for _ in range(copies_for(n * k * 9 // 16))]
 
 
 def gate_up_copies(two_i: int, k: int) -> list:
     """``prepare_gate_up_weight``'d copies of a random [2I, K] gate_up weight."""
     raw = [reference.nvfp4_quantize(torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16),
                                     100.0, swizzle=False)
-           for _ in range(rotations_for(two_i * k * 9 // 16))]
+           for _ in range(copies_for(two_i * k * 9 // 16))]
     return [prepare_gate_up_weight(*r) for r in raw]
 
 
