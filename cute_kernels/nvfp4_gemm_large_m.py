@@ -101,9 +101,30 @@ CONSUMER_REGS = {1: 232, 2: 104}
 # 39.38 (M = 32 even); one CTA lost: 7168x18432 M = 16 30.81, 30.65 / 32.12, 32.25, 9216x7168
 # M = 32 22.58, 22.57 / 24.96, 25.03, 4096x7168 M = 32 (split-K) 16.45, 16.49 / 16.79, 16.82
 # (5120x17408 M = 32 gained: 27.78, 27.67 / 27.06, 27.21).
+# One CTA an SM: at most GROUPED_STAGES with two K groups a stage (12 k-tiles in flight
+# against 16) and TILE_64_STAGES for 64-token tiles. Session 20, ``tools/stages_probe.py``,
+# planned launches at 8 stages (auto) / 7 / 6 / 5, us, two rounds: two K groups 7168x18432
+# M = 16 31.93, 32.00 / 31.39, 31.40 / 31.36, 31.32 / 32.65, 32.77; M = 32 34.48, 34.45 /
+# 33.90, 33.98 / 33.49, 33.56 / 34.34, 34.37; 5120x17408 M = 32 27.45, 27.53 / 27.01, 27.02 /
+# 26.44, 26.53 / 26.81, 26.80; one K group 9216x7168 M = 32 22.56, 22.59 / 22.55, 22.65 /
+# 23.04, 22.99 (kept at 8). 64-token tiles: 36864x7168 M = 64 79.97, 79.71 / 78.40, 78.46 /
+# 79.53, 79.14, fused 82.76, 82.75 / 80.84, 80.84 / 81.59, 81.65; even on 34816x5120 (56.55,
+# 57.71 / 56.44, 57.64) and 7168x18432 (43.07, 43.64 / 42.58, 43.86); 3 / 4 / 10 lost
+# everywhere.
 MAX_STAGES = 8
 NARROW_STAGES = 5
 NARROW_STAGES_MIN_CTAS = 2
+GROUPED_STAGES = 6
+TILE_64_STAGES = 7
+
+
+def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
+    """The most pipeline stages a launch takes when not told (the comment above)."""
+    if tile_m <= 32 and ctas_per_sm >= NARROW_STAGES_MIN_CTAS:
+        return NARROW_STAGES
+    if k_groups == 2:
+        return GROUPED_STAGES
+    return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
 class NVFP4GemmLargeM:
@@ -151,9 +172,8 @@ class NVFP4GemmLargeM:
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.epilogue_bytes = self.epilogue_smem_bytes()
         budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-        cap = (NARROW_STAGES if tile_m <= 32 and ctas_per_sm >= NARROW_STAGES_MIN_CTAS
-               else MAX_STAGES)
-        self.stages = stages or min(cap, budget // self.tx_bytes)
+        self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
+                                    budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp

@@ -216,16 +216,19 @@ def test_two_ctas_per_sm_fit_80_registers(tile_m, stream_k):
     assert max(kernel_registers(compiled)) <= 80
 
 
-def test_narrow_tiles_on_two_ctas_take_five_stages():
-    """``NARROW_STAGES`` (H200 A/B, session 19): 16- and 32-token tiles at two CTAs an SM hold
-    at most 5 stages; one CTA, and wider tiles, keep as many as fit up to 8; given stages stay."""
+def test_stage_caps():
+    """``stage_cap`` (H200 probes, sessions 19 and 20): 16- and 32-token tiles at two CTAs an SM
+    hold at most 5 stages; one CTA at most 6 with two K groups a stage, 7 with 64-token tiles,
+    else as many as fit up to 8; given stages stay."""
     def stages(tile_m, ctas, k_groups=1, given=0):
         return NVFP4GemmLargeM(34816, 5120, cutlass.BFloat16, tile_m, given, ctas * H200_SMS,
                                stream_k=True, permuted=True, ctas_per_sm=ctas,
                                k_groups=k_groups).stages
     assert stages(16, 2, 2) == stages(32, 2, 2) == stages(32, 2) == 5
-    assert stages(16, 1, 2) == stages(32, 1) == stages(64, 2) == stages(64, 1) == 8
-    assert stages(16, 2, 2, given=7) == 7
+    assert stages(16, 1, 2) == stages(32, 1, 2) == 6
+    assert stages(64, 1) == stages(64, 2) == 7
+    assert stages(16, 1) == stages(32, 1) == stages(128, 1) == 8
+    assert stages(16, 2, 2, given=7) == 7 and stages(32, 1, 2, given=8) == stages(64, 1, given=8) == 8
 
 
 def test_stream_k_plan():
