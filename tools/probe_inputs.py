@@ -142,3 +142,42 @@ def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, round
             [[lambda w=w, v=variants[name]: run(w, v) for w in words] for name in names], 100)
         print(f"{kind} {n}x{k} M={m}: " + " ".join(f"{name}={t:.2f}"
                                                    for name, t in zip(names, times)), flush=True)
+
+
+def planned(kind: str, n: int, k: int, m: int) -> dict:
+    """The public route's ``launch_large_m`` keyword arguments for a wgmma point (stages 0:
+    the kernel's choice): "gemm" on [N, K], "fused" on [2I = N, K]."""
+    from cute_kernels.large_m_plans import plain_launch_options, plain_plan
+    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route
+
+    if kind == "gemm":
+        tile_m, splits, stream_k, hybrid = plain_plan(m, n, k)
+        return dict(config=(tile_m, 0), splits=splits, stream_k=stream_k, hybrid=hybrid,
+                    **plain_launch_options(m, n, k, tile_m, stream_k))
+    route, plan = large_m_route(m, n // 2, k)
+    if route == "narrow":
+        return dict(config=(plan, 0), stream_k=True, **plain_launch_options(m, n, k, plan, True))
+    assert route in ("stream_k", "whole"), route
+    return dict(config=(plan, 0) if route == "stream_k" else plan, stream_k=route == "stream_k")
+
+
+def fits(kind: str, n: int, k: int, launch: dict) -> bool:
+    """Whether a launch (``planned``'s keywords, its config's stages given) constructs: its
+    stages fit the kernel's shared memory, its K groups divide K."""
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+    from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantLargeM
+
+    tile_m, stages = launch["config"][:2]
+    opts = dict(stream_k=launch.get("stream_k", False), permuted=True,
+                ctas_per_sm=launch.get("ctas_per_sm", 1), k_groups=launch.get("k_groups", 1))
+    try:
+        if kind == "gemm":
+            NVFP4GemmLargeM(n, k, cutlass.BFloat16, tile_m, stages,
+                            splits=launch.get("splits", 1), **opts)
+        else:
+            NVFP4GemmSwigluQuantLargeM(n // 2, k, tile_m, stages, **opts)
+    except AssertionError:
+        return False
+    return True
