@@ -69,7 +69,7 @@ def test_large_m_narrow_tiles_two_ctas_fit_80_registers(tile_m):
     assert max(kernel_registers(compiled)) <= 80
 
 
-@pytest.mark.parametrize("tile_m,stages", [(64, 8), (128, 8), (256, 4)])
+@pytest.mark.parametrize("tile_m,stages", [(64, 7), (128, 8), (256, 4)])
 def test_large_m_shared_memory_budget(tile_m, stages):
     """The pipeline stages leave room for the epilogue's 64 x tile_m fp32 silu(gate) buffer and
     its 256-entry reciprocal table."""
