@@ -228,7 +228,8 @@ def test_stage_caps():
     assert stages(16, 1, 2) == stages(32, 1, 2) == 6
     assert stages(64, 1) == stages(64, 2) == 7
     assert stages(16, 1) == stages(32, 1) == stages(128, 1) == 8
-    assert stages(16, 2, 2, given=7) == 7 and stages(32, 1, 2, given=8) == stages(64, 1, given=8) == 8
+    assert stages(16, 2, 2, given=7) == 7
+    assert stages(32, 1, 2, given=8) == stages(64, 1, given=8) == 8
 
 
 def test_stream_k_plan():
