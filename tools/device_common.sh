@@ -19,15 +19,22 @@ gpu_tests() {
   shift 2
   timeout "$secs" python -m pytest -m gpu -q -p no:cacheprovider "$@" > "$log" 2>&1
 }
-# warm_then_run SCRIPT SHAPES SECONDS: one CUTE_KERNELS_BENCH_WARM process per shape index
-# 0..SHAPES-1 fills the kernel cache in parallel, then the timed run of tools/SCRIPT.py, its
-# output shown and kept in $OUT/SCRIPT.log
-warm_then_run() {
-  local script=$1 shapes=$2 secs=$3 i
-  for ((i = 0; i < shapes; i++)); do
+# warm_points SCRIPT SECONDS INDEX...: in the background, one CUTE_KERNELS_BENCH_WARM process
+# of tools/SCRIPT.py per shape index (compiles only; the caller waits)
+warm_points() {
+  local script=$1 secs=$2 i
+  shift 2
+  for i in "$@"; do
     CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout "$secs" \
       python "tools/$script.py" > "/tmp/logs/warm-$script$i.log" 2>&1 &
   done
+}
+# warm_then_run SCRIPT SHAPES SECONDS: one warm-up process per shape index 0..SHAPES-1 fills
+# the kernel cache in parallel, then the timed run of tools/SCRIPT.py, its output shown and
+# kept in $OUT/SCRIPT.log
+warm_then_run() {
+  local script=$1 shapes=$2 secs=$3
+  warm_points "$script" "$secs" $(seq 0 $(( shapes - 1 )))
   wait
   echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
   timeout "$secs" python "tools/$script.py" 2>&1 | tee "$OUT/$script.log"

@@ -7,6 +7,10 @@ CUTE_KERNELS_BENCH_SHAPES index (one warm-up process each):
   2  gemm 4096x7168 M = 1024 (0.89x cuBLAS, 0.9x wanted): whole 256-token tiles (the plan)
      against stream-K and 128-token tiles
   3  gemm 7168x18432 M = 4, 8 (1.46x QuACK, 1.5x wanted): small-M configs
+Session 20's near misses (its suites, after the stage cap), prepared for session 21:
+  4  fused 34816x5120 M = 1 (74.1% of the copy bandwidth, 75% wanted): small-M configs
+  5  gemm 9216x7168 M = 4, 8 (59.9 / 59.4%, 60% wanted): small-M configs
+  6  fused 4096x7168 M = 16 (1.46x QuACK + silu + quant, 1.5x wanted): small-M configs
 Wgmma variants include the activations' dequantization, as the public function runs it."""
 
 import torch
@@ -86,6 +90,17 @@ PARTS = [
         [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(7168, 18432)],
         [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1), (2, 1, 4, 1, 2), (2, 1, 4, 1, 3),
          (1, 1, 4, 1, 2), (1, 1, 4, 1, 3), (2, 1, 4, 0, 2), (2, 1, 8, 1, 2)]),
+    lambda: small_m_configs("fused", 34816, 5120, (1,), permuted_gate_up(34816, 5120), [
+        (2, 1, 4, 0), (2, 1, 4, 2), (2, 1, 8, 1), (2, 1, 8, 0), (4, 1, 4, 1), (2, 1, 4, 1, 2),
+        (2, 1, 3, 1)]),
+    lambda: small_m_configs(
+        "gemm", 9216, 7168, (4, 8),
+        [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(9216, 7168)],
+        [(1, 1, 8, 1), (2, 1, 4, 1), (1, 1, 4, 0), (1, 1, 4, 2), (1, 1, 4, 1, 2), (2, 1, 8, 1),
+         (1, 1, 3, 1)]),
+    lambda: small_m_configs("fused", 4096, 7168, (16,), permuted_gate_up(4096, 7168), [
+        (2, 2, 4, 1), (2, 1, 8, 1), (2, 2, 8, 0), (4, 2, 4, 1), (2, 2, 8, 1, 2), (2, 4, 8, 1),
+        (4, 1, 4, 1)]),
 ]
 for part in select_shapes(PARTS):
     part()

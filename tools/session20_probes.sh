@@ -4,15 +4,8 @@
 # timed one after the other; logs in $OUT/stages_probe.log and $OUT/small_weights_probe.log.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session20_probes.sh   (~450 s)
 source "$(dirname "$0")/device_common.sh"
-warm() {
-  local script=$1 points=$2 i
-  for ((i = 0; i < points; i++)); do
-    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 280 \
-      python "tools/$script.py" > "/tmp/logs/warm-$script$i.log" 2>&1 &
-  done
-}
-warm stages_probe 12
-warm small_weights_probe 4
+warm_points stages_probe 280 $(seq 0 11)
+warm_points small_weights_probe 280 0 1 2 3
 wait
 echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
 timeout 120 python tools/small_weights_probe.py 2>&1 | tee "$OUT/small_weights_probe.log"

@@ -8,10 +8,9 @@ planned launch ("auto"), split counts x CTAs per SM, stream-K at one / two CTAs 
 K groups, and 32-token tiles at M = 64; interleaved graphs, two rounds, the dequantization
 included. One point per CUTE_KERNELS_BENCH_SHAPES index."""
 
-from probe_inputs import time_wgmma_variants
+from probe_inputs import planned, time_wgmma_variants
 
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.large_m_plans import plain_launch_options, plain_plan
 from cute_kernels.nvfp4_gemm_large_m import TILE_K
 
 POINTS = [("gemm", 4096, 7168, 32), ("gemm", 4096, 7168, 64), ("gemm", 7168, 2048, 32),
@@ -21,9 +20,8 @@ POINTS = [("gemm", 4096, 7168, 32), ("gemm", 4096, 7168, 64), ("gemm", 7168, 204
 def variants(n, k, m):
     """name -> launch_large_m keyword arguments, the planned launch first: tNsScC = N-token
     tiles in S K splits at C CTAs an SM, tNskcCgG = stream-K at C CTAs an SM, G K groups."""
-    tile_m, splits, stream_k, hybrid = plain_plan(m, n, k)
-    out = {"auto": dict(config=(tile_m, 0), splits=splits, stream_k=stream_k, hybrid=hybrid,
-                        **plain_launch_options(m, n, k, tile_m, stream_k))}
+    out = {"auto": planned("gemm", n, k, m)}
+    tile_m, splits = out["auto"]["config"][0], out["auto"]["splits"]
     k_tiles = k // TILE_K
     wide = [(tile_m, s, c) for s in (2, 4, 8) for c in (1, 2)
             if k_tiles % s == 0 and k_tiles // s >= 8 and (s, c) != (splits, 1)]
