@@ -222,20 +222,30 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
 # 62.51, 62.12; 7168x18432 (122) lost: 43.98, 44.25 / 46.41, 46.80. The fused kernel takes two
 # K groups there: 36864x7168 86.59, 87.47 / 82.89, 82.94 / 80.83, 81.27; 34816x5120 62.02,
 # 62.24 / 60.39, 60.35 / 58.05, 58.14 (``fused_stream_k_options``).
+# Through the public functions (session 21, ``tools/ab_m64_two_ctas.sh``, main / two CTAs, two
+# rounds) only the fused kernel kept the win: fused M = 48 36864x7168 80.92, 78.32 / 77.53,
+# 75.30, 34816x5120 56.40, 56.68 / 53.36, 53.50; M = 64 34816x5120 57.49, 57.25 / 55.80, 55.85.
+# The plain GEMM's 64-token tiles stay at one CTA: 36864x7168 M = 64 73.11, 75.92 / 80.29,
+# 75.61; 34816x5120 53.48, 53.03 / 53.63, 53.31.
 TWO_CTAS_MIN_UNITS = 150
 
 
 def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
-    """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on 16-, 32-
-    and 64-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
-    return 2 if tile_m <= 64 and launch_units(m, n, k, tile_m) >= TWO_CTAS_MIN_UNITS * sms else 1
+    """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on 16- and
+    32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
+    return 2 if tile_m <= 32 and many_units(m, n, k, tile_m, sms) else 1
+
+
+def many_units(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> bool:
+    """Whether a row of ``tile_m``-token tiles has ``TWO_CTAS_MIN_UNITS`` units an SM or more."""
+    return launch_units(m, n, k, tile_m) >= TWO_CTAS_MIN_UNITS * sms
 
 
 def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H200_SMS) -> dict:
     """``launch_large_m``'s keyword options for the fused kernel's own stream-K launch: two
-    CTAs an SM and two K groups a stage on 64-token tiles where the plain GEMM takes two CTAs
-    (the comment above), else the defaults."""
-    if tile_m == 64 and (k // TILE_K) % 2 == 0 and stream_k_ctas(m, two_i, k, tile_m, sms) == 2:
+    CTAs an SM and two K groups a stage on 64-token tiles with ``TWO_CTAS_MIN_UNITS`` units an
+    SM or more (the comment above), else the defaults."""
+    if tile_m == 64 and (k // TILE_K) % 2 == 0 and many_units(m, two_i, k, tile_m, sms):
         return {"ctas_per_sm": 2, "k_groups": 2}
     return {}
 

@@ -266,15 +266,15 @@ def test_stream_k_plan():
 
 
 def test_stream_k_ctas():
-    """Two CTAs per SM on 16- to 64-token stream-K tiles with >= 150 units an SM (H200 A/Bs,
-    sessions 18 and 20); the fused kernel's 64-token tiles add two K groups."""
+    """Two CTAs per SM on 16- and 32-token stream-K tiles with >= 150 units an SM (H200 A/Bs,
+    sessions 18 and 21); the fused kernel's 64-token tiles take two CTAs and two K groups."""
     assert stream_k_ctas(32, 36864, 7168, 32) == 2           # 244 units an SM
     assert stream_k_ctas(16, 34816, 5120, 32) == 2           # 165
-    assert stream_k_ctas(64, 34816, 5120, 64) == 2           # 64-token tiles alike
-    assert stream_k_ctas(64, 7168, 18432, 64) == 1           # 122
+    assert stream_k_ctas(64, 34816, 5120, 64) == 1           # 64-token tiles keep one
     assert stream_k_ctas(32, 7168, 18432, 32) == 1           # 122
     assert stream_k_ctas(128, 36864, 7168, 128) == 1         # wider tiles
     assert fused_stream_k_options(64, 36864, 7168, 64) == {"ctas_per_sm": 2, "k_groups": 2}
+    assert fused_stream_k_options(64, 34816, 5120, 64) == {"ctas_per_sm": 2, "k_groups": 2}
     assert fused_stream_k_options(64, 7168, 18432, 64) == {}
     assert fused_stream_k_options(256, 36864, 7168, 128) == {}
     assert plain_launch_options(32, 36864, 7168, 32, True) == {"ctas_per_sm": 2, "k_groups": 2}
