@@ -215,13 +215,39 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
 # the occupancy probe had two CTAs behind (7168x18432 at 122: 36.5 / 36.9 kernel us), and
 # the public function too at a bar of 120 (session 19, ``tools/ab_fused_narrow.sh``:
 # 7168x18432 M = 16 31.0, 30.8 / 34.5, 34.4; M = 32 34.6, 34.5 / 36.3, 36.3).
+# Session 20 (``tools/grouped_stages_probe.py``, us, two rounds, planned launch with one CTA /
+# two CTAs of 5 stages / two CTAs of two K groups and 3 stages): 64-token tiles won with two
+# CTAs once held to 5 stages (session 18's loss was at 8): M = 64 36864x7168 (244 units an SM)
+# 83.77, 84.11 / 78.34, 78.76 / 86.18, 86.89; 34816x5120 (165) 58.97, 59.74 / 57.72, 57.67 /
+# 62.51, 62.12; 7168x18432 (122) lost: 43.98, 44.25 / 46.41, 46.80. The fused kernel takes two
+# K groups there: 36864x7168 86.59, 87.47 / 82.89, 82.94 / 80.83, 81.27; 34816x5120 62.02,
+# 62.24 / 60.39, 60.35 / 58.05, 58.14 (``fused_stream_k_options``).
+# Through the public functions (session 21, ``tools/ab_m64_two_ctas.sh``, main / two CTAs, two
+# rounds) only the fused kernel kept the win: fused M = 48 36864x7168 80.92, 78.32 / 77.53,
+# 75.30, 34816x5120 56.40, 56.68 / 53.36, 53.50; M = 64 34816x5120 57.49, 57.25 / 55.80, 55.85.
+# The plain GEMM's 64-token tiles stay at one CTA: 36864x7168 M = 64 73.11, 75.92 / 80.29,
+# 75.61; 34816x5120 53.48, 53.03 / 53.63, 53.31.
 TWO_CTAS_MIN_UNITS = 150
 
 
 def stream_k_ctas(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """CTAs per SM of the plain GEMM's stream-K launch with ``tile_m``-token tiles: 2 on 16- and
     32-token tiles with ``TWO_CTAS_MIN_UNITS`` units an SM or more, else 1."""
-    return 2 if tile_m <= 32 and launch_units(m, n, k, tile_m) >= TWO_CTAS_MIN_UNITS * sms else 1
+    return 2 if tile_m <= 32 and many_units(m, n, k, tile_m, sms) else 1
+
+
+def many_units(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> bool:
+    """Whether a row of ``tile_m``-token tiles has ``TWO_CTAS_MIN_UNITS`` units an SM or more."""
+    return launch_units(m, n, k, tile_m) >= TWO_CTAS_MIN_UNITS * sms
+
+
+def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H200_SMS) -> dict:
+    """``launch_large_m``'s keyword options for the fused kernel's own stream-K launch: two
+    CTAs an SM and two K groups a stage on 64-token tiles with ``TWO_CTAS_MIN_UNITS`` units an
+    SM or more (the comment above), else the defaults."""
+    if tile_m == 64 and (k // TILE_K) % 2 == 0 and many_units(m, two_i, k, tile_m, sms):
+        return {"ctas_per_sm": 2, "k_groups": 2}
+    return {}
 
 
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
@@ -259,7 +285,11 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 # not on 34816x5120 (44.5, 44.9 / 45.9, 45.9), so the fused op's bar was 200 until session
 # 19's ``FUSED_NARROW_TILES`` ran the fused kernel itself on that launch (no fp32 route): the
 # plain bar since (fused 34816x5120 M = 12 45.0, 44.6 us on the small kernel / 41.1, 41.6).
-WGMMA_FROM_9_MIN_UNITS = 120
+# Session 20 (``tools/grouped_stages_probe.py``): 5120x17408 (82 units an SM) at M = 16 in
+# 16-token tiles with two K groups and 6 stages (``stage_cap``) 24.68, 24.76 us with the
+# dequantization, against the small kernel's 26.7-26.9 public (``tools/ab_stage_caps.sh``);
+# 9216x7168 (61) stays: 20.4-21.4 at best against 20.2-20.4.
+WGMMA_FROM_9_MIN_UNITS = 80
 WGMMA_FROM_9_FUSED_MIN_UNITS = WGMMA_FROM_9_MIN_UNITS
 
 

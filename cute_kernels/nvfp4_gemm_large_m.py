@@ -110,7 +110,7 @@ CONSUMER_REGS = {1: 232, 2: 104}
 # 23.04, 22.99 (kept at 8). 64-token tiles: 36864x7168 M = 64 79.97, 79.71 / 78.40, 78.46 /
 # 79.53, 79.14, fused 82.76, 82.75 / 80.84, 80.84 / 81.59, 81.65; even on 34816x5120 (56.55,
 # 57.71 / 56.44, 57.64) and 7168x18432 (43.07, 43.64 / 42.58, 43.86); 3 / 4 / 10 lost
-# everywhere.
+# everywhere. Two CTAs of 64-token tiles take NARROW_STAGES too (``fused_stream_k_options``).
 MAX_STAGES = 8
 NARROW_STAGES = 5
 NARROW_STAGES_MIN_CTAS = 2
@@ -120,7 +120,7 @@ TILE_64_STAGES = 7
 
 def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     """The most pipeline stages a launch takes when not told (the comment above)."""
-    if tile_m <= 32 and ctas_per_sm >= NARROW_STAGES_MIN_CTAS:
+    if tile_m <= 64 and ctas_per_sm >= NARROW_STAGES_MIN_CTAS:
         return NARROW_STAGES
     if k_groups == 2:
         return GROUPED_STAGES

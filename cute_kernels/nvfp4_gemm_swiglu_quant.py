@@ -74,8 +74,8 @@ from . import jit, reference
 from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .device_mma import POW2_63
-from .large_m_plans import (large_m_config, plain_launch_options, stream_k_plan,
-                            wgmma_from_9_tokens)
+from .large_m_plans import (fused_stream_k_options, large_m_config, plain_launch_options,
+                            stream_k_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
@@ -599,7 +599,8 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         return
     config, stream_k = (plan, False) if route == "whole" else ((plan, 0), True)
     # "narrow": the plain GEMM's launch, with its CTAs per SM and K groups
-    options = plain_launch_options(m, two_i, k, plan, True) if route == "narrow" else {}
+    options = (plain_launch_options(m, two_i, k, plan, True) if route == "narrow"
+               else fused_stream_k_options(m, two_i, k, plan) if route == "stream_k" else {})
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
                    out_sf, config, stream_k=stream_k, **options)
 

@@ -117,12 +117,12 @@ def test_staged_tokens_rule():
 
 
 def test_w4a4_takes_the_wgmma_kernel_from_9_tokens_on_many_units():
-    """9..16 fp4 tokens: the wgmma kernel's 32-token stream-K tiles where a row of them has
-    >= 120 units an SM; bf16 activations and the smaller weights keep their rules."""
-    for n, k in [(7168, 18432), (36864, 7168), (34816, 5120)]:
+    """9..16 fp4 tokens: the wgmma kernel's 16-token stream-K tiles where a row of them has
+    >= 80 units an SM; bf16 activations and the smaller weights keep their rules."""
+    for n, k in [(7168, 18432), (36864, 7168), (34816, 5120), (5120, 17408)]:
         assert small_m_regime(8, n, k)
         assert not any(small_m_regime(m, n, k) for m in (9, 12, 16)), (n, k)
-    for n, k in [(5120, 17408), (9216, 7168), (4096, 7168), (7168, 2048)]:
+    for n, k in [(9216, 7168), (4096, 7168), (7168, 2048)]:
         assert small_m_regime(16, n, k), (n, k)
     assert small_m_regime(16, 36864, 7168, a_fp4=False)
 
@@ -134,7 +134,7 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
     (7168x2048), to 64 at most 8 Mi elements; 4096x7168 takes the wgmma kernel from 17 (split
     K 4 with 64-token tiles: H200 2026-11-30, 20.0-20.8 us against the small kernel's
     23.6-28.7 at M = 32..64)."""
-    assert small_m_regime(16, 5120, 17408)
+    assert small_m_regime(8, 5120, 17408)
     for n, k in [(7168, 18432), (5120, 17408)]:
         for m in (17, 32, 64):
             assert not small_m_regime(m, n, k)
@@ -149,12 +149,12 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
     """bf16 activations at 9..16 tokens: the wgmma kernel below 128 Mi weight values with
     K > 2048 (``tools/w4a16_regime_probe.py``), past 16 tokens always; fp4 activations keep
-    the small kernel (but on 7168x18432: ``wgmma_from_9_tokens``)."""
+    the small kernel (but on 7168x18432 and 5120x17408: ``wgmma_from_9_tokens``)."""
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168)]:
         assert small_m_regime(8, n, k, a_fp4=False)
         assert not small_m_regime(9, n, k, a_fp4=False)
         assert not small_m_regime(16, n, k, a_fp4=False)
-        assert small_m_regime(16, n, k) == ((n, k) != (7168, 18432))
+        assert small_m_regime(16, n, k) == ((n, k) not in ((7168, 18432), (5120, 17408)))
     for n, k in [(36864, 7168), (34816, 5120), (7168, 2048)]:
         assert small_m_regime(16, n, k, a_fp4=False)
     # past 16 tokens always (7168x2048 and small weights keep the small kernel for fp4 only)

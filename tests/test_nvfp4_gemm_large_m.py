@@ -6,8 +6,9 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.large_m_plans import (large_m_config, large_m_plan, plain_launch_options,
-                                        stream_k_ctas, stream_k_groups, stream_k_plan)
+from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config, large_m_plan,
+                                        plain_launch_options, stream_k_ctas, stream_k_groups,
+                                        stream_k_plan)
 from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
                                              compile_nvfp4_gemm_large_m, launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
@@ -226,7 +227,7 @@ def test_stage_caps():
                                k_groups=k_groups).stages
     assert stages(16, 2, 2) == stages(32, 2, 2) == stages(32, 2) == 5
     assert stages(16, 1, 2) == stages(32, 1, 2) == 6
-    assert stages(64, 1) == stages(64, 2) == 7
+    assert stages(64, 1) == 7 and stages(64, 2) == 5
     assert stages(16, 1) == stages(32, 1) == stages(128, 1) == 8
     assert stages(16, 2, 2, given=7) == 7
     assert stages(32, 1, 2, given=8) == stages(64, 1, given=8) == 8
@@ -265,13 +266,17 @@ def test_stream_k_plan():
 
 
 def test_stream_k_ctas():
-    """Two CTAs per SM on 32-token stream-K tiles with >= 150 units an SM (H200 A/B,
-    2026-11-30); 64-token tiles keep one."""
+    """Two CTAs per SM on 16- and 32-token stream-K tiles with >= 150 units an SM (H200 A/Bs,
+    sessions 18 and 21); the fused kernel's 64-token tiles take two CTAs and two K groups."""
     assert stream_k_ctas(32, 36864, 7168, 32) == 2           # 244 units an SM
     assert stream_k_ctas(16, 34816, 5120, 32) == 2           # 165
-    assert stream_k_ctas(64, 34816, 5120, 64) == 1           # 64-token tiles
+    assert stream_k_ctas(64, 34816, 5120, 64) == 1           # 64-token tiles keep one
     assert stream_k_ctas(32, 7168, 18432, 32) == 1           # 122
     assert stream_k_ctas(128, 36864, 7168, 128) == 1         # wider tiles
+    assert fused_stream_k_options(64, 36864, 7168, 64) == {"ctas_per_sm": 2, "k_groups": 2}
+    assert fused_stream_k_options(64, 34816, 5120, 64) == {"ctas_per_sm": 2, "k_groups": 2}
+    assert fused_stream_k_options(64, 7168, 18432, 64) == {}
+    assert fused_stream_k_options(256, 36864, 7168, 128) == {}
     assert plain_launch_options(32, 36864, 7168, 32, True) == {"ctas_per_sm": 2, "k_groups": 2}
     assert plain_launch_options(32, 9216, 7168, 32, True) == {"ctas_per_sm": 1, "k_groups": 1}
     assert plain_launch_options(32, 4096, 7168, 32, False) == {}

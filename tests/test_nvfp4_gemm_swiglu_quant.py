@@ -58,10 +58,11 @@ def test_large_m_stream_k_compiles_for_sm90a():
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 256, 0, 132, True)
 
 
-@pytest.mark.parametrize("tile_m", [16, 32])
-def test_large_m_narrow_tiles_two_ctas_fit_80_registers(tile_m):
-    """The fused kernel on the plain GEMM's narrow stream-K launch (two CTAs per SM, two K
-    groups a stage, permuted words): 384 threads at <= 80 registers at launch."""
+@pytest.mark.parametrize("tile_m", [16, 32, 64])
+def test_large_m_two_ctas_fit_80_registers(tile_m):
+    """The fused kernel on the plain GEMM's narrow stream-K launch and on
+    ``fused_stream_k_options``' 64-token one (two CTAs per SM, two K groups a stage, permuted
+    words): 384 threads at <= 80 registers at launch."""
     from cute_kernels.testing import kernel_registers
 
     compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 18432, 7168, tile_m, 0,
@@ -521,11 +522,14 @@ def test_large_m_stream_k_matches_reference(m, i, k, config):
     (45, (32, 0), True),
     (777, (32, 0, 9), False),    # whole tiles on 9 CTAs: phases and barriers carry across
     (777, (16, 0), False),
+    (45, (64, 0), True),         # fused_stream_k_options' launch: 64-token tiles, 3 stages
+    (129, (64, 0, 11), True),    # pieces cross tiles
+    (777, (64, 0, 9), False),
 ])
-def test_large_m_narrow_tiles_with_two_ctas_and_k_groups(m, config, stream_k):
-    """The fused kernel on ``plain_launch_options``' launches (``FUSED_NARROW_TILES``): two CTAs
-    per SM and two K groups a stage (K / 64 = 16) match the reference, and whole tiles the
-    bits of one CTA and one group."""
+def test_large_m_two_ctas_and_k_groups(m, config, stream_k):
+    """The fused kernel on ``plain_launch_options``' launches (``FUSED_NARROW_TILES``) and on
+    ``fused_stream_k_options``' 64-token one: two CTAs per SM and two K groups a stage (K / 64
+    = 16) match the reference, and whole tiles the bits of one CTA and one group."""
     i, k = 320, 1024
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
     out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,

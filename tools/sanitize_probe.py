@@ -93,12 +93,14 @@ for cfg, sk, cps in (((32, 0, 7), True, 1), ((64, 0), False, 1), ((32, 0), True,
 for cfg, sk, cps in (((16, 0, 7), True, 1), ((16, 0), True, 2), ((16, 0, 5), False, 1)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
                       stream_k=sk, k_groups=2, ctas_per_sm=cps)
-# the fused kernel on narrow tiles with two K groups a stage, one and two CTAs per SM
+# the fused kernel on narrow tiles with two K groups a stage, one and two CTAs per SM, and on
+# fused_stream_k_options' 64-token tiles (two CTAs, two K groups, 3 stages)
 wgu640, wgu640_sf = reference.nvfp4_quantize(torch.randn(256, 640, device="cuda",
                                                          dtype=torch.bfloat16), 50.0,
                                              swizzle=False)
 wp640, wp640_sf = prepare_gate_up_weight(wgu640, wgu640_sf)
-for cfg, sk, cps in (((16, 0, 7), True, 1), ((32, 0), True, 2), ((16, 0, 5), False, 2)):
+for cfg, sk, cps in (((16, 0, 7), True, 1), ((32, 0), True, 2), ((16, 0, 5), False, 2),
+                     ((64, 0), True, 2), ((64, 0, 9), False, 2)):
     launch_fused_large(x640, wp640, wp640_sf, one, torch.full((1,), 30.0, device="cuda"),
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=sk,
