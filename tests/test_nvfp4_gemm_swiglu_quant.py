@@ -381,6 +381,7 @@ def _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config):
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (2, 2, 4, 0), (4, 1, 8, 1), (4, 4, 4, 0),
                                     (8, 1, 2, 1), (2, 4, 1, 0), (8, 2, 4, 1), (2, 1, 4, 2),
                                     (2, 2, 4, 1),  # three CTAs per SM (min_ctas)
+                                    (2, 1, 3, 1), (2, 1, 6, 1),  # K steps over 3 / 6 warps
                                     (2, 2, 2, 3),  # prefetch >= 2: the cp.async ring
                                     # K split over grid z (5 steps at K = 1088)
                                     (2, 1, 4, 1, 4), (4, 2, 4, 0, 3), (2, 1, 8, 1, 5)])

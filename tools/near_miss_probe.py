@@ -11,6 +11,10 @@ Session 20's near misses (its suites, after the stage cap), prepared for session
   4  fused 34816x5120 M = 1 (74.1% of the copy bandwidth, 75% wanted): small-M configs
   5  gemm 9216x7168 M = 4, 8 (59.9 / 59.4%, 60% wanted): small-M configs
   6  fused 4096x7168 M = 16 (1.46x QuACK + silu + quant, 1.5x wanted): small-M configs
+Session 21 (part 4 found fused 34816x5120 M = 1 at 30.7 us with 3 warps, 32.1 with 4): the
+warps of the M = 1 configs, one part per weight:
+  7..11   fused 36864x7168, 34816x5120, 9216x7168, 4096x7168, 1024x7168 at M = 1
+  12..16  gemm 5120x17408, 9216x7168, 7168x18432, 36864x7168, 34816x5120 at M = 1
 Wgmma variants include the activations' dequantization, as the public function runs it."""
 
 import torch
@@ -102,5 +106,26 @@ PARTS = [
         (2, 2, 4, 1), (2, 1, 8, 1), (2, 2, 8, 0), (4, 2, 4, 1), (2, 2, 8, 1, 2), (2, 4, 8, 1),
         (4, 1, 4, 1)]),
 ]
+
+
+def m1_warps(kind, n, k):
+    """M = 1 with the default config's warps swapped for 2, 3, 5 and 6."""
+    from cute_kernels.nvfp4_gemm import small_m_config
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
+
+    if kind == "gemm":
+        words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+        default = small_m_config(1, n, k, True, True)
+    else:
+        words = permuted_gate_up(n, k)
+        default = swiglu_small_m_config(1, n // 2, k, True)
+    extra = [default[:2] + (w,) + default[3:] for w in (2, 3, 5, 6)]
+    small_m_configs(kind, n, k, (1,), words, extra)
+
+
+PARTS += [lambda n=n, k=k: m1_warps("fused", n, k)
+          for n, k in ((36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168), (1024, 7168))]
+PARTS += [lambda n=n, k=k: m1_warps("gemm", n, k)
+          for n, k in ((5120, 17408), (9216, 7168), (7168, 18432), (36864, 7168), (34816, 5120))]
 for part in select_shapes(PARTS):
     part()
