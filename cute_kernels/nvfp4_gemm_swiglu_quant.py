@@ -427,6 +427,15 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
 
 
+# One token on permuted words, short K and many row blocks: 3 warps a CTA instead of 4
+# (session 21, ``tools/near_miss_probe.py`` parts 4 and 7..11, two rounds each, us, warps
+# 4 / 3 / 5: 34816x5120 (20 K steps, 1088 row blocks) 32.07, 32.10, 32.33, 32.35 / 30.71,
+# 30.74, 30.87, 30.87 / 32.94, 32.97; 36864x7168 (28 steps) 44.55, 44.59 / 45.24, 45.36 /
+# 45.25, 45.20; 9216x7168 (288 blocks) 14.57, 14.64 / 18.12, 18.18). Packed words unmeasured.
+M1_THREE_WARPS_MAX_STEPS = 20
+M1_THREE_WARPS_MIN_BLOCKS = 8
+
+
 def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tuple[int, ...]:
     """(row_tiles, token_tiles, warps, prefetch[, splits]): ``small_m_config`` of the [2I, K] GEMM, then
     what ``tools/swiglu_config_probe.py`` measured best for the fused kernel (H200,
@@ -467,7 +476,10 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     2..8 tokens on every weight
     (``tools/fused_prefetch_probe.py``, H200 2026-11-30, without -> with, us: 36864x7168 M = 2
     / 4 / 8 64.1 / 50.0 / 50.3 -> 49.3 / 47.4 / 49.2, W4A16 68.5 / 55.1 / 63.0 -> 53.4 / 53.1 /
-    60.4, 34816x5120 43.3 / 35.8 / 35.9 -> 34.7 / 35.4 / 35.6)."""
+    60.4, 34816x5120 43.3 / 35.8 / 35.9 -> 34.7 / 35.4 / 35.6).
+
+    One token on permuted words with at most ``M1_THREE_WARPS_MAX_STEPS`` K steps and
+    ``M1_THREE_WARPS_MIN_BLOCKS`` row blocks an SM takes 3 warps (the comment above)."""
     rt, jt, plain_warps, prefetch = small_m_config(m, 2 * i, k)[:4]
     rt = max(rt, 2)
     row_blocks = -(-2 * i // (16 * rt))
@@ -484,6 +496,9 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
     if permuted and (m <= 16 or 2 * i * k < 8 * 2**20):
         prefetch = 1
+    if permuted and m == 1 and k // STEP <= M1_THREE_WARPS_MAX_STEPS and warps == 4 \
+            and row_blocks >= M1_THREE_WARPS_MIN_BLOCKS * H200_SMS:
+        warps = 3
     ctas = row_blocks * -(-token_tiles // jt)
     for splits in (4, 2):
         if ctas * splits <= H200_SMS and k // STEP >= 4 * splits:  # >= 4 K steps per split

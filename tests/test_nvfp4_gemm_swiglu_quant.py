@@ -123,6 +123,16 @@ def test_small_m_regime_hands_over_to_stream_k_wgmma():
     assert swiglu_small_m_regime(64, 512, 7168) and not swiglu_small_m_regime(65, 512, 7168)
 
 
+def test_one_token_on_short_k_takes_three_warps():
+    """M = 1 on permuted words: 34816x5120 (20 K steps, 1088 row blocks) with 3 warps (H200,
+    session 21: 32.1 -> 30.7 us); 36864x7168, 9216x7168, packed words and M = 2 keep 4."""
+    assert swiglu_small_m_config(1, 17408, 5120, True) == (2, 1, 3, 1)
+    assert swiglu_small_m_config(1, 17408, 5120) == swiglu_small_m_config(2, 17408, 5120,
+                                                                          True) == (2, 1, 4, 1)
+    assert swiglu_small_m_config(1, 18432, 7168, True) == (2, 1, 4, 1)
+    assert swiglu_small_m_config(1, 4608, 7168, True) == (2, 1, 4, 1)
+
+
 def test_permuted_words_keep_the_prefetch():
     """On permuted words the register prefetch stays on at 2..8 tokens on every weight
     (``tools/fused_prefetch_probe.py``: 36864x7168 M = 2 64.1 -> 49.3 us) and with two token
@@ -393,6 +403,17 @@ def test_every_tile_config_agrees(config, m):
         a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
         out, out_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
         _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+def test_one_token_three_warps_matches_reference():
+    """The public function on ``swiglu_small_m_config``'s 3-warp launch (one token, permuted
+    words, 34816x5120) against the reference."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, 17408, 5120, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    assert swiglu_small_m_config(1, 17408, 5120, True)[2] == 3
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu
