@@ -15,6 +15,10 @@ Session 21 (part 4 found fused 34816x5120 M = 1 at 30.7 us with 3 warps, 32.1 wi
 warps of the M = 1 configs, one part per weight:
   7..11   fused 36864x7168, 34816x5120, 9216x7168, 4096x7168, 1024x7168 at M = 1
   12..16  gemm 5120x17408, 9216x7168, 7168x18432, 36864x7168, 34816x5120 at M = 1
+Prepared for session 22 (3 warps won only fused 34816x5120 M = 1 on permuted words):
+  17  fused 34816x5120 M = 1 on packed words: (2, 1, 4, 1) against 3 warps
+  18  fused 34816x5120 and 36864x7168 at M = 2 / 4, permuted words: the rule's 4 warps
+      against 3
 Wgmma variants include the activations' dequantization, as the public function runs it."""
 
 import torch
@@ -127,5 +131,11 @@ PARTS += [lambda n=n, k=k: m1_warps("fused", n, k)
           for n, k in ((36864, 7168), (34816, 5120), (9216, 7168), (4096, 7168), (1024, 7168))]
 PARTS += [lambda n=n, k=k: m1_warps("gemm", n, k)
           for n, k in ((5120, 17408), (9216, 7168), (7168, 18432), (36864, 7168), (34816, 5120))]
+PARTS += [
+    lambda: small_m_configs("fused", 34816, 5120, (1,), gate_up_copies(34816, 5120),
+                            [(2, 1, 3, 1), (2, 1, 3, 0), (2, 1, 4, 0)]),
+    lambda: [small_m_configs("fused", n, k, (2, 4), permuted_gate_up(n, k), [(2, 1, 3, 1)])
+             for n, k in ((34816, 5120), (36864, 7168))],
+]
 for part in select_shapes(PARTS):
     part()
