@@ -290,13 +290,11 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 # dequantization, against the small kernel's 26.7-26.9 public (``tools/ab_stage_caps.sh``);
 # 9216x7168 (61) stays: 20.4-21.4 at best against 20.2-20.4.
 WGMMA_FROM_9_MIN_UNITS = 80
-WGMMA_FROM_9_FUSED_MIN_UNITS = WGMMA_FROM_9_MIN_UNITS
 
 
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
-def wgmma_from_9_tokens(n: int, k: int, fused: bool = False, sms: int = H200_SMS) -> bool:
-    """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight
-    (``WGMMA_FROM_9_MIN_UNITS``; ``fused``: the fused op's [2I, K] weight,
-    ``WGMMA_FROM_9_FUSED_MIN_UNITS``)."""
-    bar = WGMMA_FROM_9_FUSED_MIN_UNITS if fused else WGMMA_FROM_9_MIN_UNITS
-    return stream_k_plan(16, n, k) is not None and row_units(n, k) >= bar * sms
+def wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
+    """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight (the
+    plain GEMM's, or the fused op's [2I, K]: one bar, ``WGMMA_FROM_9_MIN_UNITS``)."""
+    return (stream_k_plan(16, n, k) is not None
+            and row_units(n, k) >= WGMMA_FROM_9_MIN_UNITS * sms)

@@ -411,9 +411,9 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 # ---- public function ----------------------------------------------------------------------------
 def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at
-    9..16 take the wgmma route where ``wgmma_from_9_tokens(..., fused=True)`` says so for
-    the [2I, K] GEMM: the fused kernel on the plain launch's 16-token tiles,
-    ``large_m_route``'s "narrow"); past that the wgmma kernel (in stream-K there) for
+    9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM:
+    the fused kernel on the plain launch's 16-token tiles, ``large_m_route``'s "narrow");
+    past that the wgmma kernel (in stream-K there) for
     weights over 32 Mi elements, from 33 tokens for weights over 8 Mi, from 65 below. H200
     2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M / stream-K wgmma:
     36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120 M = 32 92.0 /
@@ -421,7 +421,7 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     1024x7168 M = 64 13.7 / 26.1."""
     weights = 2 * i * k
     if m <= 16:
-        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k, fused=True))
+        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
