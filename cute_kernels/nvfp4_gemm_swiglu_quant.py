@@ -603,6 +603,18 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     return "whole", config
 
 
+def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
+    """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
+    routes: "whole", "stream_k" (``fused_stream_k_options``) and "narrow" (the plain GEMM's
+    launch, with its CTAs per SM and K groups)."""
+    if route == "whole":
+        return plan, False, {}
+    if route == "narrow":
+        return (plan, 0), True, plain_launch_options(m, two_i, k, plan, True)
+    assert route == "stream_k", route
+    return (plan, 0), True, fused_stream_k_options(m, two_i, k, plan)
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
     ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
@@ -612,10 +624,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
-    config, stream_k = (plan, False) if route == "whole" else ((plan, 0), True)
-    # "narrow": the plain GEMM's launch, with its CTAs per SM and K groups
-    options = (plain_launch_options(m, two_i, k, plan, True) if route == "narrow"
-               else fused_stream_k_options(m, two_i, k, plan) if route == "stream_k" else {})
+    config, stream_k, options = route_launch(route, plan, m, two_i, k)
     launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
                    out_sf, config, stream_k=stream_k, **options)
 

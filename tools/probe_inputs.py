@@ -148,17 +148,14 @@ def planned(kind: str, n: int, k: int, m: int) -> dict:
     """The public route's ``launch_large_m`` keyword arguments for a wgmma point (stages 0:
     the kernel's choice): "gemm" on [N, K], "fused" on [2I = N, K]."""
     from cute_kernels.large_m_plans import plain_launch_options, plain_plan
-    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route
+    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route, route_launch
 
     if kind == "gemm":
         tile_m, splits, stream_k, hybrid = plain_plan(m, n, k)
         return dict(config=(tile_m, 0), splits=splits, stream_k=stream_k, hybrid=hybrid,
                     **plain_launch_options(m, n, k, tile_m, stream_k))
-    route, plan = large_m_route(m, n // 2, k)
-    if route == "narrow":
-        return dict(config=(plan, 0), stream_k=True, **plain_launch_options(m, n, k, plan, True))
-    assert route in ("stream_k", "whole"), route
-    return dict(config=(plan, 0) if route == "stream_k" else plan, stream_k=route == "stream_k")
+    config, stream_k, options = route_launch(*large_m_route(m, n // 2, k), m, n, k)
+    return dict(config=config, stream_k=stream_k, **options)
 
 
 def fits(kind: str, n: int, k: int, launch: dict) -> bool:
