@@ -16,13 +16,14 @@ warps of the M = 1 configs, one part per weight:
   7..11   fused 36864x7168, 34816x5120, 9216x7168, 4096x7168, 1024x7168 at M = 1
   12..16  gemm 5120x17408, 9216x7168, 7168x18432, 36864x7168, 34816x5120 at M = 1
 Prepared for session 22 (3 warps won only fused 34816x5120 M = 1 on permuted words):
-  17  fused 34816x5120 M = 1 on packed words: (2, 1, 4, 1) against 3 warps
+  17  fused 34816x5120 M = 1 on packed words: the default there, (2, 1, 4, 1), against 3 warps
   18  fused 34816x5120 and 36864x7168 at M = 2 / 4, permuted words: the rule's 4 warps
       against 3
 Wgmma variants include the activations' dequantization, as the public function runs it."""
 
 import torch
-from probe_inputs import gate_up_copies, time_wgmma_variants, weight_copies
+from probe_inputs import (config_line, gate_up_copies, small_m_default, time_wgmma_variants,
+                          weight_copies)
 
 from cute_kernels import (prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
@@ -33,22 +34,21 @@ gs = torch.full((1,), 30.0, device="cuda")
 
 
 def small_m_configs(kind, n, k, ms, words, extra):
-    """Graph us of the default small-M config (starred) and of ``extra``'s, per M, twice;
-    configs the kernel refuses (shared memory, tile rules) are skipped."""
-    from cute_kernels.nvfp4_gemm import launch_small_m, small_m_config
+    """Graph us of the default small-M config for ``words``' layout (starred) and of
+    ``extra``'s, per M, twice; configs the kernel refuses (shared memory, tile rules) are
+    skipped."""
+    from cute_kernels.nvfp4_gemm import launch_small_m
     from cute_kernels.nvfp4_gemm_swiglu_quant import launch_small_m as launch_fused
-    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
     from layouts import sf_padded_shape
 
     for m in ms:
         a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
                                                        dtype=torch.bfloat16), 100.0)
+        default = small_m_default(kind, n, k, m, words)
         if kind == "gemm":
-            default = small_m_config(m, n, k, True, True)
             out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             run = lambda w, c: launch_small_m(a, a_sf, w[0], w[1], alpha, out, c)
         else:
-            default = swiglu_small_m_config(m, n // 2, k, True)
             q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
             sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
             run = lambda w, c: launch_fused(a, a_sf, w[0], w[1], alpha, gs, q, sf, c)
@@ -62,9 +62,7 @@ def small_m_configs(kind, n, k, ms, words, extra):
         for _ in range(2):
             times = time_graphs_interleaved_us([[lambda w=w, c=c: run(w, c) for w in words]
                                                 for c in configs], 50)
-            print(f"{kind} {n}x{k} M={m}: " + " ".join(
-                f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
-                for c, t in zip(configs, times)), flush=True)
+            print(config_line(kind, n, k, m, default, zip(configs, times)), flush=True)
 
 
 def wgmma_variants(n, k, m, variants):
@@ -114,15 +112,11 @@ PARTS = [
 
 def m1_warps(kind, n, k):
     """M = 1 with the default config's warps swapped for 2, 3, 5 and 6."""
-    from cute_kernels.nvfp4_gemm import small_m_config
-    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
-
     if kind == "gemm":
         words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
-        default = small_m_config(1, n, k, True, True)
     else:
         words = permuted_gate_up(n, k)
-        default = swiglu_small_m_config(1, n // 2, k, True)
+    default = small_m_default(kind, n, k, 1, words)
     extra = [default[:2] + (w,) + default[3:] for w in (2, 3, 5, 6)]
     small_m_configs(kind, n, k, (1,), words, extra)
 

@@ -81,29 +81,42 @@ def time_fused_small_m_configs(a, a_sf, gate_up: list, alpha, global_scale, conf
         for c in configs}
 
 
+def small_m_default(kind: str, n: int, k: int, m: int, words: list) -> tuple[int, ...]:
+    """The public small-M config of ``kind`` ("gemm" on [N, K], "fused" on [2I = N, K]) at
+    M NVFP4 tokens, for the layout of ``words`` (permuted or packed)."""
+    from cute_kernels.nvfp4_gemm import small_m_config
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
+    from cute_kernels.permuted_fp4 import weight_dims
+
+    permuted = weight_dims(words[0][0])[2]
+    if kind == "gemm":
+        return small_m_config(m, n, k, True, permuted)
+    return swiglu_small_m_config(m, n // 2, k, permuted)
+
+
+def config_line(kind: str, n: int, k: int, m: int, default, times) -> str:
+    """A config probe's line: each config's graph us (``times``: (config, us) pairs), the
+    default starred."""
+    return f"{kind} {n}x{k} M={m}: " + " ".join(
+        f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}" for c, t in times)
+
+
 def print_configs_against_default(kind: str, n: int, k: int, m: int, words: list, extra,
                                   alpha, global_scale) -> None:
     """One line of a config probe: graph us of the default small-M config of ``kind``
-    ("gemm": the plain GEMM on [N, K] permuted words, "fused": the fused kernel on [2I, K]
-    gate_up words), starred, then of each config ``extra(default)`` lists, at M tokens of
-    fresh NVFP4 activations."""
-    from cute_kernels.nvfp4_gemm import small_m_config
-    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
-
+    ("gemm": the plain GEMM on [N, K] words, "fused": the fused kernel on [2I, K] gate_up
+    words), starred, then of each config ``extra(default)`` lists, at M tokens of fresh NVFP4
+    activations."""
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
+    default = small_m_default(kind, n, k, m, words)
+    configs = [default] + [c for c in extra(default) if c != default]
     if kind == "gemm":
-        default = small_m_config(m, n, k, True, True)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        configs = [default] + [c for c in extra(default) if c != default]
         times = time_small_m_configs(a, a_sf, words, alpha, out, configs, k)
     else:
-        default = swiglu_small_m_config(m, n // 2, k, True)
-        configs = [default] + [c for c in extra(default) if c != default]
         times = time_fused_small_m_configs(a, a_sf, words, alpha, global_scale, configs)
-    print(f"{kind} {n}x{k} M={m}: " + " ".join(
-        f"{''.join(map(str, c))}{'*' if c == default else ''}={t:.2f}"
-        for c, t in times.items()), flush=True)
+    print(config_line(kind, n, k, m, default, times.items()), flush=True)
 
 
 def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, rounds: int = 2):
