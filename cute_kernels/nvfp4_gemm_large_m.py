@@ -88,6 +88,11 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 PRODUCER_REGS = {1: 40, 2: 24}
 SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
 # (the fused epilogue uses 1..3, stream-K's fix-up 4)
+EPILOGUE_BARRIER = 6  # + warpgroup (6, 7): one consumer warpgroup's staged output is in place
+# The staged epilogue (``_staged_store``): tokens a consumer warpgroup puts in shared memory at
+# once (two buffers of them), as 128-byte lines of its 64 weight rows, swizzled in 16-byte
+# chunks by token so that neither the fragment writes nor the line reads conflict.
+EPILOGUE_TOKENS = 32
 CONSUMER_REGS = {1: 232, 2: 104}
 # Pipeline stages a CTA (when not given): as many as fit, at most MAX_STAGES (deeper lost at
 # M = 32: session 16, ``tools/large_m_stages_probe.py``), and at most NARROW_STAGES for 16- and
@@ -170,13 +175,13 @@ class NVFP4GemmLargeM:
         self.row_tiles = (n + TILE_N - 1) // TILE_N
         self.tx_bytes = (tile_m * self.stage_k * 2 + TILE_N * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
+        self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         self.epilogue_bytes = self.epilogue_smem_bytes()
         budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
-        self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
         # anything else, the producer after prefetching its first weight k-tiles to L2
@@ -191,8 +196,20 @@ class NVFP4GemmLargeM:
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
-        replaces the epilogue declares its own; the stage count is chosen to leave room)."""
-        return 0
+        replaces the epilogue declares its own; the stage count is chosen to leave room):
+        the staged epilogue's two buffers per consumer warpgroup."""
+        if not self._staged_epilogue():
+            return 0
+        return self.consumers * 2 * self._epilogue_tokens() * 64 * 2
+
+    def _staged_epilogue(self) -> bool:
+        """Whether ``_epilogue`` stages its output through shared memory (``_staged_store``):
+        16-bit outputs (not the split-K workspace) with N a multiple of 8, so that each 8-row
+        chunk of a token is one aligned 16-byte store, whole or past N."""
+        return self.splits == 1 and self.out_dtype.width == 16 and self.n % 8 == 0
+
+    def _epilogue_tokens(self) -> int:
+        return min(EPILOGUE_TOKENS, self.tile_m)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
@@ -614,7 +631,12 @@ class NVFP4GemmLargeM:
         weights' 2^-63); rows past N and tokens past M are skipped. ``acc`` is consumer thread
         ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
         coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
-        self._store(acc, tCcC, scalars[0][0], outs[0], outs[0].shape[0], row_tile, tok_tile, 0)
+        if cutlass.const_expr(self._staged_epilogue()):
+            self._staged_store(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], row_tile,
+                               tok_tile)
+        else:
+            self._store(acc, tCcC, scalars[0][0], outs[0], outs[0].shape[0], row_tile,
+                        tok_tile, 0)
 
     @cute.jit
     def _split_epilogue(self, acc, tCcC, scalars, outs, row_tile, tok_tile, split):
@@ -636,6 +658,66 @@ class NVFP4GemmLargeM:
             if row < self.n and tok < m:
                 mD[first_row + tok, row] = (acc[i] * cutlass.Float32(POW2_63)
                                             * alpha).to(self.out_dtype)
+
+
+    @cute.jit
+    def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, row_tile, tok_tile):
+        """``_store``'s values through shared memory, ``EPILOGUE_TOKENS`` tokens at a time per
+        consumer warpgroup: each thread writes its fragment's 2-byte values into the token's
+        128-byte line of the warpgroup's 64 rows, then each thread stores whole 16-byte
+        chunks of lines (8 rows of one token) to ``mD``, a warp 4 whole lines at once. The
+        fragment's own stores (``_store``) write 2 bytes each, a warp's touching 4 tokens'
+        lines: on the H200 the epilogue then took 5 of 84 us at 4096x7168 M = 1024 and 11 of
+        54 at 7168x2048 M = 1024 (session 22, ``tools/epilogue_probe.py``, stores skipped).
+
+        Fragment element i = v0 + 2 v1 + 4 j holds (row r + 8 v1, token 8 j + 2 q + v0) with
+        r = 16 warp + lane / 4 and q = lane % 4 (wgmma's accumulator layout). A line holds
+        chunk c8 = row // 8 % 8 at 16-byte slot c8 ^ (token % 8): the 8 lanes of one row
+        group write one slot, the 4 q their own slots; 8 lanes reading one line read 8 slots."""
+        tokens = self._epilogue_tokens()
+        wg = ctid // 128
+        ltid = ctid % 128
+        sD = cute.recast_tensor(sEpi, self.out_dtype)
+        # 16-byte chunks of the buffers (sEpi is 128-byte aligned)
+        sChunks = cute.make_tensor(cute.recast_tensor(sEpi, cutlass.Int32).iterator,
+                                   cute.make_layout((self.epilogue_bytes // 16, 4),
+                                                    stride=(4, 1)))
+        mD32 = cute.recast_tensor(mD, cutlass.Int32)
+        m = mD.shape[0]
+        s = cutlass.Float32(POW2_63) * alpha
+        buffer_elems = tokens * 64
+        wg_base = wg * 2 * buffer_elems
+        # per (v0, v1): this thread's element offset in a buffer for its token 2 q + v0 of
+        # each 8-token group j (the j term is static: 64 elements a token)
+        row, tok = tCcC[0]
+        bases = []
+        for v in cutlass.range_constexpr(4):
+            v0, v1 = v % 2, v // 2
+            t8 = tok + v0  # token mod 8 (tok = 2 q)
+            c8 = (row % 64) // 8 + v1
+            bases.append(wg_base + t8 * 64 + ((c8 ^ t8) * 8) + row % 8)
+        barrier = pipeline.NamedBarrier(barrier_id=EPILOGUE_BARRIER + wg, num_threads=128)
+        barrier.arrive_and_wait()  # the warpgroup's last reads of the buffers are done
+        row0 = row_tile * TILE_N + wg * 64
+        for chunk in cutlass.range_constexpr(self.tile_m // tokens):
+            buf = (chunk % 2) * buffer_elems
+            for jj in cutlass.range_constexpr(tokens // 8):
+                j = chunk * (tokens // 8) + jj
+                for v in cutlass.range_constexpr(4):
+                    i = v + 4 * j
+                    sD[bases[v] + buf + jj * 8 * 64] = (acc[i] * s).to(self.out_dtype)
+            barrier.arrive_and_wait()
+            for p in cutlass.range_constexpr(tokens * 8 // 128):
+                task = ltid + 128 * p
+                t = task // 8
+                c8 = task % 8
+                slot = (wg_base + buf) // 8 + t * 8 + (c8 ^ (t % 8))
+                line = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
+                tok_g = tok_tile * self.tile_m + chunk * tokens + t
+                row_g = row0 + 8 * c8
+                if tok_g < m and row_g < self.n:
+                    cute.autovec_copy(line, cute.local_tile(mD32, (1, 4), (tok_g, row_g // 8)))
 
 
 @jit.cached

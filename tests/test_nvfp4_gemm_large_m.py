@@ -105,6 +105,49 @@ def test_every_tile_config_agrees(config):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k,ctas", [
+    ((16, 0), False, 1), ((32, 0, 9), False, 1),   # one 16- / 32-token buffer a tile, many tiles
+    ((64, 0), False, 1), ((128, 0), False, 1), ((256, 0), False, 1),  # 2, 4, 8 buffers
+    ((64, 0, 11), True, 1), ((128, 0), True, 1), ((256, 0, 5), True, 1),  # stream-K pieces
+    ((32, 0), True, 2), ((64, 0, 9), False, 2),     # two CTAs an SM
+])
+@pytest.mark.parametrize("n", [1160, 1100])  # N % 8 == 0 (staged epilogue) and not
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16])
+def test_16_bit_output_is_the_fp32_result_rounded(config, stream_k, ctas, n, out_dtype):
+    """The staged epilogue (16-bit outputs, N % 8 == 0: through shared memory in whole 16-byte
+    chunks) and the direct one write the fp32 result rounded once, bit for bit, with M and N
+    tails (777 tokens, N not a multiple of 128) and tiles walked in turn by each CTA."""
+    m, k = 777, 832
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    outs = []
+    for dtype in (torch.float32, out_dtype):
+        out = poisoned(m, n, dtype=dtype)
+        launch_large_m(a, b, b_sf, alpha_t, out, config, stream_k=stream_k, ctas_per_sm=ctas)
+        torch.cuda.synchronize()
+        outs.append(out)
+    assert not outs[0].isnan().any()
+    want = outs[0].to(out_dtype)
+    assert torch.equal(outs[1].view(torch.int16), want.view(torch.int16)), config
+
+
+def test_staged_epilogue_shared_memory():
+    """The staged epilogue takes two buffers of 32 tokens (or the tile's, if fewer) x 64 rows x
+    2 bytes per consumer warpgroup, only for 16-bit outputs with N % 8 == 0 and no K split."""
+    def kernel(n, tile_m, dtype=cutlass.BFloat16, splits=1, **kw):
+        return NVFP4GemmLargeM(n, 7168, dtype, tile_m, 0, H200_SMS, splits, **kw)
+    assert kernel(4096, 256).epilogue_bytes == 2 * 2 * 32 * 128
+    assert kernel(4096, 16).epilogue_bytes == 2 * 2 * 16 * 128
+    assert kernel(4096, 256, cutlass.Float16).epilogue_bytes == 16384
+    assert kernel(4100, 256).epilogue_bytes == 0
+    assert kernel(4096, 256, cutlass.Float32).epilogue_bytes == 0
+    assert kernel(4096, 128, cutlass.Float32, splits=2).epilogue_bytes == 0
+    # 256-token tiles keep 5 stages (6 without the buffers: the same time on the H200,
+    # ``tools/wave_fill_probe.py`` 4096x7168 M = 1024, session 22)
+    assert kernel(4096, 256).stages == 5
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k,config,splits", [
     (129, 200, 576, (128, 0), 3),       # N and M tails, 3 k-tiles per split
     (7, 1160, 1024, (64, 0), 4),        # 16 k-tiles in 4 splits

@@ -73,6 +73,13 @@ for cfg in ((64, 0), (64, 0, 5)):
     launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
                        torch.empty(129, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=True)
+# the staged epilogue (bf16 out, N % 8 == 0): whole tiles walked in turn by few CTAs (one
+# buffer a 16-token tile, eight a 256-token one), stream-K, two CTAs an SM
+for cfg, sk, cps in (((16, 0, 3), False, 1), ((256, 0, 2), False, 1), ((64, 0, 5), True, 1),
+                     ((128, 0), True, 1), ((32, 0, 7), False, 2)):
+    launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda",
+                                                    dtype=torch.bfloat16), cfg,
+                      stream_k=sk, ctas_per_sm=cps)
 # the hybrid: 6 tiles on 2 CTAs, 4 whole and 2 in stream-K
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0, 2),
                   stream_k=True, hybrid=True)
