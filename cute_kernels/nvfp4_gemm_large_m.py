@@ -89,10 +89,11 @@ PRODUCER_REGS = {1: 40, 2: 24}
 SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
 # (the fused epilogue uses 1..3, stream-K's fix-up 4)
 EPILOGUE_BARRIER = 6  # + warpgroup (6, 7): one consumer warpgroup's staged output is in place
-# The staged epilogue (``_staged_store``): tokens a consumer warpgroup puts in shared memory at
-# once (two buffers of them), as 128-byte lines of its 64 weight rows, swizzled in 16-byte
-# chunks by token so that neither the fragment writes nor the line reads conflict.
-EPILOGUE_TOKENS = 32
+# The staged epilogue (``_staged_store``): bytes of output a consumer warpgroup puts in shared
+# memory at once (two buffers of them), as lines of its 64 weight rows (32 tokens of 16-bit
+# outputs, 16 of fp32), swizzled in 16-byte chunks by token so that neither the fragment
+# writes nor the line reads conflict.
+EPILOGUE_BYTES = 4096
 CONSUMER_REGS = {1: 232, 2: 104}
 # Pipeline stages a CTA (when not given): as many as fit, at most MAX_STAGES (deeper lost at
 # M = 32: session 16, ``tools/large_m_stages_probe.py``), and at most NARROW_STAGES for 16- and
@@ -200,16 +201,18 @@ class NVFP4GemmLargeM:
         the staged epilogue's two buffers per consumer warpgroup."""
         if not self._staged_epilogue():
             return 0
-        return self.consumers * 2 * self._epilogue_tokens() * 64 * 2
+        return self.consumers * 2 * self._epilogue_tokens() * 64 * self.out_dtype.width // 8
 
     def _staged_epilogue(self) -> bool:
-        """Whether ``_epilogue`` stages its output through shared memory (``_staged_store``):
-        16-bit outputs (not the split-K workspace) with N a multiple of 8, so that each 8-row
-        chunk of a token is one aligned 16-byte store, whole or past N."""
-        return self.splits == 1 and self.out_dtype.width == 16 and self.n % 8 == 0
+        """Whether the epilogue stages its output through shared memory (``_staged_store``):
+        N a multiple of the rows in 16 bytes of output (8 in 16 bits, 4 in fp32), so that
+        each such chunk of a token is one aligned 16-byte store, whole or past N."""
+        return self.n % (128 // self.out_dtype.width) == 0
 
     def _epilogue_tokens(self) -> int:
-        return min(EPILOGUE_TOKENS, self.tile_m)
+        """Tokens a buffer holds: 32 lines of 128 bytes (16-bit outputs) or 16 of 256 (fp32),
+        or the tile's tokens if fewer."""
+        return min(EPILOGUE_BYTES // (64 * self.out_dtype.width // 8), self.tile_m)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
@@ -493,7 +496,8 @@ class NVFP4GemmLargeM:
             row_tile, tok_tile, split = self._tile_coords(tile, tok_tiles)
             read, release = self._mainloop(*step, read, release, self.k_tiles)
             if cutlass.const_expr(self.splits > 1):
-                self._split_epilogue(acc, tCcC, scalars, outs, row_tile, tok_tile, split)
+                self._split_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
+                                     tok_tile, split)
             else:
                 self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
             tile += cute.arch.grid_dim()[0]
@@ -632,18 +636,23 @@ class NVFP4GemmLargeM:
         ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
         coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
         if cutlass.const_expr(self._staged_epilogue()):
-            self._staged_store(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], row_tile,
-                               tok_tile)
+            self._staged_store(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0],
+                               outs[0].shape[0], row_tile, tok_tile, 0)
         else:
             self._store(acc, tCcC, scalars[0][0], outs[0], outs[0].shape[0], row_tile,
                         tok_tile, 0)
 
     @cute.jit
-    def _split_epilogue(self, acc, tCcC, scalars, outs, row_tile, tok_tile, split):
+    def _split_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                        split):
         """Split-K: the partial sum of K split ``split``, times 2^63 and alpha, to workspace
         rows ``split * M + token`` (fp32); ``launch_large_m`` adds the splits in order."""
         m = self._tokens(outs)
-        self._store(acc, tCcC, scalars[0][0], outs[0], m, row_tile, tok_tile, split * m)
+        if cutlass.const_expr(self._staged_epilogue()):
+            self._staged_store(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], m, row_tile,
+                               tok_tile, split * m)
+        else:
+            self._store(acc, tCcC, scalars[0][0], outs[0], m, row_tile, tok_tile, split * m)
 
     @cute.jit
     def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile, first_row):
@@ -661,20 +670,24 @@ class NVFP4GemmLargeM:
 
 
     @cute.jit
-    def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, row_tile, tok_tile):
-        """``_store``'s values through shared memory, ``EPILOGUE_TOKENS`` tokens at a time per
-        consumer warpgroup: each thread writes its fragment's 2-byte values into the token's
-        128-byte line of the warpgroup's 64 rows, then each thread stores whole 16-byte
-        chunks of lines (8 rows of one token) to ``mD``, a warp 4 whole lines at once. The
-        fragment's own stores (``_store``) write 2 bytes each, a warp's touching 4 tokens'
-        lines: on the H200 the epilogue then took 5 of 84 us at 4096x7168 M = 1024 and 11 of
-        54 at 7168x2048 M = 1024 (session 22, ``tools/epilogue_probe.py``, stores skipped).
+    def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile,
+                      first_row):
+        """``_store``'s values through shared memory, ``_epilogue_tokens()`` tokens at a time
+        per consumer warpgroup: each thread writes its fragment's values into the token's line
+        of the warpgroup's 64 rows (128 bytes in 16 bits, 256 in fp32), then each thread
+        stores whole 16-byte chunks of lines to ``mD`` rows ``first_row + token``, a warp whole
+        lines at once. The fragment's own stores (``_store``) write one value each, a warp's
+        touching 4 tokens' lines: on the H200 the epilogue then took 5 of 84 us at 4096x7168
+        M = 1024 and 11 of 54 at 7168x2048 M = 1024 (session 22, ``tools/epilogue_probe.py``,
+        stores skipped).
 
         Fragment element i = v0 + 2 v1 + 4 j holds (row r + 8 v1, token 8 j + 2 q + v0) with
-        r = 16 warp + lane / 4 and q = lane % 4 (wgmma's accumulator layout). A line holds
-        chunk c8 = row // 8 % 8 at 16-byte slot c8 ^ (token % 8): the 8 lanes of one row
-        group write one slot, the 4 q their own slots; 8 lanes reading one line read 8 slots."""
+        r = 16 warp + lane / 4 and q = lane % 4 (wgmma's accumulator layout). A line holds its
+        16-byte chunk c (E = 8 or 4 rows) at slot c ^ (token % 8): the lanes of one row group
+        write one or two slots, the 4 q other slots; a warp reading lines reads whole ones."""
         tokens = self._epilogue_tokens()
+        per_chunk = 16 // (self.out_dtype.width // 8)  # E: rows in a 16-byte chunk
+        chunks = 64 // per_chunk  # in a token's line
         wg = ctid // 128
         ltid = ctid % 128
         sD = cute.recast_tensor(sEpi, self.out_dtype)
@@ -683,7 +696,6 @@ class NVFP4GemmLargeM:
                                    cute.make_layout((self.epilogue_bytes // 16, 4),
                                                     stride=(4, 1)))
         mD32 = cute.recast_tensor(mD, cutlass.Int32)
-        m = mD.shape[0]
         s = cutlass.Float32(POW2_63) * alpha
         buffer_elems = tokens * 64
         wg_base = wg * 2 * buffer_elems
@@ -694,30 +706,31 @@ class NVFP4GemmLargeM:
         for v in cutlass.range_constexpr(4):
             v0, v1 = v % 2, v // 2
             t8 = tok + v0  # token mod 8 (tok = 2 q)
-            c8 = (row % 64) // 8 + v1
-            bases.append(wg_base + t8 * 64 + ((c8 ^ t8) * 8) + row % 8)
+            c = (row % 64 + 8 * v1) // per_chunk
+            bases.append(wg_base + t8 * 64 + (c ^ t8) * per_chunk + row % per_chunk)
         barrier = pipeline.NamedBarrier(barrier_id=EPILOGUE_BARRIER + wg, num_threads=128)
         barrier.arrive_and_wait()  # the warpgroup's last reads of the buffers are done
         row0 = row_tile * TILE_N + wg * 64
-        for chunk in cutlass.range_constexpr(self.tile_m // tokens):
-            buf = (chunk % 2) * buffer_elems
+        for part in cutlass.range_constexpr(self.tile_m // tokens):
+            buf = (part % 2) * buffer_elems
             for jj in cutlass.range_constexpr(tokens // 8):
-                j = chunk * (tokens // 8) + jj
+                j = part * (tokens // 8) + jj
                 for v in cutlass.range_constexpr(4):
-                    i = v + 4 * j
-                    sD[bases[v] + buf + jj * 8 * 64] = (acc[i] * s).to(self.out_dtype)
+                    sD[bases[v] + buf + jj * 8 * 64] = (acc[v + 4 * j] * s).to(self.out_dtype)
             barrier.arrive_and_wait()
-            for p in cutlass.range_constexpr(tokens * 8 // 128):
+            for p in cutlass.range_constexpr(tokens * chunks // 128):
                 task = ltid + 128 * p
-                t = task // 8
-                c8 = task % 8
-                slot = (wg_base + buf) // 8 + t * 8 + (c8 ^ (t % 8))
+                t = task // chunks
+                c = task % chunks
+                slot = (wg_base + buf) // per_chunk + t * chunks + (c ^ (t % 8))
                 line = cute.make_rmem_tensor((1, 4), cutlass.Int32)
                 cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
-                tok_g = tok_tile * self.tile_m + chunk * tokens + t
-                row_g = row0 + 8 * c8
+                tok_g = tok_tile * self.tile_m + part * tokens + t
+                row_g = row0 + per_chunk * c
                 if tok_g < m and row_g < self.n:
-                    cute.autovec_copy(line, cute.local_tile(mD32, (1, 4), (tok_g, row_g // 8)))
+                    cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
+                                                            (first_row + tok_g,
+                                                             row_g // per_chunk)))
 
 
 @jit.cached

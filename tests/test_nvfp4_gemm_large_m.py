@@ -111,12 +111,13 @@ def test_every_tile_config_agrees(config):
     ((64, 0, 11), True, 1), ((128, 0), True, 1), ((256, 0, 5), True, 1),  # stream-K pieces
     ((32, 0), True, 2), ((64, 0, 9), False, 2),     # two CTAs an SM
 ])
-@pytest.mark.parametrize("n", [1160, 1100])  # N % 8 == 0 (staged epilogue) and not
+@pytest.mark.parametrize("n", [1160, 1100, 1098])  # N % 8 == 0, % 4 == 0 (fp32 staged), neither
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16])
 def test_16_bit_output_is_the_fp32_result_rounded(config, stream_k, ctas, n, out_dtype):
-    """The staged epilogue (16-bit outputs, N % 8 == 0: through shared memory in whole 16-byte
-    chunks) and the direct one write the fp32 result rounded once, bit for bit, with M and N
-    tails (777 tokens, N not a multiple of 128) and tiles walked in turn by each CTA."""
+    """The staged epilogue (through shared memory in whole 16-byte chunks: N % 8 == 0 in 16
+    bits, N % 4 == 0 in fp32) and the direct one write the same fp32 result, rounded once to 16
+    bits, bit for bit, with M and N tails (777 tokens, N not a multiple of 128) and tiles
+    walked in turn by each CTA; the fp32 result matches the fp64 reference."""
     m, k = 777, 832
     a, b, b_sf, alpha = _inputs(m, n, k)
     alpha_t = torch.full((1,), alpha, device="cuda")
@@ -127,21 +128,25 @@ def test_16_bit_output_is_the_fp32_result_rounded(config, stream_k, ctas, n, out
         torch.cuda.synchronize()
         outs.append(out)
     assert not outs[0].isnan().any()
+    assert _rel_err(outs[0], reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)) <= 1e-3
     want = outs[0].to(out_dtype)
     assert torch.equal(outs[1].view(torch.int16), want.view(torch.int16)), config
 
 
 def test_staged_epilogue_shared_memory():
-    """The staged epilogue takes two buffers of 32 tokens (or the tile's, if fewer) x 64 rows x
-    2 bytes per consumer warpgroup, only for 16-bit outputs with N % 8 == 0 and no K split."""
+    """The staged epilogue takes two 4 KB buffers (32 tokens x 64 rows in 16 bits, 16 in fp32,
+    or the tile's tokens if fewer) per consumer warpgroup, where N is a multiple of the rows in
+    16 bytes of output (8 / 4); the split-K workspace too."""
     def kernel(n, tile_m, dtype=cutlass.BFloat16, splits=1, **kw):
         return NVFP4GemmLargeM(n, 7168, dtype, tile_m, 0, H200_SMS, splits, **kw)
     assert kernel(4096, 256).epilogue_bytes == 2 * 2 * 32 * 128
     assert kernel(4096, 16).epilogue_bytes == 2 * 2 * 16 * 128
     assert kernel(4096, 256, cutlass.Float16).epilogue_bytes == 16384
+    assert kernel(4096, 256, cutlass.Float32).epilogue_bytes == 2 * 2 * 16 * 256
+    assert kernel(4096, 128, cutlass.Float32, splits=2).epilogue_bytes == 16384
     assert kernel(4100, 256).epilogue_bytes == 0
-    assert kernel(4096, 256, cutlass.Float32).epilogue_bytes == 0
-    assert kernel(4096, 128, cutlass.Float32, splits=2).epilogue_bytes == 0
+    assert kernel(4100, 256, cutlass.Float32).epilogue_bytes == 16384
+    assert kernel(4098, 256, cutlass.Float32).epilogue_bytes == 0
     # 256-token tiles keep 5 stages (6 without the buffers: the same time on the H200,
     # ``tools/wave_fill_probe.py`` 4096x7168 M = 1024, session 22)
     assert kernel(4096, 256).stages == 5
