@@ -45,8 +45,11 @@ of ``group`` token tiles (token tile fastest inside a band), so the CTAs of one 
 few activation tiles and weight panels through L2.
 
 Epilogue (``_epilogue``, separate so a fused SwiGLU + quantize epilogue can replace it): fp32
-accumulators times ``2^63`` and alpha, converted to the output dtype and stored directly with
-bounds checks (the accumulator is D^T, so a store writes out[token, row]). A subclass replacing
+accumulators times ``2^63`` and alpha, converted to the output dtype. The accumulator is D^T
+(a thread holds two adjacent tokens of one weight row), so each consumer warpgroup stages its
+values through shared memory as each token's line of 64 rows and stores whole 16-byte chunks
+of lines (``_staged_store``; where N is not a multiple of 8 / 4 rows, one bounds-checked store
+per value). A subclass replacing
 it passes its own ``scalars`` / ``outs`` tuples to ``_launch`` and declares the shared memory it
 needs in ``epilogue_smem_bytes`` (the pipeline then gets fewer stages); see
 ``nvfp4_gemm_swiglu_quant``.
