@@ -1,0 +1,89 @@
+"""What the fused kernel's SwiGLU + quantization epilogue costs (session 22: the plain
+kernel's staged epilogue left the fused op at 0.93-0.98x the unfused pair at M >= 256): the
+planned fused launch against the same kernel with its whole epilogue skipped ("skip": a
+runtime branch never taken, the ceiling of any epilogue change) and with the SwiGLU exchange
+kept but the quantization and stores skipped ("noquant"). One point per
+CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization included."""
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from probe_inputs import gate_up_copies, planned
+
+from cute_kernels import jit, prepare_gate_up_weight, reference, restore_gate_up_weight
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import compile_tail, stream_k_buffers
+from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
+                                                  compile_nvfp4_gemm_swiglu_quant_large_m,
+                                                  launch_large_m)
+from layouts import sf_padded_shape
+
+POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 34816, 5120, 256)]
+EPILOGUE = NVFP4GemmSwigluQuantLargeM._epilogue
+QUANTIZE = NVFP4GemmSwigluQuantLargeM._quantize
+
+
+@cute.jit
+def _skip_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+    if scalars[0][0] > cutlass.Float32(1e30):  # never
+        EPILOGUE(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+
+
+@cute.jit
+def _skip_quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):
+    if gs > cutlass.Float32(1e30):  # never
+        QUANTIZE(self, h, j0, j1, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0)
+
+
+VARIANTS = {"skip": ("_epilogue", _skip_epilogue), "noquant": ("_quantize", _skip_quantize)}
+
+
+@jit.cached
+def compile_variant(variant: str, *args):
+    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with one method replaced."""
+    name, f = VARIANTS[variant]
+    saved = getattr(NVFP4GemmSwigluQuantLargeM, name)
+    setattr(NVFP4GemmSwigluQuantLargeM, name, f)
+    try:
+        return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
+    finally:
+        setattr(NVFP4GemmSwigluQuantLargeM, name, saved)
+
+
+def launch_variant(variant, a_bf16, w, w_sf, alpha, gs, q, sf, launch):
+    if variant == "main":
+        launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, **launch)
+        return
+    two_i, k = w.shape[0], 8 * w.shape[1]
+    tile_m, stages = launch["config"][:2]
+    sk = launch.get("stream_k", False)
+    tail = compile_tail(True, launch.get("ctas_per_sm", 1), launch.get("k_groups", 1))
+    sms = launch.get("ctas_per_sm", 1) * 132
+    args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha, gs, q,
+            sf.view(torch.uint8).view(-1))
+    if sk:
+        args += stream_k_buffers(a_bf16.shape[0], two_i, tile_m, sms, w.device)
+    compile_variant(variant, two_i // 2, k, tile_m, stages, sms, sk,
+                    launch.get("hybrid", False), *tail)(*args)
+
+
+for kind, n, k, m in select_shapes(POINTS):
+    launch = planned(kind, n, k, m)
+    print(f"{kind} {n}x{k} M={m}: {launch}", flush=True)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    gs = torch.full((1,), 30.0, device="cuda")
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    words = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=True)
+             for w, s in gate_up_copies(n, k)]
+    q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
+    sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
+    names = ("main", "skip", "noquant")
+    for _ in range(2):
+        times = time_graphs_interleaved_us(
+            [[lambda w=w, v=v: launch_variant(v, bf16_activations(a, a_sf, True), w[0], w[1],
+                                              alpha, gs, q, sf, launch) for w in words]
+             for v in names], 100)
+        print(f"{kind} {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in zip(names, times)),
+              flush=True)
