@@ -185,6 +185,31 @@ def quantize_block_pair(x0: cutlass.Float32, x1: cutlass.Float32, x2: cutlass.Fl
     return words[0], words[1], sf_b[0], sf_b[1]
 
 
+@cute.jit
+def quantize_block16(h: cute.Tensor, gs: cutlass.Float32, table: cute.Tensor):
+    """NVFP4-quantize one 16-element block held by one thread (``h``: 16 fp32 in registers):
+    ``quantize_block_pair``'s arithmetic without the lane butterflies (NaN-propagating amax,
+    ``e4m3_satfinite(G * div6(amax))``, the out_scale from ``fill_reciprocal_table``'s
+    ``table``, ``e2m1_encode_total``), so the same bits. Returns the 8 packed bytes as one
+    Uint64 (element 2i in the low nibble of byte i) and the e4m3 scale byte."""
+    a = cute.math.abs(h[0])
+    for i in cutlass.range_constexpr(1, 16):
+        a = cute.arch.fmax(a, cute.math.abs(h[i]), nan=True)
+    rPre = cute.make_rmem_tensor((1,), cutlass.Float32)
+    rPre[0] = gs * div6(a)
+    rSF = cute.make_rmem_tensor((1,), cutlass.Float8E4M3FN)
+    rSF.store(rPre.load().to(cutlass.Float8E4M3FN))  # cvt.rn.satfinite: NaN -> 0x7F
+    byte = rSF.load().bitcast(cutlass.Uint8)[0]
+    s = table[cutlass.Int32(byte)]
+    words = []
+    for half in cutlass.range_constexpr(2):
+        word = cutlass.Uint32(0)
+        for i in cutlass.range_constexpr(8):
+            word = word | (e2m1_encode_total(h[8 * half + i] * s) << (4 * i))
+        words.append(word)
+    return cutlass.Uint64(words[0]) | (cutlass.Uint64(words[1]) << cutlass.Uint64(32)), byte
+
+
 # ---- threshold encode (16-bit inputs) -----------------------------------------------------------
 # For bf16/fp16 inputs the product x * s need not be formed at all. With the block's out_scale s
 # fixed, every comparison of the reference's ``e2m1_codes(RN32(x * s))`` is a comparison of |x|

@@ -72,7 +72,8 @@ from layouts import GATE_UP_GROUP, sf_padded_shape, sf_tiled_layout
 
 from . import jit, reference
 from .arch import compile_options, sm_count
-from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
+from .device_fp4 import (RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block16,
+                         quantize_block_pair)
 from .device_mma import POW2_63
 from .large_m_plans import (fused_stream_k_options, large_m_config, plain_launch_options,
                             stream_k_plan, wgmma_from_9_tokens)
@@ -253,6 +254,17 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     GATE_FULL = 1    # silu(gate) is in shared memory
     H_READY = 2      # h of the gate warpgroup's half of the tokens is in shared memory
     TABLE_READY = 3  # the reciprocal table is filled
+    # (the staged quantization's own: the base class's epilogue barriers 6 and 7 are unused)
+    QUANT_DONE = 6   # every thread has read the tile's h: the buffer may be rewritten
+    UP_READ = 7      # (the up warpgroup alone) its threads have read silu(gate)
+    # The staged quantization (``_staged_quantize``): the up warpgroup leaves the whole tile's
+    # h in shared memory as each token's line of the 64 h columns, and every consumer thread
+    # quantizes whole 16-column blocks of one token from its own registers (no lane
+    # butterflies; a warp stores 8 tokens' 32 code bytes). The fragment-held quantization
+    # (``_quantize``: 18 shuffles a block pair) took 48 of 767 us at 36864x7168 M = 1024 and 19
+    # of 158 at 34816x5120 M = 256, the whole epilogue 75 / 25 (H200 2026-11-30, session 22,
+    # ``tools/fused_epilogue_probe.py``). Off until measured on the H200.
+    STAGED_QUANT = False
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
@@ -294,6 +306,14 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         bytes). Each warpgroup quantizes half of the fragment (tokens ``8 j ..``, ``j`` below /
         from ``half``): the up warpgroup from its registers, the gate warpgroup from the h
         the up warpgroup leaves in shared memory."""
+        if cutlass.const_expr(self.STAGED_QUANT):
+            self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        else:
+            self._fragment_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+
+    @cute.jit
+    def _fragment_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` with each warpgroup quantizing half of the fragment in place."""
         mQ, mSF = outs
         alpha = scalars[0][0]
         wg_tid = ctid % 128
@@ -332,6 +352,80 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
                 zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
                                    row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
+
+    @cute.jit
+    def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` through the staged h (``STAGED_QUANT``): silu(gate) to shared memory
+        as before; the up warpgroup multiplies, then writes h over it as token lines (64 fp32
+        = 256 bytes, 16-byte chunk c at slot c ^ (token % 8)); then all 256 threads quantize
+        (token, block) items with ``_staged_quantize``."""
+        mQ, mSF = outs
+        alpha = scalars[0][0]
+        wg_tid = ctid % 128
+        n_acc = cute.size(acc)
+        sGate = cute.make_tensor(sEpi.iterator, cute.make_layout((n_acc, 128), stride=(128, 1)))
+        done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
+        full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
+        h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
+        done.arrive_and_wait()  # the previous tile's h is read by every thread
+        if ctid >= 128:
+            for e in cutlass.range(n_acc, unroll_full=True):
+                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+                sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            full.arrive_and_wait()
+            h_ready.arrive_and_wait()
+        else:
+            full.arrive_and_wait()
+            for e in cutlass.range(n_acc, unroll_full=True):
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
+            pipeline.NamedBarrier(barrier_id=self.UP_READ, num_threads=128).arrive_and_wait()
+            # h[token, col] at token * 64 + (col // 4 ^ token % 8) * 4 + col % 4, per (v0, v1)
+            # a base (fragment element v0 + 2 v1 + 4 j: col = r + 8 v1, token 8 j + 2 q + v0)
+            row, tok = tCcC[0]
+            for v in cutlass.range_constexpr(4):
+                t8 = tok + v % 2
+                col = row + 8 * (v // 2)
+                base = t8 * 64 + ((col // 4) ^ t8) * 4 + col % 4
+                for j in cutlass.range_constexpr(n_acc // 4):
+                    sEpi[base + j * 8 * 64] = acc[v + 4 * j]
+            h_ready.arrive_and_wait()
+            if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
+                zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                                   row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
+        self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
+                              tok_tile * self.tile_m)
+
+    @cute.jit
+    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, ctid, row_tile, tok0):
+        """Items (token t, block b) of the staged h, ``ctid`` + 256 p: the block's four 16-byte
+        chunks 4 b .. 4 b + 3 of the token's line, quantized (``quantize_block16``), its 8 code
+        bytes and scale byte stored."""
+        m = mQ.shape[0]
+        blocks = GATE_UP_GROUP // BLOCK
+        kb0 = row_tile * blocks
+        sChunks = cute.make_tensor(sEpi.iterator, cute.make_layout(
+            (self.tile_m * 16, 4), stride=(4, 1)))
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 2 * 128)
+        items = self.tile_m * blocks
+        for p in cutlass.range_constexpr((items + 255) // 256):
+            item = ctid + 256 * p
+            if item < items:
+                t = item // blocks
+                b = item % blocks
+                h = cute.make_rmem_tensor((16,), cutlass.Float32)
+                for c in cutlass.range_constexpr(4):
+                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Float32)
+                    slot = t * 16 + ((4 * b + c) ^ (t % 8))
+                    cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), chunk)
+                    for e in cutlass.range_constexpr(4):
+                        h[4 * c + e] = chunk[0, e]
+                codes, byte = quantize_block16(h, gs, table)
+                tok = tok0 + t
+                if tok < m:
+                    gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + b)),
+                                            cutlass.Uint64)
+                    gQ[0] = codes
+                    sSF[r0 + t, b] = byte
 
     @cute.jit
     def _quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):

@@ -2,8 +2,14 @@
 kernel's staged epilogue left the fused op at 0.93-0.98x the unfused pair at M >= 256): the
 planned fused launch against the same kernel with its whole epilogue skipped ("skip": a
 runtime branch never taken, the ceiling of any epilogue change) and with the SwiGLU exchange
-kept but the quantization and stores skipped ("noquant"). One point per
-CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization included."""
+kept but the quantization and stores skipped ("noquant"), and with the staged quantization
+(``STAGED_QUANT``: "staged", its codes and scales checked against main's bit for bit).
+``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,noquant" unless set) picks the variants. One point
+per CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization
+included."""
+
+import os
+
 
 import cutlass
 import cutlass.cute as cute
@@ -19,7 +25,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   launch_large_m)
 from layouts import sf_padded_shape
 
-POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 34816, 5120, 256)]
+POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 34816, 5120, 256),
+          ("fused", 4096, 7168, 1000), ("fused", 9216, 7168, 1000), ("fused", 36864, 7168, 300)]
 EPILOGUE = NVFP4GemmSwigluQuantLargeM._epilogue
 QUANTIZE = NVFP4GemmSwigluQuantLargeM._quantize
 
@@ -36,12 +43,14 @@ def _skip_quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, 
         QUANTIZE(self, h, j0, j1, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0)
 
 
-VARIANTS = {"skip": ("_epilogue", _skip_epilogue), "noquant": ("_quantize", _skip_quantize)}
+VARIANTS = {"skip": ("_epilogue", _skip_epilogue), "noquant": ("_quantize", _skip_quantize),
+            "staged": ("STAGED_QUANT", True)}
+NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,noquant").split(","))
 
 
 @jit.cached
 def compile_variant(variant: str, *args):
-    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with one method replaced."""
+    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with one attribute replaced."""
     name, f = VARIANTS[variant]
     saved = getattr(NVFP4GemmSwigluQuantLargeM, name)
     setattr(NVFP4GemmSwigluQuantLargeM, name, f)
@@ -79,7 +88,18 @@ for kind, n, k, m in select_shapes(POINTS):
              for w, s in gate_up_copies(n, k)]
     q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
     sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
-    names = ("main", "skip", "noquant")
+    names = NAMES
+    if "staged" in names:
+        got = {}
+        for v in ("main", "staged"):
+            qv = torch.full_like(q, 0xAB)
+            sv = torch.full_like(sf, 0xAB)
+            launch_variant(v, bf16_activations(a, a_sf, True), *words[0], alpha, gs, qv, sv,
+                           launch)
+            got[v] = (qv, sv)
+        same = all(torch.equal(x, y) for x, y in zip(got["main"], got["staged"]))
+        print(f"  staged codes and scales {'same bits as main' if same else 'DIFFER'}",
+              flush=True)
     for _ in range(2):
         times = time_graphs_interleaved_us(
             [[lambda w=w, v=v: launch_variant(v, bf16_activations(a, a_sf, True), w[0], w[1],
