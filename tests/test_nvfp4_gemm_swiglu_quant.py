@@ -58,6 +58,21 @@ def test_large_m_stream_k_compiles_for_sm90a():
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 256, 0, 132, True)
 
 
+@pytest.mark.parametrize("args", [
+    (2048, 7168, 256),                                   # whole 256-token tiles
+    (4608, 7168, 256, 0, 132, True),                     # stream-K
+    (18432, 7168, 16, 0, 264, True, False, True, 2, 2),  # 16-token tiles, two CTAs an SM
+    (192, 576, 64),                                      # 3 row tiles, odd k-tiles
+])
+def test_staged_quantization_compiles_for_sm90a(args, monkeypatch):
+    """The fused kernel's staged quantization (``STAGED_QUANT``, off until measured on the
+    H200: ``tools/fused_epilogue_probe.py`` with CUTE_KERNELS_PROBE_VARIANTS=main,staged
+    checks its bits against the default and times it). Uncached compiles only: the compile
+    cache does not key on the class attribute."""
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", True)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
+
+
 @pytest.mark.parametrize("tile_m", [16, 32, 64])
 def test_large_m_two_ctas_fit_80_registers(tile_m):
     """The fused kernel on the plain GEMM's narrow stream-K launch and on
