@@ -671,7 +671,6 @@ class NVFP4GemmLargeM:
                 mD[first_row + tok, row] = (acc[i] * cutlass.Float32(POW2_63)
                                             * alpha).to(self.out_dtype)
 
-
     @cute.jit
     def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile,
                       first_row):

@@ -303,9 +303,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         """Row tile ``row_tile`` is interleave group ``row_tile``: consumer warpgroup 0 holds the
         up rows of h columns ``64 row_tile ..``, warpgroup 1 their gate rows, in the same
         fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
-        bytes). Each warpgroup quantizes half of the fragment (tokens ``8 j ..``, ``j`` below /
-        from ``half``): the up warpgroup from its registers, the gate warpgroup from the h
-        the up warpgroup leaves in shared memory."""
+        bytes). The quantization is ``_fragment_epilogue``'s, or with ``STAGED_QUANT``
+        ``_staged_epilogue_h``'s."""
         if cutlass.const_expr(self.STAGED_QUANT):
             self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
@@ -313,7 +312,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _fragment_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``_epilogue`` with each warpgroup quantizing half of the fragment in place."""
+        """``_epilogue`` with each warpgroup quantizing half of the fragment (tokens ``8 j ..``,
+        ``j`` below / from ``half``): the up warpgroup from its registers, the gate warpgroup
+        from the h the up warpgroup leaves in shared memory."""
         mQ, mSF = outs
         alpha = scalars[0][0]
         wg_tid = ctid % 128
