@@ -327,10 +327,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         quant = (tCcC, scalars[1][0], self._table(sEpi), mQ, mSF, wg_tid, row_tile,
                  tok_tile * self.tile_m)
         if ctid >= 128:
-            # gate warpgroup: silu(alpha * gate) (silu_mul_fast's factor, up applied below)
-            for e in cutlass.range(n_acc, unroll_full=True):
-                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
-                sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            self._silu_gate_to_shared(acc, sGate, wg_tid, alpha)
             # Both barriers are full syncs on both sides: arrive alone orders the writes
             # (PTX), and the up warpgroup reaches each barrier first anyway, but
             # compute-sanitizer racecheck reports the h exchange when a warpgroup arrives on
@@ -344,15 +341,34 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             self._quantize(acc, half, 2 * half, *quant)
         else:
             full.arrive_and_wait()
-            for e in cutlass.range(n_acc, unroll_full=True):
-                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
+            self._h_from_shared(acc, sGate, wg_tid, alpha)
             for e in cutlass.range(4 * half, n_acc, unroll_full=True):
                 sGate[e, wg_tid] = acc[e]
             h_ready.arrive_and_wait()
             self._quantize(acc, 0, half, *quant)
-            if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
-                zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
-                                   row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
+            self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
+
+    @cute.jit
+    def _silu_gate_to_shared(self, acc, sGate, wg_tid, alpha):
+        """The gate warpgroup: silu(alpha * gate) (silu_mul_fast's factor, up applied by the
+        up warpgroup) into its thread-major slots of ``sGate``."""
+        for e in cutlass.range(cute.size(acc), unroll_full=True):
+            gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+            sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
+
+    @cute.jit
+    def _h_from_shared(self, acc, sGate, wg_tid, alpha):
+        """The up warpgroup: h = alpha * up * silu(alpha * gate) in ``acc``."""
+        for e in cutlass.range(cute.size(acc), unroll_full=True):
+            acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
+
+    @cute.jit
+    def _zero_scale_padding_of_last(self, mQ, mSF, wg_tid, row_tile, tok_tile):
+        """The up warpgroup, on the last token tile: scale rows M .. pad128(M) of the row
+        tile's blocks are zero."""
+        if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
+            zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                               row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
 
     @cute.jit
     def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
@@ -370,15 +386,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
         done.arrive_and_wait()  # the previous tile's h is read by every thread
         if ctid >= 128:
-            for e in cutlass.range(n_acc, unroll_full=True):
-                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
-                sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            self._silu_gate_to_shared(acc, sGate, wg_tid, alpha)
             full.arrive_and_wait()
             h_ready.arrive_and_wait()
         else:
             full.arrive_and_wait()
-            for e in cutlass.range(n_acc, unroll_full=True):
-                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
+            self._h_from_shared(acc, sGate, wg_tid, alpha)
             pipeline.NamedBarrier(barrier_id=self.UP_READ, num_threads=128).arrive_and_wait()
             # h[token, col] at token * 64 + (col // 4 ^ token % 8) * 4 + col % 4, per (v0, v1)
             # a base (fragment element v0 + 2 v1 + 4 j: col = r + 8 v1, token 8 j + 2 q + v0)
@@ -390,9 +403,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 for j in cutlass.range_constexpr(n_acc // 4):
                     sEpi[base + j * 8 * 64] = acc[v + 4 * j]
             h_ready.arrive_and_wait()
-            if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
-                zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
-                                   row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
+            self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
                               tok_tile * self.tile_m)
 

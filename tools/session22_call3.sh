@@ -10,12 +10,6 @@ source "$(dirname "$0")/device_common.sh"
 gpu_tests 300 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm_large_m.py tests/test_nvfp4_gemm.py &
 gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py &
 warm_points epilogue_probe 250 $(seq 0 12)
-wait
-{ echo "checks done after $(elapsed) s"
-  for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR" "$f" | head -10; done
-  tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt" "$OUT/racecheck.txt"
-  grep -l -E "Error|Traceback" /tmp/logs/warm-*.log | head; } > "$OUT/checks.txt" 2>&1
-rm -f "$OUT"/sanitize-*.log "$OUT"/memcheck.txt "$OUT"/racecheck.txt
-cat "$OUT/checks.txt"
+report_checks
 timeout $(( 590 - $(elapsed) )) python tools/epilogue_probe.py 2>&1 | tee "$OUT/epilogue_probe.log"
 echo "done after $(elapsed) s"

@@ -9,13 +9,7 @@ source "$(dirname "$0")/device_common.sh"
 gpu_tests 250 /tmp/logs/t-large-m.log tests/test_nvfp4_gemm_large_m.py &
 gpu_tests 250 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "matches_reference or split_route or public_narrow or dependent_chain" &
 warm_suites
-wait
-{ echo "checks done after $(elapsed) s"
-  for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR" "$f" | head -10; done
-  tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt" "$OUT/racecheck.txt"
-  grep -l -E "Error|Traceback" /tmp/logs/warm-*.log | head; } > "$OUT/checks.txt" 2>&1
-rm -f "$OUT"/sanitize-*.log "$OUT"/memcheck.txt "$OUT"/racecheck.txt
-cat "$OUT/checks.txt"
+report_checks
 timeout $(( 470 - $(elapsed) )) python -m cute_kernels.bench nvfp4_gemm --out /tmp/gemm > "$OUT/nvfp4_gemm.log" 2>&1
 echo "nvfp4_gemm done after $(elapsed) s"
 timeout $(( 585 - $(elapsed) )) python -m cute_kernels.bench swiglu --out /tmp/swiglu > "$OUT/swiglu.log" 2>&1
