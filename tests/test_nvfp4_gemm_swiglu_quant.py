@@ -520,6 +520,42 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k,ctas", [
+    ((256, 0), False, 1), ((128, 0, 3), False, 1),  # whole tiles; 3 CTAs walk many tiles
+    ((64, 0, 7), True, 1), ((256, 0), True, 1),     # stream-K pieces
+    ((16, 0), True, 2), ((32, 0, 5), False, 1),     # narrow tiles (few items a thread)
+])
+def test_staged_quantization_matches_the_fragment_one(config, stream_k, ctas, monkeypatch):
+    """``STAGED_QUANT`` (off by default until measured) writes the same codes and scales as
+    the default quantization, padding included: 5 row tiles, a token tail, tiles walked in
+    turn. Uncached compiles (the compile cache does not key on the class attribute)."""
+    from cute_kernels.nvfp4_gemm_large_m import compile_tail, stream_k_buffers
+
+    m, i, k = 777, 320, 832
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    a16 = bf16_activations(a, a_sf, weight_dims(w)[2])
+    tile_m, stages, *grid = config
+    sms = grid[0] if grid else ctas * torch.cuda.get_device_properties(0).multi_processor_count
+    outs = []
+    for staged in (False, True):
+        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
+        kernel = compile_nvfp4_gemm_swiglu_quant_large_m.uncached(
+            i, k, tile_m, stages, sms, stream_k, False,
+            *compile_tail(weight_dims(w)[2], ctas, 1))
+        out = torch.full((m, i // 2), 0xAB, device="cuda", dtype=torch.uint8)
+        out_sf = torch.full(sf_padded_shape(m, i // 16), 0xAB, device="cuda", dtype=torch.uint8)
+        args = (a16, w.view(torch.int32), w_sf.view(torch.int32).view(-1),
+                torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda"),
+                out, out_sf.view(-1))
+        if stream_k:
+            args += stream_k_buffers(m, 2 * i, tile_m, sms, w.device)
+        kernel(*args)
+        torch.cuda.synchronize()
+        outs.append((out, out_sf))
+    assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1]), config
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("config", [(64, 0), (128, 0), (256, 0), (128, 2, 7), (256, 3, 5),
                                     (64, 2, 1), (32, 0), (16, 0), (32, 3, 6), (16, 2, 5)])
 def test_large_m_every_tile_config_agrees(config):
