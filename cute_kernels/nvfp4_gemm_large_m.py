@@ -685,8 +685,9 @@ class NVFP4GemmLargeM:
 
         Fragment element i = v0 + 2 v1 + 4 j holds (row r + 8 v1, token 8 j + 2 q + v0) with
         r = 16 warp + lane / 4 and q = lane % 4 (wgmma's accumulator layout). A line holds its
-        16-byte chunk c (E = 8 or 4 rows) at slot c ^ (token % 8): the lanes of one row group
-        write one or two slots, the 4 q other slots; a warp reading lines reads whole ones."""
+        16-byte chunk c (E = 8 or 4 rows) at slot c ^ (token % 8) (``staged_line_bases``,
+        ``staged_line_slot``): the lanes of one row group write one or two slots, the 4 q
+        other slots; a warp reading lines reads whole ones."""
         tokens = self._epilogue_tokens()
         per_chunk = 16 // (self.out_dtype.width // 8)  # E: rows in a 16-byte chunk
         chunks = 64 // per_chunk  # in a token's line
@@ -701,15 +702,7 @@ class NVFP4GemmLargeM:
         s = cutlass.Float32(POW2_63) * alpha
         buffer_elems = tokens * 64
         wg_base = wg * 2 * buffer_elems
-        # per (v0, v1): this thread's element offset in a buffer for its token 2 q + v0 of
-        # each 8-token group j (the j term is static: 64 elements a token)
-        row, tok = tCcC[0]
-        bases = []
-        for v in cutlass.range_constexpr(4):
-            v0, v1 = v % 2, v // 2
-            t8 = tok + v0  # token mod 8 (tok = 2 q)
-            c = (row % 64 + 8 * v1) // per_chunk
-            bases.append(wg_base + t8 * 64 + (c ^ t8) * per_chunk + row % per_chunk)
+        bases = staged_line_bases(tCcC, per_chunk, wg_base)
         barrier = pipeline.NamedBarrier(barrier_id=EPILOGUE_BARRIER + wg, num_threads=128)
         barrier.arrive_and_wait()  # the warpgroup's last reads of the buffers are done
         row0 = row_tile * TILE_N + wg * 64
@@ -724,7 +717,7 @@ class NVFP4GemmLargeM:
                 task = ltid + 128 * p
                 t = task // chunks
                 c = task % chunks
-                slot = (wg_base + buf) // per_chunk + t * chunks + (c ^ (t % 8))
+                slot = (wg_base + buf) // per_chunk + staged_line_slot(t, c, chunks)
                 line = cute.make_rmem_tensor((1, 4), cutlass.Int32)
                 cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
                 tok_g = tok_tile * self.tile_m + part * tokens + t
@@ -733,6 +726,28 @@ class NVFP4GemmLargeM:
                     cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
                                                             (first_row + tok_g,
                                                              row_g // per_chunk)))
+
+
+def staged_line_bases(tCcC, per_chunk: int, first=0) -> list:
+    """Where a consumer thread's fragment values go in a buffer of token lines of 64 rows
+    (``_staged_store``; the fused kernel's staged h too): per (v0, v1), the element offset
+    (past ``first``) of
+    fragment element v0 + 2 v1 + 4 j for j = 0, later j 8 tokens (8 * 64 elements) on. The
+    element holds (row r + 8 v1, token 8 j + 2 q + v0); a line's 16-byte chunk c of
+    ``per_chunk`` rows lies at slot ``staged_line_slot``."""
+    row, tok = tCcC[0]  # r and 2 q
+    bases = []
+    for v in range(4):
+        t8 = tok + v % 2  # the token mod 8
+        c = (row % 64 + 8 * (v // 2)) // per_chunk
+        bases.append(first + t8 * 64 + (c ^ t8) * per_chunk + row % per_chunk)
+    return bases
+
+
+def staged_line_slot(t, c, chunks: int):
+    """The 16-byte slot of chunk ``c`` of token ``t``'s line (``chunks`` to a line), swizzled
+    by the token so that neither the fragment writes nor the line reads conflict."""
+    return t * chunks + (c ^ (t % 8))
 
 
 @jit.cached

@@ -81,7 +81,8 @@ from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 compile_tail, fake_stream_k_buffers, stream_k_buffers)
+                                 compile_tail, fake_stream_k_buffers, stream_k_buffers,
+                                 staged_line_bases, staged_line_slot)
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
@@ -393,15 +394,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             full.arrive_and_wait()
             self._h_from_shared(acc, sGate, wg_tid, alpha)
             pipeline.NamedBarrier(barrier_id=self.UP_READ, num_threads=128).arrive_and_wait()
-            # h[token, col] at token * 64 + (col // 4 ^ token % 8) * 4 + col % 4, per (v0, v1)
-            # a base (fragment element v0 + 2 v1 + 4 j: col = r + 8 v1, token 8 j + 2 q + v0)
-            row, tok = tCcC[0]
+            # token lines of the 64 h columns, 4 fp32 a 16-byte chunk
+            bases = staged_line_bases(tCcC, 4)
             for v in cutlass.range_constexpr(4):
-                t8 = tok + v % 2
-                col = row + 8 * (v // 2)
-                base = t8 * 64 + ((col // 4) ^ t8) * 4 + col % 4
                 for j in cutlass.range_constexpr(n_acc // 4):
-                    sEpi[base + j * 8 * 64] = acc[v + 4 * j]
+                    sEpi[bases[v] + j * 8 * 64] = acc[v + 4 * j]
             h_ready.arrive_and_wait()
             self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
@@ -427,7 +424,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 h = cute.make_rmem_tensor((16,), cutlass.Float32)
                 for c in cutlass.range_constexpr(4):
                     chunk = cute.make_rmem_tensor((1, 4), cutlass.Float32)
-                    slot = t * 16 + ((4 * b + c) ^ (t % 8))
+                    slot = staged_line_slot(t, 4 * b + c, 16)
                     cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), chunk)
                     for e in cutlass.range_constexpr(4):
                         h[4 * c + e] = chunk[0, e]
