@@ -826,7 +826,8 @@ def compile_tail(permuted: bool, ctas_per_sm: int, k_groups: int) -> tuple:
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
-                   ctas_per_sm: int = 1, k_groups: int = 1) -> None:
+                   ctas_per_sm: int = 1, k_groups: int = 1,
+                   compile_fn=compile_nvfp4_gemm_large_m) -> None:
     """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8 (or
     permuted int32 words [N, K/8], a_bf16 then in ``PERMUTED_K_ORDER``), b_sf the swizzled e4m3
     buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
@@ -838,7 +839,9 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     tiles up in the same launch (``stream_k``); ``hybrid`` (with ``stream_k``) keeps whole
     tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
     most 64): two CTAs share each SM, a persistent grid of twice the SM count by default.
-    ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``)."""
+    ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``).
+    ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
+    (the probes pass variants of it)."""
     import torch
 
     m = a_bf16.shape[0]
@@ -850,17 +853,16 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(permuted, ctas_per_sm, k_groups)
     if stream_k:
-        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid,
-                                   *tail)(
+        compile_fn(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
         return
     if splits == 1:
-        compile_nvfp4_gemm_large_m(n, k, str(out.dtype), tile_m, stages, sms,
-                                   *((1, False, False) + tail if tail else ()))(*args, out)
+        compile_fn(n, k, str(out.dtype), tile_m, stages, sms,
+                   *((1, False, False) + tail if tail else ()))(*args, out)
         return
     work = torch.empty((splits * m, n), dtype=torch.float32, device=out.device)
-    compile_nvfp4_gemm_large_m(n, k, "torch.float32", tile_m, stages, sms, splits,
-                               *((False, False) + tail if tail else ()))(*args, work)
+    compile_fn(n, k, "torch.float32", tile_m, stages, sms, splits,
+               *((False, False) + tail if tail else ()))(*args, work)
     # one pass over the partial sums (a fixed order for a shape: deterministic), where the
     # pairwise adds read and wrote the fp32 buffers three times per extra split
     parts = work.view(splits, m, n)

@@ -631,20 +631,21 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
                    stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
-                   k_groups: int = 1) -> None:
+                   k_groups: int = 1,
+                   compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
     ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
     only the last one to two waves' worth of tiles; ``ctas_per_sm`` and ``k_groups`` as there
-    (``plain_launch_options``)."""
+    (``plain_launch_options``); ``compile_fn`` as there (of
+    ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments)."""
     two_i, k, permuted = weight_dims(w)
     i = two_i // 2
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
-    kernel = compile_nvfp4_gemm_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid,
-                                                     *compile_tail(permuted, ctas_per_sm,
-                                                                   k_groups))
+    kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid,
+                        *compile_tail(permuted, ctas_per_sm, k_groups))
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:

@@ -479,8 +479,8 @@ def test_torch_compile():
 def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False,
                  **options):
     """The fused large-M kernel itself (whatever the routing), on poisoned outputs;
-    ``options``: ``launch_large_m``'s ctas_per_sm and k_groups. Permuted weight words take the
-    activations in ``PERMUTED_K_ORDER``, as the public function feeds them."""
+    ``options``: ``launch_large_m``'s ctas_per_sm, k_groups and compile_fn. Permuted weight
+    words take the activations in ``PERMUTED_K_ORDER``, as the public function feeds them."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
@@ -529,30 +529,16 @@ def test_staged_quantization_matches_the_fragment_one(config, stream_k, ctas, mo
     """``STAGED_QUANT`` (off by default until measured) writes the same codes and scales as
     the default quantization, padding included: 5 row tiles, a token tail, tiles walked in
     turn. Uncached compiles (the compile cache does not key on the class attribute)."""
-    from cute_kernels.nvfp4_gemm_large_m import compile_tail, stream_k_buffers
-
     m, i, k = 777, 320, 832
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
-    a16 = bf16_activations(a, a_sf, weight_dims(w)[2])
-    tile_m, stages, *grid = config
-    sms = grid[0] if grid else ctas * torch.cuda.get_device_properties(0).multi_processor_count
     outs = []
     for staged in (False, True):
         monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
-        kernel = compile_nvfp4_gemm_swiglu_quant_large_m.uncached(
-            i, k, tile_m, stages, sms, stream_k, False,
-            *compile_tail(weight_dims(w)[2], ctas, 1))
-        out = torch.full((m, i // 2), 0xAB, device="cuda", dtype=torch.uint8)
-        out_sf = torch.full(sf_padded_shape(m, i // 16), 0xAB, device="cuda", dtype=torch.uint8)
-        args = (a16, w.view(torch.int32), w_sf.view(torch.int32).view(-1),
-                torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda"),
-                out, out_sf.view(-1))
-        if stream_k:
-            args += stream_k_buffers(m, 2 * i, tile_m, sms, w.device)
-        kernel(*args)
-        torch.cuda.synchronize()
-        outs.append((out, out_sf))
-    assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1]), config
+        outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
+                                 ctas_per_sm=ctas,
+                                 compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))
+    assert torch.equal(outs[0][0], outs[1][0]), config
+    assert torch.equal(outs[0][1].view(torch.uint8), outs[1][1].view(torch.uint8)), config
 
 
 @pytest.mark.gpu

@@ -5,17 +5,18 @@ against no stores at all ("skip": a runtime branch never taken, the ceiling of a
 Bit-identical outputs of staged and direct are checked. One point per
 CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization included."""
 
+import functools
+
 import cutlass
 import cutlass.cute as cute
 import torch
-from probe_inputs import planned, weight_copies
+from probe_inputs import planned, replaced, weight_copies
 
 from cute_kernels import jit, prepare_nvfp4_weight, reference
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_large_m import (POW2_63, TILE_N, NVFP4GemmLargeM,
-                                             compile_nvfp4_gemm_large_m, compile_tail,
-                                             launch_large_m, stream_k_buffers)
+from cute_kernels.nvfp4_gemm_large_m import (TILE_N, NVFP4GemmLargeM,
+                                             compile_nvfp4_gemm_large_m, launch_large_m)
 
 POINTS = [("gemm", 4096, 7168, 1024), ("gemm", 7168, 2048, 1024), ("gemm", 9216, 7168, 256),
           ("gemm", 7168, 2048, 256), ("gemm", 36864, 7168, 1024), ("gemm", 36864, 7168, 256),
@@ -44,35 +45,15 @@ VARIANTS = {"direct": {"_staged_epilogue": _direct},
 @jit.cached
 def compile_variant(variant: str, *args):
     """``compile_nvfp4_gemm_large_m(*args)`` with ``NVFP4GemmLargeM``'s methods replaced."""
-    saved = {name: getattr(NVFP4GemmLargeM, name) for name in VARIANTS[variant]}
-    for name, f in VARIANTS[variant].items():
-        setattr(NVFP4GemmLargeM, name, f)
-    try:
+    with replaced(NVFP4GemmLargeM, VARIANTS[variant]):
         return compile_nvfp4_gemm_large_m.uncached(*args)
-    finally:
-        for name, f in saved.items():
-            setattr(NVFP4GemmLargeM, name, f)
 
 
 def launch_variant(variant, a_bf16, b, b_sf, alpha, out, launch):
-    """``launch_large_m`` of a whole-tile or stream-K plan (one split) with the variant's store."""
-    if variant == "staged":
-        launch_large_m(a_bf16, b, b_sf, alpha, out, **launch)
-        return
-    m, n, k = a_bf16.shape[0], b.shape[0], 8 * b.shape[1]
-    tile_m = launch["config"][0]
-    sms = launch.get("ctas_per_sm", 1) * 132
-    stages = launch["config"][1]
-    tail = compile_tail(True, launch.get("ctas_per_sm", 1), launch.get("k_groups", 1))
-    args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha)
-    if launch.get("stream_k"):
-        compile_variant(variant, n, k, str(out.dtype), tile_m, stages, sms, 1, True,
-                        launch.get("hybrid", False), *tail)(
-            *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
-    else:
-        assert launch.get("splits", 1) == 1
-        compile_variant(variant, n, k, str(out.dtype), tile_m, stages, sms,
-                        *((1, False, False) + tail if tail else ()))(*args, out)
+    """``launch_large_m`` of the plan with the variant's kernel ("staged": the default)."""
+    compile_fn = (compile_nvfp4_gemm_large_m if variant == "staged"
+                  else functools.partial(compile_variant, variant))
+    launch_large_m(a_bf16, b, b_sf, alpha, out, **launch, compile_fn=compile_fn)
 
 
 for kind, n, k, m in select_shapes(POINTS):

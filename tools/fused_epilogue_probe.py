@@ -8,18 +8,18 @@ kept but the quantization and stores skipped ("noquant"), and with the staged qu
 per CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization
 included."""
 
+import functools
 import os
 
 
 import cutlass
 import cutlass.cute as cute
 import torch
-from probe_inputs import gate_up_copies, planned
+from probe_inputs import gate_up_copies, planned, replaced
 
 from cute_kernels import jit, prepare_gate_up_weight, reference, restore_gate_up_weight
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_large_m import compile_tail, stream_k_buffers
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
                                                   compile_nvfp4_gemm_swiglu_quant_large_m,
                                                   launch_large_m)
@@ -51,30 +51,16 @@ NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,noquant")
 @jit.cached
 def compile_variant(variant: str, *args):
     """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with one attribute replaced."""
-    name, f = VARIANTS[variant]
-    saved = getattr(NVFP4GemmSwigluQuantLargeM, name)
-    setattr(NVFP4GemmSwigluQuantLargeM, name, f)
-    try:
+    name, value = VARIANTS[variant]
+    with replaced(NVFP4GemmSwigluQuantLargeM, {name: value}):
         return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
-    finally:
-        setattr(NVFP4GemmSwigluQuantLargeM, name, saved)
 
 
 def launch_variant(variant, a_bf16, w, w_sf, alpha, gs, q, sf, launch):
-    if variant == "main":
-        launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, **launch)
-        return
-    two_i, k = w.shape[0], 8 * w.shape[1]
-    tile_m, stages = launch["config"][:2]
-    sk = launch.get("stream_k", False)
-    tail = compile_tail(True, launch.get("ctas_per_sm", 1), launch.get("k_groups", 1))
-    sms = launch.get("ctas_per_sm", 1) * 132
-    args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha, gs, q,
-            sf.view(torch.uint8).view(-1))
-    if sk:
-        args += stream_k_buffers(a_bf16.shape[0], two_i, tile_m, sms, w.device)
-    compile_variant(variant, two_i // 2, k, tile_m, stages, sms, sk,
-                    launch.get("hybrid", False), *tail)(*args)
+    """``launch_large_m`` of the plan with the variant's kernel ("main": the default)."""
+    compile_fn = (compile_nvfp4_gemm_swiglu_quant_large_m if variant == "main"
+                  else functools.partial(compile_variant, variant))
+    launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, **launch, compile_fn=compile_fn)
 
 
 for kind, n, k, m in select_shapes(POINTS):

@@ -3,10 +3,27 @@ each call streams its weights from DRAM), and the small-M config timings the con
 print. Imported as ``from probe_inputs import ...`` (the
 probes run as ``python tools/<probe>.py``)."""
 
+import contextlib
+
 import torch
 
 from cute_kernels import prepare_gate_up_weight, reference
 from cute_kernels.bench.timing import rotations_for, warm_only
+
+
+@contextlib.contextmanager
+def replaced(cls, attrs: dict):
+    """``cls`` with the attributes ``attrs`` names set to its values (methods of a kernel
+    class, or its switches), restored on exit: compile a probe's variant under its own
+    ``jit.cached`` function, so that its cache key differs from the default's."""
+    saved = {name: getattr(cls, name) for name in attrs}
+    for name, value in attrs.items():
+        setattr(cls, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(cls, name, value)
 
 
 def copies_for(bytes_per_copy: int) -> int:
