@@ -335,6 +335,8 @@ class NVFP4GemmLargeM:
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
+            else:
+                self._side_warps(warp, sEpi, scalars, outs)
         else:
             cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
             if cutlass.const_expr(self.pdl):
@@ -491,7 +493,7 @@ class NVFP4GemmLargeM:
         read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         release = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         tiled_mma.set(warpgroup.Field.ACCUMULATE, True)
-        self._epilogue_setup(ctid, sEpi, scalars)
+        scalars = self._epilogue_setup(ctid, sEpi, scalars)
         step = (mainloop, tiled_mma, acc, tCrB, decode, frags)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
@@ -516,6 +518,7 @@ class NVFP4GemmLargeM:
                 if last:
                     self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
                 u += count
+        self._epilogue_finish(ctid, sEpi, scalars)
 
     @cute.jit
     def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
@@ -629,7 +632,19 @@ class NVFP4GemmLargeM:
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
         """Once per CTA before the first tile, by the consumer threads (``ctid`` 0..255): where
-        a subclass's epilogue fills tables in ``sEpi``. Nothing here."""
+        a subclass's epilogue fills tables in ``sEpi``. Returns the ``scalars`` the epilogue
+        gets (a subclass may append per-thread state). Nothing here."""
+        return scalars
+
+    @cute.jit
+    def _epilogue_finish(self, ctid, sEpi, scalars):
+        """Once per CTA after the last tile, by the consumer threads: where a subclass's
+        epilogue hands over to ``_side_warps``. Nothing here."""
+        pass
+
+    @cute.jit
+    def _side_warps(self, warp, sEpi, scalars, outs):
+        """Warps 1..3 of the producer warpgroup (warp 0 issues the TMA loads): idle here."""
         pass
 
     @cute.jit

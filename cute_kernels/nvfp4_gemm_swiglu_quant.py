@@ -255,22 +255,31 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     GATE_FULL = 1    # silu(gate) is in shared memory
     H_READY = 2      # h of the gate warpgroup's half of the tokens is in shared memory
     TABLE_READY = 3  # the reciprocal table is filled
-    # (the staged quantization's own: the base class's epilogue barriers 6 and 7 are unused)
+    # (the staged quantization's own: the base class's staged-store barriers 6, 7 are unused)
     QUANT_DONE = 6   # every thread has read the tile's h: the buffer may be rewritten
-    UP_READ = 7      # (the up warpgroup alone) its threads have read silu(gate)
     # The staged quantization (``_staged_quantize``): the up warpgroup leaves the whole tile's
     # h in shared memory as each token's line of the 64 h columns, and every consumer thread
     # quantizes whole 16-column blocks of one token from its own registers (no lane
     # butterflies; a warp stores 8 tokens' 32 code bytes). The fragment-held quantization
     # (``_quantize``: 18 shuffles a block pair) took 48 of 767 us at 36864x7168 M = 1024 and 19
     # of 158 at 34816x5120 M = 256, the whole epilogue 75 / 25 (H200 2026-11-30, session 22,
-    # ``tools/fused_epilogue_probe.py``). Off until measured on the H200.
-    STAGED_QUANT = False
+    # ``tools/fused_epilogue_probe.py``). The same bits; on the H200 (session 23) 36864x7168
+    # M = 1024 755 -> 739 us, 34816x5120 M = 256 154.3 -> 145.9, 4096x7168 M = 1000 86.4 ->
+    # 83.2, 9216x7168 M = 1000 208.7 -> 202.5. Off: the fragment-held quantization.
+    STAGED_QUANT = True
+    # The staged h quantized by the producer warpgroup's idle warps 1..3 (``QUANTIZER_WARPS``
+    # = 3; 0: by the consumers, as above; one CTA an SM): the consumers write h, hand
+    # the tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
+    # empty: one per quantizer thread) and go on to the next tile's main loop while the
+    # quantizers store it. Off until measured on the H200.
+    QUANTIZER_WARPS = 0
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
                  ctas_per_sm: int = 1, k_groups: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
+        # (two CTAs an SM leave the producer warpgroup 24 registers: the consumers quantize)
+        self.quantizers = self.QUANTIZER_WARPS if ctas_per_sm == 1 else 0
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
                          hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm,
                          k_groups=k_groups)
@@ -278,20 +287,81 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
     def epilogue_smem_bytes(self) -> int:
-        """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h of the gate
-        warpgroup's half), then the reciprocal table."""
-        return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4
+        """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
+        table; with ``QUANTIZER_WARPS`` then the two mbarriers and the handed-over tile's
+        coordinates (32 bytes)."""
+        handover = 32 if self.quantizers else 0
+        return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4 + handover
 
     def _table(self, sEpi: cute.Tensor) -> cute.Tensor:
         return cute.make_tensor(sEpi.iterator + GATE_UP_GROUP * self.tile_m,
                                 cute.make_layout(RECIPROCAL_TABLE_SIZE))
 
+    def _handover(self, sEpi):
+        """(h full, h empty, coordinates): the two mbarriers and the handed-over tile's (row
+        tile, token tile; row tile -1: no more tiles) past the table."""
+        at = sEpi.iterator + GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE
+        bars = cute.recast_ptr(at, dtype=cutlass.Int64)
+        coords = cute.make_tensor(cute.recast_ptr(at + 4, dtype=cutlass.Int32),
+                                  cute.make_layout(2))
+        return bars, bars + 1, coords
+
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
-        """The out_scale table of G, filled once by the up warpgroup for both."""
+        """The out_scale table of G, filled once by the up warpgroup for both (and the
+        quantizer warps); with ``QUANTIZER_WARPS`` the handover's mbarriers, and a count of
+        the tiles handed over appended to ``scalars``."""
         if ctid < 128:
             fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
-        pipeline.NamedBarrier(barrier_id=self.TABLE_READY, num_threads=256).arrive_and_wait()
+        if cutlass.const_expr(self.quantizers > 0):
+            full, empty, _ = self._handover(sEpi)
+            if ctid == 0:
+                cute.arch.mbarrier_init(full, 256)
+                cute.arch.mbarrier_init(empty, 32 * self.quantizers)
+                cute.arch.mbarrier_init_fence()
+        pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
+                              num_threads=256 + 32 * self.quantizers).arrive_and_wait()
+        if cutlass.const_expr(self.quantizers > 0):
+            handed = cute.make_rmem_tensor((1,), cutlass.Int32)
+            handed[0] = cutlass.Int32(0)
+            scalars = scalars + (handed,)
+        return scalars
+
+    @cute.jit
+    def _epilogue_finish(self, ctid, sEpi, scalars):
+        """With ``QUANTIZER_WARPS``: once the quantizers are done with the last h, row tile
+        -1 tells them to stop."""
+        if cutlass.const_expr(self.quantizers > 0):
+            full, empty, coords = self._handover(sEpi)
+            cute.arch.mbarrier_wait(empty, (scalars[2][0] % 2) ^ 1)
+            if ctid == 0:
+                coords[0] = cutlass.Int32(-1)
+            cute.arch.mbarrier_arrive(full)
+
+    @cute.jit
+    def _side_warps(self, warp, sEpi, scalars, outs):
+        """With ``QUANTIZER_WARPS``: warps 1..QUANTIZER_WARPS quantize each handed-over h
+        (``_staged_quantize``) until row tile -1."""
+        if cutlass.const_expr(self.quantizers > 0):
+            if warp <= self.quantizers:
+                threads = 32 * self.quantizers
+                qtid = cute.arch.thread_idx()[0] - 32
+                pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
+                                      num_threads=256 + threads).arrive_and_wait()
+                full, empty, coords = self._handover(sEpi)
+                mQ, mSF = outs
+                gs = scalars[1][0]
+                n = cutlass.Int32(0)
+                row_tile = cutlass.Int32(0)
+                while row_tile >= 0:
+                    cute.arch.mbarrier_wait(full, n % 2)
+                    row_tile = coords[0]
+                    tok_tile = coords[1]
+                    if row_tile >= 0:
+                        self._staged_quantize(sEpi, gs, self._table(sEpi), mQ, mSF, qtid,
+                                              row_tile, tok_tile * self.tile_m, threads)
+                        cute.arch.mbarrier_arrive(empty)
+                    n += 1
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -306,7 +376,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
         bytes). The quantization is ``_fragment_epilogue``'s, or with ``STAGED_QUANT``
         ``_staged_epilogue_h``'s."""
-        if cutlass.const_expr(self.STAGED_QUANT):
+        if cutlass.const_expr(self.quantizers > 0):
+            self._handed_over_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        elif cutlass.const_expr(self.STAGED_QUANT):
             self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
             self._fragment_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
@@ -373,42 +445,67 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``_epilogue`` through the staged h (``STAGED_QUANT``): silu(gate) to shared memory
-        as before; the up warpgroup multiplies, then writes h over it as token lines (64 fp32
-        = 256 bytes, 16-byte chunk c at slot c ^ (token % 8)); then all 256 threads quantize
-        (token, block) items with ``_staged_quantize``."""
+        """``_epilogue`` through the staged h (``STAGED_QUANT``): h as token lines
+        (``_h_lines``: 64 fp32 = 256 bytes, 16-byte chunk c at slot c ^ (token % 8)), then all
+        256 threads quantize (token, block) items with ``_staged_quantize``."""
         mQ, mSF = outs
         alpha = scalars[0][0]
         wg_tid = ctid % 128
-        n_acc = cute.size(acc)
-        sGate = cute.make_tensor(sEpi.iterator, cute.make_layout((n_acc, 128), stride=(128, 1)))
         done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
-        full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
         h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
         done.arrive_and_wait()  # the previous tile's h is read by every thread
-        if ctid >= 128:
-            self._silu_gate_to_shared(acc, sGate, wg_tid, alpha)
-            full.arrive_and_wait()
-            h_ready.arrive_and_wait()
-        else:
-            full.arrive_and_wait()
-            self._h_from_shared(acc, sGate, wg_tid, alpha)
-            pipeline.NamedBarrier(barrier_id=self.UP_READ, num_threads=128).arrive_and_wait()
-            # token lines of the 64 h columns, 4 fp32 a 16-byte chunk
-            bases = staged_line_bases(tCcC, 4)
-            for v in cutlass.range_constexpr(4):
-                for j in cutlass.range_constexpr(n_acc // 4):
-                    sEpi[bases[v] + j * 8 * 64] = acc[v + 4 * j]
-            h_ready.arrive_and_wait()
+        self._h_lines(acc, tCcC, ctid, sEpi, alpha)
+        if ctid < 128:
             self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
+        h_ready.arrive_and_wait()
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
-                              tok_tile * self.tile_m)
+                              tok_tile * self.tile_m, 256)
 
     @cute.jit
-    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, ctid, row_tile, tok0):
-        """Items (token t, block b) of the staged h, ``ctid`` + 256 p: the block's four 16-byte
-        chunks 4 b .. 4 b + 3 of the token's line, quantized (``quantize_block16``), its 8 code
-        bytes and scale byte stored."""
+    def _h_lines(self, acc, tCcC, ctid, sEpi, alpha):
+        """h as token lines: the gate warpgroup writes silu(alpha * gate) to its fragment's
+        line slots; after ``GATE_FULL`` the up warpgroup, whose fragment positions are the
+        same, multiplies its own slots by alpha * up in place (no thread reads another's
+        slot, so the lines need no barrier before they are rewritten)."""
+        bases = staged_line_bases(tCcC, 4)
+        full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
+        n_acc = cute.size(acc)
+        if ctid >= 128:
+            for e in cutlass.range_constexpr(n_acc):  # element v + 4 j
+                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+                sEpi[at] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            full.arrive_and_wait()
+        else:
+            full.arrive_and_wait()
+            for e in cutlass.range_constexpr(n_acc):  # as _h_from_shared
+                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+                sEpi[at] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[at]
+
+    @cute.jit
+    def _handed_over_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` with ``QUANTIZER_WARPS``: once the quantizers are done with the
+        previous h, h as token lines (``_h_lines``), the tile's coordinates, then every
+        consumer thread arrives on h full and goes on."""
+        mQ, mSF = outs
+        handed = scalars[2]
+        full, empty, coords = self._handover(sEpi)
+        cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
+        self._h_lines(acc, tCcC, ctid, sEpi, scalars[0][0])
+        if ctid < 128:
+            self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
+        if ctid == 0:
+            coords[0] = row_tile
+            coords[1] = tok_tile
+        cute.arch.mbarrier_arrive(full)
+        handed[0] = handed[0] + 1
+
+    @cute.jit
+    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0,
+                         threads: int):
+        """Items (token t, block b) of the staged h, ``tid`` + ``threads`` p: the block's four
+        16-byte chunks 4 b .. 4 b + 3 of the token's line, quantized (``quantize_block16``),
+        its 8 code bytes and scale byte stored."""
         m = mQ.shape[0]
         blocks = GATE_UP_GROUP // BLOCK
         kb0 = row_tile * blocks
@@ -416,8 +513,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             (self.tile_m * 16, 4), stride=(4, 1)))
         sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 2 * 128)
         items = self.tile_m * blocks
-        for p in cutlass.range_constexpr((items + 255) // 256):
-            item = ctid + 256 * p
+        rounds = (items + threads - 1) // threads
+        # the consumers' few rounds unrolled; the quantizer warps' (40 registers) one at a time
+        for p in cutlass.range(rounds, unroll=rounds if threads == 256 else 1):
+            item = tid + threads * p
             if item < items:
                 t = item // blocks
                 b = item % blocks

@@ -64,12 +64,15 @@ def test_large_m_stream_k_compiles_for_sm90a():
     (18432, 7168, 16, 0, 264, True, False, True, 2, 2),  # 16-token tiles, two CTAs an SM
     (192, 576, 64),                                      # 3 row tiles, odd k-tiles
 ])
-def test_staged_quantization_compiles_for_sm90a(args, monkeypatch):
-    """The fused kernel's staged quantization (``STAGED_QUANT``, off until measured on the
-    H200: ``tools/fused_epilogue_probe.py`` with CUTE_KERNELS_PROBE_VARIANTS=main,staged
-    checks its bits against the default and times it). Uncached compiles only: the compile
-    cache does not key on the class attribute."""
-    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", True)
+@pytest.mark.parametrize("staged,quantizers", [(False, 0), (True, 0), (True, 3)])
+def test_quantization_variants_compile_for_sm90a(args, staged, quantizers, monkeypatch):
+    """The fused kernel's quantization variants: in the accumulator fragments
+    (``STAGED_QUANT`` off), from the staged h by the consumers, or by the producer
+    warpgroup's idle warps (``QUANTIZER_WARPS``; two CTAs an SM fall back to the consumers).
+    ``tools/fused_epilogue_probe.py`` checks their bits against each other and times them on
+    the H200. Uncached compiles: the compile cache does not key on the class attributes."""
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "QUANTIZER_WARPS", quantizers)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
 
 
@@ -525,20 +528,24 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     ((64, 0, 7), True, 1), ((256, 0), True, 1),     # stream-K pieces
     ((16, 0), True, 2), ((32, 0, 5), False, 1),     # narrow tiles (few items a thread)
 ])
-def test_staged_quantization_matches_the_fragment_one(config, stream_k, ctas, monkeypatch):
-    """``STAGED_QUANT`` (off by default until measured) writes the same codes and scales as
-    the default quantization, padding included: 5 row tiles, a token tail, tiles walked in
-    turn. Uncached compiles (the compile cache does not key on the class attribute)."""
+def test_quantization_variants_write_the_same_bits(config, stream_k, ctas, monkeypatch):
+    """The staged quantization, by the consumers or by the quantizer warps
+    (``STAGED_QUANT``, ``QUANTIZER_WARPS``), writes the same codes and scales as the
+    fragment-held one, padding included: 5 row tiles, a token tail, tiles walked in turn
+    (the quantizers then hand over many tiles; in stream-K some CTAs none). Uncached
+    compiles (the compile cache does not key on the class attributes)."""
     m, i, k = 777, 320, 832
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     outs = []
-    for staged in (False, True):
+    for staged, quantizers in ((False, 0), (True, 0), (True, 3)):
         monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
+        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "QUANTIZER_WARPS", quantizers)
         outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
                                  ctas_per_sm=ctas,
                                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))
-    assert torch.equal(outs[0][0], outs[1][0]), config
-    assert torch.equal(outs[0][1].view(torch.uint8), outs[1][1].view(torch.uint8)), config
+    for got in outs[1:]:
+        assert torch.equal(outs[0][0], got[0]), config
+        assert torch.equal(outs[0][1].view(torch.uint8), got[1].view(torch.uint8)), config
 
 
 @pytest.mark.gpu

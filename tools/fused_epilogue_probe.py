@@ -3,7 +3,8 @@ kernel's staged epilogue left the fused op at 0.93-0.98x the unfused pair at M >
 planned fused launch against the same kernel with its whole epilogue skipped ("skip": a
 runtime branch never taken, the ceiling of any epilogue change) and with the SwiGLU exchange
 kept but the quantization and stores skipped ("noquant"), and with the staged quantization
-(``STAGED_QUANT``: "staged", its codes and scales checked against main's bit for bit).
+(``STAGED_QUANT``: "fragment" / "staged", and the producer warps quantizing it,
+``QUANTIZER_WARPS``: "quant3"; their codes and scales checked against main's bit for bit).
 ``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,noquant" unless set) picks the variants. One point
 per CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization
 included."""
@@ -43,16 +44,19 @@ def _skip_quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, 
         QUANTIZE(self, h, j0, j1, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0)
 
 
-VARIANTS = {"skip": ("_epilogue", _skip_epilogue), "noquant": ("_quantize", _skip_quantize),
-            "staged": ("STAGED_QUANT", True)}
+VARIANTS = {"skip": {"_epilogue": _skip_epilogue},
+            "noquant": {"_quantize": _skip_quantize, "STAGED_QUANT": False},
+            "fragment": {"STAGED_QUANT": False, "QUANTIZER_WARPS": 0},
+            "staged": {"STAGED_QUANT": True, "QUANTIZER_WARPS": 0},
+            "quant3": {"STAGED_QUANT": True, "QUANTIZER_WARPS": 3}}
+CHECKED = ("fragment", "staged", "quant3")  # their codes and scales checked against main's
 NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,noquant").split(","))
 
 
 @jit.cached
 def compile_variant(variant: str, *args):
-    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with one attribute replaced."""
-    name, value = VARIANTS[variant]
-    with replaced(NVFP4GemmSwigluQuantLargeM, {name: value}):
+    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with the variant's attributes."""
+    with replaced(NVFP4GemmSwigluQuantLargeM, VARIANTS[variant]):
         return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
 
 
@@ -75,17 +79,19 @@ for kind, n, k, m in select_shapes(POINTS):
     q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
     sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
     names = NAMES
-    if "staged" in names:
+    checked = [v for v in names if v in CHECKED]
+    if checked:
         got = {}
-        for v in ("main", "staged"):
+        for v in ["main"] + checked:
             qv = torch.full_like(q, 0xAB)
             sv = torch.full_like(sf, 0xAB)
             launch_variant(v, bf16_activations(a, a_sf, True), *words[0], alpha, gs, qv, sv,
                            launch)
             got[v] = (qv, sv)
-        same = all(torch.equal(x, y) for x, y in zip(got["main"], got["staged"]))
-        print(f"  staged codes and scales {'same bits as main' if same else 'DIFFER'}",
-              flush=True)
+        for v in checked:
+            same = all(torch.equal(x, y) for x, y in zip(got["main"], got[v]))
+            print(f"  {v} codes and scales {'same bits as main' if same else 'DIFFER'}",
+                  flush=True)
     for _ in range(2):
         times = time_graphs_interleaved_us(
             [[lambda w=w, v=v: launch_variant(v, bf16_activations(a, a_sf, True), w[0], w[1],
