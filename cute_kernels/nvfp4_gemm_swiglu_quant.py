@@ -267,19 +267,19 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     # M = 1024 755 -> 739 us, 34816x5120 M = 256 154.3 -> 145.9, 4096x7168 M = 1000 86.4 ->
     # 83.2, 9216x7168 M = 1000 208.7 -> 202.5. Off: the fragment-held quantization.
     STAGED_QUANT = True
-    # The staged h quantized by the producer warpgroup's idle warps 1..3 (``QUANTIZER_WARPS``
-    # = 3; 0: by the consumers, as above; one CTA an SM): the consumers write h, hand
-    # the tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
-    # empty: one per quantizer thread) and go on to the next tile's main loop while the
-    # quantizers store it. Off until measured on the H200.
-    QUANTIZER_WARPS = 0
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
-                 ctas_per_sm: int = 1, k_groups: int = 1):
+                 ctas_per_sm: int = 1, k_groups: int = 1, quantizers: int = 0):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        # (two CTAs an SM leave the producer warpgroup 24 registers: the consumers quantize)
-        self.quantizers = self.QUANTIZER_WARPS if ctas_per_sm == 1 else 0
+        # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
+        # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
+        # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
+        # empty: one per quantizer thread) and go on to the next tile's main loop. One CTA an
+        # SM (two leave the producer warpgroup 24 registers).
+        assert quantizers in (0, 1, 2, 3) and (quantizers == 0 or (
+            ctas_per_sm == 1 and self.STAGED_QUANT)), (quantizers, ctas_per_sm)
+        self.quantizers = quantizers
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
                          hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm,
                          k_groups=k_groups)
@@ -288,7 +288,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     def epilogue_smem_bytes(self) -> int:
         """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
-        table; with ``QUANTIZER_WARPS`` then the two mbarriers and the handed-over tile's
+        table; with ``quantizers`` then the two mbarriers and the handed-over tile's
         coordinates (32 bytes)."""
         handover = 32 if self.quantizers else 0
         return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4 + handover
@@ -309,7 +309,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
         """The out_scale table of G, filled once by the up warpgroup for both (and the
-        quantizer warps); with ``QUANTIZER_WARPS`` the handover's mbarriers, and a count of
+        quantizer warps); with ``quantizers`` the handover's mbarriers, and a count of
         the tiles handed over appended to ``scalars``."""
         if ctid < 128:
             fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
@@ -329,7 +329,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _epilogue_finish(self, ctid, sEpi, scalars):
-        """With ``QUANTIZER_WARPS``: once the quantizers are done with the last h, row tile
+        """With ``quantizers``: once the quantizers are done with the last h, row tile
         -1 tells them to stop."""
         if cutlass.const_expr(self.quantizers > 0):
             full, empty, coords = self._handover(sEpi)
@@ -340,7 +340,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _side_warps(self, warp, sEpi, scalars, outs):
-        """With ``QUANTIZER_WARPS``: warps 1..QUANTIZER_WARPS quantize each handed-over h
+        """With ``quantizers``: warps 1..quantizers quantize each handed-over h
         (``_staged_quantize``) until row tile -1."""
         if cutlass.const_expr(self.quantizers > 0):
             if warp <= self.quantizers:
@@ -478,13 +478,18 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             full.arrive_and_wait()
         else:
             full.arrive_and_wait()
+            # every load before the first store: the four bases are runtime values, so a
+            # store could alias a later load and would hold it back (~15 us at 36864x7168
+            # M = 1024 when interleaved)
             for e in cutlass.range_constexpr(n_acc):  # as _h_from_shared
                 at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
-                sEpi[at] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[at]
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[at]
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
 
     @cute.jit
     def _handed_over_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``_epilogue`` with ``QUANTIZER_WARPS``: once the quantizers are done with the
+        """``_epilogue`` with ``quantizers``: once the quantizers are done with the
         previous h, h as token lines (``_h_lines``), the tile's coordinates, then every
         consumer thread arrives on h full and goes on."""
         mQ, mSF = outs
@@ -571,9 +576,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
                                             hybrid: bool = False, permuted: bool = False,
-                                            ctas_per_sm: int = 1, k_groups: int = 1):
+                                            ctas_per_sm: int = 1, k_groups: int = 1,
+                                            quantizers: int = 0):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``permuted``, ``ctas_per_sm`` and ``k_groups`` too);
+    ``permuted``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
+    ``NVFP4GemmSwigluQuantLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
     ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -592,11 +599,13 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
                                                    hybrid=hybrid, permuted=permuted,
-                                                   ctas_per_sm=ctas_per_sm, k_groups=k_groups)
+                                                   ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                                   quantizers=quantizers)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted,
-                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups)
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                        quantizers=quantizers)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -727,24 +736,46 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 
+# The quantizer warps (``NVFP4GemmSwigluQuantLargeM``'s ``quantizers``) hide a tile's
+# quantization behind the next tile's main loop; a CTA's last tile has none after it, and 96
+# threads quantize it slower than the 256 consumers (``tools/fused_epilogue_probe.py``, H200
+# 2026-11-30, session 23, us, consumers / quantizer warps: 36864x7168 M = 1024 (1152 tiles on
+# 132 CTAs) 765.3 / 731.5; 34816x5120 M = 256 (stream-K, 272 tiles) 152.5 / 149.0; 9216x7168
+# M = 1000 (stream-K, 288) 211.4 / 206.4; 4096x7168 M = 1000 (128 tiles, one each) 85.3 /
+# 87.3). So they take launches with more tiles than CTAs.
+QUANTIZER_WARPS = 3
+
+
+def quantizer_warps(m: int, i: int, tile_m: int, ctas: int, ctas_per_sm: int) -> int:
+    """The quantizer warps of a fused large-M launch of ``ctas`` CTAs (the comment above)."""
+    tiles = -(-m // tile_m) * (2 * i // TILE_N)
+    return QUANTIZER_WARPS if ctas_per_sm == 1 and tiles > ctas else 0
+
+
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
                    stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
                    k_groups: int = 1,
-                   compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m) -> None:
+                   compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
+                   quantizers: int | None = None) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
     ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
     only the last one to two waves' worth of tiles; ``ctas_per_sm`` and ``k_groups`` as there
     (``plain_launch_options``); ``compile_fn`` as there (of
-    ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments)."""
+    ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments); ``quantizers``: the quantizer
+    warps (None: ``quantizer_warps``' rule)."""
     two_i, k, permuted = weight_dims(w)
     i = two_i // 2
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
-    kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid,
-                        *compile_tail(permuted, ctas_per_sm, k_groups))
+    if quantizers is None:
+        quantizers = quantizer_warps(a_bf16.shape[0], i, tile_m, sms, ctas_per_sm)
+    tail = compile_tail(permuted, ctas_per_sm, k_groups)
+    if quantizers:
+        tail = (permuted, ctas_per_sm, k_groups, quantizers)
+    kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:

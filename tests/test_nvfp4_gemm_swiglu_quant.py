@@ -64,16 +64,31 @@ def test_large_m_stream_k_compiles_for_sm90a():
     (18432, 7168, 16, 0, 264, True, False, True, 2, 2),  # 16-token tiles, two CTAs an SM
     (192, 576, 64),                                      # 3 row tiles, odd k-tiles
 ])
-@pytest.mark.parametrize("staged,quantizers", [(False, 0), (True, 0), (True, 3)])
+@pytest.mark.parametrize("staged,quantizers", [(False, 0), (True, 0), (True, 3), (True, 1)])
 def test_quantization_variants_compile_for_sm90a(args, staged, quantizers, monkeypatch):
     """The fused kernel's quantization variants: in the accumulator fragments
     (``STAGED_QUANT`` off), from the staged h by the consumers, or by the producer
-    warpgroup's idle warps (``QUANTIZER_WARPS``; two CTAs an SM fall back to the consumers).
+    warpgroup's idle warps (``quantizers``, one CTA an SM only).
     ``tools/fused_epilogue_probe.py`` checks their bits against each other and times them on
-    the H200. Uncached compiles: the compile cache does not key on the class attributes."""
+    the H200. Uncached compiles: the compile cache does not key on the class attribute."""
+    if quantizers and len(args) > 8 and args[8] == 2:
+        pytest.skip("two CTAs an SM leave the producer warps 24 registers: no quantizers")
     monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
-    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "QUANTIZER_WARPS", quantizers)
+    if quantizers:  # (the defaults of the arguments after tile_m, then quantizers)
+        args = args + (0, 132, False, False, False, 1, 1)[len(args) - 3:] + (quantizers,)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
+
+
+def test_quantizer_warps_rule():
+    """More tiles than CTAs: the quantizer warps; else (or two CTAs an SM) the consumers."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import QUANTIZER_WARPS, quantizer_warps
+
+    assert quantizer_warps(1024, 18432, 256, 132, 1) == QUANTIZER_WARPS  # 1152 tiles
+    assert quantizer_warps(1000, 2048, 256, 132, 1) == 0                 # 128 tiles
+    assert quantizer_warps(1025, 2048, 256, 132, 1) == QUANTIZER_WARPS  # 160 tiles
+    assert quantizer_warps(4096, 2048, 32, 264, 2) == 0
+    with pytest.raises(AssertionError):
+        NVFP4GemmSwigluQuantLargeM(2048, 7168, 32, ctas_per_sm=2, quantizers=3)
 
 
 @pytest.mark.parametrize("tile_m", [16, 32, 64])
@@ -529,19 +544,20 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     ((16, 0), True, 2), ((32, 0, 5), False, 1),     # narrow tiles (few items a thread)
 ])
 def test_quantization_variants_write_the_same_bits(config, stream_k, ctas, monkeypatch):
-    """The staged quantization, by the consumers or by the quantizer warps
-    (``STAGED_QUANT``, ``QUANTIZER_WARPS``), writes the same codes and scales as the
+    """The staged quantization, by the consumers or by 3 or 1 quantizer warps
+    (``STAGED_QUANT``, ``quantizers``), writes the same codes and scales as the
     fragment-held one, padding included: 5 row tiles, a token tail, tiles walked in turn
     (the quantizers then hand over many tiles; in stream-K some CTAs none). Uncached
     compiles (the compile cache does not key on the class attributes)."""
     m, i, k = 777, 320, 832
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     outs = []
-    for staged, quantizers in ((False, 0), (True, 0), (True, 3)):
+    for staged, quantizers in ((False, 0), (True, 0), (True, 3), (True, 1)):
+        if quantizers and ctas > 1:
+            continue
         monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
-        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "QUANTIZER_WARPS", quantizers)
         outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
-                                 ctas_per_sm=ctas,
+                                 ctas_per_sm=ctas, quantizers=quantizers,
                                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))
     for got in outs[1:]:
         assert torch.equal(outs[0][0], got[0]), config

@@ -4,7 +4,7 @@ planned fused launch against the same kernel with its whole epilogue skipped ("s
 runtime branch never taken, the ceiling of any epilogue change) and with the SwiGLU exchange
 kept but the quantization and stores skipped ("noquant"), and with the staged quantization
 (``STAGED_QUANT``: "fragment" / "staged", and the producer warps quantizing it,
-``QUANTIZER_WARPS``: "quant3"; their codes and scales checked against main's bit for bit).
+``quantizers``: "quant3" / "quant2", "staged" without; their codes and scales checked against main's bit for bit).
 ``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,noquant" unless set) picks the variants. One point
 per CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization
 included."""
@@ -44,27 +44,32 @@ def _skip_quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, 
         QUANTIZE(self, h, j0, j1, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0)
 
 
-VARIANTS = {"skip": {"_epilogue": _skip_epilogue},
-            "noquant": {"_quantize": _skip_quantize, "STAGED_QUANT": False},
-            "fragment": {"STAGED_QUANT": False, "QUANTIZER_WARPS": 0},
-            "staged": {"STAGED_QUANT": True, "QUANTIZER_WARPS": 0},
-            "quant3": {"STAGED_QUANT": True, "QUANTIZER_WARPS": 3}}
-CHECKED = ("fragment", "staged", "quant3")  # their codes and scales checked against main's
+# the class attributes a variant replaces, and its quantizer warps (None: the launch's rule)
+VARIANTS = {"main": ({}, None),
+            "skip": ({"_epilogue": _skip_epilogue}, None),
+            "noquant": ({"_quantize": _skip_quantize, "STAGED_QUANT": False}, 0),
+            "fragment": ({"STAGED_QUANT": False}, 0),
+            "staged": ({}, 0),
+            "quant3": ({}, 3),
+            "quant2": ({}, 2)}
+CHECKED = ("fragment", "staged", "quant3", "quant2")  # codes and scales checked against main's
 NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,noquant").split(","))
 
 
 @jit.cached
 def compile_variant(variant: str, *args):
     """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with the variant's attributes."""
-    with replaced(NVFP4GemmSwigluQuantLargeM, VARIANTS[variant]):
+    with replaced(NVFP4GemmSwigluQuantLargeM, VARIANTS[variant][0]):
         return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
 
 
 def launch_variant(variant, a_bf16, w, w_sf, alpha, gs, q, sf, launch):
     """``launch_large_m`` of the plan with the variant's kernel ("main": the default)."""
-    compile_fn = (compile_nvfp4_gemm_swiglu_quant_large_m if variant == "main"
-                  else functools.partial(compile_variant, variant))
-    launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, **launch, compile_fn=compile_fn)
+    attrs, quantizers = VARIANTS[variant]
+    compile_fn = (functools.partial(compile_variant, variant) if attrs
+                  else compile_nvfp4_gemm_swiglu_quant_large_m)
+    launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, **launch, compile_fn=compile_fn,
+                   quantizers=quantizers)
 
 
 for kind, n, k, m in select_shapes(POINTS):

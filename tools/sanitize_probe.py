@@ -115,21 +115,14 @@ for cfg, sk, cps in (((16, 0, 7), True, 1), ((32, 0), True, 2), ((16, 0, 5), Fal
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=sk,
                        ctas_per_sm=cps, k_groups=2)
-# the fused kernel's quantization by the producer warps (QUANTIZER_WARPS): whole tiles, a few
-# CTAs walking many (many handovers), stream-K (CTAs with none)
-from probe_inputs import replaced  # noqa: E402
-
-from cute_kernels.nvfp4_gemm_swiglu_quant import (  # noqa: E402
-    NVFP4GemmSwigluQuantLargeM, compile_nvfp4_gemm_swiglu_quant_large_m)
-
-with replaced(NVFP4GemmSwigluQuantLargeM, {"QUANTIZER_WARPS": 3}):
-    for cfg, sk in (((256, 0), False), ((128, 0, 3), False), ((64, 0, 5), True),
-                    ((256, 0), True)):
-        launch_fused_large(x640, wp640, wp640_sf, one, torch.full((1,), 30.0, device="cuda"),
-                           torch.empty(45, 64, device="cuda", dtype=torch.uint8),
-                           torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
-                           stream_k=sk,
-                           compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached)
+# the fused kernel's quantization by the producer warps (quantizers): whole tiles, a few CTAs
+# walking many (many handovers), stream-K (CTAs with none)
+for cfg, sk, quantizers in (((256, 0), False, 3), ((128, 0, 3), False, 3), ((64, 0, 5), True, 3),
+                            ((256, 0), True, 3), ((32, 0, 2), False, 1)):
+    launch_fused_large(x640, wp640, wp640_sf, one, torch.full((1,), 30.0, device="cuda"),
+                       torch.empty(45, 64, device="cuda", dtype=torch.uint8),
+                       torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
+                       stream_k=sk, quantizers=quantizers)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 
