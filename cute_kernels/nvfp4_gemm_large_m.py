@@ -518,7 +518,7 @@ class NVFP4GemmLargeM:
                 if last:
                     self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
                 u += count
-        self._epilogue_finish(ctid, sEpi, scalars)
+        self._epilogue_finish(ctid, sEpi, scalars, outs)
 
     @cute.jit
     def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
@@ -637,7 +637,7 @@ class NVFP4GemmLargeM:
         return scalars
 
     @cute.jit
-    def _epilogue_finish(self, ctid, sEpi, scalars):
+    def _epilogue_finish(self, ctid, sEpi, scalars, outs):
         """Once per CTA after the last tile, by the consumer threads: where a subclass's
         epilogue hands over to ``_side_warps``. Nothing here."""
         pass

@@ -298,19 +298,20 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                                 cute.make_layout(RECIPROCAL_TABLE_SIZE))
 
     def _handover(self, sEpi):
-        """(h full, h empty, coordinates): the two mbarriers and the handed-over tile's (row
-        tile, token tile; row tile -1: no more tiles) past the table."""
+        """(h full, h empty, slots): the two mbarriers past the table, then the handed-over
+        tile's row tile (-1: no more tiles), token tile and claim counter
+        (``_claimed_quantize``)."""
         at = sEpi.iterator + GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE
         bars = cute.recast_ptr(at, dtype=cutlass.Int64)
-        coords = cute.make_tensor(cute.recast_ptr(at + 4, dtype=cutlass.Int32),
-                                  cute.make_layout(2))
-        return bars, bars + 1, coords
+        slots = cute.make_tensor(cute.recast_ptr(at + 4, dtype=cutlass.Int32),
+                                 cute.make_layout(3))
+        return bars, bars + 1, slots
 
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
         """The out_scale table of G, filled once by the up warpgroup for both (and the
         quantizer warps); with ``quantizers`` the handover's mbarriers, and a count of
-        the tiles handed over appended to ``scalars``."""
+        the tiles handed over (and the last one's coordinates) appended to ``scalars``."""
         if ctid < 128:
             fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
         if cutlass.const_expr(self.quantizers > 0):
@@ -322,20 +323,28 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
                               num_threads=256 + 32 * self.quantizers).arrive_and_wait()
         if cutlass.const_expr(self.quantizers > 0):
-            handed = cute.make_rmem_tensor((1,), cutlass.Int32)
-            handed[0] = cutlass.Int32(0)
+            # (tiles handed over, the last one's row tile and token tile)
+            handed = cute.make_rmem_tensor((3,), cutlass.Int32)
+            handed.fill(0)
             scalars = scalars + (handed,)
         return scalars
 
     @cute.jit
-    def _epilogue_finish(self, ctid, sEpi, scalars):
-        """With ``quantizers``: once the quantizers are done with the last h, row tile
+    def _epilogue_finish(self, ctid, sEpi, scalars, outs):
+        """With ``quantizers``: the consumers help quantize the last h handed over (it has no
+        main loop after it to hide behind); once the quantizers are done with it, row tile
         -1 tells them to stop."""
         if cutlass.const_expr(self.quantizers > 0):
-            full, empty, coords = self._handover(sEpi)
+            full, empty, slots = self._handover(sEpi)
+            handed = scalars[2]
+            if handed[0] > 0:
+                # thread 0's reset of the claim counter at the handover before the claims
+                pipeline.NamedBarrier(barrier_id=self.QUANT_DONE,
+                                      num_threads=256).arrive_and_wait()
+                self._claimed_quantize(sEpi, scalars[1][0], outs, slots, handed[1], handed[2])
             cute.arch.mbarrier_wait(empty, (scalars[2][0] % 2) ^ 1)
             if ctid == 0:
-                coords[0] = cutlass.Int32(-1)
+                slots[0] = cutlass.Int32(-1)
             cute.arch.mbarrier_arrive(full)
 
     @cute.jit
@@ -348,20 +357,37 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 qtid = cute.arch.thread_idx()[0] - 32
                 pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
                                       num_threads=256 + threads).arrive_and_wait()
-                full, empty, coords = self._handover(sEpi)
-                mQ, mSF = outs
+                full, empty, slots = self._handover(sEpi)
                 gs = scalars[1][0]
                 n = cutlass.Int32(0)
                 row_tile = cutlass.Int32(0)
                 while row_tile >= 0:
                     cute.arch.mbarrier_wait(full, n % 2)
-                    row_tile = coords[0]
-                    tok_tile = coords[1]
+                    row_tile = slots[0]
+                    tok_tile = slots[1]
                     if row_tile >= 0:
-                        self._staged_quantize(sEpi, gs, self._table(sEpi), mQ, mSF, qtid,
-                                              row_tile, tok_tile * self.tile_m, threads)
+                        self._claimed_quantize(sEpi, gs, outs, slots, row_tile, tok_tile)
                         cute.arch.mbarrier_arrive(empty)
                     n += 1
+
+    @cute.jit
+    def _claimed_quantize(self, sEpi, gs, outs, slots, row_tile, tok_tile):
+        """The handed-over h (tile ``row_tile``, ``tok_tile``) quantized in 32-item claims of
+        ``_staged_quantize``'s items: lane 0 of a warp adds 32 to the claim counter
+        ``slots[2]``; until the tile's items run out."""
+        mQ, mSF = outs
+        tok0 = tok_tile * self.tile_m
+        items = self.tile_m * (GATE_UP_GROUP // BLOCK)
+        lane = cute.arch.lane_idx()
+        where = self._quantize_where(sEpi, mSF, row_tile, tok0)
+        first = cutlass.Int32(0)
+        while first < items:
+            got = cutlass.Int32(0)
+            if lane == 0:
+                got = cute.arch.atomic_add(slots.iterator + 2, cutlass.Int32(32), scope="cta")
+            first = cute.arch.shuffle_sync(got, 0)
+            if first + lane < items:
+                self._quantize_item(where, gs, self._table(sEpi), mQ, first + lane)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -459,7 +485,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
         h_ready.arrive_and_wait()
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
-                              tok_tile * self.tile_m, 256)
+                              tok_tile * self.tile_m)
 
     @cute.jit
     def _h_lines(self, acc, tCcC, ctid, sEpi, alpha):
@@ -494,51 +520,61 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         consumer thread arrives on h full and goes on."""
         mQ, mSF = outs
         handed = scalars[2]
-        full, empty, coords = self._handover(sEpi)
+        full, empty, slots = self._handover(sEpi)
         cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
         self._h_lines(acc, tCcC, ctid, sEpi, scalars[0][0])
         if ctid < 128:
             self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
         if ctid == 0:
-            coords[0] = row_tile
-            coords[1] = tok_tile
+            slots[0] = row_tile
+            slots[1] = tok_tile
+            slots[2] = cutlass.Int32(0)
         cute.arch.mbarrier_arrive(full)
         handed[0] = handed[0] + 1
+        handed[1] = row_tile
+        handed[2] = tok_tile
 
     @cute.jit
-    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0,
-                         threads: int):
-        """Items (token t, block b) of the staged h, ``tid`` + ``threads`` p: the block's four
-        16-byte chunks 4 b .. 4 b + 3 of the token's line, quantized (``quantize_block16``),
-        its 8 code bytes and scale byte stored."""
-        m = mQ.shape[0]
-        blocks = GATE_UP_GROUP // BLOCK
-        kb0 = row_tile * blocks
+    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0):
+        """Items ``tid`` + 256 p of the staged h (``_quantize_item``) by the consumers."""
+        items = self.tile_m * (GATE_UP_GROUP // BLOCK)
+        where = self._quantize_where(sEpi, mSF, row_tile, tok0)
+        for p in cutlass.range_constexpr((items + 255) // 256):
+            if tid + 256 * p < items:
+                self._quantize_item(where, gs, table, mQ, tid + 256 * p)
+
+    def _quantize_where(self, sEpi, mSF, row_tile, tok0):
+        """What ``_quantize_item`` needs of the tile: h as 16-byte chunks, its scale tile (and
+        row offset), its first token and scale block."""
         sChunks = cute.make_tensor(sEpi.iterator, cute.make_layout(
             (self.tile_m * 16, 4), stride=(4, 1)))
-        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 2 * 128)
-        items = self.tile_m * blocks
-        rounds = (items + threads - 1) // threads
-        # the consumers' few rounds unrolled; the quantizer warps' (40 registers) one at a time
-        for p in cutlass.range(rounds, unroll=rounds if threads == 256 else 1):
-            item = tid + threads * p
-            if item < items:
-                t = item // blocks
-                b = item % blocks
-                h = cute.make_rmem_tensor((16,), cutlass.Float32)
-                for c in cutlass.range_constexpr(4):
-                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Float32)
-                    slot = staged_line_slot(t, 4 * b + c, 16)
-                    cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), chunk)
-                    for e in cutlass.range_constexpr(4):
-                        h[4 * c + e] = chunk[0, e]
-                codes, byte = quantize_block16(h, gs, table)
-                tok = tok0 + t
-                if tok < m:
-                    gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + b)),
-                                            cutlass.Uint64)
-                    gQ[0] = codes
-                    sSF[r0 + t, b] = byte
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, row_tile * (GATE_UP_GROUP // BLOCK),
+                                2 * 128)
+        return sChunks, sSF, r0, tok0, row_tile * (GATE_UP_GROUP // BLOCK)
+
+    @cute.jit
+    def _quantize_item(self, where, gs, table, mQ, item):
+        """Item (token t, block b) = (item // 4, item % 4) of the staged h: the block's four
+        16-byte chunks 4 b .. 4 b + 3 of the token's line, quantized
+        (``quantize_block16``), its 8 code bytes and scale byte stored."""
+        sChunks, sSF, r0, tok0, kb0 = where
+        blocks = GATE_UP_GROUP // BLOCK
+        t = item // blocks
+        b = item % blocks
+        h = cute.make_rmem_tensor((16,), cutlass.Float32)
+        for c in cutlass.range_constexpr(4):
+            chunk = cute.make_rmem_tensor((1, 4), cutlass.Float32)
+            slot = staged_line_slot(t, 4 * b + c, 16)
+            cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), chunk)
+            for e in cutlass.range_constexpr(4):
+                h[4 * c + e] = chunk[0, e]
+        codes, byte = quantize_block16(h, gs, table)
+        tok = tok0 + t
+        if tok < mQ.shape[0]:
+            gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + b)),
+                                    cutlass.Uint64)
+            gQ[0] = codes
+            sSF[r0 + t, b] = byte
 
     @cute.jit
     def _quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):
@@ -737,19 +773,21 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 
 
 # The quantizer warps (``NVFP4GemmSwigluQuantLargeM``'s ``quantizers``) hide a tile's
-# quantization behind the next tile's main loop; a CTA's last tile has none after it, and 96
-# threads quantize it slower than the 256 consumers (``tools/fused_epilogue_probe.py``, H200
-# 2026-11-30, session 23, us, consumers / quantizer warps: 36864x7168 M = 1024 (1152 tiles on
-# 132 CTAs) 765.3 / 731.5; 34816x5120 M = 256 (stream-K, 272 tiles) 152.5 / 149.0; 9216x7168
-# M = 1000 (stream-K, 288) 211.4 / 206.4; 4096x7168 M = 1000 (128 tiles, one each) 85.3 /
-# 87.3). So they take launches with more tiles than CTAs.
+# quantization behind the next tile's main loop; on a CTA's last tile the consumers join them
+# (``_epilogue_finish``). ``tools/fused_epilogue_probe.py`` (H200 2026-11-30, session 23, us,
+# interleaved, two rounds; consumers quantizing / 3 quantizer warps without the consumers'
+# help): 36864x7168 M = 1024 (1152 tiles on 132 CTAs) 770.6, 778.8 / 741.8, 744.0; 34816x5120
+# M = 256 (stream-K, 272 tiles) 149.5, 150.5 / 146.7, 149.1; 9216x7168 M = 1000 (stream-K,
+# 288) 207.3, 212.3 / 204.6, 209.3; 4096x7168 M = 1000 (128 tiles, one each) 84.6, 85.6 /
+# 86.8, 87.9 (the last tile's 1024 items on 96 threads: what the help is for); 2 warps lose to
+# 3 everywhere. Tiles of 128 and 256 tokens, one CTA an SM (the narrow tiles' fused launches
+# are not measured with them).
 QUANTIZER_WARPS = 3
 
 
-def quantizer_warps(m: int, i: int, tile_m: int, ctas: int, ctas_per_sm: int) -> int:
-    """The quantizer warps of a fused large-M launch of ``ctas`` CTAs (the comment above)."""
-    tiles = -(-m // tile_m) * (2 * i // TILE_N)
-    return QUANTIZER_WARPS if ctas_per_sm == 1 and tiles > ctas else 0
+def quantizer_warps(tile_m: int, ctas_per_sm: int) -> int:
+    """The quantizer warps of a fused large-M launch (the comment above)."""
+    return QUANTIZER_WARPS if ctas_per_sm == 1 and tile_m >= 128 else 0
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
@@ -771,7 +809,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     if quantizers is None:
-        quantizers = quantizer_warps(a_bf16.shape[0], i, tile_m, sms, ctas_per_sm)
+        quantizers = quantizer_warps(tile_m, ctas_per_sm)
     tail = compile_tail(permuted, ctas_per_sm, k_groups)
     if quantizers:
         tail = (permuted, ctas_per_sm, k_groups, quantizers)

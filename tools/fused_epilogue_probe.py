@@ -27,7 +27,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
 from layouts import sf_padded_shape
 
 POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 34816, 5120, 256),
-          ("fused", 4096, 7168, 1000), ("fused", 9216, 7168, 1000), ("fused", 36864, 7168, 300)]
+          ("fused", 4096, 7168, 1000), ("fused", 9216, 7168, 1000), ("fused", 36864, 7168, 300),
+          ("fused", 9216, 7168, 256), ("fused", 1024, 7168, 1024)]
 EPILOGUE = NVFP4GemmSwigluQuantLargeM._epilogue
 QUANTIZE = NVFP4GemmSwigluQuantLargeM._quantize
 
