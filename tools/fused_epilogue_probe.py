@@ -28,7 +28,9 @@ from layouts import sf_padded_shape
 
 POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 34816, 5120, 256),
           ("fused", 4096, 7168, 1000), ("fused", 9216, 7168, 1000), ("fused", 36864, 7168, 300),
-          ("fused", 9216, 7168, 256), ("fused", 1024, 7168, 1024)]
+          ("fused", 34816, 5120, 1024)]
+# CUTE_KERNELS_PROBE_PACKED=1: standard (packed) weight words instead of the permuted ones
+PERMUTED = os.environ.get("CUTE_KERNELS_PROBE_PACKED", "0") != "1"
 EPILOGUE = NVFP4GemmSwigluQuantLargeM._epilogue
 QUANTIZE = NVFP4GemmSwigluQuantLargeM._quantize
 
@@ -75,12 +77,12 @@ def launch_variant(variant, a_bf16, w, w_sf, alpha, gs, q, sf, launch):
 
 for kind, n, k, m in select_shapes(POINTS):
     launch = planned(kind, n, k, m)
-    print(f"{kind} {n}x{k} M={m}: {launch}", flush=True)
+    print(f"{kind} {n}x{k} M={m}: {launch}{'' if PERMUTED else ' packed words'}", flush=True)
     alpha = torch.full((1,), 0.5, device="cuda")
     gs = torch.full((1,), 30.0, device="cuda")
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    words = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=True)
+    words = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=PERMUTED)
              for w, s in gate_up_copies(n, k)]
     q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
     sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
@@ -91,7 +93,7 @@ for kind, n, k, m in select_shapes(POINTS):
         for v in ["main"] + checked:
             qv = torch.full_like(q, 0xAB)
             sv = torch.full_like(sf, 0xAB)
-            launch_variant(v, bf16_activations(a, a_sf, True), *words[0], alpha, gs, qv, sv,
+            launch_variant(v, bf16_activations(a, a_sf, PERMUTED), *words[0], alpha, gs, qv, sv,
                            launch)
             got[v] = (qv, sv)
         for v in checked:
@@ -100,7 +102,7 @@ for kind, n, k, m in select_shapes(POINTS):
                   flush=True)
     for _ in range(2):
         times = time_graphs_interleaved_us(
-            [[lambda w=w, v=v: launch_variant(v, bf16_activations(a, a_sf, True), w[0], w[1],
+            [[lambda w=w, v=v: launch_variant(v, bf16_activations(a, a_sf, PERMUTED), w[0], w[1],
                                               alpha, gs, q, sf, launch) for w in words]
              for v in names], 100)
         print(f"{kind} {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in zip(names, times)),
