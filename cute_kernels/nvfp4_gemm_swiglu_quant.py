@@ -33,22 +33,21 @@ with its ``_epilogue`` replaced. Its CTA tile of 128 weight rows is exactly one 
 group: consumer warpgroup 0 accumulates the 64 up rows of h columns ``64 t .. 64 t + 63``,
 warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, token) positions.
 
-* The gate warpgroup writes ``silu(alpha * gate)`` (``nvfp4_quant.silu_mul_fast``'s
-  ex2/rcp.approx form; DESIGN.md's rule bounds the effect) into a shared fp32 buffer of
-  64 x tile_m, thread-major (conflict-free), and syncs on a named barrier with the up
-  warpgroup, which then forms ``h = (alpha * up) * silu`` in its own accumulator registers and
-  syncs on a second barrier once it has written h of the second half of the tokens back into
-  its own slots of the buffer. Each warpgroup then quantizes half of the tile's tokens, the up
-  warpgroup from its registers, the gate warpgroup from the buffer (a thread reads only the
-  slots of its twin thread, which it rewrites itself in the next tile). The producer warp
-  takes no part. The up warpgroup fills a 256-entry out_scale table (one per scale byte, the
-  reference's two divisions) once per CTA; amax / 6 is ``device_fp4.div6``.
-* Quantization: in wgmma's accumulator, warp ``w`` holds h columns
-  ``16 w .. 16 w + 15`` (one scale block) for every token, lane ``4 g + q`` columns ``g``,
-  ``g + 8`` of tokens ``2 q + p + 8 j``: the same slice as the small-M kernel's, so both call
-  ``device_fp4.quantize_block_pair`` (amax / codes by butterflies over the lanes sharing
-  ``q``); lane ``g = b % 8`` stores block ``b``'s 8 bytes and scale byte; tokens past M are
-  skipped. The CTAs of the last token tile zero scale rows ``M .. pad128(M)`` of their blocks.
+* h as token lines (``_h_lines``): the gate warpgroup writes ``silu(alpha * gate)``
+  (``nvfp4_quant.silu_mul_fast``'s ex2/rcp.approx form; DESIGN.md's rule bounds the effect)
+  into a shared fp32 buffer of tile_m lines of the 64 h columns, 16-byte chunks swizzled by
+  token (``staged_line_bases``: conflict-free); after a named barrier the up warpgroup, whose
+  fragment positions are the same, forms ``h = (alpha * up) * silu`` in its own slots.
+* Quantization (``_quantize_item``): one (token, 16-column block) item at a time from its four
+  chunks in one thread's registers (``device_fp4.quantize_block16``: amax, scale byte, the
+  out_scale from a 256-entry table the up warpgroup fills once per CTA with the reference's
+  two divisions, e2m1 codes); the thread stores the block's 8 code bytes and its scale byte;
+  tokens past M are skipped. Who quantizes: on permuted words with 128- / 256-token tiles
+  (``quantizer_warps``) warps 1..3 of the producer warpgroup, which the consumers hand each
+  tile's h to through two mbarriers before going on to the next tile's main loop, joined by
+  the consumers on a CTA's last tile (32-item claims on a shared counter); else the 256
+  consumer threads. The CTAs of the last token tile zero scale rows ``M .. pad128(M)`` of
+  their blocks.
 * Shared memory: the stages get what the 64 x tile_m x 4 B buffer leaves (tile_m = 128: 32 KB
   buffer, 8 stages as the plain kernel; 256: 64 KB buffer, 4 stages instead of 6).
 * NVFP4 activations are first dequantized to bf16 (``bf16_activations``,
@@ -253,20 +252,16 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     # named barriers (0 is __syncthreads), each synced by both consumer warpgroups:
     GATE_FULL = 1    # silu(gate) is in shared memory
-    H_READY = 2      # h of the gate warpgroup's half of the tokens is in shared memory
-    TABLE_READY = 3  # the reciprocal table is filled
-    # (the staged quantization's own: the base class's staged-store barriers 6, 7 are unused)
-    QUANT_DONE = 6   # every thread has read the tile's h: the buffer may be rewritten
-    # The staged quantization (``_staged_quantize``): the up warpgroup leaves the whole tile's
-    # h in shared memory as each token's line of the 64 h columns, and every consumer thread
-    # quantizes whole 16-column blocks of one token from its own registers (no lane
-    # butterflies; a warp stores 8 tokens' 32 code bytes). The fragment-held quantization
-    # (``_quantize``: 18 shuffles a block pair) took 48 of 767 us at 36864x7168 M = 1024 and 19
-    # of 158 at 34816x5120 M = 256, the whole epilogue 75 / 25 (H200 2026-11-30, session 22,
-    # ``tools/fused_epilogue_probe.py``). The same bits; on the H200 (session 23) 36864x7168
-    # M = 1024 755 -> 739 us, 34816x5120 M = 256 154.3 -> 145.9, 4096x7168 M = 1000 86.4 ->
-    # 83.2, 9216x7168 M = 1000 208.7 -> 202.5. Off: the fragment-held quantization.
-    STAGED_QUANT = True
+    H_READY = 2      # h is in shared memory (the consumers quantize)
+    TABLE_READY = 3  # the reciprocal table is filled (and the quantizer warps' mbarriers)
+    # (the base class's staged-store barriers 6, 7 are not used by this epilogue)
+    QUANT_DONE = 6   # every consumer has read the tile's h / handed it over
+    # The staged h and its quantization by whole 16-column blocks replaced the quantization in
+    # the accumulator fragments (``quantize_block_pair``'s 18 shuffles a block pair), the same
+    # bits: H200 2026-11-30, session 23, ``tools/fused_epilogue_probe.py``, us, fragments /
+    # staged (consumers): 36864x7168 M = 1024 754.7, 764.5 / 739.1, 749.8; 34816x5120 M = 256
+    # 154.3, 154.3 / 145.9, 146.0; 4096x7168 M = 1000 86.4, 86.2 / 83.3, 83.2; 9216x7168
+    # M = 1000 208.7, 210.9 / 202.5, 204.9 (the quantizer warps: ``quantizer_warps``).
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
@@ -277,8 +272,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
         # empty: one per quantizer thread) and go on to the next tile's main loop. One CTA an
         # SM (two leave the producer warpgroup 24 registers).
-        assert quantizers in (0, 1, 2, 3) and (quantizers == 0 or (
-            ctas_per_sm == 1 and self.STAGED_QUANT)), (quantizers, ctas_per_sm)
+        assert quantizers in (0, 1, 2, 3) and (quantizers == 0 or ctas_per_sm == 1), (
+            quantizers, ctas_per_sm)
         self.quantizers = quantizers
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
                          hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm,
@@ -400,66 +395,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         """Row tile ``row_tile`` is interleave group ``row_tile``: consumer warpgroup 0 holds the
         up rows of h columns ``64 row_tile ..``, warpgroup 1 their gate rows, in the same
         fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
-        bytes). The quantization is ``_fragment_epilogue``'s, or with ``STAGED_QUANT``
-        ``_staged_epilogue_h``'s."""
+        bytes). With ``quantizers`` the quantizer warps quantize the staged h
+        (``_handed_over_h``), else the consumers (``_staged_epilogue_h``)."""
         if cutlass.const_expr(self.quantizers > 0):
             self._handed_over_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-        elif cutlass.const_expr(self.STAGED_QUANT):
+        else:
             self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-        else:
-            self._fragment_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-
-    @cute.jit
-    def _fragment_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``_epilogue`` with each warpgroup quantizing half of the fragment (tokens ``8 j ..``,
-        ``j`` below / from ``half``): the up warpgroup from its registers, the gate warpgroup
-        from the h the up warpgroup leaves in shared memory."""
-        mQ, mSF = outs
-        alpha = scalars[0][0]
-        wg_tid = ctid % 128
-        n_acc = cute.size(acc)
-        half = n_acc // 8  # fragment elements come in groups of 4 (one j); j < half: up's
-        # thread-major: the 128 threads of a warpgroup touch 128 consecutive words per element
-        sGate = cute.make_tensor(sEpi.iterator, cute.make_layout((n_acc, 128), stride=(128, 1)))
-        full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
-        h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
-        quant = (tCcC, scalars[1][0], self._table(sEpi), mQ, mSF, wg_tid, row_tile,
-                 tok_tile * self.tile_m)
-        if ctid >= 128:
-            self._silu_gate_to_shared(acc, sGate, wg_tid, alpha)
-            # Both barriers are full syncs on both sides: arrive alone orders the writes
-            # (PTX), and the up warpgroup reaches each barrier first anyway, but
-            # compute-sanitizer racecheck reports the h exchange when a warpgroup arrives on
-            # one barrier and then syncs on another (64 hazards; 9 with only h_ready synced).
-            full.arrive_and_wait()
-            h_ready.arrive_and_wait()
-            # The up warpgroup's thread wg_tid left h of its second half in the same slots;
-            # this thread rewrites them only in the next tile, after its own reads.
-            for e in cutlass.range(4 * half, n_acc, unroll_full=True):
-                acc[e] = sGate[e, wg_tid]
-            self._quantize(acc, half, 2 * half, *quant)
-        else:
-            full.arrive_and_wait()
-            self._h_from_shared(acc, sGate, wg_tid, alpha)
-            for e in cutlass.range(4 * half, n_acc, unroll_full=True):
-                sGate[e, wg_tid] = acc[e]
-            h_ready.arrive_and_wait()
-            self._quantize(acc, 0, half, *quant)
-            self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
-
-    @cute.jit
-    def _silu_gate_to_shared(self, acc, sGate, wg_tid, alpha):
-        """The gate warpgroup: silu(alpha * gate) (silu_mul_fast's factor, up applied by the
-        up warpgroup) into its thread-major slots of ``sGate``."""
-        for e in cutlass.range(cute.size(acc), unroll_full=True):
-            gate = acc[e] * cutlass.Float32(POW2_63) * alpha
-            sGate[e, wg_tid] = silu_mul_fast(gate, cutlass.Float32(1.0))
-
-    @cute.jit
-    def _h_from_shared(self, acc, sGate, wg_tid, alpha):
-        """The up warpgroup: h = alpha * up * silu(alpha * gate) in ``acc``."""
-        for e in cutlass.range(cute.size(acc), unroll_full=True):
-            acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sGate[e, wg_tid]
 
     @cute.jit
     def _zero_scale_padding_of_last(self, mQ, mSF, wg_tid, row_tile, tok_tile):
@@ -471,7 +412,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``_epilogue`` through the staged h (``STAGED_QUANT``): h as token lines
+        """``_epilogue`` with the consumers quantizing: h as token lines
         (``_h_lines``: 64 fp32 = 256 bytes, 16-byte chunk c at slot c ^ (token % 8)), then all
         256 threads quantize (token, block) items with ``_staged_quantize``."""
         mQ, mSF = outs
@@ -507,7 +448,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             # every load before the first store: the four bases are runtime values, so a
             # store could alias a later load and would hold it back (~15 us at 36864x7168
             # M = 1024 when interleaved)
-            for e in cutlass.range_constexpr(n_acc):  # as _h_from_shared
+            for e in cutlass.range_constexpr(n_acc):
                 at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
                 acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[at]
             for e in cutlass.range_constexpr(n_acc):
@@ -575,38 +516,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                                     cutlass.Uint64)
             gQ[0] = codes
             sSF[r0 + t, b] = byte
-
-    @cute.jit
-    def _quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):
-        """Fragment groups ``j0 .. j1 - 1`` of h: warp ``w`` of either warpgroup holds rows (h
-        columns) ``16 w .. 16 w + 15`` = scale block ``4 row_tile + w``; lane ``4 g + q``
-        columns ``g``, ``g + 8`` of tokens ``8 j + 2 q + p`` in ``h[4 j + p]``,
-        ``h[4 j + 2 + p]`` (wgmma's accumulator layout, = the mma.sync slice
-        ``quantize_block_pair`` takes). Lane ``g = b % 8`` stores block ``b = 2 j + p``."""
-        m = mQ.shape[0]
-        lane = wg_tid % 32
-        g = lane // 4
-        q = lane % 4
-        kb = row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32
-        # token tok0 + t, t = 8 j + 2 q + p < tile_m <= 256 (tile_m a multiple of 128, or
-        # 16..64: then the tile lies inside one 128-row scale block)
-        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb, 2 * 128)
-        for j in cutlass.range_constexpr(j0, j1):
-            quant = quantize_block_pair(h[4 * j], h[4 * j + 1], h[4 * j + 2], h[4 * j + 3], g,
-                                        gs, table)
-            for p in cutlass.range_constexpr(2):
-                t = 8 * j + p
-                tok = tok0 + t + 2 * q
-                if g == (2 * j + p) % 8 and tok < m:
-                    gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb)),
-                                            cutlass.Uint64)
-                    gQ[0] = quant[p]
-                    if cutlass.const_expr(self.tile_m % 128 == 0):
-                        # row t % 32 + 2 q < 32 and t // 32 are static: a linear coordinate
-                        sSF[((t % 32 + 2 * q, (t // 32) % 4), t // 128), 0] = quant[2 + p]
-                    else:
-                        sSF[r0 + t + 2 * q, 0] = quant[2 + p]
-
 
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
@@ -775,19 +684,22 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 # The quantizer warps (``NVFP4GemmSwigluQuantLargeM``'s ``quantizers``) hide a tile's
 # quantization behind the next tile's main loop; on a CTA's last tile the consumers join them
 # (``_epilogue_finish``). ``tools/fused_epilogue_probe.py`` (H200 2026-11-30, session 23, us,
-# interleaved, two rounds; consumers quantizing / 3 quantizer warps without the consumers'
-# help): 36864x7168 M = 1024 (1152 tiles on 132 CTAs) 770.6, 778.8 / 741.8, 744.0; 34816x5120
-# M = 256 (stream-K, 272 tiles) 149.5, 150.5 / 146.7, 149.1; 9216x7168 M = 1000 (stream-K,
-# 288) 207.3, 212.3 / 204.6, 209.3; 4096x7168 M = 1000 (128 tiles, one each) 84.6, 85.6 /
-# 86.8, 87.9 (the last tile's 1024 items on 96 threads: what the help is for); 2 warps lose to
-# 3 everywhere. Tiles of 128 and 256 tokens, one CTA an SM (the narrow tiles' fused launches
-# are not measured with them).
+# interleaved graphs, two rounds, permuted words; with them / the consumers quantizing / the
+# fragment-held quantization): 36864x7168 M = 1024 (whole 256-token tiles, 1152 on 132 CTAs)
+# 717.4, 726.1 / 745.9, 755.1 / 755.9, 764.2; 34816x5120 M = 256 (stream-K) 140.9, 141.9 /
+# 145.3, 146.7 / 152.9, 154.1; 9216x7168 M = 1000 (stream-K) 197.0, 197.3 / 202.4, 203.0 /
+# 209.7, 209.7; 4096x7168 M = 1000 (128 tiles, one a CTA) 84.6, 84.6 / 83.9, 84.0 / 86.6,
+# 86.7. Without the consumers' help on the last tile 4096x7168 took 86.8 / 87.9 (call 3), and
+# 2 quantizer warps lost to 3 everywhere. On packed words, whose decode keeps the consumers
+# issuing, they do not pay (36864x7168 M = 1024 779.3, 786.5 / 774.3, 782.9; 34816x5120
+# M = 1024 556.3, 556.8 / 555.5, 560.6). So: permuted words, 128- and 256-token tiles, one CTA
+# an SM (the narrow tiles' fused launches are not measured with them).
 QUANTIZER_WARPS = 3
 
 
-def quantizer_warps(tile_m: int, ctas_per_sm: int) -> int:
+def quantizer_warps(tile_m: int, ctas_per_sm: int, permuted: bool) -> int:
     """The quantizer warps of a fused large-M launch (the comment above)."""
-    return QUANTIZER_WARPS if ctas_per_sm == 1 and tile_m >= 128 else 0
+    return QUANTIZER_WARPS if permuted and ctas_per_sm == 1 and tile_m >= 128 else 0
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
@@ -809,7 +721,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     if quantizers is None:
-        quantizers = quantizer_warps(tile_m, ctas_per_sm)
+        quantizers = quantizer_warps(tile_m, ctas_per_sm, permuted)
     tail = compile_tail(permuted, ctas_per_sm, k_groups)
     if quantizers:
         tail = (permuted, ctas_per_sm, k_groups, quantizers)

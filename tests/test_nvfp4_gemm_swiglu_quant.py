@@ -64,27 +64,25 @@ def test_large_m_stream_k_compiles_for_sm90a():
     (18432, 7168, 16, 0, 264, True, False, True, 2, 2),  # 16-token tiles, two CTAs an SM
     (192, 576, 64),                                      # 3 row tiles, odd k-tiles
 ])
-@pytest.mark.parametrize("staged,quantizers", [(False, 0), (True, 0), (True, 3), (True, 1)])
-def test_quantization_variants_compile_for_sm90a(args, staged, quantizers, monkeypatch):
-    """The fused kernel's quantization variants: in the accumulator fragments
-    (``STAGED_QUANT`` off), from the staged h by the consumers, or by the producer
-    warpgroup's idle warps (``quantizers``, one CTA an SM only).
-    ``tools/fused_epilogue_probe.py`` checks their bits against each other and times them on
-    the H200. Uncached compiles: the compile cache does not key on the class attribute."""
+@pytest.mark.parametrize("quantizers", [0, 3, 1])
+def test_quantization_variants_compile_for_sm90a(args, quantizers):
+    """The fused kernel's quantization by the consumers or by the producer warpgroup's idle
+    warps (``quantizers``, one CTA an SM only)."""
     if quantizers and len(args) > 8 and args[8] == 2:
         pytest.skip("two CTAs an SM leave the producer warps 24 registers: no quantizers")
-    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
     if quantizers:  # (the defaults of the arguments after tile_m, then quantizers)
         args = args + (0, 132, False, False, False, 1, 1)[len(args) - 3:] + (quantizers,)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
 
 
 def test_quantizer_warps_rule():
-    """128- and 256-token tiles at one CTA an SM: the quantizer warps; else the consumers."""
+    """Permuted words on 128- and 256-token tiles at one CTA an SM: the quantizer warps;
+    else the consumers."""
     from cute_kernels.nvfp4_gemm_swiglu_quant import QUANTIZER_WARPS, quantizer_warps
 
-    assert quantizer_warps(256, 1) == quantizer_warps(128, 1) == QUANTIZER_WARPS
-    assert quantizer_warps(64, 1) == quantizer_warps(32, 2) == 0
+    assert quantizer_warps(256, 1, True) == quantizer_warps(128, 1, True) == QUANTIZER_WARPS
+    assert quantizer_warps(256, 1, False) == 0
+    assert quantizer_warps(64, 1, True) == quantizer_warps(32, 2, True) == 0
     with pytest.raises(AssertionError):
         NVFP4GemmSwigluQuantLargeM(2048, 7168, 32, ctas_per_sm=2, quantizers=3)
 
@@ -541,22 +539,17 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     ((64, 0, 7), True, 1), ((256, 0), True, 1),     # stream-K pieces
     ((16, 0), True, 2), ((32, 0, 5), False, 1),     # narrow tiles (few items a thread)
 ])
-def test_quantization_variants_write_the_same_bits(config, stream_k, ctas, monkeypatch):
-    """The staged quantization, by the consumers or by 3 or 1 quantizer warps
-    (``STAGED_QUANT``, ``quantizers``), writes the same codes and scales as the
-    fragment-held one, padding included: 5 row tiles, a token tail, tiles walked in turn
-    (the quantizers then hand over many tiles; in stream-K some CTAs none). Uncached
-    compiles (the compile cache does not key on the class attributes)."""
+def test_quantization_variants_write_the_same_bits(config, stream_k, ctas):
+    """The consumers quantizing and 3 or 1 quantizer warps (``quantizers``) write the same
+    codes and scales, padding included: 5 row tiles, a token tail, tiles walked in turn
+    (the quantizers then take many tiles over; in stream-K some CTAs none), and within
+    DESIGN.md's rule of the reference."""
     m, i, k = 777, 320, 832
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
-    outs = []
-    for staged, quantizers in ((False, 0), (True, 0), (True, 3), (True, 1)):
-        if quantizers and ctas > 1:
-            continue
-        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "STAGED_QUANT", staged)
-        outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
-                                 ctas_per_sm=ctas, quantizers=quantizers,
-                                 compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))
+    outs = [_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k, ctas_per_sm=ctas,
+                         quantizers=quantizers)
+            for quantizers in ((0, 3, 1) if ctas == 1 else (0,))]
+    _check_against_reference(*outs[0], a, a_sf, w, w_sf, alpha, g_out)
     for got in outs[1:]:
         assert torch.equal(outs[0][0], got[0]), config
         assert torch.equal(outs[0][1].view(torch.uint8), got[1].view(torch.uint8)), config

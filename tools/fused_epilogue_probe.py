@@ -1,13 +1,13 @@
-"""What the fused kernel's SwiGLU + quantization epilogue costs (session 22: the plain
-kernel's staged epilogue left the fused op at 0.93-0.98x the unfused pair at M >= 256): the
-planned fused launch against the same kernel with its whole epilogue skipped ("skip": a
-runtime branch never taken, the ceiling of any epilogue change) and with the SwiGLU exchange
-kept but the quantization and stores skipped ("noquant"), and with the staged quantization
-(``STAGED_QUANT``: "fragment" / "staged", and the producer warps quantizing it,
-``quantizers``: "quant3" / "quant2", "staged" without; their codes and scales checked against main's bit for bit).
-``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,noquant" unless set) picks the variants. One point
-per CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization
-included."""
+"""What the fused kernel's SwiGLU + quantization epilogue costs: the planned fused launch
+against the same kernel with its whole epilogue skipped ("skip": a runtime branch never taken,
+the ceiling of any epilogue change), with the consumers quantizing ("staged": no quantizer
+warps) and with 3 or 2 quantizer warps ("quant3", "quant2"; ``quantizer_warps`` is the plan's
+rule), the codes and scales of the last three checked against main's bit for bit.
+``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,staged" unless set) picks the variants;
+``CUTE_KERNELS_PROBE_PACKED=1`` takes standard (packed) weight words. One point per
+CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization included.
+(Session 22 / 23 measured the quantization in the accumulator fragments, "fragment", and
+without the quantization, "noquant", with the kernel that still had it: notes/.)"""
 
 import functools
 import os
@@ -32,7 +32,6 @@ POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 3
 # CUTE_KERNELS_PROBE_PACKED=1: standard (packed) weight words instead of the permuted ones
 PERMUTED = os.environ.get("CUTE_KERNELS_PROBE_PACKED", "0") != "1"
 EPILOGUE = NVFP4GemmSwigluQuantLargeM._epilogue
-QUANTIZE = NVFP4GemmSwigluQuantLargeM._quantize
 
 
 @cute.jit
@@ -41,22 +40,14 @@ def _skip_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_til
         EPILOGUE(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
 
-@cute.jit
-def _skip_quantize(self, h, j0: int, j1: int, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0):
-    if gs > cutlass.Float32(1e30):  # never
-        QUANTIZE(self, h, j0, j1, tCcC, gs, table, mQ, mSF, wg_tid, row_tile, tok0)
-
-
 # the class attributes a variant replaces, and its quantizer warps (None: the launch's rule)
 VARIANTS = {"main": ({}, None),
             "skip": ({"_epilogue": _skip_epilogue}, None),
-            "noquant": ({"_quantize": _skip_quantize, "STAGED_QUANT": False}, 0),
-            "fragment": ({"STAGED_QUANT": False}, 0),
             "staged": ({}, 0),
             "quant3": ({}, 3),
             "quant2": ({}, 2)}
-CHECKED = ("fragment", "staged", "quant3", "quant2")  # codes and scales checked against main's
-NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,noquant").split(","))
+CHECKED = ("staged", "quant3", "quant2")  # codes and scales checked against main's
+NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,staged").split(","))
 
 
 @jit.cached
