@@ -283,8 +283,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     def epilogue_smem_bytes(self) -> int:
         """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
-        table; with ``quantizers`` then the two mbarriers and the handed-over tile's
-        coordinates (32 bytes)."""
+        table; with ``quantizers`` then the handover (``_handover``: 32 bytes)."""
         handover = 32 if self.quantizers else 0
         return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4 + handover
 
@@ -337,7 +336,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 pipeline.NamedBarrier(barrier_id=self.QUANT_DONE,
                                       num_threads=256).arrive_and_wait()
                 self._claimed_quantize(sEpi, scalars[1][0], outs, slots, handed[1], handed[2])
-            cute.arch.mbarrier_wait(empty, (scalars[2][0] % 2) ^ 1)
+            cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
             if ctid == 0:
                 slots[0] = cutlass.Int32(-1)
             cute.arch.mbarrier_arrive(full)
@@ -345,13 +344,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     @cute.jit
     def _side_warps(self, warp, sEpi, scalars, outs):
         """With ``quantizers``: warps 1..quantizers quantize each handed-over h
-        (``_staged_quantize``) until row tile -1."""
+        (``_claimed_quantize``) until row tile -1."""
         if cutlass.const_expr(self.quantizers > 0):
             if warp <= self.quantizers:
-                threads = 32 * self.quantizers
-                qtid = cute.arch.thread_idx()[0] - 32
                 pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
-                                      num_threads=256 + threads).arrive_and_wait()
+                                      num_threads=256 + 32 * self.quantizers).arrive_and_wait()
                 full, empty, slots = self._handover(sEpi)
                 gs = scalars[1][0]
                 n = cutlass.Int32(0)
