@@ -174,3 +174,35 @@ ab_public_large_m() {
   cat "$OUT/racecheck.txt" 2>/dev/null
   ab_rounds 90 2 "${dirs[@]}"
 }
+# start_fused_checks: in the background, memcheck and racecheck on tools/sanitize_probe.py and
+# the fused op's GPU tests in four processes (its variants' bit test, then three -k slices of
+# the rest, the model tests with the last); fused_checks_report (after any more background
+# jobs) waits for all, shows and keeps the summary in $OUT/checks.txt and racecheck's first
+# reports in $OUT/racecheck-detail.txt (session 23)
+FUSED_A="matches_reference or split_route or public_narrow or dependent_chain"
+FUSED_B="every_tile_config or one_token or large or stream"
+start_fused_checks() {
+  local t=tests/test_nvfp4_gemm_swiglu_quant.py
+  (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
+   sanitize memcheck 220 & sanitize racecheck 260 & wait) &
+  gpu_tests 280 /tmp/logs/t-variants.log $t -k variants &
+  gpu_tests 280 /tmp/logs/t-fusedA.log $t -k "($FUSED_A) and not variants" &
+  gpu_tests 280 /tmp/logs/t-fusedB.log $t -k "($FUSED_B) and not ($FUSED_A or variants)" &
+  gpu_tests 280 /tmp/logs/t-fusedC.log $t tests/models -k "not ($FUSED_A or $FUSED_B or variants)" &
+}
+fused_checks_report() {
+  wait
+  { echo "tests + warm-up done after $(elapsed) s"
+    for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -8; done
+    tail -1 /tmp/logs/probe.log; cat "$OUT/memcheck.txt" "$OUT/racecheck.txt"
+    grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10; } 2>&1 | tee "$OUT/checks.txt"
+  grep -E -B3 -A14 "Race reported|Error: " "$OUT/sanitize-racecheck.log" | head -120 > "$OUT/racecheck-detail.txt"
+  rm -f "$OUT"/sanitize-*.log "$OUT"/memcheck.txt "$OUT"/racecheck.txt
+}
+# warm_swiglu_suite: in the background, one warm-up process per shape of the swiglu suite
+warm_swiglu_suite() {
+  local i
+  for i in 0 1 2 3 4; do
+    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
+  done
+}

@@ -5,6 +5,8 @@
 # M = 1024, 4096x7168 M = 1000: a token tail) and stream-K (34816x5120 M = 256, 9216x7168
 # M = 1000). Prepared in session 22, which had no device time left to run it.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session22_staged_quant.sh   (~150 s)
+# Ran at session 22's commits (the fused epilogue probe's "noquant" variant, the fragment-held
+# quantization and the test it names were removed in session 23: rerun from commit a21151c).
 source "$(dirname "$0")/device_common.sh"
 export CUTE_KERNELS_PROBE_VARIANTS=main,staged
 gpu_tests 150 /tmp/logs/t-staged.log tests/test_nvfp4_gemm_swiglu_quant.py -k staged_quantization_matches &

@@ -4,6 +4,8 @@
 # tree and the fused GPU tests, memcheck / racecheck (every fused launch of sanitize_probe.py
 # then staged) and the swiglu suite run on it.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session23_call1.sh   (~560 s)
+# Ran at commit 95bd2c4 (the probe's "fragment" / "noquant" variants and the STAGED_QUANT switch
+# were removed after session 23: rerun those figures from that commit).
 source "$(dirname "$0")/device_common.sh"
 bash tools/session22_staged_quant.sh
 grep -q "DIFFER" "$OUT/staged_quant.log" && { echo "bits differ: stop"; exit 1; }
