@@ -256,6 +256,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     TABLE_READY = 3  # the reciprocal table is filled (and the quantizer warps' mbarriers)
     # (the base class's staged-store barriers 6, 7 are not used by this epilogue)
     QUANT_DONE = 6   # every consumer has read the tile's h / handed it over
+    # With the quantizer warps: the gate warpgroup hands alpha * gate over through an mbarrier
+    # and goes on, the up warpgroup forms silu and h (``_h_lines_gate_ahead``), so the
+    # exchange's 256 MUFU a thread (~1.2 us a 256-token tile) may run while the gate
+    # warpgroup's next wgmmas keep the tensor cores busy. Prepared in session 23 (no device
+    # time left), off until ``tools/fused_epilogue_probe.py``'s "ahead" measures it.
+    GATE_AHEAD = False
     # The staged h and its quantization by whole 16-column blocks replaced the quantization in
     # the accumulator fragments (``quantize_block_pair``'s 18 shuffles a block pair), the same
     # bits: H200 2026-11-30, session 23, ``tools/fused_epilogue_probe.py``, us, fragments /
@@ -283,8 +289,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     def epilogue_smem_bytes(self) -> int:
         """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
-        table; with ``quantizers`` then the handover (``_handover``: 32 bytes)."""
-        handover = 32 if self.quantizers else 0
+        table; with ``quantizers`` then the handover (``_handover``: 32 bytes, 48 with
+        ``GATE_AHEAD``)."""
+        handover = (48 if self.GATE_AHEAD else 32) if self.quantizers else 0
         return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4 + handover
 
     def _table(self, sEpi: cute.Tensor) -> cute.Tensor:
@@ -292,14 +299,14 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                                 cute.make_layout(RECIPROCAL_TABLE_SIZE))
 
     def _handover(self, sEpi):
-        """(h full, h empty, slots): the two mbarriers past the table, then the handed-over
-        tile's row tile (-1: no more tiles), token tile and claim counter
-        (``_claimed_quantize``)."""
+        """(h full, h empty, slots, gate full): two mbarriers past the table (three with
+        ``GATE_AHEAD``), then the handed-over tile's row tile (-1: no more tiles), token tile
+        and claim counter (``_claimed_quantize``)."""
         at = sEpi.iterator + GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE
         bars = cute.recast_ptr(at, dtype=cutlass.Int64)
-        slots = cute.make_tensor(cute.recast_ptr(at + 4, dtype=cutlass.Int32),
-                                 cute.make_layout(3))
-        return bars, bars + 1, slots
+        slots = cute.make_tensor(cute.recast_ptr(at + (6 if self.GATE_AHEAD else 4),
+                                                 dtype=cutlass.Int32), cute.make_layout(3))
+        return bars, bars + 1, slots, bars + 2
 
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
@@ -309,10 +316,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         if ctid < 128:
             fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
         if cutlass.const_expr(self.quantizers > 0):
-            full, empty, _ = self._handover(sEpi)
+            full, empty, _, gate = self._handover(sEpi)
             if ctid == 0:
                 cute.arch.mbarrier_init(full, 256)
                 cute.arch.mbarrier_init(empty, 32 * self.quantizers)
+                if cutlass.const_expr(self.GATE_AHEAD):
+                    cute.arch.mbarrier_init(gate, 128)
                 cute.arch.mbarrier_init_fence()
         pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
                               num_threads=256 + 32 * self.quantizers).arrive_and_wait()
@@ -329,7 +338,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         main loop after it to hide behind); once the quantizers are done with it, row tile
         -1 tells them to stop."""
         if cutlass.const_expr(self.quantizers > 0):
-            full, empty, slots = self._handover(sEpi)
+            full, empty, slots, _ = self._handover(sEpi)
             handed = scalars[2]
             if handed[0] > 0:
                 # thread 0's reset of the claim counter at the handover before the claims
@@ -349,7 +358,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             if warp <= self.quantizers:
                 pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
                                       num_threads=256 + 32 * self.quantizers).arrive_and_wait()
-                full, empty, slots = self._handover(sEpi)
+                full, empty, slots, _ = self._handover(sEpi)
                 gs = scalars[1][0]
                 n = cutlass.Int32(0)
                 row_tile = cutlass.Int32(0)
@@ -452,15 +461,41 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
 
     @cute.jit
+    def _h_lines_gate_ahead(self, acc, tCcC, ctid, sEpi, alpha, gate, parity):
+        """``_h_lines`` with the silu moved to the up warpgroup (``GATE_AHEAD``): the gate
+        warpgroup writes alpha * gate to its line slots, arrives on the ``gate`` mbarrier and
+        goes on to the next tile's main loop; the up warpgroup waits for it (phase
+        ``parity``), then forms h = (alpha * up) * silu(alpha * gate) in its own slots, the
+        same arithmetic as ``_h_lines``, so the same bits."""
+        bases = staged_line_bases(tCcC, 4)
+        n_acc = cute.size(acc)
+        if ctid >= 128:
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = (
+                    acc[e] * cutlass.Float32(POW2_63) * alpha)
+            cute.arch.mbarrier_arrive(gate)
+        else:
+            cute.arch.mbarrier_wait(gate, parity)
+            for e in cutlass.range_constexpr(n_acc):  # every load before the first store
+                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * silu_mul_fast(
+                    sEpi[at], cutlass.Float32(1.0))
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
+
+    @cute.jit
     def _handed_over_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
         """``_epilogue`` with ``quantizers``: once the quantizers are done with the
         previous h, h as token lines (``_h_lines``), the tile's coordinates, then every
         consumer thread arrives on h full and goes on."""
         mQ, mSF = outs
         handed = scalars[2]
-        full, empty, slots = self._handover(sEpi)
+        full, empty, slots, gate = self._handover(sEpi)
         cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
-        self._h_lines(acc, tCcC, ctid, sEpi, scalars[0][0])
+        if cutlass.const_expr(self.GATE_AHEAD):
+            self._h_lines_gate_ahead(acc, tCcC, ctid, sEpi, scalars[0][0], gate, handed[0] % 2)
+        else:
+            self._h_lines(acc, tCcC, ctid, sEpi, scalars[0][0])
         if ctid < 128:
             self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
         if ctid == 0:

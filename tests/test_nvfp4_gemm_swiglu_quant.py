@@ -75,6 +75,17 @@ def test_quantization_variants_compile_for_sm90a(args, quantizers):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
 
 
+@pytest.mark.parametrize("args", [(2048, 7168, 256, 0, 132, False, False, True, 1, 1, 3),
+                                  (4608, 7168, 256, 0, 132, True, False, True, 1, 1, 3),
+                                  (192, 576, 128, 0, 132, False, False, False, 1, 1, 1)])
+def test_gate_ahead_compiles_for_sm90a(args, monkeypatch):
+    """``GATE_AHEAD`` (prepared, off): the silu moved to the up warpgroup, the gate warpgroup
+    handing alpha * gate over through an mbarrier. Uncached compiles (the compile cache does
+    not key on the class attribute)."""
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "GATE_AHEAD", True)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
+
+
 def test_quantizer_warps_rule():
     """Permuted words on 128- and 256-token tiles at one CTA an SM: the quantizer warps;
     else the consumers."""
@@ -539,8 +550,9 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     ((64, 0, 7), True, 1), ((256, 0), True, 1),     # stream-K pieces
     ((16, 0), True, 2), ((32, 0, 5), False, 1),     # narrow tiles (few items a thread)
 ])
-def test_quantization_variants_write_the_same_bits(config, stream_k, ctas):
-    """The consumers quantizing and 3 or 1 quantizer warps (``quantizers``) write the same
+def test_quantization_variants_write_the_same_bits(config, stream_k, ctas, monkeypatch):
+    """The consumers quantizing, 3 or 1 quantizer warps (``quantizers``) and 3 with the
+    gate warpgroup ahead (``GATE_AHEAD``, prepared, off; an uncached compile) write the same
     codes and scales, padding included: 5 row tiles, a token tail, tiles walked in turn
     (the quantizers then take many tiles over; in stream-K some CTAs none), and within
     DESIGN.md's rule of the reference."""
@@ -549,6 +561,11 @@ def test_quantization_variants_write_the_same_bits(config, stream_k, ctas):
     outs = [_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k, ctas_per_sm=ctas,
                          quantizers=quantizers)
             for quantizers in ((0, 3, 1) if ctas == 1 else (0,))]
+    if ctas == 1:
+        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "GATE_AHEAD", True)
+        outs.append(_run_large_m(
+            a, a_sf, w, w_sf, alpha, g_out, config, stream_k, quantizers=3,
+            compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))
     _check_against_reference(*outs[0], a, a_sf, w, w_sf, alpha, g_out)
     for got in outs[1:]:
         assert torch.equal(outs[0][0], got[0]), config

@@ -1,8 +1,9 @@
 """What the fused kernel's SwiGLU + quantization epilogue costs: the planned fused launch
 against the same kernel with its whole epilogue skipped ("skip": a runtime branch never taken,
 the ceiling of any epilogue change), with the consumers quantizing ("staged": no quantizer
-warps) and with 3 or 2 quantizer warps ("quant3", "quant2"; ``quantizer_warps`` is the plan's
-rule), the codes and scales of the last three checked against main's bit for bit.
+warps), with 3 or 2 quantizer warps ("quant3", "quant2"; ``quantizer_warps`` is the plan's
+rule) and with 3 and the gate warpgroup ahead ("ahead": ``GATE_AHEAD``), the codes and scales
+of the last four checked against main's bit for bit.
 ``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,staged" unless set) picks the variants;
 ``CUTE_KERNELS_PROBE_PACKED=1`` takes standard (packed) weight words. One point per
 CUTE_KERNELS_BENCH_SHAPES index; interleaved graphs, two rounds, the dequantization included.
@@ -45,8 +46,9 @@ VARIANTS = {"main": ({}, None),
             "skip": ({"_epilogue": _skip_epilogue}, None),
             "staged": ({}, 0),
             "quant3": ({}, 3),
-            "quant2": ({}, 2)}
-CHECKED = ("staged", "quant3", "quant2")  # codes and scales checked against main's
+            "quant2": ({}, 2),
+            "ahead": ({"GATE_AHEAD": True}, 3)}
+CHECKED = ("staged", "quant3", "quant2", "ahead")  # codes and scales checked against main's
 NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,staged").split(","))
 
 
