@@ -17,9 +17,9 @@ import os
 import cutlass
 import cutlass.cute as cute
 import torch
-from probe_inputs import gate_up_copies, planned, replaced
+from probe_inputs import gate_up_words, planned, replaced
 
-from cute_kernels import jit, prepare_gate_up_weight, reference, restore_gate_up_weight
+from cute_kernels import jit, reference
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
@@ -75,8 +75,7 @@ for kind, n, k, m in select_shapes(POINTS):
     gs = torch.full((1,), 30.0, device="cuda")
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    words = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=PERMUTED)
-             for w, s in gate_up_copies(n, k)]
+    words = gate_up_words(n, k, PERMUTED)
     q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
     sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
     names = NAMES

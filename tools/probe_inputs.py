@@ -7,7 +7,7 @@ import contextlib
 
 import torch
 
-from cute_kernels import prepare_gate_up_weight, reference
+from cute_kernels import prepare_gate_up_weight, reference, restore_gate_up_weight
 from cute_kernels.bench.timing import rotations_for, warm_only
 
 
@@ -61,6 +61,12 @@ def gate_up_copies(two_i: int, k: int) -> list:
                                     100.0, swizzle=False)
            for _ in range(copies_for(two_i * k * 9 // 16))]
     return [prepare_gate_up_weight(*r) for r in raw]
+
+
+def gate_up_words(two_i: int, k: int, permute: bool) -> list:
+    """``gate_up_copies`` as the models hold them: permuted words with ``permute``."""
+    return [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=permute)
+            for w, s in gate_up_copies(two_i, k)]
 
 
 def time_small_m_configs(a, a_sf, weights: list, alpha, out, configs, k: int) -> dict:

@@ -10,17 +10,14 @@ with ``quantizer_warps``' choice, and the unfused pair ("pair": ``nvfp4_gemm`` +
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import gate_up_copies
+from probe_inputs import fused_operands, gate_up_words
 
-from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference,
-                          restore_gate_up_weight)
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config,
                                         plain_launch_options)
-from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route, launch_large_m
 from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
-from layouts import sf_padded_shape
 
 POINTS = [(9216, 7168, 256), (9216, 7168, 192), (9216, 7168, 129), (1024, 7168, 1024),
           (1024, 7168, 512), (1024, 7168, 256), (4096, 7168, 256), (4096, 7168, 128)]
@@ -46,12 +43,9 @@ for two_i, k, m in select_shapes(POINTS):
     print(f"fused {two_i}x{k} M={m}: route {route} {plan}", flush=True)
     alpha = torch.full((1,), 0.5, device="cuda")
     gs = torch.full((1,), 30.0, device="cuda")
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    words = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=True)
-             for w, s in gate_up_copies(two_i, k)]
-    q = torch.empty(m, two_i // 4, device="cuda", dtype=torch.uint8)
-    sf = torch.empty(sf_padded_shape(m, two_i // 32), device="cuda", dtype=torch.uint8)
+    ops = fused_operands(two_i, k, m, True)
+    a, a_sf, x16, q, sf = ops["a"], ops["a_sf"], ops["x16"], ops["q"], ops["sf"]
+    words = gate_up_words(two_i, k, True)
     variants = {"route": [lambda w=w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
                           for w in words],
                 # the interleaved words stand in for a plain [2I, K] weight: same bytes
@@ -59,7 +53,7 @@ for two_i, k, m in select_shapes(POINTS):
                                                           30.0) for w in words]}
     for name, launch in launches(two_i, k, m).items():
         variants[name] = [lambda w=w, launch=launch: launch_large_m(
-            bf16_activations(a, a_sf, True), w[0], w[1], alpha, gs, q, sf, **launch)
+            x16, w[0], w[1], alpha, gs, q, sf, **launch)
             for w in words]
     names = list(variants)
     for _ in range(2):
