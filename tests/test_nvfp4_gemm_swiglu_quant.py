@@ -12,15 +12,15 @@ from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.large_m_plans import plain_launch_options, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
-from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
-                                                  NVFP4GemmSwigluQuantSmallM,
-                                                  compile_nvfp4_gemm_swiglu_quant_large_m,
+from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
-                                                  launch_large_m, launch_small_m,
-                                                  large_m_route, swiglu_small_m_config,
-                                                  swiglu_small_m_regime)
+                                                  launch_small_m, large_m_route,
+                                                  swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.permuted_fp4 import weight_dims
+from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
+                                               compile_nvfp4_gemm_swiglu_quant_large_m,
+                                               launch_large_m)
 from cute_kernels.swiglu_split_route import (fp32_route_plan, launch_split_route,
                                              split_route_plan)
 from cute_kernels.testing import compile_only
@@ -89,7 +89,7 @@ def test_gate_ahead_compiles_for_sm90a(args, monkeypatch):
 def test_quantizer_warps_rule():
     """Permuted words on 128- and 256-token tiles at one CTA an SM: the quantizer warps;
     else the consumers."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import QUANTIZER_WARPS, quantizer_warps
+    from cute_kernels.swiglu_quant_large_m import QUANTIZER_WARPS, quantizer_warps
 
     assert quantizer_warps(256, 1, True) == quantizer_warps(128, 1, True) == QUANTIZER_WARPS
     assert quantizer_warps(256, 1, False) == 0

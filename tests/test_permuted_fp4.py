@@ -20,12 +20,12 @@ from cute_kernels.nvfp4_gemm import launch_small_m
 from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
-from cute_kernels.nvfp4_gemm_swiglu_quant import (compile_nvfp4_gemm_swiglu_quant_large_m,
-                                                  compile_nvfp4_gemm_swiglu_quant_small_m)
+from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
 from cute_kernels.permuted_fp4 import (MASK_P, PAIR3_MASK, PAIR3_MULTIPLIER, PAIR_ROTATION,
                                        PERMUTATION, PERMUTED_K_ORDER, permute_fp4_words,
                                        permute_k, standard_packed, unpermute_fp4_words,
                                        weight_dims)
+from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only
 from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
 

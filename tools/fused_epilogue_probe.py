@@ -22,9 +22,9 @@ from probe_inputs import gate_up_words, planned, replaced
 from cute_kernels import jit, reference
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantLargeM,
-                                                  compile_nvfp4_gemm_swiglu_quant_large_m,
-                                                  launch_large_m)
+from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
+                                               compile_nvfp4_gemm_swiglu_quant_large_m,
+                                               launch_large_m)
 from layouts import sf_padded_shape
 
 POINTS = [("fused", 36864, 7168, 1024), ("fused", 4096, 7168, 1024), ("fused", 34816, 5120, 256),

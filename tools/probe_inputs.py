@@ -200,7 +200,7 @@ def fits(kind: str, n: int, k: int, launch: dict) -> bool:
     import cutlass
 
     from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
-    from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantLargeM
+    from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
 
     tile_m, stages = launch["config"][:2]
     opts = dict(stream_k=launch.get("stream_k", False), permuted=True,

@@ -126,7 +126,7 @@ for cfg, sk, quantizers in (((256, 0), False, 3), ((128, 0, 3), False, 3), ((64,
 # ... with the gate warpgroup ahead (GATE_AHEAD, prepared, off: uncached compiles)
 from probe_inputs import replaced  # noqa: E402
 
-from cute_kernels.nvfp4_gemm_swiglu_quant import (  # noqa: E402
+from cute_kernels.swiglu_quant_large_m import (  # noqa: E402
     NVFP4GemmSwigluQuantLargeM, compile_nvfp4_gemm_swiglu_quant_large_m)
 
 with replaced(NVFP4GemmSwigluQuantLargeM, {"GATE_AHEAD": True}):

@@ -1,0 +1,33 @@
+"""The output scale bytes both fused gate_up kernels write (``nvfp4_gemm_swiglu_quant``'s
+small-M kernel and ``swiglu_quant_large_m``): a view of one tile's swizzled scale bytes, and
+the zeroed padding rows past M."""
+
+import cutlass
+import cutlass.cute as cute
+
+from layouts import sf_tiled_layout
+
+BLOCK = 16  # output columns per scale
+
+
+def scale_tile_at(mSF: cute.Tensor, kb_out: int, tok0, kb, tile_rows: int):
+    """(view, r0): the swizzled scale bytes of h as a ``sf_tiled_layout(tile_rows, kb_out)``
+    tensor whose row ``r0 + t`` is token ``tok0 + t`` and column ``c`` is block ``kb + c``
+    (r0 = tok0 % 128; ``kb % 4 + c < 4``). The 128-row tiles before tok0 and kb are folded into
+    the base, so a store only adds the static-shape offset of its row: the layout at a dynamic
+    M costs ~35 instructions per store."""
+    r0 = tok0 % 128
+    rows = sf_tiled_layout(tile_rows, kb_out)
+    return cute.make_tensor(mSF.iterator + (tok0 - r0) * kb_out + cute.crd2idx((0, kb), rows),
+                            rows), r0
+
+
+@cute.jit
+def zero_scale_padding(mSF: cute.Tensor, kb_out: int, m, first, kb, blocks: cutlass.Constexpr):
+    """Scale rows M .. pad128(M) of blocks ``kb .. kb + blocks - 1``: rows ``M + first``,
+    ``M + first + 32``, .. (the caller's lane ``first`` of 32)."""
+    m_pad = (m + 127) // 128 * 128
+    sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, kb_out))
+    for r in cutlass.range(m + first, m_pad, 32):
+        for t in cutlass.range_constexpr(blocks):
+            sSF[r, kb + t] = cutlass.Uint8(0)

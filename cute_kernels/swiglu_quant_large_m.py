@@ -1,0 +1,447 @@
+"""``nvfp4_gemm_swiglu_quant``'s large-M kernel (past ``swiglu_small_m_regime``):
+``NVFP4GemmLargeM`` (TMA + wgmma, persistent) with its ``_epilogue`` replaced. Its CTA tile of
+128 weight rows is exactly one interleave group: consumer warpgroup 0 accumulates the 64 up rows of h columns ``64 t .. 64 t + 63``,
+warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, token) positions.
+
+* h as token lines (``_h_lines``): the gate warpgroup writes ``silu(alpha * gate)``
+  (``nvfp4_quant.silu_mul_fast``'s ex2/rcp.approx form; DESIGN.md's rule bounds the effect)
+  into a shared fp32 buffer of tile_m lines of the 64 h columns, 16-byte chunks swizzled by
+  token (``staged_line_bases``: conflict-free); after a named barrier the up warpgroup, whose
+  fragment positions are the same, forms ``h = (alpha * up) * silu`` in its own slots.
+* Quantization (``_quantize_item``): one (token, 16-column block) item at a time from its four
+  chunks in one thread's registers (``device_fp4.quantize_block16``: amax, scale byte, the
+  out_scale from a 256-entry table the up warpgroup fills once per CTA with the reference's
+  two divisions, e2m1 codes); the thread stores the block's 8 code bytes and its scale byte;
+  tokens past M are skipped. Who quantizes: on permuted words with 128- / 256-token tiles
+  (``quantizer_warps``) warps 1..3 of the producer warpgroup, which the consumers hand each
+  tile's h to through two mbarriers before going on to the next tile's main loop, joined by
+  the consumers on a CTA's last tile (32-item claims on a shared counter); else the 256
+  consumer threads. The CTAs of the last token tile zero scale rows ``M .. pad128(M)`` of
+  their blocks.
+* Shared memory: the stages get what the 64 x tile_m x 4 B buffer leaves (tile_m = 128: 32 KB
+  buffer, 8 stages as the plain kernel; 256: 64 KB buffer, 4 stages instead of 6).
+* NVFP4 activations are first dequantized to bf16 (``bf16_activations``,
+  exact), as ``nvfp4_gemm`` does at large M. One launch writes ``out`` and all of ``out_sf``,
+  with no host sync: CUDA-graph capturable.
+"""
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.pipeline as pipeline
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from layouts import GATE_UP_GROUP
+
+from . import jit
+from .arch import compile_options, sm_count
+from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block16
+from .device_mma import POW2_63
+from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
+from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
+                                 compile_tail, fake_stream_k_buffers, stream_k_buffers,
+                                 staged_line_bases, staged_line_slot)
+from .nvfp4_quant import silu_mul_fast
+from .permuted_fp4 import weight_dims
+
+
+class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
+    """``NVFP4GemmLargeM`` on the [2I, K] prepared weight with ``_epilogue`` replaced (see the
+    module docstring): static I, K and the tile config; M dynamic; bf16 activations."""
+
+    # named barriers (0 is __syncthreads), each synced by both consumer warpgroups:
+    GATE_FULL = 1    # silu(gate) is in shared memory
+    H_READY = 2      # h is in shared memory (the consumers quantize)
+    TABLE_READY = 3  # the reciprocal table is filled (and the quantizer warps' mbarriers)
+    # (the base class's staged-store barriers 6, 7 are not used by this epilogue)
+    QUANT_DONE = 6   # every consumer has read the tile's h / handed it over
+    # With the quantizer warps: the gate warpgroup hands alpha * gate over through an mbarrier
+    # and goes on, the up warpgroup forms silu and h (``_h_lines_gate_ahead``), so the
+    # exchange's 256 MUFU a thread (~1.2 us a 256-token tile) may run while the gate
+    # warpgroup's next wgmmas keep the tensor cores busy. Prepared in session 23 (no device
+    # time left), off until ``tools/fused_epilogue_probe.py``'s "ahead" measures it.
+    GATE_AHEAD = False
+    # The staged h and its quantization by whole 16-column blocks replaced the quantization in
+    # the accumulator fragments (``quantize_block_pair``'s 18 shuffles a block pair), the same
+    # bits: H200 2026-11-30, session 23, ``tools/fused_epilogue_probe.py``, us, fragments /
+    # staged (consumers): 36864x7168 M = 1024 754.7, 764.5 / 739.1, 749.8; 34816x5120 M = 256
+    # 154.3, 154.3 / 145.9, 146.0; 4096x7168 M = 1000 86.4, 86.2 / 83.3, 83.2; 9216x7168
+    # M = 1000 208.7, 210.9 / 202.5, 204.9 (the quantizer warps: ``quantizer_warps``).
+
+    def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
+                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
+                 ctas_per_sm: int = 1, k_groups: int = 1, quantizers: int = 0):
+        assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
+        # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
+        # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
+        # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
+        # empty: one per quantizer thread) and go on to the next tile's main loop. One CTA an
+        # SM (two leave the producer warpgroup 24 registers).
+        assert quantizers in (0, 1, 2, 3) and (quantizers == 0 or ctas_per_sm == 1), (
+            quantizers, ctas_per_sm)
+        self.quantizers = quantizers
+        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
+                         hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm,
+                         k_groups=k_groups)
+        self.i = i
+        self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
+
+    def epilogue_smem_bytes(self) -> int:
+        """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
+        table; with ``quantizers`` then the handover (``_handover``: 32 bytes, 48 with
+        ``GATE_AHEAD``)."""
+        handover = (48 if self.GATE_AHEAD else 32) if self.quantizers else 0
+        return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4 + handover
+
+    def _table(self, sEpi: cute.Tensor) -> cute.Tensor:
+        return cute.make_tensor(sEpi.iterator + GATE_UP_GROUP * self.tile_m,
+                                cute.make_layout(RECIPROCAL_TABLE_SIZE))
+
+    def _handover(self, sEpi):
+        """(h full, h empty, slots, gate full): two mbarriers past the table (three with
+        ``GATE_AHEAD``), then the handed-over tile's row tile (-1: no more tiles), token tile
+        and claim counter (``_claimed_quantize``)."""
+        at = sEpi.iterator + GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE
+        bars = cute.recast_ptr(at, dtype=cutlass.Int64)
+        slots = cute.make_tensor(cute.recast_ptr(at + (6 if self.GATE_AHEAD else 4),
+                                                 dtype=cutlass.Int32), cute.make_layout(3))
+        return bars, bars + 1, slots, bars + 2
+
+    @cute.jit
+    def _epilogue_setup(self, ctid, sEpi, scalars):
+        """The out_scale table of G, filled once by the up warpgroup for both (and the
+        quantizer warps); with ``quantizers`` the handover's mbarriers, and a count of
+        the tiles handed over (and the last one's coordinates) appended to ``scalars``."""
+        if ctid < 128:
+            fill_reciprocal_table(self._table(sEpi), scalars[1][0], ctid, 128)
+        if cutlass.const_expr(self.quantizers > 0):
+            full, empty, _, gate = self._handover(sEpi)
+            if ctid == 0:
+                cute.arch.mbarrier_init(full, 256)
+                cute.arch.mbarrier_init(empty, 32 * self.quantizers)
+                if cutlass.const_expr(self.GATE_AHEAD):
+                    cute.arch.mbarrier_init(gate, 128)
+                cute.arch.mbarrier_init_fence()
+        pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
+                              num_threads=256 + 32 * self.quantizers).arrive_and_wait()
+        if cutlass.const_expr(self.quantizers > 0):
+            # (tiles handed over, the last one's row tile and token tile)
+            handed = cute.make_rmem_tensor((3,), cutlass.Int32)
+            handed.fill(0)
+            scalars = scalars + (handed,)
+        return scalars
+
+    @cute.jit
+    def _epilogue_finish(self, ctid, sEpi, scalars, outs):
+        """With ``quantizers``: the consumers help quantize the last h handed over (it has no
+        main loop after it to hide behind); once the quantizers are done with it, row tile
+        -1 tells them to stop."""
+        if cutlass.const_expr(self.quantizers > 0):
+            full, empty, slots, _ = self._handover(sEpi)
+            handed = scalars[2]
+            if handed[0] > 0:
+                # thread 0's reset of the claim counter at the handover before the claims
+                pipeline.NamedBarrier(barrier_id=self.QUANT_DONE,
+                                      num_threads=256).arrive_and_wait()
+                self._claimed_quantize(sEpi, scalars[1][0], outs, slots, handed[1], handed[2])
+            cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
+            if ctid == 0:
+                slots[0] = cutlass.Int32(-1)
+            cute.arch.mbarrier_arrive(full)
+
+    @cute.jit
+    def _side_warps(self, warp, sEpi, scalars, outs):
+        """With ``quantizers``: warps 1..quantizers quantize each handed-over h
+        (``_claimed_quantize``) until row tile -1."""
+        if cutlass.const_expr(self.quantizers > 0):
+            if warp <= self.quantizers:
+                pipeline.NamedBarrier(barrier_id=self.TABLE_READY,
+                                      num_threads=256 + 32 * self.quantizers).arrive_and_wait()
+                full, empty, slots, _ = self._handover(sEpi)
+                gs = scalars[1][0]
+                n = cutlass.Int32(0)
+                row_tile = cutlass.Int32(0)
+                while row_tile >= 0:
+                    cute.arch.mbarrier_wait(full, n % 2)
+                    row_tile = slots[0]
+                    tok_tile = slots[1]
+                    if row_tile >= 0:
+                        self._claimed_quantize(sEpi, gs, outs, slots, row_tile, tok_tile)
+                        cute.arch.mbarrier_arrive(empty)
+                    n += 1
+
+    @cute.jit
+    def _claimed_quantize(self, sEpi, gs, outs, slots, row_tile, tok_tile):
+        """The handed-over h (tile ``row_tile``, ``tok_tile``) quantized in 32-item claims of
+        ``_staged_quantize``'s items: lane 0 of a warp adds 32 to the claim counter
+        ``slots[2]``; until the tile's items run out."""
+        mQ, mSF = outs
+        tok0 = tok_tile * self.tile_m
+        items = self.tile_m * (GATE_UP_GROUP // BLOCK)
+        lane = cute.arch.lane_idx()
+        where = self._quantize_where(sEpi, mSF, row_tile, tok0)
+        first = cutlass.Int32(0)
+        while first < items:
+            got = cutlass.Int32(0)
+            if lane == 0:
+                got = cute.arch.atomic_add(slots.iterator + 2, cutlass.Int32(32), scope="cta")
+            first = cute.arch.shuffle_sync(got, 0)
+            if first + lane < items:
+                self._quantize_item(where, gs, self._table(sEpi), mQ, first + lane)
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 stream):
+        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream)
+
+    @cute.jit
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """Row tile ``row_tile`` is interleave group ``row_tile``: consumer warpgroup 0 holds the
+        up rows of h columns ``64 row_tile ..``, warpgroup 1 their gate rows, in the same
+        fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
+        bytes). With ``quantizers`` the quantizer warps quantize the staged h
+        (``_handed_over_h``), else the consumers (``_staged_epilogue_h``)."""
+        if cutlass.const_expr(self.quantizers > 0):
+            self._handed_over_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        else:
+            self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+
+    @cute.jit
+    def _zero_scale_padding_of_last(self, mQ, mSF, wg_tid, row_tile, tok_tile):
+        """The up warpgroup, on the last token tile: scale rows M .. pad128(M) of the row
+        tile's blocks are zero."""
+        if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
+            zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                               row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
+
+    @cute.jit
+    def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` with the consumers quantizing: h as token lines
+        (``_h_lines``: 64 fp32 = 256 bytes, 16-byte chunk c at slot c ^ (token % 8)), then all
+        256 threads quantize (token, block) items with ``_staged_quantize``."""
+        mQ, mSF = outs
+        alpha = scalars[0][0]
+        wg_tid = ctid % 128
+        done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
+        h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
+        done.arrive_and_wait()  # the previous tile's h is read by every thread
+        self._h_lines(acc, tCcC, ctid, sEpi, alpha)
+        if ctid < 128:
+            self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
+        h_ready.arrive_and_wait()
+        self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
+                              tok_tile * self.tile_m)
+
+    @cute.jit
+    def _h_lines(self, acc, tCcC, ctid, sEpi, alpha):
+        """h as token lines: the gate warpgroup writes silu(alpha * gate) to its fragment's
+        line slots; after ``GATE_FULL`` the up warpgroup, whose fragment positions are the
+        same, multiplies its own slots by alpha * up in place (no thread reads another's
+        slot, so the lines need no barrier before they are rewritten)."""
+        bases = staged_line_bases(tCcC, 4)
+        full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
+        n_acc = cute.size(acc)
+        if ctid >= 128:
+            for e in cutlass.range_constexpr(n_acc):  # element v + 4 j
+                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+                sEpi[at] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            full.arrive_and_wait()
+        else:
+            full.arrive_and_wait()
+            # every load before the first store: the four bases are runtime values, so a
+            # store could alias a later load and would hold it back (~15 us at 36864x7168
+            # M = 1024 when interleaved)
+            for e in cutlass.range_constexpr(n_acc):
+                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[at]
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
+
+    @cute.jit
+    def _h_lines_gate_ahead(self, acc, tCcC, ctid, sEpi, alpha, gate, parity):
+        """``_h_lines`` with the silu moved to the up warpgroup (``GATE_AHEAD``): the gate
+        warpgroup writes alpha * gate to its line slots, arrives on the ``gate`` mbarrier and
+        goes on to the next tile's main loop; the up warpgroup waits for it (phase
+        ``parity``), then forms h = (alpha * up) * silu(alpha * gate) in its own slots, the
+        same arithmetic as ``_h_lines``, so the same bits."""
+        bases = staged_line_bases(tCcC, 4)
+        n_acc = cute.size(acc)
+        if ctid >= 128:
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = (
+                    acc[e] * cutlass.Float32(POW2_63) * alpha)
+            cute.arch.mbarrier_arrive(gate)
+        else:
+            cute.arch.mbarrier_wait(gate, parity)
+            for e in cutlass.range_constexpr(n_acc):  # every load before the first store
+                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * silu_mul_fast(
+                    sEpi[at], cutlass.Float32(1.0))
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
+
+    @cute.jit
+    def _handed_over_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` with ``quantizers``: once the quantizers are done with the
+        previous h, h as token lines (``_h_lines``), the tile's coordinates, then every
+        consumer thread arrives on h full and goes on."""
+        mQ, mSF = outs
+        handed = scalars[2]
+        full, empty, slots, gate = self._handover(sEpi)
+        cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
+        if cutlass.const_expr(self.GATE_AHEAD):
+            self._h_lines_gate_ahead(acc, tCcC, ctid, sEpi, scalars[0][0], gate, handed[0] % 2)
+        else:
+            self._h_lines(acc, tCcC, ctid, sEpi, scalars[0][0])
+        if ctid < 128:
+            self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
+        if ctid == 0:
+            slots[0] = row_tile
+            slots[1] = tok_tile
+            slots[2] = cutlass.Int32(0)
+        cute.arch.mbarrier_arrive(full)
+        handed[0] = handed[0] + 1
+        handed[1] = row_tile
+        handed[2] = tok_tile
+
+    @cute.jit
+    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0):
+        """Items ``tid`` + 256 p of the staged h (``_quantize_item``) by the consumers."""
+        items = self.tile_m * (GATE_UP_GROUP // BLOCK)
+        where = self._quantize_where(sEpi, mSF, row_tile, tok0)
+        for p in cutlass.range_constexpr((items + 255) // 256):
+            if tid + 256 * p < items:
+                self._quantize_item(where, gs, table, mQ, tid + 256 * p)
+
+    def _quantize_where(self, sEpi, mSF, row_tile, tok0):
+        """What ``_quantize_item`` needs of the tile: h as 16-byte chunks, its scale tile (and
+        row offset), its first token and scale block."""
+        sChunks = cute.make_tensor(sEpi.iterator, cute.make_layout(
+            (self.tile_m * 16, 4), stride=(4, 1)))
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, row_tile * (GATE_UP_GROUP // BLOCK),
+                                2 * 128)
+        return sChunks, sSF, r0, tok0, row_tile * (GATE_UP_GROUP // BLOCK)
+
+    @cute.jit
+    def _quantize_item(self, where, gs, table, mQ, item):
+        """Item (token t, block b) = (item // 4, item % 4) of the staged h: the block's four
+        16-byte chunks 4 b .. 4 b + 3 of the token's line, quantized
+        (``quantize_block16``), its 8 code bytes and scale byte stored."""
+        sChunks, sSF, r0, tok0, kb0 = where
+        blocks = GATE_UP_GROUP // BLOCK
+        t = item // blocks
+        b = item % blocks
+        h = cute.make_rmem_tensor((16,), cutlass.Float32)
+        for c in cutlass.range_constexpr(4):
+            chunk = cute.make_rmem_tensor((1, 4), cutlass.Float32)
+            slot = staged_line_slot(t, 4 * b + c, 16)
+            cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), chunk)
+            for e in cutlass.range_constexpr(4):
+                h[4 * c + e] = chunk[0, e]
+        codes, byte = quantize_block16(h, gs, table)
+        tok = tok0 + t
+        if tok < mQ.shape[0]:
+            gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + b)),
+                                    cutlass.Uint64)
+            gQ[0] = codes
+            sSF[r0 + t, b] = byte
+
+@jit.cached
+def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
+                                            sms: int = H200_SMS, stream_k: bool = False,
+                                            hybrid: bool = False, permuted: bool = False,
+                                            ctas_per_sm: int = 1, k_groups: int = 1,
+                                            quantizers: int = 0):
+    """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
+    ``permuted``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
+    ``NVFP4GemmSwigluQuantLargeM``);
+    M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
+    [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
+    ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
+    m = cute.sym_int()
+    a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
+    b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
+                                 assumed_align=16)
+    b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
+                                                    * SF_CHUNK_WORDS,), assumed_align=16)
+    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    if stream_k:
+        kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
+                                                   hybrid=hybrid, permuted=permuted,
+                                                   ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                                   quantizers=quantizers)
+        return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
+                            stream, options=compile_options())
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted,
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                        quantizers=quantizers)
+    return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
+
+
+class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
+    """The fused kernel in stream-K (``stream_k``), the workspace and counters as arguments."""
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, (mWork, mCount))
+
+
+# The quantizer warps (``NVFP4GemmSwigluQuantLargeM``'s ``quantizers``) hide a tile's
+# quantization behind the next tile's main loop; on a CTA's last tile the consumers join them
+# (``_epilogue_finish``). ``tools/fused_epilogue_probe.py`` (H200 2026-11-30, session 23, us,
+# interleaved graphs, two rounds, permuted words; with them / the consumers quantizing / the
+# fragment-held quantization): 36864x7168 M = 1024 (whole 256-token tiles, 1152 on 132 CTAs)
+# 717.4, 726.1 / 745.9, 755.1 / 755.9, 764.2; 34816x5120 M = 256 (stream-K) 140.9, 141.9 /
+# 145.3, 146.7 / 152.9, 154.1; 9216x7168 M = 1000 (stream-K) 197.0, 197.3 / 202.4, 203.0 /
+# 209.7, 209.7; 4096x7168 M = 1000 (128 tiles, one a CTA) 84.6, 84.6 / 83.9, 84.0 / 86.6,
+# 86.7. Without the consumers' help on the last tile 4096x7168 took 86.8 / 87.9 (call 3), and
+# 2 quantizer warps lost to 3 everywhere. On packed words, whose decode keeps the consumers
+# issuing, they do not pay (36864x7168 M = 1024 779.3, 786.5 / 774.3, 782.9; 34816x5120
+# M = 1024 556.3, 556.8 / 555.5, 560.6). So: permuted words, 128- and 256-token tiles, one CTA
+# an SM (the narrow tiles' fused launches are not measured with them).
+QUANTIZER_WARPS = 3
+
+
+def quantizer_warps(tile_m: int, ctas_per_sm: int, permuted: bool) -> int:
+    """The quantizer warps of a fused large-M launch (the comment above)."""
+    return QUANTIZER_WARPS if permuted and ctas_per_sm == 1 and tile_m >= 128 else 0
+
+
+def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
+                   out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
+                   stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
+                   k_groups: int = 1,
+                   compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
+                   quantizers: int | None = None) -> None:
+    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
+    ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
+    (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
+    ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
+    only the last one to two waves' worth of tiles; ``ctas_per_sm`` and ``k_groups`` as there
+    (``plain_launch_options``); ``compile_fn`` as there (of
+    ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments); ``quantizers``: the quantizer
+    warps (None: ``quantizer_warps``' rule)."""
+    two_i, k, permuted = weight_dims(w)
+    i = two_i // 2
+    tile_m, stages, *ctas = config
+    sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
+    if quantizers is None:
+        quantizers = quantizer_warps(tile_m, ctas_per_sm, permuted)
+    tail = compile_tail(permuted, ctas_per_sm, k_groups)
+    if quantizers:
+        tail = (permuted, ctas_per_sm, k_groups, quantizers)
+    kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
+    args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
+            out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    if stream_k:
+        args += stream_k_buffers(a_bf16.shape[0], 2 * i, tile_m, sms, w.device)
+    kernel(*args)
