@@ -653,12 +653,8 @@ class NVFP4GemmLargeM:
         weights' 2^-63); rows past N and tokens past M are skipped. ``acc`` is consumer thread
         ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
         coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
-        if cutlass.const_expr(self._staged_epilogue()):
-            self._staged_store(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0],
-                               outs[0].shape[0], row_tile, tok_tile, 0)
-        else:
-            self._store(acc, tCcC, scalars[0][0], outs[0], outs[0].shape[0], row_tile,
-                        tok_tile, 0)
+        self._store_tile(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], outs[0].shape[0],
+                         row_tile, tok_tile, 0)
 
     @cute.jit
     def _split_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
@@ -666,11 +662,18 @@ class NVFP4GemmLargeM:
         """Split-K: the partial sum of K split ``split``, times 2^63 and alpha, to workspace
         rows ``split * M + token`` (fp32); ``launch_large_m`` adds the splits in order."""
         m = self._tokens(outs)
+        self._store_tile(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], m, row_tile, tok_tile,
+                         split * m)
+
+    @cute.jit
+    def _store_tile(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile, first_row):
+        """The tile to ``mD`` rows ``first_row + token``: through shared memory
+        (``_staged_store``) where ``_staged_epilogue`` holds, else value by value."""
         if cutlass.const_expr(self._staged_epilogue()):
-            self._staged_store(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], m, row_tile,
-                               tok_tile, split * m)
+            self._staged_store(acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile,
+                               first_row)
         else:
-            self._store(acc, tCcC, scalars[0][0], outs[0], m, row_tile, tok_tile, split * m)
+            self._store(acc, tCcC, alpha, mD, m, row_tile, tok_tile, first_row)
 
     @cute.jit
     def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile, first_row):

@@ -233,20 +233,26 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
                               tok_tile * self.tile_m)
 
+    @staticmethod
+    def _line_slots(tCcC, n_acc: int) -> list:
+        """The shared-memory element of each fragment element v + 4 j in the tile's token
+        lines of 64 fp32 (``staged_line_bases``; j 8 tokens on)."""
+        bases = staged_line_bases(tCcC, 4)
+        return [bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP for e in range(n_acc)]
+
     @cute.jit
     def _h_lines(self, acc, tCcC, ctid, sEpi, alpha):
         """h as token lines: the gate warpgroup writes silu(alpha * gate) to its fragment's
         line slots; after ``GATE_FULL`` the up warpgroup, whose fragment positions are the
         same, multiplies its own slots by alpha * up in place (no thread reads another's
         slot, so the lines need no barrier before they are rewritten)."""
-        bases = staged_line_bases(tCcC, 4)
         full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
         n_acc = cute.size(acc)
+        slots = self._line_slots(tCcC, n_acc)
         if ctid >= 128:
-            for e in cutlass.range_constexpr(n_acc):  # element v + 4 j
-                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
+            for e in cutlass.range_constexpr(n_acc):
                 gate = acc[e] * cutlass.Float32(POW2_63) * alpha
-                sEpi[at] = silu_mul_fast(gate, cutlass.Float32(1.0))
+                sEpi[slots[e]] = silu_mul_fast(gate, cutlass.Float32(1.0))
             full.arrive_and_wait()
         else:
             full.arrive_and_wait()
@@ -254,10 +260,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             # store could alias a later load and would hold it back (~15 us at 36864x7168
             # M = 1024 when interleaved)
             for e in cutlass.range_constexpr(n_acc):
-                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
-                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[at]
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[slots[e]]
             for e in cutlass.range_constexpr(n_acc):
-                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
+                sEpi[slots[e]] = acc[e]
 
     @cute.jit
     def _h_lines_gate_ahead(self, acc, tCcC, ctid, sEpi, alpha, gate, parity):
@@ -266,21 +271,19 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         goes on to the next tile's main loop; the up warpgroup waits for it (phase
         ``parity``), then forms h = (alpha * up) * silu(alpha * gate) in its own slots, the
         same arithmetic as ``_h_lines``, so the same bits."""
-        bases = staged_line_bases(tCcC, 4)
         n_acc = cute.size(acc)
+        slots = self._line_slots(tCcC, n_acc)
         if ctid >= 128:
             for e in cutlass.range_constexpr(n_acc):
-                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = (
-                    acc[e] * cutlass.Float32(POW2_63) * alpha)
+                sEpi[slots[e]] = acc[e] * cutlass.Float32(POW2_63) * alpha
             cute.arch.mbarrier_arrive(gate)
         else:
             cute.arch.mbarrier_wait(gate, parity)
             for e in cutlass.range_constexpr(n_acc):  # every load before the first store
-                at = bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP
                 acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * silu_mul_fast(
-                    sEpi[at], cutlass.Float32(1.0))
+                    sEpi[slots[e]], cutlass.Float32(1.0))
             for e in cutlass.range_constexpr(n_acc):
-                sEpi[bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP] = acc[e]
+                sEpi[slots[e]] = acc[e]
 
     @cute.jit
     def _handed_over_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
