@@ -58,9 +58,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     # With the quantizer warps: the gate warpgroup hands alpha * gate over through an mbarrier
     # and goes on, the up warpgroup forms silu and h (``_h_lines_gate_ahead``), so the
     # exchange's 256 MUFU a thread (~1.2 us a 256-token tile) may run while the gate
-    # warpgroup's next wgmmas keep the tensor cores busy. Prepared in session 23 (no device
-    # time left), off until ``tools/fused_epilogue_probe.py``'s "ahead" measures it.
-    GATE_AHEAD = False
+    # warpgroup's next wgmmas keep the tensor cores busy. The same bits; H200 2026-12-01,
+    # ``tools/fused_epilogue_probe.py``, us, gate behind / ahead (two rounds): 36864x7168
+    # M = 1024 727.2, 738.3 / 724.8, 734.6; 34816x5120 M = 1024 512.3, 515.4 / 509.7, 514.8;
+    # 9216x7168 M = 1000 202.7, 202.5 / 201.3, 201.1; 34816x5120 M = 256 145.3, 146.5 /
+    # 144.8, 147.2 (the epilogue skipped: 697.9, 485.4, 191.9, 135.5).
+    GATE_AHEAD = True
     # The staged h and its quantization by whole 16-column blocks replaced the quantization in
     # the accumulator fragments (``quantize_block_pair``'s 18 shuffles a block pair), the same
     # bits: H200 2026-11-30, session 23, ``tools/fused_epilogue_probe.py``, us, fragments /

@@ -78,11 +78,11 @@ def test_quantization_variants_compile_for_sm90a(args, quantizers):
 @pytest.mark.parametrize("args", [(2048, 7168, 256, 0, 132, False, False, True, 1, 1, 3),
                                   (4608, 7168, 256, 0, 132, True, False, True, 1, 1, 3),
                                   (192, 576, 128, 0, 132, False, False, False, 1, 1, 1)])
-def test_gate_ahead_compiles_for_sm90a(args, monkeypatch):
-    """``GATE_AHEAD`` (prepared, off): the silu moved to the up warpgroup, the gate warpgroup
-    handing alpha * gate over through an mbarrier. Uncached compiles (the compile cache does
-    not key on the class attribute)."""
-    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "GATE_AHEAD", True)
+def test_gate_behind_compiles_for_sm90a(args, monkeypatch):
+    """``GATE_AHEAD`` off (session 23's form, kept for A/Bs): the gate warpgroup forms silu
+    itself, no gate mbarrier. Uncached compiles (the compile cache does not key on the class
+    attribute)."""
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "GATE_AHEAD", False)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, *args)
 
 
@@ -551,8 +551,9 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     ((16, 0), True, 2), ((32, 0, 5), False, 1),     # narrow tiles (few items a thread)
 ])
 def test_quantization_variants_write_the_same_bits(config, stream_k, ctas, monkeypatch):
-    """The consumers quantizing, 3 or 1 quantizer warps (``quantizers``) and 3 with the
-    gate warpgroup ahead (``GATE_AHEAD``, prepared, off; an uncached compile) write the same
+    """The consumers quantizing, 3 or 1 quantizer warps (``quantizers``, the gate warpgroup
+    ahead: ``GATE_AHEAD``) and 3 with the gate warpgroup behind (``GATE_AHEAD`` off; an
+    uncached compile) write the same
     codes and scales, padding included: 5 row tiles, a token tail, tiles walked in turn
     (the quantizers then take many tiles over; in stream-K some CTAs none), and within
     DESIGN.md's rule of the reference."""
@@ -562,7 +563,7 @@ def test_quantization_variants_write_the_same_bits(config, stream_k, ctas, monke
                          quantizers=quantizers)
             for quantizers in ((0, 3, 1) if ctas == 1 else (0,))]
     if ctas == 1:
-        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "GATE_AHEAD", True)
+        monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "GATE_AHEAD", False)
         outs.append(_run_large_m(
             a, a_sf, w, w_sf, alpha, g_out, config, stream_k, quantizers=3,
             compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))

@@ -2,7 +2,8 @@
 against the same kernel with its whole epilogue skipped ("skip": a runtime branch never taken,
 the ceiling of any epilogue change), with the consumers quantizing ("staged": no quantizer
 warps), with 3 or 2 quantizer warps ("quant3", "quant2"; ``quantizer_warps`` is the plan's
-rule) and with 3 and the gate warpgroup ahead ("ahead": ``GATE_AHEAD``), the codes and scales
+rule) and with 3 and the gate warpgroup behind ("behind": ``GATE_AHEAD`` off, the silu in the
+gate warpgroup; session 23's default), the codes and scales
 of the last four checked against main's bit for bit.
 ``CUTE_KERNELS_PROBE_VARIANTS`` ("main,skip,staged" unless set) picks the variants;
 ``CUTE_KERNELS_PROBE_PACKED=1`` takes standard (packed) weight words. One point per
@@ -47,8 +48,8 @@ VARIANTS = {"main": ({}, None),
             "staged": ({}, 0),
             "quant3": ({}, 3),
             "quant2": ({}, 2),
-            "ahead": ({"GATE_AHEAD": True}, 3)}
-CHECKED = ("staged", "quant3", "quant2", "ahead")  # codes and scales checked against main's
+            "behind": ({"GATE_AHEAD": False}, 3)}
+CHECKED = ("staged", "quant3", "quant2", "behind")  # codes and scales checked against main's
 NAMES = tuple(os.environ.get("CUTE_KERNELS_PROBE_VARIANTS", "main,skip,staged").split(","))
 
 

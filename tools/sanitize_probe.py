@@ -123,13 +123,13 @@ for cfg, sk, quantizers in (((256, 0), False, 3), ((128, 0, 3), False, 3), ((64,
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
                        stream_k=sk, quantizers=quantizers)
-# ... with the gate warpgroup ahead (GATE_AHEAD, prepared, off: uncached compiles)
+# ... with the gate warpgroup behind (GATE_AHEAD off: uncached compiles)
 from probe_inputs import replaced  # noqa: E402
 
 from cute_kernels.swiglu_quant_large_m import (  # noqa: E402
     NVFP4GemmSwigluQuantLargeM, compile_nvfp4_gemm_swiglu_quant_large_m)
 
-with replaced(NVFP4GemmSwigluQuantLargeM, {"GATE_AHEAD": True}):
+with replaced(NVFP4GemmSwigluQuantLargeM, {"GATE_AHEAD": False}):
     for cfg, sk in (((256, 0), False), ((128, 0, 3), False), ((64, 0, 5), True)):
         launch_fused_large(x640, wp640, wp640_sf, one, torch.full((1,), 30.0, device="cuda"),
                            torch.empty(45, 64, device="cuda", dtype=torch.uint8),
