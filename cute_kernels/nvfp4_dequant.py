@@ -95,7 +95,9 @@ class NVFP4DequantUnitScale:
     A thread's unit is (64-element group, r = 0..3): it writes output chunks r and 4 + r
     (16 bytes each; chunk t is word t of the group, times its scale, block t // 2), so the
     group's 4 threads cover its 128 output bytes and a warp's stores are whole sectors. It
-    reads its two words and the group's 4 scale bytes (one 4-byte load)."""
+    reads its two words and the group's 4 scale bytes (one 4-byte load). The output may have
+    more groups than the codes (whole token tiles for the wgmma kernels' TMA:
+    ``bf16_activations(rows=)``): the units past the codes' write zeros."""
 
     GROUPS_PER_THREAD = 4  # units
 
@@ -107,12 +109,13 @@ class NVFP4DequantUnitScale:
     @cute.jit
     def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
         units = mW.shape[0] * 4
+        out_units = mOut.shape[0] * 4
         m = mW.shape[0] * 64 // self.k
         sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
                                                              (self.kb + 3) // 4 * 4))
         per_cta = self.threads * self.GROUPS_PER_THREAD
-        self.kernel(mW, mSF, sSF, mOut, units).launch(
-            grid=((units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
+        self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
+            grid=((out_units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
             stream=stream, use_pdl=self.pdl)
 
     @cute.jit
@@ -127,7 +130,7 @@ class NVFP4DequantUnitScale:
 
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
-               units: cutlass.Int32):
+               units: cutlass.Int32, out_units: cutlass.Int32):
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
         if cutlass.const_expr(self.pdl):  # the next kernel (the GEMM) may start its prologue
@@ -152,6 +155,12 @@ class NVFP4DequantUnitScale:
                     chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
                     self._chunk(words[j], sf32, u % 4, b, two63, chunk)
                     cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4),
+                                                             (u // 4, 4 * b + u % 4)))
+            elif u < out_units:  # padding rows
+                zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                zeros.fill(0)
+                for b in cutlass.range_constexpr(2):
+                    cute.autovec_copy(zeros, cute.local_tile(mOut, (1, 4),
                                                              (u // 4, 4 * b + u % 4)))
 
     @cute.jit
@@ -194,12 +203,12 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
 
 
 def _compile_group_kernel(kernel):
-    """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M*K/64, 32]."""
-    groups = cute.sym_int()
-    w = make_fake_compact_tensor(cutlass.Int32, (groups, 8), stride_order=(1, 0),
+    """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M'*K/64, 32], M' >= M
+    (zeros past M)."""
+    w = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 8), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
-    out = make_fake_compact_tensor(cutlass.Int32, (groups, 32), stride_order=(1, 0),
+    out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
                                    assumed_align=16)
     return cute.compile(kernel, w, sf, out, make_fake_stream(use_tvm_ffi_env_stream=True),
                         options=compile_options())
@@ -269,19 +278,29 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     return out
 
 
-def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False) -> torch.Tensor:
+def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False,
+                     rows: int | None = None) -> torch.Tensor:
     """The wgmma kernels' activations: bf16 ``a`` as it is (W4A16, ``a_sf`` None), NVFP4 ``a``
     dequantized with global scale 1 (``e2m1 * scale`` is exact in bf16; alpha carries the rest).
     At large M that pass is a small fraction of the GEMM, and the kernels keep one format.
     ``permuted`` (the weights are permuted words): K in ``PERMUTED_K_ORDER``, written so by the
-    dequantize kernel, or a permuting copy of bf16 ``a``."""
-    if not permuted:
-        return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+    dequantize kernel, or a permuting copy of bf16 ``a``.
+
+    ``rows`` (>= M; NVFP4 ``a`` only, where the pass writes a new buffer anyway): the result
+    has that many rows, zeros past M, so that the wgmma kernels' TMA never reads past it (its
+    zero fill of rows past the tensor is slow: H200 2026-12-01, ``tools/token_tail_probe.py``,
+    kernel us at M = 129, M rows / padded to the 128-token tile: 9216x7168 stream-K 74.4 /
+    50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9)."""
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
-    if a_sf is None or m * k >= 2**31:
+    if a_sf is None or m * k >= 2**31 or k % 64:
+        if not permuted:
+            return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
         return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0))
-    out = torch.empty((m, k), dtype=torch.bfloat16, device=a.device)
-    if m:
-        compile_nvfp4_dequant_permuted_k(k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
-                                            out.view(torch.int32).view(-1, 32))
+    out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=a.device)
+    if out.shape[0]:  # one launch writes the rows past M too (no memset between it and the
+        # GEMM, which its PDL trigger lets start early)
+        compile_fn = (compile_nvfp4_dequant_permuted_k if permuted
+                      else compile_nvfp4_dequant_unit_scale)
+        compile_fn(k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
+                      out.view(torch.int32).view(-1, 32))
     return out

@@ -342,7 +342,8 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     n, k, permuted = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
-    launch_large_m(bf16_activations(a, a_sf, permuted), b, b_sf, alpha, out, (tile_m, 0),
+    rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
+    launch_large_m(bf16_activations(a, a_sf, permuted, rows), b, b_sf, alpha, out, (tile_m, 0),
                    splits, stream_k, hybrid,
                    **plain_launch_options(m, n, k, tile_m, stream_k))
 

@@ -781,7 +781,10 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     (``NVFP4GemmLargeM``)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
-    a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
+    # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
+    # zero rows keep the TMA inside the buffer); the kernel takes M from the output
+    a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
+                                 assumed_align=16)
     b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     row_tiles = (n + TILE_N - 1) // TILE_N
@@ -846,7 +849,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1,
                    compile_fn=compile_nvfp4_gemm_large_m) -> None:
-    """The large-M kernel on validated operands: a_bf16 [M, K] bf16, b [N, K/2] uint8 (or
+    """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
+    zeros from ``bf16_activations(rows=)``, are read but not used), b [N, K/2] uint8 (or
     permuted int32 words [N, K/8], a_bf16 then in ``PERMUTED_K_ORDER``), b_sf the swizzled e4m3
     buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
@@ -862,7 +866,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     (the probes pass variants of it)."""
     import torch
 
-    m = a_bf16.shape[0]
+    m = out.shape[0]
+    assert a_bf16.shape[0] >= m, (a_bf16.shape, out.shape)
     if m == 0:
         return  # an empty persistent grid cannot launch
     n, k, permuted = weight_dims(b)

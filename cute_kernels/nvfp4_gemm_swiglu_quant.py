@@ -46,12 +46,12 @@ from . import jit, reference
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
-from .large_m_plans import (fused_stream_k_options, large_m_config, plain_launch_options,
-                            stream_k_plan, wgmma_from_9_tokens)
+from .large_m_plans import (fused_mid_m_launch, fused_stream_k_options, large_m_config,
+                            plain_launch_options, stream_k_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
                          staged_tokens)
-from .nvfp4_gemm_large_m import H200_SMS
+from .nvfp4_gemm_large_m import H200_SMS, TILE_N
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
                                        split_buffers)
@@ -319,10 +319,16 @@ FUSED_NARROW_TILES = True
 
 @functools.lru_cache(maxsize=4096)  # pure in its integers, asked on every large-M call
 def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
-    """The route past the small-M regime: ``("stream_k", tile_m)``, the fused TMA + wgmma
-    kernel in stream-K where ``stream_k_plan(fused=True)`` takes it; ``("split", plan)``
-    (``plain_plan``'s form), the fp32 split route where whole tiles would starve the grid
-    (``split_route_plan``), or where ``nvfp4_gemm``'s own launch has
+    """The route past the small-M regime. Past 128 tokens where 128-token tiles fill at most
+    a few waves: the fused kernel on ``fused_mid_m_launch``'s launch (whole tiles or
+    stream-K), except that small weights take the fp32 split route where that launch is whole
+    tiles filling under half the SMs (H200 2026-12-01, ``tools/fused_route_probe.py``, us,
+    split route / the fused kernel on its fastest launch: 1024x7168 M = 256 19.6 / 24.5,
+    M = 512 25.2 / 25.9, M = 768 36.4 / 31.9, M = 1024 37.9 / 35.0; 4096x7168 M = 129 38.0 /
+    34.1, M = 192 40.1 / 31.1). Elsewhere (session 23's rule): ``("stream_k", tile_m)``, the
+    fused TMA + wgmma kernel in stream-K where ``stream_k_plan(fused=True)`` takes it;
+    ``("split", plan)`` (``plain_plan``'s form), the fp32 split route where whole tiles would
+    starve the grid (``split_route_plan``), or where ``nvfp4_gemm``'s own launch has
     narrower token tiles than the fused kernel (``fp32_route_plan``: 32-token tiles at 17..32
     tokens, 16 at 9..16 on 36864x7168, 128-token stream-K tiles at 129..256 on 9216x7168,
     64-token whole tiles at 1024 tokens on 1024x7168), except that ``("narrow", tile_m)``
@@ -342,7 +348,14 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     M = 512 27.8 / 29.7; 4096x7168 M = 128 27.9 / 29.4; at M = 64 the swiglu suite had
     4096x7168's stream-K at 22.2 against the pair's 23.4, the split route's own cost)."""
     plan = split_route_plan(m, i, k)
-    if plan is not None and m >= 128 and 2 * i * k <= 32 * 2**20:
+    small = plan is not None and m >= 128 and 2 * i * k <= 32 * 2**20
+    mid = fused_mid_m_launch(m, 2 * i, k)
+    if mid is not None:
+        kind, tile_m = mid
+        if small and kind == "whole" and 2 * -(-m // tile_m) * -(-2 * i // TILE_N) < H200_SMS:
+            return "split", plan
+        return ("whole", (tile_m, 0)) if kind == "whole" else ("stream_k", tile_m)
+    if small:
         return "split", plan
     stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
     config = large_m_config(m, 2 * i, k)
@@ -383,8 +396,9 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
-    launch_large_m(bf16_activations(a, a_sf, permuted), w, w_sf, alpha, out_global_scale, out,
-                   out_sf, config, stream_k=stream_k, **options)
+    rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
+    launch_large_m(bf16_activations(a, a_sf, permuted, rows), w, w_sf, alpha, out_global_scale,
+                   out, out_sf, config, stream_k=stream_k, **options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

@@ -363,11 +363,13 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
     ``permuted``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
     ``NVFP4GemmSwigluQuantLargeM``);
-    M dynamic. Arguments of the compiled function: a bf16 [M, K], w int32 [2I, K/8], w_sf int32
+    M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8], w_sf int32
     [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
     ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
     m = cute.sym_int()
-    a = make_fake_compact_tensor(cutlass.BFloat16, (m, k), stride_order=(1, 0), assumed_align=16)
+    # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
+    a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
+                                 assumed_align=16)
     b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
@@ -428,7 +430,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    k_groups: int = 1,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
                    quantizers: int | None = None) -> None:
-    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M, K] bf16 (in
+    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M
+    (as ``nvfp4_gemm_large_m.launch_large_m``; in
     ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
@@ -438,6 +441,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     warps (None: ``quantizer_warps``' rule)."""
     two_i, k, permuted = weight_dims(w)
     i = two_i // 2
+    assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     if quantizers is None:
@@ -449,5 +453,5 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
-        args += stream_k_buffers(a_bf16.shape[0], 2 * i, tile_m, sms, w.device)
+        args += stream_k_buffers(out.shape[0], 2 * i, tile_m, sms, w.device)
     kernel(*args)

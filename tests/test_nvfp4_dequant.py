@@ -127,3 +127,19 @@ def test_two_division_decode_is_exact_on_cpu():
         base3 = (sf * 1.5) / g
         got = torch.where(use3[None, :], base3[:, None], base1[:, None]) * pow2[None, :]
         assert torch.equal(got, want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("permuted", [False, True])
+def test_bf16_activations_padded_rows_are_zero(permuted):
+    """``rows``: the wgmma kernels' activations padded to whole token tiles, the first M rows
+    as without it, zeros after (the buffer's old contents poisoned first)."""
+    m, k, rows = 129, 576, 256
+    q, sf, _ = _random_inputs(m, k, "cuda")
+    want = bf16_activations(q, sf, permuted)
+    junk = poisoned(rows, k, dtype=torch.bfloat16)
+    del junk  # its NaN block is likely the caching allocator's next one of this size
+    got = bf16_activations(q, sf, permuted, rows)
+    assert got.shape == (rows, k)
+    torch.testing.assert_close(got[:m], want, rtol=0, atol=0)
+    assert torch.equal(got[m:], torch.zeros_like(got[m:]))

@@ -243,6 +243,30 @@ def test_persistent_grid_smaller_than_tiles_and_graph_capture():
     torch.testing.assert_close(out, want, rtol=0, atol=0)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k", [((128, 0), False), ((64, 0, 5), True),
+                                             ((256, 0), False)])
+def test_activation_rows_past_m_are_not_used(config, stream_k):
+    """The kernel takes M from the output: activation rows past it (``bf16_activations(rows=)``
+    pads to whole token tiles, so that the TMA never reads past the buffer) are loaded but
+    never used; NaN there leaves the same bits as the exact rows. Fewer rows than M: refused."""
+    m, n, k = 129, 1160, 1920
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    padded = torch.full((m + 200, k), float("nan"), device="cuda", dtype=torch.bfloat16)
+    padded[:m] = a
+    outs = []
+    for x in (a, padded):
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_large_m(x, b, b_sf, alpha_t, out, config, stream_k=stream_k)
+        outs.append(out)
+    torch.cuda.synchronize()
+    assert not outs[1].isnan().any()
+    torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)
+    with pytest.raises(AssertionError):
+        launch_large_m(a[:m - 1], b, b_sf, alpha_t, outs[0], config, stream_k=stream_k)
+
+
 # ------------------------------------------------------------------------- stream-K
 @pytest.mark.parametrize("n,k,tile_m", [(9216, 7168, 256), (200, 576, 64), (9216, 7168, 32),
                                         (7168, 18432, 16)])

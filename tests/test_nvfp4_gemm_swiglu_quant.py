@@ -203,7 +203,7 @@ def test_large_m_route():
     assert large_m_route(256, 512, 7168) == ("split", split_route_plan(256, 512, 7168))
     assert large_m_route(128, 2048, 7168)[0] == "split"
     assert large_m_route(64, 2048, 7168) == ("stream_k", 64)     # M = 64 keeps stream-K
-    assert large_m_route(256, 2048, 7168) == ("stream_k", 128)   # no K split planned
+    assert large_m_route(256, 2048, 7168) == ("whole", (64, 0))  # fused_mid_m_launch
     assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
     assert large_m_route(4096, 18432, 7168)[0] == "whole"
     # the fused kernel on nvfp4_gemm's 16- / 32-token stream-K launch (FUSED_NARROW_TILES)
@@ -221,10 +221,44 @@ def test_large_m_route_takes_the_plain_gemms_narrower_tiles():
     assert fp32_route_plan(32, 18432, 7168, 64) == (32, 1, True, False)  # fused: 64
     assert large_m_route(32, 18432, 7168) == ("narrow", 32)
     assert large_m_route(17, 17408, 5120) == ("narrow", 32)
-    assert large_m_route(256, 4608, 7168) == ("split", (128, 1, True, False))  # fused: 256
-    assert large_m_route(1024, 512, 7168) == ("split", (64, 1, False, False))  # fused: 128
     assert large_m_route(64, 18432, 7168) == ("stream_k", 64)     # the same tile: fused
     assert fp32_route_plan(256, 4608, 7168, 128) is None
+
+
+# (2I, K, M) -> the fused kernel's fastest launch, or one within 1% of it (H200 2026-12-01,
+# ``tools/fused_route_probe.py``, public function us with padded activations; the numbers in
+# ``large_m_plans``' comment); M <= 128 and launches past FUSED_MODEL_MAX_WAVES: None
+FASTEST_FUSED_LAUNCH = {
+    (9216, 7168, 129): [("stream_k", 128)], (9216, 7168, 192): [("stream_k", 128)],
+    (9216, 7168, 256): [("stream_k", 128)],
+    (9216, 7168, 320): [("stream_k", 128), ("whole", 128)],
+    (9216, 7168, 512): [("stream_k", 128), ("stream_k", 256)],
+    (4096, 7168, 129): [("whole", 64)], (4096, 7168, 256): [("whole", 64)],
+    (4096, 7168, 384): [("whole", 128), ("stream_k", 128)], (4096, 7168, 512): [("whole", 128)],
+    (1024, 7168, 768): [("stream_k", 128)], (1024, 7168, 1024): [("whole", 64)],
+    (1024, 7168, 2048): [("whole", 128)],
+}
+
+
+def test_fused_mid_m_launch_is_the_fastest_measured():
+    from cute_kernels.large_m_plans import fused_mid_m_launch
+
+    for (two_i, k, m), fastest in FASTEST_FUSED_LAUNCH.items():
+        assert fused_mid_m_launch(m, two_i, k) in fastest, (two_i, k, m)
+    assert fused_mid_m_launch(128, 9216, 7168) is None
+    # more than 4 waves of 128-token tiles: session 23's rule, stream-K with 256 tokens there
+    # the fastest measured, or within 1% (9216x7168 M = 1024, 36864x7168 and 34816x5120
+    # M = 129 / 256)
+    for two_i, k, m in ((9216, 7168, 1024), (36864, 7168, 129), (36864, 7168, 256),
+                        (34816, 5120, 129), (34816, 5120, 256)):
+        assert fused_mid_m_launch(m, two_i, k) is None
+        assert large_m_route(m, two_i // 2, k) == ("stream_k", 256)
+    # small weights: the split route where the launch is whole tiles under half the SMs
+    assert large_m_route(256, 512, 7168)[0] == "split"        # 1024x7168: 32 64-token tiles
+    assert large_m_route(512, 512, 7168)[0] == "split"        # 64
+    assert large_m_route(768, 512, 7168) == ("stream_k", 128)
+    assert large_m_route(1024, 512, 7168) == ("whole", (64, 0))  # 128 tiles
+    assert large_m_route(129, 2048, 7168) == ("whole", (64, 0))  # 4096x7168: 96
 
 
 def test_config_is_valid_for_the_fused_kernel():
@@ -516,6 +550,31 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=
                    **options)
     torch.cuda.synchronize()
     return out, out_sf
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k,quantizers", [((128, 0), False, 3),
+                                                        ((64, 0, 5), True, 0),
+                                                        ((256, 0), True, 3)])
+def test_large_m_activation_rows_past_m_are_not_used(config, stream_k, quantizers):
+    """As the plain kernel's: activation rows past M (``bf16_activations(rows=)``'s zero
+    padding) are never used; NaN there writes the same codes and scales, padding included."""
+    m, i, k = 129, 320, 832
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    want = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
+                        quantizers=quantizers)
+    a16 = bf16_activations(a, a_sf, weight_dims(w)[2])
+    padded = torch.full((m + 200, k), float("nan"), device="cuda", dtype=torch.bfloat16)
+    padded[:m] = a16
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    launch_large_m(padded, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k,
+                   quantizers=quantizers)
+    torch.cuda.synchronize()
+    assert torch.equal(out, want[0])
+    assert torch.equal(out_sf.view(torch.uint8), want[1].view(torch.uint8))
 
 
 @pytest.mark.gpu

@@ -1,0 +1,98 @@
+"""The fused op's large-M routes through the public function, the activations' dequantization
+included: ``large_m_route``'s choice ("route") against the fused kernel forced onto whole tiles
+of 64 / 128 / 256 tokens ("whole64" ...) and onto its 128- / 256-token stream-K launch
+("sk128", "sk256"), and the unfused pair ("pair": ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant``);
+"route_exact" and "pair_exact": both with the activations unpadded (M rows, the TMA filling
+the last token tile's rows past M: ``bf16_activations``' ``rows`` ignored, as before session
+24).
+Session 24's ``split_points_probe`` (the kernel alone) had the fused kernel ahead of the fp32
+split route and of the pair at 9216x7168 M = 129..256, 1024x7168 M = 1024 and 4096x7168
+M = 256: this probe gives the rule its table. Permuted words, interleaved graphs, two rounds,
+graph us; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
+compiles only."""
+
+import contextlib
+import importlib
+
+import torch
+from probe_inputs import fused_operands, gate_up_words
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
+from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
+
+# the module, not the function the package exports under the same name
+SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+ROUTE = SWIGLU.large_m_route
+PADDED = SWIGLU.bf16_activations
+
+POINTS = [(9216, 7168, 129), (9216, 7168, 160), (9216, 7168, 192), (9216, 7168, 224),
+          (9216, 7168, 256), (9216, 7168, 320), (9216, 7168, 512), (9216, 7168, 1024),
+          (4096, 7168, 129), (4096, 7168, 192), (4096, 7168, 256), (4096, 7168, 384),
+          (4096, 7168, 512), (1024, 7168, 768), (1024, 7168, 1024), (1024, 7168, 2048),
+          (36864, 7168, 129), (36864, 7168, 256), (34816, 5120, 129), (34816, 5120, 256)]
+
+
+def forced_routes(two_i: int, m: int) -> dict:
+    """Name -> the ``large_m_route`` answer a variant forces."""
+    routes = {f"whole{t}": ("whole", (t, 0)) for t in (64, 128, 256)
+              if t < 256 or m >= 256 or two_i >= 32768}
+    routes.update({f"sk{t}": ("stream_k", t) for t in (128, 256)})
+    return routes
+
+
+@contextlib.contextmanager
+def route_forced(answer):
+    SWIGLU.large_m_route = lambda m, i, k: answer
+    try:
+        yield
+    finally:
+        SWIGLU.large_m_route = ROUTE
+
+
+@contextlib.contextmanager
+def unpadded():
+    exact = lambda a, a_sf, permuted=False, rows=None: PADDED(a, a_sf, permuted)  # noqa: E731
+    SWIGLU.bf16_activations = GEMM.bf16_activations = exact
+    try:
+        yield
+    finally:
+        SWIGLU.bf16_activations = GEMM.bf16_activations = PADDED
+
+
+def exact(call):
+    with unpadded():
+        return call()
+
+
+def fused(a, a_sf, w, answer=None):
+    if answer is None:
+        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+    with route_forced(answer):
+        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+
+
+for two_i, k, m in select_shapes(POINTS):
+    print(f"fused {two_i}x{k} M={m}: route {ROUTE(m, two_i // 2, k)}", flush=True)
+    ops = fused_operands(two_i, k, m, True)
+    a, a_sf = ops["a"], ops["a_sf"]
+    words = gate_up_words(two_i, k, True)
+    # the interleaved words stand in for a plain [2I, K] weight: same bytes
+    pair = lambda w: silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w[0], w[1], 0.5), 30.0)  # noqa
+    variants = {"route": [lambda w=w: fused(a, a_sf, w) for w in words],
+                "route_exact": [lambda w=w: exact(lambda: fused(a, a_sf, w)) for w in words],
+                "pair": [lambda w=w: pair(w) for w in words],
+                "pair_exact": [lambda w=w: exact(lambda: pair(w)) for w in words]}
+    want = fused(a, a_sf, words[0])
+    for name, answer in forced_routes(two_i, m).items():
+        variants[name] = [lambda w=w, answer=answer: fused(a, a_sf, w, answer) for w in words]
+        got = fused(a, a_sf, words[0], answer)
+        if not (torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
+                                                               want[1].view(torch.uint8))):
+            print(f"  {name}: codes or scales differ from the route's (rounding order)")
+    names = list(variants)
+    for _ in range(2):
+        times = time_graphs_interleaved_us([variants[v] for v in names], 20)
+        print(f"fused {two_i}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in
+                                                     zip(names, times)), flush=True)
