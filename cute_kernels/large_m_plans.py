@@ -250,15 +250,16 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
     return {}
 
 
-# The fused op past 128 tokens where a launch of 128-token tiles fills at most
-# ``FUSED_MODEL_MAX_WAVES`` waves: the fused kernel on whole tiles of 64 / 128 / 256 tokens or
-# in stream-K with 128 / 256, whichever ``fused_launch_estimates`` has fastest. Its costs are
-# the fused kernel's own, from ``tools/fused_route_probe.py`` (H200 2026-12-01, session 24,
+# Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves,
+# the wgmma kernels (fused and plain) take whole tiles of 64 / 128 / 256 tokens or stream-K
+# with 128 / 256, whichever ``mid_m_estimates`` has fastest. Its costs are the fused
+# kernel's, from ``tools/fused_route_probe.py`` (H200 2026-12-01, session 24,
 # public function us, activations padded to whole tiles; one wave of whole tiles at K = 7168:
 # ~31 us with 64 tokens, ~41-44 with 128, ~74-78 with 256), and a stream-K CTA pays ~0.3 of a
 # tile's K loop for its cut pieces' fix-up and the uneven finish. Its choice is the fastest
 # launch measured, or within 1%, at each of its 15 points (9216x7168 M = 129..512,
 # 4096x7168 M = 129..512, 1024x7168 M = 768..2048; ``FASTEST_FUSED_LAUNCH`` in the tests), e.g.
+# (fused)
 # whole / stream-K 128 / stream-K 256: 9216x7168 M = 256 91.6 (64) / 56.9 / 62.9; M = 320
 # 81.9 (128) / 80.7 / 101.2; 4096x7168 M = 192 31.1 (64) / 37.4 / 44.1; M = 512 44.0 (128) /
 # 52.1 / 59.2; 1024x7168 M = 768 33.5 (64) / 31.9 / 40.3; M = 2048 52.2 (128) / 60.3 / 67.1.
@@ -267,39 +268,46 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
 # 34816x5120 from M = 129) the kernel's stream-K / whole-tile rule (``stream_k_plan``,
 # ``large_m_config``) stays: its choice there, stream-K with 256 tokens, was the fastest
 # launch measured or within 1% at the five points probed, where this model's single-wave
-# costs would extrapolate.
-FUSED_TILE_COST = {64: 0.75, 128: 1.0, 256: 1.85}
-FUSED_PIECE_COST = 0.3
-FUSED_MODEL_MAX_WAVES = 4
+# costs would extrapolate. The plain GEMM (``plain_plan``, where it does not split K), same
+# probe for it (``tools/plain_route_probe.py``): the fastest launch or within 1% at its 10
+# points inside the bound (7168x18432, 5120x17408, 9216x7168, 4096x7168, 7168x2048 at
+# M = 256, the last three at 512, 9216x7168 and 7168x18432 at 129), e.g. plan before / now:
+# 4096x7168 M = 512 56.9 (stream-K 256) / 42.5 (whole 128; cuBLAS 41.5); M = 256 32.2 / 30.8
+# (whole 64); 7168x18432 M = 256 104.7 / 100.9 (whole 128); 9216x7168 M = 512 104.1 / 101.1
+# (stream-K 128).
+MID_M_TILE_COST = {64: 0.75, 128: 1.0, 256: 1.85}
+MID_M_PIECE_COST = 0.3
+MID_M_MAX_WAVES = 4
 
 
-def fused_launch_estimates(m: int, two_i: int, k: int, sms: int = H200_SMS) -> dict:
+def mid_m_estimates(m: int, two_i: int, k: int, sms: int = H200_SMS) -> dict:
     """("whole" | "stream_k", tile_m) -> the fused kernel's estimated time, in K loops of one
-    128-token tile: waves x ``FUSED_TILE_COST`` for whole tiles; for stream-K (only with
+    128-token tile: waves x ``MID_M_TILE_COST`` for whole tiles; for stream-K (only with
     ``STREAM_K_MIN_K_TILES`` units a CTA or more: fewer, and the pieces' fix-up dominates) each
-    CTA's share of the units plus ``FUSED_PIECE_COST`` of a K loop, times the tile's cost."""
+    CTA's share of the units plus ``MID_M_PIECE_COST`` of a K loop, times the tile's cost."""
     k_tiles = k // TILE_K
     est = {}
     for tile_m in (64, 128, 256):
         tiles = -(-m // tile_m) * -(-two_i // TILE_N)
-        est[("whole", tile_m)] = -(-tiles // sms) * FUSED_TILE_COST[tile_m] * k_tiles
+        est[("whole", tile_m)] = -(-tiles // sms) * MID_M_TILE_COST[tile_m] * k_tiles
     for tile_m in (128, 256):
         per_cta = launch_units(m, two_i, k, tile_m) / sms
         if per_cta >= STREAM_K_MIN_K_TILES:
-            est[("stream_k", tile_m)] = ((per_cta + FUSED_PIECE_COST * k_tiles)
-                                         * FUSED_TILE_COST[tile_m])
+            est[("stream_k", tile_m)] = ((per_cta + MID_M_PIECE_COST * k_tiles)
+                                         * MID_M_TILE_COST[tile_m])
     return est
 
 
 @functools.lru_cache(maxsize=4096)
-def fused_mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS
+def mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS
                        ) -> tuple[str, int] | None:
     """("whole" | "stream_k", tile_m): the fused kernel's launch with the least
-    ``fused_launch_estimates`` past 128 tokens, where 128-token tiles fill at most
-    ``FUSED_MODEL_MAX_WAVES`` waves; else None."""
-    if m <= 128 or -(-m // 128) * -(-two_i // TILE_N) > FUSED_MODEL_MAX_WAVES * sms:
+    ``mid_m_estimates`` past 128 tokens, where 128-token tiles fill at most
+    ``MID_M_MAX_WAVES`` waves; else None. ``two_i``: the weight's rows (2I for the fused
+    kernel, N for the plain one)."""
+    if m <= 128 or -(-m // 128) * -(-two_i // TILE_N) > MID_M_MAX_WAVES * sms:
         return None
-    est = fused_launch_estimates(m, two_i, k, sms)
+    est = mid_m_estimates(m, two_i, k, sms)
     return min(est, key=est.get)
 
 
@@ -309,12 +317,17 @@ def fused_mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS
 def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
-    ``large_m_plan``'s K splits."""
+    ``large_m_plan``'s K splits; without a K split, ``mid_m_launch``'s launch where it has
+    one (past 128 tokens, a few waves)."""
     stream_plan = stream_k_plan(m, n, k)
     if stream_plan is not None:
-        return stream_plan[0], 1, True, stream_plan[1]
-    tile_m, splits = large_m_plan(m, n, k)
-    return tile_m, splits, False, False
+        plan = stream_plan[0], 1, True, stream_plan[1]
+    else:
+        plan = *large_m_plan(m, n, k), False, False
+    mid = mid_m_launch(m, n, k) if plan[1] == 1 else None  # K splits stay (few tiles)
+    if mid is not None:
+        return mid[1], 1, mid[0] == "stream_k", False
+    return plan
 
 
 def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) -> dict:

@@ -46,7 +46,7 @@ from . import jit, reference
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
-from .large_m_plans import (fused_mid_m_launch, fused_stream_k_options, large_m_config,
+from .large_m_plans import (mid_m_launch, fused_stream_k_options, large_m_config,
                             plain_launch_options, stream_k_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
@@ -320,7 +320,7 @@ FUSED_NARROW_TILES = True
 @functools.lru_cache(maxsize=4096)  # pure in its integers, asked on every large-M call
 def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     """The route past the small-M regime. Past 128 tokens where 128-token tiles fill at most
-    a few waves: the fused kernel on ``fused_mid_m_launch``'s launch (whole tiles or
+    a few waves: the fused kernel on ``mid_m_launch``'s launch (whole tiles or
     stream-K), except that small weights take the fp32 split route where that launch is whole
     tiles filling under half the SMs (H200 2026-12-01, ``tools/fused_route_probe.py``, us,
     split route / the fused kernel on its fastest launch: 1024x7168 M = 256 19.6 / 24.5,
@@ -349,7 +349,7 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     4096x7168's stream-K at 22.2 against the pair's 23.4, the split route's own cost)."""
     plan = split_route_plan(m, i, k)
     small = plan is not None and m >= 128 and 2 * i * k <= 32 * 2**20
-    mid = fused_mid_m_launch(m, 2 * i, k)
+    mid = mid_m_launch(m, 2 * i, k)
     if mid is not None:
         kind, tile_m = mid
         if small and kind == "whole" and 2 * -(-m // tile_m) * -(-2 * i // TILE_N) < H200_SMS:

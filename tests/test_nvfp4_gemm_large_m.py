@@ -267,6 +267,38 @@ def test_activation_rows_past_m_are_not_used(config, stream_k):
         launch_large_m(a[:m - 1], b, b_sf, alpha_t, outs[0], config, stream_k=stream_k)
 
 
+# (N, K, M) -> nvfp4_gemm's fastest wgmma launch, or one within 1% of it (H200 2026-12-01,
+# ``tools/plain_route_probe.py``, public function us; ``large_m_plans``' comment)
+FASTEST_PLAIN_PLAN = {
+    (7168, 18432, 256): [(128, 1, False, False), (128, 1, True, False)],
+    (5120, 17408, 256): [(128, 1, True, False)], (9216, 7168, 256): [(128, 1, True, False)],
+    (4096, 7168, 256): [(64, 1, False, False)], (7168, 2048, 256): [(128, 1, False, False)],
+    (9216, 7168, 512): [(128, 1, True, False)], (4096, 7168, 512): [(128, 1, False, False)],
+    (7168, 2048, 512): [(256, 1, False, False)], (9216, 7168, 129): [(128, 1, True, False)],
+    (7168, 18432, 129): [(128, 1, False, False), (128, 1, True, False)],
+}
+
+
+def test_plain_plan_past_128_tokens_is_the_fastest_measured():
+    """``plain_plan`` takes ``mid_m_launch``'s launch past 128 tokens (a few waves, no K
+    split); K splits and launches of many waves keep their plans."""
+    from cute_kernels.large_m_plans import plain_plan
+
+    for (n, k, m), fastest in FASTEST_PLAIN_PLAN.items():
+        assert plain_plan(m, n, k) in fastest, (n, k, m)
+    assert plain_plan(256, 1024, 7168)[1] > 1                  # 8 row tiles: split-K stays
+    assert plain_plan(256, 36864, 7168) == (256, 1, True, False)  # 4.4 waves: stream_k_plan
+    assert plain_plan(128, 4096, 7168) == stream_k_plan_or_split(128, 4096, 7168)
+
+
+def stream_k_plan_or_split(m, n, k):
+    """``plain_plan`` without ``mid_m_launch`` (session 23's rule)."""
+    stream_plan = stream_k_plan(m, n, k)
+    if stream_plan is not None:
+        return stream_plan[0], 1, True, stream_plan[1]
+    return *large_m_plan(m, n, k), False, False
+
+
 # ------------------------------------------------------------------------- stream-K
 @pytest.mark.parametrize("n,k,tile_m", [(9216, 7168, 256), (200, 576, 64), (9216, 7168, 32),
                                         (7168, 18432, 16)])

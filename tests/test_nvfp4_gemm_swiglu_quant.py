@@ -203,7 +203,7 @@ def test_large_m_route():
     assert large_m_route(256, 512, 7168) == ("split", split_route_plan(256, 512, 7168))
     assert large_m_route(128, 2048, 7168)[0] == "split"
     assert large_m_route(64, 2048, 7168) == ("stream_k", 64)     # M = 64 keeps stream-K
-    assert large_m_route(256, 2048, 7168) == ("whole", (64, 0))  # fused_mid_m_launch
+    assert large_m_route(256, 2048, 7168) == ("whole", (64, 0))  # mid_m_launch
     assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
     assert large_m_route(4096, 18432, 7168)[0] == "whole"
     # the fused kernel on nvfp4_gemm's 16- / 32-token stream-K launch (FUSED_NARROW_TILES)
@@ -227,7 +227,7 @@ def test_large_m_route_takes_the_plain_gemms_narrower_tiles():
 
 # (2I, K, M) -> the fused kernel's fastest launch, or one within 1% of it (H200 2026-12-01,
 # ``tools/fused_route_probe.py``, public function us with padded activations; the numbers in
-# ``large_m_plans``' comment); M <= 128 and launches past FUSED_MODEL_MAX_WAVES: None
+# ``large_m_plans``' comment); M <= 128 and launches past MID_M_MAX_WAVES: None
 FASTEST_FUSED_LAUNCH = {
     (9216, 7168, 129): [("stream_k", 128)], (9216, 7168, 192): [("stream_k", 128)],
     (9216, 7168, 256): [("stream_k", 128)],
@@ -240,18 +240,18 @@ FASTEST_FUSED_LAUNCH = {
 }
 
 
-def test_fused_mid_m_launch_is_the_fastest_measured():
-    from cute_kernels.large_m_plans import fused_mid_m_launch
+def test_mid_m_launch_is_the_fastest_fused_launch_measured():
+    from cute_kernels.large_m_plans import mid_m_launch
 
     for (two_i, k, m), fastest in FASTEST_FUSED_LAUNCH.items():
-        assert fused_mid_m_launch(m, two_i, k) in fastest, (two_i, k, m)
-    assert fused_mid_m_launch(128, 9216, 7168) is None
+        assert mid_m_launch(m, two_i, k) in fastest, (two_i, k, m)
+    assert mid_m_launch(128, 9216, 7168) is None
     # more than 4 waves of 128-token tiles: session 23's rule, stream-K with 256 tokens there
     # the fastest measured, or within 1% (9216x7168 M = 1024, 36864x7168 and 34816x5120
     # M = 129 / 256)
     for two_i, k, m in ((9216, 7168, 1024), (36864, 7168, 129), (36864, 7168, 256),
                         (34816, 5120, 129), (34816, 5120, 256)):
-        assert fused_mid_m_launch(m, two_i, k) is None
+        assert mid_m_launch(m, two_i, k) is None
         assert large_m_route(m, two_i // 2, k) == ("stream_k", 256)
     # small weights: the split route where the launch is whole tiles under half the SMs
     assert large_m_route(256, 512, 7168)[0] == "split"        # 1024x7168: 32 64-token tiles

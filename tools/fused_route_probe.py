@@ -4,7 +4,7 @@ of 64 / 128 / 256 tokens ("whole64" ...) and onto its 128- / 256-token stream-K 
 ("sk128", "sk256"), and the unfused pair ("pair": ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant``);
 "route_exact" and "pair_exact": both with the activations unpadded (M rows, the TMA filling
 the last token tile's rows past M: ``bf16_activations``' ``rows`` ignored, as before session
-24).
+24); "cublas_silu": cuBLAS bf16 + torch silu * mul (issue 6's comparator at M >= 256).
 Session 24's ``split_points_probe`` (the kernel alone) had the fused kernel ahead of the fp32
 split route and of the pair at 9216x7168 M = 129..256, 1024x7168 M = 1024 and 4096x7168
 M = 256: this probe gives the rule its table. Permuted words, interleaved graphs, two rounds,
@@ -15,10 +15,12 @@ import contextlib
 import importlib
 
 import torch
+import torch.nn.functional as F
 from probe_inputs import fused_operands, gate_up_words
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
+from cute_kernels.bench.timing import (rotations_for, select_shapes,
+                                       time_graphs_interleaved_us, warm_only)
 from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 
 # the module, not the function the package exports under the same name
@@ -91,6 +93,15 @@ for two_i, k, m in select_shapes(POINTS):
         if not (torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
                                                                want[1].view(torch.uint8))):
             print(f"  {name}: codes or scales differ from the route's (rounding order)")
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w16 = [torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
+           for _ in range(1 if warm_only() else rotations_for(two_i * k * 2))]
+
+    def cublas_silu(w):
+        y = x @ w.t()
+        return F.silu(y[:, :two_i // 2]) * y[:, two_i // 2:]
+
+    variants["cublas_silu"] = [lambda w=w: cublas_silu(w) for w in w16]
     names = list(variants)
     for _ in range(2):
         times = time_graphs_interleaved_us([variants[v] for v in names], 20)
