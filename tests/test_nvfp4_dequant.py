@@ -141,5 +141,5 @@ def test_bf16_activations_padded_rows_are_zero(permuted):
     del junk  # its NaN block is likely the caching allocator's next one of this size
     got = bf16_activations(q, sf, permuted, rows)
     assert got.shape == (rows, k)
-    torch.testing.assert_close(got[:m], want, rtol=0, atol=0)
+    torch.testing.assert_close(got[:m], want, rtol=0, atol=0, equal_nan=True)  # NaN scales
     assert torch.equal(got[m:], torch.zeros_like(got[m:]))
