@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Prepared in session 24 for session 25's first call: the GPU test files session 24's calls
+# could not finish beside the fused tests and warm-ups (plain large-M with the padded
+# activations test, nvfp4_gemm on the mid-M plans, dequantize + permuted with the fixed
+# padded-rows test), alone, then memcheck.
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/session25_first.sh   (~300 s)
+source "$(dirname "$0")/device_common.sh"
+gpu_tests 420 /tmp/logs/t-gemm-large.log tests/test_nvfp4_gemm_large_m.py &
+gpu_tests 420 /tmp/logs/t-gemm-small.log tests/test_nvfp4_gemm.py &
+gpu_tests 420 /tmp/logs/t-dequant.log tests/test_nvfp4_dequant.py tests/test_permuted_fp4.py &
+(timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 220) &
+echo "racecheck skipped" > "$OUT/racecheck.txt"
+report_checks
+echo "done after $(elapsed) s"
