@@ -11,12 +11,11 @@ M = 256: this probe gives the rule its table. Permuted words, interleaved graphs
 graph us; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
 compiles only."""
 
-import contextlib
 import importlib
 
 import torch
 import torch.nn.functional as F
-from probe_inputs import fused_operands, gate_up_words
+from probe_inputs import fused_operands, gate_up_words, replaced
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -44,34 +43,18 @@ def forced_routes(two_i: int, m: int) -> dict:
     return routes
 
 
-@contextlib.contextmanager
-def route_forced(answer):
-    SWIGLU.large_m_route = lambda m, i, k: answer
-    try:
-        yield
-    finally:
-        SWIGLU.large_m_route = ROUTE
-
-
-@contextlib.contextmanager
-def unpadded():
-    exact = lambda a, a_sf, permuted=False, rows=None: PADDED(a, a_sf, permuted)  # noqa: E731
-    SWIGLU.bf16_activations = GEMM.bf16_activations = exact
-    try:
-        yield
-    finally:
-        SWIGLU.bf16_activations = GEMM.bf16_activations = PADDED
-
-
 def exact(call):
-    with unpadded():
+    """``call()`` with ``bf16_activations``' ``rows`` ignored (both public functions)."""
+    unpadded = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None:
+                PADDED(a, a_sf, permuted)}
+    with replaced(SWIGLU, unpadded), replaced(GEMM, unpadded):
         return call()
 
 
 def fused(a, a_sf, w, answer=None):
     if answer is None:
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-    with route_forced(answer):
+    with replaced(SWIGLU, {"large_m_route": lambda m, i, k: answer}):
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
 

@@ -7,11 +7,10 @@ shapes, and session 24's ``fused_route_probe`` found the fused kernel's fastest 
 from its plan at such points. Permuted words, interleaved graphs, two rounds, graph us; one
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import contextlib
 import importlib
 
 import torch
-from probe_inputs import gate_up_words
+from probe_inputs import gate_up_words, replaced
 
 from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -25,19 +24,10 @@ POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 51
           (4096, 7168, 512), (7168, 2048, 512), (9216, 7168, 129), (7168, 18432, 129)]
 
 
-@contextlib.contextmanager
-def plan_forced(plan):
-    GEMM.plain_plan = lambda m, n, k: plan
-    try:
-        yield
-    finally:
-        GEMM.plain_plan = PLAN
-
-
 def gemm(a, a_sf, w, plan=None):
     if plan is None:
         return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-    with plan_forced(plan):
+    with replaced(GEMM, {"plain_plan": lambda m, n, k: plan}):
         return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
 
 

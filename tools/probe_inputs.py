@@ -14,8 +14,9 @@ from cute_kernels.bench.timing import rotations_for, warm_only
 @contextlib.contextmanager
 def replaced(cls, attrs: dict):
     """``cls`` with the attributes ``attrs`` names set to its values (methods of a kernel
-    class, or its switches), restored on exit: compile a probe's variant under its own
-    ``jit.cached`` function, so that its cache key differs from the default's."""
+    class, or its switches; or a module's functions, a plan forced), restored on exit:
+    compile a probe's variant under its own ``jit.cached`` function, so that its cache key
+    differs from the default's."""
     saved = {name: getattr(cls, name) for name in attrs}
     for name, value in attrs.items():
         setattr(cls, name, value)
