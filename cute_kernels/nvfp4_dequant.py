@@ -286,8 +286,9 @@ def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False,
     ``permuted`` (the weights are permuted words): K in ``PERMUTED_K_ORDER``, written so by the
     dequantize kernel, or a permuting copy of bf16 ``a``.
 
-    ``rows`` (>= M; NVFP4 ``a`` only, where the pass writes a new buffer anyway): the result
-    has that many rows, zeros past M, so that the wgmma kernels' TMA never reads past it (its
+    ``rows`` (>= M; wherever the pass writes a new buffer anyway: NVFP4 ``a``, and bf16 ``a``
+    with ``permuted``, not bf16 ``a`` as it is): the result has that many rows, zeros past M,
+    so that the wgmma kernels' TMA never reads past it (its
     zero fill of rows past the tensor is slow: H200 2026-12-01, ``tools/token_tail_probe.py``,
     kernel us at M = 129, M rows / padded to the 128-token tile: 9216x7168 stream-K 74.4 /
     50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9)."""
@@ -295,7 +296,7 @@ def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False,
     if a_sf is None or m * k >= 2**31 or k % 64:
         if not permuted:
             return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
-        return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0))
+        return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0), rows)
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=a.device)
     if out.shape[0]:  # one launch writes the rows past M too (no memset between it and the
         # GEMM, which its PDL trigger lets start early)

@@ -162,12 +162,19 @@ PERMUTED_K_ORDER = _k_order()
 assert sorted(PERMUTED_K_ORDER) == list(range(64))
 
 
-def permute_k(x: torch.Tensor) -> torch.Tensor:
+def permute_k(x: torch.Tensor, rows: int | None = None) -> torch.Tensor:
     """Activations [M, K] (K a multiple of 64) with each 64-element group of K in
-    ``PERMUTED_K_ORDER``: out[:, 64 g + p] = x[:, 64 g + PERMUTED_K_ORDER[p]]."""
+    ``PERMUTED_K_ORDER``: out[:, 64 g + p] = x[:, 64 g + PERMUTED_K_ORDER[p]]. ``rows`` (>= M):
+    the result has that many rows, zeros past M (``bf16_activations``' whole token tiles)."""
     m, k = x.shape
     # element 16 q + 8 b + 4 e + 2 c + half goes to slot 16 (2 b + c) + 8 half + 2 q + e: a
     # transpose of the group's mixed-radix digits, one strided copy (no index tensor, whose
     # host-to-device copy would break CUDA-graph capture)
     digits = x.reshape(m, k // 64, 4, 2, 2, 2, 2)  # q, b, e, c, half
-    return digits.permute(0, 1, 3, 5, 6, 2, 4).reshape(m, k)
+    moved = digits.permute(0, 1, 3, 5, 6, 2, 4)
+    if rows is None or rows <= m:
+        return moved.reshape(m, k)
+    out = torch.empty((rows, k), dtype=x.dtype, device=x.device)
+    out[:m].view(moved.shape).copy_(moved)  # the same strided copy, into the padded buffer
+    out[m:].zero_()
+    return out

@@ -151,6 +151,16 @@ def test_permuted_k_dequantize_unit_follows_the_k_order():
                     assert element // 16 == q
 
 
+@pytest.mark.parametrize("m,rows", [(5, 5), (5, 3), (7, 64), (129, 256)])
+def test_permute_k_padded_rows(m, rows):
+    """``rows``: the same permuted rows first, zeros after (fewer rows than M: as without)."""
+    x = torch.randn(m, 192, dtype=torch.bfloat16)
+    got = permute_k(x, rows)
+    assert got.shape == (max(m, rows), 192) and got.is_contiguous()
+    assert torch.equal(got[:m], permute_k(x))
+    assert torch.equal(got[m:], torch.zeros_like(got[m:]))
+
+
 def test_permute_k_matches_the_order():
     x = torch.arange(2 * 128, dtype=torch.float32).view(2, 128)
     y = permute_k(x)
