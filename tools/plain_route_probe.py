@@ -2,7 +2,9 @@
 activations' dequantization included, padded to whole token tiles since session 24): the
 plan (``plain_plan``, "plan") against the kernel forced onto whole tiles of 64 / 128 / 256
 tokens ("whole64" ...) and onto stream-K with 128 / 256 ("sk128", "sk256"), and cuBLAS bf16
-("cublas") in the same run: issue 5's M = 256 target (0.9x cuBLAS) was open on six of seven
+("cublas") in the same run; W4A16 through the plan ("w4a16": bf16 activations, their
+K-permuting copy padded to whole token tiles since session 24) and with that copy unpadded
+("w4a16_exact"): issue 5's M = 256 target (0.9x cuBLAS) was open on six of seven
 shapes, and session 24's ``fused_route_probe`` found the fused kernel's fastest launch away
 from its plan at such points. Permuted words, interleaved graphs, two rounds, graph us; one
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -18,6 +20,7 @@ from cute_kernels.bench.timing import (rotations_for, select_shapes,
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 PLAN = GEMM.plain_plan
+PADDED = GEMM.bf16_activations
 
 POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 5120, 256),
           (9216, 7168, 256), (4096, 7168, 256), (7168, 2048, 256), (9216, 7168, 512),
@@ -43,6 +46,15 @@ for n, k, m in select_shapes(POINTS):
     forced.update({f"sk{t}": (t, 1, True, False) for t in (128, 256)})
     for name, plan in forced.items():
         variants[name] = [lambda w=w, plan=plan: gemm(a, a_sf, w, plan) for w in words]
+    variants["w4a16"] = [lambda w=w: nvfp4_gemm(x, None, w[0], w[1], 0.5) for w in words]
+    unpadded = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None:
+                PADDED(a, a_sf, permuted)}
+
+    def w4a16_exact(w):
+        with replaced(GEMM, unpadded):
+            return nvfp4_gemm(x, None, w[0], w[1], 0.5)
+
+    variants["w4a16_exact"] = [lambda w=w: w4a16_exact(w) for w in words]
     variants["cublas"] = [lambda w=w: x @ w.t() for w in w16]
     names = list(variants)
     for _ in range(2):

@@ -2,8 +2,9 @@
 # Prepared in session 24 for session 25's first call: the GPU test files session 24's calls
 # could not finish beside the fused tests and warm-ups (plain large-M with the padded
 # activations test, nvfp4_gemm on the mid-M plans, dequantize + permuted with the fixed
-# padded-rows test), alone, then memcheck.
-# Usage on the lent H200: source .gpu/setup.sh; bash tools/session25_first.sh   (~300 s)
+# padded-rows test), alone, then memcheck; then tools/plain_route_probe.py at M = 129 and
+# 256 on 9216x7168 and 7168x18432 (W4A16 with the padded K-permuting copy against unpadded).
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/session25_first.sh   (~360 s)
 source "$(dirname "$0")/device_common.sh"
 gpu_tests 420 /tmp/logs/t-gemm-large.log tests/test_nvfp4_gemm_large_m.py &
 gpu_tests 420 /tmp/logs/t-gemm-small.log tests/test_nvfp4_gemm.py &
@@ -11,4 +12,5 @@ gpu_tests 420 /tmp/logs/t-dequant.log tests/test_nvfp4_dequant.py tests/test_per
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 220) &
 echo "racecheck skipped" > "$OUT/racecheck.txt"
 report_checks
+CUTE_KERNELS_BENCH_SHAPES=10,11,0,4 timeout 100 python tools/plain_route_probe.py 2>&1 | tee "$OUT/plain_route.log"
 echo "done after $(elapsed) s"
