@@ -11,6 +11,7 @@ gpu_tests 420 /tmp/logs/t-gemm-small.log tests/test_nvfp4_gemm.py &
 gpu_tests 420 /tmp/logs/t-dequant.log tests/test_nvfp4_dequant.py tests/test_permuted_fp4.py &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 220) &
 echo "racecheck skipped" > "$OUT/racecheck.txt"
+warm_points plain_route_probe 250 10 11 0 4
 report_checks
 CUTE_KERNELS_BENCH_SHAPES=10,11,0,4 timeout 100 python tools/plain_route_probe.py 2>&1 | tee "$OUT/plain_route.log"
 echo "done after $(elapsed) s"
