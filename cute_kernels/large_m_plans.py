@@ -250,38 +250,36 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
     return {}
 
 
-# Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves,
-# the wgmma kernels (fused and plain) take whole tiles of 64 / 128 / 256 tokens or stream-K
-# with 128 / 256, whichever ``mid_m_estimates`` has fastest. Its costs are the fused
-# kernel's, from ``tools/fused_route_probe.py`` (H200 2026-12-01, session 24,
-# public function us, activations padded to whole tiles; one wave of whole tiles at K = 7168:
-# ~31 us with 64 tokens, ~41-44 with 128, ~74-78 with 256), and a stream-K CTA pays ~0.3 of a
-# tile's K loop for its cut pieces' fix-up and the uneven finish. Its choice is the fastest
-# launch measured, or within 1%, at each of its 15 points (9216x7168 M = 129..512,
-# 4096x7168 M = 129..512, 1024x7168 M = 768..2048; ``FASTEST_FUSED_LAUNCH`` in the tests), e.g.
-# (fused)
-# whole / stream-K 128 / stream-K 256: 9216x7168 M = 256 91.6 (64) / 56.9 / 62.9; M = 320
-# 81.9 (128) / 80.7 / 101.2; 4096x7168 M = 192 31.1 (64) / 37.4 / 44.1; M = 512 44.0 (128) /
-# 52.1 / 59.2; 1024x7168 M = 768 33.5 (64) / 31.9 / 40.3; M = 2048 52.2 (128) / 60.3 / 67.1.
-# Session 23's route there (the fp32 split route, or stream-K from ``stream_k_plan``)
-# measured 61.4, 101.2, 40.1, 52.1, 36.4 and 60.1 us at those points. Beyond the waves bound (9216x7168 M = 1024, 36864x7168 and
-# 34816x5120 from M = 129) the kernel's stream-K / whole-tile rule (``stream_k_plan``,
-# ``large_m_config``) stays: its choice there, stream-K with 256 tokens, was the fastest
-# launch measured or within 1% at the five points probed, where this model's single-wave
-# costs would extrapolate. The plain GEMM (``plain_plan``, where it does not split K), same
-# probe for it (``tools/plain_route_probe.py``): the fastest launch or within 1% at its 10
-# points inside the bound (7168x18432, 5120x17408, 9216x7168, 4096x7168, 7168x2048 at
-# M = 256, the last three at 512, 9216x7168 and 7168x18432 at 129), e.g. plan before / now:
-# 4096x7168 M = 512 56.9 (stream-K 256) / 42.5 (whole 128; cuBLAS 41.5); M = 256 32.2 / 30.8
-# (whole 64); 7168x18432 M = 256 104.7 / 100.9 (whole 128); 9216x7168 M = 512 104.1 / 101.1
-# (stream-K 128).
+# Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves, the
+# wgmma kernels (fused and plain) take whole tiles of 64 / 128 / 256 tokens or stream-K with 128
+# / 256, whichever ``mid_m_estimates`` has fastest. Its costs are the fused kernel's, from
+# ``tools/fused_route_probe.py`` (H200 2026-12-01, session 24, public function us, activations
+# padded to whole tiles; one wave of whole tiles at K = 7168: ~31 us with 64 tokens, ~41-44 with
+# 128, ~74-78 with 256), and a stream-K CTA pays ~0.3 of a tile's K loop for its cut pieces'
+# fix-up and the uneven finish. Its choice is the fastest launch measured, or within 1%, at each
+# of its 15 points (9216x7168 M = 129..512, 4096x7168 M = 129..512, 1024x7168 M = 768..2048;
+# ``FASTEST_FUSED_LAUNCH`` in the tests), e.g. fused, whole / stream-K 128 / stream-K 256:
+# 9216x7168 M = 256 91.6 (64) / 56.9 / 62.9; M = 320 81.9 (128) / 80.7 / 101.2; 4096x7168 M =
+# 192 31.1 (64) / 37.4 / 44.1; M = 512 44.0 (128) / 52.1 / 59.2; 1024x7168 M = 768 33.5 (64) /
+# 31.9 / 40.3; M = 2048 52.2 (128) / 60.3 / 67.1. Session 23's route there (the fp32 split
+# route, or stream-K from ``stream_k_plan``) measured 61.4, 101.2, 40.1, 52.1, 36.4 and 60.1 us
+# at those points. Beyond the waves bound (9216x7168 M = 1024, 36864x7168 and 34816x5120 from M
+# = 129) the kernel's stream-K / whole-tile rule (``stream_k_plan``, ``large_m_config``) stays:
+# its choice there, stream-K with 256 tokens, was the fastest launch measured or within 1% at
+# the five points probed, where this model's single-wave costs would extrapolate. The plain GEMM
+# (``plain_plan``, where it does not split K), same probe for it
+# (``tools/plain_route_probe.py``): the fastest launch or within 1% at its 10 points inside the
+# bound (7168x18432, 5120x17408, 9216x7168, 4096x7168, 7168x2048 at M = 256, the last three at
+# 512, 9216x7168 and 7168x18432 at 129), e.g. plan before / now: 4096x7168 M = 512 56.9
+# (stream-K 256) / 42.5 (whole 128; cuBLAS 41.5); M = 256 32.2 / 30.8 (whole 64); 7168x18432 M =
+# 256 104.7 / 100.9 (whole 128); 9216x7168 M = 512 104.1 / 101.1 (stream-K 128).
 MID_M_TILE_COST = {64: 0.75, 128: 1.0, 256: 1.85}
 MID_M_PIECE_COST = 0.3
 MID_M_MAX_WAVES = 4
 
 
 def mid_m_estimates(m: int, two_i: int, k: int, sms: int = H200_SMS) -> dict:
-    """("whole" | "stream_k", tile_m) -> the fused kernel's estimated time, in K loops of one
+    """("whole" | "stream_k", tile_m) -> the wgmma kernel's estimated time, in K loops of one
     128-token tile: waves x ``MID_M_TILE_COST`` for whole tiles; for stream-K (only with
     ``STREAM_K_MIN_K_TILES`` units a CTA or more: fewer, and the pieces' fix-up dominates) each
     CTA's share of the units plus ``MID_M_PIECE_COST`` of a K loop, times the tile's cost."""
@@ -299,9 +297,8 @@ def mid_m_estimates(m: int, two_i: int, k: int, sms: int = H200_SMS) -> dict:
 
 
 @functools.lru_cache(maxsize=4096)
-def mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS
-                       ) -> tuple[str, int] | None:
-    """("whole" | "stream_k", tile_m): the fused kernel's launch with the least
+def mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS) -> tuple[str, int] | None:
+    """("whole" | "stream_k", tile_m): the wgmma kernel's launch with the least
     ``mid_m_estimates`` past 128 tokens, where 128-token tiles fill at most
     ``MID_M_MAX_WAVES`` waves; else None. ``two_i``: the weight's rows (2I for the fused
     kernel, N for the plain one)."""

@@ -46,7 +46,7 @@ from . import jit, reference
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
-from .large_m_plans import (mid_m_launch, fused_stream_k_options, large_m_config,
+from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             plain_launch_options, stream_k_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,

@@ -363,9 +363,9 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
     ``permuted``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
     ``NVFP4GemmSwigluQuantLargeM``);
-    M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8], w_sf int32
-    [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat uint8); with
-    ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
+    M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
+    w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
+    uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
