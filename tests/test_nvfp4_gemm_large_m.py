@@ -288,15 +288,7 @@ def test_plain_plan_past_128_tokens_is_the_fastest_measured():
         assert plain_plan(m, n, k) in fastest, (n, k, m)
     assert plain_plan(256, 1024, 7168)[1] > 1                  # 8 row tiles: split-K stays
     assert plain_plan(256, 36864, 7168) == (256, 1, True, False)  # 4.4 waves: stream_k_plan
-    assert plain_plan(128, 4096, 7168) == stream_k_plan_or_split(128, 4096, 7168)
-
-
-def stream_k_plan_or_split(m, n, k):
-    """``plain_plan`` without ``mid_m_launch`` (session 23's rule)."""
-    stream_plan = stream_k_plan(m, n, k)
-    if stream_plan is not None:
-        return stream_plan[0], 1, True, stream_plan[1]
-    return *large_m_plan(m, n, k), False, False
+    assert plain_plan(128, 4096, 7168) == (128, 4, False, False)  # M <= 128: large_m_plan
 
 
 # ------------------------------------------------------------------------- stream-K

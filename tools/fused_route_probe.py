@@ -15,7 +15,7 @@ import importlib
 
 import torch
 import torch.nn.functional as F
-from probe_inputs import fused_operands, gate_up_words, replaced
+from probe_inputs import fused_operands, gate_up_words, replaced, unpadded
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -26,7 +26,6 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 ROUTE = SWIGLU.large_m_route
-PADDED = SWIGLU.bf16_activations
 
 POINTS = [(9216, 7168, 129), (9216, 7168, 160), (9216, 7168, 192), (9216, 7168, 224),
           (9216, 7168, 256), (9216, 7168, 320), (9216, 7168, 512), (9216, 7168, 1024),
@@ -44,10 +43,8 @@ def forced_routes(two_i: int, m: int) -> dict:
 
 
 def exact(call):
-    """``call()`` with ``bf16_activations``' ``rows`` ignored (both public functions)."""
-    unpadded = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None:
-                PADDED(a, a_sf, permuted)}
-    with replaced(SWIGLU, unpadded), replaced(GEMM, unpadded):
+    """``call()`` with the activations unpadded (both public functions)."""
+    with unpadded(SWIGLU, GEMM):
         return call()
 
 

@@ -12,7 +12,7 @@ point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compile
 import importlib
 
 import torch
-from probe_inputs import gate_up_words, replaced
+from probe_inputs import gate_up_words, replaced, unpadded
 
 from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -20,7 +20,6 @@ from cute_kernels.bench.timing import (rotations_for, select_shapes,
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 PLAN = GEMM.plain_plan
-PADDED = GEMM.bf16_activations
 
 POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 5120, 256),
           (9216, 7168, 256), (4096, 7168, 256), (7168, 2048, 256), (9216, 7168, 512),
@@ -47,11 +46,8 @@ for n, k, m in select_shapes(POINTS):
     for name, plan in forced.items():
         variants[name] = [lambda w=w, plan=plan: gemm(a, a_sf, w, plan) for w in words]
     variants["w4a16"] = [lambda w=w: nvfp4_gemm(x, None, w[0], w[1], 0.5) for w in words]
-    unpadded = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None:
-                PADDED(a, a_sf, permuted)}
-
     def w4a16_exact(w):
-        with replaced(GEMM, unpadded):
+        with unpadded(GEMM):
             return nvfp4_gemm(x, None, w[0], w[1], 0.5)
 
     variants["w4a16_exact"] = [lambda w=w: w4a16_exact(w) for w in words]

@@ -27,6 +27,20 @@ def replaced(cls, attrs: dict):
             setattr(cls, name, value)
 
 
+@contextlib.contextmanager
+def unpadded(*modules):
+    """The modules' ``bf16_activations`` with ``rows`` ignored (M rows, the wgmma kernels'
+    TMA filling the last token tile past them: the form before session 24)."""
+    from cute_kernels.nvfp4_dequant import bf16_activations
+
+    exact = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None:
+             bf16_activations(a, a_sf, permuted)}
+    with contextlib.ExitStack() as stack:
+        for module in modules:
+            stack.enter_context(replaced(module, exact))
+        yield
+
+
 def copies_for(bytes_per_copy: int) -> int:
     """Weight copies of a probe: a rotation past the L2, or one in a warm-up process (which
     only compiles; dozens of them at once ran the GPU out of memory in session 20)."""
