@@ -122,7 +122,8 @@ class NVFP4Quant:
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
-                 min_ctas: int = 0, ring: int = 0):
+                 min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
+                 trigger: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -134,6 +135,12 @@ class NVFP4Quant:
         # items in flight without holding registers (16-bit inputs only); 0: into registers
         assert ring == 0 or (ring >= 2 and not prefetch and dtype.width == 16)
         self.ring = ring
+        # the first item's loads go out before the threshold table is built (their registers
+        # live through the fill)
+        assert not early_loads or not (prefetch or ring)
+        self.early_loads = early_loads
+        # PDL: let the next kernel launch first thing (False: as this grid exits)
+        self.trigger = trigger
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -241,8 +248,11 @@ class NVFP4Quant:
                sSF: cute.Tensor, mSFWords: cute.Tensor, m: cutlass.Int32,
                row_items: cutlass.Int32, items: cutlass.Int32):
         if cutlass.const_expr(self.pdl):
-            # PDL: everything here reads the previous kernel's results (the scale too), so
-            # wait for it first (the next kernel launches as these CTAs exit)
+            # PDL: the next kernel may launch now (it waits for this grid to finish before it
+            # reads anything) and take SMs as these CTAs exit; everything here reads the
+            # previous kernel's results (the scale too), so wait for it first
+            if cutlass.const_expr(self.trigger):
+                cute.arch.griddepcontrol_launch_dependents()
             cute.arch.griddepcontrol_wait()
         tidx, _, _ = cute.arch.thread_idx()
         bidx, ex, _ = cute.arch.block_idx()
@@ -262,7 +272,7 @@ class NVFP4Quant:
         loaded = cutlass.min(row_items, end)  # items with rows to load
         cur = self._input_regs()
         nxt = self._input_regs() if self.prefetch else None
-        if cutlass.const_expr(self.prefetch):
+        if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
         if cutlass.const_expr(self.cmp):
             table = self._threshold_table(g, tidx)
@@ -275,6 +285,9 @@ class NVFP4Quant:
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
                 self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
+            elif cutlass.const_expr(self.early_loads):
+                if w != first:
+                    self._load_item(mX, ex, w, w < loaded, lane, cur)
             else:
                 self._load_item(mX, ex, w, w < loaded, lane, cur)
             self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, half,
@@ -577,7 +590,8 @@ class NVFP4Quant:
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
-                        ring: int = 0):
+                        ring: int = 0, early_loads: bool = False,
+                        trigger: bool = True):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -600,7 +614,8 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
-                        interleaved, encode, min_ctas, ring)
+                        interleaved, encode, min_ctas, ring, early_loads,
+                        trigger)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

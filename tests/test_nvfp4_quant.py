@@ -45,6 +45,23 @@ def test_ring_variant_compiles_for_sm90a(silu, experts, vecs, ring):
                             False, "cmp", 0, ring) is not None
 
 
+@pytest.mark.parametrize("silu,experts", [(False, False), (True, False), (True, True)])
+def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
+    """The first item's loads before the table fill, and the late PDL trigger (row tails
+    included)."""
+    for k in (7168, 80):
+        for options in ((0, True), (0, False, False)):
+            assert compile_only(compile_nvfp4_quant, k, BF16, silu, experts, 4, 4, 8 * 132,
+                                False, False, "cmp", 0, *options) is not None
+
+
+def test_early_loads_rejects_prefetch_and_ring():
+    for prefetch, ring in ((True, 0), (False, 2)):
+        with pytest.raises(AssertionError):
+            compile_only(compile_nvfp4_quant, 2048, BF16, False, False, 4, 4, 132, prefetch,
+                         False, "cmp", 0, ring, True)
+
+
 def test_ring_variant_rejects_prefetch_and_fp32():
     with pytest.raises(AssertionError):
         compile_only(compile_nvfp4_quant, 2048, BF16, False, False, 4, 4, 132, True, False,
@@ -338,6 +355,19 @@ def _assert_configs_agree(m: int, k: int, silu: bool, config: tuple, baseline: t
     _assert_quantized_equal(outs[0], outs[1])
     if not silu:
         _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("ctas", [8 * 132, 5])
+@pytest.mark.parametrize("silu", [False, True])
+@pytest.mark.parametrize("m,k", [(300, 3072), (129, 80), (7, 5120)])
+def test_early_loads_and_late_trigger_agree(ctas, silu, m, k):
+    """The first item's loads before the table fill, and the launch that lets the next kernel
+    launch only as it exits (the old PDL behaviour), bit-exact with the default: whole rows,
+    row tails, a 5-CTA grid whose warps walk many items."""
+    base = (4, 4, 8 * 132, False)
+    for options in ((False, False, "cmp", 0, 0, True), (False, False, "cmp", 0, 0, False, False)):
+        _assert_configs_agree(m, k, silu, (4, 4, ctas) + options, base)
 
 
 @pytest.mark.gpu

@@ -1,30 +1,25 @@
 """Quantization bandwidth, old against new kernel configs, as % of the copy bandwidth measured
 in the same run (torch ``copy_`` of a 256 MiB buffer, graph-timed; bytes read + written).
 
-Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas[, prefetch[, ring]]):
-  plain  old       fma 4 4 16  0       the default before session 10
-         cmp8      cmp 4 4  8  0       the default (best of the session 10 runs)
-         cmp8v2p   cmp 2 4  8  0 p     the next item's loads in flight (56 registers)
-         cmp6p     cmp 4 4  6  0 p     the same with 4 loads a lane (80 registers)
-         cmp8r2    cmp 4 4  8  0 - 2   2 items in flight through a shared-memory ring (cp.async)
-         cmp8v2r4  cmp 2 4  8  0 - 4   4 items of 2 loads a lane in the ring
+Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
+  plain  old       fma 4 4 16  0                the default before session 10
+         cmp8      cmp 4 4  8  0 trigger=False  the default of sessions 10..24
+         cmp8t     cmp 4 4  8  0                the same launching the next kernel first thing
+                                                (PDL ``launch_dependents``; the default now)
+         cmp8te    cmp 4 4  8  0 early_loads    + the first item's loads before the table fill
+         cmp6tp    cmp 4 4  6  0 prefetch       + the next item's loads in flight (80 registers)
   fused  old       fma 4 4  8  0
-         cmp12v2   cmp 2 4 12 12       the default: 2 loads per lane, 40 registers
-         cmp8v2p   cmp 2 4  8  0 p     the next item's loads in flight (64 registers)
-         cmp4p     cmp 4 4  4  0 p     the same with 4 loads a lane (104 registers)
-         cmp8v2r2  cmp 2 4  8  0 - 2   2 items in flight through the ring
-         cmp6v2r3  cmp 2 4  6  0 - 3   3 items (28 KB of shared memory a CTA)
-The kernel is latency-bound at M = 4096 (each warp alternates its loads and its arithmetic;
-session 10: 69-75% of copy at K = 5120 / 7168 with 11.4 instructions per element): the
-prefetch variants keep a second item in flight in registers, the ring variants one or more in
-shared memory. (Before the threshold encode, prefetch measured 2-8% slower; the registers it
-costs are fewer now.)
-Session 10 (H200, 2026-11-30) also measured cmp16v2 (plain, 2 4 16 16), cmp6w8 (plain,
-4 8 6 6), cmp12 (plain, 4 4 12 12), cmp8 (fused, 4 4 8 8), cmp5 (fused, 4 4 5 0) and the
-first item's loads issued before the table fill (plain +-1.5%, fused spilling at 40
-registers: half the bandwidth): none ahead, the last removed (``notes/quant-bw.md``).
+         cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
+         cmp12v2t  cmp 2 4 12 12                with the early PDL trigger (the default now)
+         cmp8v2tp  cmp 2 4  8  0 prefetch       + the next item's loads in flight (64 registers)
+Beside them, a torch copy of the same bytes (half read, half written): the size's own ceiling
+(session 11: 86% of the 256 MiB copy at plain M = 4096 K = 5120's 54 MB).
+Session 10/11 (H200, 2026-11-30) also measured cmp16v2 (plain, 2 4 16 16), cmp6w8 (plain,
+4 8 6 6), cmp12 (plain, 4 4 12 12), cmp8 (fused, 4 4 8 8), cmp5 (fused, 4 4 5 0), prefetch
+at vecs 2 and the cp.async ring (``ring``; lost everywhere) without the early trigger: none
+ahead (``notes/quant-bw.md``).
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
-and the default). Every variant's outputs are compared with the old kernel's (must be equal:
+the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
 both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
 picks shape indices (the device script warms them in parallel)."""
 
@@ -39,13 +34,17 @@ from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us,
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 
 KS = (5120, 7168, 17408, 18432)
-PLAIN = {"old": ("fma", 4, 4, 16, 0), "cmp8": ("cmp", 4, 4, 8, 0),
-         "cmp8v2p": ("cmp", 2, 4, 8, 0, True), "cmp6p": ("cmp", 4, 4, 6, 0, True),
-         "cmp8r2": ("cmp", 4, 4, 8, 0, False, 2), "cmp8v2r4": ("cmp", 2, 4, 8, 0, False, 4)}
-FUSED = {"old": ("fma", 4, 4, 8, 0), "cmp12v2": ("cmp", 2, 4, 12, 12),
-         "cmp8v2p": ("cmp", 2, 4, 8, 0, True), "cmp4p": ("cmp", 4, 4, 4, 0, True),
-         "cmp8v2r2": ("cmp", 2, 4, 8, 0, False, 2), "cmp6v2r3": ("cmp", 2, 4, 6, 0, False, 3)}
-DEFAULT = {False: "cmp8", True: "cmp12v2"}
+# name: (encode, vecs, warps, CTAs per SM, min_ctas) and keyword options of compile_nvfp4_quant
+PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
+         "cmp8": (("cmp", 4, 4, 8, 0), {"trigger": False}),
+         "cmp8t": (("cmp", 4, 4, 8, 0), {}),
+         "cmp8te": (("cmp", 4, 4, 8, 0), {"early_loads": True}),
+         "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True})}
+FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
+         "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
+         "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
+         "cmp8v2tp": (("cmp", 2, 4, 8, 0), {"prefetch": True})}
+DEFAULT = {False: "cmp8t", True: "cmp12v2t"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
 
@@ -55,9 +54,9 @@ def _sf_bytes(m: int, k: int) -> int:
 
 
 def _fn(k, fused, variant):
-    encode, vecs, warps, per_sm, min_ctas, prefetch, ring = variant + (False, 0)[len(variant) - 5:]
+    (encode, vecs, warps, per_sm, min_ctas), options = variant
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
-                               per_sm * sm_count(), prefetch, False, encode, min_ctas, ring)
+                               per_sm * sm_count(), encode=encode, min_ctas=min_ctas, **options)
 
 
 def main():
@@ -70,7 +69,8 @@ def main():
         width = 2 * k if fused else k
         variants = FUSED if fused else PLAIN
         if m < 4096:
-            variants = {n: variants[n] for n in ("old", DEFAULT[fused])}
+            variants = {n: variants[n] for n in ("old", "cmp12v2" if fused else "cmp8",
+                                                 DEFAULT[fused])}
         nbytes = m * width * 2 + m * k // 2 + _sf_bytes(m, k)
         n_in = 2 if m >= 4096 else 8
         xs = [(torch.randn(m, width, device="cuda") * torch.rand(m, 1, device="cuda") * 4
@@ -80,6 +80,10 @@ def main():
         mask = torch.zeros(1, dtype=torch.int32, device="cuda")
         outs = {}
         calls = {}
+        # a copy moving the same bytes (half read, half written): this size's own ceiling
+        src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        calls["copy"] = [lambda: dst.copy_(src)]
         for name, variant in variants.items():
             fn = _fn(k, fused, variant)
             q = torch.full((m, k // 2), 0xFF, dtype=torch.uint8, device="cuda")
@@ -96,6 +100,9 @@ def main():
         base = outs["old"]
         line = f"{'fused' if fused else 'plain'} M={m:<5} K={k:<5}"
         for name, t in times.items():
+            if name == "copy":
+                line += f" | same-size copy {t:8.2f} us {nbytes / t / 1e6 / copy:6.1%}"
+                continue
             same = torch.equal(outs[name][0], base[0]) and torch.equal(outs[name][1], base[1])
             tbps = nbytes / t / 1e6
             line += f" | {name} {t:8.2f} us {tbps / copy:6.1%}{'' if same else ' MISMATCH'}"
