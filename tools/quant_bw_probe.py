@@ -6,6 +6,10 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
          cmp8      cmp 4 4  8  0 trigger=False  the default of sessions 10..24
          cmp8t     cmp 4 4  8  0                the same launching the next kernel first thing
                                                 (PDL ``launch_dependents``; the default now)
+         cmp9t     cmp 4 4  9  9                the same at 9 CTAs an SM (<= 56 registers): with the
+                                                early trigger the next grid's CTAs take the SMs as
+                                                this one's exit, so a grid of 8 an SM where 9 fit
+                                                (56 registers at K = 5120) lands unevenly
          cmp8te    cmp 4 4  8  0 early_loads    + the first item's loads before the table fill
          cmp6tp    cmp 4 4  6  0 prefetch       + the next item's loads in flight (80 registers)
   fused  old       fma 4 4  8  0
@@ -38,6 +42,7 @@ KS = (5120, 7168, 17408, 18432)
 PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp8": (("cmp", 4, 4, 8, 0), {"trigger": False}),
          "cmp8t": (("cmp", 4, 4, 8, 0), {}),
+         "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp8te": (("cmp", 4, 4, 8, 0), {"early_loads": True}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
@@ -55,8 +60,11 @@ def _sf_bytes(m: int, k: int) -> int:
 
 def _fn(k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
+    # (compile_nvfp4_quant is a cached compile: positional arguments only)
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
-                               per_sm * sm_count(), encode=encode, min_ctas=min_ctas, **options)
+                               per_sm * sm_count(), options.get("prefetch", False), False,
+                               encode, min_ctas, 0, options.get("early_loads", False),
+                               options.get("trigger", True))
 
 
 def main():

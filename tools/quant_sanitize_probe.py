@@ -26,9 +26,9 @@ for enc, vecs, per_sm, mc, pf in (("fma", 4, 16, 0, False), ("cmp", 2, 16, 16, F
     compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, pf,
                         False, enc, mc)(x, g, mask, q, sf)
 # the first item's loads before the table fill, and the launch without the early PDL trigger
-for opts in ({"early_loads": True}, {"trigger": False}):
-    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132,
-                        **opts)(x, g, mask, q, sf)
+for options in ((True, True), (False, False)):
+    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132, False, False,
+                        "cmp", 0, 0, *options)(x, g, mask, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
 for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
