@@ -88,26 +88,40 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
     return gate * cute.arch.rcp_approx(cutlass.Float32(1.0) + e) * up
 
 
-def kernel_config(k: int, silu: bool, device: torch.device, fp32_input: bool = False
-                  ) -> tuple[int, int, int, bool]:
-    """(vecs, warps, max_ctas, prefetch) for a row length, 4 warps per CTA and no next-item
-    loads in flight. The best of ``tools/quant_bw_probe.py`` on the H200 (2026-11-30, M = 4096
-    and 16384, K or I in {5120, 7168, 17408, 18432}, % of copy; ``notes/quant-bw.md``):
-    plain: 4 loads per lane (1024 elements per warp item), 8 CTAs per SM (58 registers, all
-    resident): 69.5-88.7% against 68.2-85.7% at 12 per SM under a 40-register bound; fused: 2
-    loads per lane, 12 CTAs per SM under a 40-register bound: 81.8-93.2%, ahead of 4 loads at
-    8 per SM on 6 of the 8 points. The fp32 input of ``swiglu_split_route`` keeps 4 loads and
-    8 CTAs per SM (its verified config)."""
+# Rows x K (output elements) up to which plain ``nvfp4_quantize`` keeps the next item's loads
+# in flight (``launch_config``)
+PLAIN_PREFETCH_ELEMENTS = 100_000_000
+
+
+def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
+                  fp32_input: bool = False) -> tuple:
+    """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
+    max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
+    ``tools/quant_bw_probe.py`` on the H200 (``notes/quant-bw.md``).
+
+    The persistent grid hands each CTA a fixed share of the work items, so it must hold
+    exactly as many CTAs an SM as fit: with the early PDL trigger the next grid's CTAs take
+    the SMs as this one's exit, and where one more fits than the grid has an SM they land
+    unevenly (session 25: plain at 8 an SM with 56 registers, where 9 fit, lost 7-10 points
+    of the copy bandwidth). Hence the launch bounds: plain 8 an SM at <= 64 registers with the
+    next item's loads in flight up to ``PLAIN_PREFETCH_ELEMENTS`` (session 25, M = 4096:
+    K = 5120 69.7 -> 74.8% and more, M = 16384 K >= 17408 lost 3-7 points), 9 an SM at <= 56
+    without past it; fused 8 an SM with the next item's loads (64 registers: 82.9 -> 87.2% at
+    M = 4096 I = 5120). The masked experts keep session 10's fused config (2 loads a lane, 12
+    an SM at <= 40 registers: their grid covers each expert, so there is no next item to
+    prefetch at common sizes), and the fp32 input of ``swiglu_split_route`` its verified
+    config (4 loads, 8 an SM, interleaved columns) with the next kernel launching as it
+    exits (56-96 registers: its grid is not sized to them)."""
     sms = sm_count(device.index or 0)
-    if silu and not fp32_input:
-        return 2, 4, 12 * sms, False
-    return 4, 4, 8 * sms, False
-
-
-def kernel_options(silu: bool, fp32_input: bool = False) -> tuple[str, int]:
-    """(encode, min_ctas) of the public entry points: the threshold encode, and a launch
-    bound of the CTAs per SM where ``kernel_config`` wants one (fused: 12, 40 registers)."""
-    return "cmp", (12 if silu and not fp32_input else 0)
+    if fp32_input:
+        return 4, 4, 8 * sms, False, True, "fma", 0, 0, False, False
+    if experts:
+        return 2, 4, 12 * sms, False, False, "cmp", 12, 0, False, True
+    if silu:
+        return 2, 4, 8 * sms, True, False, "cmp", 8, 0, False, True
+    if rows * k <= PLAIN_PREFETCH_ELEMENTS:
+        return 4, 4, 8 * sms, True, False, "cmp", 8, 0, False, True
+    return 4, 4, 9 * sms, False, False, "cmp", 9, 0, False, True
 
 
 class NVFP4Quant:
@@ -704,8 +718,7 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     g = as_scale_tensor("global_scale", global_scale, x.device)
     packed, sf = _outputs(out, (), m, k, x)
     if m:
-        compile_nvfp4_quant(k, str(x.dtype), silu, False, *kernel_config(k, silu, x.device),
-                            False, *kernel_options(silu))(
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *launch_config(k, silu, x.device, m))(
             x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
 
@@ -746,9 +759,8 @@ def silu_mul_nvfp4_quant_experts(gate_up: torch.Tensor, masked_m: torch.Tensor,
     check_cuda("global_scale", global_scale, like=gate_up)
     packed, sf = _outputs(out, (e,), m, i, gate_up)
     if e and m:
-        config = kernel_config(i, True, gate_up.device)
-        compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config, False,
-                            *kernel_options(True))(
+        config = launch_config(i, True, gate_up.device, m, experts=True)
+        compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config)(
             gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
     return packed.permute(1, 2, 0), _experts_scales_view(sf, e, sf.shape[1], sf.shape[2])
 

@@ -31,7 +31,7 @@ import torch
 from .constants import constant
 from .large_m_plans import large_m_plan, plain_plan
 from .nvfp4_gemm import launch_planned
-from .nvfp4_quant import compile_nvfp4_quant, kernel_config
+from .nvfp4_quant import compile_nvfp4_quant, launch_config
 from .permuted_fp4 import weight_dims
 
 
@@ -62,6 +62,6 @@ def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: 
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
     launch_planned(a, a_sf, w, w_sf, alpha, pre, plan)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
-                                *kernel_config(i, True, w.device, fp32_input=True), True)
+                                *launch_config(i, True, w.device, m, fp32_input=True))
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,
           out_sf.view(torch.uint8).view(-1))  # the mask argument is not read

@@ -7,12 +7,13 @@ from fractions import Fraction
 import pytest
 import torch
 
-from cute_kernels import reference
+from cute_kernels import nvfp4_quant, reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
                                      F32_EXPONENT_MASK, ONE_SIXTH)
-from cute_kernels.nvfp4_quant import (compile_nvfp4_quant, nvfp4_quantize,
+from cute_kernels.nvfp4_quant import (PLAIN_PREFETCH_ELEMENTS, compile_nvfp4_quant,
+                                      launch_config, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
-from cute_kernels.testing import compile_only
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
 from tests.conftest import poisoned
 
@@ -33,6 +34,24 @@ def test_silu_mul_quant_compiles_for_sm90a(i, dtype):
 @pytest.mark.parametrize("i,dtype", [(2048, BF16), (48, FP16)])
 def test_experts_compiles_for_sm90a(i, dtype):
     assert compile_only(compile_nvfp4_quant, i, dtype, True, True) is not None
+
+
+@pytest.mark.parametrize("k,dtype", [(2048, BF16), (5120, BF16), (7168, BF16), (7168, FP16),
+                                     (18432, BF16)])
+@pytest.mark.parametrize("silu,experts,rows", [(False, False, 1), (False, False, 16384),
+                                               (True, False, 4096), (True, True, 128)])
+def test_public_grids_fill_the_sms_exactly(k, dtype, silu, experts, rows):
+    """The public launches' CTAs an SM are exactly as many as their registers let share one:
+    the persistent grid's work is split evenly among its CTAs, and with the early PDL trigger
+    the next grid's CTAs take the SMs as this one's exit, so an SM with room for one more
+    CTA than planned would get it and finish last (session 25, ``launch_config``). The model
+    row lengths; a short row (K = 80: 53 registers) may leave room for one more."""
+    config = launch_config(k, silu, torch.device("cpu"), rows, experts=experts)
+    vecs, warps, max_ctas, prefetch = config[:4]
+    plain_prefetch = not silu and rows * k <= PLAIN_PREFETCH_ELEMENTS
+    assert prefetch == (silu and not experts or plain_prefetch)
+    compiled = compile_only(compile_nvfp4_quant, k, dtype, silu, experts, *config)
+    assert ctas_per_sm(max(kernel_registers(compiled)), warps) == max_ctas // 132
 
 
 @pytest.mark.parametrize("silu,experts", [(False, False), (True, False), (True, True)])
@@ -327,6 +346,19 @@ def test_quantize_bit_exact(m, k, dtype):
     _assert_quantized_equal(got, reference.nvfp4_quantize(x, g))  # padding included
     # and with freshly allocated outputs and a float scale
     _assert_quantized_equal(nvfp4_quantize(x, float(g)), reference.nvfp4_quantize(x, float(g)))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,k", [(7, 80), (1000, 5120), (4500, 7168)])
+def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k):
+    """Plain rows past ``PLAIN_PREFETCH_ELEMENTS`` take the 9-an-SM launch without the next
+    item's loads (forced here by a zero bound; 4500 rows of 7168 fill its grid)."""
+    monkeypatch.setattr(nvfp4_quant, "PLAIN_PREFETCH_ELEMENTS", 0)
+    assert not launch_config(k, False, torch.device("cuda"), m)[3]
+    x = _rows(m, k, torch.bfloat16)
+    g = reference.nvfp4_global_scale(x).reshape(1)
+    _assert_quantized_equal(nvfp4_quantize(x, g, out=_poisoned_out(m, k)),
+                            reference.nvfp4_quantize(x, g))
 
 
 @pytest.mark.gpu

@@ -18,7 +18,7 @@ from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_plain
 from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route
 from cute_kernels.nvfp4_gemm_swiglu_quant import launch_large_m as launch_fused
-from cute_kernels.nvfp4_quant import compile_nvfp4_quant, kernel_config
+from cute_kernels.nvfp4_quant import compile_nvfp4_quant, launch_config
 from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
 
 POINTS = [(9216, 7168, 256), (1024, 7168, 1024)]
@@ -39,8 +39,8 @@ for two_i, k, m in select_shapes(POINTS):
     plain_sk = sk is not None
     plain_config = (sk[0] if plain_sk else large_m_plan(m, two_i, k)[0], 0)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
-                                *kernel_config(i, True, torch.device("cuda"), fp32_input=True),
-                                True)
+                                *launch_config(i, True, torch.device("cuda"), m,
+                                               fp32_input=True))
     one = constant(1, torch.int32, torch.device("cuda"))
 
     def fp32_pair(w):

@@ -2,20 +2,24 @@
 in the same run (torch ``copy_`` of a 256 MiB buffer, graph-timed; bytes read + written).
 
 Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
-  plain  old       fma 4 4 16  0                the default before session 10
+  plain  old       fma 4 4 16  0 trigger=False  the default before session 10
          cmp8      cmp 4 4  8  0 trigger=False  the default of sessions 10..24
-         cmp8t     cmp 4 4  8  0                the same launching the next kernel first thing
-                                                (PDL ``launch_dependents``; the default now)
-         cmp9t     cmp 4 4  9  9                the same at 9 CTAs an SM (<= 56 registers): with the
-                                                early trigger the next grid's CTAs take the SMs as
-                                                this one's exit, so a grid of 8 an SM where 9 fit
-                                                (56 registers at K = 5120) lands unevenly
-         cmp8te    cmp 4 4  8  0 early_loads    + the first item's loads before the table fill
-         cmp6tp    cmp 4 4  6  0 prefetch       + the next item's loads in flight (80 registers)
-  fused  old       fma 4 4  8  0
+         cmp9t     cmp 4 4  9  9                9 an SM (<= 56 registers) with the early PDL
+                                                trigger: the default past
+                                                ``PLAIN_PREFETCH_ELEMENTS``
+         cmp6tp    cmp 4 4  6  0 prefetch       the next item's loads in flight (80 registers)
+         cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
+         cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers: the default below
+                                                ``PLAIN_PREFETCH_ELEMENTS``
+  fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
-         cmp12v2t  cmp 2 4 12 12                with the early PDL trigger (the default now)
-         cmp8v2tp  cmp 2 4  8  0 prefetch       + the next item's loads in flight (64 registers)
+         cmp12v2t  cmp 2 4 12 12                with the early trigger
+         cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
+                                                the default since session 25
+The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
+as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
+plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
+exactly.
 Beside them, a torch copy of the same bytes (half read, half written): the size's own ceiling
 (session 11: 86% of the 256 MiB copy at plain M = 4096 K = 5120's 54 MB).
 Session 10/11 (H200, 2026-11-30) also measured cmp16v2 (plain, 2 4 16 16), cmp6w8 (plain,
@@ -41,15 +45,15 @@ KS = (5120, 7168, 17408, 18432)
 # name: (encode, vecs, warps, CTAs per SM, min_ctas) and keyword options of compile_nvfp4_quant
 PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp8": (("cmp", 4, 4, 8, 0), {"trigger": False}),
-         "cmp8t": (("cmp", 4, 4, 8, 0), {}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
-         "cmp8te": (("cmp", 4, 4, 8, 0), {"early_loads": True}),
-         "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True})}
+         "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
+         "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
-         "cmp8v2tp": (("cmp", 2, 4, 8, 0), {"prefetch": True})}
-DEFAULT = {False: "cmp8t", True: "cmp12v2t"}
+         "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True})}
+DEFAULT = {False: "cmp8tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
 
