@@ -88,40 +88,41 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
     return gate * cute.arch.rcp_approx(cutlass.Float32(1.0) + e) * up
 
 
-# Rows x K (output elements) up to which plain ``nvfp4_quantize`` keeps the next item's loads
-# in flight (``launch_config``)
-PLAIN_PREFETCH_ELEMENTS = 100_000_000
+# Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
+# flight (``launch_config``)
+PREFETCH_ELEMENTS = 100_000_000
 
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
                   fp32_input: bool = False) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
     max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
-    ``tools/quant_bw_probe.py`` on the H200 (``notes/quant-bw.md``).
+    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``).
 
-    The persistent grid hands each CTA a fixed share of the work items, so it must hold
-    exactly as many CTAs an SM as fit: with the early PDL trigger the next grid's CTAs take
-    the SMs as this one's exit, and where one more fits than the grid has an SM they land
-    unevenly (session 25: plain at 8 an SM with 56 registers, where 9 fit, lost 7-10 points
-    of the copy bandwidth). Hence the launch bounds: plain 8 an SM at <= 64 registers with the
-    next item's loads in flight up to ``PLAIN_PREFETCH_ELEMENTS`` (session 25, M = 4096:
-    K = 5120 69.7 -> 74.8% and more, M = 16384 K >= 17408 lost 3-7 points), 9 an SM at <= 56
-    without past it; fused 8 an SM with the next item's loads (64 registers: 82.9 -> 87.2% at
-    M = 4096 I = 5120). The masked experts keep session 10's fused config (2 loads a lane, 12
-    an SM at <= 40 registers: their grid covers each expert, so there is no next item to
-    prefetch at common sizes), and the fp32 input of ``swiglu_split_route`` its verified
-    config (4 loads, 8 an SM, interleaved columns) with the next kernel launching as it
-    exits (56-96 registers: its grid is not sized to them)."""
+    The persistent grid hands each CTA a fixed share of the work items, so it holds exactly
+    as many CTAs an SM as fit (the launch bounds pin the registers): with the early PDL
+    trigger the next grid's CTAs take the SMs as this one's exit, and where one more fits than
+    the grid has an SM they land unevenly (plain at 8 an SM with 56 registers, where 9 fit,
+    lost 7-10 points of the copy bandwidth).
+
+    Up to ``PREFETCH_ELEMENTS`` the next item's loads are in flight while one is computed:
+    plain 6 CTAs an SM (80 registers; M = 4096 K = 5120 70.0 -> 75.1%, K = 7168 77.3 ->
+    78.6%), fused 8 an SM (64 registers; I = 5120 82.8 -> 85.9%). Past it they lost (M = 16384
+    K = 17408: plain 90.9 -> 81.1%, fused 94.3 -> 89.9%), so there plain takes 9 an SM at
+    <= 56 registers and fused 12 at <= 40. The masked experts keep the fused 12 an SM (their
+    grid covers each expert: at common sizes a warp has no next item), the fp32 input of
+    ``swiglu_split_route`` its verified config (4 loads, 8 an SM, interleaved columns) with
+    the next kernel launching only as it exits (56-96 registers: its grid is not sized to
+    them)."""
     sms = sm_count(device.index or 0)
     if fp32_input:
         return 4, 4, 8 * sms, False, True, "fma", 0, 0, False, False
-    if experts:
-        return 2, 4, 12 * sms, False, False, "cmp", 12, 0, False, True
+    prefetch = not experts and rows * k <= PREFETCH_ELEMENTS
     if silu:
-        return 2, 4, 8 * sms, True, False, "cmp", 8, 0, False, True
-    if rows * k <= PLAIN_PREFETCH_ELEMENTS:
-        return 4, 4, 8 * sms, True, False, "cmp", 8, 0, False, True
-    return 4, 4, 9 * sms, False, False, "cmp", 9, 0, False, True
+        per_sm = 8 if prefetch else 12
+        return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
+    per_sm = 6 if prefetch else 9
+    return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
 
 
 class NVFP4Quant:

@@ -10,7 +10,7 @@ import torch
 from cute_kernels import nvfp4_quant, reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
                                      F32_EXPONENT_MASK, ONE_SIXTH)
-from cute_kernels.nvfp4_quant import (PLAIN_PREFETCH_ELEMENTS, compile_nvfp4_quant,
+from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, compile_nvfp4_quant,
                                       launch_config, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
@@ -39,7 +39,8 @@ def test_experts_compiles_for_sm90a(i, dtype):
 @pytest.mark.parametrize("k,dtype", [(2048, BF16), (5120, BF16), (7168, BF16), (7168, FP16),
                                      (18432, BF16)])
 @pytest.mark.parametrize("silu,experts,rows", [(False, False, 1), (False, False, 16384),
-                                               (True, False, 4096), (True, True, 128)])
+                                               (True, False, 4096), (True, False, 16384),
+                                               (True, True, 128)])
 def test_public_grids_fill_the_sms_exactly(k, dtype, silu, experts, rows):
     """The public launches' CTAs an SM are exactly as many as their registers let share one:
     the persistent grid's work is split evenly among its CTAs, and with the early PDL trigger
@@ -48,8 +49,7 @@ def test_public_grids_fill_the_sms_exactly(k, dtype, silu, experts, rows):
     row lengths; a short row (K = 80: 53 registers) may leave room for one more."""
     config = launch_config(k, silu, torch.device("cpu"), rows, experts=experts)
     vecs, warps, max_ctas, prefetch = config[:4]
-    plain_prefetch = not silu and rows * k <= PLAIN_PREFETCH_ELEMENTS
-    assert prefetch == (silu and not experts or plain_prefetch)
+    assert prefetch == (not experts and rows * k <= PREFETCH_ELEMENTS)
     compiled = compile_only(compile_nvfp4_quant, k, dtype, silu, experts, *config)
     assert ctas_per_sm(max(kernel_registers(compiled)), warps) == max_ctas // 132
 
@@ -350,15 +350,18 @@ def test_quantize_bit_exact(m, k, dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,k", [(7, 80), (1000, 5120), (4500, 7168)])
-def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k):
-    """Plain rows past ``PLAIN_PREFETCH_ELEMENTS`` take the 9-an-SM launch without the next
-    item's loads (forced here by a zero bound; 4500 rows of 7168 fill its grid)."""
-    monkeypatch.setattr(nvfp4_quant, "PLAIN_PREFETCH_ELEMENTS", 0)
-    assert not launch_config(k, False, torch.device("cuda"), m)[3]
-    x = _rows(m, k, torch.bfloat16)
+@pytest.mark.parametrize("silu", [False, True])
+def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k, silu):
+    """Rows past ``PREFETCH_ELEMENTS`` take the launch without the next item's loads (plain 9
+    CTAs an SM, SiLU*mul 12; forced here by a zero bound; 4500 rows of 7168 fill the grid):
+    the same bits as the reference (SiLU*mul: as the default launch's)."""
+    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
     g = reference.nvfp4_global_scale(x).reshape(1)
-    _assert_quantized_equal(nvfp4_quantize(x, g, out=_poisoned_out(m, k)),
-                            reference.nvfp4_quantize(x, g))
+    run = silu_mul_nvfp4_quant if silu else nvfp4_quantize
+    want = run(x, g) if silu else reference.nvfp4_quantize(x, g)
+    monkeypatch.setattr(nvfp4_quant, "PREFETCH_ELEMENTS", 0)
+    assert not launch_config(k, silu, torch.device("cuda"), m)[3]
+    _assert_quantized_equal(run(x, g, out=_poisoned_out(m, k)), want)
 
 
 @pytest.mark.gpu

@@ -5,17 +5,17 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
   plain  old       fma 4 4 16  0 trigger=False  the default before session 10
          cmp8      cmp 4 4  8  0 trigger=False  the default of sessions 10..24
          cmp9t     cmp 4 4  9  9                9 an SM (<= 56 registers) with the early PDL
-                                                trigger: the default past
-                                                ``PLAIN_PREFETCH_ELEMENTS``
-         cmp6tp    cmp 4 4  6  0 prefetch       the next item's loads in flight (80 registers)
+                                                trigger: the default past PREFETCH_ELEMENTS
+         cmp6tp    cmp 4 4  6  0 prefetch       the next item's loads in flight (80 registers):
+                                                the default up to PREFETCH_ELEMENTS
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
-         cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers: the default below
-                                                ``PLAIN_PREFETCH_ELEMENTS``
+         cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
-         cmp12v2t  cmp 2 4 12 12                with the early trigger
+         cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
+                                                PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
-                                                the default since session 25
+                                                the default up to PREFETCH_ELEMENTS
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
@@ -53,7 +53,7 @@ FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
          "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True})}
-DEFAULT = {False: "cmp8tp", True: "cmp8v2tp"}
+DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
 
