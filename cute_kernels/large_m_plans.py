@@ -308,6 +308,16 @@ def mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS) -> tuple[str, 
     return min(est, key=est.get)
 
 
+# ``plain_plan`` takes ``mid_m_launch`` up to this many tokens: the range session 24 measured
+# it on for the plain GEMM (``tools/plain_route_probe.py``, M = 129..512). Its cost model is
+# the fused kernel's, whose 256-token tiles cost more than the plain kernel's: at M = 1024 the
+# nvfp4_gemm suite (H200 2026-12-01, session 25, permuted words, us) had 7168x18432 482.9
+# (0.92x cuBLAS), 5120x17408 328.5 (0.84x) and 7168x2048 54.7 (0.87x) on its 128-token
+# stream-K, against session 22's suite on the plans kept here (256-token tiles): 402.3
+# (1.07x), 288.9 (0.96x) and 46.3 (0.95x).
+PLAIN_MID_M_MAX = 512
+
+
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
 # microseconds of Python each time otherwise)
 @functools.lru_cache(maxsize=4096)
@@ -315,13 +325,14 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
     ``large_m_plan``'s K splits; without a K split, ``mid_m_launch``'s launch where it has
-    one (past 128 tokens, a few waves)."""
+    one (129..``PLAIN_MID_M_MAX`` tokens, a few waves)."""
     stream_plan = stream_k_plan(m, n, k)
     if stream_plan is not None:
         plan = stream_plan[0], 1, True, stream_plan[1]
     else:
         plan = *large_m_plan(m, n, k), False, False
-    mid = mid_m_launch(m, n, k) if plan[1] == 1 else None  # K splits stay (few tiles)
+    # K splits stay (few tiles)
+    mid = mid_m_launch(m, n, k) if plan[1] == 1 and m <= PLAIN_MID_M_MAX else None
     if mid is not None:
         return mid[1], 1, mid[0] == "stream_k", False
     return plan

@@ -6,7 +6,8 @@ tokens ("whole64" ...) and onto stream-K with 128 / 256 ("sk128", "sk256"), and 
 K-permuting copy padded to whole token tiles since session 24) and with that copy unpadded
 ("w4a16_exact"): issue 5's M = 256 target (0.9x cuBLAS) was open on six of seven
 shapes, and session 24's ``fused_route_probe`` found the fused kernel's fastest launch away
-from its plan at such points. Permuted words, interleaved graphs, two rounds, graph us; one
+from its plan at such points. Session 25 added M = 1024 on the three shapes whose suite
+times rose with session 24's plan there (``PLAIN_MID_M_MAX``). Permuted words, interleaved graphs, two rounds, graph us; one
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
@@ -23,7 +24,8 @@ PLAN = GEMM.plain_plan
 
 POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 5120, 256),
           (9216, 7168, 256), (4096, 7168, 256), (7168, 2048, 256), (9216, 7168, 512),
-          (4096, 7168, 512), (7168, 2048, 512), (9216, 7168, 129), (7168, 18432, 129)]
+          (4096, 7168, 512), (7168, 2048, 512), (9216, 7168, 129), (7168, 18432, 129),
+          (7168, 18432, 1024), (5120, 17408, 1024), (7168, 2048, 1024)]
 
 
 def gemm(a, a_sf, w, plan=None):
