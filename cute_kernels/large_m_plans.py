@@ -92,6 +92,14 @@ STREAM_K_MAX_EFFICIENCY = 0.8  # whole tiles / (waves x CTAs) below which stream
 # 307.9 us in stream-K against 320.8; 36864x7168 M = 512 (87%) 457.7 against 453.5
 STREAM_K_MAX_EFFICIENCY_FUSED = 0.85
 STREAM_K_MIN_K_TILES = 40      # k-tiles per CTA the plain GEMM needs for stream-K
+# With this many k-tiles a CTA the plain GEMM's fix-ups are cheap against its stream, so it
+# takes stream-K below ``STREAM_K_LONG_MAX_EFFICIENCY``: 7168x18432 M = 1024 (224 tiles of
+# 256 tokens, 85% of two waves, 488 k-tiles a CTA; ``tools/plain_route_probe.py``, H200
+# 2026-12-01, session 25, public us, two rounds): stream-K 371.2, 371.9 against whole tiles
+# 411.8, 416.8 (cuBLAS 416.3, 427.1). Of the model shapes at 129..16384 tokens only
+# 7168x18432 at 897..1024 tokens changes with it.
+STREAM_K_LONG_K_TILES = 200
+STREAM_K_LONG_MAX_EFFICIENCY = 0.9
 # The hybrid (whole tiles, then stream-K for the last one to two waves' worth) where the
 # whole tiles fill at least two waves (``tools/stream_k_probe.py``, H200 2026-11-30, us,
 # hybrid / whole tiles / stream-K): 36864x7168 M = 512 (87% full) 424.5 / 444.4 / 440.7;
@@ -154,7 +162,8 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
                   ) -> tuple[int, bool] | None:
     """(token tile, hybrid) for a stream-K launch of the wgmma kernel, or None (whole tiles,
     with ``large_m_plan``). Taken where whole tiles fill less than ``STREAM_K_MAX_EFFICIENCY``
-    of their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel); the plain GEMM
+    of their waves (``STREAM_K_MAX_EFFICIENCY_FUSED`` for the fused kernel,
+    ``STREAM_K_LONG_MAX_EFFICIENCY`` for the plain one with many k-tiles a CTA); the plain GEMM
     also needs ``STREAM_K_MIN_K_TILES`` k-tiles per CTA in its stream-K part (its alternative,
     split-K, is cheap), and takes the hybrid where whole tiles fill two waves or more, below
     ``STREAM_K_HYBRID_MAX_EFFICIENCY`` (from 257 tokens, as measured). The fused kernel's
@@ -174,7 +183,9 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
         return (tile_m // 2 if tile_m > 64 and tiles * 2 < sms else tile_m), False
     # measured from M = 512 only (the probe's hybrid columns)
     hybrid = m > 256 and tiles >= 2 * sms and efficiency < STREAM_K_HYBRID_MAX_EFFICIENCY
-    if not hybrid and efficiency >= STREAM_K_MAX_EFFICIENCY:
+    long_k = tiles * (k // TILE_K) >= STREAM_K_LONG_K_TILES * sms
+    bar = STREAM_K_LONG_MAX_EFFICIENCY if long_k else STREAM_K_MAX_EFFICIENCY
+    if not hybrid and efficiency >= bar:
         return None
     # the kernel's split (``_whole_tiles``): whole waves but the last, the rest in stream-K
     streamed = tiles - (tiles // sms - 1) * sms if hybrid else tiles

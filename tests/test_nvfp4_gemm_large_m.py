@@ -289,9 +289,9 @@ def test_plain_plan_past_128_tokens_is_the_fastest_measured():
     assert plain_plan(256, 1024, 7168)[1] > 1                  # 8 row tiles: split-K stays
     assert plain_plan(256, 36864, 7168) == (256, 1, True, False)  # 4.4 waves: stream_k_plan
     assert plain_plan(128, 4096, 7168) == (128, 4, False, False)  # M <= 128: large_m_plan
-    # past PLAIN_MID_M_MAX the plans session 22 measured (mid_m_launch's 128-token stream-K
-    # was 8-20% slower at M = 1024 on these)
-    assert plain_plan(1024, 7168, 18432) == (256, 1, False, False)
+    # past PLAIN_MID_M_MAX 256-token tiles, as session 25 measured fastest at M = 1024
+    # (mid_m_launch's 128-token stream-K was 8-20% slower there)
+    assert plain_plan(1024, 7168, 18432) == (256, 1, True, False)   # long K: stream-K
     assert plain_plan(1024, 5120, 17408) == (256, 1, True, False)
     assert plain_plan(1024, 7168, 2048) == (256, 1, False, False)
 
