@@ -206,3 +206,24 @@ warm_swiglu_suite() {
     CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
   done
 }
+# quant_sanitize TOOL...: in the foreground, tools/quant_sanitize_probe.py once, then under
+# each compute-sanitizer TOOL (memcheck, racecheck); exit lines in $OUT/memcheck.txt
+quant_sanitize() {
+  local tool
+  timeout 120 python tools/quant_sanitize_probe.py > /tmp/logs/qprobe.log 2>&1
+  for tool in "$@"; do
+    timeout 120 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 \
+      python tools/quant_sanitize_probe.py > "/tmp/logs/$tool.log" 2>&1
+    echo "$tool exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "/tmp/logs/$tool.log" | tail -1)"
+  done > "$OUT/memcheck.txt"
+}
+# quant_report: after the caller's background jobs (gpu_tests, quant_sanitize, warm-ups), their
+# summary, shown and kept in $OUT/checks.txt
+quant_report() {
+  wait
+  { echo "tests + warm-up + sanitizers done after $(elapsed) s"
+    for f in /tmp/logs/t-*.log; do [ -f "$f" ] && { echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; }; done
+    tail -3 /tmp/logs/qprobe.log; cat "$OUT/memcheck.txt"
+    grep -h -A12 Traceback /tmp/logs/warm-*.log 2>/dev/null | tail -14; } > "$OUT/checks.txt" 2>&1
+  cat "$OUT/checks.txt"
+}

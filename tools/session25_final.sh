@@ -15,16 +15,8 @@ timeout 200 python -m cute_kernels.bench quant --out "$OUT" > "$OUT/quant.log" 2
 echo "quant exit $? at $(elapsed) s"
 grep -v "^ *$" "$OUT/quant.log" | head -20
 gpu_tests 150 /tmp/logs/t-quant.log tests/test_nvfp4_quant.py tests/test_silu_mul.py &
-(timeout 100 python tools/quant_sanitize_probe.py > /tmp/logs/qprobe.log 2>&1
- timeout 120 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-   python tools/quant_sanitize_probe.py > /tmp/logs/memcheck.log 2>&1
- echo "memcheck exit $? $(grep -E 'ERROR SUMMARY' /tmp/logs/memcheck.log | tail -1)" > "$OUT/memcheck.txt") &
-wait
-{ echo "tests + warm-up + memcheck done after $(elapsed) s"
-  for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
-  tail -3 /tmp/logs/qprobe.log; cat "$OUT/memcheck.txt"
-  grep -l -E "Error|Traceback" /tmp/logs/warm-*.log | head; } > "$OUT/checks.txt" 2>&1
-cat "$OUT/checks.txt"
+quant_sanitize memcheck &
+quant_report
 left=$(( 570 - $(elapsed) ))
 echo "swiglu suite with $left s left"
 timeout "$left" python -m cute_kernels.bench swiglu --out "$OUT/swiglu" > "$OUT/bench-swiglu.log" 2>&1

@@ -10,18 +10,8 @@ gpu_tests 200 /tmp/logs/t-quant.log tests/test_nvfp4_quant.py tests/test_silu_mu
 gpu_tests 200 /tmp/logs/t-models.log tests/models &
 POINTS="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
 warm_points quant_bw_probe 200 $POINTS
-(timeout 120 python tools/quant_sanitize_probe.py > /tmp/logs/qprobe.log 2>&1
- for tool in memcheck racecheck; do
-   timeout 120 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
-     python tools/quant_sanitize_probe.py > /tmp/logs/$tool.log 2>&1
-   echo "$tool exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/logs/$tool.log | tail -1)"
- done > "$OUT/memcheck.txt") &
-wait
-{ echo "tests + warm-up + memcheck done after $(elapsed) s"
-  for f in /tmp/logs/t-*.log; do echo "== $(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR|^E  " "$f" | head -10; done
-  tail -3 /tmp/logs/qprobe.log; cat "$OUT/memcheck.txt"
-  grep -h -A12 Traceback /tmp/logs/warm-*.log | tail -14; } > "$OUT/checks.txt" 2>&1
-cat "$OUT/checks.txt"
+quant_sanitize memcheck racecheck &
+quant_report
 CUTE_KERNELS_BENCH_SHAPES=$(echo $POINTS | tr ' ' ,) timeout 200 python tools/quant_bw_probe.py 2>&1 | tee "$OUT/quant_bw_probe.log"
 left=$(( 560 - $(elapsed) ))
 echo "quant suite with $left s left"
