@@ -10,7 +10,8 @@ source "$(dirname "$0")/device_common.sh"
 for i in 0 1 2 3 4; do  # compiles only, on the CPU (each kernel runs once)
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
 done
-# the suite's graph timings are device-side: the compiles beside it do not move them
+# (wrong, as call 5 showed: the warm-up processes run each kernel once, and beside them the
+# quant suite's copy ceiling read 3.17 TB/s; session25_quant_suite.sh reran it alone)
 timeout 200 python -m cute_kernels.bench quant --out "$OUT" > "$OUT/quant.log" 2>&1
 echo "quant exit $? at $(elapsed) s"
 grep -v "^ *$" "$OUT/quant.log" | head -20
