@@ -138,7 +138,7 @@ class NVFP4Quant:
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True):
+                 trigger: bool = True, split_tail: bool = False):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -156,6 +156,12 @@ class NVFP4Quant:
         self.early_loads = early_loads
         # PDL: let the next kernel launch first thing (False: as this grid exits)
         self.trigger = trigger
+        # the row items left after whole rounds of the grid (fewer than its warps) go out as
+        # half items (vecs / 2 loads a lane), so the last round has twice the warps busy for
+        # half as long (threshold encode, rows only, with the next item's loads in flight)
+        assert not split_tail or (prefetch and not experts and vecs == 4
+                                  and encode == "cmp" and dtype.width == 16)
+        self.split_tail = split_tail
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -287,7 +293,9 @@ class NVFP4Quant:
         loaded = cutlass.min(row_items, end)  # items with rows to load
         cur = self._input_regs()
         nxt = self._input_regs() if self.prefetch else None
-        if cutlass.const_expr(self.prefetch or self.early_loads):
+        if cutlass.const_expr(self.split_tail):
+            self._load_unit(mX, first, row_items, items, stride, lane, cur)
+        elif cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
         if cutlass.const_expr(self.cmp):
             table = self._threshold_table(g, tidx)
@@ -296,6 +304,10 @@ class NVFP4Quant:
         if cutlass.const_expr(self.ring):
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                             loaded, lane, tidx >> 5, cur)
+            return
+        if cutlass.const_expr(self.split_tail):
+            self._split_tail_loop(mX, mQ, sSF, mSFWords, g, table, m, row_items, items, first,
+                                  stride, lane, half, cur, nxt)
             return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
@@ -326,6 +338,58 @@ class NVFP4Quant:
         else:
             if cutlass.const_expr(not self.experts):
                 self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
+
+    # ---- the split tail (``split_tail``) -------------------------------------------------------
+    # Units: the row items of whole rounds (``full``, a multiple of the stride), then the
+    # ``rem`` items left as 2 * rem halves (half h: item full + h // 2, loads 2 (h % 2), +1),
+    # then the zero-padding units of the scale rows.
+    @cute.jit
+    def _unit(self, u, row_items, stride):
+        """(item, first load, is_half) of unit ``u``."""
+        full = row_items // stride * stride
+        rem = row_items - full
+        h = u - full
+        is_half = (u >= full) & (h < 2 * rem)
+        item = u
+        vec0 = u * 0
+        if is_half:
+            item = full + (h >> 1)
+            vec0 = (h & 1) * (self.vecs // 2)
+        elif u >= full:
+            item = u - rem  # past the halves: row_items + (h - 2 rem)
+        return item, vec0, is_half
+
+    @cute.jit
+    def _load_unit(self, mX, u, row_items, items, stride, lane, regs):
+        """The loads of unit ``u`` (none past the units or for padding units): all
+        ``vecs`` of a whole item, the first ``vecs / 2`` register rows for a half."""
+        item, vec0, is_half = self._unit(u, row_items, stride)
+        live = (u < items + row_items - row_items // stride * stride) & (item < row_items)
+        row, kb0 = self._item_start(item, lane)
+        for i in cutlass.range_constexpr(self.vecs):
+            kb = kb0 + BLOCKS_PER_STEP * (vec0 + i)
+            valid = live & self._in_row(kb)
+            if cutlass.const_expr(i >= self.vecs // 2):
+                valid = valid & (is_half == cutlass.Boolean(False))
+            col = self._input_col(kb, lane & 1, 0)
+            self._load(self._tile(mX, 0, row, col, VEC), valid, regs[0][i, None])
+
+    @cute.jit
+    def _split_tail_loop(self, mX, mQ, sSF, mSFWords, g, table, m, row_items, items, first,
+                         stride, lane, half, cur, nxt):
+        units = items + row_items - row_items // stride * stride
+        for u in cutlass.range(first, units, stride, unroll=1):
+            self._load_unit(mX, u + stride, row_items, items, stride, lane, nxt)
+            item, vec0, is_half = self._unit(u, row_items, stride)
+            if is_half:
+                row, kb0 = self._item_start(item, lane)
+                self._quantize_cmp(mQ, sSF, g, table, 0, row, kb0 + BLOCKS_PER_STEP * vec0,
+                                   half, cur, self.vecs // 2)
+            else:
+                self._process_item(mQ, sSF, mSFWords, g, table, 0, m, row_items, item, lane,
+                                   half, cur)
+            for c, n in zip(cur, nxt):
+                c.store(n.load())
 
     # ---- the shared-memory ring (``ring`` >= 2) -------------------------------------------------
     def _ring_bytes(self) -> int:
@@ -461,14 +525,15 @@ class NVFP4Quant:
 
     @cute.jit
     def _quantize_cmp(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
-                      table: cute.Tensor, ex, row, kb0, half, regs):
+                      table: cute.Tensor, ex, row, kb0, half, regs, vecs: int = 0):
         """16-bit inputs: packed |max| (two elements per instruction), the block scales split
         over the lane pair, then ``device_fp4.encode8`` against the scale byte's thresholds."""
+        vecs = vecs or self.vecs  # a half item: the first vecs / 2 register rows
         is_bf16 = self.dtype is cutlass.BFloat16
         ops = DeviceOps(is_bf16)
         # 1. The elements as 16-bit pairs (SiLU*mul: h in fp32, rounded to the dtype).
         words = []
-        for i in cutlass.range_constexpr(self.vecs):
+        for i in cutlass.range_constexpr(vecs):
             if cutlass.const_expr(self.silu):
                 rX = cute.make_rmem_tensor((VEC,), cutlass.Float32)
                 rU = cute.make_rmem_tensor((VEC,), cutlass.Float32)
@@ -485,7 +550,7 @@ class NVFP4Quant:
         # 2. Block maxima: 3 packed max per load, then per pair of loads one PRMT pair, one
         #    max, one shuffle and one max: both lanes hold (amax 2j, amax 2j + 1).
         m = [ops.hmax(ops.hmax(w[0], w[1]), ops.hmax(w[2], w[3])) for w in words]
-        npairs = self.vecs // 2
+        npairs = vecs // 2
         am = []
         for j in cutlass.range_constexpr(npairs):
             p = abs_max_pair(m[2 * j], m[2 * j + 1], ops)
@@ -533,7 +598,7 @@ class NVFP4Quant:
                                          & cutlass.Uint32(0xFF))
                 self._block_scale_store(sSF, row, kb0 + BLOCKS_PER_STEP * bi, ex, byte)
         # 4. Codes: each load against its block's thresholds (row = scale byte & 0x7F).
-        for i in cutlass.range_constexpr(self.vecs):
+        for i in cutlass.range_constexpr(vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
             if self._in_row(kb):
                 idx = (bytes4[i // 4] >> cutlass.Uint32(8 * (i % 4))) & cutlass.Uint32(0x7F)
@@ -606,7 +671,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True):
+                        trigger: bool = True, split_tail: bool = False):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -630,7 +695,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger)
+                        trigger, split_tail)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

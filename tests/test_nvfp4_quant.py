@@ -74,6 +74,15 @@ def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
                                 False, False, "cmp", 0, *options) is not None
 
 
+def test_split_tail_compiles_for_sm90a_and_needs_prefetch():
+    for k in (7168, 80):
+        assert compile_only(compile_nvfp4_quant, k, BF16, False, False, 4, 4, 6 * 132, True,
+                            False, "cmp", 6, 0, False, True, True) is not None
+    with pytest.raises(AssertionError):
+        compile_only(compile_nvfp4_quant, 2048, BF16, False, False, 4, 4, 132, False, False,
+                     "cmp", 0, 0, False, True, True)
+
+
 def test_early_loads_rejects_prefetch_and_ring():
     for prefetch, ring in ((True, 0), (False, 2)):
         with pytest.raises(AssertionError):
@@ -403,6 +412,17 @@ def test_early_loads_and_late_trigger_agree(ctas, silu, m, k):
     base = (4, 4, 8 * 132, False)
     for options in ((False, False, "cmp", 0, 0, True), (False, False, "cmp", 0, 0, False, False)):
         _assert_configs_agree(m, k, silu, (4, 4, ctas) + options, base)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,k,ctas", [(300, 3072, 7), (129, 80, 8 * 132), (7, 5120, 8 * 132),
+                                      (1000, 5120, 6 * 132), (300, 3072, 5)])
+def test_split_tail_agrees(m, k, ctas):
+    """The items left after whole rounds as half items (``split_tail``): bit-exact with the
+    default where some warps take a half and others a whole item (300 x 3 items over 28
+    warps), all items halves (K = 80: row tails; M = 7), both, and no items left (5 CTAs)."""
+    _assert_configs_agree(m, k, False, (4, 4, ctas, True, False, "cmp", 0, 0, False, True,
+                                        True), (4, 4, 8 * 132, False))
 
 
 @pytest.mark.gpu

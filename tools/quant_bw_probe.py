@@ -8,6 +8,8 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 trigger: the default past PREFETCH_ELEMENTS
          cmp6tp    cmp 4 4  6  0 prefetch       the next item's loads in flight (80 registers):
                                                 the default up to PREFETCH_ELEMENTS
+         cmp6tps   cmp 4 4  6  6 prefetch       + the items left after whole rounds as half
+                   split_tail                   items (``split_tail``)
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
   fused  old       fma 4 4  8  0 trigger=False
@@ -47,6 +49,7 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp8": (("cmp", 4, 4, 8, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
+         "cmp6tps": (("cmp", 4, 4, 6, 6), {"prefetch": True, "split_tail": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
          "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
@@ -68,7 +71,7 @@ def _fn(k, fused, variant):
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
                                per_sm * sm_count(), options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
-                               options.get("trigger", True))
+                               options.get("trigger", True), options.get("split_tail", False))
 
 
 def main():
