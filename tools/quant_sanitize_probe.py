@@ -33,7 +33,7 @@ for options in ((True, True), (False, False)):
 # the split tail: some warps on half items (300 x 3 items over 28 warps), all halves (K = 80)
 for k, ctas in ((3072, 7), (80, 8 * 132)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
-    sf = torch.empty(384 * max(k // 16, 4), dtype=torch.uint8, device="cuda")
+    sf = torch.empty(384 * -(-(k // 16) // 4) * 4, dtype=torch.uint8, device="cuda")
     compile_nvfp4_quant(k, str(torch.bfloat16), False, False, 4, 4, ctas, True, False, "cmp",
                         0, 0, False, True, True)(x[:, :k].contiguous(), g, mask, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
