@@ -8,9 +8,11 @@ K-permuting copy padded to whole token tiles since session 24) and with that cop
 shapes, and session 24's ``fused_route_probe`` found the fused kernel's fastest launch away
 from its plan at such points. Session 25 added M = 1024 on the three shapes whose suite
 times rose with session 24's plan there (``PLAIN_MID_M_MAX``). Permuted words, interleaved graphs, two rounds, graph us; one
-point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only;
+``CUTE_KERNELS_PROBE_CALLS`` sets the calls per graph (default 20)."""
 
 import importlib
+import os
 
 import torch
 from probe_inputs import gate_up_words, replaced, unpadded
@@ -20,6 +22,9 @@ from cute_kernels.bench.timing import (rotations_for, select_shapes,
                                        time_graphs_interleaved_us, warm_only)
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+# calls per graph: 20 here; the nvfp4_gemm suite's 200 (its default) timed 5120x17408 M = 256
+# at 83.1 us where this probe had 71.5 (cuBLAS 68.2 / 69.3): a sustained load's clocks?
+CALLS = int(os.environ.get("CUTE_KERNELS_PROBE_CALLS", "20"))
 PLAN = GEMM.plain_plan
 
 POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 5120, 256),
@@ -56,6 +61,6 @@ for n, k, m in select_shapes(POINTS):
     variants["cublas"] = [lambda w=w: x @ w.t() for w in w16]
     names = list(variants)
     for _ in range(2):
-        times = time_graphs_interleaved_us([variants[v] for v in names], 20)
+        times = time_graphs_interleaved_us([variants[v] for v in names], CALLS)
         print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in
                                                 zip(names, times)), flush=True)
