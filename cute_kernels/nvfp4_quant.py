@@ -158,8 +158,8 @@ class NVFP4Quant:
         self.trigger = trigger
         # the row items left after whole rounds of the grid (fewer than its warps) go out as
         # half items (vecs / 2 loads a lane), so the last round has twice the warps busy for
-        # half as long (threshold encode, rows only, with the next item's loads in flight)
-        assert not split_tail or (prefetch and not experts and vecs == 4
+        # half as long (plain rows, threshold encode, the next item's loads in flight)
+        assert not split_tail or (prefetch and not silu and vecs == 4
                                   and encode == "cmp" and dtype.width == 16)
         self.split_tail = split_tail
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)

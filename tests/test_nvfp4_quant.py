@@ -74,13 +74,14 @@ def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
                                 False, False, "cmp", 0, *options) is not None
 
 
-def test_split_tail_compiles_for_sm90a_and_needs_prefetch():
+def test_split_tail_compiles_for_sm90a_on_plain_rows_with_prefetch():
     for k in (7168, 80):
         assert compile_only(compile_nvfp4_quant, k, BF16, False, False, 4, 4, 6 * 132, True,
                             False, "cmp", 6, 0, False, True, True) is not None
-    with pytest.raises(AssertionError):
-        compile_only(compile_nvfp4_quant, 2048, BF16, False, False, 4, 4, 132, False, False,
-                     "cmp", 0, 0, False, True, True)
+    for silu, prefetch in ((False, False), (True, True)):  # plain rows with the prefetch only
+        with pytest.raises(AssertionError):
+            compile_only(compile_nvfp4_quant, 2048, BF16, silu, False, 4, 4, 132, prefetch,
+                         False, "cmp", 0, 0, False, True, True)
 
 
 def test_early_loads_rejects_prefetch_and_ring():
