@@ -125,6 +125,21 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
 
 
+def split_tail_unit(u, row_items, stride, half_vecs: int, select) -> tuple:
+    """``split_tail``'s work unit ``u``: (item, first load, is_half). Units are the row items
+    of whole rounds of the grid (``full``, a multiple of ``stride``), then the ``rem`` items
+    left as 2 * rem halves (half h: item full + h // 2 from load (h % 2) * half_vecs), then
+    the zero-padding items past the rows. Plain integer arithmetic and ``select(c, a, b)``:
+    the kernel traces it with DSL integers, the tests run it with Python ones."""
+    full = row_items // stride * stride
+    rem = row_items - full
+    h = u - full
+    past = u >= full
+    is_half = past & (h < 2 * rem)
+    item = select(is_half, full + (h >> 1), select(past, u - rem, u))
+    return item, select(is_half, (h & 1) * half_vecs, u * 0), is_half
+
+
 class NVFP4Quant:
     """Static configuration: K (elements per output row), input dtype, whether SiLU*mul is
     fused (the input rows are then [gate | up], 2K wide) and whether the input is a masked
@@ -345,19 +360,9 @@ class NVFP4Quant:
     # then the zero-padding units of the scale rows.
     @cute.jit
     def _unit(self, u, row_items, stride):
-        """(item, first load, is_half) of unit ``u``."""
-        full = row_items // stride * stride
-        rem = row_items - full
-        h = u - full
-        is_half = (u >= full) & (h < 2 * rem)
-        item = u
-        vec0 = u * 0
-        if is_half:
-            item = full + (h >> 1)
-            vec0 = (h & 1) * (self.vecs // 2)
-        elif u >= full:
-            item = u - rem  # past the halves: row_items + (h - 2 rem)
-        return item, vec0, is_half
+        """(item, first load, is_half) of unit ``u`` (``split_tail_unit``)."""
+        return split_tail_unit(u, row_items, stride, self.vecs // 2,
+                               lambda c, a, b: cutlass.select_(c, a, b))
 
     @cute.jit
     def _load_unit(self, mX, u, row_items, items, stride, lane, regs):

@@ -5,13 +5,15 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import torch
 
 from cute_kernels import nvfp4_quant, reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
                                      F32_EXPONENT_MASK, ONE_SIXTH)
 from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, compile_nvfp4_quant,
-                                      launch_config, nvfp4_quantize,
+                                      launch_config, nvfp4_quantize, split_tail_unit,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
@@ -72,6 +74,28 @@ def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
         for options in ((0, True), (0, False, False)):
             assert compile_only(compile_nvfp4_quant, k, BF16, silu, experts, 4, 4, 8 * 132,
                                 False, False, "cmp", 0, *options) is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5000), st.integers(1, 400), st.integers(0, 12))
+def test_split_tail_units_cover_every_item_once(row_items, stride, pad):
+    """``split_tail_unit`` on the CPU, as the kernel traces it: over the grid's units every
+    row item is one whole unit or exactly its two halves (loads 0..1 and 2..3), every padding
+    item one unit; the halves are the last round's (no warp takes a whole item after one)."""
+    def select(c, a, b):
+        return a if c else b
+
+    units = row_items + pad + row_items % stride
+    seen = {}
+    for u in range(units):
+        item, vec0, is_half = split_tail_unit(u, row_items, stride, 2, select)
+        seen.setdefault(item, []).append((vec0, bool(is_half)))
+        if is_half:
+            assert u >= row_items // stride * stride and item < row_items
+    assert sorted(seen) == list(range(row_items + pad))
+    for item, parts in seen.items():
+        halves = item < row_items and sorted(parts) == [(0, True), (2, True)]
+        assert parts == [(0, False)] or halves, (item, parts)
 
 
 def test_split_tail_compiles_for_sm90a_on_plain_rows_with_prefetch():
