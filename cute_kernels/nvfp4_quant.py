@@ -309,7 +309,8 @@ class NVFP4Quant:
         cur = self._input_regs()
         nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.split_tail):
-            self._load_unit(mX, first, row_items, items, stride, lane, cur)
+            units = items + row_items % stride  # the items left count twice (halves)
+            self._load_unit(mX, first, row_items, units, stride, lane, cur)
         elif cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
         if cutlass.const_expr(self.cmp):
@@ -321,7 +322,7 @@ class NVFP4Quant:
                             loaded, lane, tidx >> 5, cur)
             return
         if cutlass.const_expr(self.split_tail):
-            self._split_tail_loop(mX, mQ, sSF, mSFWords, g, table, m, row_items, items, first,
+            self._split_tail_loop(mX, mQ, sSF, mSFWords, g, table, m, row_items, units, first,
                                   stride, lane, half, cur, nxt)
             return
         for w in cutlass.range(first, end, stride, unroll=1):
@@ -365,26 +366,17 @@ class NVFP4Quant:
                                lambda c, a, b: cutlass.select_(c, a, b))
 
     @cute.jit
-    def _load_unit(self, mX, u, row_items, items, stride, lane, regs):
-        """The loads of unit ``u`` (none past the units or for padding units): all
-        ``vecs`` of a whole item, the first ``vecs / 2`` register rows for a half."""
+    def _load_unit(self, mX, u, row_items, units, stride, lane, regs):
+        """The loads of unit ``u`` (none past the ``units`` or for padding units)."""
         item, vec0, is_half = self._unit(u, row_items, stride)
-        live = (u < items + row_items - row_items // stride * stride) & (item < row_items)
-        row, kb0 = self._item_start(item, lane)
-        for i in cutlass.range_constexpr(self.vecs):
-            kb = kb0 + BLOCKS_PER_STEP * (vec0 + i)
-            valid = live & self._in_row(kb)
-            if cutlass.const_expr(i >= self.vecs // 2):
-                valid = valid & (is_half == cutlass.Boolean(False))
-            col = self._input_col(kb, lane & 1, 0)
-            self._load(self._tile(mX, 0, row, col, VEC), valid, regs[0][i, None])
+        self._load_item(mX, 0, item, (u < units) & (item < row_items), lane, regs, vec0,
+                        is_half)
 
     @cute.jit
-    def _split_tail_loop(self, mX, mQ, sSF, mSFWords, g, table, m, row_items, items, first,
+    def _split_tail_loop(self, mX, mQ, sSF, mSFWords, g, table, m, row_items, units, first,
                          stride, lane, half, cur, nxt):
-        units = items + row_items - row_items // stride * stride
         for u in cutlass.range(first, units, stride, unroll=1):
-            self._load_unit(mX, u + stride, row_items, items, stride, lane, nxt)
+            self._load_unit(mX, u + stride, row_items, units, stride, lane, nxt)
             item, vec0, is_half = self._unit(u, row_items, stride)
             if is_half:
                 row, kb0 = self._item_start(item, lane)
@@ -464,14 +456,18 @@ class NVFP4Quant:
         return [cute.make_rmem_tensor(layout, self.dtype) for _ in range(self.parts)]
 
     @cute.jit
-    def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs):
+    def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs, vec0=0, halved=None):
         """Every load of work item ``w`` (zeros where not ``live`` or past the row). Block i of
-        the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7."""
+        the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7.
+        ``split_tail``'s half items: loads from ``vec0`` on, where ``halved`` only the first
+        ``vecs / 2`` register rows."""
         row, kb0 = self._item_start(w, lane)
         half = lane & 1
         for i in cutlass.range_constexpr(self.vecs):
-            kb = kb0 + BLOCKS_PER_STEP * i
+            kb = kb0 + BLOCKS_PER_STEP * (vec0 + i)
             valid = live & self._in_row(kb)
+            if cutlass.const_expr(halved is not None and i >= self.vecs // 2):
+                valid = valid & (halved == cutlass.Boolean(False))
             for part in cutlass.range_constexpr(len(regs)):
                 col = self._input_col(kb, half, part)
                 self._load(self._tile(mX, ex, row, col, VEC), valid, regs[part][i, None])
