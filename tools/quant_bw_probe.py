@@ -12,6 +12,9 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                    split_tail                   items (``split_tail``)
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
+         cmp9v2tp  cmp 2 4  9  9 prefetch       half items (512 elements), the next one's
+         cmp10v2tp cmp 2 4 10 10 prefetch       loads in flight, 56 / 48 / 40 registers (no
+         cmp12v2tp cmp 2 4 12 12 prefetch       spills): a drain and a last round half as long
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
@@ -51,7 +54,10 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
          "cmp6tps": (("cmp", 4, 4, 6, 6), {"prefetch": True, "split_tail": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
+         "cmp9v2tp": (("cmp", 2, 4, 9, 9), {"prefetch": True}),
+         "cmp10v2tp": (("cmp", 2, 4, 10, 10), {"prefetch": True}),
+         "cmp12v2tp": (("cmp", 2, 4, 12, 12), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
