@@ -125,21 +125,6 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
 
 
-def split_tail_unit(u, row_items, stride, half_vecs: int, select) -> tuple:
-    """``split_tail``'s work unit ``u``: (item, first load, is_half). Units are the row items
-    of whole rounds of the grid (``full``, a multiple of ``stride``), then the ``rem`` items
-    left as 2 * rem halves (half h: item full + h // 2 from load (h % 2) * half_vecs), then
-    the zero-padding items past the rows. Plain integer arithmetic and ``select(c, a, b)``:
-    the kernel traces it with DSL integers, the tests run it with Python ones."""
-    full = row_items // stride * stride
-    rem = row_items - full
-    h = u - full
-    past = u >= full
-    is_half = past & (h < 2 * rem)
-    item = select(is_half, full + (h >> 1), select(past, u - rem, u))
-    return item, select(is_half, (h & 1) * half_vecs, u * 0), is_half
-
-
 class NVFP4Quant:
     """Static configuration: K (elements per output row), input dtype, whether SiLU*mul is
     fused (the input rows are then [gate | up], 2K wide) and whether the input is a masked
@@ -153,7 +138,7 @@ class NVFP4Quant:
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True, split_tail: bool = False):
+                 trigger: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -171,12 +156,6 @@ class NVFP4Quant:
         self.early_loads = early_loads
         # PDL: let the next kernel launch first thing (False: as this grid exits)
         self.trigger = trigger
-        # the row items left after whole rounds of the grid (fewer than its warps) go out as
-        # half items (vecs / 2 loads a lane), so the last round has twice the warps busy for
-        # half as long (plain rows, threshold encode, the next item's loads in flight)
-        assert not split_tail or (prefetch and not silu and vecs == 4
-                                  and encode == "cmp" and dtype.width == 16)
-        self.split_tail = split_tail
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -308,10 +287,7 @@ class NVFP4Quant:
         loaded = cutlass.min(row_items, end)  # items with rows to load
         cur = self._input_regs()
         nxt = self._input_regs() if self.prefetch else None
-        if cutlass.const_expr(self.split_tail):
-            units = items + row_items % stride  # the items left count twice (halves)
-            self._load_unit(mX, first, row_items, units, stride, lane, cur)
-        elif cutlass.const_expr(self.prefetch or self.early_loads):
+        if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
         if cutlass.const_expr(self.cmp):
             table = self._threshold_table(g, tidx)
@@ -320,10 +296,6 @@ class NVFP4Quant:
         if cutlass.const_expr(self.ring):
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                             loaded, lane, tidx >> 5, cur)
-            return
-        if cutlass.const_expr(self.split_tail):
-            self._split_tail_loop(mX, mQ, sSF, mSFWords, g, table, m, row_items, units, first,
-                                  stride, lane, half, cur, nxt)
             return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
@@ -354,39 +326,6 @@ class NVFP4Quant:
         else:
             if cutlass.const_expr(not self.experts):
                 self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
-
-    # ---- the split tail (``split_tail``) -------------------------------------------------------
-    # Units: the row items of whole rounds (``full``, a multiple of the stride), then the
-    # ``rem`` items left as 2 * rem halves (half h: item full + h // 2, loads 2 (h % 2), +1),
-    # then the zero-padding units of the scale rows.
-    @cute.jit
-    def _unit(self, u, row_items, stride):
-        """(item, first load, is_half) of unit ``u`` (``split_tail_unit``)."""
-        return split_tail_unit(u, row_items, stride, self.vecs // 2,
-                               lambda c, a, b: cutlass.select_(c, a, b))
-
-    @cute.jit
-    def _load_unit(self, mX, u, row_items, units, stride, lane, regs):
-        """The loads of unit ``u`` (none past the ``units`` or for padding units)."""
-        item, vec0, is_half = self._unit(u, row_items, stride)
-        self._load_item(mX, 0, item, (u < units) & (item < row_items), lane, regs, vec0,
-                        is_half)
-
-    @cute.jit
-    def _split_tail_loop(self, mX, mQ, sSF, mSFWords, g, table, m, row_items, units, first,
-                         stride, lane, half, cur, nxt):
-        for u in cutlass.range(first, units, stride, unroll=1):
-            self._load_unit(mX, u + stride, row_items, units, stride, lane, nxt)
-            item, vec0, is_half = self._unit(u, row_items, stride)
-            if is_half:
-                row, kb0 = self._item_start(item, lane)
-                self._quantize_cmp(mQ, sSF, g, table, 0, row, kb0 + BLOCKS_PER_STEP * vec0,
-                                   half, cur, self.vecs // 2)
-            else:
-                self._process_item(mQ, sSF, mSFWords, g, table, 0, m, row_items, item, lane,
-                                   half, cur)
-            for c, n in zip(cur, nxt):
-                c.store(n.load())
 
     # ---- the shared-memory ring (``ring`` >= 2) -------------------------------------------------
     def _ring_bytes(self) -> int:
@@ -456,18 +395,14 @@ class NVFP4Quant:
         return [cute.make_rmem_tensor(layout, self.dtype) for _ in range(self.parts)]
 
     @cute.jit
-    def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs, vec0=0, halved=None):
+    def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs):
         """Every load of work item ``w`` (zeros where not ``live`` or past the row). Block i of
-        the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7.
-        ``split_tail``'s half items: loads from ``vec0`` on, where ``halved`` only the first
-        ``vecs / 2`` register rows."""
+        the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7."""
         row, kb0 = self._item_start(w, lane)
         half = lane & 1
         for i in cutlass.range_constexpr(self.vecs):
-            kb = kb0 + BLOCKS_PER_STEP * (vec0 + i)
+            kb = kb0 + BLOCKS_PER_STEP * i
             valid = live & self._in_row(kb)
-            if cutlass.const_expr(halved is not None and i >= self.vecs // 2):
-                valid = valid & (halved == cutlass.Boolean(False))
             for part in cutlass.range_constexpr(len(regs)):
                 col = self._input_col(kb, half, part)
                 self._load(self._tile(mX, ex, row, col, VEC), valid, regs[part][i, None])
@@ -526,10 +461,10 @@ class NVFP4Quant:
 
     @cute.jit
     def _quantize_cmp(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
-                      table: cute.Tensor, ex, row, kb0, half, regs, vecs: int = 0):
+                      table: cute.Tensor, ex, row, kb0, half, regs):
         """16-bit inputs: packed |max| (two elements per instruction), the block scales split
         over the lane pair, then ``device_fp4.encode8`` against the scale byte's thresholds."""
-        vecs = vecs or self.vecs  # a half item: the first vecs / 2 register rows
+        vecs = self.vecs
         is_bf16 = self.dtype is cutlass.BFloat16
         ops = DeviceOps(is_bf16)
         # 1. The elements as 16-bit pairs (SiLU*mul: h in fp32, rounded to the dtype).
@@ -672,7 +607,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True, split_tail: bool = False):
+                        trigger: bool = True):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -696,7 +631,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger, split_tail)
+                        trigger)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

@@ -5,15 +5,13 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 import torch
 
 from cute_kernels import nvfp4_quant, reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
                                      F32_EXPONENT_MASK, ONE_SIXTH)
 from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, compile_nvfp4_quant,
-                                      launch_config, nvfp4_quantize, split_tail_unit,
+                                      launch_config, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
@@ -74,38 +72,6 @@ def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
         for options in ((0, True), (0, False, False)):
             assert compile_only(compile_nvfp4_quant, k, BF16, silu, experts, 4, 4, 8 * 132,
                                 False, False, "cmp", 0, *options) is not None
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.integers(1, 5000), st.integers(1, 400), st.integers(0, 12))
-def test_split_tail_units_cover_every_item_once(row_items, stride, pad):
-    """``split_tail_unit`` on the CPU, as the kernel traces it: over the grid's units every
-    row item is one whole unit or exactly its two halves (loads 0..1 and 2..3), every padding
-    item one unit; the halves are the last round's (no warp takes a whole item after one)."""
-    def select(c, a, b):
-        return a if c else b
-
-    units = row_items + pad + row_items % stride
-    seen = {}
-    for u in range(units):
-        item, vec0, is_half = split_tail_unit(u, row_items, stride, 2, select)
-        seen.setdefault(item, []).append((vec0, bool(is_half)))
-        if is_half:
-            assert u >= row_items // stride * stride and item < row_items
-    assert sorted(seen) == list(range(row_items + pad))
-    for item, parts in seen.items():
-        halves = item < row_items and sorted(parts) == [(0, True), (2, True)]
-        assert parts == [(0, False)] or halves, (item, parts)
-
-
-def test_split_tail_compiles_for_sm90a_on_plain_rows_with_prefetch():
-    for k in (7168, 80):
-        assert compile_only(compile_nvfp4_quant, k, BF16, False, False, 4, 4, 6 * 132, True,
-                            False, "cmp", 6, 0, False, True, True) is not None
-    for silu, prefetch in ((False, False), (True, True)):  # plain rows with the prefetch only
-        with pytest.raises(AssertionError):
-            compile_only(compile_nvfp4_quant, 2048, BF16, silu, False, 4, 4, 132, prefetch,
-                         False, "cmp", 0, 0, False, True, True)
 
 
 def test_early_loads_rejects_prefetch_and_ring():
@@ -437,17 +403,6 @@ def test_early_loads_and_late_trigger_agree(ctas, silu, m, k):
     base = (4, 4, 8 * 132, False)
     for options in ((False, False, "cmp", 0, 0, True), (False, False, "cmp", 0, 0, False, False)):
         _assert_configs_agree(m, k, silu, (4, 4, ctas) + options, base)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("m,k,ctas", [(300, 3072, 7), (129, 80, 8 * 132), (7, 5120, 8 * 132),
-                                      (1000, 5120, 6 * 132), (300, 3072, 5)])
-def test_split_tail_agrees(m, k, ctas):
-    """The items left after whole rounds as half items (``split_tail``): bit-exact with the
-    default where some warps take a half and others a whole item (300 x 3 items over 28
-    warps), all items halves (K = 80: row tails; M = 7), both, and no items left (5 CTAs)."""
-    _assert_configs_agree(m, k, False, (4, 4, ctas, True, False, "cmp", 0, 0, False, True,
-                                        True), (4, 4, 8 * 132, False))
 
 
 @pytest.mark.gpu

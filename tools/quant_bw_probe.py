@@ -8,13 +8,8 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 trigger: the default past PREFETCH_ELEMENTS
          cmp6tp    cmp 4 4  6  0 prefetch       the next item's loads in flight (80 registers):
                                                 the default up to PREFETCH_ELEMENTS
-         cmp6tps   cmp 4 4  6  6 prefetch       + the items left after whole rounds as half
-                   split_tail                   items (``split_tail``)
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
-         cmp9v2tp  cmp 2 4  9  9 prefetch       half items (512 elements), the next one's
-         cmp10v2tp cmp 2 4 10 10 prefetch       loads in flight, 56 / 48 / 40 registers (no
-         cmp12v2tp cmp 2 4 12 12 prefetch       spills): a drain and a last round half as long
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
@@ -30,7 +25,11 @@ Beside them, a torch copy of the same bytes (half read, half written): the size'
 Session 10/11 (H200, 2026-11-30) also measured cmp16v2 (plain, 2 4 16 16), cmp6w8 (plain,
 4 8 6 6), cmp12 (plain, 4 4 12 12), cmp8 (fused, 4 4 8 8), cmp5 (fused, 4 4 5 0), prefetch
 at vecs 2 and the cp.async ring (``ring``; lost everywhere) without the early trigger: none
-ahead (``notes/quant-bw.md``).
+ahead (``notes/quant-bw.md``). Session 26 (with the trigger, % of the copy at plain M = 4096
+K = 5120 / 7168, M = 16384 K = 5120, cmp6tp 74.3 / 78.2 / 84.9): the split tail (items left
+after whole rounds as half items, ``split_tail``, removed since) 70.9 / 75.2 / 80.5; plain
+half items with the prefetch at 9 / 10 / 12 an SM (56 / 48 / 40 registers, no spills) 64.7-
+72.7 everywhere.
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
 the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
 both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
@@ -52,12 +51,8 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp8": (("cmp", 4, 4, 8, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
-         "cmp6tps": (("cmp", 4, 4, 6, 6), {"prefetch": True, "split_tail": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
-         "cmp9v2tp": (("cmp", 2, 4, 9, 9), {"prefetch": True}),
-         "cmp10v2tp": (("cmp", 2, 4, 10, 10), {"prefetch": True}),
-         "cmp12v2tp": (("cmp", 2, 4, 12, 12), {"prefetch": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
@@ -77,7 +72,7 @@ def _fn(k, fused, variant):
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
                                per_sm * sm_count(), options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
-                               options.get("trigger", True), options.get("split_tail", False))
+                               options.get("trigger", True))
 
 
 def main():
