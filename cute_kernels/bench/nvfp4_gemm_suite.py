@@ -4,7 +4,9 @@ Rows per (N x K, M): ours with NVFP4 activations (W4A4), the same with the weigh
 ``prepare_nvfp4_weight``'s permuted words (W4A4 permuted: the layout the models use), and with
 bf16 activations (W4A16, the like-for-like comparison with QuACK). Bytes = packed weights +
 scales + activations + output, so at M = 1 the "% copy" column is the fraction of the DRAM
-roofline. ``--sweep``
+roofline. From M = 256 (compute-bound) the permuted W4A4 GEMM and cuBLAS are also timed
+each in its own steady state under the power cap ("sustained", ``time_sustained_us``); the
+other rows start every graph from the same state (``timing``'s module notes). ``--sweep``
 first times every small-M tile config on a few shapes and prints the best per M, then the
 small/large crossover table behind ``small_m_regime``.
 """
@@ -19,11 +21,13 @@ from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
 from ..nvfp4_gemm_large_m import launch_large_m
 from ..permuted_fp4 import prepare_nvfp4_weight
 from .report import Row
-from .timing import rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us
+from .timing import (rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us,
+                     time_sustained_us)
 
 SHAPES = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
           (4096, 7168), (7168, 2048)]
 MS = [1, 4, 8, 16, 32, 64, 128, 256, 1024]
+SUSTAINED_MIN_M = 256  # from here also timed in each graph's own power-capped steady state
 # (row_tiles, token_tiles, warps, prefetch)
 CONFIGS = [(1, 1, 4, 1), (1, 1, 4, 0), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1), (1, 1, 16, 1),
            (1, 2, 4, 1), (2, 2, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0), (4, 4, 4, 0), (2, 4, 8, 0),
@@ -120,9 +124,9 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             w4a4p = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in permuted]
             w4a16 = [lambda b=b, s=s: nvfp4_gemm(x, None, b, s, 0.5) for b, s in copies]
             # ours and cuBLAS in turn: drift during the run cannot tilt the ratio
+            cublas_calls = [lambda w=w: torch.nn.functional.linear(x, w) for w in w16]
             w4a4_us, w4a4p_us, w4a16_us, cublas = time_graphs_interleaved_us(
-                [w4a4, w4a4p, w4a16,
-                 [lambda w=w: torch.nn.functional.linear(x, w) for w in w16]])
+                [w4a4, w4a4p, w4a16, cublas_calls])
             comps = {"cuBLAS bf16": cublas}
             if quack is not None:
                 try:
@@ -138,5 +142,10 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A16", f"M={m} N={n} K={k}",
                             w4a16_us, bytes=wbytes + m * k * 2 + m * n * 2,
                             flops=flops, comparators=comps))
+            if m >= SUSTAINED_MIN_M:  # compute-bound: the power cap's steady state too
+                ours_s, cublas_s = time_sustained_us([w4a4p, cublas_calls])
+                rows.append(Row("nvfp4_gemm", "W4A4 permuted sustained", f"M={m} N={n} K={k}",
+                                ours_s, flops=flops,
+                                comparators={"cuBLAS bf16 sustained": cublas_s}))
         del copies, permuted, w16
     return rows

@@ -12,7 +12,9 @@ packed weights, and ``prepare_nvfp4_weight``'s permuted words (the models' layou
 "permuted", its pair on the same words). Bytes = packed weights + scales, so at M = 1 the
 "% copy" column is the fraction of the weight-stream roofline. The fused kernel and the pair
 are timed in turn (``time_graphs_interleaved_us``): separate runs of
-the two drifted by up to 3% (H200, 2026-11-30), as much as the margins in question.
+the two drifted by up to 3% (H200, 2026-11-30), as much as the margins in question. From
+M = 256 (compute-bound) the permuted fused op and cuBLAS + silu are also timed each in its own
+steady state under the power cap ("sustained", ``timing.time_sustained_us``).
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ from ..nvfp4_quant import silu_mul_nvfp4_quant
 from ..permuted_fp4 import prepare_nvfp4_weight
 from .nvfp4_gemm_suite import _quack
 from .report import Row
-from .timing import rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us
+from .timing import (rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us,
+                     time_sustained_us)
 
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 MS = [1, 8, 16, 64, 256, 1024, 4096, 16384]
+SUSTAINED_MIN_M = 256  # from here also timed in each graph's own power-capped steady state
 
 
 def _calls_per_graph(m: int) -> int:
@@ -88,5 +92,11 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             rows.append(Row("swiglu", "nvfp4_gemm_swiglu_quant permuted",
                             f"M={m} 2I={two_i} K={k}", fused_p_us, bytes=wbytes,
                             flops=2 * m * two_i * k, comparators=comps_p))
+            if m >= SUSTAINED_MIN_M:  # compute-bound: the power cap's steady state too
+                fused_s, cublas_s = time_sustained_us(
+                    [fused(permuted), [lambda w=w: cublas(w) for w in w16s]], per_graph)
+                rows.append(Row("swiglu", "fused permuted sustained", f"M={m} 2I={two_i} K={k}",
+                                fused_s, flops=2 * m * two_i * k,
+                                comparators={"cuBLAS+silu sustained": cublas_s}))
         del copies, permuted, w16s, w16
     return rows

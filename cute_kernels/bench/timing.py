@@ -3,15 +3,30 @@
 Many calls (rotating over several input copies so the 60 MB L2 does not serve the weights)
 are captured into one CUDA graph; the replay time divided by the calls is the kernel's time,
 free of CPU launch gaps. Eager times (events around one call) are reported beside it.
+
+Power. Compute-bound graphs run the H200 into its power cap, and the cap's controller
+remembers: replayed back to back, a graph inherits the clocks the one before it left
+(session 26, ``tools/graph_order_probe.py``, nvidia-smi alongside: the SM clock fell from
+1980 to ~1450-1650 MHz; our 5120x17408 M = 256 GEMM timed 83 us right after cuBLAS's graph
+and 69 us after an idle gap, while cuBLAS, timed after ours, read 68 us against 78 in its
+own steady state). So each timed replay first waits behind a spin kernel (``_settle``: the
+clocks stay up, the power falls) for twice the graph's own time, at most ``SETTLE_MAX_MS``:
+every graph starts from the same state ("burst" timing). ``time_sustained_us`` times the
+other end, each graph in its own steady state after ``SUSTAIN_WARM_MS`` back to back.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 from typing import Callable, Sequence
 
 import torch
+
+SETTLE_MAX_MS = 50.0  # 50 ms after idle restored every graph (session 26)
+SPIN_CYCLES_PER_MS = 1.98e6  # the H200's boost clock: the spin's length need not be exact
+SUSTAIN_WARM_MS, SUSTAIN_TIMED_MS = 300.0, 300.0
 
 
 def _median_event_ms(run: Callable[[], None], repeats: int) -> list[float]:
@@ -75,18 +90,48 @@ def time_graph_us(calls: Sequence[Callable[[], None]], calls_per_graph: int = 20
     return time_graphs_interleaved_us([calls], calls_per_graph, replays)[0]
 
 
+def _settle(ms: float) -> None:
+    """A spin kernel of about ``ms`` on the current stream: the next replay starts after it
+    with the clocks up and the power cap's memory of the previous graph gone."""
+    torch.cuda._sleep(int(ms * SPIN_CYCLES_PER_MS))
+
+
 def time_graphs_interleaved_us(call_lists: Sequence[Sequence[Callable[[], None]]],
                                calls_per_graph: int = 200, replays: int = 15) -> list[float]:
-    """``time_graph_us`` of each list, their graphs replayed in turn (A, B, A, B, ...): a
-    comparison that clock and temperature drift during the run cannot tilt."""
+    """``time_graph_us`` of each list, their graphs replayed in turn (A, B, A, B, ...), each
+    replay settled first (``_settle``, twice the graph's time, at most ``SETTLE_MAX_MS``): a
+    comparison that neither the clock and temperature drift of the run nor the power the
+    graph before left behind can tilt."""
     if warm_only():
         return [_warm_up(calls) for calls in call_lists]
     graphs = [_capture(calls, calls_per_graph) for calls in call_lists]
+    settle = [min(SETTLE_MAX_MS, 2 * _median_event_ms(g.replay, 1)[0]) for g in graphs]
     ms = [[] for _ in graphs]
     for _ in range(replays):
-        for graph, times in zip(graphs, ms):
+        for graph, times, settle_ms in zip(graphs, ms, settle):
+            _settle(settle_ms)
             times += _median_event_ms(graph.replay, 1)
     return [statistics.median(times) * 1e3 / calls_per_graph for times in ms]
+
+
+def time_sustained_us(call_lists: Sequence[Sequence[Callable[[], None]]],
+                      calls_per_graph: int = 200, rounds: int = 2) -> list[float]:
+    """Microseconds per call of each list in its own steady state under the power cap: its
+    graph replayed back to back for ``SUSTAIN_WARM_MS``, then for about
+    ``SUSTAIN_TIMED_MS`` timed as one span; the lists in turn, the median of ``rounds``."""
+    if warm_only():
+        return [_warm_up(calls) for calls in call_lists]
+    graphs = [_capture(calls, calls_per_graph) for calls in call_lists]
+    us = [[] for _ in graphs]
+    for _ in range(rounds):
+        for graph, times in zip(graphs, us):
+            graph_ms = max(_median_event_ms(graph.replay, 1)[0], 1e-3)
+            for _ in range(math.ceil(SUSTAIN_WARM_MS / graph_ms)):
+                graph.replay()  # queued: the timed replays follow without a gap
+            n = math.ceil(SUSTAIN_TIMED_MS / graph_ms)
+            span = _median_event_ms(lambda: [graph.replay() for _ in range(n)], 1)[0]
+            times.append(span * 1e3 / (n * calls_per_graph))
+    return [statistics.median(t) for t in us]
 
 
 def time_eager_us(calls: Sequence[Callable[[], None]], repeats: int = 50) -> float:
