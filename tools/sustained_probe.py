@@ -4,10 +4,9 @@ its own steady state.
 Session 26 (``graph_order_probe``, ``nvidia-smi`` alongside): with 200 calls a graph back to
 back our M = 256 GEMMs ran 10-25% slower than after a 50 ms idle gap (5120x17408 83 against
 69 us, 7168x18432 111-116 against 93), the SM clock fell to ~1450-1650 MHz with the software
-power cap engaged, and cuBLAS kept its time (68 us): our kernel draws more power than
-cuBLAS (the fp4 decode on top of the same tensor work), so under the cap the plan to pick
-is the one with the least energy a call, which the interleaved probes cannot rank (each
-graph inherits the clocks the one before it left).
+power cap engaged, and cuBLAS, timed after ours, kept 68 us: each graph inherits the clocks
+the one before it left, so the interleaved probes cannot rank launches under the cap.
+(Measured here: cuBLAS slows down too in its own steady state, 5120x17408 M = 256 78 us.)
 
 Here every variant's graph is replayed back to back for ``WARM_MS`` (the clocks settle at
 the cap), then ``TIMED`` more replays are timed; variants in turn, two rounds. Variants: the
