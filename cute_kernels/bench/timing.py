@@ -11,7 +11,7 @@ remembers: replayed back to back, a graph inherits the clocks the one before it 
 and 69 us after an idle gap, while cuBLAS, timed after ours, read 68 us against 78 in its
 own steady state). So each timed replay first waits behind a spin kernel (``_settle``: the
 clocks stay up, the power falls) for twice the graph's own time, at most ``SETTLE_MAX_MS``:
-every graph starts from the same state ("burst" timing). ``time_sustained_us`` times the
+every graph starts from the same state ("settled" timing). ``time_sustained_us`` times the
 other end, each graph in its own steady state after ``SUSTAIN_WARM_MS`` back to back.
 """
 
