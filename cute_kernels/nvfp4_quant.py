@@ -464,12 +464,11 @@ class NVFP4Quant:
                       table: cute.Tensor, ex, row, kb0, half, regs):
         """16-bit inputs: packed |max| (two elements per instruction), the block scales split
         over the lane pair, then ``device_fp4.encode8`` against the scale byte's thresholds."""
-        vecs = self.vecs
         is_bf16 = self.dtype is cutlass.BFloat16
         ops = DeviceOps(is_bf16)
         # 1. The elements as 16-bit pairs (SiLU*mul: h in fp32, rounded to the dtype).
         words = []
-        for i in cutlass.range_constexpr(vecs):
+        for i in cutlass.range_constexpr(self.vecs):
             if cutlass.const_expr(self.silu):
                 rX = cute.make_rmem_tensor((VEC,), cutlass.Float32)
                 rU = cute.make_rmem_tensor((VEC,), cutlass.Float32)
@@ -486,7 +485,7 @@ class NVFP4Quant:
         # 2. Block maxima: 3 packed max per load, then per pair of loads one PRMT pair, one
         #    max, one shuffle and one max: both lanes hold (amax 2j, amax 2j + 1).
         m = [ops.hmax(ops.hmax(w[0], w[1]), ops.hmax(w[2], w[3])) for w in words]
-        npairs = vecs // 2
+        npairs = self.vecs // 2
         am = []
         for j in cutlass.range_constexpr(npairs):
             p = abs_max_pair(m[2 * j], m[2 * j + 1], ops)
@@ -534,7 +533,7 @@ class NVFP4Quant:
                                          & cutlass.Uint32(0xFF))
                 self._block_scale_store(sSF, row, kb0 + BLOCKS_PER_STEP * bi, ex, byte)
         # 4. Codes: each load against its block's thresholds (row = scale byte & 0x7F).
-        for i in cutlass.range_constexpr(vecs):
+        for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
             if self._in_row(kb):
                 idx = (bytes4[i // 4] >> cutlass.Uint32(8 * (i % 4))) & cutlass.Uint32(0x7F)
