@@ -8,24 +8,24 @@ power cap engaged, and cuBLAS, timed after ours, kept 68 us: each graph inherits
 the one before it left, so the interleaved probes cannot rank launches under the cap.
 (Measured here: cuBLAS slows down too in its own steady state, 5120x17408 M = 256 78 us.)
 
-Here every variant's graph is replayed back to back for ``WARM_MS`` (the clocks settle at
-the cap), then ``TIMED`` more replays are timed; variants in turn, two rounds. Variants: the
-plan, stream-K with 128- / 256-token tiles, whole 128 / 256-token tiles, cuBLAS bf16. One
+Here every variant is timed by ``bench.timing.time_sustained_us`` (its graph replayed back to
+back for ``SUSTAIN_WARM_MS``, then ~``SUSTAIN_TIMED_MS`` timed as one span); variants in turn,
+two rounds, each printed. Variants: the plan, stream-K with 128- / 256-token tiles, whole
+128 / 256-token tiles, cuBLAS bf16. (Session 26's call 3 ran this probe with its own loop,
+a sync after each warm-up replay and 8 replays timed; the suites' helper came after it.) One
 point per CUTE_KERNELS_BENCH_SHAPES index."""
 
-import statistics
-import time
 import importlib
 
 import torch
 from probe_inputs import gate_up_words, replaced
 
 from cute_kernels import nvfp4_gemm, reference
-from cute_kernels.bench.timing import _capture, rotations_for, select_shapes, warm_only
+from cute_kernels.bench.timing import rotations_for, select_shapes, time_sustained_us, warm_only
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 PLAN = GEMM.plain_plan
-CALLS, WARM_MS, TIMED = 200, 300, 8
+CALLS = 200
 POINTS = [(5120, 17408, 256), (7168, 18432, 256), (9216, 7168, 256), (4096, 7168, 256),
           (34816, 5120, 256), (7168, 2048, 256), (36864, 7168, 256), (5120, 17408, 1024)]
 
@@ -37,21 +37,6 @@ def gemm(a, a_sf, w, plan=None):
         return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
 
 
-def sustained_us(graph) -> float:
-    """Median us per call of ``TIMED`` replays after ``WARM_MS`` of back-to-back replays."""
-    end = time.perf_counter() + WARM_MS / 1e3
-    while time.perf_counter() < end:
-        graph.replay()
-        torch.cuda.synchronize()  # (one replay is ms long: the gaps are ~1%)
-    events = [torch.cuda.Event(enable_timing=True) for _ in range(TIMED + 1)]
-    events[0].record()
-    for e in events[1:]:
-        graph.replay()
-        e.record()
-    events[-1].synchronize()
-    return statistics.median(a.elapsed_time(b) for a, b in zip(events, events[1:])) * 1e3 / CALLS
-
-
 for n, k, m in select_shapes(POINTS):
     plan = PLAN(m, n, k)
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -61,17 +46,13 @@ for n, k, m in select_shapes(POINTS):
                 "whole128": (128, 1, False, False), "whole256": (256, 1, False, False)}
     calls = {name: [lambda w=w, p=p: gemm(a, a_sf, w, p) for w in words]
              for name, p in variants.items()}
-    if warm_only():
-        for fns in calls.values():
-            fns[0]()
-        torch.cuda.synchronize()
-        continue
-    w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-           for _ in range(rotations_for(n * k * 2))]
-    calls["cublas"] = [lambda w=w: x @ w.t() for w in w16]
-    graphs = {name: _capture(fns, CALLS) for name, fns in calls.items()}
+    if not warm_only():  # (a warm-up process only compiles: no cuBLAS weights)
+        w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+               for _ in range(rotations_for(n * k * 2))]
+        calls["cublas"] = [lambda w=w: x @ w.t() for w in w16]
     for rnd in range(2):
-        times = {name: sustained_us(g) for name, g in graphs.items()}
+        times = dict(zip(calls, time_sustained_us(list(calls.values()), CALLS, rounds=1)))
+        if warm_only():
+            break
         print(f"sustained {n}x{k} M={m} plan {plan} round {rnd}: "
               + " ".join(f"{name}={t:.2f}" for name, t in times.items()), flush=True)
-    del graphs
