@@ -191,19 +191,25 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
 
 
 # ---- public function ----------------------------------------------------------------------------
-def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
+def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
+                          permuted: bool = False) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at
-    9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM:
-    the fused kernel on the plain launch's 16-token tiles, ``large_m_route``'s "narrow");
-    past that the wgmma kernel (in stream-K there) for
+    9..16 on permuted words take the wgmma route where ``wgmma_from_9_tokens`` says so for
+    the [2I, K] GEMM: the fused kernel on the plain launch's 16-token tiles,
+    ``large_m_route``'s "narrow"); past that the wgmma kernel (in stream-K there) for
     weights over 32 Mi elements, from 33 tokens for weights over 8 Mi, from 65 below. H200
     2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M / stream-K wgmma:
     36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120 M = 32 92.0 /
     88.4; 9216x7168 M = 32 42.9 / 42.0; 4096x7168 M = 32 26.2 / 28.2, M = 48 30.6 / 28.3;
-    1024x7168 M = 64 13.7 / 26.1."""
+    1024x7168 M = 64 13.7 / 26.1.
+
+    Packed words (``permuted`` False) keep the small-M kernel at 9..16 tokens: the wgmma
+    kernel's packed decode is the slower one there (H200 2026-12-01, M = 16, the swiglu
+    suite's narrow route / ``tools/packed_prefetch_probe.py``'s small-M kernel with the
+    register prefetch, us: 36864x7168 71.8 / 64.1, 34816x5120 52.7 / 47.6)."""
     weights = 2 * i * k
     if m <= 16:
-        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k))
+        return not (a_fp4 and permuted and m >= 9 and wgmma_from_9_tokens(2 * i, k))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
@@ -235,8 +241,9 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
       GEMM's same main loop with (2, 4, 4, 0) 30.7; the probe had measured only up to
       M = 32; with 8 warps four tiles would need ~186 registers x 256 threads per CTA);
     * register prefetch only for one token tile of small weights, or at M = 1 (staged
-      activations): without it 9216x7168 M = 16 takes 28.7 us against 42.7, 36864x7168 M = 8
-      57.5 against 60.0; with it 1024x7168 M = 32 takes 10.8.
+      activations): without it 9216x7168 M = 16 took 28.7 us against 42.7, 36864x7168 M = 8
+      57.5 against 60.0 (session 5's loop; at 2..16 tokens it has paid since, below); with it
+      1024x7168 M = 32 takes 10.8.
 
     Every best config of the probe but two is this rule's (4096x7168 M = 16: 16.2 us with
     prefetch, this rule's config not measured; 34816x5120 M = 1: 43.7 without prefetch
@@ -247,7 +254,12 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     us against 9.0, M = 8 8.5 against 10.2; 4096x7168's 128 CTAs and 9216x7168's 288 lost
     with any split).
 
-    Permuted weight words (``permuted``) at 9..16 tokens keep the register prefetch with two
+    At 2..16 tokens every config keeps the register prefetch. Packed words (H200
+    2026-12-01, ``tools/packed_prefetch_probe.py``, M = 2 / 8 / 16, without -> with, us):
+    36864x7168 51.1 / 51.3 / 67.1 -> 48.3 / 48.7 / 64.1, 9216x7168 M = 16 22.9 -> 22.1,
+    4096x7168 15.0 -> 12.0 (the unfused pair 12.6), 34816x5120 36.8 / 36.8 / 47.4 -> 36.1 /
+    36.3 / 47.6 (the one loss, 0.6-0.8% at 12 / 16 tokens). Permuted words, earlier:
+    at 9..16 tokens with two
     token tiles on weights under 64 Mi elements (``tools/swiglu_permuted_probe.py``, H200
     2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
     lost 4% with it, 36864x7168 gained 2%; since session 13's three CTAs per SM and session
@@ -276,7 +288,7 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
-    if permuted and (m <= 16 or 2 * i * k < 8 * 2**20):
+    if m <= 16 or (permuted and 2 * i * k < 8 * 2**20):
         prefetch = 1
     if permuted and m == 1 and k // STEP <= M1_THREE_WARPS_MAX_STEPS and warps == 4 \
             and row_blocks >= M1_THREE_WARPS_MIN_BLOCKS * H200_SMS:
@@ -485,7 +497,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif swiglu_small_m_regime(m, i, k, a_sf is not None):
+    elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32))
     else:

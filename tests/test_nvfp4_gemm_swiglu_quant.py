@@ -152,11 +152,13 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
 
 def test_small_m_regime_hands_over_to_stream_k_wgmma():
     """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
-    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on 36864x7168 and
-    34816x5120 from 9 (``wgmma_from_9_tokens``), bf16 ones from 17."""
+    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on permuted words of
+    36864x7168 and 34816x5120 from 9 (``wgmma_from_9_tokens``), bf16 ones and packed words
+    from 17."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
-        assert swiglu_small_m_regime(16, i, k, a_fp4=False)
-        assert swiglu_small_m_regime(16, i, k) == (i == 4608)
+        assert swiglu_small_m_regime(16, i, k, a_fp4=False, permuted=True)
+        assert swiglu_small_m_regime(16, i, k, permuted=True) == (i == 4608)
+        assert swiglu_small_m_regime(16, i, k, permuted=False)
         assert swiglu_small_m_regime(8, i, k) and not swiglu_small_m_regime(17, i, k)
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
@@ -173,28 +175,31 @@ def test_one_token_on_short_k_takes_three_warps():
     assert swiglu_small_m_config(1, 4608, 7168, True) == (2, 1, 4, 1)
 
 
-def test_permuted_words_keep_the_prefetch():
-    """On permuted words the register prefetch stays on at 2..8 tokens on every weight
-    (``tools/fused_prefetch_probe.py``: 36864x7168 M = 2 64.1 -> 49.3 us) and with two token
-    tiles at 9..16 tokens (``tools/swiglu_permuted_probe.py``: 4096x7168 M = 16 15.66 ->
-    12.96 us; since session 14 on every weight, ``tools/m16_config_probe.py``: 36864x7168
-    M = 16 62.00 -> 60.78)."""
+def test_small_m_keeps_the_prefetch():
+    """At 2..16 tokens the register prefetch stays on, on both word layouts: permuted
+    (``tools/fused_prefetch_probe.py``: 36864x7168 M = 2 64.1 -> 49.3 us;
+    ``tools/swiglu_permuted_probe.py``: 4096x7168 M = 16 15.66 -> 12.96 us;
+    ``tools/m16_config_probe.py``: 36864x7168 M = 16 62.00 -> 60.78) and packed (session 27,
+    ``tools/packed_prefetch_probe.py``: 4096x7168 M = 16 15.0 -> 12.0, 36864x7168 M = 8
+    51.3 -> 48.7). Past 16 tokens packed words keep it only on weights under 8 Mi elements
+    with one token tile."""
     assert swiglu_small_m_config(16, 2048, 7168, True) == (2, 2, 8, 1)
     assert swiglu_small_m_config(16, 4608, 7168, True) == (2, 2, 4, 1)
-    for m in (2, 4, 8):
+    for permuted in (False, True):
+        for m in (2, 4, 8):
+            for i, k in ((18432, 7168), (17408, 5120)):
+                assert swiglu_small_m_config(m, i, k, permuted) == (2, 1, 4, 1)
         for i, k in ((18432, 7168), (17408, 5120)):
-            assert swiglu_small_m_config(m, i, k) == (2, 1, 4, 0)  # packed words: without
-            assert swiglu_small_m_config(m, i, k, True) == (2, 1, 4, 1)
-    for i, k in ((18432, 7168), (17408, 5120)):
-        assert swiglu_small_m_config(16, i, k) == (2, 2, 4, 0)
-        assert swiglu_small_m_config(16, i, k, True) == (2, 2, 4, 1)
-    for m, i, k in [(8, 2048, 7168), (1, 4608, 7168), (32, 2048, 7168)]:
+            assert swiglu_small_m_config(16, i, k, permuted) == (2, 2, 4, 1)
+        assert swiglu_small_m_config(12, 2048, 7168, permuted) == (2, 2, 8, 1)
+    for m, i, k in [(8, 2048, 7168), (1, 4608, 7168), (16, 4608, 7168)]:
         assert swiglu_small_m_config(m, i, k, True) == swiglu_small_m_config(m, i, k)
-    # and at every M on weights under 8 Mi elements (session 19: 1024x7168 M = 64 11.94 ->
-    # 10.24 us), two token tiles included
+    # and at every M on weights under 8 Mi elements on permuted words (session 19:
+    # 1024x7168 M = 64 11.94 -> 10.24 us), two token tiles included
     for m in (33, 64):
         assert swiglu_small_m_config(m, 512, 7168) == (2, 2, 8, 0)
         assert swiglu_small_m_config(m, 512, 7168, True) == (2, 2, 8, 1)
+    assert swiglu_small_m_config(32, 2048, 7168) == (2, 2, 8, 0)  # packed, past 16 tokens
 
 
 def test_large_m_route():
@@ -695,9 +700,10 @@ def test_large_m_two_ctas_and_k_groups(m, config, stream_k):
 @pytest.mark.parametrize("m", [13, 29])
 @pytest.mark.parametrize("permute", [False, True])
 def test_public_narrow_route_matches_its_launch(m, permute):
-    """9216x7168 at 17..32 tokens and 36864x7168 at 9..16 (fp4) take the fused kernel on
-    ``nvfp4_gemm``'s 32- / 16-token stream-K launch: the reference rule, and the same bits as
-    that launch run directly."""
+    """9216x7168 at 17..32 tokens and 36864x7168 at 9..16 (fp4, permuted words) take the
+    fused kernel on ``nvfp4_gemm``'s 32- / 16-token stream-K launch: the reference rule, and
+    the same bits as that launch run directly. On packed words 36864x7168 at 9..16 tokens
+    stays on the small-M kernel (its config's bits)."""
     i, k = (18432, 7168) if m <= 16 else (4608, 7168)
     route, plan = large_m_route(m, i, k)
     assert route == "narrow" and plan == (16 if m <= 16 else 32)
@@ -706,8 +712,12 @@ def test_public_narrow_route_matches_its_launch(m, permute):
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
-    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True,
-                               **plain_launch_options(m, 2 * i, k, plan, True))
+    if m <= 16 and not permute:
+        out, out_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out,
+                                   swiglu_small_m_config(m, i, k))
+    else:
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True,
+                                   **plain_launch_options(m, 2 * i, k, plan, True))
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
                                                  out_sf.view(torch.uint8))
 
