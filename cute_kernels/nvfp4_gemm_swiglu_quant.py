@@ -224,7 +224,8 @@ M1_THREE_WARPS_MAX_STEPS = 20
 M1_THREE_WARPS_MIN_BLOCKS = 8
 
 
-def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tuple[int, ...]:
+def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
+                          a_fp4: bool = True) -> tuple[int, ...]:
     """(row_tiles, token_tiles, warps, prefetch[, splits]): ``small_m_config`` of the [2I, K] GEMM, then
     what ``tools/swiglu_config_probe.py`` measured best for the fused kernel (H200,
     2026-11-29, every config at M = 1, 8, 16, 32 on the issue's five shapes):
@@ -254,11 +255,14 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     us against 9.0, M = 8 8.5 against 10.2; 4096x7168's 128 CTAs and 9216x7168's 288 lost
     with any split).
 
-    At 2..16 tokens every config keeps the register prefetch. Packed words (H200
-    2026-12-01, ``tools/packed_prefetch_probe.py``, M = 2 / 8 / 16, without -> with, us):
-    36864x7168 51.1 / 51.3 / 67.1 -> 48.3 / 48.7 / 64.1, 9216x7168 M = 16 22.9 -> 22.1,
-    4096x7168 15.0 -> 12.0 (the unfused pair 12.6), 34816x5120 36.8 / 36.8 / 47.4 -> 36.1 /
-    36.3 / 47.6 (the one loss, 0.6-0.8% at 12 / 16 tokens). Permuted words, earlier:
+    At 2..16 tokens the register prefetch stays on for NVFP4 activations, and for bf16 ones
+    (``a_fp4`` False) with one token tile. Packed words (H200 2026-12-01,
+    ``tools/packed_prefetch_probe.py``, M = 2 / 8 / 16, without -> with, us): 36864x7168 51.1
+    / 51.3 / 67.1 -> 48.3 / 48.7 / 64.1, 9216x7168 M = 16 22.9 -> 22.1, 4096x7168 15.0 ->
+    12.0 (the unfused pair 12.6), 34816x5120 36.8 / 36.8 / 47.4 -> 36.1 / 36.3 / 47.6 (the one
+    loss, 0.6-0.8% at 12 / 16 tokens); bf16 activations 36864x7168 M = 2 / 8 67.7 / 65.8 ->
+    51.5 / 63.9, but with two token tiles (12 / 16 tokens) 90.0 / 97.5 -> 133.4 / 144.4
+    (4096x7168 14.9 / 16.1 -> 15.5 / 17.3). Permuted words, earlier:
     at 9..16 tokens with two
     token tiles on weights under 64 Mi elements (``tools/swiglu_permuted_probe.py``, H200
     2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
@@ -288,7 +292,7 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False) -> tup
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
-    if m <= 16 or (permuted and 2 * i * k < 8 * 2**20):
+    if (m <= 16 and (a_fp4 or jt == 1)) or (permuted and 2 * i * k < 8 * 2**20):
         prefetch = 1
     if permuted and m == 1 and k // STEP <= M1_THREE_WARPS_MAX_STEPS and warps == 4 \
             and row_blocks >= M1_THREE_WARPS_MIN_BLOCKS * H200_SMS:
@@ -499,7 +503,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         sf_bytes.copy_(sf.view(torch.uint8))
     elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
-                       swiglu_small_m_config(m, i, k, w.dtype == torch.int32))
+                       swiglu_small_m_config(m, i, k, w.dtype == torch.int32, a_sf is not None))
     else:
         _large_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
     return out, sf_bytes.view(torch.float8_e4m3fn)

@@ -6,13 +6,14 @@ measurement, before the operand and loop changes of sessions 12-15).
 
 Per shape (one per CUTE_KERNELS_BENCH_SHAPES index) and M in 2, 4, 8, 12, 16: the rule's config
 and the same with the prefetch toggled, packed words, NVFP4 activations; with
-CUTE_KERNELS_PROBE_BF16=1 bf16 activations (W4A16) instead. Graph us, 50 calls a graph, weights
-rotated past the L2."""
+CUTE_KERNELS_PROBE_BF16=1 bf16 activations (W4A16) instead, with CUTE_KERNELS_PROBE_PERMUTED=1
+permuted words (the rule then asked for them). Graph us, 50 calls a graph, weights rotated past
+the L2."""
 
 import os
 
 import torch
-from probe_inputs import gate_up_copies, time_fused_small_m_configs
+from probe_inputs import gate_up_words, time_fused_small_m_configs
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
@@ -23,20 +24,22 @@ gs = torch.full((1,), 30.0, device="cuda")
 SHAPES = [(36864, 7168), (9216, 7168), (4096, 7168), (34816, 5120), (1024, 7168)]
 TOKENS = [2, 4, 8, 12, 16]
 BF16 = os.environ.get("CUTE_KERNELS_PROBE_BF16") == "1"
+PERMUTED = os.environ.get("CUTE_KERNELS_PROBE_PERMUTED") == "1"
+LAYOUT = "permuted" if PERMUTED else "packed"
 
 for two_i, k in select_shapes(SHAPES):
-    words = gate_up_copies(two_i, k)  # packed
+    words = gate_up_words(two_i, k, PERMUTED)
     for m in TOKENS:
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         a, a_sf = (x, None) if BF16 else reference.nvfp4_quantize(x, 100.0)
-        rule = swiglu_small_m_config(m, two_i // 2, k, False)
+        rule = swiglu_small_m_config(m, two_i // 2, k, PERMUTED, not BF16)
         toggled = (*rule[:3], 1 - rule[3], *rule[4:])
         times = time_fused_small_m_configs(a, a_sf, words, alpha, gs, [rule, toggled])
         if warm_only():
             continue
         on, off = (rule, toggled) if rule[3] else (toggled, rule)
         kind = "W4A16" if BF16 else "W4A4"
-        print(f"fused {two_i}x{k} packed {kind} M={m}: rule {rule} {times[rule]:.2f} | "
+        print(f"fused {two_i}x{k} {LAYOUT} {kind} M={m}: rule {rule} {times[rule]:.2f} | "
               f"prefetch on {times[on]:.2f} off {times[off]:.2f} "
               f"(on/off {times[on] / times[off]:.3f})", flush=True)
     del words
