@@ -256,13 +256,18 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
     with any split).
 
     At 2..16 tokens the register prefetch stays on for NVFP4 activations, and for bf16 ones
-    (``a_fp4`` False) with one token tile. Packed words (H200 2026-12-01,
+    (``a_fp4`` False) with one token tile, except past two tokens on permuted words over 64 Mi
+    elements. Packed words (H200 2026-12-01,
     ``tools/packed_prefetch_probe.py``, M = 2 / 8 / 16, without -> with, us): 36864x7168 51.1
     / 51.3 / 67.1 -> 48.3 / 48.7 / 64.1, 9216x7168 M = 16 22.9 -> 22.1, 4096x7168 15.0 ->
     12.0 (the unfused pair 12.6), 34816x5120 36.8 / 36.8 / 47.4 -> 36.1 / 36.3 / 47.6 (the one
     loss, 0.6-0.8% at 12 / 16 tokens); bf16 activations 36864x7168 M = 2 / 8 67.7 / 65.8 ->
     51.5 / 63.9, but with two token tiles (12 / 16 tokens) 90.0 / 97.5 -> 133.4 / 144.4
-    (4096x7168 14.9 / 16.1 -> 15.5 / 17.3). Permuted words, earlier:
+    (4096x7168 14.9 / 16.1 -> 15.5 / 17.3). Permuted words, bf16 activations (call 4 of
+    session 27): two token tiles alike (36864x7168 M = 16 98.6 -> 141.6), and on weights over
+    64 Mi elements at 4 / 8 tokens 36864x7168 51.7 / 61.0 -> 54.3 / 62.5, 34816x5120 37.0 /
+    43.6 -> 40.6 / 46.7 (session 14 had measured the opposite at 36864x7168, 55.1 / 63.0 ->
+    53.1 / 60.4), while 2 tokens (staged) gain 67.9 -> 53.1. Permuted words, earlier:
     at 9..16 tokens with two
     token tiles on weights under 64 Mi elements (``tools/swiglu_permuted_probe.py``, H200
     2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
@@ -292,8 +297,13 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
     prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
-    if (m <= 16 and (a_fp4 or jt == 1)) or (permuted and 2 * i * k < 8 * 2**20):
+    if permuted and 2 * i * k < 8 * 2**20:
         prefetch = 1
+    elif m <= 16:
+        # bf16 activations: not with two token tiles (their registers), nor on the register
+        # path (past the two staged tokens) of permuted words over 64 Mi elements
+        prefetch = int(a_fp4 or (jt == 1 and not (permuted and m > 2
+                                                  and 2 * i * k >= 64 * 2**20)))
     if permuted and m == 1 and k // STEP <= M1_THREE_WARPS_MAX_STEPS and warps == 4 \
             and row_blocks >= M1_THREE_WARPS_MIN_BLOCKS * H200_SMS:
         warps = 3

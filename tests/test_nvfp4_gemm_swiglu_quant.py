@@ -201,11 +201,17 @@ def test_small_m_keeps_the_prefetch():
         assert swiglu_small_m_config(m, 512, 7168, True) == (2, 2, 8, 1)
     assert swiglu_small_m_config(32, 2048, 7168) == (2, 2, 8, 0)  # packed, past 16 tokens
     # bf16 activations keep it with one token tile only (packed 36864x7168 M = 16: 97.5 us
-    # without, 144.4 with)
+    # without, 144.4 with), and on permuted words over 64 Mi elements only for the two staged
+    # tokens (36864x7168 M = 2 / 8: 67.9 -> 53.1, 61.0 -> 62.5)
     for permuted in (False, True):
-        assert swiglu_small_m_config(8, 18432, 7168, permuted, a_fp4=False) == (2, 1, 4, 1)
+        assert swiglu_small_m_config(2, 18432, 7168, permuted, a_fp4=False) == (2, 1, 4, 1)
+        assert swiglu_small_m_config(8, 4608, 7168, permuted, a_fp4=False) == (2, 1, 4, 1)
         assert swiglu_small_m_config(16, 18432, 7168, permuted, a_fp4=False) == (2, 2, 4, 0)
         assert swiglu_small_m_config(16, 2048, 7168, permuted, a_fp4=False) == (2, 2, 8, 0)
+    for m in (3, 4, 8):
+        assert swiglu_small_m_config(m, 18432, 7168, False, a_fp4=False) == (2, 1, 4, 1)
+        assert swiglu_small_m_config(m, 18432, 7168, True, a_fp4=False) == (2, 1, 4, 0)
+        assert swiglu_small_m_config(m, 17408, 5120, True, a_fp4=False) == (2, 1, 4, 0)
     assert swiglu_small_m_config(16, 512, 7168, True, a_fp4=False)[3] == 1  # one token tile
 
 
