@@ -80,7 +80,7 @@ W4A16_WGMMA_MIN_M = 9
 W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
 
 
-def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
+def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = False) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     up to 16 tokens (W4A16 up to 8 on weights below 128 Mi values with K > 2048, and never
     past 16); W4A4 up to 64 for weights of at most 8 Mi elements (unchanged, not
@@ -104,13 +104,18 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
     kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
 
-    W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM
-    ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more (``wgmma_from_9_tokens``:
-    7168x18432, 36864x7168, 34816x5120)."""
+    W4A4 at 9..16 tokens on permuted words takes the wgmma kernel where its stream-K tiles
+    give each SM ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more
+    (``wgmma_from_9_tokens``: 7168x18432, 36864x7168, 34816x5120, 5120x17408). Packed bytes
+    keep the small kernel there: the wgmma kernel's packed decode is the slower one (H200
+    2026-12-01, ``tools/plain_packed_narrow_probe.py``, M = 12 / 16, wgmma / small kernel
+    (``small_m_config``), us: 36864x7168 69.9 / 61.6, 70.6 / 61.1; 34816x5120 50.9 / 44.9,
+    51.0 / 44.9; 7168x18432 40.2 / 39.4, 40.1 / 39.6; 5120x17408 31.1 / 27.8, 31.0 /
+    27.9)."""
     if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
                                  and k > SMALL_M_SHORT_K)):
         return False
-    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
+    if a_fp4 and permuted and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True
@@ -130,8 +135,13 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
     more warps per CTA (more loads in flight per row block). Long K at 9..16 tokens takes the
     cp.async ring with 3 steps in flight (``tools/ring_probe.py``, W4A4: 7168x18432 M = 16
     44.0 us against 50.2); elsewhere the ring measured slower than the register double
-    buffer. W4A16 (``a_fp4`` False) keeps the register path there: its bf16 activations would
-    triple the ring's shared memory (one CTA per SM), unmeasured.
+    buffer. W4A16 (``a_fp4`` False) keeps the register path there: its bf16 activations
+    would triple the ring's shared memory (one CTA per SM), unmeasured. Since session 27
+    weights of 64 Mi values or more take the register prefetch at 9..16 fp4 tokens instead
+    (packed bytes, where the small kernel now runs there; ``tools/plain_packed_narrow_probe.py``,
+    M = 12 / 16, us: 7168x18432 ring 41.4 / 43.0, no prefetch 44.5 / 44.5, prefetch 39.4 /
+    39.6; 36864x7168 no prefetch 64.8 / 64.9, prefetch 61.6 / 61.1; 34816x5120 46.3 / 46.5 ->
+    44.9 / 44.9); 5120x17408's K split keeps it off (27.8 / 27.9 against 31.9 / 31.3).
 
     Long K whose CTAs barely pass one per SM splits K in three (``SPLIT_WAVE_FRACTION``;
     ``tools/small_split_probe.py``, H200 2026-11-30, W4A4: 5120x17408 is 160 CTAs, M = 1
@@ -147,7 +157,9 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
     if m <= 8:
         config = (2 if big else 1), 1, (8 if k <= 2048 else 4), 1
     elif m <= 16:
-        if k >= 16384 and a_fp4:
+        if big and a_fp4:  # the register prefetch (below)
+            config = 2, 2, 4, 1
+        elif k >= 16384 and a_fp4:
             config = 2, 2, 4, 3
         else:
             config = (2, 2, 4, 0) if big else (1, 2, 4, 1)
@@ -366,7 +378,7 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         out = torch.empty((m, n), dtype=out_dtype, device=b.device)
     if m == 0:
         return out
-    if small_m_regime(m, n, k, a_sf is not None):
+    if small_m_regime(m, n, k, a_sf is not None, b.dtype == torch.int32):
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:

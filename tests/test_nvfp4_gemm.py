@@ -117,14 +117,21 @@ def test_staged_tokens_rule():
 
 
 def test_w4a4_takes_the_wgmma_kernel_from_9_tokens_on_many_units():
-    """9..16 fp4 tokens: the wgmma kernel's 16-token stream-K tiles where a row of them has
-    >= 80 units an SM; bf16 activations and the smaller weights keep their rules."""
+    """9..16 fp4 tokens on permuted words: the wgmma kernel's 16-token stream-K tiles where a
+    row of them has >= 80 units an SM; packed bytes (the wgmma kernel's slower decode), bf16
+    activations and the smaller weights keep the small kernel, packed weights of 64 Mi values
+    or more with the register prefetch (``tools/plain_packed_narrow_probe.py``)."""
     for n, k in [(7168, 18432), (36864, 7168), (34816, 5120), (5120, 17408)]:
-        assert small_m_regime(8, n, k)
-        assert not any(small_m_regime(m, n, k) for m in (9, 12, 16)), (n, k)
+        assert small_m_regime(8, n, k, permuted=True)
+        assert not any(small_m_regime(m, n, k, permuted=True) for m in (9, 12, 16)), (n, k)
+        assert all(small_m_regime(m, n, k) for m in (9, 12, 16)), (n, k)  # packed
     for n, k in [(9216, 7168), (4096, 7168), (7168, 2048)]:
-        assert small_m_regime(16, n, k), (n, k)
-    assert small_m_regime(16, 36864, 7168, a_fp4=False)
+        assert small_m_regime(16, n, k, permuted=True), (n, k)
+    assert small_m_regime(16, 36864, 7168, a_fp4=False, permuted=True)
+    for m in (9, 16):
+        for n, k in [(7168, 18432), (36864, 7168), (34816, 5120)]:
+            assert small_m_config(m, n, k) == (2, 2, 4, 1), (m, n, k)
+        assert small_m_config(m, 36864, 7168, a_fp4=False) == (2, 2, 4, 0)
 
 
 def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
@@ -149,12 +156,14 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
     """bf16 activations at 9..16 tokens: the wgmma kernel below 128 Mi weight values with
     K > 2048 (``tools/w4a16_regime_probe.py``), past 16 tokens always; fp4 activations keep
-    the small kernel (but on 7168x18432 and 5120x17408: ``wgmma_from_9_tokens``)."""
+    the small kernel (but on permuted words of 7168x18432 and 5120x17408:
+    ``wgmma_from_9_tokens``)."""
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168)]:
         assert small_m_regime(8, n, k, a_fp4=False)
         assert not small_m_regime(9, n, k, a_fp4=False)
         assert not small_m_regime(16, n, k, a_fp4=False)
-        assert small_m_regime(16, n, k) == ((n, k) not in ((7168, 18432), (5120, 17408)))
+        assert small_m_regime(16, n, k, permuted=True) == (
+            (n, k) not in ((7168, 18432), (5120, 17408)))
     for n, k in [(36864, 7168), (34816, 5120), (7168, 2048)]:
         assert small_m_regime(16, n, k, a_fp4=False)
     # past 16 tokens always (7168x2048 and small weights keep the small kernel for fp4 only)
@@ -233,6 +242,15 @@ def _check_public_route(m, n, k, fp4_a):
                      out=poisoned(m, n, dtype=torch.float32))
     assert not got.isnan().any()
     assert _rel_err(got, reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)) <= 1e-3
+
+
+@pytest.mark.gpu
+def test_packed_weights_keep_the_small_kernel_at_9_to_16_tokens():
+    """Packed bytes of a long-K weight at 13 fp4 tokens: the small kernel with the register
+    prefetch (the wgmma kernel on permuted words), against the fp64 product."""
+    m, n, k = 13, 7168, 18432
+    assert small_m_regime(m, n, k) and small_m_config(m, n, k) == (2, 2, 4, 1)
+    _check_public_route(m, n, k, True)
 
 
 @pytest.mark.gpu
