@@ -257,18 +257,20 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
 
     At 2..16 tokens the register prefetch stays on for NVFP4 activations, and for bf16 ones
     (``a_fp4`` False) with one token tile, except past two tokens on permuted words over 64 Mi
-    elements. Packed words (H200 2026-12-01,
-    ``tools/packed_prefetch_probe.py``, M = 2 / 8 / 16, without -> with, us): 36864x7168 51.1
-    / 51.3 / 67.1 -> 48.3 / 48.7 / 64.1, 9216x7168 M = 16 22.9 -> 22.1, 4096x7168 15.0 ->
-    12.0 (the unfused pair 12.6), 34816x5120 36.8 / 36.8 / 47.4 -> 36.1 / 36.3 / 47.6 (the one
-    loss, 0.6-0.8% at 12 / 16 tokens); bf16 activations 36864x7168 M = 2 / 8 67.7 / 65.8 ->
-    51.5 / 63.9, but with two token tiles (12 / 16 tokens) 90.0 / 97.5 -> 133.4 / 144.4
-    (4096x7168 14.9 / 16.1 -> 15.5 / 17.3). Permuted words, bf16 activations (call 4 of
-    session 27): two token tiles alike (36864x7168 M = 16 98.6 -> 141.6), and on weights over
-    64 Mi elements at 4 / 8 tokens 36864x7168 51.7 / 61.0 -> 54.3 / 62.5, 34816x5120 37.0 /
-    43.6 -> 40.6 / 46.7 (session 14 had measured the opposite at 36864x7168, 55.1 / 63.0 ->
-    53.1 / 60.4), while 2 tokens (staged) gain 67.9 -> 53.1. Permuted words, earlier:
-    at 9..16 tokens with two
+    elements (H200 2026-12-01, ``tools/packed_prefetch_probe.py``, without -> with, us):
+      - packed words, M = 2 / 8 / 16: 36864x7168 51.1 / 51.3 / 67.1 -> 48.3 / 48.7 / 64.1,
+        9216x7168 M = 16 22.9 -> 22.1, 4096x7168 15.0 -> 12.0 (the unfused pair 12.6),
+        34816x5120 36.8 / 36.8 / 47.4 -> 36.1 / 36.3 / 47.6 (the one loss, 0.6-0.8% at
+        12 / 16 tokens);
+      - bf16 activations, packed words: 36864x7168 M = 2 / 8 67.7 / 65.8 -> 51.5 / 63.9, but
+        with two token tiles (12 / 16 tokens) 90.0 / 97.5 -> 133.4 / 144.4 (4096x7168 14.9 /
+        16.1 -> 15.5 / 17.3);
+      - bf16 activations, permuted words: two token tiles alike (36864x7168 M = 16 98.6 ->
+        141.6), and on weights over 64 Mi elements at 4 / 8 tokens 36864x7168 51.7 / 61.0 ->
+        54.3 / 62.5, 34816x5120 37.0 / 43.6 -> 40.6 / 46.7 (session 14 had measured the
+        opposite at 36864x7168, 55.1 / 63.0 -> 53.1 / 60.4), while 2 tokens (staged) gain
+        67.9 -> 53.1.
+    Permuted words, NVFP4 activations, earlier: at 9..16 tokens with two
     token tiles on weights under 64 Mi elements (``tools/swiglu_permuted_probe.py``, H200
     2026-11-30, M = 16: 4096x7168 15.66 -> 12.96 us, 9216x7168 24.90 -> 24.13; 34816x5120
     lost 4% with it, 36864x7168 gained 2%; since session 13's three CTAs per SM and session
