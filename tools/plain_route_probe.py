@@ -15,7 +15,7 @@ import importlib
 import os
 
 import torch
-from probe_inputs import gate_up_words, replaced, unpadded
+from probe_inputs import gate_up_words, gemm_on_plan, unpadded
 
 from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -33,13 +33,6 @@ POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 51
           (7168, 18432, 1024), (5120, 17408, 1024), (7168, 2048, 1024)]
 
 
-def gemm(a, a_sf, w, plan=None):
-    if plan is None:
-        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-    with replaced(GEMM, {"plain_plan": lambda m, n, k: plan}):
-        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-
-
 for n, k, m in select_shapes(POINTS):
     print(f"gemm {n}x{k} M={m}: plan {PLAN(m, n, k)}", flush=True)
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -47,11 +40,11 @@ for n, k, m in select_shapes(POINTS):
     words = gate_up_words(n, k, True)
     w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
            for _ in range(1 if warm_only() else rotations_for(n * k * 2))]
-    variants = {"plan": [lambda w=w: gemm(a, a_sf, w) for w in words]}
+    variants = {"plan": [lambda w=w: gemm_on_plan(a, a_sf, w) for w in words]}
     forced = {f"whole{t}": (t, 1, False, False) for t in (64, 128, 256)}
     forced.update({f"sk{t}": (t, 1, True, False) for t in (128, 256)})
     for name, plan in forced.items():
-        variants[name] = [lambda w=w, plan=plan: gemm(a, a_sf, w, plan) for w in words]
+        variants[name] = [lambda w=w, plan=plan: gemm_on_plan(a, a_sf, w, plan) for w in words]
     variants["w4a16"] = [lambda w=w: nvfp4_gemm(x, None, w[0], w[1], 0.5) for w in words]
     def w4a16_exact(w):
         with unpadded(GEMM):

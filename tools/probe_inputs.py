@@ -27,6 +27,21 @@ def replaced(cls, attrs: dict):
             setattr(cls, name, value)
 
 
+def gemm_on_plan(a, a_sf, w, plan=None):
+    """``nvfp4_gemm`` of ``a`` with weights ``w`` = (words, scales), alpha 0.5, on
+    ``plain_plan``'s launch or, given ``plan``, that (tile_m, splits, stream_k, hybrid)
+    forced."""
+    import importlib
+
+    from cute_kernels import nvfp4_gemm
+
+    if plan is None:
+        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+    with replaced(importlib.import_module("cute_kernels.nvfp4_gemm"),
+                  {"plain_plan": lambda m, n, k: plan}):
+        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+
+
 @contextlib.contextmanager
 def unpadded(*modules):
     """The modules' ``bf16_activations`` with ``rows`` ignored (M rows, the wgmma kernels'

@@ -18,9 +18,9 @@ point per CUTE_KERNELS_BENCH_SHAPES index."""
 import importlib
 
 import torch
-from probe_inputs import gate_up_words, replaced
+from probe_inputs import gate_up_words, gemm_on_plan
 
-from cute_kernels import nvfp4_gemm, reference
+from cute_kernels import reference
 from cute_kernels.bench.timing import rotations_for, select_shapes, time_sustained_us, warm_only
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
@@ -30,13 +30,6 @@ POINTS = [(5120, 17408, 256), (7168, 18432, 256), (9216, 7168, 256), (4096, 7168
           (34816, 5120, 256), (7168, 2048, 256), (36864, 7168, 256), (5120, 17408, 1024)]
 
 
-def gemm(a, a_sf, w, plan=None):
-    if plan is None:
-        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-    with replaced(GEMM, {"plain_plan": lambda m, n, k: plan}):
-        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-
-
 for n, k, m in select_shapes(POINTS):
     plan = PLAN(m, n, k)
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -44,7 +37,7 @@ for n, k, m in select_shapes(POINTS):
     words = gate_up_words(n, k, True)
     variants = {"plan": None, "sk128": (128, 1, True, False), "sk256": (256, 1, True, False),
                 "whole128": (128, 1, False, False), "whole256": (256, 1, False, False)}
-    calls = {name: [lambda w=w, p=p: gemm(a, a_sf, w, p) for w in words]
+    calls = {name: [lambda w=w, p=p: gemm_on_plan(a, a_sf, w, p) for w in words]
              for name, p in variants.items()}
     if not warm_only():  # (a warm-up process only compiles: no cuBLAS weights)
         w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
