@@ -21,13 +21,12 @@ from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
 from ..nvfp4_gemm_large_m import launch_large_m
 from ..permuted_fp4 import prepare_nvfp4_weight
 from .report import Row
-from .timing import (rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us,
-                     time_sustained_us)
+from .timing import (SUSTAINED_MIN_M, rotations_for, select_shapes, time_graph_us,
+                     time_graphs_interleaved_us, time_sustained_us)
 
 SHAPES = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
           (4096, 7168), (7168, 2048)]
 MS = [1, 4, 8, 16, 32, 64, 128, 256, 1024]
-SUSTAINED_MIN_M = 256  # from here also timed in each graph's own power-capped steady state
 # (row_tiles, token_tiles, warps, prefetch)
 CONFIGS = [(1, 1, 4, 1), (1, 1, 4, 0), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1), (1, 1, 16, 1),
            (1, 2, 4, 1), (2, 2, 4, 0), (1, 2, 8, 1), (2, 4, 4, 0), (4, 4, 4, 0), (2, 4, 8, 0),

@@ -29,12 +29,11 @@ from ..nvfp4_quant import silu_mul_nvfp4_quant
 from ..permuted_fp4 import prepare_nvfp4_weight
 from .nvfp4_gemm_suite import _quack
 from .report import Row
-from .timing import (rotations_for, select_shapes, time_graph_us, time_graphs_interleaved_us,
-                     time_sustained_us)
+from .timing import (SUSTAINED_MIN_M, rotations_for, select_shapes, time_graph_us,
+                     time_graphs_interleaved_us, time_sustained_us)
 
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 MS = [1, 8, 16, 64, 256, 1024, 4096, 16384]
-SUSTAINED_MIN_M = 256  # from here also timed in each graph's own power-capped steady state
 
 
 def _calls_per_graph(m: int) -> int:

@@ -27,6 +27,8 @@ import torch
 SETTLE_MAX_MS = 50.0  # 50 ms after idle restored every graph (session 26)
 SPIN_CYCLES_PER_MS = 1.98e6  # the H200's boost clock: the spin's length need not be exact
 SUSTAIN_WARM_MS, SUSTAIN_TIMED_MS = 300.0, 300.0
+# the GEMM suites add sustained rows from this many tokens (compute-bound there)
+SUSTAINED_MIN_M = 256
 
 
 def _median_event_ms(run: Callable[[], None], repeats: int) -> list[float]:
