@@ -298,14 +298,15 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
         jt = min(jt, 2)
     else:  # the plain GEMM's config (four token tiles: ~186 registers, so its 4 warps)
         warps = plain_warps
-    prefetch = 0 if m > 1 and (jt >= 2 or 2 * i * k >= 64 * 2**20) else 1
+    big = 2 * i * k >= 64 * 2**20
     if permuted and 2 * i * k < 8 * 2**20:
         prefetch = 1
     elif m <= 16:
         # bf16 activations: not with two token tiles (their registers), nor on the register
         # path (past the two staged tokens) of permuted words over 64 Mi elements
-        prefetch = int(a_fp4 or (jt == 1 and not (permuted and m > 2
-                                                  and 2 * i * k >= 64 * 2**20)))
+        prefetch = int(a_fp4 or (jt == 1 and not (permuted and m > 2 and big)))
+    else:
+        prefetch = int(jt == 1 and not big)
     if permuted and m == 1 and k // STEP <= M1_THREE_WARPS_MAX_STEPS and warps == 4 \
             and row_blocks >= M1_THREE_WARPS_MIN_BLOCKS * H200_SMS:
         warps = 3
