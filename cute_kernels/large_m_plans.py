@@ -378,8 +378,12 @@ WGMMA_FROM_9_MIN_UNITS = 80
 
 
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
-def wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
+def wgmma_from_9_tokens(n: int, k: int, permuted: bool = True, sms: int = H200_SMS) -> bool:
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight (the
-    plain GEMM's, or the fused op's [2I, K]: one bar, ``WGMMA_FROM_9_MIN_UNITS``)."""
-    return (stream_k_plan(16, n, k) is not None
+    plain GEMM's, or the fused op's [2I, K]: one bar, ``WGMMA_FROM_9_MIN_UNITS``). Only on
+    permuted words: on packed bytes the wgmma kernel's decode is the slower one there and the
+    small kernel keeps them (H200 2026-12-01, M = 16, us, wgmma route / small kernel:
+    nvfp4_gemm 36864x7168 70.6 / 61.1, 5120x17408 31.0 / 27.9; the fused op 36864x7168 71.8 /
+    64.1; ``tools/plain_packed_narrow_probe.py``, ``tools/packed_prefetch_probe.py``)."""
+    return (permuted and stream_k_plan(16, n, k) is not None
             and row_units(n, k) >= WGMMA_FROM_9_MIN_UNITS * sms)

@@ -115,7 +115,7 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
                                  and k > SMALL_M_SHORT_K)):
         return False
-    if a_fp4 and permuted and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
+    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k, permuted):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True

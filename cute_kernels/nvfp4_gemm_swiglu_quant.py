@@ -209,7 +209,7 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
     register prefetch, us: 36864x7168 71.8 / 64.1, 34816x5120 52.7 / 47.6)."""
     weights = 2 * i * k
     if m <= 16:
-        return not (a_fp4 and permuted and m >= 9 and wgmma_from_9_tokens(2 * i, k))
+        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k, permuted))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
