@@ -169,8 +169,19 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
         return (4 if k >= 16384 else 2), 4, 4, 0
     rt, jt = config[:2]
     ctas = -(-n // (16 * rt)) * -(-m // (8 * jt))
+    # W4A16 at 3..8 tokens (the register path) keeps the register prefetch only with two row
+    # tiles on whole K. H200 2026-12-01 (``tools/plain_w4a16_prefetch_probe.py``, M = 3 / 4 /
+    # 8, packed and permuted words alike, prefetch on / off, us): two row tiles, 36864x7168
+    # packed 50.9 / 58.4, 54.3 / 63.2, 62.1 / 75.1, 7168x18432 permuted 30.8 / 34.3 .. 36.2 /
+    # 38.0 (permuted 34816x5120 M = 3 even); one row tile of 4 warps, 9216x7168 permuted
+    # 24.8 / 19.9, 28.2 / 22.2, 36.2 / 27.4; split in three, 5120x17408 permuted 27.3 / 22.6,
+    # 28.2 / 23.4, 31.3 / 26.1. (4096x7168 takes the same one-tile config, unmeasured; the
+    # 8-warp config of short K, 7168x2048, keeps it, unmeasured.)
+    w4a16_register_path = not a_fp4 and 3 <= m <= 8
     if k >= 16384 and ctas <= SPLIT_WAVE_FRACTION * H200_SMS:
-        return rt, jt, config[2], (1 if m <= 8 else 0), 3
+        return rt, jt, config[2], int(m <= 8 and not w4a16_register_path), 3
+    if w4a16_register_path and rt == 1 and config[2] == 4:
+        return (*config[:3], 0)
     return config
 
 

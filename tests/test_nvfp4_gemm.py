@@ -25,6 +25,7 @@ from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
     (36864, 7168, "fp4", (2, 1, 4, 3, 1)),            # cp.async ring, 3 steps in flight
     (200, 576, "fp4", (2, 2, 4, 2)),                  # ring with activations, K tail
     (200, 576, "torch.bfloat16", (1, 2, 4, 2)),       # ring with bf16 activations
+    (9216, 7168, "torch.bfloat16", (1, 1, 4, 0)),     # W4A16 at 3..8 tokens, one row tile
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
@@ -34,6 +35,7 @@ def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     (7168, 18432, "fp4", (2, 1, 4, 1, 1, 4)),        # staged activations, 18 steps per split
     (200, 576, "torch.bfloat16", (1, 2, 4, 0, 0, 3)),  # one step per split, K tail, N tail
     (5120, 17408, "fp4", (2, 2, 4, 3, 0, 2)),         # cp.async ring
+    (5120, 17408, "torch.bfloat16", (2, 1, 4, 0, 0, 3)),  # W4A16 at 3..8 tokens, split
 ])
 def test_small_m_split_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m_split, n, k, a_dtype, "torch.bfloat16",
@@ -171,6 +173,26 @@ def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
     assert small_m_regime(64, 1024, 7168) and not small_m_regime(17, 1024, 7168, a_fp4=False)
 
 
+def test_w4a16_register_path_keeps_the_prefetch_with_two_row_tiles_only():
+    """bf16 activations at 3..8 tokens: the register prefetch with two row tiles on whole K
+    (36864x7168 M = 8: 62.1 us with it, 75.1 without), not with one row tile of 4 warps
+    (9216x7168 M = 8: 36.2 against 27.4) or a K split (5120x17408: 31.3 against 26.1); one or
+    two (staged) tokens and fp4 activations keep their configs."""
+    for permuted in (False, True):
+        for m in (3, 4, 8):
+            for n, k in [(36864, 7168), (34816, 5120), (7168, 18432)]:
+                assert small_m_config(m, n, k, False, permuted) == (2, 1, 4, 1)
+            assert small_m_config(m, 9216, 7168, False, permuted) == (1, 1, 4, 0)
+            assert small_m_config(m, 4096, 7168, False, permuted) == (1, 1, 4, 0)
+            assert small_m_config(m, 5120, 17408, False, permuted) == (2, 1, 4, 0, 3)
+            assert small_m_config(m, 7168, 2048, False, permuted) == (1, 1, 8, 1)
+        for m in (1, 2):
+            assert small_m_config(m, 9216, 7168, False, permuted) == (1, 1, 4, 1)
+            assert small_m_config(m, 5120, 17408, False, permuted) == (2, 1, 4, 1, 3)
+    assert small_m_config(8, 9216, 7168) == (1, 1, 4, 1)
+    assert small_m_config(8, 5120, 17408) == (2, 1, 4, 1, 3)
+
+
 def test_long_k_small_m_splits_where_ctas_barely_pass_one_per_sm():
     """5120x17408 (160 small-M CTAs) splits K in three at M <= 16; 7168x18432 (224) and the
     K = 7168 shapes do not (``tools/small_split_probe.py``)."""
@@ -260,7 +282,8 @@ def test_packed_weights_keep_the_small_kernel_at_9_to_16_tokens():
                                     (2, 1, 4, 3), (1, 2, 3, 4), (2, 2, 4, 2),  # >= 2: ring
                                     # K split over grid z (5 steps at K = 1088)
                                     (2, 1, 4, 1, 4), (1, 2, 3, 0, 3), (1, 1, 4, 2, 2),
-                                    (2, 1, 4, 1, 5)])
+                                    (2, 1, 4, 1, 5),
+                                    (1, 1, 4, 0), (2, 1, 4, 0, 3)])  # W4A16 at 3..8 tokens
 @pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
 def test_every_tile_config_agrees(config, m):
     n, k = 336, 1088  # N: fixed row offsets only with one row tile; K: a tail step

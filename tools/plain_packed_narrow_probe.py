@@ -4,7 +4,11 @@ against the small-M kernel (``small_m_config``'s packed config, and with the reg
 prefetch toggled). Session 27 found the fused op's wgmma route on packed words slower than its
 small-M kernel there (36864x7168 M = 16: 71.8 against 64.1 us): does the plain GEMM's
 (the unfused pair's) route lose alike? Graph us, 50 calls a graph, weights rotated past the
-L2; one shape per CUTE_KERNELS_BENCH_SHAPES index."""
+L2; one shape per CUTE_KERNELS_BENCH_SHAPES index. CUTE_KERNELS_PROBE_M ("12 16" unless set)
+names the token counts: past 16 the public route is the wgmma kernel on every shape here, and
+the small kernel's configs (``small_m_config``) say whether it should keep packed bytes."""
+
+import os
 
 import torch
 from probe_inputs import time_small_m_configs, weight_copies
@@ -18,7 +22,7 @@ SHAPES = [(36864, 7168), (34816, 5120), (7168, 18432), (5120, 17408)]
 
 for n, k in select_shapes(SHAPES):
     words = weight_copies(n, k)  # packed bytes, swizzled scales
-    for m in (12, 16):
+    for m in map(int, os.environ.get("CUTE_KERNELS_PROBE_M", "12 16").split()):
         a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",
                                                        dtype=torch.bfloat16), 100.0)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
@@ -30,7 +34,7 @@ for n, k in select_shapes(SHAPES):
         if warm_only():
             continue
         print(f"gemm {n}x{k} packed M={m}: public "
-              f"({'small' if small_m_regime(m, n, k) else 'wgmma'}) {public:.2f} | small-M "
+              f"({'small' if small_m_regime(m, n, k, True, False) else 'wgmma'}) {public:.2f} | small-M "
               + " ".join(f"{''.join(map(str, c))}{'*' if c == rule else ''}={t:.2f}"
                          for c, t in times.items()), flush=True)
     del words
