@@ -15,7 +15,8 @@ sectors (H200, 2026-11-30: the permuted-K form of this unit ran 3.2-3.9 TB/s whe
 per thread ran 2.1-3.0). Decode as in the wgmma kernels (``device_mma.e2m1x2_from_byte``: a
 byte of codes -> bf16x2 ``e2m1 * 2^-126``), then two exact bf16x2 products, by
 ``bf16(sf * 2^63)`` and by ``2^63``. ``NVFP4DequantPermutedK`` writes the same values in
-``PERMUTED_K_ORDER`` (activations for permuted weights). Both launch with PDL and let the next
+``PERMUTED_K_ORDER`` (activations for permuted weights), ``NVFP4DequantBytesK`` in
+``BYTES_K_ORDER`` (NVFP4 activations for packed weight bytes; ``k_order``). They launch with PDL and let the next
 kernel launch at once (``griddepcontrol.launch_dependents`` first thing): that is the wgmma
 GEMM, which prefetches its first weights to L2 and then waits for this kernel's output.
 """
@@ -35,7 +36,7 @@ from .device_fp4 import e2m1_scaled
 from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
                          in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .permuted_fp4 import permute_k
+from .k_order import KOrder, order_k
 
 BLOCK = 16  # elements per scale factor
 
@@ -202,6 +203,20 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
             chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
 
 
+class NVFP4DequantBytesK(NVFP4DequantPermutedK):
+    """``NVFP4DequantPermutedK`` in ``BYTES_K_ORDER``: output chunk t = 4 b + r of a group
+    holds byte r (elements 2r, 2r + 1) of words 2q + b, q = 0..3, each times its scale, block
+    q (the same loads and stores)."""
+
+    @cute.jit
+    def _chunk(self, words, sf32, r, b, two63, chunk):
+        selector = cutlass.Uint32(0x4440) + cutlass.Uint32(r)  # byte r
+        for q in cutlass.range_constexpr(4):
+            s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
+            raw = e2m1x2_from_byte(cutlass.Uint32(words[0, 2 * q + b]), selector)
+            chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+
+
 def _compile_group_kernel(kernel):
     """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M'*K/64, 32], M' >= M
     (zeros past M)."""
@@ -218,6 +233,12 @@ def _compile_group_kernel(kernel):
 def compile_nvfp4_dequant_permuted_k(k: int):
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M."""
     return _compile_group_kernel(NVFP4DequantPermutedK(k))
+
+
+@jit.cached
+def compile_nvfp4_dequant_bytes_k(k: int):
+    """Tensor-free compile of ``NVFP4DequantBytesK``: static K (a multiple of 64), dynamic M."""
+    return _compile_group_kernel(NVFP4DequantBytesK(k))
 
 
 @jit.cached
@@ -278,30 +299,35 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     return out
 
 
-def bf16_activations(a: torch.Tensor, a_sf, permuted: bool = False,
+def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
                      rows: int | None = None) -> torch.Tensor:
     """The wgmma kernels' activations: bf16 ``a`` as it is (W4A16, ``a_sf`` None), NVFP4 ``a``
     dequantized with global scale 1 (``e2m1 * scale`` is exact in bf16; alpha carries the rest).
     At large M that pass is a small fraction of the GEMM, and the kernels keep one format.
-    ``permuted`` (the weights are permuted words): K in ``PERMUTED_K_ORDER``, written so by the
-    dequantize kernel, or a permuting copy of bf16 ``a``.
+    ``k_order`` (``KOrder``, or a bool: the weights are permuted words): K in that order inside
+    each 64-element group, written so by the dequantize kernel, or a reordering copy of bf16
+    ``a`` (``k_order.order_k``).
 
     ``rows`` (>= M; wherever the pass writes a new buffer anyway: NVFP4 ``a``, and bf16 ``a``
-    with ``permuted``, not bf16 ``a`` as it is): the result has that many rows, zeros past M,
+    in another order, not bf16 ``a`` as it is): the result has that many rows, zeros past M,
     so that the wgmma kernels' TMA never reads past it (its
     zero fill of rows past the tensor is slow: H200 2026-12-01, ``tools/token_tail_probe.py``,
     kernel us at M = 129, M rows / padded to the 128-token tile: 9216x7168 stream-K 74.4 /
     50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9)."""
+    k_order = KOrder(k_order)
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     if a_sf is None or m * k >= 2**31 or k % 64:
-        if not permuted:
-            return a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
-        return permute_k(a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0), rows)
+        x = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
+        return x if k_order == KOrder.IDENTITY else order_k(x, k_order, rows)
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=a.device)
     if out.shape[0]:  # one launch writes the rows past M too (no memset between it and the
         # GEMM, which its PDL trigger lets start early)
-        compile_fn = (compile_nvfp4_dequant_permuted_k if permuted
-                      else compile_nvfp4_dequant_unit_scale)
-        compile_fn(k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
-                      out.view(torch.int32).view(-1, 32))
+        _GROUP_KERNELS[k_order](k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
+                                   out.view(torch.int32).view(-1, 32))
     return out
+
+
+# the unit-scale dequantize of each activation K order
+_GROUP_KERNELS = {KOrder.IDENTITY: compile_nvfp4_dequant_unit_scale,
+                  KOrder.PERMUTED: compile_nvfp4_dequant_permuted_k,
+                  KOrder.BYTES: compile_nvfp4_dequant_bytes_k}

@@ -29,6 +29,7 @@ import torch
 
 from layouts import sf_padded_shape
 
+from .k_order import wgmma_k_order
 from .large_m_plans import plain_launch_options, plain_plan, wgmma_from_9_tokens
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
@@ -362,12 +363,13 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
     stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups."""
-    n, k, permuted = weight_dims(b)
+    n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
-    launch_large_m(bf16_activations(a, a_sf, permuted, rows), b, b_sf, alpha, out, (tile_m, 0),
-                   splits, stream_k, hybrid,
+    k_order = wgmma_k_order(b, a_sf is not None)
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
+                   splits, stream_k, hybrid, k_order=k_order,
                    **plain_launch_options(m, n, k, tile_m, stream_k))
 
 

@@ -76,6 +76,7 @@ from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2
 from .dtypes import torch_to_cutlass
+from .k_order import KOrder
 from .permuted_fp4 import weight_dims
 from .stream_k import stream_k_fixup, workspace_words
 
@@ -139,7 +140,7 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
-                 hybrid: bool = False, permuted: bool = False, ctas_per_sm: int = 1,
+                 hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
@@ -148,10 +149,11 @@ class NVFP4GemmLargeM:
         # 16- and 32-token stream-K tiles on the largest weights take it (``stream_k_ctas``)
         assert ctas_per_sm in (1, 2) and (ctas_per_sm == 1 or tile_m <= 64)
         self.ctas_per_sm = ctas_per_sm
-        # ``permuted``: the weights come in ``permuted_fp4``'s bit-permuted words and the
-        # activations with K permuted inside each 64-element group (``PERMUTED_K_ORDER``):
-        # a thread decodes two whole words per row and k-tile (``_decode_tile``)
-        self.permuted = permuted
+        # ``k_order``: how the weights decode and so the activations' K order inside each
+        # 64-element group (``k_order``): packed bytes in place (IDENTITY), or two whole words
+        # per thread, row and group, ``permuted_fp4``'s words (PERMUTED) or packed bytes
+        # (BYTES) (``_decode_tile``)
+        self.k_order = KOrder(k_order)
         # Stream-K (``stream_k``): each CTA takes a contiguous range of the (tile,
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
         # that finishes it last.
@@ -572,7 +574,7 @@ class NVFP4GemmLargeM:
         thread reads its two rows whole (2 x 32 bytes a group) and their four scales each. A
         group's scales are its own 512-byte chunk of the stage (``_group_scales``)."""
         frag32 = cute.recast_tensor(frag, cutlass.Uint32)
-        if cutlass.const_expr(self.permuted):
+        if cutlass.const_expr(self.k_order != KOrder.IDENTITY):
             self._decode_tile_words(sW, sSF8, row0, k0, splat, stage, frag32)
             return
         selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
@@ -606,14 +608,15 @@ class NVFP4GemmLargeM:
 
     @cute.jit
     def _decode_tile_words(self, sW, sSF8, row0, k0, splat, stage, frag32):
-        """``_decode_tile`` for permuted weights: per K group, thread q (k0 = 2q) takes the
-        contiguous words 2q and 2q + 1 of each of its rows (one 8-byte load; a warp's loads of
-        a row half cover 256 contiguous bytes, no bank conflict) and their one scale, block q.
-        Word 2q + b goes to k16 blocks 2b and 2b + 1: its pair r (elements r and r + 4,
-        ``e2m1x2_permuted``) fills the slot pair of block 2b + r // 2, half r % 2. So MMA slot
-        (block kb, 8 half + 2q + e) multiplies K element
-        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group: ``PERMUTED_K_ORDER``, the
-        order the activations come in."""
+        """``_decode_tile`` for permuted words or, in ``BYTES_K_ORDER``, packed bytes: per K
+        group, thread q (k0 = 2q) takes the contiguous words 2q and 2q + 1 of each of its rows
+        (one 8-byte load; a warp's loads of a row half cover 256 contiguous bytes, no bank
+        conflict) and their one scale, block q. Word 2q + b goes to k16 blocks 2b and 2b + 1:
+        its pair r (``_word_pair``) fills the slot pair of block 2b + r // 2, half r % 2. So
+        MMA slot (block kb, 8 half + 2q + e) multiplies K element
+        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group in permuted words (pair r:
+        elements r and r + 4, ``PERMUTED_K_ORDER``), 16 q + 4 kb + 2 half + e in packed bytes
+        (pair r: byte r, ``BYTES_K_ORDER``): the order the activations come in."""
         q = (k0 % 8) // 2
         for g in cutlass.range_constexpr(self.groups):
             for h in cutlass.range_constexpr(2):
@@ -626,7 +629,14 @@ class NVFP4GemmLargeM:
                     word = cutlass.Uint32(words[b])
                     for r in cutlass.range_constexpr(4):
                         frag32[h + 2 * (r % 2), 0, 4 * g + 2 * b + r // 2] = mul_bf16x2(
-                            e2m1x2_permuted(word, r), s)
+                            self._word_pair(word, r), s)
+
+    def _word_pair(self, word, r: int):
+        """Pair ``r`` of a weight word as bf16x2 ``e2m1 * 2^-126``: ``e2m1x2_permuted`` of a
+        permuted word, byte ``r`` of a packed one."""
+        if cutlass.const_expr(self.k_order == KOrder.PERMUTED):
+            return e2m1x2_permuted(word, r)
+        return e2m1x2_from_byte(word, cutlass.Uint32(0x4440 + r))
 
     # ---------------------------------------------------------------- epilogue
     @cute.jit
@@ -772,13 +782,14 @@ def staged_line_slot(t, c, chunks: int):
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
                                stream_k: bool = False, hybrid: bool = False,
-                               permuted: bool = False, ctas_per_sm: int = 1, k_groups: int = 1):
+                               k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
+                               k_groups: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count; K splits; 64-element K groups per stage); M dynamic.
     Operands as ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
     [pad128(N) * K/64], alpha fp32 [1], out [M, N] (with splits > 1: the fp32 workspace
-    [splits * M, N]); ``permuted``: the permuted weight words and K order
-    (``NVFP4GemmLargeM``)."""
+    [splits * M, N]); ``k_order``: the weights' decode and the activations' K order
+    (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
@@ -798,11 +809,11 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, stream_k=True,
-                                        hybrid=hybrid, permuted=permuted,
+                                        hybrid=hybrid, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
-    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, permuted=permuted,
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
@@ -836,22 +847,34 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
             arrival_counters(tiles, device))
 
 
-def compile_tail(permuted: bool, ctas_per_sm: int, k_groups: int) -> tuple:
-    """The trailing (permuted, ctas_per_sm, k_groups) compile arguments in their shortest form:
-    the compile cache keys by the arguments as given, so standard weights, one CTA per SM and
-    one K group a stage leave them out."""
+def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int) -> tuple:
+    """The trailing (k_order, ctas_per_sm, k_groups) compile arguments in their shortest form:
+    the compile cache keys by the arguments as given, so the identity order, one CTA per SM
+    and one K group a stage leave them out (the order as a plain int)."""
+    order = int(k_order)
     if ctas_per_sm != 1 or k_groups != 1:
-        return (permuted, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
-    return (True,) if permuted else ()
+        return (order, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
+    return (order,) if order else ()
+
+
+def operand_k_order(b, k_order: KOrder | None) -> KOrder:
+    """``k_order`` checked against weights ``b`` (BYTES and IDENTITY decode packed bytes,
+    PERMUTED permuted words); None: IDENTITY for packed bytes, PERMUTED for words."""
+    permuted = weight_dims(b)[2]
+    if k_order is None:
+        return KOrder.PERMUTED if permuted else KOrder.IDENTITY
+    assert (k_order == KOrder.PERMUTED) == permuted, (k_order, b.dtype)
+    return KOrder(k_order)
 
 
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
-                   ctas_per_sm: int = 1, k_groups: int = 1,
+                   ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_large_m) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
-    zeros from ``bf16_activations(rows=)``, are read but not used), b [N, K/2] uint8 (or
-    permuted int32 words [N, K/8], a_bf16 then in ``PERMUTED_K_ORDER``), b_sf the swizzled e4m3
+    zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
+    (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
+    [N, K/8]), b_sf the swizzled e4m3
     buffer, alpha_t a one-element fp32 tensor, out [M, N] bf16/fp16/fp32 (all
     contiguous, on one GPU); config = (tile_m, stages) or (tile_m, stages, ctas), ctas the
     persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
@@ -870,11 +893,11 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     assert a_bf16.shape[0] >= m, (a_bf16.shape, out.shape)
     if m == 0:
         return  # an empty persistent grid cannot launch
-    n, k, permuted = weight_dims(b)
+    n, k, _ = weight_dims(b)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
-    tail = compile_tail(permuted, ctas_per_sm, k_groups)
+    tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups)
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, 1, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))

@@ -46,6 +46,7 @@ from . import jit, reference
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
+from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             plain_launch_options, stream_k_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
@@ -418,7 +419,7 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
     ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
-    two_i, k, permuted = weight_dims(w)
+    two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
     route, plan = large_m_route(m, i, k)
     if route == "split":
@@ -426,8 +427,9 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
     rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
-    launch_large_m(bf16_activations(a, a_sf, permuted, rows), w, w_sf, alpha, out_global_scale,
-                   out, out_sf, config, stream_k=stream_k, **options)
+    k_order = wgmma_k_order(w, a_sf is not None)
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows), w, w_sf, alpha, out_global_scale,
+                   out, out_sf, config, stream_k=stream_k, k_order=k_order, **options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

@@ -30,9 +30,9 @@ earlier version are not these: prepare them again from the packed bytes (the mod
 load).
 
 The wgmma kernels take whole permuted words per thread, which fixes their MMA K order inside
-each 64-element group (``PERMUTED_K_ORDER``, see ``NVFP4GemmLargeM._decode_tile_words``): with
-permuted weights their bf16 activations come in that order (``permute_k``, or the dequantize
-kernel writing it directly).
+each 64-element group (``k_order.PERMUTED_K_ORDER``): with permuted weights their bf16
+activations come in that order (``k_order.order_k``, or the dequantize kernel writing it
+directly).
 """
 
 from __future__ import annotations
@@ -144,37 +144,3 @@ def weight_dims(b: torch.Tensor) -> tuple[int, int, bool]:
     if b.dtype == torch.int32:
         return b.shape[0], 8 * b.shape[1], True
     return b.shape[0], 2 * b.shape[1], False
-
-
-def _k_order() -> list[int]:
-    """MMA slot p of a 64-element k-tile -> the K element it multiplies, for permuted weights in
-    the wgmma kernels: slot (block kb, 8 half + 2 q + e) holds element r + 4 e of word
-    2 q + kb // 2, r = 2 (kb % 2) + half."""
-    order = []
-    for p in range(64):
-        kb, s = divmod(p, 16)
-        half, q, e = s // 8, (s % 8) // 2, s % 2
-        order.append(8 * (2 * q + kb // 2) + 2 * (kb % 2) + half + 4 * e)
-    return order
-
-
-PERMUTED_K_ORDER = _k_order()
-assert sorted(PERMUTED_K_ORDER) == list(range(64))
-
-
-def permute_k(x: torch.Tensor, rows: int | None = None) -> torch.Tensor:
-    """Activations [M, K] (K a multiple of 64) with each 64-element group of K in
-    ``PERMUTED_K_ORDER``: out[:, 64 g + p] = x[:, 64 g + PERMUTED_K_ORDER[p]]. ``rows`` (>= M):
-    the result has that many rows, zeros past M (``bf16_activations``' whole token tiles)."""
-    m, k = x.shape
-    # element 16 q + 8 b + 4 e + 2 c + half goes to slot 16 (2 b + c) + 8 half + 2 q + e: a
-    # transpose of the group's mixed-radix digits, one strided copy (no index tensor, whose
-    # host-to-device copy would break CUDA-graph capture)
-    digits = x.reshape(m, k // 64, 4, 2, 2, 2, 2)  # q, b, e, c, half
-    moved = digits.permute(0, 1, 3, 5, 6, 2, 4)
-    if rows is None or rows <= m:
-        return moved.reshape(m, k)
-    out = torch.empty((rows, k), dtype=x.dtype, device=x.device)
-    out[:m].view(moved.shape).copy_(moved)  # the same strided copy, into the padded buffer
-    out[m:].zero_()
-    return out

@@ -38,9 +38,10 @@ from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block16
 from .device_mma import POW2_63
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
+from .k_order import KOrder
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 compile_tail, fake_stream_k_buffers, stream_k_buffers,
-                                 staged_line_bases, staged_line_slot)
+                                 compile_tail, fake_stream_k_buffers, operand_k_order,
+                                 stream_k_buffers, staged_line_bases, staged_line_slot)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
@@ -72,8 +73,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     # M = 1000 208.7, 210.9 / 202.5, 204.9 (the quantizer warps: ``quantizer_warps``).
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, hybrid: bool = False, permuted: bool = False,
-                 ctas_per_sm: int = 1, k_groups: int = 1, quantizers: int = 0):
+                 stream_k: bool = False, hybrid: bool = False,
+                 k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
+                 quantizers: int = 0):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
@@ -84,7 +86,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             quantizers, ctas_per_sm)
         self.quantizers = quantizers
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
-                         hybrid=hybrid, permuted=permuted, ctas_per_sm=ctas_per_sm,
+                         hybrid=hybrid, k_order=k_order, ctas_per_sm=ctas_per_sm,
                          k_groups=k_groups)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
@@ -357,11 +359,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            hybrid: bool = False, permuted: bool = False,
+                                            hybrid: bool = False,
+                                            k_order: KOrder = KOrder.IDENTITY,
                                             ctas_per_sm: int = 1, k_groups: int = 1,
                                             quantizers: int = 0):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``permuted``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
+    ``k_order``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
     ``NVFP4GemmSwigluQuantLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
@@ -382,12 +385,12 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
-                                                   hybrid=hybrid, permuted=permuted,
+                                                   hybrid=hybrid, k_order=k_order,
                                                    ctas_per_sm=ctas_per_sm, k_groups=k_groups,
                                                    quantizers=quantizers)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, permuted=permuted,
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
                                         quantizers=quantizers)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
@@ -419,36 +422,37 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 QUANTIZER_WARPS = 3
 
 
-def quantizer_warps(tile_m: int, ctas_per_sm: int, permuted: bool) -> int:
+def quantizer_warps(tile_m: int, ctas_per_sm: int, k_order: KOrder) -> int:
     """The quantizer warps of a fused large-M launch (the comment above)."""
-    return QUANTIZER_WARPS if permuted and ctas_per_sm == 1 and tile_m >= 128 else 0
+    return (QUANTIZER_WARPS if k_order == KOrder.PERMUTED and ctas_per_sm == 1 and tile_m >= 128
+            else 0)
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                    out: torch.Tensor, out_sf: torch.Tensor, config: tuple[int, ...],
                    stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
-                   k_groups: int = 1,
+                   k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
                    quantizers: int | None = None) -> None:
-    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M
-    (as ``nvfp4_gemm_large_m.launch_large_m``; in
-    ``PERMUTED_K_ORDER`` with permuted int32 weight words), config =
+    """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
+    with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
     ``stream_k``: the CTAs share out (tile, k-tile) units evenly (``stream_k``); ``hybrid``:
     only the last one to two waves' worth of tiles; ``ctas_per_sm`` and ``k_groups`` as there
     (``plain_launch_options``); ``compile_fn`` as there (of
     ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments); ``quantizers``: the quantizer
     warps (None: ``quantizer_warps``' rule)."""
-    two_i, k, permuted = weight_dims(w)
+    two_i, k, _ = weight_dims(w)
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
+    k_order = operand_k_order(w, k_order)
     if quantizers is None:
-        quantizers = quantizer_warps(tile_m, ctas_per_sm, permuted)
-    tail = compile_tail(permuted, ctas_per_sm, k_groups)
+        quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order)
+    tail = compile_tail(k_order, ctas_per_sm, k_groups)
     if quantizers:
-        tail = (permuted, ctas_per_sm, k_groups, quantizers)
+        tail = (int(k_order), ctas_per_sm, k_groups, quantizers)
     kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from cute_kernels import reference
+from cute_kernels.k_order import KOrder
 from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config, large_m_plan,
                                         plain_launch_options, stream_k_ctas, stream_k_groups,
                                         stream_k_plan)
@@ -178,10 +179,11 @@ def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
 @pytest.mark.parametrize("config,stream_k", [((32, 0), False), ((64, 2, 7), False),
                                              ((128, 3, 5), True), ((64, 0, 11), True),
                                              ((16, 0, 11), True)])
-@pytest.mark.parametrize("permuted", [False, True])
-def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, permuted):
+@pytest.mark.parametrize("k_order", list(KOrder))
+def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, k_order):
     """K / 64 even: each pipeline stage holds two 64-element K groups (``k_groups=2``); an odd
-    count of stages (15), N and M tails, shrunk grids, both weight layouts."""
+    count of stages (15), N and M tails, shrunk grids, every weight decode (``k_order``; the
+    bf16 activations reordered to match)."""
     from cute_kernels import prepare_nvfp4_weight
     from cute_kernels.nvfp4_dequant import bf16_activations
 
@@ -189,11 +191,12 @@ def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, permuted)
     a, b, b_sf, alpha = _inputs(m, n, k)
     assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], k_groups=2).stage_k == 128
     want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
-    if permuted:
-        b, a = prepare_nvfp4_weight(b), bf16_activations(a, None, True)
+    if k_order == KOrder.PERMUTED:
+        b = prepare_nvfp4_weight(b)
     out = poisoned(m, n, dtype=torch.float32)
-    launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config,
-                   stream_k=stream_k, k_groups=2)
+    launch_large_m(bf16_activations(a, None, k_order), b, b_sf,
+                   torch.full((1,), alpha, device="cuda"), out, config, stream_k=stream_k,
+                   k_groups=2, k_order=k_order)
     torch.cuda.synchronize()
     assert not out.isnan().any()
     assert _rel_err(out, want) <= 1e-3
@@ -311,10 +314,11 @@ def test_stream_k_two_k_groups_compiles_for_sm90a():
 
 
 @pytest.mark.parametrize("tile_m,stream_k", [(64, False), (32, True)])
-def test_two_ctas_per_sm_fit_80_registers(tile_m, stream_k):
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+def test_two_ctas_per_sm_fit_80_registers(tile_m, stream_k, k_order):
     """Two CTAs of 384 threads per SM need at most 80 registers each at launch."""
     compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", tile_m, 0,
-                            2 * H200_SMS, 1, stream_k, False, True, 2)
+                            2 * H200_SMS, 1, stream_k, False, int(k_order), 2)
     assert max(kernel_registers(compiled)) <= 80
 
 
@@ -324,7 +328,7 @@ def test_stage_caps():
     else as many as fit up to 8; given stages stay."""
     def stages(tile_m, ctas, k_groups=1, given=0):
         return NVFP4GemmLargeM(34816, 5120, cutlass.BFloat16, tile_m, given, ctas * H200_SMS,
-                               stream_k=True, permuted=True, ctas_per_sm=ctas,
+                               stream_k=True, k_order=KOrder.PERMUTED, ctas_per_sm=ctas,
                                k_groups=k_groups).stages
     assert stages(16, 2, 2) == stages(32, 2, 2) == stages(32, 2) == 5
     assert stages(16, 1, 2) == stages(32, 1, 2) == 6

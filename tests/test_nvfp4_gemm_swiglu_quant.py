@@ -17,7 +17,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   launch_small_m, large_m_route,
                                                   swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
-from cute_kernels.permuted_fp4 import weight_dims
+from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
                                                compile_nvfp4_gemm_swiglu_quant_large_m,
                                                launch_large_m)
@@ -556,16 +556,16 @@ def test_torch_compile():
 def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=False,
                  **options):
     """The fused large-M kernel itself (whatever the routing), on poisoned outputs;
-    ``options``: ``launch_large_m``'s ctas_per_sm, k_groups and compile_fn. Permuted weight
-    words take the activations in ``PERMUTED_K_ORDER``, as the public function feeds them."""
+    ``options``: ``launch_large_m``'s ctas_per_sm, k_groups and compile_fn. The activations
+    come in the K order the public function feeds (``wgmma_k_order``)."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    a16 = bf16_activations(a, a_sf, weight_dims(w)[2])
-    launch_large_m(a16, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                   torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k, hybrid,
-                   **options)
+    k_order = wgmma_k_order(w, a_sf is not None)
+    launch_large_m(bf16_activations(a, a_sf, k_order), w, w_sf,
+                   torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda"),
+                   out, out_sf, config, stream_k, hybrid, k_order=k_order, **options)
     torch.cuda.synchronize()
     return out, out_sf
 
@@ -581,15 +581,15 @@ def test_large_m_activation_rows_past_m_are_not_used(config, stream_k, quantizer
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     want = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
                         quantizers=quantizers)
-    a16 = bf16_activations(a, a_sf, weight_dims(w)[2])
+    k_order = wgmma_k_order(w, True)
     padded = torch.full((m + 200, k), float("nan"), device="cuda", dtype=torch.bfloat16)
-    padded[:m] = a16
+    padded[:m] = bf16_activations(a, a_sf, k_order)
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
     launch_large_m(padded, w, w_sf, torch.full((1,), alpha, device="cuda"),
                    torch.full((1,), g_out, device="cuda"), out, out_sf, config, stream_k,
-                   quantizers=quantizers)
+                   k_order=k_order, quantizers=quantizers)
     torch.cuda.synchronize()
     assert torch.equal(out, want[0])
     assert torch.equal(out_sf.view(torch.uint8), want[1].view(torch.uint8))

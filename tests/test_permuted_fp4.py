@@ -21,10 +21,10 @@ from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_l
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
+from cute_kernels.k_order import PERMUTED_K_ORDER, KOrder, order_k
 from cute_kernels.permuted_fp4 import (MASK_P, PAIR3_MASK, PAIR3_MULTIPLIER, PAIR_ROTATION,
-                                       PERMUTATION, PERMUTED_K_ORDER, permute_fp4_words,
-                                       permute_k, standard_packed, unpermute_fp4_words,
-                                       weight_dims)
+                                       PERMUTATION, permute_fp4_words, standard_packed,
+                                       unpermute_fp4_words, weight_dims)
 from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only
 from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
@@ -151,22 +151,6 @@ def test_permuted_k_dequantize_unit_follows_the_k_order():
                     assert element // 16 == q
 
 
-@pytest.mark.parametrize("m,rows", [(5, 5), (5, 3), (7, 64), (129, 256)])
-def test_permute_k_padded_rows(m, rows):
-    """``rows``: the same permuted rows first, zeros after (fewer rows than M: as without)."""
-    x = torch.randn(m, 192, dtype=torch.bfloat16)
-    got = permute_k(x, rows)
-    assert got.shape == (max(m, rows), 192) and got.is_contiguous()
-    assert torch.equal(got[:m], permute_k(x))
-    assert torch.equal(got[m:], torch.zeros_like(got[m:]))
-
-
-def test_permute_k_matches_the_order():
-    x = torch.arange(2 * 128, dtype=torch.float32).view(2, 128)
-    y = permute_k(x)
-    assert torch.equal(y[1, 64:], x[1, 64:][torch.tensor(PERMUTED_K_ORDER)])
-
-
 def test_gate_up_permute_round_trips():
     w = torch.randint(0, 256, (256, 48), dtype=torch.uint8)
     sf = torch.randint(0, 120, (256, 6), dtype=torch.uint8).view(torch.float8_e4m3fn)
@@ -271,7 +255,7 @@ def test_large_m_paths_match_fp64_reference(config, splits, stream_k, hybrid, fp
 @pytest.mark.parametrize("k", [64, 576, 7168])
 def test_permuted_k_dequantize_is_exact(m, k):
     a, a_sf = _activations(m, k, True)
-    want = permute_k(nvfp4_dequantize(a, a_sf, 1.0))
+    want = order_k(nvfp4_dequantize(a, a_sf, 1.0), KOrder.PERMUTED)
     torch.testing.assert_close(bf16_activations(a, a_sf, True), want, rtol=0, atol=0)
 
 
@@ -316,8 +300,8 @@ def test_fused_two_token_tiles_with_prefetch(fp4_a):
 
 @pytest.mark.gpu
 def test_permuted_w4a16_large_m_chain_captures_in_a_graph():
-    """W4A16 on permuted words at large M permutes the bf16 activations' K (``permute_k``) on
-    the way in: that must be capturable (no host-to-device copy; the models' M = 64 decode
+    """W4A16 on permuted words at large M permutes the bf16 activations' K
+    (``k_order.order_k``) on the way in: that must be capturable (no host-to-device copy; the models' M = 64 decode
     steps fell back to eager on 2026-11-30 when it built an index tensor) and replay the eager
     bits through a dependent chain."""
     k, m = 2048, 80

@@ -1,72 +1,81 @@
-"""What a second activation K order for packed weight bytes would buy the wgmma kernel (session
-28): its packed-bytes decode reads a row's whole 64-element group (2 x LDS.128) and four scales
-to use one byte of each word, where the permuted words' decode reads two words and one scale.
-With the activations in an order where thread q's MMA slots are packed bytes 8q..8q + 7, the
-packed decode becomes the permuted one with each pair taken by a byte select
-(``e2m1x2_from_byte``) instead of ``e2m1x2_permuted``. Its cost is timed here before the
-plumbing is written: "bytes" is the permuted kernel with that extraction swapped in (on
-permuted words: wrong products, the same instructions as the real thing), against "permuted"
-(the models' layout) and "packed" (bytes as they are, today's decode), each on the public
-plan's launch with its activation pass. One point per CUTE_KERNELS_BENCH_SHAPES index;
-interleaved graphs, two rounds."""
+"""Packed weight bytes in the wgmma kernels with NVFP4 activations in ``BYTES_K_ORDER``
+(``KOrder.BYTES``, session 28) against the packed decode in place ("identity", the form
+before) and permuted words ("permuted", the models' layout), each on the public plan's launch
+with its activation pass: graph us, interleaved, two rounds. At M <= 16 also the public
+function on packed bytes (the small-M kernel there): does the wgmma route now win at 9..16
+tokens (``wgmma_from_9_tokens`` keeps packed bytes on the small kernel)? The fused op's
+launches with 128- / 256-token tiles add "bytes+q3": the quantizer warps, which
+``quantizer_warps`` gives permuted words only (on the packed decode they did not pay).
+One point per CUTE_KERNELS_BENCH_SHAPES index."""
 
-import functools
-import importlib
-
-import cutlass
 import torch
-from probe_inputs import planned, replaced, weight_copies
+from probe_inputs import gate_up_copies, planned, weight_copies
 
-from cute_kernels import jit, prepare_nvfp4_weight, reference
+from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight,
+                          prepare_nvfp4_weight, reference, restore_gate_up_weight)
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
-from cute_kernels.device_mma import e2m1x2_from_byte
+from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m
+from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
+from layouts import sf_padded_shape
 
-large_m = importlib.import_module("cute_kernels.nvfp4_gemm_large_m")
-POINTS = [(36864, 7168, 32), (36864, 7168, 64), (7168, 18432, 32), (34816, 5120, 64),
-          (9216, 7168, 64), (4096, 7168, 64), (5120, 17408, 32), (36864, 7168, 256)]
+POINTS = [("gemm", 36864, 7168, 16), ("gemm", 34816, 5120, 16), ("gemm", 7168, 18432, 16),
+          ("gemm", 5120, 17408, 16), ("gemm", 36864, 7168, 64), ("gemm", 9216, 7168, 64),
+          ("gemm", 4096, 7168, 64), ("gemm", 36864, 7168, 256), ("fused", 36864, 7168, 16), ("fused", 34816, 5120, 16),
+          ("fused", 36864, 7168, 64), ("fused", 34816, 5120, 64), ("fused", 36864, 7168, 1024),
+          ("fused", 34816, 5120, 256), ("fused", 9216, 7168, 1000)]
 
-
-def byte_pair(word, r: int):
-    """Byte ``r`` of ``word`` as a bf16 pair: the byte-order decode's extraction."""
-    return e2m1x2_from_byte(word, cutlass.Uint32(0x4440 + r))
-
-
-@jit.cached
-def compile_bytes(*args):
-    """``compile_nvfp4_gemm_large_m(*args)`` with the permuted decode's pairs taken by bytes."""
-    with replaced(large_m, {"e2m1x2_permuted": byte_pair}):
-        return compile_nvfp4_gemm_large_m.uncached(*args)
-
-
-def launch(variant, a, a_sf, w, alpha, out, plan, rows):
-    """One GEMM as the public route runs it: the activation pass, then the wgmma kernel."""
-    compile_fn = compile_bytes if variant == "bytes" else compile_nvfp4_gemm_large_m
-    launch_large_m(bf16_activations(a, a_sf, variant != "packed", rows), w[0], w[1], alpha, out,
-                   **plan, compile_fn=compile_fn)
-
-
-for n, k, m in select_shapes(POINTS):
-    plan = planned("gemm", n, k, m)
+for kind, n, k, m in select_shapes(POINTS):
+    if kind == "fused" and large_m_route(m, n // 2, k)[0] == "split":
+        print(f"{kind} {n}x{k} M={m}: the split route (no fused wgmma launch)", flush=True)
+        continue
+    plan = planned(kind, n, k, m)
     rows = -(-m // plan["config"][0]) * plan["config"][0]
     alpha = torch.full((1,), 0.5, device="cuda")
+    gs = torch.full((1,), 30.0, device="cuda")
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    packed = weight_copies(n, k)
-    words = {"packed": packed, "permuted": [(prepare_nvfp4_weight(b), s) for b, s in packed]}
-    words["bytes"] = words["permuted"]
-    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-    names = ("permuted", "bytes", "packed")
-    for v in names:
-        launch(v, a, a_sf, words[v][0], alpha, out, plan, rows)
+    if kind == "gemm":
+        packed = weight_copies(n, k)
+        permuted = [(prepare_nvfp4_weight(b), s) for b, s in packed]
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+
+        def run(w, order, **extra):
+            launch_large_m(bf16_activations(a, a_sf, order, rows), w[0], w[1], alpha, out,
+                           **plan, k_order=order, **extra)
+
+        def public(w):
+            nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    else:
+        packed = gate_up_copies(n, k)
+        permuted = [prepare_gate_up_weight(*restore_gate_up_weight(w, s), permute=True)
+                    for w, s in packed]
+        q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
+        sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
+
+        def run(w, order, **extra):
+            launch_fused(bf16_activations(a, a_sf, order, rows), w[0], w[1], alpha, gs, q, sf,
+                         **plan, k_order=order, **extra)
+
+        def public(w):
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
+    variants = {"permuted": (permuted, lambda w: run(w, KOrder.PERMUTED)),
+                "bytes": (packed, lambda w: run(w, KOrder.BYTES)),
+                "identity": (packed, lambda w: run(w, KOrder.IDENTITY))}
+    if kind == "fused" and plan["config"][0] >= 128 and plan.get("ctas_per_sm", 1) == 1:
+        variants["bytes+q3"] = (packed, lambda w: run(w, KOrder.BYTES, quantizers=3))
+    if m <= 16:
+        variants["public packed"] = (packed, public)
+    for words, call in variants.values():
+        call(words[0])
     if warm_only():
         continue
-    torch.cuda.synchronize()
+    print(f"{kind} {n}x{k} M={m} {plan}", flush=True)
     for _ in range(2):
         times = time_graphs_interleaved_us(
-            [[functools.partial(launch, v, a, a_sf, w, alpha, out, plan, rows)
-              for w in words[v]] for v in names], 100)
-        print(f"gemm {n}x{k} M={m} {plan}: " + " ".join(
-            f"{v}={t:.2f}" for v, t in zip(names, times)), flush=True)
-    del packed, words
+            [[lambda w=w, call=call: call(w) for w in words] for words, call in variants.values()],
+            100)
+        print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(variants, times)), flush=True)
+    del packed, permuted

@@ -233,7 +233,7 @@ def fits(kind: str, n: int, k: int, launch: dict) -> bool:
     from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
 
     tile_m, stages = launch["config"][:2]
-    opts = dict(stream_k=launch.get("stream_k", False), permuted=True,
+    opts = dict(stream_k=launch.get("stream_k", False), k_order=1,
                 ctas_per_sm=launch.get("ctas_per_sm", 1), k_groups=launch.get("k_groups", 1))
     try:
         if kind == "gemm":

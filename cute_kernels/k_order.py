@@ -1,0 +1,83 @@
+"""The K order of the wgmma kernels' bf16 activations inside each 64-element group.
+
+wgmma's A fragment gives thread q of each quad the slots (k16 block kb, 8 half + 2 q + e) of a
+row's 64-element group; the weights' decode (``NVFP4GemmLargeM._decode_tile``) decides which
+weight element each slot gets, and the activations must come with K in the same order, so
+that slot s of both operands holds the same element. Three orders:
+
+* ``KOrder.IDENTITY``: packed weight bytes decoded as they lie: thread q reads all 8 words of
+  the row's group (2 x LDS.128) and its 4 scales to use byte q of each. K as it is: W4A16 on
+  packed bytes, whose bf16 activations would pay a gather pass for any other order.
+* ``KOrder.PERMUTED``: ``permuted_fp4``'s words; thread q reads words 2q and 2q + 1 (one
+  LDS.64) and one scale, block q, and takes their pairs (``e2m1x2_permuted``):
+  ``PERMUTED_K_ORDER``.
+* ``KOrder.BYTES``: packed weight bytes read as ``PERMUTED`` reads words, each word's bytes
+  taken in turn (``e2m1x2_from_byte``): ``BYTES_K_ORDER``. NVFP4 activations on packed bytes,
+  whose dequantize pass writes any order at no cost.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import torch
+
+
+class KOrder(enum.IntEnum):
+    IDENTITY = 0
+    PERMUTED = 1
+    BYTES = 2
+
+
+def _slot_elements(element_of) -> list[int]:
+    """Slot p of a 64-element group -> the K element it multiplies, given ``element_of(kb,
+    half, q, e)`` for slot 16 kb + 8 half + 2 q + e."""
+    order = []
+    for p in range(64):
+        kb, s = divmod(p, 16)
+        order.append(element_of(kb, s // 8, (s % 8) // 2, s % 2))
+    assert sorted(order) == list(range(64))
+    return order
+
+
+# Word 2q + kb // 2 of the group, pair r = 2 (kb % 2) + half: elements r and r + 4 of the word
+PERMUTED_K_ORDER = _slot_elements(
+    lambda kb, half, q, e: 8 * (2 * q + kb // 2) + 2 * (kb % 2) + half + 4 * e)
+# Word 2q + kb // 2 of the group, byte 2 (kb % 2) + half: elements 16 q + 4 kb + 2 half + e
+BYTES_K_ORDER = _slot_elements(lambda kb, half, q, e: 16 * q + 4 * kb + 2 * half + e)
+SLOT_ELEMENTS = {KOrder.PERMUTED: PERMUTED_K_ORDER, KOrder.BYTES: BYTES_K_ORDER}
+
+# Each order as a transpose of a group's mixed-radix digits (one strided copy, no index tensor,
+# whose host-to-device copy would break CUDA-graph capture): the element's digits, most
+# significant first, and which of them (axes of x.reshape(m, k // 64, *radices)) each slot
+# digit is, most significant first.
+_DIGITS = {
+    # element 16 q + 8 b + 4 e + 2 c + half -> slot 16 (2 b + c) + 8 half + 2 q + e
+    KOrder.PERMUTED: ((4, 2, 2, 2, 2), (3, 5, 6, 2, 4)),
+    # element 16 q + 4 kb + 2 half + e -> slot 16 kb + 8 half + 2 q + e
+    KOrder.BYTES: ((4, 4, 2, 2), (3, 4, 2, 5)),
+}
+
+
+def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.Tensor:
+    """Activations [M, K] (K a multiple of 64) with each 64-element group of K in ``k_order``
+    (``PERMUTED`` or ``BYTES``): out[:, 64 g + p] = x[:, 64 g + SLOT_ELEMENTS[k_order][p]].
+    ``rows`` (>= M): the result has that many rows, zeros past M (``bf16_activations``' whole
+    token tiles)."""
+    radices, slot_axes = _DIGITS[KOrder(k_order)]
+    m, k = x.shape
+    moved = x.reshape(m, k // 64, *radices).permute(0, 1, *slot_axes)
+    if rows is None or rows <= m:
+        return moved.reshape(m, k)
+    out = torch.empty((rows, k), dtype=x.dtype, device=x.device)
+    out[:m].view(moved.shape).copy_(moved)  # the same strided copy, into the padded buffer
+    out[m:].zero_()
+    return out
+
+
+def wgmma_k_order(b: torch.Tensor, a_fp4: bool) -> KOrder:
+    """The order for weights ``b`` (permuted int32 words or packed uint8 bytes) and
+    activations that are NVFP4 (``a_fp4``) or bf16."""
+    if b.dtype == torch.int32:
+        return KOrder.PERMUTED
+    return KOrder.BYTES if a_fp4 else KOrder.IDENTITY

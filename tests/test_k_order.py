@@ -1,0 +1,132 @@
+"""The wgmma kernels' activation K orders (``k_order``): on CPU the order tables against the
+decodes that define them (Python integers), the reordering copy, the dequantize kernels' chunk
+mapping, the choice of order and the kernels in ``BYTES_K_ORDER`` compiling for sm_90a; on a
+GPU the byte-order dequantize bit for bit against the reordered reference, and the wgmma
+kernels on packed bytes in that order against the fp64 reference (the public functions take
+it for NVFP4 activations on packed bytes: their own tests cover them)."""
+
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.k_order import (BYTES_K_ORDER, PERMUTED_K_ORDER, SLOT_ELEMENTS, KOrder,
+                                  order_k, wgmma_k_order)
+from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant_bytes_k,
+                                        nvfp4_dequantize)
+from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
+from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
+from cute_kernels.testing import compile_only
+from tests.conftest import poisoned
+
+
+# ------------------------------------------------------------------------- CPU
+def test_bytes_order_follows_the_byte_decode():
+    """``_decode_tile_words`` on packed bytes: thread q's register (row half, k half ``half``,
+    block kb) = byte 2 (kb % 2) + half of word 2 q + kb // 2, elements 2 byte + e of that word;
+    slot 16 kb + 8 half + 2 q + e must hold element ``BYTES_K_ORDER`` of the group."""
+    for kb in range(4):
+        for half in range(2):
+            for q in range(4):
+                word, byte = 2 * q + kb // 2, 2 * (kb % 2) + half
+                for e in range(2):
+                    slot = 16 * kb + 8 * half + 2 * q + e
+                    assert BYTES_K_ORDER[slot] == 8 * word + 2 * byte + e, slot
+
+
+def test_bytes_dequantize_unit_follows_the_order():
+    """``NVFP4DequantBytesK``: chunk t = 4 b + r of a group writes slot 8 t + 2 q + e = byte r
+    of word 2 q + b, half e (element 8 (2 q + b) + 2 r + e), scale block q."""
+    for b in range(2):
+        for r in range(4):
+            for q in range(4):
+                for e in range(2):
+                    element = BYTES_K_ORDER[8 * (4 * b + r) + 2 * q + e]
+                    assert element == 8 * (2 * q + b) + 2 * r + e
+                    assert element // 16 == q
+
+
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+def test_order_k_matches_the_table(k_order):
+    x = torch.arange(3 * 192, dtype=torch.float32).view(3, 192)
+    y = order_k(x, k_order)
+    index = torch.tensor(SLOT_ELEMENTS[k_order])
+    for g in range(3):
+        assert torch.equal(y[:, 64 * g:64 * g + 64], x[:, 64 * g + index])
+
+
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+@pytest.mark.parametrize("m,rows", [(5, 5), (5, 3), (7, 64), (129, 256)])
+def test_order_k_padded_rows(k_order, m, rows):
+    """``rows``: the same reordered rows first, zeros after (fewer rows than M: as without)."""
+    x = torch.randn(m, 192, dtype=torch.bfloat16)
+    got = order_k(x, k_order, rows)
+    assert got.shape == (max(m, rows), 192) and got.is_contiguous()
+    assert torch.equal(got[:m], order_k(x, k_order))
+    assert torch.equal(got[m:], torch.zeros_like(got[m:]))
+
+
+def test_orders_differ_and_identity_has_no_copy():
+    assert PERMUTED_K_ORDER != BYTES_K_ORDER
+    x = torch.randn(4, 128, dtype=torch.bfloat16)
+    assert bf16_activations(x, None, KOrder.IDENTITY) is x
+    assert bf16_activations(x, None, False) is x  # a bool still means permuted or not
+    assert torch.equal(bf16_activations(x, None, True), order_k(x, KOrder.PERMUTED))
+
+
+def test_wgmma_k_order_by_weights_and_activations():
+    words = torch.zeros(64, 8, dtype=torch.int32)
+    packed = torch.zeros(64, 32, dtype=torch.uint8)
+    assert wgmma_k_order(words, True) == wgmma_k_order(words, False) == KOrder.PERMUTED
+    assert wgmma_k_order(packed, True) == KOrder.BYTES
+    assert wgmma_k_order(packed, False) == KOrder.IDENTITY
+
+
+@pytest.mark.parametrize("name,fn,args", [
+    ("large", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1, False,
+                                           False, 2)),
+    ("large stream-K two groups", compile_nvfp4_gemm_large_m,
+     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, 2, 2, 2)),
+    ("fused large", compile_nvfp4_gemm_swiglu_quant_large_m, (192, 576, 128, 0, 132, True, False,
+                                                              2)),
+    ("dequantize", compile_nvfp4_dequant_bytes_k, (576,)),
+])
+def test_bytes_order_kernels_compile_for_sm90a(name, fn, args):
+    assert compile_only(fn, *args) is not None, name
+
+
+# ------------------------------------------------------------------------- GPU
+def _activations(m, k):
+    return reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16), 50.0)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 7, 129, 1000])
+@pytest.mark.parametrize("k", [64, 576, 7168])
+def test_bytes_dequantize_is_exact(m, k):
+    a, a_sf = _activations(m, k)
+    want = order_k(nvfp4_dequantize(a, a_sf, 1.0), KOrder.BYTES)
+    torch.testing.assert_close(bf16_activations(a, a_sf, KOrder.BYTES), want, rtol=0, atol=0)
+    padded = bf16_activations(a, a_sf, KOrder.BYTES, m + 40)
+    assert torch.equal(padded[:m], want) and not padded[m:].any()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,splits,stream_k,hybrid", [
+    ((64, 0), 1, False, False), ((128, 0), 1, False, False), ((256, 0), 1, False, False),
+    ((64, 0), 3, False, False), ((64, 0, 7), 1, True, False), ((128, 2, 5), 1, True, True),
+    ((16, 0, 11), 1, True, False)])
+def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, hybrid):
+    """The wgmma kernel on packed bytes with NVFP4 activations in ``BYTES_K_ORDER``: whole
+    tiles, split K, stream-K, hybrid, 16-token tiles (M, N tails; 9 k-tiles)."""
+    m, n, k = 777, 1160, 576
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       50.0)
+    a, a_sf = _activations(m, k)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
+    out = poisoned(m, n, dtype=torch.float32)
+    launch_large_m(bf16_activations(a, a_sf, KOrder.BYTES), b, b_sf,
+                   torch.full((1,), 0.5, device="cuda"), out, config, splits, stream_k, hybrid,
+                   k_order=KOrder.BYTES)
+    assert not out.isnan().any()
+    err = ((out.double() - want).norm() / want.norm()).item()
+    assert err <= 1e-3
