@@ -105,14 +105,9 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
     kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
 
-    W4A4 at 9..16 tokens on permuted words takes the wgmma kernel where its stream-K tiles
-    give each SM ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile) units or more
-    (``wgmma_from_9_tokens``: 7168x18432, 36864x7168, 34816x5120, 5120x17408). Packed bytes
-    keep the small kernel there: the wgmma kernel's packed decode is the slower one (H200
-    2026-12-01, ``tools/plain_packed_narrow_probe.py``, M = 12 / 16, wgmma / small kernel
-    (``small_m_config``), us: 36864x7168 69.9 / 61.6, 70.6 / 61.1; 34816x5120 50.9 / 44.9,
-    51.0 / 44.9; 7168x18432 40.2 / 39.4, 40.1 / 39.6; 5120x17408 31.1 / 27.8, 31.0 /
-    27.9)."""
+    W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
+    (tile, k-tile) units (``wgmma_from_9_tokens``): permuted words on 7168x18432, 36864x7168,
+    34816x5120, 5120x17408; packed bytes, whose decode costs more, on all but 5120x17408."""
     if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
                                  and k > SMALL_M_SHORT_K)):
         return False

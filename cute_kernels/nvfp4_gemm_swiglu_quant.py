@@ -195,19 +195,13 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
 def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
                           permuted: bool = False) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at
-    9..16 on permuted words take the wgmma route where ``wgmma_from_9_tokens`` says so for
-    the [2I, K] GEMM: the fused kernel on the plain launch's 16-token tiles,
+    9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM: the fused kernel on the plain launch's 16-token tiles,
     ``large_m_route``'s "narrow"); past that the wgmma kernel (in stream-K there) for
     weights over 32 Mi elements, from 33 tokens for weights over 8 Mi, from 65 below. H200
     2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M / stream-K wgmma:
     36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120 M = 32 92.0 /
     88.4; 9216x7168 M = 32 42.9 / 42.0; 4096x7168 M = 32 26.2 / 28.2, M = 48 30.6 / 28.3;
-    1024x7168 M = 64 13.7 / 26.1.
-
-    Packed words (``permuted`` False) keep the small-M kernel at 9..16 tokens: the wgmma
-    kernel's packed decode is the slower one there (H200 2026-12-01, M = 16, the swiglu
-    suite's narrow route / ``tools/packed_prefetch_probe.py``'s small-M kernel with the
-    register prefetch, us: 36864x7168 71.8 / 64.1, 34816x5120 52.7 / 47.6)."""
+    1024x7168 M = 64 13.7 / 26.1."""
     weights = 2 * i * k
     if m <= 16:
         return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k, permuted))

@@ -12,7 +12,8 @@ warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, tok
   chunks in one thread's registers (``device_fp4.quantize_block16``: amax, scale byte, the
   out_scale from a 256-entry table the up warpgroup fills once per CTA with the reference's
   two divisions, e2m1 codes); the thread stores the block's 8 code bytes and its scale byte;
-  tokens past M are skipped. Who quantizes: on permuted words with 128- / 256-token tiles
+  tokens past M are skipped. Who quantizes: on permuted words or packed bytes in the byte
+  K order (``k_order``) with 128- / 256-token tiles
   (``quantizer_warps``) warps 1..3 of the producer warpgroup, which the consumers hand each
   tile's h to through two mbarriers before going on to the next tile's main loop, joined by
   the consumers on a CTA's last tile (32-item claims on a shared counter); else the 256
@@ -415,16 +416,19 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 # 145.3, 146.7 / 152.9, 154.1; 9216x7168 M = 1000 (stream-K) 197.0, 197.3 / 202.4, 203.0 /
 # 209.7, 209.7; 4096x7168 M = 1000 (128 tiles, one a CTA) 84.6, 84.6 / 83.9, 84.0 / 86.6,
 # 86.7. Without the consumers' help on the last tile 4096x7168 took 86.8 / 87.9 (call 3), and
-# 2 quantizer warps lost to 3 everywhere. On packed words, whose decode keeps the consumers
-# issuing, they do not pay (36864x7168 M = 1024 779.3, 786.5 / 774.3, 782.9; 34816x5120
-# M = 1024 556.3, 556.8 / 555.5, 560.6). So: permuted words, 128- and 256-token tiles, one CTA
-# an SM (the narrow tiles' fused launches are not measured with them).
+# 2 quantizer warps lost to 3 everywhere. On packed bytes decoded in place (``KOrder.IDENTITY``),
+# whose decode keeps the consumers issuing, they did not pay (36864x7168 M = 1024 779.3, 786.5
+# / 774.3, 782.9; 34816x5120 M = 1024 556.3, 556.8 / 555.5, 560.6); in the byte order they do
+# (``tools/packed_order_probe.py``, H200 2026-12-01, with / without, two rounds: 36864x7168
+# M = 1024 663.2, 664.6 / 687.5, 689.9; 34816x5120 M = 256 130.8, 130.9 / 134.8, 134.8;
+# 9216x7168 M = 1000 181.3, 181.1 / 185.6, 185.8). So: every order but IDENTITY, 128- and
+# 256-token tiles, one CTA an SM (the narrow tiles' fused launches are not measured with them).
 QUANTIZER_WARPS = 3
 
 
 def quantizer_warps(tile_m: int, ctas_per_sm: int, k_order: KOrder) -> int:
     """The quantizer warps of a fused large-M launch (the comment above)."""
-    return (QUANTIZER_WARPS if k_order == KOrder.PERMUTED and ctas_per_sm == 1 and tile_m >= 128
+    return (QUANTIZER_WARPS if k_order != KOrder.IDENTITY and ctas_per_sm == 1 and tile_m >= 128
             else 0)
 
 

@@ -119,14 +119,16 @@ def test_staged_tokens_rule():
 
 
 def test_w4a4_takes_the_wgmma_kernel_from_9_tokens_on_many_units():
-    """9..16 fp4 tokens on permuted words: the wgmma kernel's 16-token stream-K tiles where a
-    row of them has >= 80 units an SM; packed bytes (the wgmma kernel's slower decode), bf16
-    activations and the smaller weights keep the small kernel, packed weights of 64 Mi values
-    or more with the register prefetch (``tools/plain_packed_narrow_probe.py``)."""
+    """9..16 fp4 tokens: the wgmma kernel's 16-token stream-K tiles where a row of them has
+    >= 80 units an SM on permuted words, >= 100 on packed bytes (their costlier decode:
+    5120x17408's 82 keep the small kernel, ``tools/packed_order_probe.py``); bf16 activations
+    and the smaller weights keep the small kernel, packed weights of 64 Mi values or more
+    with the register prefetch (``tools/plain_packed_narrow_probe.py``)."""
     for n, k in [(7168, 18432), (36864, 7168), (34816, 5120), (5120, 17408)]:
-        assert small_m_regime(8, n, k, permuted=True)
+        assert small_m_regime(8, n, k, permuted=True) and small_m_regime(8, n, k)
         assert not any(small_m_regime(m, n, k, permuted=True) for m in (9, 12, 16)), (n, k)
-        assert all(small_m_regime(m, n, k) for m in (9, 12, 16)), (n, k)  # packed
+        packed_small = [small_m_regime(m, n, k) for m in (9, 12, 16)]
+        assert packed_small == [n == 5120] * 3, (n, k)
     for n, k in [(9216, 7168), (4096, 7168), (7168, 2048)]:
         assert small_m_regime(16, n, k, permuted=True), (n, k)
     assert small_m_regime(16, 36864, 7168, a_fp4=False, permuted=True)
@@ -267,11 +269,12 @@ def _check_public_route(m, n, k, fp4_a):
 
 
 @pytest.mark.gpu
-def test_packed_weights_keep_the_small_kernel_at_9_to_16_tokens():
-    """Packed bytes of a long-K weight at 13 fp4 tokens: the small kernel with the register
-    prefetch (the wgmma kernel on permuted words), against the fp64 product."""
-    m, n, k = 13, 7168, 18432
-    assert small_m_regime(m, n, k) and small_m_config(m, n, k) == (2, 2, 4, 1)
+@pytest.mark.parametrize("n,k", [(7168, 18432), (5120, 17408)])
+def test_packed_weights_at_9_to_16_tokens(n, k):
+    """Packed bytes of a long-K weight at 13 fp4 tokens, against the fp64 product: 7168x18432
+    in the wgmma kernel (the byte K order), 5120x17408 in the small kernel's K split."""
+    m = 13
+    assert small_m_regime(m, n, k) == (n == 5120)
     _check_public_route(m, n, k, True)
 
 

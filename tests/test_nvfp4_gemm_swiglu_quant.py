@@ -87,13 +87,15 @@ def test_gate_behind_compiles_for_sm90a(args, monkeypatch):
 
 
 def test_quantizer_warps_rule():
-    """Permuted words on 128- and 256-token tiles at one CTA an SM: the quantizer warps;
-    else the consumers."""
+    """Permuted words or packed bytes in the byte K order on 128- and 256-token tiles at one
+    CTA an SM: the quantizer warps; else (packed bytes decoded in place too) the consumers."""
+    from cute_kernels.k_order import KOrder
     from cute_kernels.swiglu_quant_large_m import QUANTIZER_WARPS, quantizer_warps
 
-    assert quantizer_warps(256, 1, True) == quantizer_warps(128, 1, True) == QUANTIZER_WARPS
-    assert quantizer_warps(256, 1, False) == 0
-    assert quantizer_warps(64, 1, True) == quantizer_warps(32, 2, True) == 0
+    for order in (KOrder.PERMUTED, KOrder.BYTES):
+        assert quantizer_warps(256, 1, order) == quantizer_warps(128, 1, order) == QUANTIZER_WARPS
+        assert quantizer_warps(64, 1, order) == quantizer_warps(32, 2, order) == 0
+    assert quantizer_warps(256, 1, KOrder.IDENTITY) == 0
     with pytest.raises(AssertionError):
         NVFP4GemmSwigluQuantLargeM(2048, 7168, 32, ctas_per_sm=2, quantizers=3)
 
@@ -153,12 +155,12 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
 def test_small_m_regime_hands_over_to_stream_k_wgmma():
     """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
     1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on permuted words of
-    36864x7168 and 34816x5120 from 9 (``wgmma_from_9_tokens``), bf16 ones and packed words
+    36864x7168 and 34816x5120 from 9 on both layouts (``wgmma_from_9_tokens``), bf16 ones
     from 17."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
         assert swiglu_small_m_regime(16, i, k, a_fp4=False, permuted=True)
         assert swiglu_small_m_regime(16, i, k, permuted=True) == (i == 4608)
-        assert swiglu_small_m_regime(16, i, k, permuted=False)
+        assert swiglu_small_m_regime(16, i, k, permuted=False) == (i == 4608)
         assert swiglu_small_m_regime(8, i, k) and not swiglu_small_m_regime(17, i, k)
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
