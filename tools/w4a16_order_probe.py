@@ -1,0 +1,54 @@
+"""W4A16 (bf16 activations) on packed weight bytes in the wgmma kernels (session 28): the decode
+in place (``KOrder.IDENTITY``, the activations used as given: today's public route) against the
+byte K order (``KOrder.BYTES``: the cheaper decode, paid for with a reordering copy of the
+activations, ``order_k``, which also pads them to whole token tiles), each on the public plan's
+launch. Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index."""
+
+import torch
+from probe_inputs import gate_up_copies, planned, weight_copies
+
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.k_order import KOrder
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
+from layouts import sf_padded_shape
+
+POINTS = [("gemm", 36864, 7168, 32), ("gemm", 36864, 7168, 64), ("gemm", 36864, 7168, 256),
+          ("gemm", 36864, 7168, 1024), ("gemm", 9216, 7168, 64), ("gemm", 9216, 7168, 256),
+          ("gemm", 4096, 7168, 64), ("gemm", 4096, 7168, 256), ("gemm", 7168, 18432, 64),
+          ("gemm", 7168, 2048, 256), ("fused", 36864, 7168, 64), ("fused", 36864, 7168, 1024)]
+
+for kind, n, k, m in select_shapes(POINTS):
+    plan = planned(kind, n, k, m)
+    rows = -(-m // plan["config"][0]) * plan["config"][0]
+    alpha = torch.full((1,), 0.5, device="cuda")
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    if kind == "gemm":
+        words = weight_copies(n, k)
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+
+        def run(w, order):
+            launch_large_m(bf16_activations(x, None, order, rows), w[0], w[1], alpha, out,
+                           **plan, k_order=order)
+    else:
+        words = gate_up_copies(n, k)
+        gs = torch.full((1,), 30.0, device="cuda")
+        q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
+        sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
+
+        def run(w, order):
+            launch_fused(bf16_activations(x, None, order, rows), w[0], w[1], alpha, gs, q, sf,
+                         **plan, k_order=order)
+    orders = (KOrder.IDENTITY, KOrder.BYTES)
+    for order in orders:
+        run(words[0], order)
+    if warm_only():
+        continue
+    print(f"{kind} {n}x{k} M={m} W4A16 {plan}", flush=True)
+    for _ in range(2):
+        times = time_graphs_interleaved_us(
+            [[lambda w=w, o=o: run(w, o) for w in words] for o in orders], 100)
+        print("  " + " ".join(f"{o.name.lower()}={t:.2f}" for o, t in zip(orders, times)),
+              flush=True)
+    del words
