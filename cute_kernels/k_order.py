@@ -7,13 +7,18 @@ that slot s of both operands holds the same element. Three orders:
 
 * ``KOrder.IDENTITY``: packed weight bytes decoded as they lie: thread q reads all 8 words of
   the row's group (2 x LDS.128) and its 4 scales to use byte q of each. K as it is: W4A16 on
-  packed bytes, whose bf16 activations would pay a gather pass for any other order.
+  packed bytes, whose bf16 activations would pay a reordering copy for any other order
+  (except at two CTAs an SM, ``wgmma_k_order``).
 * ``KOrder.PERMUTED``: ``permuted_fp4``'s words; thread q reads words 2q and 2q + 1 (one
   LDS.64) and one scale, block q, and takes their pairs (``e2m1x2_permuted``):
   ``PERMUTED_K_ORDER``.
 * ``KOrder.BYTES``: packed weight bytes read as ``PERMUTED`` reads words, each word's bytes
   taken in turn (``e2m1x2_from_byte``): ``BYTES_K_ORDER``. NVFP4 activations on packed bytes,
-  whose dequantize pass writes any order at no cost.
+  whose dequantize pass writes any order at no cost (H200 2026-12-01,
+  ``tools/packed_order_probe.py``, public plans, us, in place / byte order / permuted words:
+  nvfp4_gemm 36864x7168 M = 16 70.3 / 60.7 / 50.3, M = 64 89.3 / 81.4 / 69.2, M = 256 177.1 /
+  174.9 / 173.1; 9216x7168 M = 64 31.1 / 29.0 / 25.6; 4096x7168 M = 64 21.9 / 20.3 / 18.5;
+  the fused op 36864x7168 M = 64 94.5 / 80.7 / 70.8).
 """
 
 from __future__ import annotations
@@ -75,9 +80,17 @@ def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.
     return out
 
 
-def wgmma_k_order(b: torch.Tensor, a_fp4: bool) -> KOrder:
-    """The order for weights ``b`` (permuted int32 words or packed uint8 bytes) and
-    activations that are NVFP4 (``a_fp4``) or bf16."""
+def wgmma_k_order(b: torch.Tensor, a_fp4: bool, ctas_per_sm: int = 1) -> KOrder:
+    """The order for weights ``b`` (permuted int32 words or packed uint8 bytes), activations
+    that are NVFP4 (``a_fp4``) or bf16, and a launch of ``ctas_per_sm`` CTAs an SM. bf16
+    activations on packed bytes take the byte order only at two CTAs an SM (the narrow tiles
+    of the largest weights, where the decode is the most of the time): elsewhere the
+    reordering copy (``order_k``) costs more than the decode saves
+    (``tools/w4a16_order_probe.py``, H200 2026-12-01, W4A16, us, in place / byte order, two
+    rounds: two CTAs an SM, nvfp4_gemm 36864x7168 M = 32 78.1, 78.1 / 67.8, 67.8, the fused op
+    36864x7168 M = 64 92.8, 92.9 / 84.8, 85.0; one, nvfp4_gemm 36864x7168 M = 64 88.8 / 86.3,
+    M = 256 183.1 / 187.3, 9216x7168 M = 64 30.5 / 33.2, 4096x7168 M = 256 41.2 / 43.5,
+    7168x18432 M = 64 50.1 / 53.0, 7168x2048 M = 256 18.4 / 20.3)."""
     if b.dtype == torch.int32:
         return KOrder.PERMUTED
-    return KOrder.BYTES if a_fp4 else KOrder.IDENTITY
+    return KOrder.BYTES if a_fp4 or ctas_per_sm == 2 else KOrder.IDENTITY

@@ -362,10 +362,10 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
-    k_order = wgmma_k_order(b, a_sf is not None)
+    options = plain_launch_options(m, n, k, tile_m, stream_k)
+    k_order = wgmma_k_order(b, a_sf is not None, options.get("ctas_per_sm", 1))
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
-                   splits, stream_k, hybrid, k_order=k_order,
-                   **plain_launch_options(m, n, k, tile_m, stream_k))
+                   splits, stream_k, hybrid, k_order=k_order, **options)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

@@ -421,7 +421,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
     rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
-    k_order = wgmma_k_order(w, a_sf is not None)
+    k_order = wgmma_k_order(w, a_sf is not None, options.get("ctas_per_sm", 1))
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), w, w_sf, alpha, out_global_scale,
                    out, out_sf, config, stream_k=stream_k, k_order=k_order, **options)
 

@@ -79,6 +79,7 @@ def test_wgmma_k_order_by_weights_and_activations():
     assert wgmma_k_order(words, True) == wgmma_k_order(words, False) == KOrder.PERMUTED
     assert wgmma_k_order(packed, True) == KOrder.BYTES
     assert wgmma_k_order(packed, False) == KOrder.IDENTITY
+    assert wgmma_k_order(packed, False, ctas_per_sm=2) == KOrder.BYTES  # W4A16, narrow tiles
 
 
 @pytest.mark.parametrize("name,fn,args", [
@@ -130,3 +131,25 @@ def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, h
     assert not out.isnan().any()
     err = ((out.double() - want).norm() / want.norm()).item()
     assert err <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [23, 32])
+def test_w4a16_on_packed_bytes_at_two_ctas_an_sm(m):
+    """bf16 activations on packed bytes of the largest weight at 17..32 tokens: the plan runs
+    two CTAs an SM, so the public function reorders the activations into the byte order;
+    against the fp64 product."""
+    from cute_kernels import nvfp4_gemm
+    from cute_kernels.large_m_plans import plain_launch_options, plain_plan
+
+    n, k = 36864, 7168
+    tile_m, _, stream_k, _ = plain_plan(m, n, k)
+    assert plain_launch_options(m, n, k, tile_m, stream_k).get("ctas_per_sm") == 2
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       50.0)
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    want = reference.nvfp4_gemm_fp64(x, None, b, b_sf, 0.5)
+    got = nvfp4_gemm(x, None, b, b_sf, 0.5, out_dtype=torch.float32,
+                     out=poisoned(m, n, dtype=torch.float32))
+    assert not got.isnan().any()
+    assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
