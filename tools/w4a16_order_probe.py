@@ -2,11 +2,14 @@
 in place (``KOrder.IDENTITY``, the activations used as given: today's public route) against the
 byte K order (``KOrder.BYTES``: the cheaper decode, paid for with a reordering copy of the
 activations, ``order_k``, which also pads them to whole token tiles), each on the public plan's
-launch. Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index."""
+launch. At M <= 16 also the public function (the small-M kernel there on these weights): would
+the wgmma kernel in the byte order win at 9..16 tokens? Graph us, interleaved, two rounds; one
+point per CUTE_KERNELS_BENCH_SHAPES index."""
 
 import torch
 from probe_inputs import gate_up_copies, planned, weight_copies
 
+from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
@@ -17,7 +20,9 @@ from layouts import sf_padded_shape
 POINTS = [("gemm", 36864, 7168, 32), ("gemm", 36864, 7168, 64), ("gemm", 36864, 7168, 256),
           ("gemm", 36864, 7168, 1024), ("gemm", 9216, 7168, 64), ("gemm", 9216, 7168, 256),
           ("gemm", 4096, 7168, 64), ("gemm", 4096, 7168, 256), ("gemm", 7168, 18432, 64),
-          ("gemm", 7168, 2048, 256), ("fused", 36864, 7168, 64), ("fused", 36864, 7168, 1024)]
+          ("gemm", 7168, 2048, 256), ("fused", 36864, 7168, 64), ("fused", 36864, 7168, 1024),
+          ("gemm", 36864, 7168, 16), ("gemm", 34816, 5120, 16), ("gemm", 36864, 7168, 12),
+          ("gemm", 7168, 18432, 16)]
 
 for kind, n, k, m in select_shapes(POINTS):
     plan = planned(kind, n, k, m)
@@ -40,15 +45,17 @@ for kind, n, k, m in select_shapes(POINTS):
         def run(w, order):
             launch_fused(bf16_activations(x, None, order, rows), w[0], w[1], alpha, gs, q, sf,
                          **plan, k_order=order)
-    orders = (KOrder.IDENTITY, KOrder.BYTES)
-    for order in orders:
-        run(words[0], order)
+    calls = {"identity": lambda w: run(w, KOrder.IDENTITY),
+             "bytes": lambda w: run(w, KOrder.BYTES)}
+    if kind == "gemm" and m <= 16:
+        calls["public"] = lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out)
+    for call in calls.values():
+        call(words[0])
     if warm_only():
         continue
     print(f"{kind} {n}x{k} M={m} W4A16 {plan}", flush=True)
     for _ in range(2):
         times = time_graphs_interleaved_us(
-            [[lambda w=w, o=o: run(w, o) for w in words] for o in orders], 100)
-        print("  " + " ".join(f"{o.name.lower()}={t:.2f}" for o, t in zip(orders, times)),
-              flush=True)
+            [[lambda w=w, c=c: c(w) for w in words] for c in calls.values()], 100)
+        print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(calls, times)), flush=True)
     del words
