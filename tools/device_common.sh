@@ -19,6 +19,13 @@ gpu_tests() {
   shift 2
   timeout "$secs" python -m pytest -m gpu -q -p no:cacheprovider "$@" > "$log" 2>&1
 }
+# test_summary: the last line of each /tmp/logs/t-*.log (gpu_tests' logs) and its failures
+test_summary() {
+  local f
+  for f in /tmp/logs/t-*.log; do
+    echo "$(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR" "$f" | head -8
+  done
+}
 # warm_points SCRIPT SECONDS INDEX...: in the background, one CUTE_KERNELS_BENCH_WARM process
 # of tools/SCRIPT.py per shape index (compiles only; the caller waits)
 warm_points() {

@@ -9,11 +9,11 @@ launches with 128- / 256-token tiles add "bytes+q3": the quantizer warps, which
 One point per CUTE_KERNELS_BENCH_SHAPES index."""
 
 import torch
-from probe_inputs import gate_up_copies, planned, weight_copies
+from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
 
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_weight,
                           prepare_nvfp4_weight, reference, restore_gate_up_weight)
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
@@ -68,14 +68,5 @@ for kind, n, k, m in select_shapes(POINTS):
         variants["bytes+q3"] = (packed, lambda w: run(w, KOrder.BYTES, quantizers=3))
     if m <= 16:
         variants["public packed"] = (packed, public)
-    for words, call in variants.values():
-        call(words[0])
-    if warm_only():
-        continue
-    print(f"{kind} {n}x{k} M={m} {plan}", flush=True)
-    for _ in range(2):
-        times = time_graphs_interleaved_us(
-            [[lambda w=w, call=call: call(w) for w in words] for words, call in variants.values()],
-            100)
-        print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(variants, times)), flush=True)
+    print_variant_rounds(f"{kind} {n}x{k} M={m} {plan}", variants)
     del packed, permuted

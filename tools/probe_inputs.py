@@ -244,3 +244,22 @@ def fits(kind: str, n: int, k: int, launch: dict) -> bool:
     except AssertionError:
         return False
     return True
+
+
+def print_variant_rounds(label: str, variants: dict, rounds: int = 2) -> None:
+    """A probe point's variants side by side: ``variants`` maps a name to (weight copies, a
+    call of one copy). Each is called once (compiles; in a warm-up process that is all), then
+    ``label`` and ``rounds`` lines of graph us (100 calls a graph, the copies in turn,
+    interleaved)."""
+    from cute_kernels.bench.timing import time_graphs_interleaved_us
+
+    for copies, call in variants.values():
+        call(copies[0])
+    if warm_only():
+        return
+    print(label, flush=True)
+    for _ in range(rounds):
+        times = time_graphs_interleaved_us(
+            [[lambda w=w, call=call: call(w) for w in copies] for copies, call in
+             variants.values()], 100)
+        print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(variants, times)), flush=True)

@@ -15,10 +15,7 @@ gpu_tests 280 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py \
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 200) &
 wait
 echo "tests + warm-up done after $(elapsed) s"
-for f in order large fused gemm; do
-  echo "$f: $(tail -1 /tmp/logs/t-$f.log)"
-  grep -E "^FAILED|^ERROR" /tmp/logs/t-$f.log | head -8
-done
+test_summary
 cat "$OUT/memcheck.txt"
 grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
 timeout 240 python tools/packed_order_probe.py 2>&1 | tee "$OUT/packed_order.log"

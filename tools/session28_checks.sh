@@ -16,9 +16,7 @@ CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=2 timeout 250 python -m cute
   nvfp4_gemm --out /tmp/warmg2 > /tmp/logs/warm-gemm2.log 2>&1 &
 wait
 echo "tests + warm-up done after $(elapsed) s"
-for f in /tmp/logs/t-*.log; do
-  echo "$(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR" "$f" | head -8
-done
+test_summary
 cat "$OUT/racecheck.txt"; tail -1 /tmp/logs/probe.log
 grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
 CUTE_KERNELS_BENCH_SHAPES=0 timeout 120 python -m cute_kernels.bench swiglu --out /tmp/bench-swiglu \

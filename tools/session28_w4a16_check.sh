@@ -12,9 +12,7 @@ CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=2 timeout 200 python -m cute
   nvfp4_gemm --out /tmp/warmg2 > /tmp/logs/warm-gemm2.log 2>&1 &
 wait
 echo "tests done after $(elapsed) s"
-for f in /tmp/logs/t-*.log; do
-  echo "$(basename "$f"): $(tail -1 "$f")"; grep -E "^FAILED|^ERROR" "$f" | head -8
-done
+test_summary
 CUTE_KERNELS_BENCH_SHAPES=2 timeout 120 python -m cute_kernels.bench nvfp4_gemm --out /tmp/gemm2 \
   > "$OUT/bench-gemm.log" 2>&1; echo "gemm exit $? at $(elapsed) s"
 grep -E "W4A16 +M=" "$OUT/bench-gemm.log"

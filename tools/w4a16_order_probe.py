@@ -7,10 +7,10 @@ the wgmma kernel in the byte order win at 9..16 tokens? Graph us, interleaved, t
 point per CUTE_KERNELS_BENCH_SHAPES index."""
 
 import torch
-from probe_inputs import gate_up_copies, planned, weight_copies
+from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
 
 from cute_kernels import nvfp4_gemm
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
@@ -45,17 +45,9 @@ for kind, n, k, m in select_shapes(POINTS):
         def run(w, order):
             launch_fused(bf16_activations(x, None, order, rows), w[0], w[1], alpha, gs, q, sf,
                          **plan, k_order=order)
-    calls = {"identity": lambda w: run(w, KOrder.IDENTITY),
-             "bytes": lambda w: run(w, KOrder.BYTES)}
+    calls = {"identity": (words, lambda w: run(w, KOrder.IDENTITY)),
+             "bytes": (words, lambda w: run(w, KOrder.BYTES))}
     if kind == "gemm" and m <= 16:
-        calls["public"] = lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out)
-    for call in calls.values():
-        call(words[0])
-    if warm_only():
-        continue
-    print(f"{kind} {n}x{k} M={m} W4A16 {plan}", flush=True)
-    for _ in range(2):
-        times = time_graphs_interleaved_us(
-            [[lambda w=w, c=c: c(w) for w in words] for c in calls.values()], 100)
-        print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(calls, times)), flush=True)
+        calls["public"] = (words, lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out))
+    print_variant_rounds(f"{kind} {n}x{k} M={m} W4A16 {plan}", calls)
     del words
