@@ -134,7 +134,8 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
     buffer. W4A16 (``a_fp4`` False) keeps the register path there: its bf16 activations
     would triple the ring's shared memory (one CTA per SM), unmeasured. Since session 27
     weights of 64 Mi values or more take the register prefetch at 9..16 fp4 tokens instead
-    (packed bytes, where the small kernel now runs there; ``tools/plain_packed_narrow_probe.py``,
+    (packed bytes, where the small kernel runs there below ``wgmma_from_9_tokens``'s bar;
+    ``tools/plain_packed_narrow_probe.py``,
     M = 12 / 16, us: 7168x18432 ring 41.4 / 43.0, no prefetch 44.5 / 44.5, prefetch 39.4 /
     39.6; 36864x7168 no prefetch 64.8 / 64.9, prefetch 61.6 / 61.1; 34816x5120 46.3 / 46.5 ->
     44.9 / 44.9); 5120x17408's K split keeps it off (27.8 / 27.9 against 31.9 / 31.3).
