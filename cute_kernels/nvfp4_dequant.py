@@ -16,9 +16,10 @@ per thread ran 2.1-3.0). Decode as in the wgmma kernels (``device_mma.e2m1x2_fro
 byte of codes -> bf16x2 ``e2m1 * 2^-126``), then two exact bf16x2 products, by
 ``bf16(sf * 2^63)`` and by ``2^63``. ``NVFP4DequantPermutedK`` writes the same values in
 ``PERMUTED_K_ORDER`` (activations for permuted weights), ``NVFP4DequantBytesK`` in
-``BYTES_K_ORDER`` (NVFP4 activations for packed weight bytes; ``k_order``). They launch with PDL and let the next
-kernel launch at once (``griddepcontrol.launch_dependents`` first thing): that is the wgmma
-GEMM, which prefetches its first weights to L2 and then waits for this kernel's output.
+``BYTES_K_ORDER`` (NVFP4 activations for packed weight bytes; ``k_order``). They launch with
+PDL and let the next kernel launch at once (``griddepcontrol.launch_dependents`` first
+thing): that is the wgmma GEMM, which prefetches its first weights to L2 and then waits for
+this kernel's output.
 """
 
 from __future__ import annotations
@@ -196,11 +197,19 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
 
     @cute.jit
     def _chunk(self, words, sf32, r, b, two63, chunk):
-        shift = cutlass.Uint32(4 * r)  # pair r: nibbles r, r + 4 to 0, 4
+        pick = self._pair_pick(r)
         for q in cutlass.range_constexpr(4):
             s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
-            raw = e2m1x2_raw(cutlass.Uint32(words[0, 2 * q + b]) >> shift, 0)
+            raw = self._pair(cutlass.Uint32(words[0, 2 * q + b]), pick)
             chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+
+    def _pair_pick(self, r):
+        """What picks pair ``r`` of a word, once a chunk: the shift of nibbles r, r + 4 to 0, 4."""
+        return cutlass.Uint32(4 * r)
+
+    def _pair(self, word, pick):
+        """The picked pair of a word as raw bf16x2 (``e2m1 * 2^-126``)."""
+        return e2m1x2_raw(word >> pick, 0)
 
 
 class NVFP4DequantBytesK(NVFP4DequantPermutedK):
@@ -208,13 +217,11 @@ class NVFP4DequantBytesK(NVFP4DequantPermutedK):
     holds byte r (elements 2r, 2r + 1) of words 2q + b, q = 0..3, each times its scale, block
     q (the same loads and stores)."""
 
-    @cute.jit
-    def _chunk(self, words, sf32, r, b, two63, chunk):
-        selector = cutlass.Uint32(0x4440) + cutlass.Uint32(r)  # byte r
-        for q in cutlass.range_constexpr(4):
-            s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
-            raw = e2m1x2_from_byte(cutlass.Uint32(words[0, 2 * q + b]), selector)
-            chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+    def _pair_pick(self, r):
+        return cutlass.Uint32(0x4440) + cutlass.Uint32(r)  # byte r's selector
+
+    def _pair(self, word, pick):
+        return e2m1x2_from_byte(word, pick)
 
 
 def _compile_group_kernel(kernel):

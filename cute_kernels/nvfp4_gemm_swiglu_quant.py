@@ -195,8 +195,9 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
 def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
                           permuted: bool = False) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at
-    9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM: the fused kernel on the plain launch's 16-token tiles,
-    ``large_m_route``'s "narrow"); past that the wgmma kernel (in stream-K there) for
+    9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM:
+    the fused kernel on the plain launch's 16-token tiles, ``large_m_route``'s "narrow");
+    past that the wgmma kernel (in stream-K there) for
     weights over 32 Mi elements, from 33 tokens for weights over 8 Mi, from 65 below. H200
     2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M / stream-K wgmma:
     36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120 M = 32 92.0 /

@@ -301,9 +301,9 @@ def test_fused_two_token_tiles_with_prefetch(fp4_a):
 @pytest.mark.gpu
 def test_permuted_w4a16_large_m_chain_captures_in_a_graph():
     """W4A16 on permuted words at large M permutes the bf16 activations' K
-    (``k_order.order_k``) on the way in: that must be capturable (no host-to-device copy; the models' M = 64 decode
-    steps fell back to eager on 2026-11-30 when it built an index tensor) and replay the eager
-    bits through a dependent chain."""
+    (``k_order.order_k``) on the way in: that must be capturable (no host-to-device copy;
+    the models' M = 64 decode steps fell back to eager on 2026-11-30 when it built an index
+    tensor) and replay the eager bits through a dependent chain."""
     k, m = 2048, 80
     weights = []
     for _ in range(3):
