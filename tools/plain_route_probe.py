@@ -9,7 +9,8 @@ shapes, and session 24's ``fused_route_probe`` found the fused kernel's fastest 
 from its plan at such points. Session 25 added M = 1024 on the three shapes whose suite
 times rose with session 24's plan there (``PLAIN_MID_M_MAX``). Permuted words, interleaved
 graphs, two rounds, graph us; one point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only; ``CUTE_KERNELS_PROBE_CALLS`` sets the calls per graph (default 20)."""
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only; ``CUTE_KERNELS_PROBE_CALLS`` sets the calls
+per graph (default 20)."""
 
 import importlib
 import os
