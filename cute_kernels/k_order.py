@@ -12,6 +12,10 @@ that slot s of both operands holds the same element. Three orders:
 * ``KOrder.PERMUTED``: ``permuted_fp4``'s words; thread q reads words 2q and 2q + 1 (one
   LDS.64) and one scale, block q, and takes their pairs (``e2m1x2_permuted``):
   ``PERMUTED_K_ORDER``.
+* ``KOrder.PAIRS``: packed weight bytes read as ``PERMUTED`` reads words, each word's pairs
+  (elements r and r + 4) taken by one multiply (``e2m1x2_by_multiply``: 13 integer
+  instructions a word, against 8 for permuted words and 20 for bytes): the pairs are the
+  permuted words', so the activations come in ``PERMUTED_K_ORDER``.
 * ``KOrder.BYTES``: packed weight bytes read as ``PERMUTED`` reads words, each word's bytes
   taken in turn (``e2m1x2_from_byte``): ``BYTES_K_ORDER``. NVFP4 activations on packed bytes,
   whose dequantize pass writes any order at no cost (H200 2026-12-01,
@@ -32,6 +36,7 @@ class KOrder(enum.IntEnum):
     IDENTITY = 0
     PERMUTED = 1
     BYTES = 2
+    PAIRS = 3
 
 
 def _slot_elements(element_of) -> list[int]:
@@ -50,7 +55,8 @@ PERMUTED_K_ORDER = _slot_elements(
     lambda kb, half, q, e: 8 * (2 * q + kb // 2) + 2 * (kb % 2) + half + 4 * e)
 # Word 2q + kb // 2 of the group, byte 2 (kb % 2) + half: elements 16 q + 4 kb + 2 half + e
 BYTES_K_ORDER = _slot_elements(lambda kb, half, q, e: 16 * q + 4 * kb + 2 * half + e)
-SLOT_ELEMENTS = {KOrder.PERMUTED: PERMUTED_K_ORDER, KOrder.BYTES: BYTES_K_ORDER}
+SLOT_ELEMENTS = {KOrder.PERMUTED: PERMUTED_K_ORDER, KOrder.BYTES: BYTES_K_ORDER,
+                 KOrder.PAIRS: PERMUTED_K_ORDER}
 
 # Each order as a transpose of a group's mixed-radix digits (one strided copy, no index tensor,
 # whose host-to-device copy would break CUDA-graph capture): the element's digits, most
@@ -62,11 +68,12 @@ _DIGITS = {
     # element 16 q + 4 kb + 2 half + e -> slot 16 kb + 8 half + 2 q + e
     KOrder.BYTES: ((4, 4, 2, 2), (3, 4, 2, 5)),
 }
+_DIGITS[KOrder.PAIRS] = _DIGITS[KOrder.PERMUTED]
 
 
 def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.Tensor:
     """Activations [M, K] (K a multiple of 64) with each 64-element group of K in ``k_order``
-    (``PERMUTED`` or ``BYTES``): out[:, 64 g + p] = x[:, 64 g + SLOT_ELEMENTS[k_order][p]].
+    (``PERMUTED``, ``PAIRS`` or ``BYTES``): out[:, 64 g + p] = x[:, 64 g + SLOT_ELEMENTS[k_order][p]].
     ``rows`` (>= M): the result has that many rows, zeros past M (``bf16_activations``' whole
     token tiles)."""
     radices, slot_axes = _DIGITS[KOrder(k_order)]
@@ -93,4 +100,4 @@ def wgmma_k_order(b: torch.Tensor, a_fp4: bool, ctas_per_sm: int = 1) -> KOrder:
     7168x18432 M = 64 50.1 / 53.0, 7168x2048 M = 256 18.4 / 20.3)."""
     if b.dtype == torch.int32:
         return KOrder.PERMUTED
-    return KOrder.BYTES if a_fp4 or ctas_per_sm == 2 else KOrder.IDENTITY
+    return KOrder.PAIRS if a_fp4 or ctas_per_sm == 2 else KOrder.IDENTITY

@@ -337,4 +337,5 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
 # the unit-scale dequantize of each activation K order
 _GROUP_KERNELS = {KOrder.IDENTITY: compile_nvfp4_dequant_unit_scale,
                   KOrder.PERMUTED: compile_nvfp4_dequant_permuted_k,
-                  KOrder.BYTES: compile_nvfp4_dequant_bytes_k}
+                  KOrder.BYTES: compile_nvfp4_dequant_bytes_k,
+                  KOrder.PAIRS: compile_nvfp4_dequant_permuted_k}

@@ -74,7 +74,8 @@ from cutlass.tensor_utils import LayoutEnum
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2
+from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
+                         e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder
 from .permuted_fp4 import weight_dims
@@ -608,14 +609,14 @@ class NVFP4GemmLargeM:
 
     @cute.jit
     def _decode_tile_words(self, sW, sSF8, row0, k0, splat, stage, frag32):
-        """``_decode_tile`` for permuted words or, in ``BYTES_K_ORDER``, packed bytes: per K
+        """``_decode_tile`` for permuted words or packed bytes (PAIRS, BYTES): per K
         group, thread q (k0 = 2q) takes the contiguous words 2q and 2q + 1 of each of its rows
         (one 8-byte load; a warp's loads of a row half cover 256 contiguous bytes, no bank
         conflict) and their one scale, block q. Word 2q + b goes to k16 blocks 2b and 2b + 1:
         its pair r (``_word_pair``) fills the slot pair of block 2b + r // 2, half r % 2. So
         MMA slot (block kb, 8 half + 2q + e) multiplies K element
-        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group in permuted words (pair r:
-        elements r and r + 4, ``PERMUTED_K_ORDER``), 16 q + 4 kb + 2 half + e in packed bytes
+        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group in permuted words and PAIRS
+        (pair r: elements r and r + 4, ``PERMUTED_K_ORDER``), 16 q + 4 kb + 2 half + e in BYTES
         (pair r: byte r, ``BYTES_K_ORDER``): the order the activations come in."""
         q = (k0 % 8) // 2
         for g in cutlass.range_constexpr(self.groups):
@@ -627,15 +628,19 @@ class NVFP4GemmLargeM:
                 s = self._scale_splat(splat, self._group_scales(sSF8, stage, g, row)[q])
                 for b in cutlass.range_constexpr(2):
                     word = cutlass.Uint32(words[b])
+                    shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)  # PAIRS' pairs 2, 3
                     for r in cutlass.range_constexpr(4):
                         frag32[h + 2 * (r % 2), 0, 4 * g + 2 * b + r // 2] = mul_bf16x2(
-                            self._word_pair(word, r), s)
+                            self._word_pair(word, shifted, r), s)
 
-    def _word_pair(self, word, r: int):
+    def _word_pair(self, word, shifted, r: int):
         """Pair ``r`` of a weight word as bf16x2 ``e2m1 * 2^-126``: ``e2m1x2_permuted`` of a
-        permuted word, byte ``r`` of a packed one."""
+        permuted word; of a packed one elements r and r + 4 (``e2m1x2_by_multiply``, PAIRS)
+        or byte ``r`` (BYTES)."""
         if cutlass.const_expr(self.k_order == KOrder.PERMUTED):
             return e2m1x2_permuted(word, r)
+        if cutlass.const_expr(self.k_order == KOrder.PAIRS):
+            return e2m1x2_by_multiply(word, shifted, r)
         return e2m1x2_from_byte(word, cutlass.Uint32(0x4440 + r))
 
     # ---------------------------------------------------------------- epilogue

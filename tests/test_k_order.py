@@ -33,6 +33,26 @@ def test_bytes_order_follows_the_byte_decode():
                     assert BYTES_K_ORDER[slot] == 8 * word + 2 * byte + e, slot
 
 
+def test_pairs_decode_follows_the_permuted_order():
+    """``_decode_tile_words`` on packed bytes in PAIRS: thread q's register (block kb, k half
+    ``half``) = pair r = 2 (kb % 2) + half (elements r and r + 4) of standard word
+    2 q + kb // 2; slot 16 kb + 8 half + 2 q + e must hold element ``PERMUTED_K_ORDER``."""
+    from tests.test_permuted_fp4 import _half_value, _standard_pair
+
+    codes = torch.randint(0, 16, (64,), dtype=torch.uint8)
+    packed = (codes[0::2] | (codes[1::2] << 4)).view(1, 32)
+    words = [w & 0xFFFFFFFF for w in packed.view(torch.int32).view(-1).tolist()]
+    values = reference.e2m1_values(codes).double().tolist()
+    for kb in range(4):
+        for half in range(2):
+            for q in range(4):
+                pair = _standard_pair(words[2 * q + kb // 2], 2 * (kb % 2) + half)
+                for e in range(2):
+                    slot = 16 * kb + 8 * half + 2 * q + e
+                    assert _half_value(pair, e) == values[PERMUTED_K_ORDER[slot]], slot
+    assert SLOT_ELEMENTS[KOrder.PAIRS] == PERMUTED_K_ORDER
+
+
 def test_bytes_dequantize_unit_follows_the_order():
     """``NVFP4DequantBytesK``: chunk t = 4 b + r of a group writes slot 8 t + 2 q + e = byte r
     of word 2 q + b, half e (element 8 (2 q + b) + 2 r + e), scale block q."""
@@ -77,9 +97,9 @@ def test_wgmma_k_order_by_weights_and_activations():
     words = torch.zeros(64, 8, dtype=torch.int32)
     packed = torch.zeros(64, 32, dtype=torch.uint8)
     assert wgmma_k_order(words, True) == wgmma_k_order(words, False) == KOrder.PERMUTED
-    assert wgmma_k_order(packed, True) == KOrder.BYTES
+    assert wgmma_k_order(packed, True) == KOrder.PAIRS
     assert wgmma_k_order(packed, False) == KOrder.IDENTITY
-    assert wgmma_k_order(packed, False, ctas_per_sm=2) == KOrder.BYTES  # W4A16, narrow tiles
+    assert wgmma_k_order(packed, False, ctas_per_sm=2) == KOrder.PAIRS  # W4A16, narrow tiles
 
 
 @pytest.mark.parametrize("name,fn,args", [
@@ -90,6 +110,10 @@ def test_wgmma_k_order_by_weights_and_activations():
     ("fused large", compile_nvfp4_gemm_swiglu_quant_large_m, (192, 576, 128, 0, 132, True, False,
                                                               2)),
     ("dequantize", compile_nvfp4_dequant_bytes_k, (576,)),
+    ("large pairs", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1,
+                                                 False, False, 3)),
+    ("large stream-K two groups pairs", compile_nvfp4_gemm_large_m,
+     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, 3, 2, 2)),
 ])
 def test_bytes_order_kernels_compile_for_sm90a(name, fn, args):
     assert compile_only(fn, *args) is not None, name
@@ -116,18 +140,20 @@ def test_bytes_dequantize_is_exact(m, k):
     ((64, 0), 1, False, False), ((128, 0), 1, False, False), ((256, 0), 1, False, False),
     ((64, 0), 3, False, False), ((64, 0, 7), 1, True, False), ((128, 2, 5), 1, True, True),
     ((16, 0, 11), 1, True, False)])
-def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, hybrid):
-    """The wgmma kernel on packed bytes with NVFP4 activations in ``BYTES_K_ORDER``: whole
-    tiles, split K, stream-K, hybrid, 16-token tiles (M, N tails; 9 k-tiles)."""
+@pytest.mark.parametrize("k_order", [KOrder.BYTES, KOrder.PAIRS])
+def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, hybrid, k_order):
+    """The wgmma kernel on packed bytes with NVFP4 activations in ``BYTES_K_ORDER`` or (PAIRS)
+    ``PERMUTED_K_ORDER``: whole tiles, split K, stream-K, hybrid, 16-token tiles (M, N tails;
+    9 k-tiles)."""
     m, n, k = 777, 1160, 576
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
                                        50.0)
     a, a_sf = _activations(m, k)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
     out = poisoned(m, n, dtype=torch.float32)
-    launch_large_m(bf16_activations(a, a_sf, KOrder.BYTES), b, b_sf,
+    launch_large_m(bf16_activations(a, a_sf, k_order), b, b_sf,
                    torch.full((1,), 0.5, device="cuda"), out, config, splits, stream_k, hybrid,
-                   k_order=KOrder.BYTES)
+                   k_order=k_order)
     assert not out.isnan().any()
     err = ((out.double() - want).norm() / want.norm()).item()
     assert err <= 1e-3

@@ -92,7 +92,7 @@ def test_quantizer_warps_rule():
     from cute_kernels.k_order import KOrder
     from cute_kernels.swiglu_quant_large_m import QUANTIZER_WARPS, quantizer_warps
 
-    for order in (KOrder.PERMUTED, KOrder.BYTES):
+    for order in (KOrder.PERMUTED, KOrder.BYTES, KOrder.PAIRS):
         assert quantizer_warps(256, 1, order) == quantizer_warps(128, 1, order) == QUANTIZER_WARPS
         assert quantizer_warps(64, 1, order) == quantizer_warps(32, 2, order) == 0
     assert quantizer_warps(256, 1, KOrder.IDENTITY) == 0

@@ -6,7 +6,9 @@ function on packed bytes (the small-M kernel there): does the wgmma route now wi
 tokens (``wgmma_from_9_tokens`` keeps packed bytes on the small kernel)? The fused op's
 launches with 128- / 256-token tiles add "bytes+q3": the quantizer warps, which
 ``quantizer_warps`` gives permuted words only (on the packed decode they did not pay).
-One point per CUTE_KERNELS_BENCH_SHAPES index."""
+"pairs" (``KOrder.PAIRS``, session 28, prepared): packed bytes with the activations in the
+permuted words' order, each word's pairs taken by one multiply (13 integer instructions a word
+against the byte order's 20). One point per CUTE_KERNELS_BENCH_SHAPES index."""
 
 import torch
 from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
@@ -63,6 +65,7 @@ for kind, n, k, m in select_shapes(POINTS):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
     variants = {"permuted": (permuted, lambda w: run(w, KOrder.PERMUTED)),
                 "bytes": (packed, lambda w: run(w, KOrder.BYTES)),
+                "pairs": (packed, lambda w: run(w, KOrder.PAIRS)),
                 "identity": (packed, lambda w: run(w, KOrder.IDENTITY))}
     if kind == "fused" and plan["config"][0] >= 128 and plan.get("ctas_per_sm", 1) == 1:
         variants["bytes+q3"] = (packed, lambda w: run(w, KOrder.BYTES, quantizers=3))
