@@ -75,8 +75,8 @@ STAGED_TILE_BYTES = 48 * 1024
 SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to 32 tokens
 
 
-# W4A16 (bf16 activations) takes the wgmma kernel from this many tokens on weights below
-# W4A16_WGMMA_MAX_WEIGHTS values with K > SMALL_M_SHORT_K (``small_m_regime``)
+# W4A16 (bf16 activations) takes the wgmma kernel from this many tokens with K > SMALL_M_SHORT_K,
+# on permuted words only below W4A16_WGMMA_MAX_WEIGHTS values (``small_m_regime``)
 W4A16_WGMMA_MIN_M = 9
 W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
 
@@ -98,8 +98,12 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     token lanes per step (H200 2026-11-30, ``tools/w4a16_regime_probe.py``, permuted words,
     M = 12 / 16, small / wgmma us): 7168x18432 53.1 / 50.8, 56.8 / 49.6; 5120x17408 53.1 /
     35.8, 56.9 / 35.9; 9216x7168 54.0 / 34.6, 59.9 / 34.2; 4096x7168 20.4 / 18.4, 21.6 / 18.5.
-    The big weights and short K keep the small kernel: 36864x7168 88.0 / 142.1, 95.4 / 93.2;
-    34816x5120 64.5 / 84.0, 69.7 / 76.2; 7168x2048 14.1 / 15.8, 15.0 / 15.5. At 4 and 8
+    Short K keeps the small kernel (7168x2048 14.1 / 15.8, 15.0 / 15.5), and so do the big
+    permuted weights (36864x7168 88.0 / 142.1, 95.4 / 93.2; 34816x5120 64.5 / 84.0, 69.7 /
+    76.2; not measured since the wgmma kernel's narrow tiles of sessions 17-20). Packed bytes
+    take the wgmma kernel there too since the byte K order (``wgmma_k_order``: two CTAs an SM):
+    H200 2026-12-01, ``tools/w4a16_order_probe.py``, small kernel / wgmma in the byte order,
+    us: 36864x7168 M = 12 87.9 / 65.1, M = 16 95.7 / 63.9; 34816x5120 M = 16 70.2 / 48.5. At 4 and 8
     tokens the small kernel won everywhere (packed words alike). Past 16 tokens W4A16 always
     takes the wgmma kernel (the small-M extensions below were measured on W4A4): the
     nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
@@ -108,8 +112,8 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
     (tile, k-tile) units (``wgmma_from_9_tokens``): permuted words on 7168x18432, 36864x7168,
     34816x5120, 5120x17408; packed bytes, whose decode costs more, on all but 5120x17408."""
-    if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and n * k < W4A16_WGMMA_MAX_WEIGHTS
-                                 and k > SMALL_M_SHORT_K)):
+    if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and k > SMALL_M_SHORT_K and (
+            not permuted or n * k < W4A16_WGMMA_MAX_WEIGHTS))):
         return False
     if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k, permuted):
         return False

@@ -160,15 +160,18 @@ def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, h
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [23, 32])
+@pytest.mark.parametrize("m", [12, 16, 23, 32])
 def test_w4a16_on_packed_bytes_at_two_ctas_an_sm(m):
-    """bf16 activations on packed bytes of the largest weight at 17..32 tokens: the plan runs
+    """bf16 activations on packed bytes of the largest weight at 9..32 tokens: the plan runs
     two CTAs an SM, so the public function reorders the activations into the byte order;
     against the fp64 product."""
     from cute_kernels import nvfp4_gemm
     from cute_kernels.large_m_plans import plain_launch_options, plain_plan
 
+    from cute_kernels.nvfp4_gemm import small_m_regime
+
     n, k = 36864, 7168
+    assert not small_m_regime(m, n, k, a_fp4=False)
     tile_m, _, stream_k, _ = plain_plan(m, n, k)
     assert plain_launch_options(m, n, k, tile_m, stream_k).get("ctas_per_sm") == 2
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),

@@ -158,8 +158,9 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 
 
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
-    """bf16 activations at 9..16 tokens: the wgmma kernel below 128 Mi weight values with
-    K > 2048 (``tools/w4a16_regime_probe.py``), past 16 tokens always; fp4 activations keep
+    """bf16 activations at 9..16 tokens: the wgmma kernel with K > 2048, on permuted words
+    below 128 Mi weight values (``tools/w4a16_regime_probe.py``; packed bytes in the byte K
+    order, ``tools/w4a16_order_probe.py``), past 16 tokens always; fp4 activations keep
     the small kernel (but on permuted words of 7168x18432 and 5120x17408:
     ``wgmma_from_9_tokens``)."""
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168)]:
@@ -169,7 +170,8 @@ def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
         assert small_m_regime(16, n, k, permuted=True) == (
             (n, k) not in ((7168, 18432), (5120, 17408)))
     for n, k in [(36864, 7168), (34816, 5120), (7168, 2048)]:
-        assert small_m_regime(16, n, k, a_fp4=False)
+        assert small_m_regime(16, n, k, a_fp4=False, permuted=True)
+        assert small_m_regime(16, n, k, a_fp4=False) == (k == 2048)  # packed
     # past 16 tokens always (7168x2048 and small weights keep the small kernel for fp4 only)
     assert small_m_regime(32, 7168, 2048) and not small_m_regime(17, 7168, 2048, a_fp4=False)
     assert small_m_regime(64, 1024, 7168) and not small_m_regime(17, 1024, 7168, a_fp4=False)

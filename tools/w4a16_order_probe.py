@@ -9,7 +9,7 @@ point per CUTE_KERNELS_BENCH_SHAPES index."""
 import torch
 from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
 
-from cute_kernels import nvfp4_gemm
+from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
@@ -49,5 +49,12 @@ for kind, n, k, m in select_shapes(POINTS):
              "bytes": (words, lambda w: run(w, KOrder.BYTES))}
     if kind == "gemm" and m <= 16:
         calls["public"] = (words, lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out))
+        # permuted words (the small kernel on weights over 128 Mi values) against their wgmma
+        # launch: is that rule stale too?
+        permuted = [(prepare_nvfp4_weight(w), s) for w, s in words]
+        calls["permuted public"] = (permuted, lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha,
+                                                                   out=out))
+        calls["permuted wgmma"] = (permuted, lambda w: launch_large_m(
+            bf16_activations(x, None, KOrder.PERMUTED, rows), w[0], w[1], alpha, out, **plan))
     print_variant_rounds(f"{kind} {n}x{k} M={m} W4A16 {plan}", calls)
     del words
