@@ -38,6 +38,7 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte
                          in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder, order_k
+from .reorder_k import reorder_k
 
 BLOCK = 16  # elements per scale factor
 
@@ -313,7 +314,7 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     At large M that pass is a small fraction of the GEMM, and the kernels keep one format.
     ``k_order`` (``KOrder``, or a bool: the weights are permuted words): K in that order inside
     each 64-element group, written so by the dequantize kernel, or a reordering copy of bf16
-    ``a`` (``k_order.order_k``).
+    ``a`` (``reorder_k``'s kernel; ``k_order.order_k`` where that does not apply).
 
     ``rows`` (>= M; wherever the pass writes a new buffer anyway: NVFP4 ``a``, and bf16 ``a``
     in another order, not bf16 ``a`` as it is): the result has that many rows, zeros past M,
@@ -323,6 +324,9 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9)."""
     k_order = KOrder(k_order)
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
+    if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
+            and a.is_cuda and a.is_contiguous()):
+        return reorder_k(a, k_order, rows)  # one kernel, not order_k's strided copy
     if a_sf is None or m * k >= 2**31 or k % 64:
         x = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
         return x if k_order == KOrder.IDENTITY else order_k(x, k_order, rows)

@@ -182,3 +182,48 @@ def test_w4a16_on_packed_bytes_at_two_ctas_an_sm(m):
                      out=poisoned(m, n, dtype=torch.float32))
     assert not got.isnan().any()
     assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
+
+
+# ------------------------------------------------------------------------- reorder kernel
+def _reorder_unit_words(k_order, kb, half):
+    """``ReorderK``'s unit (block kb) on Python integers: the input bf16 element in each slot
+    of output chunk 2 kb + half (its words q = 0..3, halves e = 0, 1), from ``_load`` and
+    ``_out_word``."""
+    slots = []
+    for q in range(4):
+        if k_order == KOrder.BYTES:
+            word = 8 * q + 2 * kb + half
+            slots += [2 * word, 2 * word + 1]
+        else:
+            a = 8 * q + 4 * (kb // 2) + kb % 2
+            slots += [2 * a + half, 2 * (a + 2) + half]  # prmt 0x5410 / 0x7632
+    return slots
+
+
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+def test_reorder_kernel_unit_follows_the_order(k_order):
+    table = SLOT_ELEMENTS[k_order]
+    for kb in range(4):
+        for half in range(2):
+            chunk = 2 * kb + half
+            assert _reorder_unit_words(k_order, kb, half) == table[8 * chunk:8 * chunk + 8]
+
+
+@pytest.mark.parametrize("k_order", [1, 2])
+def test_reorder_kernel_compiles_for_sm90a(k_order):
+    from cute_kernels.reorder_k import compile_reorder_k
+
+    assert compile_only(compile_reorder_k, 7168, k_order) is not None
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+@pytest.mark.parametrize("m,rows", [(1, None), (7, 64), (129, 256), (1000, None)])
+@pytest.mark.parametrize("k", [64, 576, 7168])
+def test_reorder_kernel_equals_order_k(k_order, m, rows, k):
+    from cute_kernels.reorder_k import reorder_k
+
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    got = reorder_k(x, k_order, rows)
+    assert torch.equal(got, order_k(x, k_order, rows))
+    assert torch.equal(bf16_activations(x, None, k_order, rows), got)

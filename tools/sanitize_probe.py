@@ -54,6 +54,9 @@ xl = torch.randn(129, 576, device="cuda", dtype=torch.bfloat16)
 al, al_sf = reference.nvfp4_quantize(xl, 50.0)
 nvfp4_gemm(al, al_sf, b, b_sf, 0.5)
 nvfp4_gemm(xl, None, b, b_sf, 0.5)
+from cute_kernels.permuted_fp4 import prepare_nvfp4_weight  # noqa: E402
+
+nvfp4_gemm(xl, None, prepare_nvfp4_weight(b), b_sf, 0.5)  # W4A16 reordered (``reorder_k``)
 wgu, wgu_sf = reference.nvfp4_quantize(torch.randn(256, 576, device="cuda", dtype=torch.bfloat16),
                                        50.0, swizzle=False)
 wp, wp_sf = prepare_gate_up_weight(wgu, wgu_sf)

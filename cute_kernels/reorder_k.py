@@ -1,0 +1,116 @@
+"""bf16 activations into a wgmma K order (``k_order``) in one kernel: the W4A16 path's copy.
+
+``order_k`` does it as a strided torch copy of a 7-dimensional view, which cost ~4-5 us at
+M = 64, K = 7168 on the H200 (``tools/w4a16_order_probe.py``, session 28: more than the byte
+order's decode saves on one-CTA launches). Here a thread's unit is (64-element group, k16
+block kb): it writes the group's output chunks 2 kb and 2 kb + 1 (32 contiguous bytes; the
+group's 4 threads write its 128) from 8 input words (bf16 pairs):
+
+* ``BYTES``: output word (kb, half, q) is input word 8 q + 2 kb + half, whole;
+* ``PERMUTED``: output word (kb, half, q) takes bf16 ``half`` of input words a and a + 2,
+  a = 8 q + 4 (kb // 2) + kb % 2 (one ``prmt``).
+
+Rows past the input (``rows``: whole token tiles for the wgmma kernels' TMA) are written as
+zeros. It launches with PDL and lets the GEMM launch at once, as the dequantize kernels do.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from . import jit
+from .arch import compile_options, pdl_enabled
+from .device_mma import prmt
+from .k_order import KOrder
+
+
+class ReorderK:
+    """Static K (a multiple of 64) and order; dynamic M. Input and output as int32 [groups,
+    32] (a group: 64 bf16 of one row); the output may have more groups (zero rows)."""
+
+    UNITS_PER_THREAD = 4
+
+    def __init__(self, k: int, k_order: KOrder, threads: int = 256):
+        assert k % 64 == 0 and KOrder(k_order) in (KOrder.PERMUTED, KOrder.BYTES)
+        self.k, self.k_order, self.threads = k, KOrder(k_order), threads
+        self.pdl = pdl_enabled()
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mOut: cute.Tensor, stream):
+        units = mX.shape[0] * 4
+        out_units = mOut.shape[0] * 4
+        per_cta = self.threads * self.UNITS_PER_THREAD
+        self.kernel(mX, mOut, units, out_units).launch(
+            grid=((out_units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
+            stream=stream, use_pdl=self.pdl)
+
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, units: cutlass.Int32,
+               out_units: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        if cutlass.const_expr(self.pdl):  # the next kernel (the GEMM) may start its prologue
+            cute.arch.griddepcontrol_launch_dependents()
+            cute.arch.griddepcontrol_wait()  # the activations are the previous kernel's output
+        first = bidx * self.threads * self.UNITS_PER_THREAD + tidx
+        words = [cute.make_rmem_tensor((8,), cutlass.Int32)
+                 for _ in range(self.UNITS_PER_THREAD)]
+        for j in cutlass.range_constexpr(self.UNITS_PER_THREAD):  # all loads first
+            u = first + j * self.threads
+            if u < units:
+                self._load(mX, u // 4, u % 4, words[j])
+        for j in cutlass.range_constexpr(self.UNITS_PER_THREAD):
+            u = first + j * self.threads
+            if u < out_units:
+                for half in cutlass.range_constexpr(2):
+                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                    chunk.fill(0)
+                    if u < units:
+                        for q in cutlass.range_constexpr(4):
+                            chunk[0, q] = self._out_word(words[j], q, half)
+                    cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4),
+                                                             (u // 4, 2 * (u % 4) + half)))
+
+    @cute.jit
+    def _load(self, mX: cute.Tensor, g, kb, words):
+        """The 8 input words block ``kb`` of group ``g`` needs, in ``_out_word``'s order."""
+        for q in cutlass.range_constexpr(4):
+            if cutlass.const_expr(self.k_order == KOrder.BYTES):
+                for half in cutlass.range_constexpr(2):
+                    words[2 * q + half] = mX[g, 8 * q + 2 * kb + half]
+            else:
+                a = 8 * q + 4 * (kb // 2) + kb % 2
+                words[2 * q] = mX[g, a]
+                words[2 * q + 1] = mX[g, a + 2]
+
+    def _out_word(self, words, q: int, half: int):
+        """Output word (kb, half, q) from the unit's words."""
+        if cutlass.const_expr(self.k_order == KOrder.BYTES):
+            return words[2 * q + half]
+        return cutlass.Int32(prmt(words[2 * q], words[2 * q + 1],
+                                  0x5410 if half == 0 else 0x7632))
+
+
+@jit.cached
+def compile_reorder_k(k: int, k_order: int):
+    """Tensor-free compile of ``ReorderK``: static K and order (as an int), dynamic M."""
+    x = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
+                                 assumed_align=16)
+    out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
+                                   assumed_align=16)
+    return cute.compile(ReorderK(k, KOrder(k_order)), x, out,
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def reorder_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.Tensor:
+    """``order_k`` of contiguous bf16 ``x`` [M, K] (K a multiple of 64, M * K < 2^31) on the
+    GPU: one launch, zero rows past M up to ``rows``."""
+    m, k = x.shape
+    out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=x.device)
+    if out.shape[0]:
+        compile_reorder_k(k, int(k_order))(x.view(torch.int32).view(-1, 32),
+                                           out.view(torch.int32).view(-1, 32))
+    return out
