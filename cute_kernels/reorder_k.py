@@ -109,8 +109,10 @@ def reorder_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torc
     """``order_k`` of contiguous bf16 ``x`` [M, K] (K a multiple of 64, M * K < 2^31) on the
     GPU: one launch, zero rows past M up to ``rows``."""
     m, k = x.shape
+    # PAIRS decodes packed bytes against the permuted words' activation order
+    order = KOrder.PERMUTED if k_order == KOrder.PAIRS else KOrder(k_order)
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=x.device)
     if out.shape[0]:
-        compile_reorder_k(k, int(k_order))(x.view(torch.int32).view(-1, 32),
+        compile_reorder_k(k, int(order))(x.view(torch.int32).view(-1, 32),
                                            out.view(torch.int32).view(-1, 32))
     return out

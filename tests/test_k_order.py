@@ -217,7 +217,7 @@ def test_reorder_kernel_compiles_for_sm90a(k_order):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES, KOrder.PAIRS])
 @pytest.mark.parametrize("m,rows", [(1, None), (7, 64), (129, 256), (1000, None)])
 @pytest.mark.parametrize("k", [64, 576, 7168])
 def test_reorder_kernel_equals_order_k(k_order, m, rows, k):

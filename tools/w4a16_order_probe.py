@@ -46,7 +46,8 @@ for kind, n, k, m in select_shapes(POINTS):
             launch_fused(bf16_activations(x, None, order, rows), w[0], w[1], alpha, gs, q, sf,
                          **plan, k_order=order)
     calls = {"identity": (words, lambda w: run(w, KOrder.IDENTITY)),
-             "bytes": (words, lambda w: run(w, KOrder.BYTES))}
+             "bytes": (words, lambda w: run(w, KOrder.BYTES)),
+             "pairs": (words, lambda w: run(w, KOrder.PAIRS))}
     if kind == "gemm" and m <= 16:
         calls["public"] = (words, lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out))
         # permuted words (the small kernel on weights over 128 Mi values) against their wgmma
