@@ -375,20 +375,16 @@ def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) ->
 # dequantization, against the small kernel's 26.7-26.9 public (``tools/ab_stage_caps.sh``);
 # 9216x7168 (61) stays: 20.4-21.4 at best against 20.2-20.4.
 WGMMA_FROM_9_MIN_UNITS = 80
-# Packed weight bytes (their wgmma decode in ``BYTES_K_ORDER`` since session 28, still ~20%
-# slower than permuted words') from this many units an SM. ``tools/packed_order_probe.py``
-# (H200 2026-12-01, M = 16, us, two rounds, the wgmma route in the byte order / the small
-# kernel): nvfp4_gemm 7168x18432 (122 units) 37.3, 37.3 / 39.5, 39.5; 36864x7168 (244) 60.7,
-# 60.3 / 61.6, 61.0; 34816x5120 (165) 44.8, 44.6 / 44.8, 44.8; 5120x17408 (82) 28.4, 28.4 /
-# 27.8, 27.9 (stays); the fused op 36864x7168 60.0, 60.0 / 63.7, 63.7; 34816x5120 44.7, 44.8 /
-# 47.3, 47.3. Before the byte order the wgmma route lost at all six (36864x7168 70.3 / 61.6).
-WGMMA_FROM_9_MIN_UNITS_PACKED = 100
+# Packed weight bytes take the same bar since their decode in ``KOrder.PAIRS`` (session 29;
+# session 28's byte order needed 100 units an SM). ``tools/packed_order_probe.py`` (H200
+# 2026-12-01, M = 16, us, two rounds, the wgmma route in pairs / the small kernel, public):
+# 5120x17408 (82 units) 25.6, 25.7 / 28.0, 28.0.
 
 
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens
-def wgmma_from_9_tokens(n: int, k: int, permuted: bool = True, sms: int = H200_SMS) -> bool:
+def wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
     """Whether fp4 activations at 9..16 tokens take the wgmma kernel on an [N, K] weight (the
     plain GEMM's, or the fused op's [2I, K]): from ``WGMMA_FROM_9_MIN_UNITS`` (tile, k-tile)
-    units an SM on permuted words, ``WGMMA_FROM_9_MIN_UNITS_PACKED`` on packed bytes."""
-    bar = WGMMA_FROM_9_MIN_UNITS if permuted else WGMMA_FROM_9_MIN_UNITS_PACKED
-    return stream_k_plan(16, n, k) is not None and row_units(n, k) >= bar * sms
+    units an SM, permuted words and packed bytes alike."""
+    return (stream_k_plan(16, n, k) is not None
+            and row_units(n, k) >= WGMMA_FROM_9_MIN_UNITS * sms)

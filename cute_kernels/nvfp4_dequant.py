@@ -15,11 +15,10 @@ sectors (H200, 2026-11-30: the permuted-K form of this unit ran 3.2-3.9 TB/s whe
 per thread ran 2.1-3.0). Decode as in the wgmma kernels (``device_mma.e2m1x2_from_byte``: a
 byte of codes -> bf16x2 ``e2m1 * 2^-126``), then two exact bf16x2 products, by
 ``bf16(sf * 2^63)`` and by ``2^63``. ``NVFP4DequantPermutedK`` writes the same values in
-``PERMUTED_K_ORDER`` (activations for permuted weights), ``NVFP4DequantBytesK`` in
-``BYTES_K_ORDER`` (NVFP4 activations for packed weight bytes; ``k_order``). They launch with
-PDL and let the next kernel launch at once (``griddepcontrol.launch_dependents`` first
-thing): that is the wgmma GEMM, which prefetches its first weights to L2 and then waits for
-this kernel's output.
+``PERMUTED_K_ORDER`` (activations for permuted words and, in ``KOrder.PAIRS``, packed weight
+bytes; ``k_order``). They launch with PDL and let the next kernel launch at once
+(``griddepcontrol.launch_dependents`` first thing): that is the wgmma GEMM, which prefetches
+its first weights to L2 and then waits for this kernel's output.
 """
 
 from __future__ import annotations
@@ -198,31 +197,10 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
 
     @cute.jit
     def _chunk(self, words, sf32, r, b, two63, chunk):
-        pick = self._pair_pick(r)
         for q in cutlass.range_constexpr(4):
             s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
-            raw = self._pair(cutlass.Uint32(words[0, 2 * q + b]), pick)
+            raw = e2m1x2_raw(cutlass.Uint32(words[0, 2 * q + b]) >> cutlass.Uint32(4 * r), 0)
             chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
-
-    def _pair_pick(self, r):
-        """What picks pair ``r`` of a word, once a chunk: the shift of nibbles r, r + 4 to 0, 4."""
-        return cutlass.Uint32(4 * r)
-
-    def _pair(self, word, pick):
-        """The picked pair of a word as raw bf16x2 (``e2m1 * 2^-126``)."""
-        return e2m1x2_raw(word >> pick, 0)
-
-
-class NVFP4DequantBytesK(NVFP4DequantPermutedK):
-    """``NVFP4DequantPermutedK`` in ``BYTES_K_ORDER``: output chunk t = 4 b + r of a group
-    holds byte r (elements 2r, 2r + 1) of words 2q + b, q = 0..3, each times its scale, block
-    q (the same loads and stores)."""
-
-    def _pair_pick(self, r):
-        return cutlass.Uint32(0x4440) + cutlass.Uint32(r)  # byte r's selector
-
-    def _pair(self, word, pick):
-        return e2m1x2_from_byte(word, pick)
 
 
 def _compile_group_kernel(kernel):
@@ -241,12 +219,6 @@ def _compile_group_kernel(kernel):
 def compile_nvfp4_dequant_permuted_k(k: int):
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M."""
     return _compile_group_kernel(NVFP4DequantPermutedK(k))
-
-
-@jit.cached
-def compile_nvfp4_dequant_bytes_k(k: int):
-    """Tensor-free compile of ``NVFP4DequantBytesK``: static K (a multiple of 64), dynamic M."""
-    return _compile_group_kernel(NVFP4DequantBytesK(k))
 
 
 @jit.cached
@@ -326,7 +298,7 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
             and a.is_cuda and a.is_contiguous()):
-        return reorder_k(a, k_order, rows)  # one kernel, not order_k's strided copy
+        return reorder_k(a, rows)  # one kernel, not order_k's strided copy
     if a_sf is None or m * k >= 2**31 or k % 64:
         x = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
         return x if k_order == KOrder.IDENTITY else order_k(x, k_order, rows)
@@ -341,5 +313,4 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
 # the unit-scale dequantize of each activation K order
 _GROUP_KERNELS = {KOrder.IDENTITY: compile_nvfp4_dequant_unit_scale,
                   KOrder.PERMUTED: compile_nvfp4_dequant_permuted_k,
-                  KOrder.BYTES: compile_nvfp4_dequant_bytes_k,
                   KOrder.PAIRS: compile_nvfp4_dequant_permuted_k}

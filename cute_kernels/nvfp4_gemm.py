@@ -75,47 +75,43 @@ STAGED_TILE_BYTES = 48 * 1024
 SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to 32 tokens
 
 
-# W4A16 (bf16 activations) takes the wgmma kernel from this many tokens with K > SMALL_M_SHORT_K,
-# on permuted words only below W4A16_WGMMA_MAX_WEIGHTS values (``small_m_regime``)
+# W4A16 (bf16 activations) takes the wgmma kernel from this many tokens with K > SMALL_M_SHORT_K
+# (``small_m_regime``)
 W4A16_WGMMA_MIN_M = 9
-W4A16_WGMMA_MAX_WEIGHTS = 128 * 2**20
 
 
-def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = False) -> bool:
+def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    up to 16 tokens (W4A16 up to 8 on weights below 128 Mi values with K > 2048, and never
-    past 16); W4A4 up to 64 for weights of at most 8 Mi elements (unchanged, not
-    re-measured), up to 32 for weights of at most 32 Mi elements with short K
-    (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
-    its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67 us
-    there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
-    ``tools/split_probe.py``). Small weights measured on permuted words (H200 2026-11-30,
-    ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us): 4096x7168 M = 32
-    23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32 11.0 / 13.8,
-    M = 64 16.6 / 14.6. The tables above are the rest of the evidence.
+    up to 16 tokens (W4A16 up to 8 with K > 2048, and never past 16); W4A4 up to 64 for
+    weights of at most 8 Mi elements (unchanged, not re-measured), up to 32 for weights of at
+    most 32 Mi elements with short K (``SMALL_M_SHORT_K``). Bigger weights take the wgmma
+    kernel from 17 tokens: with split-K its starved grids (7168x18432: 56 CTAs) fill the GPU,
+    7168x18432 M = 17..64 takes 65-67 us there against 111 at M = 32 in the small kernel
+    (H200, 2026-11-29, ``tools/split_probe.py``). Small weights measured on permuted words
+    (H200 2026-11-30, ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us):
+    4096x7168 M = 32 23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32
+    11.0 / 13.8, M = 64 16.6 / 14.6. The tables above are the rest of the evidence.
 
     W4A16 (``a_fp4`` False) at 9..16 tokens: the small kernel's two token tiles load 16 bf16
     token lanes per step (H200 2026-11-30, ``tools/w4a16_regime_probe.py``, permuted words,
     M = 12 / 16, small / wgmma us): 7168x18432 53.1 / 50.8, 56.8 / 49.6; 5120x17408 53.1 /
     35.8, 56.9 / 35.9; 9216x7168 54.0 / 34.6, 59.9 / 34.2; 4096x7168 20.4 / 18.4, 21.6 / 18.5.
-    Short K keeps the small kernel (7168x2048 14.1 / 15.8, 15.0 / 15.5), and so do the big
-    permuted weights (36864x7168 88.0 / 142.1, 95.4 / 93.2; 34816x5120 64.5 / 84.0, 69.7 /
-    76.2; not measured since the wgmma kernel's narrow tiles of sessions 17-20). Packed bytes
-    take the wgmma kernel there too since the byte K order (``wgmma_k_order``: two CTAs an SM):
-    H200 2026-12-01, ``tools/w4a16_order_probe.py``, small kernel / wgmma in the byte order,
-    us: 36864x7168 M = 12 87.9 / 65.1, M = 16 95.7 / 63.9; 34816x5120 M = 16 70.2 / 48.5. At 4 and 8
-    tokens the small kernel won everywhere (packed words alike). Past 16 tokens W4A16 always
-    takes the wgmma kernel (the small-M extensions below were measured on W4A4): the
-    nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small
-    kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
+    Short K keeps the small kernel (7168x2048 14.1 / 15.8, 15.0 / 15.5). The biggest weights
+    kept it too until the wgmma kernel's narrow tiles (sessions 17-20) and ``reorder_k``
+    (H200 2026-12-01, ``tools/w4a16_order_probe.py``, small / wgmma us: permuted words
+    36864x7168 M = 12 88.2 / 49.9, M = 16 95.7 / 50.0, 34816x5120 M = 16 69.9 / 37.8; packed
+    bytes, the small kernel measured in session 28, the wgmma one in ``KOrder.PAIRS``:
+    36864x7168 M = 12 87.9 / 52.0, M = 16 95.7 / 52.0, 34816x5120 M = 16 70.2 / 39.3). At 4 and 8 tokens the small kernel won everywhere (packed words
+    alike). Past 16 tokens W4A16 always takes the wgmma kernel (the small-M extensions below
+    were measured on W4A4): the nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048
+    W4A16 at M = 32 in the small kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
-    (tile, k-tile) units (``wgmma_from_9_tokens``): permuted words on 7168x18432, 36864x7168,
-    34816x5120, 5120x17408; packed bytes, whose decode costs more, on all but 5120x17408."""
-    if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and k > SMALL_M_SHORT_K and (
-            not permuted or n * k < W4A16_WGMMA_MAX_WEIGHTS))):
+    (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
+    5120x17408."""
+    if not a_fp4 and (m > 16 or (m >= W4A16_WGMMA_MIN_M and k > SMALL_M_SHORT_K)):
         return False
-    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k, permuted):
+    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True
@@ -368,7 +364,7 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     tile_m, splits, stream_k, hybrid = plan
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     options = plain_launch_options(m, n, k, tile_m, stream_k)
-    k_order = wgmma_k_order(b, a_sf is not None, options.get("ctas_per_sm", 1))
+    k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
                    splits, stream_k, hybrid, k_order=k_order, **options)
 
@@ -391,7 +387,7 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         out = torch.empty((m, n), dtype=out_dtype, device=b.device)
     if m == 0:
         return out
-    if small_m_regime(m, n, k, a_sf is not None, b.dtype == torch.int32):
+    if small_m_regime(m, n, k, a_sf is not None):
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:

@@ -153,7 +153,7 @@ class NVFP4GemmLargeM:
         # ``k_order``: how the weights decode and so the activations' K order inside each
         # 64-element group (``k_order``): packed bytes in place (IDENTITY), or two whole words
         # per thread, row and group, ``permuted_fp4``'s words (PERMUTED) or packed bytes
-        # (BYTES) (``_decode_tile``)
+        # (PAIRS) (``_decode_tile``)
         self.k_order = KOrder(k_order)
         # Stream-K (``stream_k``): each CTA takes a contiguous range of the (tile,
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
@@ -609,15 +609,14 @@ class NVFP4GemmLargeM:
 
     @cute.jit
     def _decode_tile_words(self, sW, sSF8, row0, k0, splat, stage, frag32):
-        """``_decode_tile`` for permuted words or packed bytes (PAIRS, BYTES): per K
+        """``_decode_tile`` for permuted words or packed bytes (PAIRS): per K
         group, thread q (k0 = 2q) takes the contiguous words 2q and 2q + 1 of each of its rows
         (one 8-byte load; a warp's loads of a row half cover 256 contiguous bytes, no bank
         conflict) and their one scale, block q. Word 2q + b goes to k16 blocks 2b and 2b + 1:
         its pair r (``_word_pair``) fills the slot pair of block 2b + r // 2, half r % 2. So
         MMA slot (block kb, 8 half + 2q + e) multiplies K element
-        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group in permuted words and PAIRS
-        (pair r: elements r and r + 4, ``PERMUTED_K_ORDER``), 16 q + 4 kb + 2 half + e in BYTES
-        (pair r: byte r, ``BYTES_K_ORDER``): the order the activations come in."""
+        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group (pair r: elements r and r + 4,
+        ``PERMUTED_K_ORDER``): the order the activations come in."""
         q = (k0 % 8) // 2
         for g in cutlass.range_constexpr(self.groups):
             for h in cutlass.range_constexpr(2):
@@ -634,14 +633,11 @@ class NVFP4GemmLargeM:
                             self._word_pair(word, shifted, r), s)
 
     def _word_pair(self, word, shifted, r: int):
-        """Pair ``r`` of a weight word as bf16x2 ``e2m1 * 2^-126``: ``e2m1x2_permuted`` of a
-        permuted word; of a packed one elements r and r + 4 (``e2m1x2_by_multiply``, PAIRS)
-        or byte ``r`` (BYTES)."""
+        """Pair ``r`` (elements r and r + 4) of a weight word as bf16x2 ``e2m1 * 2^-126``:
+        ``e2m1x2_permuted`` of a permuted word, ``e2m1x2_by_multiply`` of a packed one."""
         if cutlass.const_expr(self.k_order == KOrder.PERMUTED):
             return e2m1x2_permuted(word, r)
-        if cutlass.const_expr(self.k_order == KOrder.PAIRS):
-            return e2m1x2_by_multiply(word, shifted, r)
-        return e2m1x2_from_byte(word, cutlass.Uint32(0x4440 + r))
+        return e2m1x2_by_multiply(word, shifted, r)
 
     # ---------------------------------------------------------------- epilogue
     @cute.jit
@@ -863,7 +859,7 @@ def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int) -> tuple:
 
 
 def operand_k_order(b, k_order: KOrder | None) -> KOrder:
-    """``k_order`` checked against weights ``b`` (BYTES and IDENTITY decode packed bytes,
+    """``k_order`` checked against weights ``b`` (PAIRS and IDENTITY decode packed bytes,
     PERMUTED permuted words); None: IDENTITY for packed bytes, PERMUTED for words."""
     permuted = weight_dims(b)[2]
     if k_order is None:

@@ -192,8 +192,7 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
 
 
 # ---- public function ----------------------------------------------------------------------------
-def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
-                          permuted: bool = False) -> bool:
+def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at
     9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM:
     the fused kernel on the plain launch's 16-token tiles, ``large_m_route``'s "narrow");
@@ -205,7 +204,7 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
     1024x7168 M = 64 13.7 / 26.1."""
     weights = 2 * i * k
     if m <= 16:
-        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k, permuted))
+        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
@@ -422,7 +421,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
     rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
-    k_order = wgmma_k_order(w, a_sf is not None, options.get("ctas_per_sm", 1))
+    k_order = wgmma_k_order(w)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), w, w_sf, alpha, out_global_scale,
                    out, out_sf, config, stream_k=stream_k, k_order=k_order, **options)
 
@@ -511,7 +510,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
+    elif swiglu_small_m_regime(m, i, k, a_sf is not None):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32, a_sf is not None))
     else:

@@ -1,14 +1,12 @@
-"""bf16 activations into a wgmma K order (``k_order``) in one kernel: the W4A16 path's copy.
+"""bf16 activations into ``PERMUTED_K_ORDER`` in one kernel: the W4A16 path's copy, for
+permuted words and packed bytes (``KOrder.PAIRS``) alike.
 
 ``order_k`` does it as a strided torch copy of a 7-dimensional view, which cost ~4-5 us at
-M = 64, K = 7168 on the H200 (``tools/w4a16_order_probe.py``, session 28: more than the byte
-order's decode saves on one-CTA launches). Here a thread's unit is (64-element group, k16
-block kb): it writes the group's output chunks 2 kb and 2 kb + 1 (32 contiguous bytes; the
-group's 4 threads write its 128) from 8 input words (bf16 pairs):
-
-* ``BYTES``: output word (kb, half, q) is input word 8 q + 2 kb + half, whole;
-* ``PERMUTED``: output word (kb, half, q) takes bf16 ``half`` of input words a and a + 2,
-  a = 8 q + 4 (kb // 2) + kb % 2 (one ``prmt``).
+M = 64, K = 7168 on the H200 (``tools/w4a16_order_probe.py``, session 28: more than a cheaper
+decode saved on one-CTA launches). Here a thread's unit is (64-element group, k16 block kb):
+it writes the group's output chunks 2 kb and 2 kb + 1 (32 contiguous bytes; the group's 4
+threads write its 128) from 8 input words (bf16 pairs): output word (kb, half, q) takes bf16
+``half`` of input words a and a + 2, a = 8 q + 4 (kb // 2) + kb % 2 (one ``prmt``).
 
 Rows past the input (``rows``: whole token tiles for the wgmma kernels' TMA) are written as
 zeros. It launches with PDL and lets the GEMM launch at once, as the dequantize kernels do.
@@ -24,18 +22,17 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import prmt
-from .k_order import KOrder
 
 
 class ReorderK:
-    """Static K (a multiple of 64) and order; dynamic M. Input and output as int32 [groups,
-    32] (a group: 64 bf16 of one row); the output may have more groups (zero rows)."""
+    """Static K (a multiple of 64); dynamic M. Input and output as int32 [groups, 32] (a
+    group: 64 bf16 of one row); the output may have more groups (zero rows)."""
 
     UNITS_PER_THREAD = 4
 
-    def __init__(self, k: int, k_order: KOrder, threads: int = 256):
-        assert k % 64 == 0 and KOrder(k_order) in (KOrder.PERMUTED, KOrder.BYTES)
-        self.k, self.k_order, self.threads = k, KOrder(k_order), threads
+    def __init__(self, k: int, threads: int = 256):
+        assert k % 64 == 0
+        self.k, self.threads = k, threads
         self.pdl = pdl_enabled()
 
     @cute.jit
@@ -78,41 +75,32 @@ class ReorderK:
     def _load(self, mX: cute.Tensor, g, kb, words):
         """The 8 input words block ``kb`` of group ``g`` needs, in ``_out_word``'s order."""
         for q in cutlass.range_constexpr(4):
-            if cutlass.const_expr(self.k_order == KOrder.BYTES):
-                for half in cutlass.range_constexpr(2):
-                    words[2 * q + half] = mX[g, 8 * q + 2 * kb + half]
-            else:
-                a = 8 * q + 4 * (kb // 2) + kb % 2
-                words[2 * q] = mX[g, a]
-                words[2 * q + 1] = mX[g, a + 2]
+            a = 8 * q + 4 * (kb // 2) + kb % 2
+            words[2 * q] = mX[g, a]
+            words[2 * q + 1] = mX[g, a + 2]
 
     def _out_word(self, words, q: int, half: int):
         """Output word (kb, half, q) from the unit's words."""
-        if cutlass.const_expr(self.k_order == KOrder.BYTES):
-            return words[2 * q + half]
         return cutlass.Int32(prmt(words[2 * q], words[2 * q + 1],
                                   0x5410 if half == 0 else 0x7632))
 
 
 @jit.cached
-def compile_reorder_k(k: int, k_order: int):
-    """Tensor-free compile of ``ReorderK``: static K and order (as an int), dynamic M."""
+def compile_reorder_k(k: int):
+    """Tensor-free compile of ``ReorderK``: static K, dynamic M."""
     x = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
                                  assumed_align=16)
     out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
                                    assumed_align=16)
-    return cute.compile(ReorderK(k, KOrder(k_order)), x, out,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+    return cute.compile(ReorderK(k), x, out, make_fake_stream(use_tvm_ffi_env_stream=True),
+                        options=compile_options())
 
 
-def reorder_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.Tensor:
-    """``order_k`` of contiguous bf16 ``x`` [M, K] (K a multiple of 64, M * K < 2^31) on the
-    GPU: one launch, zero rows past M up to ``rows``."""
+def reorder_k(x: torch.Tensor, rows: int | None = None) -> torch.Tensor:
+    """``order_k(x, KOrder.PERMUTED, rows)`` of contiguous bf16 ``x`` [M, K] (K a multiple of
+    64, M * K < 2^31) on the GPU: one launch, zero rows past M up to ``rows``."""
     m, k = x.shape
-    # PAIRS decodes packed bytes against the permuted words' activation order
-    order = KOrder.PERMUTED if k_order == KOrder.PAIRS else KOrder(k_order)
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=x.device)
     if out.shape[0]:
-        compile_reorder_k(k, int(order))(x.view(torch.int32).view(-1, 32),
-                                           out.view(torch.int32).view(-1, 32))
+        compile_reorder_k(k)(x.view(torch.int32).view(-1, 32), out.view(torch.int32).view(-1, 32))
     return out

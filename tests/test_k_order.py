@@ -1,18 +1,16 @@
-"""The wgmma kernels' activation K orders (``k_order``): on CPU the order tables against the
-decodes that define them (Python integers), the reordering copy, the dequantize kernels' chunk
-mapping, the choice of order and the kernels in ``BYTES_K_ORDER`` compiling for sm_90a; on a
-GPU the byte-order dequantize bit for bit against the reordered reference, and the wgmma
-kernels on packed bytes in that order against the fp64 reference (the public functions take
-it for NVFP4 activations on packed bytes: their own tests cover them)."""
+"""The wgmma kernels' activation K orders (``k_order``): on CPU the order table against the
+decode that defines it (Python integers), the reordering copy and its kernel's unit, the
+choice of order and the kernels in ``KOrder.PAIRS`` compiling for sm_90a; on a GPU the
+activations' dequantize and reordering kernels bit for bit against ``order_k``, and the wgmma
+kernels on packed bytes in PAIRS against the fp64 reference (the public functions take it on
+packed bytes: their own tests cover them too)."""
 
 import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.k_order import (BYTES_K_ORDER, PERMUTED_K_ORDER, SLOT_ELEMENTS, KOrder,
-                                  order_k, wgmma_k_order)
-from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant_bytes_k,
-                                        nvfp4_dequantize)
+from cute_kernels.k_order import PERMUTED_K_ORDER, SLOT_ELEMENTS, KOrder, order_k, wgmma_k_order
+from cute_kernels.nvfp4_dequant import bf16_activations, nvfp4_dequantize
 from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only
@@ -20,19 +18,6 @@ from tests.conftest import poisoned
 
 
 # ------------------------------------------------------------------------- CPU
-def test_bytes_order_follows_the_byte_decode():
-    """``_decode_tile_words`` on packed bytes: thread q's register (row half, k half ``half``,
-    block kb) = byte 2 (kb % 2) + half of word 2 q + kb // 2, elements 2 byte + e of that word;
-    slot 16 kb + 8 half + 2 q + e must hold element ``BYTES_K_ORDER`` of the group."""
-    for kb in range(4):
-        for half in range(2):
-            for q in range(4):
-                word, byte = 2 * q + kb // 2, 2 * (kb % 2) + half
-                for e in range(2):
-                    slot = 16 * kb + 8 * half + 2 * q + e
-                    assert BYTES_K_ORDER[slot] == 8 * word + 2 * byte + e, slot
-
-
 def test_pairs_decode_follows_the_permuted_order():
     """``_decode_tile_words`` on packed bytes in PAIRS: thread q's register (block kb, k half
     ``half``) = pair r = 2 (kb % 2) + half (elements r and r + 4) of standard word
@@ -53,19 +38,7 @@ def test_pairs_decode_follows_the_permuted_order():
     assert SLOT_ELEMENTS[KOrder.PAIRS] == PERMUTED_K_ORDER
 
 
-def test_bytes_dequantize_unit_follows_the_order():
-    """``NVFP4DequantBytesK``: chunk t = 4 b + r of a group writes slot 8 t + 2 q + e = byte r
-    of word 2 q + b, half e (element 8 (2 q + b) + 2 r + e), scale block q."""
-    for b in range(2):
-        for r in range(4):
-            for q in range(4):
-                for e in range(2):
-                    element = BYTES_K_ORDER[8 * (4 * b + r) + 2 * q + e]
-                    assert element == 8 * (2 * q + b) + 2 * r + e
-                    assert element // 16 == q
-
-
-@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.PAIRS])
 def test_order_k_matches_the_table(k_order):
     x = torch.arange(3 * 192, dtype=torch.float32).view(3, 192)
     y = order_k(x, k_order)
@@ -74,7 +47,7 @@ def test_order_k_matches_the_table(k_order):
         assert torch.equal(y[:, 64 * g:64 * g + 64], x[:, 64 * g + index])
 
 
-@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
+@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.PAIRS])
 @pytest.mark.parametrize("m,rows", [(5, 5), (5, 3), (7, 64), (129, 256)])
 def test_order_k_padded_rows(k_order, m, rows):
     """``rows``: the same reordered rows first, zeros after (fewer rows than M: as without)."""
@@ -85,37 +58,28 @@ def test_order_k_padded_rows(k_order, m, rows):
     assert torch.equal(got[m:], torch.zeros_like(got[m:]))
 
 
-def test_orders_differ_and_identity_has_no_copy():
-    assert PERMUTED_K_ORDER != BYTES_K_ORDER
+def test_identity_has_no_copy():
     x = torch.randn(4, 128, dtype=torch.bfloat16)
     assert bf16_activations(x, None, KOrder.IDENTITY) is x
     assert bf16_activations(x, None, False) is x  # a bool still means permuted or not
     assert torch.equal(bf16_activations(x, None, True), order_k(x, KOrder.PERMUTED))
 
 
-def test_wgmma_k_order_by_weights_and_activations():
-    words = torch.zeros(64, 8, dtype=torch.int32)
-    packed = torch.zeros(64, 32, dtype=torch.uint8)
-    assert wgmma_k_order(words, True) == wgmma_k_order(words, False) == KOrder.PERMUTED
-    assert wgmma_k_order(packed, True) == KOrder.PAIRS
-    assert wgmma_k_order(packed, False) == KOrder.IDENTITY
-    assert wgmma_k_order(packed, False, ctas_per_sm=2) == KOrder.PAIRS  # W4A16, narrow tiles
+def test_wgmma_k_order_by_weights():
+    """Permuted words decode as such; packed bytes in PAIRS, NVFP4 and bf16 activations alike."""
+    assert wgmma_k_order(torch.zeros(64, 8, dtype=torch.int32)) == KOrder.PERMUTED
+    assert wgmma_k_order(torch.zeros(64, 32, dtype=torch.uint8)) == KOrder.PAIRS
 
 
 @pytest.mark.parametrize("name,fn,args", [
-    ("large", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1, False,
-                                           False, 2)),
-    ("large stream-K two groups", compile_nvfp4_gemm_large_m,
-     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, 2, 2, 2)),
-    ("fused large", compile_nvfp4_gemm_swiglu_quant_large_m, (192, 576, 128, 0, 132, True, False,
-                                                              2)),
-    ("dequantize", compile_nvfp4_dequant_bytes_k, (576,)),
     ("large pairs", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1,
-                                                 False, False, 3)),
+                                                 False, False, 2)),
     ("large stream-K two groups pairs", compile_nvfp4_gemm_large_m,
-     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, 3, 2, 2)),
+     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, 2, 2, 2)),
+    ("fused large pairs", compile_nvfp4_gemm_swiglu_quant_large_m, (192, 576, 128, 0, 132, True,
+                                                                    False, 2)),
 ])
-def test_bytes_order_kernels_compile_for_sm90a(name, fn, args):
+def test_pairs_kernels_compile_for_sm90a(name, fn, args):
     assert compile_only(fn, *args) is not None, name
 
 
@@ -127,11 +91,11 @@ def _activations(m, k):
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [1, 7, 129, 1000])
 @pytest.mark.parametrize("k", [64, 576, 7168])
-def test_bytes_dequantize_is_exact(m, k):
+def test_pairs_dequantize_is_exact(m, k):
     a, a_sf = _activations(m, k)
-    want = order_k(nvfp4_dequantize(a, a_sf, 1.0), KOrder.BYTES)
-    torch.testing.assert_close(bf16_activations(a, a_sf, KOrder.BYTES), want, rtol=0, atol=0)
-    padded = bf16_activations(a, a_sf, KOrder.BYTES, m + 40)
+    want = order_k(nvfp4_dequantize(a, a_sf, 1.0), KOrder.PAIRS)
+    torch.testing.assert_close(bf16_activations(a, a_sf, KOrder.PAIRS), want, rtol=0, atol=0)
+    padded = bf16_activations(a, a_sf, KOrder.PAIRS, m + 40)
     assert torch.equal(padded[:m], want) and not padded[m:].any()
 
 
@@ -140,11 +104,10 @@ def test_bytes_dequantize_is_exact(m, k):
     ((64, 0), 1, False, False), ((128, 0), 1, False, False), ((256, 0), 1, False, False),
     ((64, 0), 3, False, False), ((64, 0, 7), 1, True, False), ((128, 2, 5), 1, True, True),
     ((16, 0, 11), 1, True, False)])
-@pytest.mark.parametrize("k_order", [KOrder.BYTES, KOrder.PAIRS])
-def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, hybrid, k_order):
-    """The wgmma kernel on packed bytes with NVFP4 activations in ``BYTES_K_ORDER`` or (PAIRS)
-    ``PERMUTED_K_ORDER``: whole tiles, split K, stream-K, hybrid, 16-token tiles (M, N tails;
-    9 k-tiles)."""
+def test_large_m_paths_on_pairs_match_fp64_reference(config, splits, stream_k, hybrid):
+    """The wgmma kernel on packed bytes in PAIRS (NVFP4 activations in ``PERMUTED_K_ORDER``):
+    whole tiles, split K, stream-K, hybrid, 16-token tiles (M, N tails; 9 k-tiles)."""
+    k_order = KOrder.PAIRS
     m, n, k = 777, 1160, 576
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
                                        50.0)
@@ -160,20 +123,20 @@ def test_large_m_paths_on_bytes_match_fp64_reference(config, splits, stream_k, h
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [12, 16, 23, 32])
-def test_w4a16_on_packed_bytes_at_two_ctas_an_sm(m):
-    """bf16 activations on packed bytes of the largest weight at 9..32 tokens: the plan runs
-    two CTAs an SM, so the public function reorders the activations into the byte order;
-    against the fp64 product."""
+@pytest.mark.parametrize("m", [12, 16, 23, 32, 64, 200])
+def test_w4a16_on_packed_bytes_of_the_largest_weight(m):
+    """bf16 activations on packed bytes of the largest weight from 9 tokens: the wgmma kernel
+    (two CTAs an SM to 32 tokens, one past), the activations reordered into PAIRS' order by
+    ``reorder_k``; the public function against the fp64 product."""
     from cute_kernels import nvfp4_gemm
     from cute_kernels.large_m_plans import plain_launch_options, plain_plan
-
     from cute_kernels.nvfp4_gemm import small_m_regime
 
     n, k = 36864, 7168
     assert not small_m_regime(m, n, k, a_fp4=False)
     tile_m, _, stream_k, _ = plain_plan(m, n, k)
-    assert plain_launch_options(m, n, k, tile_m, stream_k).get("ctas_per_sm") == 2
+    ctas = plain_launch_options(m, n, k, tile_m, stream_k).get("ctas_per_sm", 1)
+    assert ctas == (2 if m <= 32 else 1)
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
                                        50.0)
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -185,45 +148,38 @@ def test_w4a16_on_packed_bytes_at_two_ctas_an_sm(m):
 
 
 # ------------------------------------------------------------------------- reorder kernel
-def _reorder_unit_words(k_order, kb, half):
+def _reorder_unit_words(kb, half):
     """``ReorderK``'s unit (block kb) on Python integers: the input bf16 element in each slot
     of output chunk 2 kb + half (its words q = 0..3, halves e = 0, 1), from ``_load`` and
     ``_out_word``."""
     slots = []
     for q in range(4):
-        if k_order == KOrder.BYTES:
-            word = 8 * q + 2 * kb + half
-            slots += [2 * word, 2 * word + 1]
-        else:
-            a = 8 * q + 4 * (kb // 2) + kb % 2
-            slots += [2 * a + half, 2 * (a + 2) + half]  # prmt 0x5410 / 0x7632
+        a = 8 * q + 4 * (kb // 2) + kb % 2
+        slots += [2 * a + half, 2 * (a + 2) + half]  # prmt 0x5410 / 0x7632
     return slots
 
 
-@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES])
-def test_reorder_kernel_unit_follows_the_order(k_order):
-    table = SLOT_ELEMENTS[k_order]
+def test_reorder_kernel_unit_follows_the_order():
     for kb in range(4):
         for half in range(2):
             chunk = 2 * kb + half
-            assert _reorder_unit_words(k_order, kb, half) == table[8 * chunk:8 * chunk + 8]
+            assert _reorder_unit_words(kb, half) == PERMUTED_K_ORDER[8 * chunk:8 * chunk + 8]
 
 
-@pytest.mark.parametrize("k_order", [1, 2])
-def test_reorder_kernel_compiles_for_sm90a(k_order):
+def test_reorder_kernel_compiles_for_sm90a():
     from cute_kernels.reorder_k import compile_reorder_k
 
-    assert compile_only(compile_reorder_k, 7168, k_order) is not None
+    assert compile_only(compile_reorder_k, 7168) is not None
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("k_order", [KOrder.PERMUTED, KOrder.BYTES, KOrder.PAIRS])
 @pytest.mark.parametrize("m,rows", [(1, None), (7, 64), (129, 256), (1000, None)])
 @pytest.mark.parametrize("k", [64, 576, 7168])
-def test_reorder_kernel_equals_order_k(k_order, m, rows, k):
+def test_reorder_kernel_equals_order_k(m, rows, k):
     from cute_kernels.reorder_k import reorder_k
 
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    got = reorder_k(x, k_order, rows)
-    assert torch.equal(got, order_k(x, k_order, rows))
-    assert torch.equal(bf16_activations(x, None, k_order, rows), got)
+    got = reorder_k(x, rows)
+    assert torch.equal(got, order_k(x, KOrder.PERMUTED, rows))
+    for k_order in (KOrder.PERMUTED, KOrder.PAIRS):
+        assert torch.equal(bf16_activations(x, None, k_order, rows), got)

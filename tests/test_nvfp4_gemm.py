@@ -120,18 +120,14 @@ def test_staged_tokens_rule():
 
 def test_w4a4_takes_the_wgmma_kernel_from_9_tokens_on_many_units():
     """9..16 fp4 tokens: the wgmma kernel's 16-token stream-K tiles where a row of them has
-    >= 80 units an SM on permuted words, >= 100 on packed bytes (their costlier decode:
-    5120x17408's 82 keep the small kernel, ``tools/packed_order_probe.py``); bf16 activations
-    and the smaller weights keep the small kernel, packed weights of 64 Mi values or more
-    with the register prefetch (``tools/plain_packed_narrow_probe.py``)."""
+    >= 80 units an SM, permuted words and packed bytes (in ``KOrder.PAIRS``) alike; bf16
+    activations and the smaller weights keep the small kernel, packed weights of 64 Mi values
+    or more with the register prefetch (``tools/plain_packed_narrow_probe.py``)."""
     for n, k in [(7168, 18432), (36864, 7168), (34816, 5120), (5120, 17408)]:
-        assert small_m_regime(8, n, k, permuted=True) and small_m_regime(8, n, k)
-        assert not any(small_m_regime(m, n, k, permuted=True) for m in (9, 12, 16)), (n, k)
-        packed_small = [small_m_regime(m, n, k) for m in (9, 12, 16)]
-        assert packed_small == [n == 5120] * 3, (n, k)
+        assert small_m_regime(8, n, k)
+        assert not any(small_m_regime(m, n, k) for m in (9, 12, 16)), (n, k)
     for n, k in [(9216, 7168), (4096, 7168), (7168, 2048)]:
-        assert small_m_regime(16, n, k, permuted=True), (n, k)
-    assert small_m_regime(16, 36864, 7168, a_fp4=False, permuted=True)
+        assert small_m_regime(16, n, k), (n, k)
     for m in (9, 16):
         for n, k in [(7168, 18432), (36864, 7168), (34816, 5120)]:
             assert small_m_config(m, n, k) == (2, 2, 4, 1), (m, n, k)
@@ -157,21 +153,18 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
     assert small_m_regime(64, 1024, 7168) and not small_m_regime(65, 1024, 7168)
 
 
-def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_on_mid_weights():
-    """bf16 activations at 9..16 tokens: the wgmma kernel with K > 2048, on permuted words
-    below 128 Mi weight values (``tools/w4a16_regime_probe.py``; packed bytes in the byte K
-    order, ``tools/w4a16_order_probe.py``), past 16 tokens always; fp4 activations keep
-    the small kernel (but on permuted words of 7168x18432 and 5120x17408:
-    ``wgmma_from_9_tokens``)."""
-    for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168)]:
+def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_with_long_k():
+    """bf16 activations at 9..16 tokens: the wgmma kernel with K > 2048 on every weight
+    (``tools/w4a16_regime_probe.py``, ``tools/w4a16_order_probe.py``), past 16 tokens always;
+    fp4 activations keep the small kernel there but on the weights of
+    ``wgmma_from_9_tokens``."""
+    for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168), (36864, 7168),
+                 (34816, 5120)]:
         assert small_m_regime(8, n, k, a_fp4=False)
         assert not small_m_regime(9, n, k, a_fp4=False)
         assert not small_m_regime(16, n, k, a_fp4=False)
-        assert small_m_regime(16, n, k, permuted=True) == (
-            (n, k) not in ((7168, 18432), (5120, 17408)))
-    for n, k in [(36864, 7168), (34816, 5120), (7168, 2048)]:
-        assert small_m_regime(16, n, k, a_fp4=False, permuted=True)
-        assert small_m_regime(16, n, k, a_fp4=False) == (k == 2048)  # packed
+        assert small_m_regime(16, n, k) == ((n, k) in ((9216, 7168), (4096, 7168)))
+    assert small_m_regime(16, 7168, 2048, a_fp4=False)
     # past 16 tokens always (7168x2048 and small weights keep the small kernel for fp4 only)
     assert small_m_regime(32, 7168, 2048) and not small_m_regime(17, 7168, 2048, a_fp4=False)
     assert small_m_regime(64, 1024, 7168) and not small_m_regime(17, 1024, 7168, a_fp4=False)

@@ -87,12 +87,12 @@ def test_gate_behind_compiles_for_sm90a(args, monkeypatch):
 
 
 def test_quantizer_warps_rule():
-    """Permuted words or packed bytes in the byte K order on 128- and 256-token tiles at one
-    CTA an SM: the quantizer warps; else (packed bytes decoded in place too) the consumers."""
+    """Permuted words or packed bytes in PAIRS on 128- and 256-token tiles at one CTA an SM:
+    the quantizer warps; else (packed bytes decoded in place too) the consumers."""
     from cute_kernels.k_order import KOrder
     from cute_kernels.swiglu_quant_large_m import QUANTIZER_WARPS, quantizer_warps
 
-    for order in (KOrder.PERMUTED, KOrder.BYTES, KOrder.PAIRS):
+    for order in (KOrder.PERMUTED, KOrder.PAIRS):
         assert quantizer_warps(256, 1, order) == quantizer_warps(128, 1, order) == QUANTIZER_WARPS
         assert quantizer_warps(64, 1, order) == quantizer_warps(32, 2, order) == 0
     assert quantizer_warps(256, 1, KOrder.IDENTITY) == 0
@@ -154,13 +154,11 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
 
 def test_small_m_regime_hands_over_to_stream_k_wgmma():
     """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
-    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on permuted words of
-    36864x7168 and 34816x5120 from 9 on both layouts (``wgmma_from_9_tokens``), bf16 ones
-    from 17."""
+    1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on 36864x7168 and
+    34816x5120 from 9 (``wgmma_from_9_tokens``), bf16 ones from 17."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
-        assert swiglu_small_m_regime(16, i, k, a_fp4=False, permuted=True)
-        assert swiglu_small_m_regime(16, i, k, permuted=True) == (i == 4608)
-        assert swiglu_small_m_regime(16, i, k, permuted=False) == (i == 4608)
+        assert swiglu_small_m_regime(16, i, k, a_fp4=False)
+        assert swiglu_small_m_regime(16, i, k) == (i == 4608)
         assert swiglu_small_m_regime(8, i, k) and not swiglu_small_m_regime(17, i, k)
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
@@ -564,7 +562,7 @@ def _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k=False, hybrid=
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    k_order = wgmma_k_order(w, a_sf is not None)
+    k_order = wgmma_k_order(w)
     launch_large_m(bf16_activations(a, a_sf, k_order), w, w_sf,
                    torch.full((1,), alpha, device="cuda"), torch.full((1,), g_out, device="cuda"),
                    out, out_sf, config, stream_k, hybrid, k_order=k_order, **options)
@@ -583,7 +581,7 @@ def test_large_m_activation_rows_past_m_are_not_used(config, stream_k, quantizer
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     want = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
                         quantizers=quantizers)
-    k_order = wgmma_k_order(w, True)
+    k_order = wgmma_k_order(w)
     padded = torch.full((m + 200, k), float("nan"), device="cuda", dtype=torch.bfloat16)
     padded[:m] = bf16_activations(a, a_sf, k_order)
     mp, kbp = sf_padded_shape(m, i // 16)

@@ -1,14 +1,9 @@
-"""Packed weight bytes in the wgmma kernels with NVFP4 activations in ``BYTES_K_ORDER``
-(``KOrder.BYTES``, session 28) against the packed decode in place ("identity", the form
-before) and permuted words ("permuted", the models' layout), each on the public plan's launch
-with its activation pass: graph us, interleaved, two rounds. At M <= 16 also the public
-function on packed bytes (the small-M kernel there): does the wgmma route now win at 9..16
-tokens (``wgmma_from_9_tokens`` keeps packed bytes on the small kernel)? The fused op's
-launches with 128- / 256-token tiles add "bytes+q3": the quantizer warps, which
-``quantizer_warps`` gives permuted words only (on the packed decode they did not pay).
-"pairs" (``KOrder.PAIRS``, session 28, prepared): packed bytes with the activations in the
-permuted words' order, each word's pairs taken by one multiply (13 integer instructions a word
-against the byte order's 20). One point per CUTE_KERNELS_BENCH_SHAPES index."""
+"""Packed weight bytes in the wgmma kernels decoded in ``KOrder.PAIRS`` (session 29: the
+activations in the permuted words' order, each word's pairs taken by one multiply) against
+the packed decode in place ("identity") and permuted words ("permuted", the models' layout),
+each on the public plan's launch with its activation pass: graph us, interleaved, two rounds.
+At M <= 16 also the public function on packed bytes. (Session 28's byte order, "bytes", lost
+to pairs at every point and is gone: ``notes/raw/s29-call1-pairs.log``.) One point per CUTE_KERNELS_BENCH_SHAPES index."""
 
 import torch
 from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
@@ -64,11 +59,8 @@ for kind, n, k, m in select_shapes(POINTS):
         def public(w):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
     variants = {"permuted": (permuted, lambda w: run(w, KOrder.PERMUTED)),
-                "bytes": (packed, lambda w: run(w, KOrder.BYTES)),
                 "pairs": (packed, lambda w: run(w, KOrder.PAIRS)),
                 "identity": (packed, lambda w: run(w, KOrder.IDENTITY))}
-    if kind == "fused" and plan["config"][0] >= 128 and plan.get("ctas_per_sm", 1) == 1:
-        variants["bytes+q3"] = (packed, lambda w: run(w, KOrder.BYTES, quantizers=3))
     if m <= 16:
         variants["public packed"] = (packed, public)
     print_variant_rounds(f"{kind} {n}x{k} M={m} {plan}", variants)

@@ -1,10 +1,10 @@
-"""W4A16 (bf16 activations) on packed weight bytes in the wgmma kernels (session 28): the decode
-in place (``KOrder.IDENTITY``, the activations used as given: today's public route) against the
-byte K order (``KOrder.BYTES``: the cheaper decode, paid for with a reordering copy of the
-activations, ``order_k``, which also pads them to whole token tiles), each on the public plan's
-launch. At M <= 16 also the public function (the small-M kernel there on these weights): would
-the wgmma kernel in the byte order win at 9..16 tokens? Graph us, interleaved, two rounds; one
-point per CUTE_KERNELS_BENCH_SHAPES index."""
+"""W4A16 (bf16 activations) on packed weight bytes in the wgmma kernels: the decode in place
+(``KOrder.IDENTITY``, the activations used as given) against ``KOrder.PAIRS`` (the cheaper
+decode, paid for with ``reorder_k``'s copy of the activations, which also pads them to whole
+token tiles), each on the public plan's launch. At M <= 16 also the public function, and on
+permuted words the public function against their wgmma launch. (Session 28's byte order,
+"bytes", lost to pairs at every point and is gone: ``notes/raw/s29-call2-w4a16.log``.) Graph
+us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index."""
 
 import torch
 from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
@@ -46,12 +46,10 @@ for kind, n, k, m in select_shapes(POINTS):
             launch_fused(bf16_activations(x, None, order, rows), w[0], w[1], alpha, gs, q, sf,
                          **plan, k_order=order)
     calls = {"identity": (words, lambda w: run(w, KOrder.IDENTITY)),
-             "bytes": (words, lambda w: run(w, KOrder.BYTES)),
              "pairs": (words, lambda w: run(w, KOrder.PAIRS))}
     if kind == "gemm" and m <= 16:
         calls["public"] = (words, lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out))
-        # permuted words (the small kernel on weights over 128 Mi values) against their wgmma
-        # launch: is that rule stale too?
+        # permuted words: the public function against their wgmma launch
         permuted = [(prepare_nvfp4_weight(w), s) for w, s in words]
         calls["permuted public"] = (permuted, lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha,
                                                                    out=out))
