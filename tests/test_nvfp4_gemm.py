@@ -266,10 +266,10 @@ def _check_public_route(m, n, k, fp4_a):
 @pytest.mark.gpu
 @pytest.mark.parametrize("n,k", [(7168, 18432), (5120, 17408)])
 def test_packed_weights_at_9_to_16_tokens(n, k):
-    """Packed bytes of a long-K weight at 13 fp4 tokens, against the fp64 product: 7168x18432
-    in the wgmma kernel (the byte K order), 5120x17408 in the small kernel's K split."""
+    """Packed bytes of a long-K weight at 13 fp4 tokens, against the fp64 product: the wgmma
+    kernel's 16-token stream-K tiles in ``KOrder.PAIRS``."""
     m = 13
-    assert small_m_regime(m, n, k) == (n == 5120)
+    assert not small_m_regime(m, n, k)
     _check_public_route(m, n, k, True)
 
 
