@@ -10,13 +10,15 @@ from its plan at such points. Session 25 added M = 1024 on the three shapes whos
 times rose with session 24's plan there (``PLAIN_MID_M_MAX``). Permuted words, interleaved
 graphs, two rounds, graph us; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only; ``CUTE_KERNELS_PROBE_CALLS`` sets the calls
-per graph (default 20)."""
+per graph (default 20). ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every variant on packed
+weight bytes (``KOrder.PAIRS``), with the plan on permuted words beside ("permuted plan"):
+does packed bytes' costlier decode want other launches at 129..1024 tokens?"""
 
 import importlib
 import os
 
 import torch
-from probe_inputs import gate_up_words, gemm_on_plan, unpadded
+from probe_inputs import gate_up_words, gemm_on_plan, unpadded, weight_copies
 
 from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -26,6 +28,7 @@ GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 # calls per graph: 20 here; the nvfp4_gemm suite's 200 (its default) timed 5120x17408 M = 256
 # at 83.1 us where this probe had 71.5 (cuBLAS 68.2 / 69.3): a sustained load's clocks?
 CALLS = int(os.environ.get("CUTE_KERNELS_PROBE_CALLS", "20"))
+PACKED = os.environ.get("CUTE_KERNELS_PROBE_PACKED") == "1"
 PLAN = GEMM.plain_plan
 
 POINTS = [(7168, 18432, 256), (5120, 17408, 256), (36864, 7168, 256), (34816, 5120, 256),
@@ -38,7 +41,7 @@ for n, k, m in select_shapes(POINTS):
     print(f"gemm {n}x{k} M={m}: plan {PLAN(m, n, k)}", flush=True)
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    words = gate_up_words(n, k, True)
+    words = weight_copies(n, k) if PACKED else gate_up_words(n, k, True)
     w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
            for _ in range(1 if warm_only() else rotations_for(n * k * 2))]
     variants = {"plan": [lambda w=w: gemm_on_plan(a, a_sf, w) for w in words]}
@@ -52,6 +55,9 @@ for n, k, m in select_shapes(POINTS):
             return nvfp4_gemm(x, None, w[0], w[1], 0.5)
 
     variants["w4a16_exact"] = [lambda w=w: w4a16_exact(w) for w in words]
+    if PACKED:
+        permuted = gate_up_words(n, k, True)
+        variants["permuted plan"] = [lambda w=w: gemm_on_plan(a, a_sf, w) for w in permuted]
     variants["cublas"] = [lambda w=w: x @ w.t() for w in w16]
     names = list(variants)
     for _ in range(2):
