@@ -349,6 +349,26 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     return plan
 
 
+# Packed weight bytes at 129..256 tokens take stream-K on 256-token tiles where the plan has
+# 128-token tiles without a K split and K is at least this: their decode (``KOrder.PAIRS``,
+# ~1.6x permuted words' integer instructions) is then shared by twice the tokens.
+# ``tools/plain_route_probe.py`` with ``CUTE_KERNELS_PROBE_PACKED=1`` (H200 2026-12-01,
+# session 29, public function us, packed on the plan / packed on sk256 / permuted words on the
+# plan): 7168x18432 M = 256 114.5 / 98.8 / 93.1, M = 129 113.4 / 93.9 / 90.9; 5120x17408
+# M = 256 78.3 / 74.2 / 69.7; 9216x7168 M = 256 60.0 / 58.0 / 53.2. 4096x7168 M = 256 keeps its
+# whole 64-token tiles (32.7; sk256 39.0); 7168x2048 (K 2048) is unmeasured and keeps its plan.
+PACKED_WIDE_TILE_MIN_K = 5120
+
+
+@functools.lru_cache(maxsize=4096)
+def packed_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
+    """``plain_plan`` for packed weight bytes (``PACKED_WIDE_TILE_MIN_K``)."""
+    plan = plain_plan(m, n, k)
+    if 128 < m <= 256 and plan[:2] == (128, 1) and k >= PACKED_WIDE_TILE_MIN_K:
+        return 256, 1, True, False
+    return plan
+
+
 def plain_launch_options(m: int, n: int, k: int, tile_m: int, stream_k: bool) -> dict:
     """``launch_large_m``'s keyword options for the plain kernel's launch with ``tile_m``-token
     tiles: CTAs per SM and K groups per stage (stream-K only; whole tiles keep one and one)."""

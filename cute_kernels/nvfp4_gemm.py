@@ -30,7 +30,8 @@ import torch
 from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
-from .large_m_plans import plain_launch_options, plain_plan, wgmma_from_9_tokens
+from .large_m_plans import (packed_plan, plain_launch_options, plain_plan,
+                             wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -391,5 +392,6 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:
-        launch_planned(a, a_sf, b, b_sf, alpha_t, out, plain_plan(m, n, k))
+        plan = plain_plan(m, n, k) if b.dtype == torch.int32 else packed_plan(m, n, k)
+        launch_planned(a, a_sf, b, b_sf, alpha_t, out, plan)
     return out

@@ -103,7 +103,7 @@ def test_pairs_dequantize_is_exact(m, k):
 @pytest.mark.parametrize("config,splits,stream_k,hybrid", [
     ((64, 0), 1, False, False), ((128, 0), 1, False, False), ((256, 0), 1, False, False),
     ((64, 0), 3, False, False), ((64, 0, 7), 1, True, False), ((128, 2, 5), 1, True, True),
-    ((16, 0, 11), 1, True, False)])
+    ((16, 0, 11), 1, True, False), ((256, 0), 1, True, False)])
 def test_large_m_paths_on_pairs_match_fp64_reference(config, splits, stream_k, hybrid):
     """The wgmma kernel on packed bytes in PAIRS (NVFP4 activations in ``PERMUTED_K_ORDER``):
     whole tiles, split K, stream-K, hybrid, 16-token tiles (M, N tails; 9 k-tiles)."""
