@@ -38,6 +38,7 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder, order_k
 from .reorder_k import reorder_k
+from .unit_grid import first_unit, unit_grid
 
 BLOCK = 16  # elements per scale factor
 
@@ -115,10 +116,9 @@ class NVFP4DequantUnitScale:
         m = mW.shape[0] * 64 // self.k
         sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
                                                              (self.kb + 3) // 4 * 4))
-        per_cta = self.threads * self.GROUPS_PER_THREAD
         self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
-            grid=((out_units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
-            stream=stream, use_pdl=self.pdl)
+            grid=unit_grid(out_units, self.threads, self.GROUPS_PER_THREAD),
+            block=(self.threads, 1, 1), stream=stream, use_pdl=self.pdl)
 
     @cute.jit
     def _load_scales(self, mSF: cute.Tensor, sSF: cute.Tensor, group, sf):
@@ -133,12 +133,7 @@ class NVFP4DequantUnitScale:
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
                units: cutlass.Int32, out_units: cutlass.Int32):
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        if cutlass.const_expr(self.pdl):  # the next kernel (the GEMM) may start its prologue
-            cute.arch.griddepcontrol_launch_dependents()
-            cute.arch.griddepcontrol_wait()  # the activations are the previous kernel's output
-        first = bidx * self.threads * self.GROUPS_PER_THREAD + tidx
+        first = first_unit(self.pdl, self.threads, self.GROUPS_PER_THREAD)
         words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32)
                  for _ in range(self.GROUPS_PER_THREAD)]
         sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)

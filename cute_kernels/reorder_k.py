@@ -22,6 +22,7 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import prmt
+from .unit_grid import first_unit, unit_grid
 
 
 class ReorderK:
@@ -39,20 +40,14 @@ class ReorderK:
     def __call__(self, mX: cute.Tensor, mOut: cute.Tensor, stream):
         units = mX.shape[0] * 4
         out_units = mOut.shape[0] * 4
-        per_cta = self.threads * self.UNITS_PER_THREAD
         self.kernel(mX, mOut, units, out_units).launch(
-            grid=((out_units + per_cta - 1) // per_cta, 1, 1), block=(self.threads, 1, 1),
-            stream=stream, use_pdl=self.pdl)
+            grid=unit_grid(out_units, self.threads, self.UNITS_PER_THREAD),
+            block=(self.threads, 1, 1), stream=stream, use_pdl=self.pdl)
 
     @cute.kernel
     def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, units: cutlass.Int32,
                out_units: cutlass.Int32):
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        if cutlass.const_expr(self.pdl):  # the next kernel (the GEMM) may start its prologue
-            cute.arch.griddepcontrol_launch_dependents()
-            cute.arch.griddepcontrol_wait()  # the activations are the previous kernel's output
-        first = bidx * self.threads * self.UNITS_PER_THREAD + tidx
+        first = first_unit(self.pdl, self.threads, self.UNITS_PER_THREAD)
         words = [cute.make_rmem_tensor((8,), cutlass.Int32)
                  for _ in range(self.UNITS_PER_THREAD)]
         for j in cutlass.range_constexpr(self.UNITS_PER_THREAD):  # all loads first
