@@ -26,7 +26,9 @@ POINTS = [("gemm", 36864, 7168, 32), ("gemm", 36864, 7168, 64), ("gemm", 36864, 
           # session 29: 4..8 tokens, where the small kernel's register path runs W4A16
           ("gemm", 36864, 7168, 8), ("gemm", 34816, 5120, 8), ("gemm", 7168, 18432, 8),
           ("gemm", 36864, 7168, 5), ("gemm", 9216, 7168, 8), ("gemm", 5120, 17408, 8),
-          ("gemm", 36864, 7168, 4)]
+          ("gemm", 36864, 7168, 4), ("gemm", 34816, 5120, 4), ("gemm", 7168, 18432, 4),
+          ("gemm", 9216, 7168, 4), ("gemm", 5120, 17408, 4), ("gemm", 36864, 7168, 3),
+          ("gemm", 4096, 7168, 8), ("gemm", 9216, 7168, 6)]
 
 for kind, n, k, m in select_shapes(POINTS):
     plan = planned(kind, n, k, m)
