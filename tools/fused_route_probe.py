@@ -9,9 +9,13 @@ Session 24's ``split_points_probe`` (the kernel alone) had the fused kernel ahea
 split route and of the pair at 9216x7168 M = 129..256, 1024x7168 M = 1024 and 4096x7168
 M = 256: this probe gives the rule its table. Permuted words, interleaved graphs, two rounds,
 graph us; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
-compiles only."""
+compiles only. ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every variant on packed weight
+bytes (``KOrder.PAIRS``), with the route on permuted words beside ("permuted route"): the
+plain GEMM's packed bytes wanted 256-token stream-K tiles at 129..256 tokens
+(``packed_plan``); does the fused op's?"""
 
 import importlib
+import os
 
 import torch
 import torch.nn.functional as F
@@ -26,6 +30,7 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 ROUTE = SWIGLU.large_m_route
+PACKED = os.environ.get("CUTE_KERNELS_PROBE_PACKED") == "1"
 
 POINTS = [(9216, 7168, 129), (9216, 7168, 160), (9216, 7168, 192), (9216, 7168, 224),
           (9216, 7168, 256), (9216, 7168, 320), (9216, 7168, 512), (9216, 7168, 1024),
@@ -61,7 +66,7 @@ for two_i, k, m in select_shapes(POINTS):
     print(f"fused {two_i}x{k} M={m}: route {ROUTE(m, two_i // 2, k)}", flush=True)
     ops = fused_operands(two_i, k, m, True)
     a, a_sf = ops["a"], ops["a_sf"]
-    words = gate_up_words(two_i, k, True)
+    words = gate_up_words(two_i, k, not PACKED)
     # the interleaved words stand in for a plain [2I, K] weight: same bytes
     pair = lambda w: silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w[0], w[1], 0.5), 30.0)  # noqa
     variants = {"route": [lambda w=w: fused(a, a_sf, w) for w in words],
@@ -84,6 +89,9 @@ for two_i, k, m in select_shapes(POINTS):
         return F.silu(y[:, :two_i // 2]) * y[:, two_i // 2:]
 
     variants["cublas_silu"] = [lambda w=w: cublas_silu(w) for w in w16]
+    if PACKED:
+        permuted = gate_up_words(two_i, k, True)
+        variants["permuted route"] = [lambda w=w: fused(a, a_sf, w) for w in permuted]
     names = list(variants)
     for _ in range(2):
         times = time_graphs_interleaved_us([variants[v] for v in names], 20)
