@@ -11,7 +11,7 @@
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session30_first.sh
 source "$(dirname "$0")/device_common.sh"
 warm_points fused_w4a16_regime_probe 200 $(seq 0 7)
-(export CUTE_KERNELS_PROBE_PACKED=1; warm_points fused_route_probe 200 0 4 10 16 17 18 19)
+(export CUTE_KERNELS_PROBE_PACKED=1; warm_points fused_route_probe 200 0 4 10 16 17 18 19; wait) &
 wait
 echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
 timeout 200 python tools/fused_w4a16_regime_probe.py 2>&1 | tee "$OUT/fused_w4a16.log"
