@@ -86,15 +86,15 @@ W4A16_BIG_WEIGHTS = 32 * 2**20
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     up to 16 tokens (W4A16 up to 8 with K > 2048, up to 4 on weights over 32 Mi values, and
-    never past 16); W4A4 up to 64 for
-    weights of at most 8 Mi elements (unchanged, not re-measured), up to 32 for weights of at
-    most 32 Mi elements with short K (``SMALL_M_SHORT_K``). Bigger weights take the wgmma
-    kernel from 17 tokens: with split-K its starved grids (7168x18432: 56 CTAs) fill the GPU,
-    7168x18432 M = 17..64 takes 65-67 us there against 111 at M = 32 in the small kernel
-    (H200, 2026-11-29, ``tools/split_probe.py``). Small weights measured on permuted words
-    (H200 2026-11-30, ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us):
-    4096x7168 M = 32 23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32
-    11.0 / 13.8, M = 64 16.6 / 14.6. The tables above are the rest of the evidence.
+    never past 16); W4A4 up to 64 for weights of at most 8 Mi elements (unchanged, not
+    re-measured), up to 32 for weights of at most 32 Mi elements with short K
+    (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
+    its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67 us
+    there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
+    ``tools/split_probe.py``). Small weights measured on permuted words (H200 2026-11-30,
+    ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us): 4096x7168 M = 32
+    23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32 11.0 / 13.8,
+    M = 64 16.6 / 14.6. The tables above are the rest of the evidence.
 
     W4A16 (``a_fp4`` False) at 9..16 tokens: the small kernel's two token tiles load 16 bf16
     token lanes per step (H200 2026-11-30, ``tools/w4a16_regime_probe.py``, permuted words,
