@@ -33,7 +33,7 @@ for n, k in select_shapes(SHAPES):
         times = time_small_m_configs(a, a_sf, words, alpha, out, list(dict.fromkeys(configs)), k)
         if warm_only():
             continue
-        route = "small" if small_m_regime(m, n, k, True, False) else "wgmma"
+        route = "small" if small_m_regime(m, n, k, True) else "wgmma"
         print(f"gemm {n}x{k} packed M={m}: public ({route}) {public:.2f} | small-M "
               + " ".join(f"{''.join(map(str, c))}{'*' if c == rule else ''}={t:.2f}"
                          for c, t in times.items()), flush=True)
