@@ -77,15 +77,16 @@ SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to
 
 
 # W4A16 (bf16 activations) takes the wgmma kernel from this many tokens with K > SMALL_M_SHORT_K,
-# from W4A16_WGMMA_MIN_M_BIG on weights over W4A16_BIG_WEIGHTS values (``small_m_regime``)
+# from W4A16_WGMMA_MIN_M_BIG on weights over W4A16_BIG_WEIGHTS values, one more where the small
+# kernel splits K there (``small_m_regime``)
 W4A16_WGMMA_MIN_M = 9
-W4A16_WGMMA_MIN_M_BIG = 5
+W4A16_WGMMA_MIN_M_BIG = 4
 W4A16_BIG_WEIGHTS = 32 * 2**20
 
 
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 4 on weights over 32 Mi values, and
+    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values, and
     never past 16); W4A4 up to 64 for weights of at most 8 Mi elements (unchanged, not
     re-measured), up to 32 for weights of at most 32 Mi elements with short K
     (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
@@ -107,13 +108,14 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     bytes, the small kernel measured in session 28, the wgmma one in ``KOrder.PAIRS``:
     36864x7168 M = 12 87.9 / 52.0, M = 16 95.7 / 52.0, 34816x5120 M = 16 70.2 / 39.3). At
     4..8 tokens (the small kernel's register path) the wgmma kernel's 16-token tiles win on
-    weights over 32 Mi values from 5 tokens (H200 2026-12-01, ``tools/w4a16_order_probe.py``,
-    small / wgmma us, packed bytes in PAIRS; permuted words alike, 1-2 us faster on both
-    sides): M = 8 36864x7168 61.9 / 52.3, 34816x5120 46.3 / 39.2, 7168x18432 37.6 / 32.8,
-    9216x7168 27.9 / 21.7, 5120x17408 28.0 / 25.7; 9216x7168 M = 6 25.3 / 21.6; 36864x7168
-    M = 5 54.5 / 52.2. At 4 tokens mostly by 2-7% (36864x7168 54.3 / 52.4, 9216x7168 22.6 /
-    21.5) but not on 5120x17408 (24.5 / 25.7), at 3 not (36864x7168 51.2 / 52.3), and
-    4096x7168 keeps the small kernel (M = 8 14.3 / 16.3). Past 16 tokens W4A16 always takes
+    weights over 32 Mi values (H200 2026-12-01, ``tools/w4a16_order_probe.py``, small / wgmma
+    us, packed bytes in PAIRS; permuted words alike, 1-2 us faster on both sides): M = 8
+    36864x7168 61.9 / 52.3, 34816x5120 46.3 / 39.2, 7168x18432 37.6 / 32.8, 9216x7168 27.9 /
+    21.7, 5120x17408 28.0 / 25.7; 9216x7168 M = 6 25.3 / 21.6; 36864x7168 M = 5 54.5 / 52.2;
+    M = 4 36864x7168 54.3 / 52.4, 34816x5120 40.4 / 39.2, 7168x18432 33.5 / 32.7, 9216x7168
+    22.6 / 21.5, but not 5120x17408, whose small kernel splits K in three (24.5 / 25.7: it
+    waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 / 52.3), and
+    4096x7168 keeps it (M = 8 14.3 / 16.3). Past 16 tokens W4A16 always takes
     the wgmma kernel (the small-M extensions below were measured on W4A4): the nvfp4_gemm
     suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at
     18.5 us, at M = 64 in the wgmma one at 13.9.
@@ -122,7 +124,10 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
     5120x17408."""
     if not a_fp4:
-        first = W4A16_WGMMA_MIN_M_BIG if n * k > W4A16_BIG_WEIGHTS else W4A16_WGMMA_MIN_M
+        first = W4A16_WGMMA_MIN_M
+        if n * k > W4A16_BIG_WEIGHTS:
+            split = config_splits(small_m_config(W4A16_WGMMA_MIN_M_BIG, n, k, False)) > 1
+            first = W4A16_WGMMA_MIN_M_BIG + split
         if m > 16 or (m >= first and k > SMALL_M_SHORT_K):
             return False
     if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):

@@ -155,14 +155,15 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_with_long_k():
     """bf16 activations at 9..16 tokens: the wgmma kernel with K > 2048 on every weight, from
-    5 tokens on weights over 32 Mi values (``tools/w4a16_regime_probe.py``,
-    ``tools/w4a16_order_probe.py``), past 16 tokens always;
+    4 tokens on weights over 32 Mi values, 5 where the small kernel splits K
+    (``tools/w4a16_regime_probe.py``, ``tools/w4a16_order_probe.py``), past 16 tokens always;
     fp4 activations keep the small kernel there but on the weights of
     ``wgmma_from_9_tokens``."""
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168), (36864, 7168),
                  (34816, 5120)]:
-        big = n * k > 32 * 2**20  # from 5 tokens
-        assert small_m_regime(4, n, k, a_fp4=False)
+        big = n * k > 32 * 2**20  # from 4 tokens, from 5 where the small kernel splits K
+        assert small_m_regime(3, n, k, a_fp4=False)
+        assert small_m_regime(4, n, k, a_fp4=False) == (not big or (n, k) == (5120, 17408))
         assert small_m_regime(5, n, k, a_fp4=False) == small_m_regime(8, n, k, a_fp4=False) == (
             not big), (n, k)
         assert not small_m_regime(9, n, k, a_fp4=False)
