@@ -86,12 +86,12 @@ W4A16_BIG_WEIGHTS = 32 * 2**20
 
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values, and
-    never past 16); W4A4 up to 64 for weights of at most 8 Mi elements (unchanged, not
-    re-measured), up to 32 for weights of at most 32 Mi elements with short K
-    (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with split-K
-    its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67 us
-    there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
+    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values or 4
+    where the small kernel splits K, and never past 16); W4A4 up to 64 for weights of at most
+    8 Mi elements (unchanged, not re-measured), up to 32 for weights of at most 32 Mi elements
+    with short K (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens:
+    with split-K its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64
+    takes 65-67 us there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
     ``tools/split_probe.py``). Small weights measured on permuted words (H200 2026-11-30,
     ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us): 4096x7168 M = 32
     23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32 11.0 / 13.8,
@@ -115,10 +115,10 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     M = 4 36864x7168 54.3 / 52.4, 34816x5120 40.4 / 39.2, 7168x18432 33.5 / 32.7, 9216x7168
     22.6 / 21.5, but not 5120x17408, whose small kernel splits K in three (24.5 / 25.7: it
     waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 / 52.3), and
-    4096x7168 keeps it (M = 8 14.3 / 16.3). Past 16 tokens W4A16 always takes
-    the wgmma kernel (the small-M extensions below were measured on W4A4): the nvfp4_gemm
-    suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at
-    18.5 us, at M = 64 in the wgmma one at 13.9.
+    4096x7168 keeps it (M = 8 14.3 / 16.3). Past 16 tokens W4A16 always takes the wgmma
+    kernel (the small-M extensions below were measured on W4A4): the nvfp4_gemm suite (H200
+    2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at 18.5 us, at
+    M = 64 in the wgmma one at 13.9.
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
     (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
