@@ -48,15 +48,12 @@ PERMUTED_K_ORDER = _slot_elements(
     lambda kb, half, q, e: 8 * (2 * q + kb // 2) + 2 * (kb % 2) + half + 4 * e)
 SLOT_ELEMENTS = {KOrder.PERMUTED: PERMUTED_K_ORDER, KOrder.PAIRS: PERMUTED_K_ORDER}
 
-# Each order as a transpose of a group's mixed-radix digits (one strided copy, no index tensor,
-# whose host-to-device copy would break CUDA-graph capture): the element's digits, most
-# significant first, and which of them (axes of x.reshape(m, k // 64, *radices)) each slot
-# digit is, most significant first.
-_DIGITS = {
-    # element 16 q + 8 b + 4 e + 2 c + half -> slot 16 (2 b + c) + 8 half + 2 q + e
-    KOrder.PERMUTED: ((4, 2, 2, 2, 2), (3, 5, 6, 2, 4)),
-}
-_DIGITS[KOrder.PAIRS] = _DIGITS[KOrder.PERMUTED]
+# PERMUTED_K_ORDER (both orders' activations) as a transpose of a group's mixed-radix digits
+# (one strided copy, no index tensor, whose host-to-device copy would break CUDA-graph capture):
+# the element's digits, most significant first, and which of them (axes of
+# x.reshape(m, k // 64, *radices)) each slot digit is, most significant first. Element
+# 16 q + 8 b + 4 e + 2 c + half -> slot 16 (2 b + c) + 8 half + 2 q + e.
+_PERMUTED_DIGITS = ((4, 2, 2, 2, 2), (3, 5, 6, 2, 4))
 
 
 def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.Tensor:
@@ -64,7 +61,8 @@ def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.
     (``PERMUTED`` or ``PAIRS``): out[:, 64 g + p] = x[:, 64 g + SLOT_ELEMENTS[k_order][p]].
     ``rows`` (>= M): the result has that many rows, zeros past M (``bf16_activations``' whole
     token tiles)."""
-    radices, slot_axes = _DIGITS[KOrder(k_order)]
+    assert KOrder(k_order) in SLOT_ELEMENTS, k_order
+    radices, slot_axes = _PERMUTED_DIGITS
     m, k = x.shape
     moved = x.reshape(m, k // 64, *radices).permute(0, 1, *slot_axes)
     if rows is None or rows <= m:

@@ -300,12 +300,9 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=a.device)
     if out.shape[0]:  # one launch writes the rows past M too (no memset between it and the
         # GEMM, which its PDL trigger lets start early)
-        _GROUP_KERNELS[k_order](k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
-                                   out.view(torch.int32).view(-1, 32))
+        # PERMUTED and PAIRS both take PERMUTED_K_ORDER
+        compile_group = (compile_nvfp4_dequant_unit_scale if k_order == KOrder.IDENTITY
+                         else compile_nvfp4_dequant_permuted_k)
+        compile_group(k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
+                         out.view(torch.int32).view(-1, 32))
     return out
-
-
-# the unit-scale dequantize of each activation K order
-_GROUP_KERNELS = {KOrder.IDENTITY: compile_nvfp4_dequant_unit_scale,
-                  KOrder.PERMUTED: compile_nvfp4_dequant_permuted_k,
-                  KOrder.PAIRS: compile_nvfp4_dequant_permuted_k}

@@ -627,7 +627,9 @@ class NVFP4GemmLargeM:
                 s = self._scale_splat(splat, self._group_scales(sSF8, stage, g, row)[q])
                 for b in cutlass.range_constexpr(2):
                     word = cutlass.Uint32(words[b])
-                    shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)  # PAIRS' pairs 2, 3
+                    shifted = None  # PAIRS' pairs 2 and 3 come from the word shifted once
+                    if cutlass.const_expr(self.k_order == KOrder.PAIRS):
+                        shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
                     for r in cutlass.range_constexpr(4):
                         frag32[h + 2 * (r % 2), 0, 4 * g + 2 * b + r // 2] = mul_bf16x2(
                             self._word_pair(word, shifted, r), s)
