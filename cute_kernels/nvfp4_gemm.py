@@ -25,6 +25,8 @@ returns); alpha a float or a one-element fp32 device tensor.
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from layouts import sf_padded_shape
@@ -84,6 +86,8 @@ W4A16_WGMMA_MIN_M_BIG = 4
 W4A16_BIG_WEIGHTS = 32 * 2**20
 
 
+# asked on every call's host path, W4A16 on big weights through ``small_m_config``: memoized
+@functools.lru_cache(maxsize=4096)
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values or 4
