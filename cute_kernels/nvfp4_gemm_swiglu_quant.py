@@ -47,11 +47,12 @@ from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
-from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
-                            plain_launch_options, stream_k_plan, wgmma_from_9_tokens)
+from .large_m_plans import (PACKED_WIDE_TILE_MIN_K, fused_stream_k_options, large_m_config,
+                            mid_m_launch, plain_launch_options, stream_k_plan,
+                            wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm import (SMALL_M_MAX, check_operands, check_placement, small_m_config,
-                         staged_tokens)
+from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
+                         small_m_config, staged_tokens)
 from .nvfp4_gemm_large_m import H200_SMS, TILE_N
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
@@ -192,17 +193,45 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
 
 
 # ---- public function ----------------------------------------------------------------------------
-def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
+# W4A16 (bf16 activations) leaves the fused small-M kernel for the wgmma kernel on the plain
+# launch's 16-token tiles from FUSED_W4A16_WGMMA_MIN_M tokens on weights over 32 Mi values, from
+# FUSED_W4A16_WGMMA_MIN_M_BIG on weights over 64 Mi values (two more on permuted words with
+# K <= FUSED_W4A16_SHORT_K): ``swiglu_small_m_regime``
+FUSED_W4A16_WGMMA_MIN_M = 9
+FUSED_W4A16_WGMMA_MIN_M_BIG = 4
+FUSED_W4A16_SHORT_K = 5120
+
+
+def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
+                          permuted: bool = False) -> bool:
     """The fused kernel's regime: the small-M kernel up to 16 tokens (fp4 activations at
     9..16 take the wgmma route where ``wgmma_from_9_tokens`` says so for the [2I, K] GEMM:
-    the fused kernel on the plain launch's 16-token tiles, ``large_m_route``'s "narrow");
+    the fused kernel on the plain launch's 16-token tiles, ``large_m_route``'s "narrow";
+    bf16 activations there from 9 tokens on weights over 32 Mi values and from 4 over 64 Mi,
+    below);
     past that the wgmma kernel (in stream-K there) for
     weights over 32 Mi elements, from 33 tokens for weights over 8 Mi, from 65 below. H200
     2026-11-30, ``tools/fused_regime_probe.py``, W4A4 us, small-M / stream-K wgmma:
     36864x7168 M = 17..32 131.5 / 120.5, M = 64 246.0 / 122.2; 34816x5120 M = 32 92.0 /
     88.4; 9216x7168 M = 32 42.9 / 42.0; 4096x7168 M = 32 26.2 / 28.2, M = 48 30.6 / 28.3;
-    1024x7168 M = 64 13.7 / 26.1."""
+    1024x7168 M = 64 13.7 / 26.1.
+
+    W4A16 (``a_fp4`` False) at 4..16 tokens: the fused small kernel against the fused wgmma
+    kernel on "narrow" (H200 2026-12-01, session 30, ``tools/fused_w4a16_regime_probe.py``,
+    us, small / wgmma, packed bytes; permuted words alike unless given): 36864x7168 M = 4
+    56.0 / 53.5 (permuted 52.0 / 51.2), M = 5 55.9 / 52.8, M = 8 63.8 / 52.9, M = 16 97.9 /
+    53.1; 34816x5120 M = 4 41.9 / 40.0 but permuted 37.1 / 38.5, M = 5 permuted 37.2 / 38.4,
+    M = 8 48.2 / 39.9 (permuted 45.4 / 38.1), M = 16 72.5 / 40.0; 7168x18432 M = 4 35.3 / 33.8
+    (permuted 42.2 / 32.3), M = 8 37.6 / 34.0; 9216x7168 (66 Mi values) M = 5 19.3 / 23.0, M = 8
+    22.1 / 23.1, M = 9 28.6 / 23.0, M = 12 31.1 / 23.1, M = 16 34.2 / 23.2. Smaller weights keep
+    the small kernel to 16 tokens (their "narrow" is the fp32 split route: 4096x7168 M = 9
+    14.3 / 18.3, M = 16 15.8 / 18.5; 1024x7168 M = 16 8.1 / 15.4)."""
     weights = 2 * i * k
+    if not a_fp4 and weights > W4A16_BIG_WEIGHTS and m <= 16:
+        first = FUSED_W4A16_WGMMA_MIN_M
+        if weights > 2 * W4A16_BIG_WEIGHTS:
+            first = FUSED_W4A16_WGMMA_MIN_M_BIG + 2 * (permuted and k <= FUSED_W4A16_SHORT_K)
+        return m < first
     if m <= 16:
         return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k))
     if weights > 32 * 2**20:
@@ -398,6 +427,17 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     return "whole", config
 
 
+def packed_route(m: int, i: int, k: int) -> tuple[str, object]:
+    """``large_m_route`` for packed weight bytes: 256-token stream-K tiles where it has
+    128-token ones at 129..256 tokens (``PACKED_WIDE_TILE_MIN_K``, as ``packed_plan``): H200
+    2026-12-01, session 30, ``tools/fused_route_probe.py`` on packed bytes, us, route / sk256:
+    9216x7168 M = 129 60.8 / 59.1, M = 256 62.0 / 61.4 (permuted words keep 128: 53.8, 55.5)."""
+    route = large_m_route(m, i, k)
+    if 128 < m <= 256 and route == ("stream_k", 128) and k >= PACKED_WIDE_TILE_MIN_K:
+        return "stream_k", 256
+    return route
+
+
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
     """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
     routes: "whole", "stream_k" (``fused_stream_k_options``) and "narrow" (the plain GEMM's
@@ -415,7 +455,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
-    route, plan = large_m_route(m, i, k)
+    route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
@@ -510,7 +550,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif swiglu_small_m_regime(m, i, k, a_sf is not None):
+    elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32, a_sf is not None))
     else:

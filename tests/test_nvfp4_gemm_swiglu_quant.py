@@ -14,7 +14,7 @@ from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
-                                                  launch_small_m, large_m_route,
+                                                  launch_small_m, large_m_route, packed_route,
                                                   swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.k_order import wgmma_k_order
@@ -155,14 +155,29 @@ def test_fused_small_m_splits_k_where_ctas_fill_half_the_gpu():
 def test_small_m_regime_hands_over_to_stream_k_wgmma():
     """Past 16 tokens big weights take the wgmma kernel (stream-K), 4096x7168 from 33 tokens,
     1024x7168 from 65 (``tools/fused_regime_probe.py``); fp4 activations on 36864x7168 and
-    34816x5120 from 9 (``wgmma_from_9_tokens``), bf16 ones from 17."""
+    34816x5120 from 9 (``wgmma_from_9_tokens``)."""
     for i, k in ((18432, 7168), (17408, 5120), (4608, 7168)):
-        assert swiglu_small_m_regime(16, i, k, a_fp4=False)
         assert swiglu_small_m_regime(16, i, k) == (i == 4608)
         assert swiglu_small_m_regime(8, i, k) and not swiglu_small_m_regime(17, i, k)
         assert stream_k_plan(17, 2 * i, k, fused=True) == (64, False)
     assert swiglu_small_m_regime(32, 2048, 7168) and not swiglu_small_m_regime(33, 2048, 7168)
     assert swiglu_small_m_regime(64, 512, 7168) and not swiglu_small_m_regime(65, 512, 7168)
+
+
+def test_w4a16_leaves_the_small_kernel_on_big_weights():
+    """bf16 activations: the wgmma kernel from 9 tokens on weights over 32 Mi values
+    (9216x7168), from 4 over 64 Mi (36864x7168, 7168x18432; 34816x5120 from 6 on permuted
+    words); 4096x7168 and 1024x7168 keep the small kernel to 16 tokens (H200, session 30)."""
+    def first_wgmma(i, k, permuted=False):
+        return next((m for m in range(1, 17)
+                     if not swiglu_small_m_regime(m, i, k, False, permuted)), None)
+    assert first_wgmma(4608, 7168) == first_wgmma(4608, 7168, True) == 9
+    for i, k in ((18432, 7168), (3584, 18432), (17408, 5120)):
+        assert first_wgmma(i, k) == 4
+    assert first_wgmma(18432, 7168, True) == 4 and first_wgmma(17408, 5120, True) == 6
+    assert first_wgmma(2048, 7168) is None and first_wgmma(512, 7168, True) is None
+    assert swiglu_small_m_regime(9, 4608, 7168, True)  # fp4 keeps it (wgmma_from_9_tokens)
+    assert swiglu_small_m_regime(17, 2048, 7168, False)
 
 
 def test_one_token_on_short_k_takes_three_warps():
@@ -229,6 +244,16 @@ def test_large_m_route():
     assert large_m_route(32, 17408, 5120) == ("narrow", 32)
     assert large_m_route(20, 4608, 7168) == ("narrow", 32)
     assert large_m_route(32, 2048, 7168)[0] == "split"          # split-K there
+
+
+def test_packed_route_widens_128_token_stream_k_tiles():
+    """Packed bytes at 129..256 tokens: 256-token stream-K tiles where the route has 128
+    (9216x7168); other routes and token counts as ``large_m_route``."""
+    assert large_m_route(129, 4608, 7168) == ("stream_k", 128)
+    for m in (129, 256):
+        assert packed_route(m, 4608, 7168) == ("stream_k", 256)
+    for m, i in ((128, 4608), (257, 4608), (256, 2048), (256, 18432), (256, 512)):
+        assert packed_route(m, i, 7168) == large_m_route(m, i, 7168)
 
 
 def test_large_m_route_takes_the_plain_gemms_narrower_tiles():
@@ -733,6 +758,34 @@ def test_public_narrow_route_matches_its_launch(m, permute):
                                    **plain_launch_options(m, 2 * i, k, plan, True))
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
                                                  out_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i", [(4, 18432), (8, 17408), (9, 4608)])
+@pytest.mark.parametrize("permute", [False, True])
+def test_public_w4a16_on_the_narrow_route_matches_reference(m, i, permute):
+    """bf16 activations past ``swiglu_small_m_regime``'s W4A16 bar (36864x7168 from 4 tokens,
+    34816x5120 from 6 on permuted words, 9216x7168 from 9): the fused kernel on the 16-token
+    launch, packed bytes (PAIRS) and permuted words, against the reference rule."""
+    k = 5120 if i == 17408 else 7168
+    assert large_m_route(m, i, k) == ("narrow", 16)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    if permute:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    assert not swiglu_small_m_regime(m, i, k, False, permute)
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_public_packed_route_matches_reference(fp4_a):
+    """Packed bytes of 9216x7168 at 129 tokens: ``packed_route``'s 256-token stream-K tiles."""
+    m, i, k = 129, 4608, 7168
+    assert packed_route(m, i, k) == ("stream_k", 256)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu

@@ -29,8 +29,8 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 # the module, not the function the package exports under the same name
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
-ROUTE = SWIGLU.large_m_route
 PACKED = os.environ.get("CUTE_KERNELS_PROBE_PACKED") == "1"
+ROUTE = SWIGLU.packed_route if PACKED else SWIGLU.large_m_route
 
 POINTS = [(9216, 7168, 129), (9216, 7168, 160), (9216, 7168, 192), (9216, 7168, 224),
           (9216, 7168, 256), (9216, 7168, 320), (9216, 7168, 512), (9216, 7168, 1024),
@@ -58,7 +58,8 @@ def exact(call):
 def fused(a, a_sf, w, answer=None):
     if answer is None:
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-    with replaced(SWIGLU, {"large_m_route": lambda m, i, k: answer}):
+    forced = lambda m, i, k: answer  # noqa: E731
+    with replaced(SWIGLU, {"large_m_route": forced, "packed_route": forced}):
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
 

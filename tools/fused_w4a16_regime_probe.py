@@ -1,7 +1,7 @@
 """The fused op with bf16 activations (W4A16) at 5..16 tokens: the public function (the fused
 small-M kernel there, ``swiglu_small_m_regime``) against the fused wgmma kernel on the plain
 GEMM's 16-token stream-K launch ("wgmma": the regime forced off, ``large_m_route``'s
-"narrow"), and the unfused pair (``nvfp4_gemm`` W4A16, which takes the wgmma kernel there
+"narrow"; "small": forced on, since session 30's rule), and the unfused pair (``nvfp4_gemm`` W4A16, which takes the wgmma kernel there
 since session 29, + ``silu_mul_nvfp4_quant``). Session 29 found the plain GEMM's wgmma route
 ahead from 5 tokens on weights over 32 Mi values (36864x7168 M = 8 61.9 -> 52.3 us): does the
 fused op's? Packed bytes (``KOrder.PAIRS``) and permuted words; graph us, interleaved, two
@@ -21,11 +21,22 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 POINTS = [(36864, 7168, 8), (36864, 7168, 16), (34816, 5120, 8), (34816, 5120, 16),
-          (9216, 7168, 8), (9216, 7168, 16), (36864, 7168, 5), (7168, 18432, 8)]
+          (9216, 7168, 8), (9216, 7168, 16), (36864, 7168, 5), (7168, 18432, 8),
+          # session 30: the shapes and token counts the first run left out
+          (4096, 7168, 9), (4096, 7168, 12), (4096, 7168, 16), (1024, 7168, 9), (1024, 7168, 16),
+          (9216, 7168, 9), (9216, 7168, 12), (36864, 7168, 4), (34816, 5120, 4), (34816, 5120, 5),
+          (7168, 18432, 4), (7168, 18432, 5), (9216, 7168, 5),
+          # where the rule's bar for permuted 34816x5120 (6 tokens) was interpolated
+          (34816, 5120, 6), (34816, 5120, 7)]
 
 
 def public(x, w):
     return nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)
+
+
+def small(x, w):
+    with replaced(SWIGLU, {"swiglu_small_m_regime": lambda *args, **kwargs: True}):
+        return public(x, w)
 
 
 def wgmma(x, w):
@@ -43,6 +54,7 @@ for two_i, k, m in select_shapes(POINTS):
     for layout, permute in (("packed", False), ("permuted", True)):
         words = gate_up_words(two_i, k, permute)
         variants[f"{layout} public"] = (words, lambda w: public(x, w))
+        variants[f"{layout} small"] = (words, lambda w: small(x, w))
         variants[f"{layout} wgmma"] = (words, lambda w: wgmma(x, w))
         variants[f"{layout} pair"] = (words, lambda w: pair(x, w))
     route = SWIGLU.large_m_route(m, two_i // 2, k)
