@@ -1,8 +1,9 @@
-"""The fused op with bf16 activations (W4A16) at 5..16 tokens: the public function (the fused
-small-M kernel there, ``swiglu_small_m_regime``) against the fused wgmma kernel on the plain
-GEMM's 16-token stream-K launch ("wgmma": the regime forced off, ``large_m_route``'s
-"narrow"; "small": forced on, since session 30's rule), and the unfused pair (``nvfp4_gemm`` W4A16, which takes the wgmma kernel there
-since session 29, + ``silu_mul_nvfp4_quant``). Session 29 found the plain GEMM's wgmma route
+"""The fused op with bf16 activations (W4A16) at 4..16 tokens: the public function
+(``swiglu_small_m_regime``'s pick), the fused small-M kernel ("small": the regime forced on,
+since session 30's rule) and the fused wgmma kernel on the plain GEMM's 16-token stream-K
+launch ("wgmma": forced off, ``large_m_route``'s "narrow"), and the unfused pair
+(``nvfp4_gemm`` W4A16, which takes the wgmma kernel there since session 29, +
+``silu_mul_nvfp4_quant``). Session 29 found the plain GEMM's wgmma route
 ahead from 5 tokens on weights over 32 Mi values (36864x7168 M = 8 61.9 -> 52.3 us): does the
 fused op's? Packed bytes (``KOrder.PAIRS``) and permuted words; graph us, interleaved, two
 rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
