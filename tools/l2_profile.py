@@ -3,7 +3,10 @@ re-reads its token tile's bf16 activations from the L2, so the activations' L2 t
 N / 128 x M x K x 2 bytes whatever the token tile: ~1/64 byte per multiply-add, ~5.6 TB/s at
 the bf16 matmul peak. For Nsight Compute (``tools/session19_l2.sh``): the plain GEMM's wgmma
 launch as ``nvfp4_gemm`` plans it (permuted words, NVFP4 activations: the dequantize kernel
-runs first), then cuBLAS bf16 on the same shape, between cudaProfilerStart/Stop."""
+runs first), then cuBLAS bf16 on the same shape, between cudaProfilerStart/Stop.
+``CUTE_KERNELS_PROFILE_CASES="n,k,m;n,k,m"`` replaces the cases."""
+
+import os
 
 import torch
 
@@ -13,6 +16,9 @@ from cute_kernels.nvfp4_gemm import launch_planned
 
 torch.manual_seed(0)
 CASES = [(9216, 7168, 256), (36864, 7168, 256), (7168, 18432, 256), (7168, 18432, 1024)]
+if os.environ.get("CUTE_KERNELS_PROFILE_CASES"):  # "n,k,m;n,k,m"
+    CASES = [tuple(int(v) for v in case.split(","))
+             for case in os.environ["CUTE_KERNELS_PROFILE_CASES"].split(";")]
 runs = []
 for n, k, m in CASES:
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
