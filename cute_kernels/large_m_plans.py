@@ -44,7 +44,9 @@ def _waves_x_cost(m: int, n: int, tile_m: int, splits: int, sms: int) -> float:
 # activation pass included; 0.53 on 2026-11-29 with packed weights), and the workspace round
 # trip costs its bytes at ~3.5 TB/s (per output element: 4 per split written, read again by
 # one ``torch.sum``, its fp32 result written and read, the output written: 8 splits + 10)
-# plus ~3 us for the extra launches.
+# plus ~3 us for the extra launches. Since session 30 the pieces are added in the launch
+# (``launch_large_m``: stream-K on tiles x splits CTAs, 1.5-2.6 us faster at the split plans'
+# points); the model keeps the round trip it was fitted with, so the plans stay as measured.
 K_TILE_US = 0.40
 WORKSPACE_BYTES_PER_US = 3.5e6
 REDUCE_LAUNCH_US = 3.0

@@ -30,8 +30,17 @@ def test_large_m_compiles_for_sm90a(n, k, out_dtype, tile_m):
     (200, 576, 128, 3),     # 9 k-tiles in 3 splits, N tail
 ])
 def test_split_k_compiles_for_sm90a(n, k, tile_m, splits):
-    assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.float32", tile_m, 0, H200_SMS,
-                        splits)
+    """Split-K is stream-K on tiles x splits CTAs (``launch_large_m``)."""
+    assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, H200_SMS,
+                        splits, True)
+
+
+def test_split_k_needs_stream_k():
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(4096, 7168, cutlass.BFloat16, 64, 0, H200_SMS, 4)
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(4096, 7168, cutlass.BFloat16, 64, 0, H200_SMS, 4, stream_k=True,
+                        hybrid=True)
 
 
 def test_split_k_plan():
@@ -137,14 +146,14 @@ def test_16_bit_output_is_the_fp32_result_rounded(config, stream_k, ctas, n, out
 def test_staged_epilogue_shared_memory():
     """The staged epilogue takes two 4 KB buffers (32 tokens x 64 rows in 16 bits, 16 in fp32,
     or the tile's tokens if fewer) per consumer warpgroup, where N is a multiple of the rows in
-    16 bytes of output (8 / 4); the split-K workspace too."""
-    def kernel(n, tile_m, dtype=cutlass.BFloat16, splits=1, **kw):
-        return NVFP4GemmLargeM(n, 7168, dtype, tile_m, 0, H200_SMS, splits, **kw)
+    16 bytes of output (8 / 4)."""
+    def kernel(n, tile_m, dtype=cutlass.BFloat16, **kw):
+        return NVFP4GemmLargeM(n, 7168, dtype, tile_m, 0, H200_SMS, **kw)
     assert kernel(4096, 256).epilogue_bytes == 2 * 2 * 32 * 128
     assert kernel(4096, 16).epilogue_bytes == 2 * 2 * 16 * 128
     assert kernel(4096, 256, cutlass.Float16).epilogue_bytes == 16384
     assert kernel(4096, 256, cutlass.Float32).epilogue_bytes == 2 * 2 * 16 * 256
-    assert kernel(4096, 128, cutlass.Float32, splits=2).epilogue_bytes == 16384
+    assert kernel(4096, 128, cutlass.Float32).epilogue_bytes == 16384
     assert kernel(4100, 256).epilogue_bytes == 0
     assert kernel(4100, 256, cutlass.Float32).epilogue_bytes == 16384
     assert kernel(4098, 256, cutlass.Float32).epilogue_bytes == 0
@@ -168,7 +177,7 @@ def test_split_k_matches_fp64_reference(m, n, k, config, splits, out_dtype):
     torch.cuda.synchronize()
     assert not out.isnan().any()
     assert _rel_err(out, want) <= (1e-3 if out_dtype == torch.float32 else 4e-3)
-    if out_dtype == torch.float32:  # deterministic: the splits are added in order
+    if out_dtype == torch.float32:  # deterministic: the pieces are added in order
         again = poisoned(m, n, dtype=out_dtype)
         launch_large_m(a, b, b_sf, torch.full((1,), alpha, device="cuda"), again, config,
                        splits)

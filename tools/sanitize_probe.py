@@ -83,7 +83,7 @@ for cfg, sk, cps in (((16, 0, 3), False, 1), ((256, 0, 2), False, 1), ((64, 0, 5
     launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda",
                                                     dtype=torch.bfloat16), cfg,
                       stream_k=sk, ctas_per_sm=cps)
-# ... fp32 out through it: whole tiles, and the split-K workspace (3 splits of 3 k-tiles)
+# ... fp32 out through it: whole tiles, and split-K (stream-K pieces: 3 splits of 3 k-tiles)
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (128, 0, 1))
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0), 3)
 # the hybrid: 6 tiles on 2 CTAs, 4 whole and 2 in stream-K
