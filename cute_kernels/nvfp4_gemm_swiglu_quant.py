@@ -440,10 +440,13 @@ def packed_route(m: int, i: int, k: int) -> tuple[str, object]:
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
     """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
-    routes: "whole", "stream_k" (``fused_stream_k_options``) and "narrow" (the plain GEMM's
-    launch, with its CTAs per SM and K groups)."""
+    routes: "whole", "stream_k" (``fused_stream_k_options``), "narrow" (the plain GEMM's
+    launch, with its CTAs per SM and K groups) and "pieces" (plan (tile_m, splits): stream-K
+    on tiles x splits CTAs, the plain GEMM's split-K launch)."""
     if route == "whole":
         return plan, False, {}
+    if route == "pieces":
+        return (plan[0], 0), True, {"splits": plan[1]}
     if route == "narrow":
         return (plan, 0), True, plain_launch_options(m, two_i, k, plan, True)
     assert route == "stream_k", route

@@ -76,7 +76,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
-                 quantizers: int = 0):
+                 quantizers: int = 0, splits: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
@@ -86,9 +86,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         assert quantizers in (0, 1, 2, 3) and (quantizers == 0 or ctas_per_sm == 1), (
             quantizers, ctas_per_sm)
         self.quantizers = quantizers
-        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, stream_k=stream_k,
-                         hybrid=hybrid, k_order=k_order, ctas_per_sm=ctas_per_sm,
-                         k_groups=k_groups)
+        # ``splits`` (stream-K only): a grid of tiles x splits CTAs, every tile in ``splits``
+        # pieces, the last to arrive runs the fused epilogue (``NVFP4GemmLargeM``)
+        super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
+                         stream_k=stream_k, hybrid=hybrid, k_order=k_order,
+                         ctas_per_sm=ctas_per_sm, k_groups=k_groups)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -363,9 +365,9 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                             hybrid: bool = False,
                                             k_order: KOrder = KOrder.IDENTITY,
                                             ctas_per_sm: int = 1, k_groups: int = 1,
-                                            quantizers: int = 0):
+                                            quantizers: int = 0, splits: int = 1):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``k_order``, ``ctas_per_sm`` and ``k_groups`` too; ``quantizers`` as
+    ``k_order``, ``ctas_per_sm``, ``k_groups`` and ``splits`` too; ``quantizers`` as
     ``NVFP4GemmSwigluQuantLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
@@ -388,12 +390,12 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
                                                    hybrid=hybrid, k_order=k_order,
                                                    ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                                   quantizers=quantizers)
+                                                   quantizers=quantizers, splits=splits)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        quantizers=quantizers)
+                                        quantizers=quantizers, splits=splits)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -437,7 +439,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
                    k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
-                   quantizers: int | None = None) -> None:
+                   quantizers: int | None = None, splits: int = 1) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
     with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
@@ -445,7 +447,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     only the last one to two waves' worth of tiles; ``ctas_per_sm`` and ``k_groups`` as there
     (``plain_launch_options``); ``compile_fn`` as there (of
     ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments); ``quantizers``: the quantizer
-    warps (None: ``quantizer_warps``' rule)."""
+    warps (None: ``quantizer_warps``' rule); ``splits`` > 1: stream-K on tiles x splits CTAs,
+    each tile in ``splits`` pieces (as ``nvfp4_gemm_large_m.launch_large_m``)."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
@@ -454,9 +457,11 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     k_order = operand_k_order(w, k_order)
     if quantizers is None:
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order)
+    stream_k = stream_k or splits > 1
     tail = compile_tail(k_order, ctas_per_sm, k_groups)
-    if quantizers:
-        tail = (int(k_order), ctas_per_sm, k_groups, quantizers)
+    if quantizers or splits > 1:
+        tail = (int(k_order), ctas_per_sm, k_groups, quantizers) + ((splits,) if splits > 1
+                                                                    else ())
     kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))

@@ -15,6 +15,7 @@ from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   launch_small_m, large_m_route, packed_route,
+                                                  route_launch,
                                                   swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.k_order import wgmma_k_order
@@ -52,6 +53,12 @@ def test_small_m_split_compiles_for_sm90a(i, k, a_dtype, config):
 ])
 def test_large_m_compiles_for_sm90a(i, k, tile_m):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m)
+
+
+def test_large_m_pieces_compile_for_sm90a():
+    """The fused kernel on the split-K launch (stream-K on tiles x splits CTAs, "pieces")."""
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, 64, 0, 132, True,
+                        False, 1, 1, 1, 0, 4)
 
 
 def test_large_m_stream_k_compiles_for_sm90a():
@@ -688,6 +695,25 @@ def test_large_m_every_tile_config_agrees(config):
     want, want_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (128, 0))
     assert torch.equal(out, want) and torch.equal(out_sf.view(torch.uint8),
                                                   want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,tile_m,splits", [
+    (64, 2048, 7168, 64, 4),   # 4096x7168 at 64 tokens: 32 tiles in four pieces of 28 k-tiles
+    (129, 192, 576, 64, 3),    # 9 k-tiles in three pieces, M and I tails
+    (45, 320, 832, 32, 13),    # one k-tile a piece
+])
+def test_large_m_pieces_match_reference(m, i, k, tile_m, splits):
+    """The fused kernel on the split-K launch ("pieces": stream-K on tiles x splits CTAs);
+    deterministic (the pieces added in order)."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    config, stream_k, options = route_launch("pieces", (tile_m, splits), m, 2 * i, k)
+    assert stream_k and options == {"splits": splits}
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k, **options)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k, **options)
+    assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
+                                                   out_sf.view(torch.uint8))
 
 
 @pytest.mark.gpu

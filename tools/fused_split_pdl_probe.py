@@ -3,7 +3,8 @@
 1024x7168 at 128..512 (the fp32 split route). Variants, graph us, permuted words, NVFP4
 activations: "route" (the public op), "split" (the fp32 split route forced:
 ``split_route_plan``'s GEMM into fp32, then the fp32 quantizer), "split_trigger" (the same with
-the quantizer's early PDL trigger, off in ``launch_config`` for fp32 inputs), "pair"
+the quantizer's early PDL trigger, off in ``launch_config`` for fp32 inputs), "pieces" (the
+fused kernel on the split plan's launch: stream-K on tiles x splits CTAs), "pair"
 (``nvfp4_gemm`` + ``silu_mul_nvfp4_quant``). One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -43,6 +44,7 @@ for two_i, k, m in select_shapes(POINTS):
     variants = {"route": (words, lambda w: fused(w)),
                 "split": (words, lambda w: fused(w, split)),
                 "split_trigger": (words, lambda w: fused(w, split, True)),
+                "pieces": (words, lambda w: fused(w, ("pieces", split[1][:2]))),
                 "pair": (words, lambda w: silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w[0], w[1],
                                                                           0.5), 30.0))}
     label = f"fused {two_i}x{k} M={m}: route {SWIGLU.large_m_route(m, i, k)}, split {split}"
