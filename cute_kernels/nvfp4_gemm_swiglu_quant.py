@@ -370,46 +370,48 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
 FUSED_NARROW_TILES = True
 
 
+# Weights of at most this many elements take "pieces" wherever the plain GEMM splits K
+PIECES_MAX_WEIGHTS = 32 * 2**20
+
+
 @functools.lru_cache(maxsize=4096)  # pure in its integers, asked on every large-M call
 def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
-    """The route past the small-M regime. Past 128 tokens where 128-token tiles fill at most
-    a few waves: the fused kernel on ``mid_m_launch``'s launch (whole tiles or
-    stream-K), except that small weights take the fp32 split route where that launch is whole
-    tiles filling under half the SMs (H200 2026-12-01, ``tools/fused_route_probe.py``, us,
-    split route / the fused kernel on its fastest launch: 1024x7168 M = 256 19.6 / 24.5,
-    M = 512 25.2 / 25.9, M = 768 36.4 / 31.9, M = 1024 37.9 / 35.0; 4096x7168 M = 129 38.0 /
-    34.1, M = 192 40.1 / 31.1). Elsewhere (session 23's rule): ``("stream_k", tile_m)``, the
-    fused TMA + wgmma kernel in stream-K where ``stream_k_plan(fused=True)`` takes it;
-    ``("split", plan)`` (``plain_plan``'s form), the fp32 split route where whole tiles would
-    starve the grid (``split_route_plan``), or where ``nvfp4_gemm``'s own launch has
-    narrower token tiles than the fused kernel (``fp32_route_plan``: 32-token tiles at 17..32
-    tokens, 16 at 9..16 on 36864x7168, 128-token stream-K tiles at 129..256 on 9216x7168,
-    64-token whole tiles at 1024 tokens on 1024x7168), except that ``("narrow", tile_m)``
-    runs the fused kernel itself on that launch where it is stream-K with 16- or 32-token
-    tiles (``FUSED_NARROW_TILES``); else ``("whole", config)``, the fused kernel on whole
-    tiles.
+    """The route past the small-M regime. Weights of at most ``PIECES_MAX_WEIGHTS`` elements
+    where ``nvfp4_gemm``'s plan splits K (``split_route_plan``) and ``mid_m_launch`` has no
+    whole tiles filling at least half the SMs (4096x7168 to 128 tokens, 1024x7168 to 512):
+    ``("pieces", (tile_m, splits))``, the fused kernel on that split-K launch (stream-K on
+    tiles x splits CTAs, the pieces added in the launch). H200 2026-12-01,
+    session 30, ``tools/fused_split_pdl_probe.py``, permuted words, us, the route before (the
+    fused kernel in stream-K to 127 tokens, from 128 the fp32 split route) / pieces / the
+    unfused pair: 4096x7168 M = 48 20.1 / 17.8 / 17.8, M = 64 20.1 / 17.9 / 18.0, M = 96 25.4 /
+    23.0 / 22.6; 1024x7168 M = 128 17.6 / 16.5 / 16.7, M = 256 19.6 / 17.8 / 18.7, M = 512
+    25.7 / 24.4 / 24.3.
+
+    Past 128 tokens where 128-token tiles fill at most a few waves: the fused kernel on
+    ``mid_m_launch``'s launch (whole tiles or stream-K). Elsewhere (session 23's rule):
+    ``("stream_k", tile_m)``, the fused TMA + wgmma kernel in stream-K where
+    ``stream_k_plan(fused=True)`` takes it; ``("split", plan)`` (``plain_plan``'s form), the
+    fp32 split route where whole tiles would starve the grid (``split_route_plan``), or where
+    ``nvfp4_gemm``'s own launch has narrower token tiles than the fused kernel
+    (``fp32_route_plan``: 32-token tiles at 17..32 tokens, 16 at 9..16 on 36864x7168, 128-token
+    stream-K tiles at 129..256 on 9216x7168, 64-token whole tiles at 1024 tokens on
+    1024x7168), except that ``("narrow", tile_m)`` runs the fused kernel itself on that launch
+    where it is stream-K with 16- or 32-token tiles (``FUSED_NARROW_TILES``); else
+    ``("whole", config)``, the fused kernel on whole tiles.
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
-    M = 1024 224.5 / 260.9; 1024x7168 M = 256 26.6 / 30.7 (split route); 4096x7168 M = 128
-    30.0 / 36.0; 34816x5120 M = 256 161.7 / 190.4.
-
-    Since the split route's partial sums are reduced by one ``torch.sum``, weights of at most
-    32 Mi elements take it before stream-K from 128 tokens wherever ``large_m_plan`` splits K
-    (``tools/swiglu_permuted_probe.py``, H200 2026-11-30, permuted words, us, split route /
-    stream-K: 1024x7168 M = 128 19.7 / 21.0, M = 256 21.7 / 26.5 (the unfused pair 23.5),
-    M = 512 27.8 / 29.7; 4096x7168 M = 128 27.9 / 29.4; at M = 64 the swiglu suite had
-    4096x7168's stream-K at 22.2 against the pair's 23.4, the split route's own cost)."""
+    M = 1024 224.5 / 260.9; 34816x5120 M = 256 161.7 / 190.4."""
     plan = split_route_plan(m, i, k)
-    small = plan is not None and m >= 128 and 2 * i * k <= 32 * 2**20
+    pieces = plan is not None and 2 * i * k <= PIECES_MAX_WEIGHTS
     mid = mid_m_launch(m, 2 * i, k)
     if mid is not None:
         kind, tile_m = mid
-        if small and kind == "whole" and 2 * -(-m // tile_m) * -(-2 * i // TILE_N) < H200_SMS:
-            return "split", plan
+        if pieces and kind == "whole" and 2 * -(-m // tile_m) * -(-2 * i // TILE_N) < H200_SMS:
+            return "pieces", plan[:2]
         return ("whole", (tile_m, 0)) if kind == "whole" else ("stream_k", tile_m)
-    if small:
-        return "split", plan
+    if pieces:
+        return "pieces", plan[:2]
     stream_plan = stream_k_plan(m, 2 * i, k, fused=True)
     config = large_m_config(m, 2 * i, k)
     fused_tile = (stream_plan[0] if stream_plan is not None

@@ -1,21 +1,23 @@
 """The fp32 split route of ``nvfp4_gemm_swiglu_quant``, for shapes whose fused wgmma grid starves
 or where the plain GEMM's launch takes narrower token tiles than the fused kernel can.
 
-The fused wgmma kernel needs whole sums in its epilogue, so it cannot split K: 2I x K =
+The fused wgmma kernel needed whole sums in its epilogue, so it could not split K: 2I x K =
 1024x7168 at M = 256 is 8 CTAs of 128 weight rows on 132 SMs (58.7 us on the H200 against 33.0
 for the unfused pair, whose GEMM splits K). This route keeps the fused op's numerics and still
-splits:
+splits (since session 30 the fused kernel itself takes split-K pieces, the "pieces" route of
+``large_m_route``, on the small weights where this route ran before):
 
 1. the wgmma GEMM on the prepared [2I, K] weight, K split over CTAs (``large_m_plan``), writes
-   the fp32 pre-activations ``alpha * acc`` [M, 2I] (the partial sums added by one torch.sum);
+   the fp32 pre-activations ``alpha * acc`` [M, 2I] (the pieces added in the launch);
 2. ``NVFP4Quant`` in its fp32, interleaved-columns variant forms ``h = up * silu(gate)`` in fp32
    (``silu_mul_fast``, as both fused epilogues) and quantizes it with the output global scale.
 
 h is never rounded to bf16 (the unfused pair rounds gate, up and h), so codes and scales follow
 the same rule as the fused kernels'. The cost over the fused kernel is the fp32 round trip of
-[M, 2I] and one more launch. ``nvfp4_gemm_swiglu_quant`` takes it wherever ``split_route_plan``
-applies (``tools/swiglu_split_probe.py``, H200 2026-11-30: 1024x7168 M = 256 30.7 us against
-55.3 fused and 30.7 for the pair; 4096x7168 M = 128 36.4 against 54.9 and 36.1).
+[M, 2I] and one more launch. ``nvfp4_gemm_swiglu_quant`` took it wherever ``split_route_plan``
+applied until session 30 (``tools/swiglu_split_probe.py``, H200 2026-11-30: 1024x7168 M = 256
+30.7 us against 55.3 fused and 30.7 for the pair; 4096x7168 M = 128 36.4 against 54.9 and
+36.1); bigger weights still take it where ``large_m_route`` finds no other launch.
 
 The same two steps also serve where ``nvfp4_gemm``'s own launch (``plain_plan``) has narrower
 token tiles than the fused kernel's (which needs 64 and keeps 256 where the plain GEMM cuts

@@ -238,19 +238,23 @@ def test_small_m_keeps_the_prefetch():
 
 
 def test_large_m_route():
-    """Small weights take the split route before stream-K from 128 tokens where the plain
-    GEMM splits K; bigger weights keep stream-K (``tools/swiglu_permuted_probe.py``)."""
-    assert large_m_route(256, 512, 7168) == ("split", split_route_plan(256, 512, 7168))
-    assert large_m_route(128, 2048, 7168)[0] == "split"
-    assert large_m_route(64, 2048, 7168) == ("stream_k", 64)     # M = 64 keeps stream-K
+    """Small weights take the fused kernel on the plain GEMM's split-K launch ("pieces")
+    where that GEMM splits K (``tools/fused_split_pdl_probe.py``); bigger weights keep
+    stream-K."""
+    assert large_m_route(256, 512, 7168) == ("pieces", split_route_plan(256, 512, 7168)[:2])
+    assert large_m_route(128, 2048, 7168) == ("pieces", (128, 4))
+    assert large_m_route(64, 2048, 7168) == ("pieces", (64, 4))
+    assert large_m_route(512, 512, 7168) == ("pieces", (128, 4))
     assert large_m_route(256, 2048, 7168) == ("whole", (64, 0))  # mid_m_launch
+    assert large_m_route(768, 512, 7168) == ("stream_k", 128)    # mid_m_launch, not split
+    assert large_m_route(64, 4608, 7168) == ("stream_k", 64)     # over 32 Mi values
     assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
     assert large_m_route(4096, 18432, 7168)[0] == "whole"
     # the fused kernel on nvfp4_gemm's 16- / 32-token stream-K launch (FUSED_NARROW_TILES)
     assert large_m_route(16, 18432, 7168) == ("narrow", 16)
     assert large_m_route(32, 17408, 5120) == ("narrow", 32)
     assert large_m_route(20, 4608, 7168) == ("narrow", 32)
-    assert large_m_route(32, 2048, 7168)[0] == "split"          # split-K there
+    assert large_m_route(32, 2048, 7168)[0] == "pieces"         # split-K there
 
 
 def test_packed_route_widens_128_token_stream_k_tiles():
@@ -303,9 +307,9 @@ def test_mid_m_launch_is_the_fastest_fused_launch_measured():
                         (34816, 5120, 129), (34816, 5120, 256)):
         assert mid_m_launch(m, two_i, k) is None
         assert large_m_route(m, two_i // 2, k) == ("stream_k", 256)
-    # small weights: the split route where the launch is whole tiles under half the SMs
-    assert large_m_route(256, 512, 7168)[0] == "split"        # 1024x7168: 32 64-token tiles
-    assert large_m_route(512, 512, 7168)[0] == "split"        # 64
+    # small weights: the split-K pieces where the launch is whole tiles under half the SMs
+    assert large_m_route(256, 512, 7168)[0] == "pieces"       # 1024x7168: 32 64-token tiles
+    assert large_m_route(512, 512, 7168)[0] == "pieces"       # 64
     assert large_m_route(768, 512, 7168) == ("stream_k", 128)
     assert large_m_route(1024, 512, 7168) == ("whole", (64, 0))  # 128 tiles
     assert large_m_route(129, 2048, 7168) == ("whole", (64, 0))  # 4096x7168: 96
@@ -637,8 +641,9 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, large_m_config(m, 2 * i, k))
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
-    # past the small-M regime the public function runs this kernel, whole tiles or stream-K
-    # (then the same bits as that launch), or the split route (same rule, other bits)
+    # past the small-M regime the public function runs this kernel, whole tiles, stream-K or
+    # split-K pieces (then the same bits as that launch), or the split route (same rule, other
+    # bits)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
     route, plan = large_m_route(m, i, k)
@@ -647,6 +652,9 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
     elif route == "narrow":
         out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True,
                                    **plain_launch_options(m, 2 * i, k, plan, True))
+    elif route == "pieces":
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan[0], 0), True,
+                                   splits=plan[1])
     elif route == "split":
         return
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
