@@ -760,8 +760,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage); M dynamic. Operands as ``launch_large_m`` passes them: a bf16 [M, K], b int32
     [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the
-    workspace and arrival counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K order
-    (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
+    workspace and arrival counters (``stream_k_buffers``); ``k_order``: the weights' decode
+    and the activations' K order (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
@@ -849,10 +849,10 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     persistent grid's size (default: the GPU's SM count; tests shrink it). With ``splits`` > 1
     each output tile is cut into ``splits`` pieces (of equal K where ``splits`` divides K / 64),
     added in the same launch: the stream-K launch on tiles x splits CTAs (at most the
-    persistent grid's size). With ``stream_k`` the CTAs share out the (tile, k-tile) units evenly and fix cut
-    tiles up in the same launch (``stream_k``: the CTA that arrives last on a tile adds its
-    pieces in order, deterministic); ``hybrid`` (with ``stream_k``) keeps whole
-    tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
+    persistent grid's size). With ``stream_k`` the CTAs share out the (tile, k-tile) units
+    evenly and fix cut tiles up in the same launch (``stream_k``: the CTA that arrives last on
+    a tile adds its pieces in order, deterministic); ``hybrid`` (with ``stream_k``) keeps
+    whole tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
     most 64): two CTAs share each SM, a persistent grid of twice the SM count by default.
     ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``).
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
