@@ -76,6 +76,10 @@ for cfg in ((64, 0), (64, 0, 5)):
     launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
                        torch.empty(129, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=True)
+# the fused kernel on split-K pieces ("pieces"): 6 tiles x 3 splits of 3 k-tiles
+launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
+                   torch.empty(129, 64, device="cuda", dtype=torch.uint8),
+                   torch.empty(256 * 8, device="cuda", dtype=torch.uint8), (64, 0), splits=3)
 # the staged epilogue (bf16 out, N % 8 == 0): whole tiles walked in turn by few CTAs (one
 # buffer a 16-token tile, eight a 256-token one), stream-K, two CTAs an SM
 for cfg, sk, cps in (((16, 0, 3), False, 1), ((256, 0, 2), False, 1), ((64, 0, 5), True, 1),

@@ -1,20 +1,26 @@
 """Split-K's sum inside the launch: ``nvfp4_gemm``'s split plans (small weights at 17..128
-tokens: 4096x7168 in four, 7168x2048 in two) write fp32 partials that ``torch.sum`` adds
-and a copy casts (session 30's Nsight run, kernel us at 4096x7168 M = 64: GEMM 12.7, sum
+tokens: 4096x7168 in four, 7168x2048 in two) wrote fp32 partials that ``torch.sum`` added
+and a copy cast (session 30's Nsight run, kernel us at 4096x7168 M = 64: GEMM 12.7, sum
 6.8, cast 2.6). The stream-K launch on a grid of exactly tiles x splits CTAs cuts every tile
 into the same K pieces and adds them in the launch (``stream_k``: the last CTA to arrive
-sums). Variants, graph us with the activations' dequantization (``time_wgmma_variants``):
-"plan" (split + torch.sum), "sk_exact" (stream-K on tiles x splits CTAs), "sk_exact2" (twice
-as many, two CTAs an SM, 64-token tiles at most), "sk" (stream-K on the default grid). One
-point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+sums); since session 30 ``launch_large_m`` runs split plans so. Variants, graph us with the
+activations' dequantization (``time_wgmma_variants``): "plan"; "sk_exact" (stream-K on tiles
+x splits CTAs, the plan's split), "sk_exact2" (twice as many, two CTAs an SM, 64-token tiles
+at most), "sk" (stream-K on the default grid); and (session 31's points, where the plan
+does not split: ``large_m_plan``'s cost model still charged the torch.sum) "t{tile}p{s}":
+``tile``-token tiles in ``s`` pieces. One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 from probe_inputs import planned, time_wgmma_variants
 
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm_large_m import TILE_N
+from cute_kernels.nvfp4_gemm_large_m import H200_SMS, TILE_N
 
 POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 17), (4096, 7168, 128),
-          (7168, 2048, 32), (4096, 7168, 48)]
+          (7168, 2048, 32), (4096, 7168, 48),
+          # session 31: where the plan does not split
+          (7168, 2048, 64), (7168, 2048, 128), (7168, 2048, 256), (4096, 7168, 256),
+          (9216, 7168, 256), (7168, 18432, 64)]
 
 for n, k, m in select_shapes(POINTS):
     plan = planned("gemm", n, k, m)
@@ -26,5 +32,11 @@ for n, k, m in select_shapes(POINTS):
     if tile_m <= 64:
         variants["sk_exact2"] = dict(config=(tile_m, 0, 2 * tiles * splits), stream_k=True,
                                      ctas_per_sm=2)
+    if splits == 1:  # pieces of 2..4 on token tiles that keep the grid within one wave
+        for t in (64, 128, 256):
+            for s in (2, 3, 4):
+                t_tiles = -(-m // t) * -(-n // TILE_N)
+                if t_tiles * s <= H200_SMS and (k // 64) % s == 0 and t <= max(64, 2 * m):
+                    variants[f"t{t}p{s}"] = dict(config=(t, 0), splits=s)
     print(f"gemm {n}x{k} M={m}: plan {plan}, {tiles} tiles", flush=True)
     time_wgmma_variants("gemm", n, k, m, variants)
