@@ -3,9 +3,10 @@
 # reach. In the background: memcheck and racecheck on tools/sanitize_probe.py (a fused launch
 # on split-K pieces added), the fused op's public "pieces" route against the reference and its
 # launch, the models, the whole large-M file (two processes), and the warm-ups; then
-# tools/split_fixup_probe.py where the plan does not split (points 6..11: does large_m_plan's
-# model, still charging the torch.sum, reject pieces that now win?), and the swiglu suite on
-# 1024x7168 and 4096x7168 (issue 6's points that the pieces route moved).
+# tools/split_fixup_probe.py where the plan does not split (points 6..13, the fused op at
+# 12 and 13: does large_m_plan's model, still charging the torch.sum, reject pieces that now
+# win? bigger token tiles in pieces decode each weight tile fewer times), and the swiglu suite
+# on 1024x7168 and 4096x7168 (issue 6's points that the pieces route moved).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session31_first.sh
 source "$(dirname "$0")/device_common.sh"
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
@@ -15,14 +16,14 @@ gpu_tests 330 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
 gpu_tests 330 /tmp/logs/t-models.log tests/models &
 gpu_tests 330 /tmp/logs/t-large1.log tests/test_nvfp4_gemm_large_m.py -k "split or stream_k" &
 gpu_tests 330 /tmp/logs/t-large2.log tests/test_nvfp4_gemm_large_m.py -k "not split and not stream_k" &
-warm_points split_fixup_probe 250 $(seq 6 11)
+warm_points split_fixup_probe 250 $(seq 6 13)
 for i in 2 3; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench \
     swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
 done
 report_checks
 cat "$OUT/checks.txt"
-CUTE_KERNELS_BENCH_SHAPES=$(seq -s, 6 11) timeout 150 python tools/split_fixup_probe.py 2>&1 \
+CUTE_KERNELS_BENCH_SHAPES=$(seq -s, 6 13) timeout 180 python tools/split_fixup_probe.py 2>&1 \
   | tee "$OUT/split_fixup_probe.log"
 CUTE_KERNELS_BENCH_SHAPES=2,3 timeout 200 python -m cute_kernels.bench swiglu \
   --out "$OUT/bench" 2>&1 | tee "$OUT/swiglu_suite.log" | grep -vE "^\s*$" | tail -22

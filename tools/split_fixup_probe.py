@@ -8,8 +8,11 @@ activations' dequantization (``time_wgmma_variants``): "plan"; "sk_exact" (strea
 x splits CTAs, the plan's split), "sk_exact2" (twice as many, two CTAs an SM, 64-token tiles
 at most), "sk" (stream-K on the default grid); and (session 31's points, where the plan
 does not split: ``large_m_plan``'s cost model still charged the torch.sum) "t{tile}p{s}":
-``tile``-token tiles in ``s`` pieces. One point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+``tile``-token tiles in ``s`` pieces (bigger token tiles decode each weight tile fewer
+times: 4096x7168 at M = 256 in 64-token whole tiles decodes every weight k-tile four times,
+in one 256-token tile of four pieces once). Points 12.. are the fused op ("fused": the
+fused kernel on those pieces, issue 6's 1024x7168 M = 1024 at 0.83x cuBLAS + silu). One
+point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 from probe_inputs import planned, time_wgmma_variants
 
@@ -20,16 +23,19 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 17), (4096, 7168, 128
           (7168, 2048, 32), (4096, 7168, 48),
           # session 31: where the plan does not split
           (7168, 2048, 64), (7168, 2048, 128), (7168, 2048, 256), (4096, 7168, 256),
-          (9216, 7168, 256), (7168, 18432, 64)]
+          (9216, 7168, 256), (7168, 18432, 64),
+          # session 31: the fused op (2I x K)
+          ("fused", 1024, 7168, 1024), ("fused", 4096, 7168, 256)]
 
-for n, k, m in select_shapes(POINTS):
-    plan = planned("gemm", n, k, m)
-    tile_m, splits = plan["config"][0], plan["splits"]
+for point in select_shapes(POINTS):
+    kind, n, k, m = point if len(point) == 4 else ("gemm", *point)
+    plan = planned(kind, n, k, m)
+    tile_m, splits = plan["config"][0], plan.get("splits", 1)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
     variants = {"plan": plan,
                 "sk_exact": dict(config=(tile_m, 0, tiles * splits), stream_k=True),
                 "sk": dict(config=(tile_m, 0), stream_k=True)}
-    if tile_m <= 64:
+    if tile_m <= 64 and kind == "gemm":
         variants["sk_exact2"] = dict(config=(tile_m, 0, 2 * tiles * splits), stream_k=True,
                                      ctas_per_sm=2)
     if splits == 1:  # pieces of 2..4 on token tiles that keep the grid within one wave
@@ -38,5 +44,5 @@ for n, k, m in select_shapes(POINTS):
                 t_tiles = -(-m // t) * -(-n // TILE_N)
                 if t_tiles * s <= H200_SMS and (k // 64) % s == 0 and t <= max(64, 2 * m):
                     variants[f"t{t}p{s}"] = dict(config=(t, 0), splits=s)
-    print(f"gemm {n}x{k} M={m}: plan {plan}, {tiles} tiles", flush=True)
-    time_wgmma_variants("gemm", n, k, m, variants)
+    print(f"{kind} {n}x{k} M={m}: plan {plan}, {tiles} tiles", flush=True)
+    time_wgmma_variants(kind, n, k, m, variants)
