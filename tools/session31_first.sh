@@ -15,7 +15,8 @@ gpu_tests 330 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
   -k "large_m_matches_reference or pieces or split_route or graph or tensor_scalars" &
 gpu_tests 330 /tmp/logs/t-models.log tests/models &
 gpu_tests 330 /tmp/logs/t-large1.log tests/test_nvfp4_gemm_large_m.py -k "split or stream_k" &
-gpu_tests 330 /tmp/logs/t-large2.log tests/test_nvfp4_gemm_large_m.py -k "not split and not stream_k" &
+gpu_tests 330 /tmp/logs/t-large2.log tests/test_nvfp4_gemm_large_m.py \
+  -k "not split and not stream_k" &
 warm_points split_fixup_probe 250 $(seq 6 13)
 for i in 2 3; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench \
