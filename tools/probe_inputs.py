@@ -177,7 +177,8 @@ def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, round
     on [N, K] permuted words, or "fused" on [2I = N, K] permuted gate_up words, at M tokens of
     fresh NVFP4 activations, the dequantization included as the public functions run it.
     ``variants``: name -> ``launch_large_m`` keyword arguments beside the operands (config,
-    and splits / stream_k / hybrid / ctas_per_sm / k_groups where not the default)."""
+    and splits / stream_k / hybrid / ctas_per_sm / k_groups where not the default), or a
+    function of (a, a_sf, weight copy) ("gemm" only: e.g. the public function)."""
     from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, restore_gate_up_weight
     from cute_kernels.bench.timing import time_graphs_interleaved_us
     from cute_kernels.nvfp4_dequant import bf16_activations
@@ -190,8 +191,8 @@ def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, round
     if kind == "gemm":
         words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        run = lambda w, v: launch_large_m(bf16_activations(a, a_sf, True), w[0], w[1], alpha,
-                                          out, **v)
+        run = lambda w, v: (v(a, a_sf, w) if callable(v) else launch_large_m(
+            bf16_activations(a, a_sf, True), w[0], w[1], alpha, out, **v))
     else:
         from layouts import sf_padded_shape
 
