@@ -58,16 +58,21 @@ start_final_checks() {
   gpu_tests 280 /tmp/logs/t-models.log tests/models tests/test_nvfp4_quant.py &
   warm_suites
 }
-# warm_suites: in the background, one warm-up process per shape of the swiglu and nvfp4_gemm
-# suites (compiles only; the caller waits)
+# warm_suite SUITE INDEX...: in the background, one warm-up process of the bench suite SUITE
+# per shape index (compiles only; the caller waits)
+warm_suite() {
+  local suite=$1 i
+  shift
+  for i in "$@"; do
+    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 \
+      python -m cute_kernels.bench "$suite" --out "/tmp/warm-$suite$i" \
+      > "/tmp/logs/warm-$suite$i.log" 2>&1 &
+  done
+}
+# warm_suites: warm_suite for every shape of the swiglu and nvfp4_gemm suites
 warm_suites() {
-  local i
-  for i in 0 1 2 3 4; do
-    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
-  done
-  for i in 0 1 2 3 4 5 6; do
-    CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench nvfp4_gemm --out /tmp/warmg$i > /tmp/logs/warm-gemm$i.log 2>&1 &
-  done
+  warm_suite swiglu 0 1 2 3 4
+  warm_suite nvfp4_gemm 0 1 2 3 4 5 6
 }
 report_checks() {
   wait

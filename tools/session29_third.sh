@@ -14,10 +14,7 @@ gpu_tests 260 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "la
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1; sanitize memcheck 200) &
 warm_points w4a16_order_probe 200 2 3 5 7 11
 warm_points packed_order_probe 200 2 3
-for i in 0 2; do
-  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench \
-    nvfp4_gemm --out /tmp/warmg$i > /tmp/logs/warm-gemm$i.log 2>&1 &
-done
+warm_suite nvfp4_gemm 0 2
 wait
 echo "tests + warm-up done after $(elapsed) s"
 test_summary

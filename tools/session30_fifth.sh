@@ -12,14 +12,8 @@ source "$(dirname "$0")/device_common.sh"
 gpu_tests 280 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
 gpu_tests 280 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
   -k "split or route or w4a16 or matches_reference" &
-for i in 5 6; do
-  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench \
-    nvfp4_gemm --out /tmp/warmg$i > /tmp/logs/warm-gemm$i.log 2>&1 &
-done
-for i in 2 3; do
-  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench \
-    swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
-done
+warm_suite nvfp4_gemm 5 6
+warm_suite swiglu 2 3
 report_checks
 cat "$OUT/checks.txt"
 CUTE_KERNELS_BENCH_SHAPES=5,6 timeout 200 python -m cute_kernels.bench nvfp4_gemm \

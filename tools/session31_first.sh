@@ -18,10 +18,7 @@ gpu_tests 330 /tmp/logs/t-large1.log tests/test_nvfp4_gemm_large_m.py -k "split 
 gpu_tests 330 /tmp/logs/t-large2.log tests/test_nvfp4_gemm_large_m.py \
   -k "not split and not stream_k" &
 warm_points split_fixup_probe 250 $(seq 6 13)
-for i in 2 3; do
-  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 250 python -m cute_kernels.bench \
-    swiglu --out /tmp/warm$i > /tmp/logs/warm-swiglu$i.log 2>&1 &
-done
+warm_suite swiglu 2 3
 report_checks
 cat "$OUT/checks.txt"
 CUTE_KERNELS_BENCH_SHAPES=$(seq -s, 6 13) timeout 180 python tools/split_fixup_probe.py 2>&1 \
