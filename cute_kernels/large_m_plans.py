@@ -362,11 +362,18 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
 PACKED_WIDE_TILE_MIN_K = 5120
 
 
+def packed_widens(m: int, k: int, tile_m: int) -> bool:
+    """Whether packed weight bytes take 256-token stream-K tiles instead of unsplit
+    ``tile_m``-token ones (``PACKED_WIDE_TILE_MIN_K``; ``packed_plan``, and the fused op's
+    ``packed_route``)."""
+    return 128 < m <= 256 and tile_m == 128 and k >= PACKED_WIDE_TILE_MIN_K
+
+
 @functools.lru_cache(maxsize=4096)
 def packed_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
-    """``plain_plan`` for packed weight bytes (``PACKED_WIDE_TILE_MIN_K``)."""
+    """``plain_plan`` for packed weight bytes (``packed_widens``)."""
     plan = plain_plan(m, n, k)
-    if 128 < m <= 256 and plan[:2] == (128, 1) and k >= PACKED_WIDE_TILE_MIN_K:
+    if plan[1] == 1 and packed_widens(m, k, plan[0]):
         return 256, 1, True, False
     return plan
 

@@ -175,9 +175,8 @@ class NVFP4GemmLargeM:
             tile_m <= 128 and (k // TILE_K) % 2 == 0)), (k_groups, tile_m, k)
         self.groups = k_groups
         self.stage_k = TILE_K * self.groups  # K per pipeline stage
-        self.k_tiles_total = k // self.stage_k
         self.splits = splits
-        self.k_tiles = self.k_tiles_total
+        self.k_tiles = k // self.stage_k
         self.row_tiles = (n + TILE_N - 1) // TILE_N
         self.tx_bytes = (tile_m * self.stage_k * 2 + TILE_N * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
@@ -234,7 +233,7 @@ class NVFP4GemmLargeM:
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
-            (SF_CHUNK_WORDS * self.groups, self.row_tiles * self.k_tiles_total)))
+            (SF_CHUNK_WORDS * self.groups, self.row_tiles * self.k_tiles)))
         tiled_mma = sm90_utils.make_trivial_tiled_mma(
             cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
             cutlass.Float32, (self.consumers, 1, 1), tiler_mn=(64, self.tile_m),
@@ -399,7 +398,7 @@ class NVFP4GemmLargeM:
                     _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
         for i in cutlass.range(cutlass.min(count, self.stages), unroll=1):
             cute.prefetch(tma_w, tWg[None, row_tile, kt0 + i])
-            cute.prefetch(tma_sf, tSg[None, 0, row_tile * self.k_tiles_total + kt0 + i])
+            cute.prefetch(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt0 + i])
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
@@ -413,7 +412,7 @@ class NVFP4GemmLargeM:
                       tma_bar_ptr=bar)
             cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
                       tma_bar_ptr=bar)
-            cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles_total + kt],
+            cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt],
                       tSs[None, state.index], tma_bar_ptr=bar)
             mainloop.producer_commit(state)
             state.advance()

@@ -47,8 +47,8 @@ from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
-from .large_m_plans import (PACKED_WIDE_TILE_MIN_K, fused_stream_k_options, large_m_config,
-                            mid_m_launch, plain_launch_options, stream_k_plan,
+from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
+                            packed_widens, plain_launch_options, stream_k_plan,
                             wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
@@ -431,11 +431,11 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
 
 def packed_route(m: int, i: int, k: int) -> tuple[str, object]:
     """``large_m_route`` for packed weight bytes: 256-token stream-K tiles where it has
-    128-token ones at 129..256 tokens (``PACKED_WIDE_TILE_MIN_K``, as ``packed_plan``): H200
+    128-token ones at 129..256 tokens (``packed_widens``, as ``packed_plan``): H200
     2026-12-01, session 30, ``tools/fused_route_probe.py`` on packed bytes, us, route / sk256:
     9216x7168 M = 129 60.8 / 59.1, M = 256 62.0 / 61.4 (permuted words keep 128: 53.8, 55.5)."""
     route = large_m_route(m, i, k)
-    if 128 < m <= 256 and route == ("stream_k", 128) and k >= PACKED_WIDE_TILE_MIN_K:
+    if route[0] == "stream_k" and packed_widens(m, k, route[1]):
         return "stream_k", 256
     return route
 
