@@ -331,6 +331,24 @@ def mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS) -> tuple[str, 
 PLAIN_MID_M_MAX = 512
 
 
+# One wave of whole 64-token tiles becomes 128-token tiles in two K pieces (the pieces added
+# in the launch, as split plans) where those fill at most one wave too and each piece has at
+# least this many k-tiles: every CTA then decodes half a weight tile's K for twice the tokens.
+# ``tools/split_fixup_probe.py`` (H200 2026-12-01, session 31, us with the activations'
+# dequantization, whole 64-token tiles / 128-token tiles in two pieces): 4096x7168 M = 256
+# 30.43 / 28.64, fused 4096x7168 M = 256 31.33 / 30.40, fused 1024x7168 M = 1024 34.68 /
+# 33.80; short K loses (7168x2048 M = 128, 16 k-tiles a piece: 11.94 / 15.23).
+WIDE_PIECES_MIN_K_TILES = 40
+
+
+def wide_pieces(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
+    """Whether whole 64-token tiles on an [N, K] weight (N: 2I for the fused kernel) take
+    128-token tiles in two K pieces instead (``WIDE_PIECES_MIN_K_TILES``)."""
+    row_tiles, k_tiles = -(-n // TILE_N), k // TILE_K
+    return (m > 64 and -(-m // 64) * row_tiles <= sms and 2 * -(-m // 128) * row_tiles <= sms
+            and k_tiles % 2 == 0 and k_tiles // 2 >= WIDE_PIECES_MIN_K_TILES)
+
+
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
 # microseconds of Python each time otherwise)
 @functools.lru_cache(maxsize=4096)
@@ -338,7 +356,8 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
     ``large_m_plan``'s K splits; without a K split, ``mid_m_launch``'s launch where it has
-    one (129..``PLAIN_MID_M_MAX`` tokens, a few waves)."""
+    one (129..``PLAIN_MID_M_MAX`` tokens, a few waves); one wave of whole 64-token tiles in
+    128-token pieces where ``wide_pieces`` takes it."""
     stream_plan = stream_k_plan(m, n, k)
     if stream_plan is not None:
         plan = stream_plan[0], 1, True, stream_plan[1]
@@ -347,7 +366,9 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     # K splits stay (few tiles)
     mid = mid_m_launch(m, n, k) if plan[1] == 1 and m <= PLAIN_MID_M_MAX else None
     if mid is not None:
-        return mid[1], 1, mid[0] == "stream_k", False
+        plan = mid[1], 1, mid[0] == "stream_k", False
+    if plan == (64, 1, False, False) and wide_pieces(m, n, k):
+        return 128, 2, False, False
     return plan
 
 

@@ -49,7 +49,7 @@ from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, plain_launch_options, stream_k_plan,
-                            wgmma_from_9_tokens)
+                            wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
                          small_m_config, staged_tokens)
@@ -397,11 +397,20 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     stream-K tiles at 129..256 on 9216x7168, 64-token whole tiles at 1024 tokens on
     1024x7168), except that ``("narrow", tile_m)`` runs the fused kernel itself on that launch
     where it is stream-K with 16- or 32-token tiles (``FUSED_NARROW_TILES``); else
-    ``("whole", config)``, the fused kernel on whole tiles.
+    ``("whole", config)``, the fused kernel on whole tiles; one wave of whole 64-token tiles
+    becomes ``("pieces", (128, 2))`` where ``wide_pieces`` takes it (as ``plain_plan``).
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
     M = 1024 224.5 / 260.9; 34816x5120 M = 256 161.7 / 190.4."""
+    route = _route_before_wide_pieces(m, i, k)
+    if route == ("whole", (64, 0)) and wide_pieces(m, 2 * i, k):
+        return "pieces", (128, 2)
+    return route
+
+
+def _route_before_wide_pieces(m: int, i: int, k: int) -> tuple[str, object]:
+    """``large_m_route`` but for its last rule (``wide_pieces``)."""
     plan = split_route_plan(m, i, k)
     pieces = plan is not None and 2 * i * k <= PIECES_MAX_WEIGHTS
     mid = mid_m_launch(m, 2 * i, k)

@@ -6,7 +6,7 @@ import torch
 from cute_kernels import prepare_nvfp4_weight, reference
 from cute_kernels.nvfp4_gemm import (SMALL_M_MAX, launch_small_m, nvfp4_gemm, small_m_config,
                                      small_m_regime, staged_tokens)
-from cute_kernels.large_m_plans import large_m_plan, stream_k_plan
+from cute_kernels.large_m_plans import large_m_plan, plain_plan, stream_k_plan, wide_pieces
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split, config_splits
 from cute_kernels.testing import compile_only
@@ -248,6 +248,16 @@ def test_public_small_m_split_matches_fp64_reference(m, fp4_a):
 def test_split_k_route_matches_fp64_reference(m, fp4_a):
     n, k = 1024, 36864  # 8 row tiles over 576 k-tiles: the plan splits K
     assert not small_m_regime(m, n, k) and large_m_plan(m, n, k)[1] > 1
+    _check_public_route(m, n, k, fp4_a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(200, 4096, 5120), (129, 4096, 6144)])  # M tails
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_wide_pieces_route_matches_fp64_reference(m, n, k, fp4_a):
+    # one wave of whole 64-token tiles taken as 128-token tiles in two K pieces
+    assert not small_m_regime(m, n, k) and wide_pieces(m, n, k)
+    assert plain_plan(m, n, k) == (128, 2, False, False)
     _check_public_route(m, n, k, fp4_a)
 
 

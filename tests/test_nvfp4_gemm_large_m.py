@@ -280,11 +280,12 @@ def test_activation_rows_past_m_are_not_used(config, stream_k):
 
 
 # (N, K, M) -> nvfp4_gemm's fastest wgmma launch, or one within 1% of it (H200 2026-12-01,
-# ``tools/plain_route_probe.py``, public function us; ``large_m_plans``' comment)
+# ``tools/plain_route_probe.py``, public function us; ``large_m_plans``' comment; 4096x7168
+# M = 256 from session 31's ``tools/split_fixup_probe.py``: 128-token tiles in two pieces)
 FASTEST_PLAIN_PLAN = {
     (7168, 18432, 256): [(128, 1, False, False), (128, 1, True, False)],
     (5120, 17408, 256): [(128, 1, True, False)], (9216, 7168, 256): [(128, 1, True, False)],
-    (4096, 7168, 256): [(64, 1, False, False)], (7168, 2048, 256): [(128, 1, False, False)],
+    (4096, 7168, 256): [(128, 2, False, False)], (7168, 2048, 256): [(128, 1, False, False)],
     (9216, 7168, 512): [(128, 1, True, False)], (4096, 7168, 512): [(128, 1, False, False)],
     (7168, 2048, 512): [(256, 1, False, False)], (9216, 7168, 129): [(128, 1, True, False)],
     (7168, 18432, 129): [(128, 1, False, False), (128, 1, True, False)],
@@ -306,6 +307,20 @@ def test_plain_plan_past_128_tokens_is_the_fastest_measured():
     assert plain_plan(1024, 7168, 18432) == (256, 1, True, False)   # long K: stream-K
     assert plain_plan(1024, 5120, 17408) == (256, 1, True, False)
     assert plain_plan(1024, 7168, 2048) == (256, 1, False, False)
+
+
+def test_wide_pieces_needs_one_wave_and_long_pieces():
+    """``wide_pieces``: whole 64-token tiles in one wave, two 128-token pieces in one wave,
+    at least ``WIDE_PIECES_MIN_K_TILES`` k-tiles a piece, more than 64 tokens."""
+    from cute_kernels.large_m_plans import WIDE_PIECES_MIN_K_TILES, wide_pieces
+
+    assert wide_pieces(256, 4096, 7168) and wide_pieces(1024, 1024, 7168)
+    assert not wide_pieces(64, 4096, 7168)                       # one 64-token tile
+    assert not wide_pieces(257, 4096, 7168)                      # 160 64-token tiles
+    assert not wide_pieces(256, 9216, 7168)                      # 72 row tiles: 144 pieces
+    assert not wide_pieces(128, 7168, 2048)                      # 16 k-tiles a piece
+    assert not wide_pieces(256, 4096, 64 * (2 * WIDE_PIECES_MIN_K_TILES - 2))
+    assert wide_pieces(256, 4096, 64 * 2 * WIDE_PIECES_MIN_K_TILES)
 
 
 # ------------------------------------------------------------------------- stream-K

@@ -245,7 +245,9 @@ def test_large_m_route():
     assert large_m_route(128, 2048, 7168) == ("pieces", (128, 4))
     assert large_m_route(64, 2048, 7168) == ("pieces", (64, 4))
     assert large_m_route(512, 512, 7168) == ("pieces", (128, 4))
-    assert large_m_route(256, 2048, 7168) == ("whole", (64, 0))  # mid_m_launch
+    # mid_m_launch's one wave of whole 64-token tiles in 128-token pieces (wide_pieces)
+    assert large_m_route(256, 2048, 7168) == ("pieces", (128, 2))
+    assert large_m_route(256, 1024, 2048) == ("whole", (64, 0))  # K 2048: short pieces
     assert large_m_route(768, 512, 7168) == ("stream_k", 128)    # mid_m_launch, not split
     assert large_m_route(64, 4608, 7168) == ("stream_k", 64)     # over 32 Mi values
     assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
@@ -311,8 +313,10 @@ def test_mid_m_launch_is_the_fastest_fused_launch_measured():
     assert large_m_route(256, 512, 7168)[0] == "pieces"       # 1024x7168: 32 64-token tiles
     assert large_m_route(512, 512, 7168)[0] == "pieces"       # 64
     assert large_m_route(768, 512, 7168) == ("stream_k", 128)
-    assert large_m_route(1024, 512, 7168) == ("whole", (64, 0))  # 128 tiles
-    assert large_m_route(129, 2048, 7168) == ("whole", (64, 0))  # 4096x7168: 96
+    # one wave of whole 64-token tiles (mid_m_launch's) in 128-token pieces (wide_pieces)
+    assert mid_m_launch(1024, 1024, 7168) == ("whole", 64)
+    assert large_m_route(1024, 512, 7168) == ("pieces", (128, 2))  # 128 tiles
+    assert large_m_route(129, 2048, 7168) == ("pieces", (128, 2))  # 4096x7168: 96
 
 
 def test_config_is_valid_for_the_fused_kernel():

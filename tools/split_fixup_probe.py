@@ -33,8 +33,12 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 17), (4096, 7168, 128
           ("fused", 1024, 7168, 1024), ("fused", 4096, 7168, 256),
           # issue 5's M <= 16 (60% of the roofline) and M <= 64 (1.5x QuACK) on big weights
           (7168, 18432, 16), (9216, 7168, 16), (5120, 17408, 16), (9216, 7168, 8),
-          (7168, 18432, 32), (9216, 7168, 32)]
-NARROW_FIRST = 14
+          (7168, 18432, 32), (9216, 7168, 32),
+          # session 31: neighbours of the wins at 6..13 (128-token tiles in two pieces where
+          # the plan has one wave of whole 64-token tiles) and 64-token pieces on 4096x7168
+          (4096, 7168, 160), (4096, 7168, 192), ("fused", 1024, 7168, 640),
+          ("fused", 1024, 7168, 768), ("fused", 4096, 7168, 96), ("fused", 4096, 7168, 128)]
+NARROW = range(14, 20)
 
 
 def public(a, a_sf, w):
@@ -43,7 +47,7 @@ def public(a, a_sf, w):
 
 def pieces_variants(m: int, n: int, k: int, plan: dict, narrow: bool) -> dict:
     """The "p{s}c{c}" variants of a narrow point (the plan's token tile and K groups) or the
-    "t{tile}p{s}" ones of a point whose plan does not split (one wave, s dividing K / 64)."""
+    "t{tile}p{s}" ones of another point (one wave, s dividing K / 64, not the plan's own)."""
     tile_m, out = plan["config"][0], {}
     if narrow:
         for c in (1, 2):
@@ -51,18 +55,18 @@ def pieces_variants(m: int, n: int, k: int, plan: dict, narrow: bool) -> dict:
                 if -(-m // tile_m) * -(-n // TILE_N) * s <= c * H200_SMS:
                     out[f"p{s}c{c}"] = dict(config=(tile_m, 0), splits=s, ctas_per_sm=c,
                                             k_groups=plan.get("k_groups", 1))
-    elif plan.get("splits", 1) == 1:
+    else:
         for t in (64, 128, 256):
             for s in (2, 3, 4):
                 if (-(-m // t) * -(-n // TILE_N) * s <= H200_SMS and (k // 64) % s == 0
-                        and t <= max(64, 2 * m)):
+                        and t <= max(64, 2 * m) and (t, s) != (tile_m, plan.get("splits"))):
                     out[f"t{t}p{s}"] = dict(config=(t, 0), splits=s)
     return out
 
 
 for point in select_shapes(POINTS):
     kind, n, k, m = point if len(point) == 4 else ("gemm", *point)
-    narrow = POINTS.index(point) >= NARROW_FIRST
+    narrow = POINTS.index(point) in NARROW
     plan = planned(kind, n, k, m)
     tile_m, splits = plan["config"][0], plan.get("splits", 1)
     tiles = -(-m // tile_m) * -(-n // TILE_N)
