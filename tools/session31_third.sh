@@ -14,7 +14,6 @@ warm_points split_fixup_probe 250 $(seq 20 25)
 warm_suite nvfp4_gemm 5
 warm_suite swiglu 2 3
 report_checks
-cat "$OUT/checks.txt"
 CUTE_KERNELS_BENCH_SHAPES=$(seq -s, 20 25) timeout 150 python tools/split_fixup_probe.py 2>&1 \
   | tee "$OUT/split_fixup_probe.log"
 CUTE_KERNELS_BENCH_SHAPES=5 timeout 120 python -m cute_kernels.bench nvfp4_gemm \
