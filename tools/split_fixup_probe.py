@@ -15,7 +15,9 @@ fused kernel on those pieces, issue 6's 1024x7168 M = 1024 at 0.83x cuBLAS + sil
 14.. are issue 5's M = 8..32 targets on the big weights, where the plan is stream-K with
 narrow token tiles on the default grid (tiles cut at arbitrary k-tiles, each CTA holding two
 pieces) or the small-M kernel ("public"): "p{s}c{c}", every tile in ``s`` pieces at ``c``
-CTAs an SM (the plan's K groups). One point per CUTE_KERNELS_BENCH_SHAPES index;
+CTAs an SM (the plan's K groups). Since session 31's third call the launches read whole token tiles of activations, as the
+public functions (before, at M short of a whole tile the TMA zero-filled past M: slow).
+"w64": whole 64-token tiles. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 from probe_inputs import planned, time_wgmma_variants
@@ -37,7 +39,8 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 17), (4096, 7168, 128
           # session 31: neighbours of the wins at 6..13 (128-token tiles in two pieces where
           # the plan has one wave of whole 64-token tiles) and 64-token pieces on 4096x7168
           (4096, 7168, 160), (4096, 7168, 192), ("fused", 1024, 7168, 640),
-          ("fused", 1024, 7168, 768), ("fused", 4096, 7168, 96), ("fused", 4096, 7168, 128)]
+          ("fused", 1024, 7168, 768), ("fused", 4096, 7168, 96), ("fused", 4096, 7168, 128),
+          ("fused", 4096, 7168, 129), ("fused", 4096, 7168, 192)]
 NARROW = range(14, 20)
 
 
@@ -79,6 +82,8 @@ for point in select_shapes(POINTS):
         if tile_m <= 64 and kind == "gemm":
             variants["sk_exact2"] = dict(config=(tile_m, 0, 2 * tiles * splits),
                                          stream_k=True, ctas_per_sm=2)
+    if not narrow and plan["config"][0] != 64:
+        variants["w64"] = dict(config=(64, 0))  # whole 64-token tiles (before wide_pieces)
     variants.update(pieces_variants(m, n, k, plan, narrow))
     print(f"{kind} {n}x{k} M={m}: plan {plan}, {tiles} tiles", flush=True)
     time_wgmma_variants(kind, n, k, m, variants)
