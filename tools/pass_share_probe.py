@@ -1,7 +1,8 @@
 """What the activations' bf16 pass costs the public ops at the points still open on the
 small shapes (session 26's suites, settled timing): ``nvfp4_gemm`` 4096x7168 and 7168x2048
 at M = 256 (0.87 / 0.84x cuBLAS), 4096x7168 at M = 32 / 64 (0.90 / 0.95x QuACK), and
-``nvfp4_gemm_swiglu_quant`` 1024x7168 at M = 256 / 1024 (0.94 / 0.85x cuBLAS + silu).
+``nvfp4_gemm_swiglu_quant`` 1024x7168 at M = 256 / 1024 (0.94 / 0.85x cuBLAS + silu; since
+session 31 also M = 4096 / 16384, 0.97 / 0.98x).
 
 Per point, interleaved and settled, 200 calls a graph (us): "public" (the op as planned),
 "ready" (the same op with ``bf16_activations`` answering from a buffer filled before the
@@ -26,7 +27,9 @@ GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 POINTS = [("gemm", 4096, 7168, 256), ("gemm", 7168, 2048, 256), ("gemm", 4096, 7168, 64),
           ("gemm", 4096, 7168, 32), ("fused", 1024, 7168, 256), ("fused", 1024, 7168, 1024),
-          ("gemm", 9216, 7168, 256)]
+          ("gemm", 9216, 7168, 256),
+          # session 31: the fused op's last rows under cuBLAS + silu (0.97 / 0.98x)
+          ("fused", 1024, 7168, 4096), ("fused", 1024, 7168, 16384)]
 
 
 def ready_activations(a, a_sf):
