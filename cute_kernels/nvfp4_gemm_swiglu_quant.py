@@ -393,10 +393,10 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     ``stream_k_plan(fused=True)`` takes it; ``("split", plan)`` (``plain_plan``'s form), the
     fp32 split route where whole tiles would starve the grid (``split_route_plan``), or where
     ``nvfp4_gemm``'s own launch has narrower token tiles than the fused kernel
-    (``fp32_route_plan``: 32-token tiles at 17..32 tokens, 16 at 9..16 on 36864x7168, 128-token
-    stream-K tiles at 129..256 on 9216x7168, 64-token whole tiles at 1024 tokens on
-    1024x7168), except that ``("narrow", tile_m)`` runs the fused kernel itself on that launch
-    where it is stream-K with 16- or 32-token tiles (``FUSED_NARROW_TILES``); else
+    (``fp32_route_plan``), except that ``("narrow", tile_m)`` runs the fused kernel itself on
+    that launch where it is stream-K with 16- or 32-token tiles (``FUSED_NARROW_TILES``; 17..32
+    tokens on 36864x7168, 34816x5120 and 9216x7168: no model shape takes the split route since
+    session 30); else
     ``("whole", config)``, the fused kernel on whole tiles; one wave of whole 64-token tiles
     becomes ``("pieces", (128, 2))`` where ``wide_pieces`` takes it (as ``plain_plan``).
 
