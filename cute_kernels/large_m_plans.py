@@ -289,12 +289,18 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
 MID_M_TILE_COST = {64: 0.75, 128: 1.0, 256: 1.85}
 MID_M_PIECE_COST = 0.3
 MID_M_MAX_WAVES = 4
+# stream-K enters the model from this many units a CTA (``STREAM_K_MIN_K_TILES``' 40 until
+# session 31): the fused 1024x7168 at 513..640 tokens (34 units a CTA with 128-token tiles;
+# ``tools/split_fixup_probe.py``, H200 2026-12-01, us, stream-K 128 / the wide pieces / whole
+# 64-token tiles: M = 520 29.56 / 30.55 / 32.10, M = 576 29.88 / 30.55 / 32.21, M = 640 29.54 /
+# 30.75 / 32.66). No other model shape's launch changes with it.
+MID_M_STREAM_K_MIN_K_TILES = 32
 
 
 def mid_m_estimates(m: int, two_i: int, k: int, sms: int = H200_SMS) -> dict:
     """("whole" | "stream_k", tile_m) -> the wgmma kernel's estimated time, in K loops of one
     128-token tile: waves x ``MID_M_TILE_COST`` for whole tiles; for stream-K (only with
-    ``STREAM_K_MIN_K_TILES`` units a CTA or more: fewer, and the pieces' fix-up dominates) each
+    ``MID_M_STREAM_K_MIN_K_TILES`` units a CTA or more: fewer, and the fix-up dominates) each
     CTA's share of the units plus ``MID_M_PIECE_COST`` of a K loop, times the tile's cost."""
     k_tiles = k // TILE_K
     est = {}
@@ -303,7 +309,7 @@ def mid_m_estimates(m: int, two_i: int, k: int, sms: int = H200_SMS) -> dict:
         est[("whole", tile_m)] = -(-tiles // sms) * MID_M_TILE_COST[tile_m] * k_tiles
     for tile_m in (128, 256):
         per_cta = launch_units(m, two_i, k, tile_m) / sms
-        if per_cta >= STREAM_K_MIN_K_TILES:
+        if per_cta >= MID_M_STREAM_K_MIN_K_TILES:
             est[("stream_k", tile_m)] = ((per_cta + MID_M_PIECE_COST * k_tiles)
                                          * MID_M_TILE_COST[tile_m])
     return est
