@@ -643,6 +643,21 @@ def test_large_m_activation_rows_past_m_are_not_used(config, stream_k, quantizer
 @pytest.mark.parametrize("i,k", [(2048, 7168), (192, 576)])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_large_m_matches_reference(m, i, k, fp4_a):
+    _check_large_m_routes(m, i, k, fp4_a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,route", [(520, "stream_k"), (1000, "pieces")])
+def test_small_weight_mid_m_routes_match_reference(m, route):
+    """1024x7168: 128-token stream-K tiles at 513..640 tokens (MID_M_STREAM_K_MIN_K_TILES),
+    the wide pieces at 897..1024 (wide_pieces)."""
+    assert large_m_route(m, 512, 7168)[0] == route
+    _check_large_m_routes(m, 512, 7168, True)
+
+
+def _check_large_m_routes(m, i, k, fp4_a):
+    """The fused kernel on ``large_m_config``'s whole tiles and the public function against
+    the reference; the public function's bits equal its route's launch."""
     from cute_kernels.large_m_plans import large_m_config
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
