@@ -396,9 +396,9 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     (``fp32_route_plan``), except that ``("narrow", tile_m)`` runs the fused kernel itself on
     that launch where it is stream-K with 16- or 32-token tiles (``FUSED_NARROW_TILES``; 17..32
     tokens on 36864x7168, 34816x5120 and 9216x7168: no model shape takes the split route since
-    session 30); else
-    ``("whole", config)``, the fused kernel on whole tiles; one wave of whole 64-token tiles
-    becomes ``("pieces", (128, 2))`` where ``wide_pieces`` takes it (as ``plain_plan``).
+    session 30); else ``("whole", config)``, the fused kernel on whole tiles; one wave of whole
+    64-token tiles becomes ``("pieces", (128, 2))`` where ``wide_pieces`` takes it (as
+    ``plain_plan``).
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
