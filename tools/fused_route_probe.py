@@ -9,7 +9,9 @@ Session 24's ``split_points_probe`` (the kernel alone) had the fused kernel ahea
 split route and of the pair at 9216x7168 M = 129..256, 1024x7168 M = 1024 and 4096x7168
 M = 256: this probe gives the rule its table. Permuted words, interleaved graphs, two rounds,
 graph us; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
-compiles only. ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every variant on packed weight
+compiles only. "route_q0" (session 31): the route with the quantizer warps off (the
+consumers quantize; ``quantizer_warps``). ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every
+variant on packed weight
 bytes (``KOrder.PAIRS``), with the route on permuted words beside ("permuted route"): the
 plain GEMM's packed bytes wanted 256-token stream-K tiles at 129..256 tokens
 (``packed_plan``); does the fused op's?"""
@@ -28,6 +30,7 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 
 # the module, not the function the package exports under the same name
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+SWQ = importlib.import_module("cute_kernels.swiglu_quant_large_m")
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 PACKED = os.environ.get("CUTE_KERNELS_PROBE_PACKED") == "1"
 ROUTE = SWIGLU.packed_route if PACKED else SWIGLU.large_m_route
@@ -47,6 +50,12 @@ def forced_routes(two_i: int, m: int) -> dict:
               if t < 256 or m >= 256 or two_i >= 32768}
     routes.update({f"sk{t}": ("stream_k", t) for t in (128, 256)})
     return routes
+
+
+def without_quantizers(call):
+    """``call()`` with the fused kernel's quantizer warps off (the consumers quantize)."""
+    with replaced(SWQ, {"quantizer_warps": lambda *args: 0}):
+        return call()
 
 
 def exact(call):
@@ -72,6 +81,8 @@ for two_i, k, m in select_shapes(POINTS):
     pair = lambda w: silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w[0], w[1], 0.5), 30.0)  # noqa
     variants = {"route": [lambda w=w: fused(a, a_sf, w) for w in words],
                 "route_exact": [lambda w=w: exact(lambda: fused(a, a_sf, w)) for w in words],
+                "route_q0": [lambda w=w: without_quantizers(lambda: fused(a, a_sf, w))
+                             for w in words],
                 "pair": [lambda w=w: pair(w) for w in words],
                 "pair_exact": [lambda w=w: exact(lambda: pair(w)) for w in words]}
     want = fused(a, a_sf, words[0])
