@@ -424,14 +424,30 @@ class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
 # (``tools/packed_order_probe.py``, H200 2026-12-01, with / without, two rounds: 36864x7168
 # M = 1024 663.2, 664.6 / 687.5, 689.9; 34816x5120 M = 256 130.8, 130.9 / 134.8, 134.8;
 # 9216x7168 M = 1000 181.3, 181.1 / 185.6, 185.8). So: every order but IDENTITY, 128- and
-# 256-token tiles, one CTA an SM (the narrow tiles' fused launches are not measured with them).
+# 256-token tiles, one CTA an SM (the narrow tiles' fused launches are not measured with them),
+# and a next tile to hide behind: not where every CTA has one tile or one K piece (whole tiles
+# in one wave, split-K pieces). There the handover only costs: ``tools/fused_route_probe.py``
+# (H200 2026-12-01, session 31, us, two rounds, with / without, the wide pieces (128, 2)):
+# packed bytes 4096x7168 M = 129 33.68, 33.82 / 32.16, 32.31; M = 256 34.31, 34.41 / 32.83,
+# 32.85; 1024x7168 M = 1024 37.86, 37.59 / 36.54, 36.51 (its pair 37.15, 37.07); permuted
+# words even (30.97, 30.88 / 30.91, 30.81 and 34.40, 34.29 / 34.53, 34.59), as 4096x7168
+# M = 1000 above (128 whole tiles, 84.6 / 83.9).
 QUANTIZER_WARPS = 3
 
 
-def quantizer_warps(tile_m: int, ctas_per_sm: int, k_order: KOrder) -> int:
-    """The quantizer warps of a fused large-M launch (the comment above)."""
+def quantizer_warps(tile_m: int, ctas_per_sm: int, k_order: KOrder,
+                    one_tile_a_cta: bool = False) -> int:
+    """The quantizer warps of a fused large-M launch (the comment above); ``one_tile_a_cta``:
+    every CTA has one output tile or one K piece of one."""
     return (QUANTIZER_WARPS if k_order != KOrder.IDENTITY and ctas_per_sm == 1 and tile_m >= 128
-            else 0)
+            and not one_tile_a_cta else 0)
+
+
+def one_tile_a_cta(m: int, two_i: int, tile_m: int, ctas: int, stream_k: bool,
+                   splits: int) -> bool:
+    """Whether every CTA of a launch on ``ctas`` CTAs has one output tile or one K piece of
+    one: split-K pieces, or whole tiles that fit in one wave."""
+    return splits > 1 or (not stream_k and -(-m // tile_m) * -(-two_i // TILE_N) <= ctas)
 
 
 def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
@@ -456,7 +472,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     k_order = operand_k_order(w, k_order)
     if quantizers is None:
-        quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order)
+        quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
+            out.shape[0], two_i, tile_m, sms, stream_k, splits))
     stream_k = stream_k or splits > 1
     tail = compile_tail(k_order, ctas_per_sm, k_groups)
     if quantizers or splits > 1:

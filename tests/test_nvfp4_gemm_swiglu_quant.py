@@ -103,6 +103,13 @@ def test_quantizer_warps_rule():
         assert quantizer_warps(256, 1, order) == quantizer_warps(128, 1, order) == QUANTIZER_WARPS
         assert quantizer_warps(64, 1, order) == quantizer_warps(32, 2, order) == 0
     assert quantizer_warps(256, 1, KOrder.IDENTITY) == 0
+    # nothing to hide behind where every CTA has one tile or one K piece
+    assert quantizer_warps(128, 1, KOrder.PAIRS, one_tile_a_cta=True) == 0
+    from cute_kernels.swiglu_quant_large_m import one_tile_a_cta
+    assert one_tile_a_cta(256, 4096, 128, 132, True, 2)           # the wide pieces
+    assert one_tile_a_cta(1024, 4096, 256, 132, False, 1)         # 128 whole tiles
+    assert not one_tile_a_cta(1024, 36864, 256, 132, False, 1)    # 1152 whole tiles
+    assert not one_tile_a_cta(256, 9216, 128, 132, True, 1)       # stream-K on 144 tiles
     with pytest.raises(AssertionError):
         NVFP4GemmSwigluQuantLargeM(2048, 7168, 32, ctas_per_sm=2, quantizers=3)
 

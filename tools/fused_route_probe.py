@@ -11,10 +11,9 @@ M = 256: this probe gives the rule its table. Permuted words, interleaved graphs
 graph us; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
 compiles only. "route_q0" (session 31): the route with the quantizer warps off (the
 consumers quantize; ``quantizer_warps``). ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every
-variant on packed weight
-bytes (``KOrder.PAIRS``), with the route on permuted words beside ("permuted route"): the
-plain GEMM's packed bytes wanted 256-token stream-K tiles at 129..256 tokens
-(``packed_plan``); does the fused op's?"""
+variant on packed weight bytes (``KOrder.PAIRS``), with the route on permuted words beside
+("permuted route"): the plain GEMM's packed bytes wanted 256-token stream-K tiles at
+129..256 tokens (``packed_plan``); does the fused op's?"""
 
 import importlib
 import os
