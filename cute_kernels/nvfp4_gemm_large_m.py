@@ -71,12 +71,16 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
+from layouts import sf_tiled_layout
+
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
-                         e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2)
+from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
+                         e2m1x2_by_multiply, e2m1x2_from_byte, e2m1x2_permuted, in_register,
+                         mul_bf16x2)
 from .dtypes import torch_to_cutlass
+from .grid_decode import GridDecoder, release_flags, wait_decoded
 from .k_order import KOrder
 from .permuted_fp4 import weight_dims
 from .stream_k import stream_k_fixup, workspace_words
@@ -138,11 +142,11 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM:
+class NVFP4GemmLargeM(GridDecoder):
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                 k_groups: int = 1):
+                 k_groups: int = 1, grid_decode: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -198,6 +202,16 @@ class NVFP4GemmLargeM:
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
+        # ``grid_decode`` (``grid_decode``, experimental): NVFP4 activations decoded by warps
+        # 1..3 of the producer warpgroup into the bf16 buffer the TMA reads, flag by flag;
+        # whole tiles (one wave), one K group a stage, activations in PERMUTED_K_ORDER
+        self.grid_decode = grid_decode
+        if grid_decode:
+            from .nvfp4_dequant import NVFP4DequantPermutedK
+
+            assert not stream_k and k_groups == 1 and ctas_per_sm == 1
+            assert self.k_order in (KOrder.PERMUTED, KOrder.PAIRS) and tile_m >= 32
+            self.unit = NVFP4DequantPermutedK(k)
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -225,11 +239,12 @@ class NVFP4GemmLargeM:
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
-                stream, streamk=()):
+                stream, streamk=(), decode=()):
         """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop. ``streamk``: the stream-K workspace and arrival
-        counters (empty otherwise)."""
+        counters (empty otherwise). ``decode`` (``grid_decode``): ``mA`` as int32 [rows * K /
+        64, 32], the NVFP4 codes as int32 [M * K / 64, 8], their scale bytes, the flags."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
@@ -279,7 +294,7 @@ class NVFP4GemmLargeM:
             # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    tiled_mma, act_layout, w_layout, sf_layout).launch(
+                    decode, tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -291,7 +306,7 @@ class NVFP4GemmLargeM:
     @cute.kernel
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
-               tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
+               decode, tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
                w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
@@ -336,7 +351,11 @@ class NVFP4GemmLargeM:
                     self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
-                              tSs, tSg)
+                              tSs, tSg, decode)
+            elif cutlass.const_expr(self.grid_decode):
+                if cutlass.const_expr(self.pdl):
+                    cute.arch.griddepcontrol_wait()
+                self._decode_side(warp, tok_tiles, outs, decode)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -361,15 +380,20 @@ class NVFP4GemmLargeM:
     # ---------------------------------------------------------------- producer warp
     @cute.jit
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
-                 tSg):
+                 tSg, decode=()):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
+            if cutlass.const_expr(self.grid_decode):
+                state = self._produce_decoded(*loads, state, row_tile, tok_tile, decode[3])
+            else:
+                state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
             tile += cute.arch.grid_dim()[0]
+        if cutlass.const_expr(self.grid_decode):
+            release_flags(decode[3], tok_tiles * self.k_tiles + 1)
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
@@ -417,6 +441,37 @@ class NVFP4GemmLargeM:
             mainloop.producer_commit(state)
             state.advance()
         return state
+
+    @cute.jit
+    def _produce_decoded(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
+                         state, row_tile, tok_tile, mFlags):
+        """``_produce_piece`` of a whole tile with ``grid_decode``: each k-tile's weight and
+        scale loads first, then its activation load once the decoders' flag is full."""
+        ready = cutlass.Int32(0)
+        for kt in cutlass.range(self.k_tiles, unroll=1):
+            mainloop.producer_acquire(state)
+            bar = mainloop.producer_get_barrier(state)
+            cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
+                      tma_bar_ptr=bar)
+            cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt],
+                      tSs[None, state.index], tma_bar_ptr=bar)
+            ready = wait_decoded(mFlags, tok_tile, kt, ready, self.k_tiles, self.tile_m)
+            cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
+                      tma_bar_ptr=bar)
+            mainloop.producer_commit(state)
+            state.advance()
+        return state
+
+    @cute.jit
+    def _decode_side(self, warp, tok_tiles, outs, decode):
+        """Warps 1..3 with ``grid_decode``: the activations' decode (``_decode_items``)."""
+        mOut32, mCodes, mCodeSF, mFlags = decode
+        m = outs[0].shape[0]
+        kb = self.k // 16
+        sSF = cute.make_tensor(mCodeSF.iterator,
+                               sf_tiled_layout((m + 127) // 128 * 128, (kb + 3) // 4 * 4))
+        self._decode_items(mOut32, mCodes, mCodeSF, sSF, mFlags, m, tok_tiles * self.tile_m,
+                           self.k_tiles, self.tile_m, warp, in_register(BF16X2_POW2_63))
 
     @cute.jit
     def _whole_tiles(self, tok_tiles):

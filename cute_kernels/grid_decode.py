@@ -1,0 +1,154 @@
+"""Grid decode: NVFP4 activations dequantized by the wgmma launch's own grid, overlapping its
+main loop, instead of by ``bf16_activations``' pass before it. EXPERIMENTAL (session 31:
+compile-tested on the CPU, never run on a GPU); off unless a caller asks for it.
+
+Why: at 2I = 1024 the pass is the fused op's whole gap to cuBLAS + silu (H200 2026-12-01,
+``tools/pass_share_probe.py``, us, op / GEMM kernels alone / pass alone: M = 4096 93.3 / 74.4 /
+20.2, M = 16384 372.9 / 294.7 / 76.7). The pass is bandwidth bound and the GEMM there tensor
+bound, so run both at once: the producer warpgroup's three spare warps of every CTA decode
+while the consumers compute.
+
+How:
+- An item is one 64-element K group of 32 activation rows: lane l decodes row ``32 c + l`` of
+  the item's row block c with ``NVFP4DequantPermutedK``'s own unit code (all four of the
+  group's units: the same bits as the pass), reading 8 words and 4 scale bytes and writing
+  the group's 128 bytes of bf16 in ``PERMUTED_K_ORDER`` into a scratch buffer of whole token
+  tiles (zeros past M), which the TMA reads as before.
+- Items go k-tile by k-tile over all rows (the order every CTA of one wave of whole tiles
+  consumes them), ``IN_FLIGHT`` of them a warp at once, item i to decode warp i mod W.
+- After its stores and a release fence, lane 0 adds one to the flag of (token tile, k-tile).
+- The producer warp, before a k-tile's TMA load, makes sure the flag is full: one warp-wide
+  acquire load polls 32 k-tiles' flags at once and keeps how far they are complete; a proxy
+  fence then orders the TMA's reads after the decoders' writes. A flag polled ``POLL_LIMIT``
+  times traps (a CUDA error, not a hang).
+- The flags are ``arrival_counters`` (zero between launches): the producer warp that counts
+  itself in last on ``done`` (the word after the flags) zeroes them all.
+
+Launches: whole tiles in one wave (``one_tile_a_cta``), one K group a stage, permuted words
+or packed bytes in pairs, one CTA an SM, no quantizer warps (they hold the same warps).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.arch.nvvm_wrappers import inline_ptx
+
+ITEM_ROWS = 32       # rows an item: one a lane
+DECODE_WARPS = 3     # warps 1..3 of the producer warpgroup
+IN_FLIGHT = 2        # items a decode warp loads before it stores
+POLL_LIMIT = 1 << 22  # polls of one flag before a trap (~seconds)
+
+
+def flag_words(rows: int, k_tiles: int, tile_m: int) -> int:
+    """int32 words of a launch's flags: one per (token tile, k-tile), then ``done``."""
+    return rows // tile_m * k_tiles + 1
+
+
+@cute.jit
+def trap_if(cond):
+    """A CUDA error (``trap``) where ``cond`` holds."""
+    if cond:
+        inline_ptx("trap;")
+
+
+class GridDecoder:
+    """The decode warps' loop, a mixin of the wgmma kernels (``self.unit``: the
+    ``NVFP4DequantPermutedK`` whose unit code decodes)."""
+
+    @cute.jit
+    def _decode_items(self, mOut32: cute.Tensor, mCodes: cute.Tensor, mCodeSF: cute.Tensor,
+                      sSF: cute.Tensor, mFlags: cute.Tensor, m, rows,
+                      k_tiles: cutlass.Constexpr, tile_m: cutlass.Constexpr, warp, two63):
+        """Decode warp ``warp`` (1..3) of this CTA: its items of the activations (``rows`` of
+        whole token tiles, M = ``m`` of them real), ``IN_FLIGHT`` at a time: ``mOut32`` the
+        scratch as int32 [rows * K / 64, 32], ``mCodes`` the codes as int32 [M * K / 64, 8],
+        ``mCodeSF`` their scale bytes, ``sSF`` those through the swizzled layout."""
+        lane = cute.arch.lane_idx()
+        decoders = cute.arch.grid_dim()[0] * DECODE_WARPS
+        first = cute.arch.block_idx()[0] * DECODE_WARPS + warp - 1
+        blocks = rows // ITEM_ROWS
+        items = blocks * k_tiles
+        for i in cutlass.range(first, items, IN_FLIGHT * decoders, unroll=1):
+            words = [cute.make_rmem_tensor((1, 8), cutlass.Int32) for _ in range(IN_FLIGHT)]
+            sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN) for _ in range(IN_FLIGHT)]
+            for j in cutlass.range_constexpr(IN_FLIGHT):
+                item = i + j * decoders
+                kt = item // blocks
+                row = (item - kt * blocks) * ITEM_ROWS + lane
+                group = row * k_tiles + kt
+                if item < items and row < m:
+                    self.unit._load_words(mCodes, 4 * group, words[j])
+                    self.unit._load_scales(mCodeSF, sSF, group, sfs[j])
+            for j in cutlass.range_constexpr(IN_FLIGHT):
+                item = i + j * decoders
+                kt = item // blocks
+                block = item - kt * blocks
+                row = block * ITEM_ROWS + lane
+                group = row * k_tiles + kt
+                if item < items:
+                    if row < m:
+                        sf32 = sfs[j].load().to(cutlass.Float32)
+                        for r in cutlass.range_constexpr(4):
+                            for b in cutlass.range_constexpr(2):
+                                chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                                self.unit._chunk(words[j], sf32, r, b, two63, chunk)
+                                cute.autovec_copy(chunk, cute.local_tile(mOut32, (1, 4),
+                                                                         (group, 4 * b + r)))
+                    else:  # rows past M: zeros, so that the tile's padded rows read as zero
+                        zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                        zeros.fill(0)
+                        for c in cutlass.range_constexpr(8):
+                            cute.autovec_copy(zeros, cute.local_tile(mOut32, (1, 4), (group, c)))
+                    cute.arch.fence_acq_rel_gpu()
+                    cute.arch.sync_warp()
+                    if lane == 0:
+                        flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
+                        cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1),
+                                             sem="release", scope="gpu")
+
+
+@cute.jit
+def wait_decoded(mFlags: cute.Tensor, tok_tile, kt, ready, k_tiles: cutlass.Constexpr,
+                 tile_m: cutlass.Constexpr):
+    """Producer warp (all 32 lanes), before the TMA load of k-tile ``kt`` of token tile
+    ``tok_tile``: ``ready`` is the first k-tile of the tile not yet seen complete; returns it
+    past ``kt``. Each poll reads 32 flags at once (lane l: k-tile ready + l)."""
+    need = cutlass.Int32(tile_m // ITEM_ROWS)
+    lane = cute.arch.lane_idx()
+    polls = cutlass.Int32(0)
+    while ready <= kt:
+        kl = ready + lane
+        done = cutlass.Boolean(True)
+        if kl < k_tiles:
+            got = cute.arch.load(mFlags.iterator + tok_tile * k_tiles + kl, cutlass.Int32,
+                                 sem="acquire", scope="gpu")
+            done = got >= need
+        mask = cute.arch.vote_ballot_sync(done)
+        # the complete k-tiles from ``ready`` on: mask's trailing ones
+        mask = cutlass.Uint32(mask)
+        ready += cutlass.Int32(cute.arch.popc(mask & ~(mask + cutlass.Uint32(1))))
+        polls += 1
+        trap_if(polls > POLL_LIMIT)
+        if ready <= kt:
+            inline_ptx("nanosleep.u32 128;")
+    # each lane acquired its own flags: the warp barrier orders them all before every lane's
+    # next steps; then the decoders' generic-proxy stores before the TMA's (async proxy) reads
+    cute.arch.sync_warp()
+    cute.arch.fence_proxy("async.global")
+    return ready
+
+
+@cute.jit
+def release_flags(mFlags: cute.Tensor, words):
+    """Producer warp, after its last poll: count this CTA in on ``done`` (the word after the
+    flags); the last CTA zeroes the flags and ``done`` (no CTA polls any more)."""
+    lane = cute.arch.lane_idx()
+    old = cutlass.Int32(0)
+    if lane == 0:
+        old = cute.arch.atomic_add(mFlags.iterator + (words - 1), cutlass.Int32(1),
+                                   sem="acq_rel", scope="gpu")
+    old = cute.arch.shuffle_sync(old, 0)
+    if old == cute.arch.grid_dim()[0] - 1:
+        for w in cutlass.range(lane, words, 32, unroll=1):
+            mFlags[w] = cutlass.Int32(0)
