@@ -1,6 +1,9 @@
 """Grid decode: NVFP4 activations dequantized by the wgmma launch's own grid, overlapping its
-main loop, instead of by ``bf16_activations``' pass before it. EXPERIMENTAL (session 31:
-compile-tested on the CPU, never run on a GPU); off unless a caller asks for it.
+main loop, instead of by ``bf16_activations``' pass before it. EXPERIMENTAL, on no route:
+bit-exact on the H200 but slower than the pass (session 31, ``tools/grid_decode_probe.py``,
+us, pass route / grid decode: fused 1024x7168 M = 4096 92.4 / 144.0, 4096x7168 M = 1024 78.2 /
+80.9): the decode warps take ~4 us an item where keeping ahead needs ~1.6
+(``notes/nvfp4-gemm-next.md``).
 
 Why: at 2I = 1024 the pass is the fused op's whole gap to cuBLAS + silu (H200 2026-12-01,
 ``tools/pass_share_probe.py``, us, op / GEMM kernels alone / pass alone: M = 4096 93.3 / 74.4 /

@@ -1,6 +1,6 @@
 """Host side of grid decode (``grid_decode``, EXPERIMENTAL): compiles and launches of the plain
-and fused wgmma kernels that decode their NVFP4 activations themselves. Not on any public route
-yet; ``tools/grid_decode_probe.py`` times it against the pass."""
+and fused wgmma kernels that decode their NVFP4 activations themselves. On no public route
+(slower than the pass so far); ``tools/grid_decode_probe.py`` times it against the pass."""
 
 from __future__ import annotations
 
