@@ -2,7 +2,7 @@
 # Session 31's tenth call (~250 s): grid decode's first GPU run (experimental, not routed):
 # its bit tests against the pass (plain and fused, three launches each: the flags reset),
 # tools/grid_decode_probe.py (one wave of whole tiles: public / pass / grid / ready), then
-# memcheck on the small bit tests.
+# memcheck on the small bit tests (API errors hidden, as device_common.sh's sanitize).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session31_tenth.sh
 source "$(dirname "$0")/device_common.sh"
 warm_points grid_decode_probe 150 0 1 2 3
@@ -12,7 +12,8 @@ test_summary | tee "$OUT/checks.txt"
 grep -h -B2 -A12 "Error\|Traceback" /tmp/logs/t-grid.log | head -40
 CUTE_KERNELS_BENCH_SHAPES=0,1,2,3 timeout 90 python tools/grid_decode_probe.py 2>&1 \
   | tee "$OUT/grid_decode_probe.log"
-timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 python -m pytest -q -m gpu \
+timeout 60 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
+  python -m pytest -q -m gpu \
   -p no:cacheprovider tests/test_grid_decode.py -k "200" > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
 echo "done after $(elapsed) s"
