@@ -15,8 +15,8 @@ from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
 from .grid_decode import flag_words
 from .k_order import KOrder
-from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 operand_k_order)
+from .nvfp4_gemm_large_m import (H200_SMS, TILE_K, TILE_N, NVFP4GemmLargeM,
+                                 fake_weight_operands, operand_k_order)
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
 
@@ -68,12 +68,7 @@ def compile_nvfp4_gemm_large_m_grid_decode(n: int, k: int, out_dtype: str, tile_
     """``compile_nvfp4_gemm_large_m`` with ``grid_decode`` (whole tiles)."""
     cout = torch_to_cutlass(out_dtype)
     a, decode = _fake_decode_tensors(k)
-    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
-                                 assumed_align=16)
-    row_tiles = (n + TILE_N - 1) // TILE_N
-    b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
-                                    assumed_align=16)
-    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    b, b_sf, alpha = fake_weight_operands(n, k)
     d = make_fake_compact_tensor(cout, (cute.sym_int(), n), stride_order=(1, 0),
                                  assumed_align=16)
     kernel = NVFP4GemmLargeMGridDecode(n, k, cout, tile_m, stages, sms, k_order=k_order,
@@ -89,11 +84,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(i: int, k: int, tile_m: 
     """``compile_nvfp4_gemm_swiglu_quant_large_m`` with ``grid_decode`` (whole tiles, no
     quantizer warps)."""
     a, decode = _fake_decode_tensors(k)
-    b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
-                                 assumed_align=16)
-    b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
-                                                    * SF_CHUNK_WORDS,), assumed_align=16)
-    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    b, b_sf, alpha = fake_weight_operands(2 * i, k)
     gs = make_fake_compact_tensor(cutlass.Float32, (1,))
     q = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(), i // 2), stride_order=(1, 0),
                                  assumed_align=16)
@@ -121,30 +112,31 @@ def whole_tiles_fit(m: int, n: int, tile_m: int, ctas: int) -> bool:
     return -(-m // tile_m) * -(-n // TILE_N) <= ctas
 
 
+def _prepared(a, a_sf, w, m: int, tile_m: int, k_order: KOrder | None) -> tuple:
+    """(N, K, SMs, the K order, the weight and the scratch as the kernels take them, the
+    decode's tensors) of a grid-decode launch on weights ``w`` over M tokens."""
+    n, k, _ = weight_dims(w)
+    sms = sm_count(w.device.index or 0)
+    assert whole_tiles_fit(m, n, tile_m, sms), (m, n, tile_m)
+    scratch, *decode = decode_buffers(a, a_sf, -(-m // tile_m) * tile_m, tile_m)
+    return n, k, sms, operand_k_order(w, k_order), (scratch, w.view(torch.int32)), decode
+
+
 def launch_large_m_grid_decode(a, a_sf, b, b_sf, alpha_t, out, tile_m: int,
                                k_order: KOrder | None = None) -> None:
     """``nvfp4_gemm_large_m.launch_large_m`` on NVFP4 activations ``a`` / ``a_sf`` decoded by
     the launch itself (whole ``tile_m``-token tiles in one wave)."""
-    m = out.shape[0]
-    n, k, _ = weight_dims(b)
-    sms = sm_count(b.device.index or 0)
-    assert whole_tiles_fit(m, n, tile_m, sms), (m, n, tile_m)
-    k_order = operand_k_order(b, k_order)
-    scratch, *decode = decode_buffers(a, a_sf, -(-m // tile_m) * tile_m, tile_m)
+    n, k, sms, k_order, operands, decode = _prepared(a, a_sf, b, out.shape[0], tile_m, k_order)
     compile_nvfp4_gemm_large_m_grid_decode(n, k, str(out.dtype), tile_m, 0, sms, k_order)(
-        scratch, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t, out, *decode)
+        *operands, b_sf.view(torch.int32).view(-1), alpha_t, out, *decode)
 
 
 def launch_fused_grid_decode(a, a_sf, w, w_sf, alpha_t, out_global_scale, out, out_sf,
                              tile_m: int, k_order: KOrder | None = None) -> None:
     """``swiglu_quant_large_m.launch_large_m`` on NVFP4 activations decoded by the launch
     itself (whole ``tile_m``-token tiles in one wave, the consumers quantizing)."""
-    m = out.shape[0]
-    two_i, k, _ = weight_dims(w)
-    sms = sm_count(w.device.index or 0)
-    assert whole_tiles_fit(m, two_i, tile_m, sms), (m, two_i, tile_m)
-    k_order = operand_k_order(w, k_order)
-    scratch, *decode = decode_buffers(a, a_sf, -(-m // tile_m) * tile_m, tile_m)
+    two_i, k, sms, k_order, operands, decode = _prepared(a, a_sf, w, out.shape[0], tile_m,
+                                                         k_order)
     compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(two_i // 2, k, tile_m, 0, sms, k_order)(
-        scratch, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha_t,
-        out_global_scale, out, out_sf.view(torch.uint8).view(-1), *decode)
+        *operands, w_sf.view(torch.int32).view(-1), alpha_t, out_global_scale, out,
+        out_sf.view(torch.uint8).view(-1), *decode)

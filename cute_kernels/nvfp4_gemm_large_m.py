@@ -822,12 +822,7 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     # zero rows keep the TMA inside the buffer); the kernel takes M from the output
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
-    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
-                                 assumed_align=16)
-    row_tiles = (n + TILE_N - 1) // TILE_N
-    b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
-                                    assumed_align=16)
-    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    b, b_sf, alpha = fake_weight_operands(n, k)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
@@ -839,6 +834,17 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
+
+
+def fake_weight_operands(n: int, k: int) -> tuple:
+    """The weights (int32 words [N, K/8]), their scales (int32, padded to whole row tiles)
+    and alpha as compiled arguments."""
+    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
+                                 assumed_align=16)
+    row_tiles = (n + TILE_N - 1) // TILE_N
+    b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
+                                    assumed_align=16)
+    return b, b_sf, make_fake_compact_tensor(cutlass.Float32, (1,))
 
 
 class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
