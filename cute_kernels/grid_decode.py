@@ -18,7 +18,10 @@ How:
   the group's 128 bytes of bf16 in ``PERMUTED_K_ORDER`` into a scratch buffer of whole token
   tiles (zeros past M), which the TMA reads as before.
 - Items go k-tile by k-tile over all rows (the order every CTA of one wave of whole tiles
-  consumes them), ``IN_FLIGHT`` of them a warp at once, item i to decode warp i mod W.
+  consumes them), item i to decode warp i mod W: ``IN_FLIGHT`` of them a warp at once through
+  registers, or with ``decode_ring`` = R (``_decode_items_ring``) R items ahead through a
+  per-warp ``cp.async`` ring in shared memory (no registers held; R such that the pipeline
+  keeps its stages).
 - After a batch's stores and one release fence, lane 0 adds one to each item's flag of
   (token tile, k-tile).
 - The producer warp, before a k-tile's TMA load, makes sure the flag is full: one warp-wide
@@ -37,11 +40,18 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass.cute.arch.nvvm_wrappers import inline_ptx
+from cutlass.cute.nvgpu import cpasync
 
 ITEM_ROWS = 32       # rows an item: one a lane
 DECODE_WARPS = 3     # warps 1..3 of the producer warpgroup
 IN_FLIGHT = 2        # items a decode warp loads before it stores
 POLL_LIMIT = 1 << 22  # polls of one flag before a trap (~seconds)
+
+
+def ring_words(items: int) -> int:
+    """int32 words of the decoders' cp.async ring of ``items`` items a warp: per item and
+    lane two 16-byte chunks of codes, then a word of four scale bytes."""
+    return items * DECODE_WARPS * 32 * 9
 
 
 def flag_words(rows: int, k_tiles: int, tile_m: int) -> int:
@@ -117,6 +127,94 @@ class GridDecoder:
                         flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
                         cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1),
                                              sem="relaxed", scope="gpu")
+
+
+    @cute.jit
+    def _decode_items_ring(self, ring: cute.Tensor, mOut32: cute.Tensor, mCodes: cute.Tensor,
+                           mCodeSF: cute.Tensor, sSF: cute.Tensor, mFlags: cute.Tensor, m, rows,
+                           k_tiles: cutlass.Constexpr, tile_m: cutlass.Constexpr, warp, two63):
+        """``_decode_items`` with the loads through a per-warp ring of ``decode_ring`` items in
+        shared memory (``ring``: ``ring_words`` int32): each lane ``cp.async``-copies its own
+        row's codes and scales for the items ahead, so loads stay in flight without registers
+        (the producer warpgroup has 40). One item an iteration; its flag after a release
+        fence. A lane reads only what it copied, so no warp barrier guards the slots."""
+        slots = self.decode_ring
+        lane = cute.arch.lane_idx()
+        w = warp - 1
+        decoders = cute.arch.grid_dim()[0] * DECODE_WARPS
+        first = cute.arch.block_idx()[0] * DECODE_WARPS + w
+        blocks = rows // ITEM_ROWS
+        items = blocks * k_tiles
+        chunk_words = slots * DECODE_WARPS * 32 * 8
+        sChunks = cute.make_tensor(ring.iterator, cute.make_ordered_layout(
+            (slots, DECODE_WARPS, 2, 32, 4), order=(4, 3, 2, 1, 0)))
+        sScales = cute.make_tensor(cute.recast_ptr(ring.iterator + chunk_words,
+                                                   dtype=cutlass.Float8E4M3FN),
+                                   cute.make_ordered_layout((slots, DECODE_WARPS, 32, 4),
+                                                            order=(3, 2, 1, 0)))
+        wide = cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128)
+        narrow = cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Float8E4M3FN,
+                                     num_bits_per_copy=32)
+        for t in cutlass.range_constexpr(slots):
+            self._ring_issue(first + t * decoders, t, w, lane, blocks, items, m, k_tiles,
+                             mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow)
+            cute.arch.cp_async_commit_group()
+        mine = (items - first + decoders - 1) // decoders
+        for t in cutlass.range(mine, unroll=1):
+            slot = t % slots
+            item = first + t * decoders
+            kt = item // blocks
+            block = item - kt * blocks
+            row = block * ITEM_ROWS + lane
+            group = row * k_tiles + kt
+            cute.arch.cp_async_wait_group(slots - 1)
+            words = cute.make_rmem_tensor((1, 8), cutlass.Int32)
+            sf = cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
+            for h in cutlass.range_constexpr(2):
+                cute.autovec_copy(sChunks[slot, w, h, lane, None],
+                                  cute.local_tile(words, (1, 4), (0, h))[0, None])
+            cute.autovec_copy(sScales[slot, w, lane, None], sf)
+            self._ring_issue(item + slots * decoders, slot, w, lane, blocks, items, m, k_tiles,
+                             mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow)
+            cute.arch.cp_async_commit_group()
+            if row < m:
+                sf32 = sf.load().to(cutlass.Float32)
+                for r in cutlass.range_constexpr(4):
+                    for b in cutlass.range_constexpr(2):
+                        chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                        self.unit._chunk(words, sf32, r, b, two63, chunk)
+                        cute.autovec_copy(chunk, cute.local_tile(mOut32, (1, 4),
+                                                                 (group, 4 * b + r)))
+            else:  # rows past M: zeros
+                zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                zeros.fill(0)
+                for c in cutlass.range_constexpr(8):
+                    cute.autovec_copy(zeros, cute.local_tile(mOut32, (1, 4), (group, c)))
+            cute.arch.fence_acq_rel_gpu()
+            cute.arch.sync_warp()
+            if lane == 0:
+                flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
+                cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1), sem="relaxed",
+                                     scope="gpu")
+        cute.arch.cp_async_wait_group(0)
+
+    @cute.jit
+    def _ring_issue(self, item, slot, w, lane, blocks, items, m, k_tiles: cutlass.Constexpr,
+                    mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow):
+        """This lane's ``cp.async`` copies of item ``item`` (its row's 8 code words and 4
+        scale bytes) into ring slot ``slot``; nothing past the last item or past M."""
+        kt = item // blocks
+        row = (item - kt * blocks) * ITEM_ROWS + lane
+        if item < items and row < m:
+            group = row * k_tiles + kt
+            for h in cutlass.range_constexpr(2):
+                src = cute.local_tile(mCodes, (1, 4), (group, h))[0, None]
+                cute.copy(wide, cute.zipped_divide(src, (4,)),
+                          cute.zipped_divide(sChunks[slot, w, h, lane, None], (4,)))
+            byte = cute.crd2idx((row, 4 * kt), sSF.layout)  # 4 scales, contiguous, aligned
+            cute.copy(narrow, cute.zipped_divide(cute.local_tile(mCodeSF, (4,), (byte // 4,)),
+                                                 (4,)),
+                      cute.zipped_divide(sScales[slot, w, lane, None], (4,)))
 
 
 @cute.jit

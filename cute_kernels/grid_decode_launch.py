@@ -64,15 +64,17 @@ def _fake_decode_tensors(k: int) -> tuple:
 @jit.cached
 def compile_nvfp4_gemm_large_m_grid_decode(n: int, k: int, out_dtype: str, tile_m: int,
                                            stages: int = 0, sms: int = H200_SMS,
-                                           k_order: KOrder = KOrder.PERMUTED):
-    """``compile_nvfp4_gemm_large_m`` with ``grid_decode`` (whole tiles)."""
+                                           k_order: KOrder = KOrder.PERMUTED,
+                                           decode_ring: int = 0):
+    """``compile_nvfp4_gemm_large_m`` with ``grid_decode`` (whole tiles); ``decode_ring``:
+    the decoders' loads through a ring of that many items a warp (0: registers)."""
     cout = torch_to_cutlass(out_dtype)
     a, decode = _fake_decode_tensors(k)
     b, b_sf, alpha = fake_weight_operands(n, k)
     d = make_fake_compact_tensor(cout, (cute.sym_int(), n), stride_order=(1, 0),
                                  assumed_align=16)
     kernel = NVFP4GemmLargeMGridDecode(n, k, cout, tile_m, stages, sms, k_order=k_order,
-                                       grid_decode=True)
+                                       grid_decode=True, decode_ring=decode_ring)
     return cute.compile(kernel, a, b, b_sf, alpha, d, *decode,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -80,9 +82,10 @@ def compile_nvfp4_gemm_large_m_grid_decode(n: int, k: int, out_dtype: str, tile_
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(i: int, k: int, tile_m: int,
                                                         stages: int = 0, sms: int = H200_SMS,
-                                                        k_order: KOrder = KOrder.PERMUTED):
+                                                        k_order: KOrder = KOrder.PERMUTED,
+                                                        decode_ring: int = 0):
     """``compile_nvfp4_gemm_swiglu_quant_large_m`` with ``grid_decode`` (whole tiles, no
-    quantizer warps)."""
+    quantizer warps; ``decode_ring`` as ``compile_nvfp4_gemm_large_m_grid_decode``)."""
     a, decode = _fake_decode_tensors(k)
     b, b_sf, alpha = fake_weight_operands(2 * i, k)
     gs = make_fake_compact_tensor(cutlass.Float32, (1,))
@@ -90,7 +93,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(i: int, k: int, tile_m: 
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4GemmSwigluQuantLargeMGridDecode(i, k, tile_m, stages, sms, k_order=k_order,
-                                                  grid_decode=True)
+                                                  grid_decode=True, decode_ring=decode_ring)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *decode,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -123,20 +126,24 @@ def _prepared(a, a_sf, w, m: int, tile_m: int, k_order: KOrder | None) -> tuple:
 
 
 def launch_large_m_grid_decode(a, a_sf, b, b_sf, alpha_t, out, tile_m: int,
-                               k_order: KOrder | None = None) -> None:
+                               k_order: KOrder | None = None, decode_ring: int = 0) -> None:
     """``nvfp4_gemm_large_m.launch_large_m`` on NVFP4 activations ``a`` / ``a_sf`` decoded by
-    the launch itself (whole ``tile_m``-token tiles in one wave)."""
+    the launch itself (whole ``tile_m``-token tiles in one wave; ``decode_ring`` as
+    ``compile_nvfp4_gemm_large_m_grid_decode``)."""
     n, k, sms, k_order, operands, decode = _prepared(a, a_sf, b, out.shape[0], tile_m, k_order)
-    compile_nvfp4_gemm_large_m_grid_decode(n, k, str(out.dtype), tile_m, 0, sms, k_order)(
+    compile_nvfp4_gemm_large_m_grid_decode(n, k, str(out.dtype), tile_m, 0, sms, k_order,
+                                           decode_ring)(
         *operands, b_sf.view(torch.int32).view(-1), alpha_t, out, *decode)
 
 
 def launch_fused_grid_decode(a, a_sf, w, w_sf, alpha_t, out_global_scale, out, out_sf,
-                             tile_m: int, k_order: KOrder | None = None) -> None:
+                             tile_m: int, k_order: KOrder | None = None,
+                             decode_ring: int = 0) -> None:
     """``swiglu_quant_large_m.launch_large_m`` on NVFP4 activations decoded by the launch
     itself (whole ``tile_m``-token tiles in one wave, the consumers quantizing)."""
     two_i, k, sms, k_order, operands, decode = _prepared(a, a_sf, w, out.shape[0], tile_m,
                                                          k_order)
-    compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(two_i // 2, k, tile_m, 0, sms, k_order)(
+    compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(two_i // 2, k, tile_m, 0, sms, k_order,
+                                                        decode_ring)(
         *operands, w_sf.view(torch.int32).view(-1), alpha_t, out_global_scale, out,
         out_sf.view(torch.uint8).view(-1), *decode)

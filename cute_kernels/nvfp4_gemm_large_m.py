@@ -80,7 +80,7 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_sp
                          e2m1x2_by_multiply, e2m1x2_from_byte, e2m1x2_permuted, in_register,
                          mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .grid_decode import GridDecoder, release_flags, wait_decoded
+from .grid_decode import GridDecoder, release_flags, ring_words, wait_decoded
 from .k_order import KOrder
 from .permuted_fp4 import weight_dims
 from .stream_k import stream_k_fixup, workspace_words
@@ -146,7 +146,7 @@ class NVFP4GemmLargeM(GridDecoder):
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                 k_groups: int = 1, grid_decode: bool = False):
+                 k_groups: int = 1, grid_decode: bool = False, decode_ring: int = 0):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -186,7 +186,10 @@ class NVFP4GemmLargeM(GridDecoder):
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
+        # ``decode_ring`` (with ``grid_decode``): the decoders' cp.async ring, items a warp
+        self.decode_ring = decode_ring
+        budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
+                  - ring_words(decode_ring) * 4)
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -212,6 +215,7 @@ class NVFP4GemmLargeM(GridDecoder):
             assert not stream_k and k_groups == 1 and ctas_per_sm == 1
             assert self.k_order in (KOrder.PERMUTED, KOrder.PAIRS) and tile_m >= 32
             self.unit = NVFP4DequantPermutedK(k)
+        assert decode_ring == 0 or grid_decode
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -272,22 +276,8 @@ class NVFP4GemmLargeM(GridDecoder):
         tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
             g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS * self.groups, 1))
 
-        @cute.struct
-        class SharedStorage:
-            barriers: cute.struct.MemRange[cutlass.Int64, self.stages * 2]
-            sAct: cute.struct.Align[
-                cute.struct.MemRange[cutlass.BFloat16, cute.cosize(act_layout)], 1024]
-            sW: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128]
-            sSF: cute.struct.Align[
-                cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128]
-            # the epilogue's words (at least one, so the struct is the same for every kernel)
-            sEpi: cute.struct.Align[
-                cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
-            # stream-K: a tile's arrival count, broadcast to the consumer threads
-            sFlag: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16]
-            # ``scale_table``: the splat of every scale byte
-            sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
-
+        SharedStorage = shared_storage_struct(self.stages, act_layout, w_layout, sf_layout,
+                                              self.epilogue_bytes, self.decode_ring)
         self.shared_storage = SharedStorage
         tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
         if cutlass.const_expr(self.stream_k):
@@ -355,7 +345,11 @@ class NVFP4GemmLargeM(GridDecoder):
             elif cutlass.const_expr(self.grid_decode):
                 if cutlass.const_expr(self.pdl):
                     cute.arch.griddepcontrol_wait()
-                self._decode_side(warp, tok_tiles, outs, decode)
+                ring = None
+                if cutlass.const_expr(self.decode_ring > 0):
+                    ring = storage.sRing.get_tensor(
+                        cute.make_layout(ring_words(self.decode_ring)))
+                self._decode_side(warp, tok_tiles, outs, decode, ring)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -463,15 +457,19 @@ class NVFP4GemmLargeM(GridDecoder):
         return state
 
     @cute.jit
-    def _decode_side(self, warp, tok_tiles, outs, decode):
+    def _decode_side(self, warp, tok_tiles, outs, decode, ring):
         """Warps 1..3 with ``grid_decode``: the activations' decode (``_decode_items``)."""
         mOut32, mCodes, mCodeSF, mFlags = decode
         m = outs[0].shape[0]
         kb = self.k // 16
         sSF = cute.make_tensor(mCodeSF.iterator,
                                sf_tiled_layout((m + 127) // 128 * 128, (kb + 3) // 4 * 4))
-        self._decode_items(mOut32, mCodes, mCodeSF, sSF, mFlags, m, tok_tiles * self.tile_m,
-                           self.k_tiles, self.tile_m, warp, in_register(BF16X2_POW2_63))
+        args = (mOut32, mCodes, mCodeSF, sSF, mFlags, m, tok_tiles * self.tile_m, self.k_tiles,
+                self.tile_m, warp, in_register(BF16X2_POW2_63))
+        if cutlass.const_expr(self.decode_ring > 0):
+            self._decode_items_ring(ring, *args)
+        else:
+            self._decode_items(*args)
 
     @cute.jit
     def _whole_tiles(self, tok_tiles):
@@ -834,6 +832,30 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
+
+
+def shared_storage_struct(stages: int, act_layout, w_layout, sf_layout, epilogue_bytes: int,
+                          decode_ring: int):
+    """The kernel's shared memory as a ``cute.struct`` (built in plain Python, so that the
+    ring of ``grid_decode`` is a field only where there is one)."""
+    fields = {
+        "barriers": cute.struct.MemRange[cutlass.Int64, stages * 2],
+        "sAct": cute.struct.Align[
+            cute.struct.MemRange[cutlass.BFloat16, cute.cosize(act_layout)], 1024],
+        "sW": cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128],
+        "sSF": cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128],
+        # the epilogue's words (at least one, so the struct is the same for every kernel)
+        "sEpi": cute.struct.Align[
+            cute.struct.MemRange[cutlass.Float32, max(1, epilogue_bytes // 4)], 128],
+        # stream-K: a tile's arrival count, broadcast to the consumer threads
+        "sFlag": cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16],
+        # ``scale_table``: the splat of every scale byte
+        "sSplat": cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16],
+    }
+    if decode_ring:  # the decoders' cp.async ring (``grid_decode``)
+        fields["sRing"] = cute.struct.Align[
+            cute.struct.MemRange[cutlass.Int32, ring_words(decode_ring)], 128]
+    return cute.struct(type("SharedStorage", (), {"__annotations__": fields}))
 
 
 def fake_weight_operands(n: int, k: int) -> tuple:

@@ -1,6 +1,7 @@
-"""Grid decode (experimental): the wgmma kernels decoding their NVFP4 activations themselves.
-Compile-only on the CPU; on a GPU, the same bits as the same launch on ``bf16_activations``'
-pass, launch after launch (the flags reset)."""
+"""Grid decode (experimental): the wgmma kernels decoding their NVFP4 activations themselves,
+loads through registers or the shared-memory ring (``decode_ring``). Compile-only on the CPU;
+on a GPU, the same bits as the same launch on ``bf16_activations``' pass, launch after launch
+(the flags reset)."""
 
 import pytest
 import torch
@@ -19,12 +20,12 @@ from layouts import sf_padded_shape
 from tests.conftest import poisoned
 
 
-@pytest.mark.parametrize("order", [KOrder.PERMUTED, KOrder.PAIRS])
-def test_grid_decode_compiles_for_sm90a(order):
+@pytest.mark.parametrize("order,ring", [(KOrder.PERMUTED, 0), (KOrder.PAIRS, 3)])
+def test_grid_decode_compiles_for_sm90a(order, ring):
     assert compile_only(compile_nvfp4_gemm_large_m_grid_decode, 4096, 7168, "torch.bfloat16",
-                        256, 0, H200_SMS, order)
+                        256, 0, H200_SMS, order, ring)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode, 512, 7168, 256, 0,
-                        H200_SMS, order)
+                        H200_SMS, order, ring)
 
 
 def test_flag_words_and_one_wave():
@@ -46,8 +47,8 @@ def _weight(n, k, permute):
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k,tile_m", [(200, 384, 576, 128), (1000, 1024, 7168, 256),
                                           (77, 256, 1024, 64)])
-@pytest.mark.parametrize("permute", [True, False])
-def test_plain_grid_decode_equals_the_pass(m, n, k, tile_m, permute):
+@pytest.mark.parametrize("permute,ring", [(True, 0), (False, 0), (True, 4)])
+def test_plain_grid_decode_equals_the_pass(m, n, k, tile_m, permute, ring):
     a, a_sf = _activations(m, k)
     b, b_sf = _weight(n, k, permute)
     order = KOrder.PERMUTED if permute else KOrder.PAIRS
@@ -58,7 +59,7 @@ def test_plain_grid_decode_equals_the_pass(m, n, k, tile_m, permute):
                    k_order=order)
     for _ in range(3):  # the flags are zero again after every launch
         got = poisoned(m, n, dtype=torch.float32)
-        launch_large_m_grid_decode(a, a_sf, b, b_sf, alpha, got, tile_m, order)
+        launch_large_m_grid_decode(a, a_sf, b, b_sf, alpha, got, tile_m, order, ring)
         torch.cuda.synchronize()
         assert not got.isnan().any()
         assert torch.equal(got, want)
@@ -66,8 +67,8 @@ def test_plain_grid_decode_equals_the_pass(m, n, k, tile_m, permute):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,i,k,tile_m", [(200, 192, 576, 128), (1000, 512, 7168, 256)])
-@pytest.mark.parametrize("permute", [True, False])
-def test_fused_grid_decode_equals_the_pass(m, i, k, tile_m, permute):
+@pytest.mark.parametrize("permute,ring", [(True, 0), (False, 0), (True, 3)])
+def test_fused_grid_decode_equals_the_pass(m, i, k, tile_m, permute, ring):
     a, a_sf = _activations(m, k)
     w = torch.randn(2 * i, k, device="cuda")
     packed, sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax(),
@@ -88,7 +89,7 @@ def test_fused_grid_decode_equals_the_pass(m, i, k, tile_m, permute):
                  (tile_m, 0), k_order=order, quantizers=0)
     for _ in range(3):
         got, got_sf = outputs()
-        launch_fused_grid_decode(a, a_sf, w, w_sf, alpha, g, got, got_sf, tile_m, order)
+        launch_fused_grid_decode(a, a_sf, w, w_sf, alpha, g, got, got_sf, tile_m, order, ring)
         torch.cuda.synchronize()
         assert torch.equal(got, want)
         assert torch.equal(got_sf.view(torch.uint8), want_sf.view(torch.uint8))

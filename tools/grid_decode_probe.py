@@ -1,6 +1,7 @@
 """Grid decode (``cute_kernels.grid_decode``, experimental) against the activations' bf16 pass,
 where whole tiles fill one wave: "public" (the op as routed), "pass" (``bf16_activations`` then
-the same whole-tile launch as "grid"), "grid" (the launch decoding its own activations), and
+the same whole-tile launch as "grid"), "grid" (the launch decoding its own activations, loads
+in registers), "ring{R}" (its loads through a shared-memory ring of R items a warp), and
 "ready" (that launch on activations decoded before the capture: the GEMM alone, the ceiling).
 The fused op takes no quantizer warps on one wave (``one_tile_a_cta``), as the grid decode.
 Permuted words, interleaved graphs, two rounds, graph us; one point per
@@ -18,12 +19,13 @@ from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
 from layouts import sf_padded_shape
 
-# (op, N or 2I, K, M, tile_m): 128 whole tiles each
-POINTS = [("fused", 1024, 7168, 4096, 256), ("fused", 1024, 7168, 1024, 64),
-          ("fused", 4096, 7168, 1024, 256), ("gemm", 4096, 7168, 1024, 256)]
+# (op, N or 2I, K, M, tile_m, decode_ring items: the most that keep the stages): 128 whole
+# tiles each
+POINTS = [("fused", 1024, 7168, 4096, 256, 3), ("fused", 1024, 7168, 1024, 64, 8),
+          ("fused", 4096, 7168, 1024, 256, 3), ("gemm", 4096, 7168, 1024, 256, 6)]
 ORDER = KOrder.PERMUTED
 
-for op, n, k, m, tile_m in select_shapes(POINTS):
+for op, n, k, m, tile_m, ring in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x, 100.0)
     rows = -(-m // tile_m) * tile_m
@@ -34,7 +36,8 @@ for op, n, k, m, tile_m in select_shapes(POINTS):
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         public = lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)  # noqa: E731
         launch = lambda act, w: launch_large_m(act, w[0], w[1], alpha, out, (tile_m, 0))  # noqa
-        grid = lambda w: launch_large_m_grid_decode(a, a_sf, w[0], w[1], alpha, out, tile_m)  # noqa
+        grid = lambda w, r=0: launch_large_m_grid_decode(  # noqa: E731
+            a, a_sf, w[0], w[1], alpha, out, tile_m, decode_ring=r)
     else:
         words = gate_up_words(n, k, True)
         g = torch.full((1,), 30.0, device="cuda")
@@ -43,12 +46,13 @@ for op, n, k, m, tile_m in select_shapes(POINTS):
         public = lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)  # noqa: E731
         launch = lambda act, w: launch_fused(act, w[0], w[1], alpha, g, q, sf,  # noqa: E731
                                              (tile_m, 0), quantizers=0)
-        grid = lambda w: launch_fused_grid_decode(a, a_sf, w[0], w[1], alpha, g, q, sf,  # noqa
-                                                  tile_m)
+        grid = lambda w, r=0: launch_fused_grid_decode(  # noqa: E731
+            a, a_sf, w[0], w[1], alpha, g, q, sf, tile_m, decode_ring=r)
     variants = {
         "public": [lambda w=w: public(w) for w in words],
         "pass": [lambda w=w: launch(bf16_activations(a, a_sf, ORDER, rows), w) for w in words],
         "grid": [lambda w=w: grid(w) for w in words],
+        f"ring{ring}": [lambda w=w: grid(w, ring) for w in words],
         "ready": [lambda w=w: launch(ready, w) for w in words],
     }
     names = list(variants)
