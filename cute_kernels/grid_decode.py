@@ -101,19 +101,7 @@ class GridDecoder:
                 row = block * ITEM_ROWS + lane
                 group = row * k_tiles + kt
                 if item < items:
-                    if row < m:
-                        sf32 = sfs[j].load().to(cutlass.Float32)
-                        for r in cutlass.range_constexpr(4):
-                            for b in cutlass.range_constexpr(2):
-                                chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                                self.unit._chunk(words[j], sf32, r, b, two63, chunk)
-                                cute.autovec_copy(chunk, cute.local_tile(mOut32, (1, 4),
-                                                                         (group, 4 * b + r)))
-                    else:  # rows past M: zeros, so that the tile's padded rows read as zero
-                        zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                        zeros.fill(0)
-                        for c in cutlass.range_constexpr(8):
-                            cute.autovec_copy(zeros, cute.local_tile(mOut32, (1, 4), (group, c)))
+                    self._store_group(words[j], sfs[j], row < m, group, mOut32, two63)
             # one release fence for the batch's stores (a fence waits for them: one an item
             # measured ~4 us an item in session 31), then each item's flag
             cute.arch.fence_acq_rel_gpu()
@@ -128,6 +116,24 @@ class GridDecoder:
                         cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1),
                                              sem="relaxed", scope="gpu")
 
+
+    @cute.jit
+    def _store_group(self, words, sf, live, group, mOut32: cute.Tensor, two63):
+        """One row's 64-element group into the scratch: its 8 words with their 4 scales in
+        ``PERMUTED_K_ORDER`` (the pass's ``_chunk``, so the same bits), or zeros where not
+        ``live`` (rows past M: the tile's padded rows read as zero)."""
+        if live:
+            sf32 = sf.load().to(cutlass.Float32)
+            for r in cutlass.range_constexpr(4):
+                for b in cutlass.range_constexpr(2):
+                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                    self.unit._chunk(words, sf32, r, b, two63, chunk)
+                    cute.autovec_copy(chunk, cute.local_tile(mOut32, (1, 4), (group, 4 * b + r)))
+        else:
+            zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+            zeros.fill(0)
+            for c in cutlass.range_constexpr(8):
+                cute.autovec_copy(zeros, cute.local_tile(mOut32, (1, 4), (group, c)))
 
     @cute.jit
     def _decode_items_ring(self, ring: cute.Tensor, mOut32: cute.Tensor, mCodes: cute.Tensor,
@@ -177,19 +183,7 @@ class GridDecoder:
             self._ring_issue(item + slots * decoders, slot, w, lane, blocks, items, m, k_tiles,
                              mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow)
             cute.arch.cp_async_commit_group()
-            if row < m:
-                sf32 = sf.load().to(cutlass.Float32)
-                for r in cutlass.range_constexpr(4):
-                    for b in cutlass.range_constexpr(2):
-                        chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                        self.unit._chunk(words, sf32, r, b, two63, chunk)
-                        cute.autovec_copy(chunk, cute.local_tile(mOut32, (1, 4),
-                                                                 (group, 4 * b + r)))
-            else:  # rows past M: zeros
-                zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                zeros.fill(0)
-                for c in cutlass.range_constexpr(8):
-                    cute.autovec_copy(zeros, cute.local_tile(mOut32, (1, 4), (group, c)))
+            self._store_group(words, sf, row < m, group, mOut32, two63)
             cute.arch.fence_acq_rel_gpu()
             cute.arch.sync_warp()
             if lane == 0:
