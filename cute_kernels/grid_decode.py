@@ -17,11 +17,11 @@ How:
   group's units: the same bits as the pass), reading 8 words and 4 scale bytes and writing
   the group's 128 bytes of bf16 in ``PERMUTED_K_ORDER`` into a scratch buffer of whole token
   tiles (zeros past M), which the TMA reads as before.
-- Items go k-tile by k-tile over all rows (the order every CTA of one wave of whole tiles
-  consumes them), item i to decode warp i mod W: ``IN_FLIGHT`` of them a warp at once through
-  registers, or with ``decode_ring`` = R (``_decode_items_ring``) R items ahead through a
-  per-warp ``cp.async`` ring in shared memory (no registers held; R such that the pipeline
-  keeps its stages).
+- Items go wave by wave of the persistent grid, k-tile by k-tile over the token tiles a wave
+  first needs (``_item_at``: the order the CTAs consume them), item i to decode warp i mod W:
+  ``IN_FLIGHT`` of them a warp at once through registers, or with ``decode_ring`` = R
+  (``_decode_items_ring``) R items ahead through a per-warp ``cp.async`` ring in shared
+  memory (no registers held; R such that the pipeline keeps its stages).
 - After a batch's stores and one release fence, lane 0 adds one to each item's flag of
   (token tile, k-tile).
 - The producer warp, before a k-tile's TMA load, makes sure the flag is full: one warp-wide
@@ -31,8 +31,9 @@ How:
 - The flags are ``arrival_counters`` (zero between launches): the producer warp that counts
   itself in last on ``done`` (the word after the flags) zeroes them all.
 
-Launches: whole tiles in one wave (``one_tile_a_cta``), one K group a stage, permuted words
-or packed bytes in pairs, one CTA an SM, no quantizer warps (they hold the same warps).
+Launches: whole tiles, one K group a stage, permuted words or packed bytes in pairs, one CTA
+an SM, no quantizer warps (they hold the same warps). Every CTA of the persistent grid is
+resident (one an SM), so the decoders, who never wait, always progress.
 """
 
 from __future__ import annotations
@@ -88,16 +89,15 @@ class GridDecoder:
             sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN) for _ in range(IN_FLIGHT)]
             for j in cutlass.range_constexpr(IN_FLIGHT):
                 item = i + j * decoders
-                kt = item // blocks
-                row = (item - kt * blocks) * ITEM_ROWS + lane
+                kt, block = self._item_at(item, rows, k_tiles, tile_m)
+                row = block * ITEM_ROWS + lane
                 group = row * k_tiles + kt
                 if item < items and row < m:
                     self.unit._load_words(mCodes, 4 * group, words[j])
                     self.unit._load_scales(mCodeSF, sSF, group, sfs[j])
             for j in cutlass.range_constexpr(IN_FLIGHT):
                 item = i + j * decoders
-                kt = item // blocks
-                block = item - kt * blocks
+                kt, block = self._item_at(item, rows, k_tiles, tile_m)
                 row = block * ITEM_ROWS + lane
                 group = row * k_tiles + kt
                 if item < items:
@@ -110,12 +110,45 @@ class GridDecoder:
                 for j in cutlass.range_constexpr(IN_FLIGHT):
                     item = i + j * decoders
                     if item < items:
-                        kt = item // blocks
-                        block = item - kt * blocks
+                        kt, block = self._item_at(item, rows, k_tiles, tile_m)
                         flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
                         cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1),
                                              sem="relaxed", scope="gpu")
 
+
+    @cute.jit
+    def _item_at(self, item, rows, k_tiles: cutlass.Constexpr, tile_m: cutlass.Constexpr):
+        """(k-tile, 32-row block) of decode item ``item``. Items go wave by wave of the
+        persistent grid: wave w (tiles w G .. (w + 1) G - 1 of ``_tile_coords``' order, G CTAs)
+        first needs token tiles T(w) .. T(w + 1) - 1 (``_first_token_tile_at``), their items
+        k-tile by k-tile, so that the decoders go in the order the CTAs consume. One wave: all
+        rows, k-tile by k-tile."""
+        per_tile = tile_m // ITEM_ROWS
+        tok_tiles = rows // tile_m
+        grid = cute.arch.grid_dim()[0]
+        wave = cutlass.Int32(0)
+        t0 = cutlass.Int32(0)
+        t1 = self._first_token_tile_at(grid, tok_tiles)
+        rest = item
+        n = (t1 - t0) * per_tile * k_tiles
+        while rest >= n and t1 < tok_tiles:
+            rest -= n
+            t0 = t1
+            wave += 1
+            t1 = self._first_token_tile_at((wave + 1) * grid, tok_tiles)
+            n = (t1 - t0) * per_tile * k_tiles
+        per_k_tile = (t1 - t0) * per_tile
+        kt = rest // per_k_tile
+        return kt, t0 * per_tile + rest - kt * per_k_tile
+
+    @cute.jit
+    def _first_token_tile_at(self, tile, tok_tiles):
+        """The first token tile whose first output tile (row tile 0) comes at or after linear
+        tile ``tile`` in ``_tile_coords``' bands of ``group`` token tiles."""
+        band_size = self.group * self.row_tiles
+        band = tile // band_size
+        offset = tile - band * band_size
+        return cutlass.min(band * self.group + cutlass.min(offset, self.group), tok_tiles)
 
     @cute.jit
     def _store_group(self, words, sf, live, group, mOut32: cute.Tensor, two63):
@@ -162,15 +195,14 @@ class GridDecoder:
         narrow = cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Float8E4M3FN,
                                      num_bits_per_copy=32)
         for t in cutlass.range_constexpr(slots):
-            self._ring_issue(first + t * decoders, t, w, lane, blocks, items, m, k_tiles,
+            self._ring_issue(first + t * decoders, t, w, lane, rows, items, m, k_tiles, tile_m,
                              mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow)
             cute.arch.cp_async_commit_group()
         mine = (items - first + decoders - 1) // decoders
         for t in cutlass.range(mine, unroll=1):
             slot = t % slots
             item = first + t * decoders
-            kt = item // blocks
-            block = item - kt * blocks
+            kt, block = self._item_at(item, rows, k_tiles, tile_m)
             row = block * ITEM_ROWS + lane
             group = row * k_tiles + kt
             cute.arch.cp_async_wait_group(slots - 1)
@@ -180,8 +212,8 @@ class GridDecoder:
                 cute.autovec_copy(sChunks[slot, w, h, lane, None],
                                   cute.local_tile(words, (1, 4), (0, h))[0, None])
             cute.autovec_copy(sScales[slot, w, lane, None], sf)
-            self._ring_issue(item + slots * decoders, slot, w, lane, blocks, items, m, k_tiles,
-                             mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow)
+            self._ring_issue(item + slots * decoders, slot, w, lane, rows, items, m, k_tiles,
+                             tile_m, mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow)
             cute.arch.cp_async_commit_group()
             self._store_group(words, sf, row < m, group, mOut32, two63)
             cute.arch.fence_acq_rel_gpu()
@@ -193,12 +225,13 @@ class GridDecoder:
         cute.arch.cp_async_wait_group(0)
 
     @cute.jit
-    def _ring_issue(self, item, slot, w, lane, blocks, items, m, k_tiles: cutlass.Constexpr,
-                    mCodes, mCodeSF, sSF, sChunks, sScales, wide, narrow):
+    def _ring_issue(self, item, slot, w, lane, rows, items, m, k_tiles: cutlass.Constexpr,
+                    tile_m: cutlass.Constexpr, mCodes, mCodeSF, sSF, sChunks, sScales, wide,
+                    narrow):
         """This lane's ``cp.async`` copies of item ``item`` (its row's 8 code words and 4
         scale bytes) into ring slot ``slot``; nothing past the last item or past M."""
-        kt = item // blocks
-        row = (item - kt * blocks) * ITEM_ROWS + lane
+        kt, block = self._item_at(item, rows, k_tiles, tile_m)
+        row = block * ITEM_ROWS + lane
         if item < items and row < m:
             group = row * k_tiles + kt
             for h in cutlass.range_constexpr(2):

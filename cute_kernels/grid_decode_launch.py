@@ -15,7 +15,7 @@ from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
 from .grid_decode import flag_words
 from .k_order import KOrder
-from .nvfp4_gemm_large_m import (H200_SMS, TILE_K, TILE_N, NVFP4GemmLargeM,
+from .nvfp4_gemm_large_m import (H200_SMS, TILE_K, NVFP4GemmLargeM,
                                  fake_weight_operands, operand_k_order)
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
@@ -108,19 +108,11 @@ def decode_buffers(a: torch.Tensor, a_sf: torch.Tensor, rows: int, tile_m: int) 
             a_sf.view(-1), flags)
 
 
-def whole_tiles_fit(m: int, n: int, tile_m: int, ctas: int) -> bool:
-    """Whether whole ``tile_m``-token tiles over an [N, K] weight fit one wave of ``ctas``:
-    the order the decoders go in (k-tile by k-tile over all rows) is then the order every
-    CTA consumes."""
-    return -(-m // tile_m) * -(-n // TILE_N) <= ctas
-
-
 def _prepared(a, a_sf, w, m: int, tile_m: int, k_order: KOrder | None) -> tuple:
     """(N, K, SMs, the K order, the weight and the scratch as the kernels take them, the
     decode's tensors) of a grid-decode launch on weights ``w`` over M tokens."""
     n, k, _ = weight_dims(w)
     sms = sm_count(w.device.index or 0)
-    assert whole_tiles_fit(m, n, tile_m, sms), (m, n, tile_m)
     scratch, *decode = decode_buffers(a, a_sf, -(-m // tile_m) * tile_m, tile_m)
     return n, k, sms, operand_k_order(w, k_order), (scratch, w.view(torch.int32)), decode
 
@@ -128,7 +120,7 @@ def _prepared(a, a_sf, w, m: int, tile_m: int, k_order: KOrder | None) -> tuple:
 def launch_large_m_grid_decode(a, a_sf, b, b_sf, alpha_t, out, tile_m: int,
                                k_order: KOrder | None = None, decode_ring: int = 0) -> None:
     """``nvfp4_gemm_large_m.launch_large_m`` on NVFP4 activations ``a`` / ``a_sf`` decoded by
-    the launch itself (whole ``tile_m``-token tiles in one wave; ``decode_ring`` as
+    the launch itself (whole ``tile_m``-token tiles; ``decode_ring`` as
     ``compile_nvfp4_gemm_large_m_grid_decode``)."""
     n, k, sms, k_order, operands, decode = _prepared(a, a_sf, b, out.shape[0], tile_m, k_order)
     compile_nvfp4_gemm_large_m_grid_decode(n, k, str(out.dtype), tile_m, 0, sms, k_order,
@@ -140,7 +132,7 @@ def launch_fused_grid_decode(a, a_sf, w, w_sf, alpha_t, out_global_scale, out, o
                              tile_m: int, k_order: KOrder | None = None,
                              decode_ring: int = 0) -> None:
     """``swiglu_quant_large_m.launch_large_m`` on NVFP4 activations decoded by the launch
-    itself (whole ``tile_m``-token tiles in one wave, the consumers quantizing)."""
+    itself (whole ``tile_m``-token tiles, the consumers quantizing)."""
     two_i, k, sms, k_order, operands, decode = _prepared(a, a_sf, w, out.shape[0], tile_m,
                                                          k_order)
     compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode(two_i // 2, k, tile_m, 0, sms, k_order,

@@ -207,7 +207,7 @@ class NVFP4GemmLargeM(GridDecoder):
         self.scale_table = tile_m <= 128
         # ``grid_decode`` (``grid_decode``, experimental): NVFP4 activations decoded by warps
         # 1..3 of the producer warpgroup into the bf16 buffer the TMA reads, flag by flag;
-        # whole tiles (one wave), one K group a stage, activations in PERMUTED_K_ORDER
+        # whole tiles, one K group a stage, activations in PERMUTED_K_ORDER
         self.grid_decode = grid_decode
         if grid_decode:
             from .nvfp4_dequant import NVFP4DequantPermutedK

@@ -10,7 +10,7 @@ from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, reference
 from cute_kernels.grid_decode import flag_words
 from cute_kernels.grid_decode_launch import (
     compile_nvfp4_gemm_large_m_grid_decode, compile_nvfp4_gemm_swiglu_quant_large_m_grid_decode,
-    launch_fused_grid_decode, launch_large_m_grid_decode, whole_tiles_fit)
+    launch_fused_grid_decode, launch_large_m_grid_decode)
 from cute_kernels.k_order import KOrder, wgmma_k_order
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS, launch_large_m
@@ -28,9 +28,8 @@ def test_grid_decode_compiles_for_sm90a(order, ring):
                         H200_SMS, order, ring)
 
 
-def test_flag_words_and_one_wave():
+def test_flag_words():
     assert flag_words(1024, 112, 256) == 4 * 112 + 1
-    assert whole_tiles_fit(4096, 1024, 256, 132) and not whole_tiles_fit(4097, 1024, 256, 132)
 
 
 def _activations(m, k):
@@ -46,7 +45,8 @@ def _weight(n, k, permute):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k,tile_m", [(200, 384, 576, 128), (1000, 1024, 7168, 256),
-                                          (77, 256, 1024, 64)])
+                                          (77, 256, 1024, 64),
+                                          (1250, 1024, 1024, 64)])  # 160 tiles: two waves
 @pytest.mark.parametrize("permute,ring", [(True, 0), (False, 0), (True, 4)])
 def test_plain_grid_decode_equals_the_pass(m, n, k, tile_m, permute, ring):
     a, a_sf = _activations(m, k)
@@ -66,7 +66,8 @@ def test_plain_grid_decode_equals_the_pass(m, n, k, tile_m, permute, ring):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,i,k,tile_m", [(200, 192, 576, 128), (1000, 512, 7168, 256)])
+@pytest.mark.parametrize("m,i,k,tile_m", [(200, 192, 576, 128), (1000, 512, 7168, 256),
+                                          (1250, 512, 1024, 64)])  # two waves
 @pytest.mark.parametrize("permute,ring", [(True, 0), (False, 0), (True, 3)])
 def test_fused_grid_decode_equals_the_pass(m, i, k, tile_m, permute, ring):
     a, a_sf = _activations(m, k)

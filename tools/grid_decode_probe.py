@@ -1,9 +1,10 @@
 """Grid decode (``cute_kernels.grid_decode``, experimental) against the activations' bf16 pass,
-where whole tiles fill one wave: "public" (the op as routed), "pass" (``bf16_activations`` then
+on whole tiles: "public" (the op as routed), "pass" (``bf16_activations`` then
 the same whole-tile launch as "grid"), "grid" (the launch decoding its own activations, loads
 in registers), "ring{R}" (its loads through a shared-memory ring of R items a warp), and
 "ready" (that launch on activations decoded before the capture: the GEMM alone, the ceiling).
-The fused op takes no quantizer warps on one wave (``one_tile_a_cta``), as the grid decode.
+The fused launches here ("pass", "grid", "ready") take no quantizer warps (grid decode holds
+those warps); "public" takes them where CTAs have more than one tile (``one_tile_a_cta``).
 Permuted words, interleaved graphs, two rounds, graph us; one point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -20,9 +21,11 @@ from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
 from layouts import sf_padded_shape
 
 # (op, N or 2I, K, M, tile_m, decode_ring items: the most that keep the stages): 128 whole
-# tiles each
+# tiles each but the last
 POINTS = [("fused", 1024, 7168, 4096, 256, 3), ("fused", 1024, 7168, 1024, 64, 8),
-          ("fused", 4096, 7168, 1024, 256, 3), ("gemm", 4096, 7168, 1024, 256, 6)]
+          ("fused", 4096, 7168, 1024, 256, 3), ("gemm", 4096, 7168, 1024, 256, 6),
+          # four waves (512 tiles): the decoders go wave by wave
+          ("fused", 1024, 7168, 16384, 256, 3)]
 ORDER = KOrder.PERMUTED
 
 for op, n, k, m, tile_m, ring in select_shapes(POINTS):
@@ -57,6 +60,7 @@ for op, n, k, m, tile_m, ring in select_shapes(POINTS):
     }
     names = list(variants)
     for _ in range(2):
-        times = time_graphs_interleaved_us([variants[v] for v in names], 100)
+        times = time_graphs_interleaved_us([variants[v] for v in names],
+                                           20 if m >= 16384 else 100)
         print(f"{op} {n}x{k} M={m} tile {tile_m}: "
               + " ".join(f"{v}={t:.2f}" for v, t in zip(names, times)), flush=True)
