@@ -87,34 +87,33 @@ class GridDecoder:
         for i in cutlass.range(first, items, IN_FLIGHT * decoders, unroll=1):
             words = [cute.make_rmem_tensor((1, 8), cutlass.Int32) for _ in range(IN_FLIGHT)]
             sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN) for _ in range(IN_FLIGHT)]
+            # (k-tile, block) of the batch's items, kept for their stores and flags
+            coords = [self._item_at(i + j * decoders, rows, k_tiles, tile_m)
+                      for j in range(IN_FLIGHT)]
             for j in cutlass.range_constexpr(IN_FLIGHT):
-                item = i + j * decoders
-                kt, block = self._item_at(item, rows, k_tiles, tile_m)
+                kt, block = coords[j]
                 row = block * ITEM_ROWS + lane
                 group = row * k_tiles + kt
-                if item < items and row < m:
+                if i + j * decoders < items and row < m:
                     self.unit._load_words(mCodes, 4 * group, words[j])
                     self.unit._load_scales(mCodeSF, sSF, group, sfs[j])
             for j in cutlass.range_constexpr(IN_FLIGHT):
-                item = i + j * decoders
-                kt, block = self._item_at(item, rows, k_tiles, tile_m)
+                kt, block = coords[j]
                 row = block * ITEM_ROWS + lane
-                group = row * k_tiles + kt
-                if item < items:
-                    self._store_group(words[j], sfs[j], row < m, group, mOut32, two63)
+                if i + j * decoders < items:
+                    self._store_group(words[j], sfs[j], row < m, row * k_tiles + kt, mOut32,
+                                      two63)
             # one release fence for the batch's stores (a fence waits for them: one an item
             # measured ~4 us an item in session 31), then each item's flag
             cute.arch.fence_acq_rel_gpu()
             cute.arch.sync_warp()
             if lane == 0:
                 for j in cutlass.range_constexpr(IN_FLIGHT):
-                    item = i + j * decoders
-                    if item < items:
-                        kt, block = self._item_at(item, rows, k_tiles, tile_m)
+                    if i + j * decoders < items:
+                        kt, block = coords[j]
                         flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
                         cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1),
                                              sem="relaxed", scope="gpu")
-
 
     @cute.jit
     def _item_at(self, item, rows, k_tiles: cutlass.Constexpr, tile_m: cutlass.Constexpr):
