@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Session 31's tenth call (~250 s): grid decode's first GPU run (experimental, not routed):
-# its bit tests against the pass (plain and fused, three launches each: the flags reset),
-# tools/grid_decode_probe.py (one wave of whole tiles: public / pass / grid / ready), then
-# memcheck on the small bit tests (API errors hidden, as device_common.sh's sanitize).
+# Session 31's tenth call (~350 s; session 32's first call since): grid decode on the GPU
+# (experimental, not routed): its bit tests against the pass (plain and fused, registers and
+# the cp.async ring, one and two waves, three launches each: the flags reset),
+# tools/grid_decode_probe.py (public / pass / grid / ring / ready, points 0..4: M = 16384 is
+# four waves), then memcheck on the small bit tests (API errors hidden, as
+# device_common.sh's sanitize).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session31_tenth.sh
 source "$(dirname "$0")/device_common.sh"
 warm_points grid_decode_probe 240 0 1 2 3 4
