@@ -55,6 +55,11 @@ def ring_words(items: int) -> int:
     return items * DECODE_WARPS * 32 * 9
 
 
+def flag_index(tok_tile, kt, k_tiles: int):
+    """The flag of (token tile, k-tile): the decoders release it, the producer polls it."""
+    return tok_tile * k_tiles + kt
+
+
 def flag_words(rows: int, k_tiles: int, tile_m: int) -> int:
     """int32 words of a launch's flags: one per (token tile, k-tile), then ``done``."""
     return rows // tile_m * k_tiles + 1
@@ -111,7 +116,7 @@ class GridDecoder:
                 for j in cutlass.range_constexpr(IN_FLIGHT):
                     if i + j * decoders < items:
                         kt, block = coords[j]
-                        flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
+                        flag = flag_index(block * ITEM_ROWS // tile_m, kt, k_tiles)
                         cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1),
                                              sem="relaxed", scope="gpu")
 
@@ -218,7 +223,7 @@ class GridDecoder:
             cute.arch.fence_acq_rel_gpu()
             cute.arch.sync_warp()
             if lane == 0:
-                flag = (block * ITEM_ROWS // tile_m) * k_tiles + kt
+                flag = flag_index(block * ITEM_ROWS // tile_m, kt, k_tiles)
                 cute.arch.atomic_add(mFlags.iterator + flag, cutlass.Int32(1), sem="relaxed",
                                      scope="gpu")
         cute.arch.cp_async_wait_group(0)
@@ -256,7 +261,7 @@ def wait_decoded(mFlags: cute.Tensor, tok_tile, kt, ready, k_tiles: cutlass.Cons
         kl = ready + lane
         done = cutlass.Boolean(True)
         if kl < k_tiles:
-            got = cute.arch.load(mFlags.iterator + tok_tile * k_tiles + kl, cutlass.Int32,
+            got = cute.arch.load(mFlags.iterator + flag_index(tok_tile, kl, k_tiles), cutlass.Int32,
                                  sem="acquire", scope="gpu")
             done = got >= need
         mask = cute.arch.vote_ballot_sync(done)
