@@ -71,16 +71,12 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
-from layouts import sf_tiled_layout
-
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
-                         e2m1x2_by_multiply, e2m1x2_from_byte, e2m1x2_permuted, in_register,
-                         mul_bf16x2)
+from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
+                         e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .grid_decode import GridDecoder, release_flags, ring_words, wait_decoded
 from .k_order import KOrder
 from .permuted_fp4 import weight_dims
 from .stream_k import stream_k_fixup, workspace_words
@@ -142,11 +138,11 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM(GridDecoder):
+class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                 k_groups: int = 1, grid_decode: bool = False, decode_ring: int = 0):
+                 k_groups: int = 1):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -186,10 +182,7 @@ class NVFP4GemmLargeM(GridDecoder):
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        # ``decode_ring`` (with ``grid_decode``): the decoders' cp.async ring, items a warp
-        self.decode_ring = decode_ring
-        budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-                  - ring_words(decode_ring) * 4)
+        budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -205,17 +198,6 @@ class NVFP4GemmLargeM(GridDecoder):
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
-        # ``grid_decode`` (``grid_decode``, experimental): NVFP4 activations decoded by warps
-        # 1..3 of the producer warpgroup into the bf16 buffer the TMA reads, flag by flag;
-        # whole tiles, one K group a stage, activations in PERMUTED_K_ORDER
-        self.grid_decode = grid_decode
-        if grid_decode:
-            from .nvfp4_dequant import NVFP4DequantPermutedK
-
-            assert not stream_k and k_groups == 1 and ctas_per_sm == 1
-            assert self.k_order in (KOrder.PERMUTED, KOrder.PAIRS) and tile_m >= 32
-            self.unit = NVFP4DequantPermutedK(k)
-        assert decode_ring == 0 or grid_decode
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -243,12 +225,11 @@ class NVFP4GemmLargeM(GridDecoder):
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
-                stream, streamk=(), decode=()):
+                stream, streamk=()):
         """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop. ``streamk``: the stream-K workspace and arrival
-        counters (empty otherwise). ``decode`` (``grid_decode``): ``mA`` as int32 [rows * K /
-        64, 32], the NVFP4 codes as int32 [M * K / 64, 8], their scale bytes, the flags."""
+        counters (empty otherwise)."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
@@ -276,15 +257,29 @@ class NVFP4GemmLargeM(GridDecoder):
         tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
             g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS * self.groups, 1))
 
-        SharedStorage = shared_storage_struct(self.stages, act_layout, w_layout, sf_layout,
-                                              self.epilogue_bytes, self.decode_ring)
+        @cute.struct
+        class SharedStorage:
+            barriers: cute.struct.MemRange[cutlass.Int64, self.stages * 2]
+            sAct: cute.struct.Align[
+                cute.struct.MemRange[cutlass.BFloat16, cute.cosize(act_layout)], 1024]
+            sW: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128]
+            sSF: cute.struct.Align[
+                cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128]
+            # the epilogue's words (at least one, so the struct is the same for every kernel)
+            sEpi: cute.struct.Align[
+                cute.struct.MemRange[cutlass.Float32, max(1, self.epilogue_bytes // 4)], 128]
+            # stream-K: a tile's arrival count, broadcast to the consumer threads
+            sFlag: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16]
+            # ``scale_table``: the splat of every scale byte
+            sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
+
         self.shared_storage = SharedStorage
         tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
         if cutlass.const_expr(self.stream_k):
             # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    decode, tiled_mma, act_layout, w_layout, sf_layout).launch(
+                    tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -296,7 +291,7 @@ class NVFP4GemmLargeM(GridDecoder):
     @cute.kernel
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
-               decode, tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
+               tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
                w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
@@ -341,15 +336,7 @@ class NVFP4GemmLargeM(GridDecoder):
                     self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
-                              tSs, tSg, decode)
-            elif cutlass.const_expr(self.grid_decode):
-                if cutlass.const_expr(self.pdl):
-                    cute.arch.griddepcontrol_wait()
-                ring = None
-                if cutlass.const_expr(self.decode_ring > 0):
-                    ring = storage.sRing.get_tensor(
-                        cute.make_layout(ring_words(self.decode_ring)))
-                self._decode_side(warp, tok_tiles, outs, decode, ring)
+                              tSs, tSg)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -374,20 +361,15 @@ class NVFP4GemmLargeM(GridDecoder):
     # ---------------------------------------------------------------- producer warp
     @cute.jit
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
-                 tSg, decode=()):
+                 tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            if cutlass.const_expr(self.grid_decode):
-                state = self._produce_decoded(*loads, state, row_tile, tok_tile, decode[3])
-            else:
-                state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
+            state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
             tile += cute.arch.grid_dim()[0]
-        if cutlass.const_expr(self.grid_decode):
-            release_flags(decode[3], tok_tiles * self.k_tiles + 1)
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
@@ -435,41 +417,6 @@ class NVFP4GemmLargeM(GridDecoder):
             mainloop.producer_commit(state)
             state.advance()
         return state
-
-    @cute.jit
-    def _produce_decoded(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
-                         state, row_tile, tok_tile, mFlags):
-        """``_produce_piece`` of a whole tile with ``grid_decode``: each k-tile's weight and
-        scale loads first, then its activation load once the decoders' flag is full."""
-        ready = cutlass.Int32(0)
-        for kt in cutlass.range(self.k_tiles, unroll=1):
-            mainloop.producer_acquire(state)
-            bar = mainloop.producer_get_barrier(state)
-            cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
-                      tma_bar_ptr=bar)
-            cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt],
-                      tSs[None, state.index], tma_bar_ptr=bar)
-            ready = wait_decoded(mFlags, tok_tile, kt, ready, self.k_tiles, self.tile_m)
-            cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
-                      tma_bar_ptr=bar)
-            mainloop.producer_commit(state)
-            state.advance()
-        return state
-
-    @cute.jit
-    def _decode_side(self, warp, tok_tiles, outs, decode, ring):
-        """Warps 1..3 with ``grid_decode``: the activations' decode (``_decode_items``)."""
-        mOut32, mCodes, mCodeSF, mFlags = decode
-        m = outs[0].shape[0]
-        kb = self.k // 16
-        sSF = cute.make_tensor(mCodeSF.iterator,
-                               sf_tiled_layout((m + 127) // 128 * 128, (kb + 3) // 4 * 4))
-        args = (mOut32, mCodes, mCodeSF, sSF, mFlags, m, tok_tiles * self.tile_m, self.k_tiles,
-                self.tile_m, warp, in_register(BF16X2_POW2_63))
-        if cutlass.const_expr(self.decode_ring > 0):
-            self._decode_items_ring(ring, *args)
-        else:
-            self._decode_items(*args)
 
     @cute.jit
     def _whole_tiles(self, tok_tiles):
@@ -820,7 +767,12 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     # zero rows keep the TMA inside the buffer); the kernel takes M from the output
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
-    b, b_sf, alpha = fake_weight_operands(n, k)
+    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
+                                 assumed_align=16)
+    row_tiles = (n + TILE_N - 1) // TILE_N
+    b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
+                                    assumed_align=16)
+    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
@@ -832,41 +784,6 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
-
-
-def shared_storage_struct(stages: int, act_layout, w_layout, sf_layout, epilogue_bytes: int,
-                          decode_ring: int):
-    """The kernel's shared memory as a ``cute.struct`` (built in plain Python, so that the
-    ring of ``grid_decode`` is a field only where there is one)."""
-    fields = {
-        "barriers": cute.struct.MemRange[cutlass.Int64, stages * 2],
-        "sAct": cute.struct.Align[
-            cute.struct.MemRange[cutlass.BFloat16, cute.cosize(act_layout)], 1024],
-        "sW": cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128],
-        "sSF": cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128],
-        # the epilogue's words (at least one, so the struct is the same for every kernel)
-        "sEpi": cute.struct.Align[
-            cute.struct.MemRange[cutlass.Float32, max(1, epilogue_bytes // 4)], 128],
-        # stream-K: a tile's arrival count, broadcast to the consumer threads
-        "sFlag": cute.struct.Align[cute.struct.MemRange[cutlass.Int32, 4], 16],
-        # ``scale_table``: the splat of every scale byte
-        "sSplat": cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16],
-    }
-    if decode_ring:  # the decoders' cp.async ring (``grid_decode``)
-        fields["sRing"] = cute.struct.Align[
-            cute.struct.MemRange[cutlass.Int32, ring_words(decode_ring)], 128]
-    return cute.struct(type("SharedStorage", (), {"__annotations__": fields}))
-
-
-def fake_weight_operands(n: int, k: int) -> tuple:
-    """The weights (int32 words [N, K/8]), their scales (int32, padded to whole row tiles)
-    and alpha as compiled arguments."""
-    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
-                                 assumed_align=16)
-    row_tiles = (n + TILE_N - 1) // TILE_N
-    b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
-                                    assumed_align=16)
-    return b, b_sf, make_fake_compact_tensor(cutlass.Float32, (1,))
 
 
 class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):

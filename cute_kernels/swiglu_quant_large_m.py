@@ -76,8 +76,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
-                 quantizers: int = 0, splits: int = 1, grid_decode: bool = False,
-                 decode_ring: int = 0):
+                 quantizers: int = 0, splits: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
@@ -89,12 +88,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self.quantizers = quantizers
         # ``splits`` (stream-K only): a grid of tiles x splits CTAs, every tile in ``splits``
         # pieces, the last to arrive runs the fused epilogue (``NVFP4GemmLargeM``)
-        # ``grid_decode`` (``NVFP4GemmLargeM``): the decoders are the quantizers' warps
-        assert not (grid_decode and quantizers)
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
-                         ctas_per_sm=ctas_per_sm, k_groups=k_groups, grid_decode=grid_decode,
-                         decode_ring=decode_ring)
+                         ctas_per_sm=ctas_per_sm, k_groups=k_groups)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
