@@ -12,9 +12,11 @@ A cut piece's fp32 accumulators go to the workspace slot ``2 c + (0 for the CTA'
 1 for its last)``, element-major and thread-minor (each store and load of the 256 consumer
 threads is one contiguous kilobyte). Then the CTA counts itself in on the tile's arrival
 counter; the CTA that arrives last adds the tile's pieces in piece order (so the sum does not
-depend on which CTA finishes last: deterministic), resets the counter, and runs the ordinary
-epilogue (``D = alpha * acc`` or the fused SwiGLU + quantization). No CTA ever waits for
-another, so the scheme cannot deadlock whatever the residency.
+depend on which CTA finishes last: deterministic), its own piece from registers where that
+order allows (two pieces, or its piece the first: one read-back fewer, H200 2026-12-01,
+session 32: 7168x2048 M = 64 in two pieces 12.24 -> 11.94 us), resets the counter, and runs
+the ordinary epilogue (``D = alpha * acc`` or the fused SwiGLU + quantization). No CTA ever
+waits for another, so the scheme cannot deadlock whatever the residency.
 
 Which CTA holds unit u: ``c(u) = ((u + 1) P - 1) // U`` (the largest c with c U / P <= u).
 """
