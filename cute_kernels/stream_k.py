@@ -77,30 +77,21 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
         # its own piece stays in registers (a + b == b + a, and 0 + p0 == p0: the same bits)
         # and one piece fewer comes back from the workspace; otherwise all of them do.
         own = c - c_first
-        if pieces == 2 or own == 0:
-            for p in cutlass.range(pieces, unroll=1):
-                if p != own:
-                    _add_piece(acc, mWork, c_first + p, first_unit, units, ctas, slot_words,
-                               ctid)
-        else:
+        if pieces != 2 and own != 0:
             acc.fill(0.0)
-            for p in cutlass.range(pieces, unroll=1):
-                _add_piece(acc, mWork, c_first + p, first_unit, units, ctas, slot_words, ctid)
+            own = cutlass.Int32(-1)
+        for p in cutlass.range(pieces, unroll=1):
+            if p != own:
+                cp = c_first + p
+                slot = 2 * cp + cutlass.Int32(_cta_start(cp, units, ctas) < first_unit)
+                base = slot * slot_words + ctid
+                for i in cutlass.range_constexpr(per_thread):
+                    acc[i] = acc[i] + cute.arch.load(
+                        mWork.iterator + base + i * CONSUMER_THREADS, cutlass.Float32,
+                        cop="cg")
         if ctid == 0:
             mCount[counter] = cutlass.Int32(0)
     return last
-
-
-@cute.jit
-def _add_piece(acc: cute.Tensor, mWork: cute.Tensor, cp, first_unit, units, ctas, slot_words,
-               ctid):
-    """``acc`` += CTA ``cp``'s piece of the tile that starts at unit ``first_unit`` (its first
-    or its last slot, as it wrote it)."""
-    slot = 2 * cp + cutlass.Int32(_cta_start(cp, units, ctas) < first_unit)
-    base = slot * slot_words + ctid
-    for i in cutlass.range_constexpr(cute.size(acc)):
-        acc[i] = acc[i] + cute.arch.load(
-            mWork.iterator + base + i * CONSUMER_THREADS, cutlass.Float32, cop="cg")
 
 
 def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:
