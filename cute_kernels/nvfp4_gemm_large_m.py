@@ -94,6 +94,10 @@ PRODUCER_REGS = {1: 40, 2: 24}
 SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
 # (the fused epilogue uses 1..3, stream-K's fix-up 4)
 EPILOGUE_BARRIER = 6  # + warpgroup (6, 7): one consumer warpgroup's staged output is in place
+# ``wg_k_split``: both consumer warpgroups' named barriers around the shared-memory sum of their
+# accumulators (warpgroup 1's partial is in place / warpgroup 0 has read it)
+REDUCE_FULL_BARRIER = 8
+REDUCE_EMPTY_BARRIER = 9
 # The staged epilogue (``_staged_store``): bytes of output a consumer warpgroup puts in shared
 # memory at once (two buffers of them), as lines of its 64 weight rows (32 tokens of 16-bit
 # outputs, 16 of fp32), swizzled in 16-byte chunks by token so that neither the fragment
@@ -142,7 +146,7 @@ class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                 k_groups: int = 1):
+                 k_groups: int = 1, wg_k_split: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -175,14 +179,27 @@ class NVFP4GemmLargeM:
             tile_m <= 128 and (k // TILE_K) % 2 == 0)), (k_groups, tile_m, k)
         self.groups = k_groups
         self.stage_k = TILE_K * self.groups  # K per pipeline stage
+        # ``wg_k_split`` (two K groups a stage): CTA tiles of 64 weight rows, both consumer
+        # warpgroups on all 64, warpgroup g taking K group g of every stage; at the tile's end
+        # warpgroup 1 hands its accumulators to warpgroup 0 through shared memory, which adds
+        # them and runs the epilogue. Twice the CTAs of 128-row tiles for the same decode and
+        # MMA chains an SM: for grids of 128-row tiles that leave SMs idle (7168x2048 at
+        # 64 tokens: 56 tiles) without a K split's fix-up through global memory.
+        assert not wg_k_split or k_groups == 2, (wg_k_split, k_groups)
+        self.wg_k_split = wg_k_split
+        self.tile_n = 64 if wg_k_split else TILE_N  # weight rows per CTA tile
+        self.frag_groups = 1 if wg_k_split else self.groups  # K groups a warpgroup decodes
         self.splits = splits
         self.k_tiles = k // self.stage_k
-        self.row_tiles = (n + TILE_N - 1) // TILE_N
-        self.tx_bytes = (tile_m * self.stage_k * 2 + TILE_N * self.stage_k // 2
+        self.row_tiles = (n + self.tile_n - 1) // self.tile_n
+        self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        budget = SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
+        # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
+        self.reduce_words = 64 * tile_m if wg_k_split else 0
+        budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
+                  - 4 * self.reduce_words)
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -236,7 +253,7 @@ class NVFP4GemmLargeM:
             (SF_CHUNK_WORDS * self.groups, self.row_tiles * self.k_tiles)))
         tiled_mma = sm90_utils.make_trivial_tiled_mma(
             cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
-            cutlass.Float32, (self.consumers, 1, 1), tiler_mn=(64, self.tile_m),
+            cutlass.Float32, (self.tile_n // 64, 1, 1), tiler_mn=(64, self.tile_m),
             a_source=warpgroup.OperandSource.RMEM)
 
         act_atom = warpgroup.make_smem_layout_atom(
@@ -245,7 +262,7 @@ class NVFP4GemmLargeM:
         act_layout = cute.tile_to_shape(act_atom, (self.tile_m, self.stage_k, self.stages),
                                         order=(0, 1, 2))
         # Packed weights: 128 rows x 8 words, row-major, unswizzled (a thread reads whole rows).
-        w_layout = cute.make_ordered_layout((TILE_N, self.stage_k // 8, self.stages),
+        w_layout = cute.make_ordered_layout((self.tile_n, self.stage_k // 8, self.stages),
                                             order=(1, 0, 2))
         sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
@@ -253,7 +270,7 @@ class NVFP4GemmLargeM:
         tma_act, tma_mA = cpasync.make_tiled_tma_atom(
             g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
-            g2s, mB, cute.slice_(w_layout, (None, None, 0)), (TILE_N, self.stage_k // 8))
+            g2s, mB, cute.slice_(w_layout, (None, None, 0)), (self.tile_n, self.stage_k // 8))
         tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
             g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS * self.groups, 1))
 
@@ -299,7 +316,12 @@ class NVFP4GemmLargeM:
             for atom in (tma_act, tma_w, tma_sf):
                 cpasync.prefetch_descriptor(atom)
 
-        storage = SmemAllocator().allocate(self.shared_storage)
+        allocator = SmemAllocator()
+        storage = allocator.allocate(self.shared_storage)
+        sRed = None  # ``wg_k_split``: warpgroup 1's partial sums
+        if cutlass.const_expr(self.wg_k_split):
+            sRed = allocator.allocate_tensor(cutlass.Float32,
+                                             cute.make_layout(self.reduce_words), 16)
         # One full barrier per stage (TMA bytes) and one empty barrier that every consumer
         # warp arrives on once.
         mainloop = pipeline.PipelineTmaAsync.create(
@@ -320,8 +342,8 @@ class NVFP4GemmLargeM:
             cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
         tWs, tWg = cpasync.tma_partition(
             tma_w, 0, cute.make_layout(1), cute.group_modes(sW, 0, 2),
-            cute.group_modes(cute.local_tile(mB, (TILE_N, self.stage_k // 8), (None, None)), 0,
-                             2))
+            cute.group_modes(cute.local_tile(mB, (self.tile_n, self.stage_k // 8),
+                                             (None, None)), 0, 2))
         tSs, tSg = cpasync.tma_partition(
             tma_sf, 0, cute.make_layout(1), cute.group_modes(sSF, 0, 2),
             cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS * self.groups, 1),
@@ -346,7 +368,7 @@ class NVFP4GemmLargeM:
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs, streamk, sFlag, sSplat)
+                          scalars, outs, streamk, sFlag, sSplat, sRed)
 
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
@@ -398,7 +420,7 @@ class NVFP4GemmLargeM:
                     _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
         for i in cutlass.range(cutlass.min(count, self.stages), unroll=1):
             cute.prefetch(tma_w, tWg[None, row_tile, kt0 + i])
-            cute.prefetch(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt0 + i])
+            cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
@@ -412,11 +434,18 @@ class NVFP4GemmLargeM:
                       tma_bar_ptr=bar)
             cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
                       tma_bar_ptr=bar)
-            cute.copy(tma_sf, tSg[None, 0, row_tile * self.k_tiles + kt],
+            cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)],
                       tSs[None, state.index], tma_bar_ptr=bar)
             mainloop.producer_commit(state)
             state.advance()
         return state
+
+    def _sf_chunk(self, row_tile, kt):
+        """The scale chunk (512 bytes a K group: 128 rows x 4 blocks) of k-tile ``kt`` of
+        ``row_tile``'s rows; 64-row tiles (``wg_k_split``) share their 128-row chunk."""
+        if cutlass.const_expr(self.tile_n == 64):
+            row_tile = row_tile // 2
+        return row_tile * self.k_tiles + kt
 
     @cute.jit
     def _whole_tiles(self, tok_tiles):
@@ -459,50 +488,104 @@ class NVFP4GemmLargeM:
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs, streamk, sFlag, sSplat):
-        thr_mma = tiled_mma.get_slice(ctid)
+                 outs, streamk, sFlag, sSplat, sRed):
+        # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
+        # g decoding and multiplying K group g of each stage (its wgmmas' B blocks 4g..4g + 3)
+        g0 = 0
+        mma_tid = ctid
+        if cutlass.const_expr(self.wg_k_split):
+            g0 = ctid // 128
+            mma_tid = ctid % 128
+        thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
-        tCcA = thr_mma.partition_A(cute.make_identity_tensor((TILE_N, self.stage_k)))
-        tCcC = thr_mma.partition_C(cute.make_identity_tensor((TILE_N, self.tile_m)))
-        frags = [thr_mma.make_fragment_A(thr_mma.partition_shape_A((TILE_N, self.stage_k)))
-                 for _ in range(2)]
-        tCrB = tiled_mma.make_fragment_B(thr_mma.partition_B(sAct))
-        acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((TILE_N, self.tile_m)),
+        tCcA = thr_mma.partition_A(cute.make_identity_tensor((self.tile_n, self.stage_k)))
+        tCcC = thr_mma.partition_C(cute.make_identity_tensor((self.tile_n, self.tile_m)))
+        frag_shape = thr_mma.partition_shape_A((self.tile_n, TILE_K * self.frag_groups))
+        frags = [thr_mma.make_fragment_A(frag_shape) for _ in range(2)]
+        tCrB = (tiled_mma.make_fragment_B(thr_mma.partition_B(sAct)), 4 * g0)
+        acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((self.tile_n, self.tile_m)),
                                     cutlass.Float32)
         row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
-        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None)
+        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None, g0)
         if cutlass.const_expr(self.scale_table):
             # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
             sf = e4m3x2_to_f32(ctid, 0)
             sSplat[ctid] = bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
             pipeline.NamedBarrier(barrier_id=SPLAT_READY, num_threads=256).arrive_and_wait()
-            decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat)
+            decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat, g0)
 
         read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         release = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         tiled_mma.set(warpgroup.Field.ACCUMULATE, True)
         scalars = self._epilogue_setup(ctid, sEpi, scalars)
-        step = (mainloop, tiled_mma, acc, tCrB, decode, frags)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
+            step = (mainloop, tiled_mma, acc, tCrB, decode + (self._sf_row(row_tile),), frags)
             read, release = self._mainloop(*step, read, release, self.k_tiles)
-            self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            self._reduce_warpgroups(acc, ctid, sRed)
+            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
                 piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+                step = (mainloop, tiled_mma, acc, tCrB, decode + (self._sf_row(row_tile),),
+                        frags)
                 read, release = self._mainloop(*step, read, release, count)
+                self._reduce_warpgroups(acc, ctid, sRed)
                 last = cutlass.Boolean(True)
                 if count != self.k_tiles:
-                    last = stream_k_fixup(acc, piece - whole, u - whole * self.k_tiles,
-                                          self.k_tiles, sk_tiles, ctid, *streamk, sFlag, piece)
+                    fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
+                             sk_tiles, ctid, *streamk, sFlag, piece)
+                    if cutlass.const_expr(self.wg_k_split):
+                        if ctid < 128:  # warpgroup 0 holds the piece
+                            last = stream_k_fixup(*fixup, threads=128)
+                    else:
+                        last = stream_k_fixup(*fixup)
                 if last:
-                    self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+                    self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
+                                        tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
+
+    def _sf_row(self, row_tile):
+        """Where the tile's rows start in their 128-row scale chunk: 0, or 64 for the odd
+        64-row tiles of ``wg_k_split``."""
+        if cutlass.const_expr(self.tile_n == 64):
+            return (row_tile % 2) * 64
+        return 0
+
+    @cute.jit
+    def _reduce_warpgroups(self, acc, ctid, sRed):
+        """``wg_k_split``: warpgroup 0's ``acc`` += warpgroup 1's (same fragment layout),
+        through shared memory, element-major and thread-minor (no bank conflicts). The second
+        barrier keeps warpgroup 1 from overwriting the partial before it is read; then
+        warpgroup 1 goes on to its next tile while warpgroup 0 runs the epilogue. Nothing
+        without ``wg_k_split``."""
+        if cutlass.const_expr(self.wg_k_split):
+            ltid = ctid % 128
+            if ctid >= 128:
+                for i in cutlass.range_constexpr(cute.size(acc)):
+                    sRed[i * 128 + ltid] = acc[i]
+            pipeline.NamedBarrier(barrier_id=REDUCE_FULL_BARRIER,
+                                  num_threads=256).arrive_and_wait()
+            if ctid < 128:
+                for i in cutlass.range_constexpr(cute.size(acc)):
+                    acc[i] = acc[i] + sRed[i * 128 + ltid]
+            pipeline.NamedBarrier(barrier_id=REDUCE_EMPTY_BARRIER,
+                                  num_threads=256).arrive_and_wait()
+
+    @cute.jit
+    def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` by the threads holding the tile's sums: all consumers, or warpgroup 0
+        with ``wg_k_split``."""
+        if cutlass.const_expr(self.wg_k_split):
+            if ctid < 128:
+                self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        else:
+            self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
     @cute.jit
     def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
@@ -532,9 +615,11 @@ class NVFP4GemmLargeM:
         stage is released. Returns the advanced states: the tracer threads loop-carried values
         through rebinds, not through mutation inside a helper."""
         stage = read.index
+        tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
         warpgroup.fence()
         for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb, stage], acc)
+            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
+                      acc)
         warpgroup.commit_group()
         read.advance()
         if cutlass.const_expr(nxt is not None):
@@ -546,9 +631,10 @@ class NVFP4GemmLargeM:
         return read, release
 
     @cute.jit
-    def _decode_tile(self, sW, sSF8, row0, k0, splat, stage, frag):
-        """All k16 slots of ``frag`` (four per 64-element K group of the stage) from the packed
-        weights and scales of ``stage``.
+    def _decode_tile(self, sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag):
+        """All k16 slots of ``frag`` (four per 64-element K group of the stage, the
+        ``frag_groups`` groups from ``g0`` on) from the packed weights and scales of ``stage``;
+        the rows' scales ``sf_row`` rows into their 128-row chunks (``_sf_row``).
 
         wgmma's A fragment (like mma.sync's m16n8k16 A, per k16 block ``kb``): 32-bit register
         ``p`` holds the bf16 pair at row ``row0 + 8 (p % 2)``, K ``16 kb + 8 (p // 2) + k0``
@@ -557,10 +643,11 @@ class NVFP4GemmLargeM:
         group's scales are its own 512-byte chunk of the stage (``_group_scales``)."""
         frag32 = cute.recast_tensor(frag, cutlass.Uint32)
         if cutlass.const_expr(self.k_order != KOrder.IDENTITY):
-            self._decode_tile_words(sW, sSF8, row0, k0, splat, stage, frag32)
+            self._decode_tile_words(sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag32)
             return
         selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
-        for g in cutlass.range_constexpr(self.groups):
+        for gi in cutlass.range_constexpr(self.frag_groups):
+            g = g0 + gi
             for h in cutlass.range_constexpr(2):
                 row = row0 + 8 * h
                 words = cute.make_rmem_tensor((TILE_K // 8,), cutlass.Int32)
@@ -568,12 +655,12 @@ class NVFP4GemmLargeM:
                                   words)
                 # The row's scale bytes for blocks 0..3: 4 contiguous bytes of the 128x4 atom.
                 sf = cute.make_rmem_tensor((4,), sSF8.element_type)
-                cute.autovec_copy(self._group_scales(sSF8, stage, g, row), sf)
+                cute.autovec_copy(self._group_scales(sSF8, stage, g, _plus(row, sf_row)), sf)
                 for kb in cutlass.range_constexpr(4):
                     s = self._scale_splat(splat, sf[kb])
                     for half in cutlass.range_constexpr(2):
                         raw = e2m1x2_from_byte(words[2 * kb + half], selector)
-                        frag32[h + 2 * half, 0, 4 * g + kb] = mul_bf16x2(raw, s)
+                        frag32[h + 2 * half, 0, 4 * gi + kb] = mul_bf16x2(raw, s)
 
     def _scale_splat(self, splat, scale):
         """The bf16x2 splat of ``scale * 2^63``: from the shared table ``splat`` (the scale
@@ -589,7 +676,7 @@ class NVFP4GemmLargeM:
                                (g * SF_CHUNK_WORDS + (row % 32) * 4 + row // 32,))
 
     @cute.jit
-    def _decode_tile_words(self, sW, sSF8, row0, k0, splat, stage, frag32):
+    def _decode_tile_words(self, sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag32):
         """``_decode_tile`` for permuted words or packed bytes (PAIRS): per K
         group, thread q (k0 = 2q) takes the contiguous words 2q and 2q + 1 of each of its rows
         (one 8-byte load; a warp's loads of a row half cover 256 contiguous bytes, no bank
@@ -599,20 +686,22 @@ class NVFP4GemmLargeM:
         8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group (pair r: elements r and r + 4,
         ``PERMUTED_K_ORDER``): the order the activations come in."""
         q = (k0 % 8) // 2
-        for g in cutlass.range_constexpr(self.groups):
+        for gi in cutlass.range_constexpr(self.frag_groups):
+            g = g0 + gi
             for h in cutlass.range_constexpr(2):
                 row = row0 + 8 * h
                 words = cute.make_rmem_tensor((2,), cutlass.Int32)
                 cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (4 * g + q,)),
                                   words)
-                s = self._scale_splat(splat, self._group_scales(sSF8, stage, g, row)[q])
+                s = self._scale_splat(
+                    splat, self._group_scales(sSF8, stage, g, _plus(row, sf_row))[q])
                 for b in cutlass.range_constexpr(2):
                     word = cutlass.Uint32(words[b])
                     shifted = None  # PAIRS' pairs 2 and 3 come from the word shifted once
                     if cutlass.const_expr(self.k_order == KOrder.PAIRS):
                         shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
                     for r in cutlass.range_constexpr(4):
-                        frag32[h + 2 * (r % 2), 0, 4 * g + 2 * b + r // 2] = mul_bf16x2(
+                        frag32[h + 2 * (r % 2), 0, 4 * gi + 2 * b + r // 2] = mul_bf16x2(
                             self._word_pair(word, shifted, r), s)
 
     def _word_pair(self, word, shifted, r: int):
@@ -663,7 +752,7 @@ class NVFP4GemmLargeM:
     def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile):
         """mD[token, row] = acc * 2^63 * alpha in ``out_dtype`` for the tile's rows
         below N and tokens below M."""
-        row0 = row_tile * TILE_N
+        row0 = row_tile * self.tile_n
         tok0 = tok_tile * self.tile_m
         for i in cutlass.range(cute.size(acc), unroll_full=True):
             row, tok = tCcC[i]
@@ -705,7 +794,7 @@ class NVFP4GemmLargeM:
         bases = staged_line_bases(tCcC, per_chunk, wg_base)
         barrier = pipeline.NamedBarrier(barrier_id=EPILOGUE_BARRIER + wg, num_threads=128)
         barrier.arrive_and_wait()  # the warpgroup's last reads of the buffers are done
-        row0 = row_tile * TILE_N + wg * 64
+        row0 = row_tile * self.tile_n + wg * 64
         for part in cutlass.range_constexpr(self.tile_m // tokens):
             buf = (part % 2) * buffer_elems
             for jj in cutlass.range_constexpr(tokens // 8):
@@ -725,6 +814,11 @@ class NVFP4GemmLargeM:
                 if tok_g < m and row_g < self.n:
                     cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
                                                             (tok_g, row_g // per_chunk)))
+
+
+def _plus(x, y):
+    """x + y, or x itself where y is the constant 0 (no add in the kernels without it)."""
+    return x if isinstance(y, int) and y == 0 else x + y
 
 
 def staged_line_bases(tCcC, per_chunk: int, first=0) -> list:
@@ -754,10 +848,10 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
                                stream_k: bool = False, hybrid: bool = False,
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                               k_groups: int = 1):
+                               k_groups: int = 1, wg_k_split: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
-    per stage); M dynamic. Operands as ``launch_large_m`` passes them: a bf16 [M, K], b int32
+    per stage; 64-row tiles with the warpgroups on the K groups); M dynamic. Operands as ``launch_large_m`` passes them: a bf16 [M, K], b int32
     [N, K/8], b_sf int32 [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the
     workspace and arrival counters (``stream_k_buffers``); ``k_order``: the weights' decode
     and the activations' K order (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
@@ -778,11 +872,12 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
                                         hybrid=hybrid, k_order=k_order,
-                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups)
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                        wg_k_split=wg_k_split)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
-                             ctas_per_sm=ctas_per_sm, k_groups=k_groups)
+                             ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
@@ -802,24 +897,28 @@ def fake_stream_k_buffers():
             make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=4))
 
 
-def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device):
+def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N):
     """(fp32 workspace, zeroed int32 arrival counters, one per output tile: ``arrival_counters``)
-    for a stream-K launch over M tokens and N weight rows."""
+    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows."""
     import torch
 
     from .arrival_counters import arrival_counters
 
-    tiles = -(-m // tile_m) * -(-n // TILE_N)
-    return (torch.empty(workspace_words(ctas, tile_m, TILE_N), dtype=torch.float32,
+    tiles = -(-m // tile_m) * -(-n // tile_n)
+    return (torch.empty(workspace_words(ctas, tile_m, tile_n), dtype=torch.float32,
                         device=device),
             arrival_counters(tiles, device))
 
 
-def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int) -> tuple:
-    """The trailing (k_order, ctas_per_sm, k_groups) compile arguments in their shortest form:
-    the compile cache keys by the arguments as given, so the identity order, one CTA per SM
-    and one K group a stage leave them out (the order as a plain int)."""
+def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
+                 wg_k_split: bool = False) -> tuple:
+    """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split) compile arguments in their
+    shortest form: the compile cache keys by the arguments as given, so the identity order,
+    one CTA per SM, one K group a stage and 128-row tiles leave them out (the order as a
+    plain int)."""
     order = int(k_order)
+    if wg_k_split:
+        return order, ctas_per_sm, k_groups, True
     if ctas_per_sm != 1 or k_groups != 1:
         return (order, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
     return (order,) if order else ()
@@ -838,7 +937,7 @@ def operand_k_order(b, k_order: KOrder | None) -> KOrder:
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
-                   compile_fn=compile_nvfp4_gemm_large_m) -> None:
+                   wg_k_split: bool = False, compile_fn=compile_nvfp4_gemm_large_m) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -853,7 +952,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     a tile adds its pieces in order, deterministic); ``hybrid`` (with ``stream_k``) keeps
     whole tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
     most 64): two CTAs share each SM, a persistent grid of twice the SM count by default.
-    ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``).
+    ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``);
+    ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group.
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it)."""
     import torch
@@ -872,10 +972,11 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     stream_k = stream_k or splits > 1
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
-    tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups)
+    tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split)
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
-            *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device))
+            *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,
+                                          64 if wg_k_split else TILE_N))
         return
     compile_fn(n, k, str(out.dtype), tile_m, stages, sms,
                *((1, False, False) + tail if tail else ()))(*args, out)

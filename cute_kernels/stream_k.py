@@ -45,16 +45,18 @@ def _cta_of(u, units, ctas):
 
 @cute.jit
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
-                   mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter):
+                   mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
+                   threads: cutlass.Constexpr = CONSUMER_THREADS):
     """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
-    stream-K region of ``tiles`` tiles), run by all 256 consumer threads (``ctid``) with their
-    ``acc`` fragments: store the piece, count in on ``mCount[counter]``; returns whether this
-    CTA arrived last, its ``acc`` then holding the tile's whole sum."""
+    stream-K region of ``tiles`` tiles), run by the ``threads`` consumer threads (``ctid``; all
+    256, or warpgroup 0 where it holds the tile alone) with their ``acc`` fragments: store the
+    piece, count in on ``mCount[counter]``; returns whether this CTA arrived last, its ``acc``
+    then holding the tile's whole sum."""
     ctas = cute.arch.grid_dim()[0]
     c = cute.arch.block_idx()[0]
     units = tiles * k_tiles
     per_thread = cute.size(acc)
-    slot_words = per_thread * CONSUMER_THREADS
+    slot_words = per_thread * threads
     first_unit = tile * k_tiles
     c_first = _cta_of(first_unit, units, ctas)
     pieces = _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
@@ -62,9 +64,9 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     # start); the reader below applies the same rule to every CTA of the tile
     mine = (2 * c + cutlass.Int32(u != _cta_start(c, units, ctas))) * slot_words + ctid
     for i in cutlass.range_constexpr(per_thread):
-        mWork[mine + i * CONSUMER_THREADS] = acc[i]
+        mWork[mine + i * threads] = acc[i]
     cute.arch.fence_acq_rel_gpu()
-    barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=CONSUMER_THREADS)
+    barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
     barrier.arrive_and_wait()
     if ctid == 0:
         sFlag[0] = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
@@ -87,7 +89,7 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
                 base = slot * slot_words + ctid
                 for i in cutlass.range_constexpr(per_thread):
                     acc[i] = acc[i] + cute.arch.load(
-                        mWork.iterator + base + i * CONSUMER_THREADS, cutlass.Float32,
+                        mWork.iterator + base + i * threads, cutlass.Float32,
                         cop="cg")
         if ctid == 0:
             mCount[counter] = cutlass.Int32(0)

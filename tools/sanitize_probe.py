@@ -106,6 +106,11 @@ x640 = torch.randn(45, 640, device="cuda", dtype=torch.bfloat16)
 for cfg, sk, cps in (((32, 0, 7), True, 1), ((64, 0), False, 1), ((32, 0), True, 2)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
                       stream_k=sk, k_groups=2, ctas_per_sm=cps)
+# wg_k_split: 64-row tiles (200 rows: an odd last one, a tail), warpgroups on the K groups;
+# whole tiles on 3 CTAs (the shared-memory sum reused across tiles), K pieces, stream-K
+for cfg, kw in (((32, 0, 3), {}), ((64, 0), {"splits": 5}), ((16, 0, 7), {"stream_k": True})):
+    launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
+                      k_groups=2, wg_k_split=True, **kw)
 # 16-token tiles (three, 13 tokens of tail), stream-K with two K groups and two CTAs per SM
 for cfg, sk, cps in (((16, 0, 7), True, 1), ((16, 0), True, 2), ((16, 0, 5), False, 1)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,

@@ -1,0 +1,81 @@
+"""The wgmma kernel's ``wg_k_split``: 64-row CTA tiles whose two consumer warpgroups take the two
+K groups of every stage and are summed in shared memory. Compile-only on CPU; on a GPU, against
+the fp64 reference with every tail: M, N (odd 64-row tiles read the upper half of their 128-row
+scale chunk), whole tiles, K pieces in the launch and stream-K, every weight decode."""
+
+import cutlass
+import pytest
+import torch
+
+from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels.k_order import KOrder
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
+                                             launch_large_m)
+from cute_kernels.testing import compile_only, kernel_registers
+from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
+
+
+@pytest.mark.parametrize("tile_m,splits,stream_k,k_order", [
+    (64, 1, False, KOrder.PERMUTED), (32, 1, False, KOrder.PAIRS), (128, 1, False, 0),
+    (64, 2, True, KOrder.PERMUTED), (16, 1, True, KOrder.PERMUTED)])
+def test_wg_k_split_compiles_for_sm90a(tile_m, splits, stream_k, k_order):
+    compiled = compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16", tile_m, 0,
+                            132, splits, stream_k, False, int(k_order), 1, 2, True)
+    assert kernel_registers(compiled) == [168]  # the launch bound of one CTA an SM
+
+
+def test_wg_k_split_needs_two_k_groups():
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(7168, 2048, cutlass.BFloat16, 64, wg_k_split=True)
+    kernel = NVFP4GemmLargeM(7168, 2048, cutlass.BFloat16, 64, k_groups=2, wg_k_split=True)
+    assert (kernel.tile_n, kernel.row_tiles, kernel.stage_k) == (64, 112, 128)
+
+
+def _launch(a, b, b_sf, alpha, out, k_order, config, **kw):
+    if k_order == KOrder.PERMUTED:
+        b = prepare_nvfp4_weight(b)
+    launch_large_m(bf16_activations(a, None, k_order), b, b_sf,
+                   torch.full((1,), alpha, device="cuda"), out, config, k_groups=2,
+                   k_order=k_order, wg_k_split=True, **kw)
+    torch.cuda.synchronize()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,config,kw", [
+    (64, 7168, 2048, (64, 0), {}),                   # 112 whole tiles, one a CTA
+    (29, 1100, 1920, (32, 0), {}),                   # N tail in an odd 64-row tile
+    (777, 1088, 896, (64, 2, 5), {}),                # 13 x 17 tiles on 5 CTAs, 2 stages
+    (200, 1160, 256, (128, 0, 3), {}),               # two stages of K: warpgroup 1 runs ahead
+    (13, 1160, 1024, (16, 0), {}),                   # a 16-token tile of 13 tokens
+    (64, 1088, 2048, (64, 0), {"splits": 2}),        # two K pieces a tile, added in the launch
+    (45, 1160, 1920, (32, 0, 13), {"stream_k": True}),  # stream-K pieces cross tiles
+])
+@pytest.mark.parametrize("k_order", list(KOrder))
+def test_wg_k_split_matches_fp64_reference(m, n, k, config, kw, k_order):
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    out = poisoned(m, n, dtype=torch.float32)
+    _launch(a, b, b_sf, alpha, out, k_order, config, **kw)
+    assert not out.isnan().any()
+    assert _rel_err(out, want) <= 1e-3
+    # deterministic: the warpgroups' sum and the pieces go in a fixed order
+    again = poisoned(m, n, dtype=torch.float32)
+    _launch(a, b, b_sf, alpha, again, k_order, config, **kw)
+    torch.testing.assert_close(again, out, rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [1160, 1100, 1098])  # N % 8 == 0, % 4 == 0 (fp32 staged), neither
+def test_wg_k_split_16_bit_output_is_the_fp32_result_rounded(n):
+    m, k = 100, 1024
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    outs = {}
+    for dtype in (torch.float32, torch.bfloat16):
+        outs[dtype] = poisoned(m, n, dtype=dtype)
+        _launch(a, b, b_sf, alpha, outs[dtype], KOrder.PERMUTED, (64, 0))
+    assert not outs[torch.bfloat16].isnan().any()
+    torch.testing.assert_close(outs[torch.bfloat16].float(),
+                               outs[torch.float32].to(torch.bfloat16).float(),
+                               rtol=2**-8, atol=1e-30)

@@ -1,0 +1,89 @@
+"""``wg_k_split`` (64-row CTA tiles, the two consumer warpgroups on the two K groups of each
+stage, summed in shared memory) against the public route, on issue 5's M <= 64 points of the
+small weights, where 128-row tiles leave SMs idle (7168x2048 at 33..64 tokens: 56 CTAs) or
+need K pieces summed through global memory (4096x7168: four pieces a tile). Graph us with
+the activations' dequantization, QuACK ``gemm_w4a16`` (bf16 activations) in the same
+interleaved run. Variants: "plan" (the public route's wgmma launch), "public" (the public
+function, small-M kernel where it routes there), "wgk{t}" (whole 64-row tiles of ``t``
+tokens), "wgk{t}p{s}" (each tile in ``s`` K pieces added in the launch), "wgk{t}sk"
+(stream-K on the default grid). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import planned, weight_copies
+
+from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import H200_SMS, launch_large_m
+
+POINTS = [(7168, 2048, 64), (7168, 2048, 32), (7168, 2048, 48), (7168, 2048, 16),
+          (4096, 7168, 64), (4096, 7168, 32), (4096, 7168, 17), (7168, 2048, 128),
+          (4096, 7168, 128), (7168, 18432, 64), (9216, 7168, 64), (7168, 2048, 96)]
+
+
+def variants(n: int, k: int, m: int) -> dict:
+    tile = next(t for t in (16, 32, 64, 128) if m <= t)
+    tiles = -(-m // tile) * -(-n // 64)
+    out = {"plan": planned("gemm", n, k, m), "public": None}
+    wgk = dict(config=(tile, 0), k_groups=2, wg_k_split=True)
+    out[f"wgk{tile}"] = wgk
+    for s in (2, 3, 4):
+        if tiles * s <= H200_SMS and (k // 128) % s == 0:
+            out[f"wgk{tile}p{s}"] = dict(wgk, splits=s)
+    out[f"wgk{tile}sk"] = dict(wgk, stream_k=True)
+    return out
+
+
+def quack_calls(copies, n, k, x):
+    try:
+        from quack.gemm_w4 import gemm_w4a16, prepare_w4_weight
+    except Exception:  # noqa: BLE001 - optional comparator
+        return None
+    prepared = [prepare_w4_weight(b, reference._unswizzle(s, n, k // 16, "b_sf"),
+                                  wformat="nvfp4") for b, s in copies]
+    return [lambda p=p: gemm_w4a16(x, p[0], p[1], tensor_scale=0.5, wformat="nvfp4")
+            for p in prepared]
+
+
+for n, k, m in select_shapes(POINTS):
+    copies = weight_copies(n, k)
+    words = [(prepare_nvfp4_weight(b), s) for b, s in copies]
+    alpha = torch.full((1,), 0.5, device="cuda")
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    vs = variants(n, k, m)
+
+    def run(w, v):
+        if v is None:
+            return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+        rows = -(-m // v["config"][0]) * v["config"][0]
+        return launch_large_m(bf16_activations(a, a_sf, True, rows), w[0], w[1], alpha, out,
+                              **v)
+
+    groups = [[lambda w=w, v=v: run(w, v) for w in words] for v in vs.values()]
+    names = list(vs)
+    quack = None if warm_only() else quack_calls(copies, n, k, x)
+    if quack is not None:
+        groups.append(quack)
+        names.append("quack")
+    # every variant once: compiles, and a reference check of the new launches
+    want = None
+    for name, v in vs.items():
+        run(words[0], v) if v is not None else None
+        if v is not None and v.get("wg_k_split") and not warm_only():
+            got = out.float()
+            if want is None:
+                want = reference.nvfp4_gemm_fp64(a, a_sf, copies[0][0], copies[0][1], 0.5)
+            err = ((got.double() - want).norm() / want.norm()).item()
+            assert err < 5e-3, (name, err)
+    print(f"gemm {n}x{k} M={m}: plan {vs['plan']}", flush=True)
+    if warm_only():
+        continue
+    for _ in range(2):
+        times = time_graphs_interleaved_us(groups, 100)
+        q = times[-1] if quack is not None else None
+        print(f"gemm {n}x{k} M={m}: " + " ".join(
+            f"{name}={t:.2f}" + (f"({q / t:.2f}xQ)" if q and name != "quack" else "")
+            for name, t in zip(names, times)), flush=True)
