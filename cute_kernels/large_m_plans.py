@@ -378,6 +378,40 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     return plan
 
 
+# ``nvfp4_gemm``'s own launches at up to this many tokens take 64-row tiles with the consumer
+# warpgroups on the K groups (``NVFP4GemmLargeM(wg_k_split=True)``) where its plan is whole
+# 128-row tiles or K pieces (not stream-K) and the 64-row tiles of the narrowest token tile that
+# holds M fit one wave: each K piece then has twice the CTAs, or a tile half the pieces.
+# ``tools/wg_k_split_probe.py`` (H200 2026-12-01, session 33, graph us with the activations'
+# dequantization, two rounds alike; plan -> 64-row tiles, QuACK w4a16 in the same run):
+# 7168x2048 M = 32 (32-token tiles in two pieces, 112 CTAs -> 112 whole tiles) 10.54 -> 7.57
+# (QuACK 10.55; the public small-M kernel 9.71), M = 48 11.08 -> 8.33, M = 64 (56 whole tiles ->
+# 112) 11.17 -> 8.35 (QuACK 11.35), M = 96 11.88 -> 10.83 and M = 128 11.95 -> 10.91 (128-token
+# tiles); 4096x7168 (four pieces of 32 row tiles -> two of 64) M = 17 14.46 -> 12.77, M = 32 14.64
+# -> 12.87, M = 64 16.33 -> 14.58 (QuACK 17.9), M = 128 21.24 -> 19.03. Whole tiles with four
+# pieces' CTAs lost there (M = 64 17.44), as did stream-K on the full grid everywhere (7168x2048
+# M = 64 12.58) and 9216x7168 M = 64 (stream-K 25.1 against 32.3 whole); 7168x18432 M = 64 gained
+# 1% (40.2 -> 39.7, not taken: its plan is stream-K).
+WG_K_SPLIT_MAX_M = 128
+WG_K_SPLIT_MIN_STAGES = 8  # 128-K stages a piece at least (``MIN_SPLIT_K_TILES`` / 2)
+
+
+@functools.lru_cache(maxsize=4096)
+def wg_k_split_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int] | None:
+    """(tile_m, splits) of ``nvfp4_gemm``'s launch in 64-row tiles with the warpgroups on the
+    K groups (``WG_K_SPLIT_MAX_M``), or None: the narrowest of 16 / 32 / 64 / 128 tokens that
+    holds M, in as many K pieces (at most ``MAX_SPLITS``, dividing the 128-K stages, each at
+    least ``WG_K_SPLIT_MIN_STAGES``) as one wave holds."""
+    if m > WG_K_SPLIT_MAX_M or (k // TILE_K) % 2 or plain_plan(m, n, k)[2]:
+        return None
+    tile_m = next(t for t in (16, 32, 64, 128) if m <= t)
+    tiles = -(-m // tile_m) * -(-n // 64)
+    stages = k // (2 * TILE_K)
+    fits = [s for s in range(1, MAX_SPLITS + 1) if tiles * s <= sms and stages % s == 0
+            and (s == 1 or stages // s >= WG_K_SPLIT_MIN_STAGES)]
+    return (tile_m, max(fits)) if fits else None
+
+
 # Packed weight bytes at 129..256 tokens take stream-K on 256-token tiles where the plan has
 # 128-token tiles without a K split and K is at least this: their decode (``KOrder.PAIRS``,
 # ~1.6x permuted words' integer instructions) is then shared by twice the tokens.

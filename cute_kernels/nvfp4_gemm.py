@@ -32,7 +32,7 @@ import torch
 from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
-from .large_m_plans import (packed_plan, plain_launch_options, plain_plan,
+from .large_m_plans import (packed_plan, plain_launch_options, plain_plan, wg_k_split_plan,
                              wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
@@ -378,15 +378,19 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
-                   plan: tuple[int, int, bool, bool]) -> None:
+                   plan: tuple[int, int, bool, bool], wg_k_split: bool = False) -> None:
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
-    stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups."""
+    stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups; with
+    ``wg_k_split``, in 64-row tiles instead where ``wg_k_split_plan`` has a launch."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
-    rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     options = plain_launch_options(m, n, k, tile_m, stream_k)
+    split_plan = wg_k_split_plan(m, n, k) if wg_k_split and not stream_k else None
+    if split_plan is not None:
+        (tile_m, splits), options = split_plan, {"k_groups": 2, "wg_k_split": True}
+    rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
                    splits, stream_k, hybrid, k_order=k_order, **options)
@@ -415,5 +419,5 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:
         plan = plain_plan(m, n, k) if b.dtype == torch.int32 else packed_plan(m, n, k)
-        launch_planned(a, a_sf, b, b_sf, alpha_t, out, plan)
+        launch_planned(a, a_sf, b, b_sf, alpha_t, out, plan, wg_k_split=True)
     return out

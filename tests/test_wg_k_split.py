@@ -79,3 +79,39 @@ def test_wg_k_split_16_bit_output_is_the_fp32_result_rounded(n):
     torch.testing.assert_close(outs[torch.bfloat16].float(),
                                outs[torch.float32].to(torch.bfloat16).float(),
                                rtol=2**-8, atol=1e-30)
+
+
+def test_wg_k_split_plan():
+    """``nvfp4_gemm`` takes 64-row tiles where its plan is whole 128-row tiles or K pieces at
+    most 128 tokens and a wave holds the 64-row tiles (the probe's wins, session 33)."""
+    from cute_kernels.large_m_plans import wg_k_split_plan
+
+    assert wg_k_split_plan(64, 7168, 2048) == (64, 1)     # 56 whole tiles -> 112
+    assert wg_k_split_plan(32, 7168, 2048) == (32, 1)     # two pieces of 56 -> 112 whole
+    assert wg_k_split_plan(96, 7168, 2048) == (128, 1)
+    assert wg_k_split_plan(17, 4096, 7168) == (32, 2)     # four pieces of 32 -> two of 64
+    assert wg_k_split_plan(128, 4096, 7168) == (128, 2)
+    assert wg_k_split_plan(129, 4096, 7168) is None       # past 128 tokens
+    assert wg_k_split_plan(64, 9216, 7168) is None        # stream-K plan (lost there)
+    assert wg_k_split_plan(64, 7168, 18432) is None
+    assert wg_k_split_plan(64, 1160, 1024) == (64, 1)     # 8 stages: no pieces
+    assert wg_k_split_plan(64, 256, 576) is None          # K / 64 odd
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(40, 7168, 2048), (100, 7168, 2048), (17, 4096, 7168)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+@pytest.mark.parametrize("permuted", [True, False])
+def test_public_route_in_64_row_tiles(m, n, k, fp4_a, permuted):
+    from cute_kernels import nvfp4_gemm
+    from cute_kernels.large_m_plans import wg_k_split_plan
+    from cute_kernels.nvfp4_gemm import small_m_regime
+    from tests.test_nvfp4_gemm import _inputs as gemm_inputs
+
+    assert not small_m_regime(m, n, k, fp4_a) and wg_k_split_plan(m, n, k) is not None
+    a, a_sf, b, b_sf, alpha = gemm_inputs(m, n, k, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = nvfp4_gemm(a, a_sf, prepare_nvfp4_weight(b) if permuted else b, b_sf, alpha,
+                     out_dtype=torch.float32, out=poisoned(m, n, dtype=torch.float32))
+    assert not got.isnan().any()
+    assert _rel_err(got, want) <= 1e-3
