@@ -126,19 +126,30 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
     (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
-    5120x17408."""
+    5120x17408.
+
+    Short K over 8 Mi values (7168x2048) where the wgmma kernel has 64-row tiles
+    (``wg_k_split_plan``): W4A4 at
+    17..32 tokens and W4A16 at 9..16 take it (H200 2026-12-01, session 33,
+    ``tools/wg_k_split_regime_probe.py``, permuted words, small / wgmma us: W4A4 M = 17 9.63 /
+    7.51, M = 24 9.65 / 7.55, M = 32 9.67 / 7.57; W4A16 M = 9 12.74 / 7.68, M = 12 13.53 / 7.66,
+    M = 16 15.02 / 7.74). W4A4 at 9..16 keeps the small kernel (7168x2048 M = 16 6.31 / 7.36;
+    4096x7168 M = 16 10.56 / 12.29)."""
+    short_k_wgmma = (k <= SMALL_M_SHORT_K and n * k > 8 * 2**20
+                     and wg_k_split_plan(m, n, k) is not None)
     if not a_fp4:
         first = W4A16_WGMMA_MIN_M
         if n * k > W4A16_BIG_WEIGHTS:
             split = config_splits(small_m_config(W4A16_WGMMA_MIN_M_BIG, n, k, False)) > 1
             first = W4A16_WGMMA_MIN_M_BIG + split
-        if m > 16 or (m >= first and k > SMALL_M_SHORT_K):
+        if m > 16 or (m >= first and (k > SMALL_M_SHORT_K or short_k_wgmma)):
             return False
     if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True
-    return m <= 32 and n * k <= 32 * 2**20 and k <= SMALL_M_SHORT_K
+    return (m <= 32 and n * k <= 32 * 2**20 and k <= SMALL_M_SHORT_K
+            and not short_k_wgmma)
 
 
 # Split K in three where a long-K weight gives at most this many small-M CTAs per SM (one and a

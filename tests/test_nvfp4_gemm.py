@@ -138,7 +138,8 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
     """7168x18432 and 5120x17408 (down projections) fill 56 and 40 SMs with whole wgmma tiles;
     from 17 tokens they take the wgmma kernel in stream-K (split-K would be the fallback).
     Weights of at most 32 Mi elements keep the small kernel to 32 tokens only with short K
-    (7168x2048), to 64 at most 8 Mi elements; 4096x7168 takes the wgmma kernel from 17 (split
+    where the wgmma kernel has no 64-row tiles (7168x2048 has them since session 33: from 17
+    tokens), to 64 at most 8 Mi elements; 4096x7168 takes the wgmma kernel from 17 (split
     K 4 with 64-token tiles: H200 2026-11-30, 20.0-20.8 us against the small kernel's
     23.6-28.7 at M = 32..64)."""
     assert small_m_regime(8, 5120, 17408)
@@ -149,7 +150,8 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
             assert stream_k_plan(m, n, k) == (32 if m <= 32 else 64, False), (m, n, k)
     assert small_m_regime(16, 4096, 7168) and not small_m_regime(17, 4096, 7168)
     assert large_m_plan(32, 4096, 7168) == (32, 4) and large_m_plan(64, 4096, 7168) == (64, 4)
-    assert small_m_regime(32, 7168, 2048) and not small_m_regime(33, 7168, 2048)
+    assert small_m_regime(16, 7168, 2048) and not small_m_regime(17, 7168, 2048)
+    assert small_m_regime(32, 9216, 1536) and not small_m_regime(33, 9216, 1536)  # 144 tiles
     assert small_m_regime(64, 1024, 7168) and not small_m_regime(65, 1024, 7168)
 
 
@@ -169,9 +171,13 @@ def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_with_long_k():
         assert not small_m_regime(9, n, k, a_fp4=False)
         assert not small_m_regime(16, n, k, a_fp4=False)
         assert small_m_regime(16, n, k) == ((n, k) in ((9216, 7168), (4096, 7168)))
-    assert small_m_regime(16, 7168, 2048, a_fp4=False)
-    # past 16 tokens always (7168x2048 and small weights keep the small kernel for fp4 only)
-    assert small_m_regime(32, 7168, 2048) and not small_m_regime(17, 7168, 2048, a_fp4=False)
+    # short K: the small kernel to 16 tokens but where the wgmma kernel has 64-row tiles on
+    # weights over 8 Mi values (7168x2048: from 9 tokens, session 33)
+    assert small_m_regime(16, 2048, 2048, a_fp4=False)
+    assert small_m_regime(8, 7168, 2048, a_fp4=False)
+    assert not small_m_regime(9, 7168, 2048, a_fp4=False)
+    # past 16 tokens always (small weights keep the small kernel for fp4 only)
+    assert small_m_regime(32, 2048, 2048) and not small_m_regime(17, 2048, 2048, a_fp4=False)
     assert small_m_regime(64, 1024, 7168) and not small_m_regime(17, 1024, 7168, a_fp4=False)
 
 

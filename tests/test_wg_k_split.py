@@ -99,8 +99,11 @@ def test_wg_k_split_plan():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,n,k", [(40, 7168, 2048), (100, 7168, 2048), (17, 4096, 7168)])
-@pytest.mark.parametrize("fp4_a", [True, False])
+@pytest.mark.parametrize("m,n,k,fp4_a", [
+    (40, 7168, 2048, True), (40, 7168, 2048, False), (100, 7168, 2048, True),
+    (20, 7168, 2048, True),     # past the small kernel from 17 fp4 tokens (session 33)
+    (12, 7168, 2048, False),    # from 9 bf16 tokens
+    (17, 4096, 7168, True), (17, 4096, 7168, False)])
 @pytest.mark.parametrize("permuted", [True, False])
 def test_public_route_in_64_row_tiles(m, n, k, fp4_a, permuted):
     from cute_kernels import nvfp4_gemm
