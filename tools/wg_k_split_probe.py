@@ -6,8 +6,12 @@ the activations' dequantization, QuACK ``gemm_w4a16`` (bf16 activations) in the 
 interleaved run. Variants: "plan" (the public route's wgmma launch), "public" (the public
 function, small-M kernel where it routes there), "wgk{t}" (whole 64-row tiles of ``t``
 tokens), "wgk{t}p{s}" (each tile in ``s`` K pieces added in the launch), "wgk{t}sk"
-(stream-K on the default grid). One point per CUTE_KERNELS_BENCH_SHAPES index;
+(stream-K on the default grid); with ``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
+"wgk{t}sk": "wgk{t}p{s}c2", two CTAs an SM past one wave (t the token tile or half of it). One
+point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import os
 
 import torch
 from probe_inputs import planned, weight_copies
@@ -32,7 +36,18 @@ def variants(n: int, k: int, m: int) -> dict:
         if tiles * s <= H200_SMS and (k // 128) % s == 0:
             out[f"wgk{tile}p{s}"] = dict(wgk, splits=s)
     out[f"wgk{tile}sk"] = dict(wgk, stream_k=True)
+    if two_ctas():  # session 33 call 5: two CTAs an SM (four warpgroup chains), past one wave
+        del out["plan"], out[f"wgk{tile}sk"]
+        for t in (tile, tile // 2) if tile >= 32 else (tile,):
+            t_tiles = -(-m // t) * -(-n // 64)
+            for s in (1, 2, 4):
+                if H200_SMS < t_tiles * s <= 2 * H200_SMS and (k // 128) % s == 0:
+                    out[f"wgk{t}p{s}c2"] = dict(wgk, config=(t, 0), splits=s, ctas_per_sm=2)
     return out
+
+
+def two_ctas() -> bool:
+    return os.environ.get("CUTE_KERNELS_PROBE_TWO_CTAS") == "1"
 
 
 def quack_calls(copies, n, k, x):
