@@ -6,7 +6,8 @@ the activations' dequantization, QuACK ``gemm_w4a16`` (bf16 activations) in the 
 interleaved run. Variants: "plan" (the public route's wgmma launch), "public" (the public
 function, small-M kernel where it routes there), "wgk{t}" (whole 64-row tiles of ``t``
 tokens), "wgk{t}p{s}" (each tile in ``s`` K pieces added in the launch), "wgk{t}sk"
-(stream-K on the default grid); with ``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
+(stream-K on the default grid), at 129..256 tokens also "wgk128" / "wgk128p2" and cuBLAS
+bf16; with ``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
 "wgk{t}sk": "wgk{t}p{s}c2", two CTAs an SM past one wave (t the token tile or half of it). One
 point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -17,17 +18,20 @@ import torch
 from probe_inputs import planned, weight_copies
 
 from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import (rotations_for, select_shapes, time_graphs_interleaved_us,
+                                       warm_only)
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS, launch_large_m
 
 POINTS = [(7168, 2048, 64), (7168, 2048, 32), (7168, 2048, 48), (7168, 2048, 16),
           (4096, 7168, 64), (4096, 7168, 32), (4096, 7168, 17), (7168, 2048, 128),
-          (4096, 7168, 128), (7168, 18432, 64), (9216, 7168, 64), (7168, 2048, 96)]
+          (4096, 7168, 128), (7168, 18432, 64), (9216, 7168, 64), (7168, 2048, 96),
+          # session 33 call 6: issue 5's M = 256 (0.9x cuBLAS) on the small weights
+          (7168, 2048, 256), (4096, 7168, 256)]
 
 
 def variants(n: int, k: int, m: int) -> dict:
-    tile = next(t for t in (16, 32, 64, 128) if m <= t)
+    tile = next(t for t in (16, 32, 64, 128, 256) if m <= t)
     tiles = -(-m // tile) * -(-n // 64)
     out = {"plan": planned("gemm", n, k, m), "public": None}
     wgk = dict(config=(tile, 0), k_groups=2, wg_k_split=True)
@@ -36,6 +40,10 @@ def variants(n: int, k: int, m: int) -> dict:
         if tiles * s <= H200_SMS and (k // 128) % s == 0:
             out[f"wgk{tile}p{s}"] = dict(wgk, splits=s)
     out[f"wgk{tile}sk"] = dict(wgk, stream_k=True)
+    if tile == 256:  # 128-token tiles too
+        out["wgk128"] = dict(wgk, config=(128, 0))
+        if 2 * -(-n // 64) * -(-m // 128) <= H200_SMS:
+            out["wgk128p2"] = dict(wgk, config=(128, 0), splits=2)
     if two_ctas():  # session 33 call 5: two CTAs an SM (four warpgroup chains), past one wave
         del out["plan"], out[f"wgk{tile}sk"]
         for t in (tile, tile // 2) if tile >= 32 else (tile,):
@@ -83,6 +91,11 @@ for n, k, m in select_shapes(POINTS):
     if quack is not None:
         groups.append(quack)
         names.append("quack")
+    if m > 128 and not warm_only():  # cuBLAS bf16 where issue 5 compares against it
+        w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+               for _ in range(rotations_for(n * k * 2))]
+        groups.append([lambda w=w: torch.nn.functional.linear(x, w) for w in w16])
+        names.append("cublas")
     # every variant once: compiles, and a reference check of the new launches
     want = None
     for name, v in vs.items():
@@ -98,7 +111,7 @@ for n, k, m in select_shapes(POINTS):
         continue
     for _ in range(2):
         times = time_graphs_interleaved_us(groups, 100)
-        q = times[-1] if quack is not None else None
+        q = times[names.index("quack")] if quack is not None else None
         print(f"gemm {n}x{k} M={m}: " + " ".join(
             f"{name}={t:.2f}" + (f"({q / t:.2f}xQ)" if q and name != "quack" else "")
             for name, t in zip(names, times)), flush=True)
