@@ -27,10 +27,16 @@ POINTS = [(7168, 2048, 64), (7168, 2048, 32), (7168, 2048, 48), (7168, 2048, 16)
           (4096, 7168, 64), (4096, 7168, 32), (4096, 7168, 17), (7168, 2048, 128),
           (4096, 7168, 128), (7168, 18432, 64), (9216, 7168, 64), (7168, 2048, 96),
           # session 33 call 6: issue 5's M = 256 (0.9x cuBLAS) on the small weights
-          (7168, 2048, 256), (4096, 7168, 256)]
+          (7168, 2048, 256), (4096, 7168, 256),
+          # call 7: 128-token 64-row tiles in one wave at 129..256 tokens (public against
+          # "wgk128" only)
+          (4096, 7168, 129), (4096, 7168, 160), (4096, 7168, 192), (4096, 7168, 224)]
+MID = range(14, 18)
 
 
 def variants(n: int, k: int, m: int) -> dict:
+    if POINTS.index((n, k, m)) in MID:
+        return {"public": None, "wgk128": dict(config=(128, 0), k_groups=2, wg_k_split=True)}
     tile = next(t for t in (16, 32, 64, 128, 256) if m <= t)
     tiles = -(-m // tile) * -(-n // 64)
     out = {"plan": planned("gemm", n, k, m), "public": None}
