@@ -391,19 +391,32 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
 # -> 12.87, M = 64 16.33 -> 14.58 (QuACK 17.9), M = 128 21.24 -> 19.03. Whole tiles with four
 # pieces' CTAs lost there (M = 64 17.44), as did stream-K on the full grid everywhere (7168x2048
 # M = 64 12.58) and 9216x7168 M = 64 (stream-K 25.1 against 32.3 whole); 7168x18432 M = 64 gained
-# 1% (40.2 -> 39.7, not taken: its plan is stream-K).
+# 1% (40.2 -> 39.7, not taken: its plan is stream-K). Two CTAs an SM lost everywhere (call 5:
+# 7168x2048 M = 64 in two pieces 11.4, 32-token tiles 10.4; 4096x7168 M = 64 in four pieces 16.8).
+# At 129..256 tokens (calls 6, 7) whole 128-token tiles where they fill a wave
+# (``WG_K_SPLIT_MID_MIN_FILL``): 4096x7168 (128 tiles) M = 129 27.4 -> 25.5 (cuBLAS 19.9), M = 160
+# 27.5 -> 25.6 (25.0), M = 192 27.8 -> 25.6 (27.9), M = 224 27.8 -> 25.7 (30.0), M = 256 28.05 ->
+# 25.84 (cuBLAS 26.6-27.1: 1.03-1.05x). Two waves lost (7168x2048 M = 256 17.65 against 15.22),
+# as did 256-token tiles (two stages fit: 7168x2048 21.2, 4096x7168 59.5, in two pieces 37.4).
 WG_K_SPLIT_MAX_M = 128
 WG_K_SPLIT_MIN_STAGES = 8  # 128-K stages a piece at least (``MIN_SPLIT_K_TILES`` / 2)
+WG_K_SPLIT_MID_MAX_M = 256
+WG_K_SPLIT_MID_MIN_FILL = 0.9  # of a wave, by whole 128-token tiles at 129..256 tokens
 
 
 @functools.lru_cache(maxsize=4096)
 def wg_k_split_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, int] | None:
     """(tile_m, splits) of ``nvfp4_gemm``'s launch in 64-row tiles with the warpgroups on the
-    K groups (``WG_K_SPLIT_MAX_M``), or None: the narrowest of 16 / 32 / 64 / 128 tokens that
-    holds M, in as many K pieces (at most ``MAX_SPLITS``, dividing the 128-K stages, each at
-    least ``WG_K_SPLIT_MIN_STAGES``) as one wave holds."""
-    if m > WG_K_SPLIT_MAX_M or (k // TILE_K) % 2 or plain_plan(m, n, k)[2]:
+    K groups (the comment above), or None: up to ``WG_K_SPLIT_MAX_M`` tokens the narrowest of
+    16 / 32 / 64 / 128 tokens that holds M, in as many K pieces (at most ``MAX_SPLITS``,
+    dividing the 128-K stages, each at least ``WG_K_SPLIT_MIN_STAGES``) as one wave holds; up to
+    ``WG_K_SPLIT_MID_MAX_M`` whole 128-token tiles that fill ``WG_K_SPLIT_MID_MIN_FILL`` of a
+    wave."""
+    if m > WG_K_SPLIT_MID_MAX_M or (k // TILE_K) % 2 or plain_plan(m, n, k)[2]:
         return None
+    if m > WG_K_SPLIT_MAX_M:
+        tiles = -(-m // 128) * -(-n // 64)
+        return (128, 1) if WG_K_SPLIT_MID_MIN_FILL * sms <= tiles <= sms else None
     tile_m = next(t for t in (16, 32, 64, 128) if m <= t)
     tiles = -(-m // tile_m) * -(-n // 64)
     stages = k // (2 * TILE_K)

@@ -91,7 +91,11 @@ def test_wg_k_split_plan():
     assert wg_k_split_plan(96, 7168, 2048) == (128, 1)
     assert wg_k_split_plan(17, 4096, 7168) == (32, 2)     # four pieces of 32 -> two of 64
     assert wg_k_split_plan(128, 4096, 7168) == (128, 2)
-    assert wg_k_split_plan(129, 4096, 7168) is None       # past 128 tokens
+    # 129..256 tokens: whole 128-token tiles filling a wave (session 33 calls 6, 7)
+    assert wg_k_split_plan(129, 4096, 7168) == wg_k_split_plan(256, 4096, 7168) == (128, 1)
+    assert wg_k_split_plan(257, 4096, 7168) is None
+    assert wg_k_split_plan(256, 7168, 2048) is None       # two waves
+    assert wg_k_split_plan(200, 1024, 7168) is None       # 32 tiles
     assert wg_k_split_plan(64, 9216, 7168) is None        # stream-K plan (lost there)
     assert wg_k_split_plan(64, 7168, 18432) is None
     assert wg_k_split_plan(64, 1160, 1024) == (64, 1)     # 8 stages: no pieces
@@ -103,7 +107,8 @@ def test_wg_k_split_plan():
     (40, 7168, 2048, True), (40, 7168, 2048, False), (100, 7168, 2048, True),
     (20, 7168, 2048, True),     # past the small kernel from 17 fp4 tokens (session 33)
     (12, 7168, 2048, False),    # from 9 bf16 tokens
-    (17, 4096, 7168, True), (17, 4096, 7168, False)])
+    (17, 4096, 7168, True), (17, 4096, 7168, False),
+    (200, 4096, 7168, True)])   # 128-token tiles at 129..256 tokens
 @pytest.mark.parametrize("permuted", [True, False])
 def test_public_route_in_64_row_tiles(m, n, k, fp4_a, permuted):
     from cute_kernels import nvfp4_gemm
