@@ -7,7 +7,9 @@ interleaved run. Variants: "plan" (the public route's wgmma launch), "public" (t
 function, small-M kernel where it routes there), "wgk{t}" (whole 64-row tiles of ``t``
 tokens), "wgk{t}p{s}" (each tile in ``s`` K pieces added in the launch), "wgk{t}sk"
 (stream-K on the default grid), at 129..256 tokens also "wgk128" / "wgk128p2" and cuBLAS
-bf16; with ``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
+bf16; with ``CUTE_KERNELS_PROBE_ALONE=1`` only "public", "wgk" (the public route's launch
+and "alone", the same launch on activations dequantized outside the timing: the pass's
+share); with ``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
 "wgk{t}sk": "wgk{t}p{s}c2", two CTAs an SM past one wave (t the token tile or half of it). One
 point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -35,6 +37,12 @@ MID = range(14, 18)
 
 
 def variants(n: int, k: int, m: int) -> dict:
+    if alone():  # session 34: the route's GEMM without the activations' dequantization
+        from cute_kernels.large_m_plans import wg_k_split_plan
+
+        tile, splits = wg_k_split_plan(m, n, k)
+        wgk = dict(config=(tile, 0), k_groups=2, wg_k_split=True, splits=splits)
+        return {"public": None, "wgk": wgk, "alone": dict(wgk, alone=True)}
     if POINTS.index((n, k, m)) in MID:
         return {"public": None, "wgk128": dict(config=(128, 0), k_groups=2, wg_k_split=True)}
     tile = next(t for t in (16, 32, 64, 128, 256) if m <= t)
@@ -58,6 +66,10 @@ def variants(n: int, k: int, m: int) -> dict:
                 if H200_SMS < t_tiles * s <= 2 * H200_SMS and (k // 128) % s == 0:
                     out[f"wgk{t}p{s}c2"] = dict(wgk, config=(t, 0), splits=s, ctas_per_sm=2)
     return out
+
+
+def alone() -> bool:
+    return os.environ.get("CUTE_KERNELS_PROBE_ALONE") == "1"
 
 
 def two_ctas() -> bool:
@@ -84,12 +96,18 @@ for n, k, m in select_shapes(POINTS):
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     vs = variants(n, k, m)
 
+    ready = {}  # "alone" variants: the activations dequantized once, outside the timing
+
     def run(w, v):
         if v is None:
             return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+        v = dict(v)
+        alone = v.pop("alone", False)
         rows = -(-m // v["config"][0]) * v["config"][0]
-        return launch_large_m(bf16_activations(a, a_sf, True, rows), w[0], w[1], alpha, out,
-                              **v)
+        if alone and rows not in ready:
+            ready[rows] = bf16_activations(a, a_sf, True, rows)
+        acts = ready[rows] if alone else bf16_activations(a, a_sf, True, rows)
+        return launch_large_m(acts, w[0], w[1], alpha, out, **v)
 
     groups = [[lambda w=w, v=v: run(w, v) for w in words] for v in vs.values()]
     names = list(vs)
