@@ -60,7 +60,8 @@ from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import launch_large_m
-from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
+from .swiglu_split_route import (fp32_route_plan, launch_split_route, split_route_plan,
+                                 wg_k_split_route)
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
 class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
@@ -564,6 +565,10 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
+    elif (plan := wg_k_split_route(m, i, k, a_sf is not None)) is not None:
+        # the unfused pair's GEMM launch (64-row tiles), fp32 out (``wg_k_split_route``)
+        launch_split_route(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes, plan,
+                           wg_k_split=True)
     elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32, a_sf is not None))

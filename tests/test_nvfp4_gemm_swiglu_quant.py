@@ -933,3 +933,32 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
             y = nvfp4_gemm(q, sf, d, d_sf, 1e-3, out=out)
 
     check_graph_replays_chain(chain, len(down), (m, k))
+
+
+def test_wg_k_split_route():
+    """The fused op takes the fp32 split route on ``nvfp4_gemm``'s 64-row tiles where the pair's
+    GEMM runs them (session 33): 4096x7168 from 17 tokens to 256; not 1024x7168 (8 Mi values or
+    fewer), not the stream-K weights, not at 16 tokens or fewer."""
+    from cute_kernels.swiglu_split_route import wg_k_split_route
+
+    for m in (17, 32, 64, 128, 200, 256):
+        assert wg_k_split_route(m, 2048, 7168) is not None, m
+        assert wg_k_split_route(m, 2048, 7168, a_fp4=False) is not None, m
+    assert wg_k_split_route(16, 2048, 7168, a_fp4=False) is None
+    assert wg_k_split_route(257, 2048, 7168) is None
+    assert wg_k_split_route(128, 512, 7168) is None
+    assert wg_k_split_route(64, 4608, 7168) is None
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [17, 64, 200])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_wg_k_split_route_matches_reference(m, fp4_a):
+    """The public function on that route: 4096x7168 (2I x K)."""
+    i, k = 2048, 7168
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
