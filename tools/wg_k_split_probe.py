@@ -20,6 +20,7 @@ import torch
 from probe_inputs import planned, weight_copies
 
 from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels.bench.nvfp4_gemm_suite import _quack
 from cute_kernels.bench.timing import (rotations_for, select_shapes, time_graphs_interleaved_us,
                                        warm_only)
 from cute_kernels.nvfp4_dequant import bf16_activations
@@ -77,14 +78,10 @@ def two_ctas() -> bool:
 
 
 def quack_calls(copies, n, k, x):
-    try:
-        from quack.gemm_w4 import gemm_w4a16, prepare_w4_weight
-    except Exception:  # noqa: BLE001 - optional comparator
-        return None
-    prepared = [prepare_w4_weight(b, reference._unswizzle(s, n, k // 16, "b_sf"),
-                                  wformat="nvfp4") for b, s in copies]
-    return [lambda p=p: gemm_w4a16(x, p[0], p[1], tensor_scale=0.5, wformat="nvfp4")
-            for p in prepared]
+    """QuACK ``gemm_w4a16`` of ``x`` on each weight copy (the nvfp4_gemm suite's comparator),
+    or None where QuACK is not installed."""
+    quack = _quack(copies, n, k)
+    return None if quack is None else [lambda q=q: q(x) for q in quack]
 
 
 for n, k, m in select_shapes(POINTS):
