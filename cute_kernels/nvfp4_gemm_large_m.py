@@ -146,7 +146,7 @@ class NVFP4GemmLargeM:
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                 k_groups: int = 1, wg_k_split: bool = False):
+                 k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -190,8 +190,17 @@ class NVFP4GemmLargeM:
         self.wg_k_split = wg_k_split
         self.tile_n = 64 if wg_k_split else TILE_N  # weight rows per CTA tile
         self.frag_groups = 1 if wg_k_split else self.groups  # K groups a warpgroup decodes
+        # ``pair_pieces`` (with ``wg_k_split``, whole tiles): clusters of two CTAs on each tile,
+        # CTA r taking K half r; the second's sums go to the first through distributed shared
+        # memory (``st.async`` on an mbarrier), which adds them and runs the epilogue: the two
+        # pieces of a tile without the stream-K fix-up's global round trip, fence and atomic
+        # (EXPERIMENTAL, unrouted, GPU-unverified)
+        assert not pair_pieces or (wg_k_split and not stream_k and splits == 1
+                                   and ctas_per_sm == 1), (pair_pieces, stream_k, splits)
+        self.pair_pieces = pair_pieces
         self.splits = splits
         self.k_tiles = k // self.stage_k
+        assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
         self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
@@ -200,7 +209,7 @@ class NVFP4GemmLargeM:
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-                  - 4 * self.reduce_words)
+                  - 4 * self.reduce_words * (2 if pair_pieces else 1))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -296,9 +305,14 @@ class NVFP4GemmLargeM:
         if cutlass.const_expr(self.stream_k):
             # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
+        grid = cutlass.min(tiles, self.sms)
+        cluster = {}
+        if cutlass.const_expr(self.pair_pieces):  # a cluster of two CTAs a tile, not persistent
+            grid = 2 * tiles
+            cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(
-            grid=(cutlass.min(tiles, self.sms), 1, 1), block=(128 * (1 + self.consumers), 1, 1),
+            grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
             # all of the unified memory as shared memory (given, or the DSL asks the device
@@ -323,6 +337,14 @@ class NVFP4GemmLargeM:
         if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
                                              cute.make_layout(self.reduce_words), 16)
+        pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
+        if cutlass.const_expr(self.pair_pieces):
+            sRecv = allocator.allocate_tensor(cutlass.Float32,
+                                              cute.make_layout(self.reduce_words), 16)
+            recv_bar = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(1), 8).iterator
+            if tidx == 0:
+                cute.arch.mbarrier_init(recv_bar, 1)
+            pair = (sRecv, recv_bar)
         # One full barrier per stage (TMA bytes) and one empty barrier that every consumer
         # warp arrives on once.
         mainloop = pipeline.PipelineTmaAsync.create(
@@ -331,7 +353,10 @@ class NVFP4GemmLargeM:
             consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
             tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
             defer_sync=True)
-        pipeline.pipeline_init_arrive(cluster_shape_mn=(1, 1), is_relaxed=True)
+        # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
+        # before the other CTA's stores)
+        cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
+        pipeline.pipeline_init_arrive(cluster_shape_mn=cluster_mn, is_relaxed=True)
 
         sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
         sW = storage.sW.get_tensor(w_layout)
@@ -349,7 +374,7 @@ class NVFP4GemmLargeM:
             tma_sf, 0, cute.make_layout(1), cute.group_modes(sSF, 0, 2),
             cute.group_modes(cute.local_tile(mSF, (SF_CHUNK_WORDS * self.groups, 1),
                                              (None, None)), 0, 2))
-        pipeline.pipeline_init_wait(cluster_shape_mn=(1, 1))
+        pipeline.pipeline_init_wait(cluster_shape_mn=cluster_mn)
 
         tok_tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m
         if tidx < 128:
@@ -369,7 +394,12 @@ class NVFP4GemmLargeM:
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs, streamk, sFlag, sSplat, sRed)
+                          scalars, outs, streamk, sFlag, sSplat, sRed, pair)
+        if cutlass.const_expr(self.pair_pieces):
+            # neither CTA of a pair leaves while the other may still store into its shared
+            # memory
+            cute.arch.cluster_arrive()
+            cute.arch.cluster_wait()
 
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
@@ -389,6 +419,12 @@ class NVFP4GemmLargeM:
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
+        if cutlass.const_expr(self.pair_pieces):
+            pair_row, pair_tok = self._tile_coords(tile // 2, tok_tiles)
+            half = self.k_tiles // 2
+            state = self._produce_piece(*loads, state, pair_row, pair_tok, (tile % 2) * half,
+                                        half)
+            whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
             state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
@@ -411,7 +447,11 @@ class NVFP4GemmLargeM:
         row_tile = cutlass.Int32(0)
         kt0 = cutlass.Int32(0)
         count = cutlass.Int32(0)
-        if tile < whole:
+        if cutlass.const_expr(self.pair_pieces):
+            row_tile, _ = self._tile_coords(tile // 2, tok_tiles)
+            count = cutlass.Int32(self.k_tiles // 2)
+            kt0 = (tile % 2) * count
+        elif tile < whole:
             row_tile, _ = self._tile_coords(tile, tok_tiles)
             count = cutlass.Int32(self.k_tiles)
         if cutlass.const_expr(self.stream_k):
@@ -489,7 +529,7 @@ class NVFP4GemmLargeM:
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs, streamk, sFlag, sSplat, sRed):
+                 outs, streamk, sFlag, sSplat, sRed, pair):
         # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
         # g decoding and multiplying K group g of each stage (its wgmmas' B blocks 4g..4g + 3)
         g0 = 0
@@ -521,6 +561,10 @@ class NVFP4GemmLargeM:
         scalars = self._epilogue_setup(ctid, sEpi, scalars)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
+        if cutlass.const_expr(self.pair_pieces):
+            self._consume_pair(tile, tok_tiles, (mainloop, tiled_mma, acc, tCrB), decode, frags,
+                               read, release, ctid, sRed, pair, tCcC, sEpi, scalars, outs)
+            whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
             step = (mainloop, tiled_mma, acc, tCrB, decode + (self._sf_row(row_tile),), frags)
@@ -577,6 +621,44 @@ class NVFP4GemmLargeM:
                     acc[i] = acc[i] + sRed[i * 128 + ltid]
             pipeline.NamedBarrier(barrier_id=REDUCE_EMPTY_BARRIER,
                                   num_threads=256).arrive_and_wait()
+
+    @cute.jit
+    def _consume_pair(self, cta, tok_tiles, loop, decode, frags, read, release, ctid, sRed,
+                      pair, tCcC, sEpi, scalars, outs):
+        """``pair_pieces``: CTA ``cta``'s K half of tile ``cta // 2``, the warpgroups' sum, the
+        pair's sum (``_pair_sum``) and, in the first CTA, the epilogue."""
+        acc = loop[2]
+        row_tile, tok_tile = self._tile_coords(cta // 2, tok_tiles)
+        self._mainloop(*loop, decode + (self._sf_row(row_tile),), frags, read, release,
+                       self.k_tiles // 2)
+        self._reduce_warpgroups(acc, ctid, sRed)
+        if ctid < 128:
+            self._pair_sum(acc, ctid, cta % 2, *pair)
+        if cta % 2 == 0:
+            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+
+    @cute.jit
+    def _pair_sum(self, acc, ctid, rank, sRecv, recv_bar):
+        """``pair_pieces``, by warpgroup 0 of both CTAs with the piece's sums: the second CTA
+        (``rank`` 1) stores its ``acc`` into the first's ``sRecv`` (16 bytes a thread and
+        store, element-major, thread-minor: a warp's 512 contiguous bytes), completing on the
+        first's ``recv_bar``; the first expects those bytes, waits and adds them (K half 0 +
+        K half 1: the same order on every run)."""
+        acc32 = cute.recast_tensor(acc, cutlass.Int32)
+        quads = cute.size(acc) // 4
+        if rank == 1:
+            for j in cutlass.range_constexpr(quads):
+                at = cute.make_ptr(cutlass.Int32, (sRecv.iterator + (j * 128 + ctid) * 4).toint(),
+                                   cute.AddressSpace.smem, assumed_align=16)
+                cute.arch.store_async_dsmem(
+                    at, (acc32[4 * j], acc32[4 * j + 1], acc32[4 * j + 2], acc32[4 * j + 3]),
+                    recv_bar, 0)
+        else:
+            if ctid == 0:
+                cute.arch.mbarrier_arrive_and_expect_tx(recv_bar, 4 * cute.size(acc) * 128)
+            cute.arch.mbarrier_wait(recv_bar, 0)
+            for i in cutlass.range_constexpr(cute.size(acc)):
+                acc[i] = acc[i] + sRecv[((i // 4) * 128 + ctid) * 4 + i % 4]
 
     @cute.jit
     def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
@@ -849,7 +931,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
                                stream_k: bool = False, hybrid: bool = False,
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                               k_groups: int = 1, wg_k_split: bool = False):
+                               k_groups: int = 1, wg_k_split: bool = False,
+                               pair_pieces: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage; 64-row tiles with the warpgroups on the K groups); M dynamic. Operands as
@@ -879,7 +962,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
-                             ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split)
+                             ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
+                             pair_pieces=pair_pieces)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
@@ -913,14 +997,14 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int
 
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
-                 wg_k_split: bool = False) -> tuple:
+                 wg_k_split: bool = False, pair_pieces: bool = False) -> tuple:
     """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split) compile arguments in their
     shortest form: the compile cache keys by the arguments as given, so the identity order,
     one CTA per SM, one K group a stage and 128-row tiles leave them out (the order as a
     plain int)."""
     order = int(k_order)
     if wg_k_split:
-        return order, ctas_per_sm, k_groups, True
+        return (order, ctas_per_sm, k_groups, True) + ((True,) if pair_pieces else ())
     if ctas_per_sm != 1 or k_groups != 1:
         return (order, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
     return (order,) if order else ()
@@ -939,7 +1023,8 @@ def operand_k_order(b, k_order: KOrder | None) -> KOrder:
 def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
-                   wg_k_split: bool = False, compile_fn=compile_nvfp4_gemm_large_m) -> None:
+                   wg_k_split: bool = False, pair_pieces: bool = False,
+                   compile_fn=compile_nvfp4_gemm_large_m) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -955,7 +1040,9 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     whole tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
     most 64): two CTAs share each SM, a persistent grid of twice the SM count by default.
     ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``);
-    ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group.
+    ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group;
+    ``pair_pieces`` (with that, whole tiles): two CTAs a tile in a cluster, summed through
+    distributed shared memory.
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it)."""
     import torch
@@ -974,7 +1061,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     stream_k = stream_k or splits > 1
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
-    tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split)
+    tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
+                        pair_pieces)
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,

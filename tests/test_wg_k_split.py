@@ -123,3 +123,35 @@ def test_public_route_in_64_row_tiles(m, n, k, fp4_a, permuted):
                      out_dtype=torch.float32, out=poisoned(m, n, dtype=torch.float32))
     assert not got.isnan().any()
     assert _rel_err(got, want) <= 1e-3
+
+
+def test_pair_pieces_compile_for_sm90a():
+    """``pair_pieces``: two CTAs a tile in a cluster, summed through distributed shared
+    memory (``st.async``)."""
+    for tile_m in (32, 64):
+        compiled = compile_only(compile_nvfp4_gemm_large_m, 4096, 7168, "torch.bfloat16", tile_m,
+                                0, 132, 1, False, False, int(KOrder.PERMUTED), 1, 2, True, True)
+        assert kernel_registers(compiled) == [168]
+    with pytest.raises(AssertionError):  # whole tiles only
+        NVFP4GemmLargeM(4096, 7168, cutlass.BFloat16, 64, stream_k=True, k_groups=2,
+                        wg_k_split=True, pair_pieces=True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,config", [
+    (64, 4096, 7168, (64, 0)),      # 64 tiles in 64 pairs
+    (29, 1100, 1920, (32, 0)),      # N tail in an odd 64-row tile, M tail
+    (777, 1088, 1024, (64, 2)),     # 13 x 17 tiles, two stages, K halves of 4 stages
+    (13, 1160, 512, (16, 0)),       # one stage a K half
+])
+@pytest.mark.parametrize("k_order", list(KOrder))
+def test_pair_pieces_match_fp64_reference(m, n, k, config, k_order):
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    outs = []
+    for _ in range(2):
+        outs.append(poisoned(m, n, dtype=torch.float32))
+        _launch(a, b, b_sf, alpha, outs[-1], k_order, config, pair_pieces=True)
+    assert not outs[0].isnan().any()
+    assert _rel_err(outs[0], want) <= 1e-3
+    torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)  # K half 0 + K half 1

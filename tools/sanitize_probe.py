@@ -106,11 +106,18 @@ x640 = torch.randn(45, 640, device="cuda", dtype=torch.bfloat16)
 for cfg, sk, cps in (((32, 0, 7), True, 1), ((64, 0), False, 1), ((32, 0), True, 2)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
                       stream_k=sk, k_groups=2, ctas_per_sm=cps)
+b512_sf = reference.nvfp4_quantize(torch.randn(200, 512, device="cuda",
+                                                dtype=torch.bfloat16), 50.0)[1]
 # wg_k_split: 64-row tiles (200 rows: an odd last one, a tail), warpgroups on the K groups;
 # whole tiles on 3 CTAs (the shared-memory sum reused across tiles), K pieces, stream-K
 for cfg, kw in (((32, 0, 3), {}), ((64, 0), {"splits": 5}), ((16, 0, 7), {"stream_k": True})):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
                       k_groups=2, wg_k_split=True, **kw)
+# (and two CTAs a tile summed through distributed shared memory: K = 512, two stages a half)
+for cfg in ((32, 0), (16, 0)):
+    launch_gemm_large(x640[:, :512].contiguous(), b640[:, :256].contiguous(), b512_sf, one,
+                      torch.empty(45, 200, device="cuda"), cfg, k_groups=2, wg_k_split=True,
+                      pair_pieces=True)
 # 16-token tiles (three, 13 tokens of tail), stream-K with two K groups and two CTAs per SM
 for cfg, sk, cps in (((16, 0, 7), True, 1), ((16, 0), True, 2), ((16, 0, 5), False, 1)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,

@@ -9,7 +9,9 @@ tokens), "wgk{t}p{s}" (each tile in ``s`` K pieces added in the launch), "wgk{t}
 (stream-K on the default grid), at 129..256 tokens also "wgk128" / "wgk128p2" and cuBLAS
 bf16; with ``CUTE_KERNELS_PROBE_ALONE=1`` only "public", "wgk" (the public route's launch
 and "alone", the same launch on activations dequantized outside the timing: the pass's
-share); with ``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
+share); with ``CUTE_KERNELS_PROBE_PAIRS=1`` also "wgk{t}pair" (``pair_pieces``: two CTAs a
+tile in a cluster, summed through distributed shared memory) instead of "wgk{t}sk"; with
+``CUTE_KERNELS_PROBE_TWO_CTAS=1`` instead of "plan" and
 "wgk{t}sk": "wgk{t}p{s}c2", two CTAs an SM past one wave (t the token tile or half of it). One
 point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -55,6 +57,10 @@ def variants(n: int, k: int, m: int) -> dict:
         if tiles * s <= H200_SMS and (k // 128) % s == 0:
             out[f"wgk{tile}p{s}"] = dict(wgk, splits=s)
     out[f"wgk{tile}sk"] = dict(wgk, stream_k=True)
+    if pairs():  # session 34: two CTAs a tile, summed through distributed shared memory
+        del out[f"wgk{tile}sk"]
+        if (k // 128) % 2 == 0:
+            out[f"wgk{tile}pair"] = dict(wgk, pair_pieces=True)
     if tile == 256:  # 128-token tiles too
         out["wgk128"] = dict(wgk, config=(128, 0))
         if 2 * -(-n // 64) * -(-m // 128) <= H200_SMS:
@@ -71,6 +77,10 @@ def variants(n: int, k: int, m: int) -> dict:
 
 def alone() -> bool:
     return os.environ.get("CUTE_KERNELS_PROBE_ALONE") == "1"
+
+
+def pairs() -> bool:
+    return os.environ.get("CUTE_KERNELS_PROBE_PAIRS") == "1"
 
 
 def two_ctas() -> bool:
