@@ -140,9 +140,9 @@ def test_pair_pieces_compile_for_sm90a():
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k,config", [
     (64, 4096, 7168, (64, 0)),      # 64 tiles in 64 pairs
-    (29, 1100, 1920, (32, 0)),      # N tail in an odd 64-row tile, M tail
+    (29, 1100, 1792, (32, 0)),      # N tail in an odd 64-row tile, M tail
     (777, 1088, 1024, (64, 2)),     # 13 x 17 tiles, two stages, K halves of 4 stages
-    (13, 1160, 512, (16, 0)),       # one stage a K half
+    (13, 1160, 512, (16, 0)),       # two stages a K half
 ])
 @pytest.mark.parametrize("k_order", list(KOrder))
 def test_pair_pieces_match_fp64_reference(m, n, k, config, k_order):
