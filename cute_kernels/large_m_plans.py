@@ -425,6 +425,24 @@ def wg_k_split_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, i
     return (tile_m, max(fits)) if fits else None
 
 
+
+# Two K pieces of tiles of at most this many tokens are one cluster of two CTAs each
+# (``pair_pieces``): the second CTA stores its sums into the first's shared memory instead of
+# the stream-K fix-up through global memory. ``tools/wg_k_split_probe.py`` with
+# ``CUTE_KERNELS_PROBE_PAIRS=1`` (H200 2026-12-01, session 34, graph us with the activations'
+# dequantization, two pieces in global memory -> a pair, QuACK w4a16 in the same run):
+# 4096x7168 M = 17 12.70 -> 11.03 (QuACK 15.04), M = 32 12.84 -> 11.13 (14.78), M = 64 14.68 ->
+# 12.54 (17.7); M = 128 lost (19.15 -> 19.85), as did pairs where the plan has whole tiles (their
+# CTAs then pass a wave: 7168x2048 M = 64 8.38 -> 13.06, M = 32 7.53 -> 11.45).
+WG_K_PAIR_MAX_TILE_M = 64
+
+
+def wg_k_pairs(m: int, n: int, k: int) -> bool:
+    """Whether ``nvfp4_gemm``'s 64-row-tile launch (``wg_k_split_plan``) sums its two K pieces
+    in a cluster of two CTAs (``WG_K_PAIR_MAX_TILE_M``) instead of the global fix-up."""
+    plan = wg_k_split_plan(m, n, k)
+    return plan is not None and plan[1] == 2 and plan[0] <= WG_K_PAIR_MAX_TILE_M
+
 # Packed weight bytes at 129..256 tokens take stream-K on 256-token tiles where the plan has
 # 128-token tiles without a K split and K is at least this: their decode (``KOrder.PAIRS``,
 # ~1.6x permuted words' integer instructions) is then shared by twice the tokens.

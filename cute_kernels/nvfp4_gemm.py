@@ -32,8 +32,8 @@ import torch
 from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
-from .large_m_plans import (packed_plan, plain_launch_options, plain_plan, wg_k_split_plan,
-                             wgmma_from_9_tokens)
+from .large_m_plans import (packed_plan, plain_launch_options, plain_plan, wg_k_pairs,
+                             wg_k_split_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -393,7 +393,8 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
     stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups; with
-    ``wg_k_split``, in 64-row tiles instead where ``wg_k_split_plan`` has a launch."""
+    ``wg_k_split``, in 64-row tiles instead where ``wg_k_split_plan`` has a launch (two K pieces
+    of tiles of up to 64 tokens in clusters of two CTAs, ``wg_k_pairs``)."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
@@ -401,6 +402,8 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     split_plan = wg_k_split_plan(m, n, k) if wg_k_split and not stream_k else None
     if split_plan is not None:
         (tile_m, splits), options = split_plan, {"k_groups": 2, "wg_k_split": True}
+        if wg_k_pairs(m, n, k):  # the two K pieces in a cluster, no global fix-up
+            splits, options["pair_pieces"] = 1, True
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),

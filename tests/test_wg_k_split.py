@@ -68,13 +68,15 @@ def test_wg_k_split_matches_fp64_reference(m, n, k, config, kw, k_order):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("n", [1160, 1100, 1098])  # N % 8 == 0, % 4 == 0 (fp32 staged), neither
-def test_wg_k_split_16_bit_output_is_the_fp32_result_rounded(n):
+@pytest.mark.parametrize("pair_pieces", [False, True])
+def test_wg_k_split_16_bit_output_is_the_fp32_result_rounded(n, pair_pieces):
     m, k = 100, 1024
     a, b, b_sf, alpha = _inputs(m, n, k)
     outs = {}
     for dtype in (torch.float32, torch.bfloat16):
         outs[dtype] = poisoned(m, n, dtype=dtype)
-        _launch(a, b, b_sf, alpha, outs[dtype], KOrder.PERMUTED, (64, 0))
+        _launch(a, b, b_sf, alpha, outs[dtype], KOrder.PERMUTED, (64, 0),
+                pair_pieces=pair_pieces)
     assert not outs[torch.bfloat16].isnan().any()
     torch.testing.assert_close(outs[torch.bfloat16].float(),
                                outs[torch.float32].to(torch.bfloat16).float(),
@@ -102,12 +104,25 @@ def test_wg_k_split_plan():
     assert wg_k_split_plan(64, 256, 576) is None          # K / 64 odd
 
 
+def test_wg_k_pairs():
+    """Two K pieces of tiles of up to 64 tokens are summed in a cluster of two CTAs (session
+    34's probe: 4096x7168 M = 17..64 won, M = 128 and whole tiles lost)."""
+    from cute_kernels.large_m_plans import wg_k_pairs
+
+    assert wg_k_pairs(17, 4096, 7168) and wg_k_pairs(64, 4096, 7168)
+    assert not wg_k_pairs(128, 4096, 7168)                # 128-token tiles
+    assert not wg_k_pairs(200, 4096, 7168)                # whole tiles
+    assert not wg_k_pairs(64, 7168, 2048) and not wg_k_pairs(32, 7168, 2048)
+    assert not wg_k_pairs(64, 9216, 7168)                 # no 64-row tiles
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k,fp4_a", [
     (40, 7168, 2048, True), (40, 7168, 2048, False), (100, 7168, 2048, True),
     (20, 7168, 2048, True),     # past the small kernel from 17 fp4 tokens (session 33)
     (12, 7168, 2048, False),    # from 9 bf16 tokens
     (17, 4096, 7168, True), (17, 4096, 7168, False),
+    (64, 4096, 7168, True),     # two K pieces in clusters of two CTAs (``wg_k_pairs``)
     (200, 4096, 7168, True)])   # 128-token tiles at 129..256 tokens
 @pytest.mark.parametrize("permuted", [True, False])
 def test_public_route_in_64_row_tiles(m, n, k, fp4_a, permuted):
