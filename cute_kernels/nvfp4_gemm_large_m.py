@@ -194,10 +194,11 @@ class NVFP4GemmLargeM:
         # CTA r taking K half r; the second's sums go to the first through distributed shared
         # memory (``st.async`` on an mbarrier), which adds them and runs the epilogue: the two
         # pieces of a tile without the stream-K fix-up's global round trip, fence and atomic
-        # (EXPERIMENTAL, unrouted, GPU-unverified)
+        # (``large_m_plans.wg_k_pairs``; a subclass may cluster more tiles, ``_piece_cluster``)
         assert not pair_pieces or (wg_k_split and not stream_k and splits == 1
                                    and ctas_per_sm == 1), (pair_pieces, stream_k, splits)
         self.pair_pieces = pair_pieces
+        self.cluster_ctas = self._piece_cluster() if pair_pieces else 1
         self.splits = splits
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
@@ -209,7 +210,7 @@ class NVFP4GemmLargeM:
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-                  - 4 * self.reduce_words * (2 if pair_pieces else 1))
+                  - 4 * self.reduce_words * self.cluster_ctas)
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -225,6 +226,11 @@ class NVFP4GemmLargeM:
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
+
+    def _piece_cluster(self) -> int:
+        """CTAs a cluster with ``pair_pieces``: the two K halves of a tile (a subclass that
+        combines more tiles in its epilogue takes more, ``_piece_coords``)."""
+        return 2
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -307,9 +313,9 @@ class NVFP4GemmLargeM:
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
         grid = cutlass.min(tiles, self.sms)
         cluster = {}
-        if cutlass.const_expr(self.pair_pieces):  # a cluster of two CTAs a tile, not persistent
+        if cutlass.const_expr(self.pair_pieces):  # two CTAs a tile in clusters, not persistent
             grid = 2 * tiles
-            cluster = {"cluster": [2, 1, 1]}
+            cluster = {"cluster": [self.cluster_ctas, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
@@ -337,10 +343,11 @@ class NVFP4GemmLargeM:
         if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
                                              cute.make_layout(self.reduce_words), 16)
-        pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
+        pair = None  # ``pair_pieces``: (the other CTAs' sums as received, their mbarrier)
         if cutlass.const_expr(self.pair_pieces):
-            sRecv = allocator.allocate_tensor(cutlass.Float32,
-                                              cute.make_layout(self.reduce_words), 16)
+            sRecv = allocator.allocate_tensor(
+                cutlass.Float32, cute.make_layout(self.reduce_words * (self.cluster_ctas - 1)),
+                16)
             recv_bar = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(1), 8).iterator
             if tidx == 0:
                 cute.arch.mbarrier_init(recv_bar, 1)
@@ -355,7 +362,7 @@ class NVFP4GemmLargeM:
             defer_sync=True)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
-        cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
+        cluster_mn = (self.cluster_ctas, 1)
         pipeline.pipeline_init_arrive(cluster_shape_mn=cluster_mn, is_relaxed=True)
 
         sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
@@ -396,8 +403,7 @@ class NVFP4GemmLargeM:
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair)
         if cutlass.const_expr(self.pair_pieces):
-            # neither CTA of a pair leaves while the other may still store into its shared
-            # memory
+            # no CTA of a cluster leaves while another may still store into its shared memory
             cute.arch.cluster_arrive()
             cute.arch.cluster_wait()
 
@@ -420,7 +426,7 @@ class NVFP4GemmLargeM:
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         if cutlass.const_expr(self.pair_pieces):
-            pair_row, pair_tok = self._tile_coords(tile // 2, tok_tiles)
+            pair_row, pair_tok = self._piece_coords(tile, tok_tiles)
             half = self.k_tiles // 2
             state = self._produce_piece(*loads, state, pair_row, pair_tok, (tile % 2) * half,
                                         half)
@@ -448,7 +454,7 @@ class NVFP4GemmLargeM:
         kt0 = cutlass.Int32(0)
         count = cutlass.Int32(0)
         if cutlass.const_expr(self.pair_pieces):
-            row_tile, _ = self._tile_coords(tile // 2, tok_tiles)
+            row_tile, _ = self._piece_coords(tile, tok_tiles)
             count = cutlass.Int32(self.k_tiles // 2)
             kt0 = (tile % 2) * count
         elif tile < whole:
@@ -623,42 +629,68 @@ class NVFP4GemmLargeM:
                                   num_threads=256).arrive_and_wait()
 
     @cute.jit
+    def _piece_coords(self, cta, tok_tiles):
+        """``pair_pieces``: (row tile, token tile) of CTA ``cta``'s piece, K half ``cta % 2``
+        (linear tile ``cta // 2``)."""
+        return self._tile_coords(cta // 2, tok_tiles)
+
+    @cute.jit
     def _consume_pair(self, cta, tok_tiles, loop, decode, frags, read, release, ctid, sRed,
                       pair, tCcC, sEpi, scalars, outs):
-        """``pair_pieces``: CTA ``cta``'s K half of tile ``cta // 2``, the warpgroups' sum, the
-        pair's sum (``_pair_sum``) and, in the first CTA, the epilogue."""
+        """``pair_pieces``: CTA ``cta``'s K half of its tile (``_piece_coords``), the
+        warpgroups' sum, the cluster's sum (``_cluster_sum``) and, in the cluster's first CTA,
+        the epilogue (``_cluster_epilogue``)."""
         acc = loop[2]
-        row_tile, tok_tile = self._tile_coords(cta // 2, tok_tiles)
+        row_tile, tok_tile = self._piece_coords(cta, tok_tiles)
         self._mainloop(*loop, decode + (self._sf_row(row_tile),), frags, read, release,
                        self.k_tiles // 2)
         self._reduce_warpgroups(acc, ctid, sRed)
+        self._cluster_sum(acc, ctid, cta % self.cluster_ctas, *pair)
+        if cta % self.cluster_ctas == 0:
+            self._cluster_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+
+    @cute.jit
+    def _cluster_sum(self, acc, ctid, rank, sRecv, recv_bar):
+        """``pair_pieces``: warpgroup 0 of the pair adds K half 1 to K half 0
+        (``_pair_sum``)."""
         if ctid < 128:
-            self._pair_sum(acc, ctid, cta % 2, *pair)
-        if cta % 2 == 0:
-            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            self._pair_sum(acc, ctid, rank, sRecv, recv_bar)
+
+    @cute.jit
+    def _cluster_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``pair_pieces``: the epilogue of the pair's tile, in its first CTA."""
+        self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
     @cute.jit
     def _pair_sum(self, acc, ctid, rank, sRecv, recv_bar):
-        """``pair_pieces``, by warpgroup 0 of both CTAs with the piece's sums: the second CTA
-        (``rank`` 1) stores its ``acc`` into the first's ``sRecv`` (16 bytes a thread and
-        store, element-major, thread-minor: a warp's 512 contiguous bytes), completing on the
-        first's ``recv_bar``; the first expects those bytes, waits and adds them (K half 0 +
-        K half 1: the same order on every run)."""
+        """``pair_pieces``, by warpgroup 0 of every CTA of the cluster with its piece's sums:
+        CTA ``rank`` > 0 stores its ``acc`` into buffer ``rank - 1`` of the first's ``sRecv``
+        (16 bytes a thread and store, element-major, thread-minor: a warp's 512 contiguous
+        bytes), completing on the first's ``recv_bar``; the first expects the bytes of all
+        buffers, waits and adds buffer 0 (K half 0 + K half 1: the same order on every run).
+        ``_received`` reads the others."""
         acc32 = cute.recast_tensor(acc, cutlass.Int32)
         quads = cute.size(acc) // 4
-        if rank == 1:
+        if rank > 0:
+            buffer = (rank - 1) * self.reduce_words
             for j in cutlass.range_constexpr(quads):
-                at = cute.make_ptr(cutlass.Int32, (sRecv.iterator + (j * 128 + ctid) * 4).toint(),
-                                   cute.AddressSpace.smem, assumed_align=16)
+                at = cute.make_ptr(
+                    cutlass.Int32, (sRecv.iterator + buffer + (j * 128 + ctid) * 4).toint(),
+                    cute.AddressSpace.smem, assumed_align=16)
                 cute.arch.store_async_dsmem(
                     at, (acc32[4 * j], acc32[4 * j + 1], acc32[4 * j + 2], acc32[4 * j + 3]),
                     recv_bar, 0)
         else:
             if ctid == 0:
-                cute.arch.mbarrier_arrive_and_expect_tx(recv_bar, 4 * cute.size(acc) * 128)
+                cute.arch.mbarrier_arrive_and_expect_tx(
+                    recv_bar, 4 * self.reduce_words * (self.cluster_ctas - 1))
             cute.arch.mbarrier_wait(recv_bar, 0)
             for i in cutlass.range_constexpr(cute.size(acc)):
-                acc[i] = acc[i] + sRecv[((i // 4) * 128 + ctid) * 4 + i % 4]
+                acc[i] = acc[i] + self._received(sRecv, 0, ctid, i)
+
+    def _received(self, sRecv, buffer: int, ltid, i: int):
+        """Element ``i`` of thread ``ltid``'s fragment in received buffer ``buffer``."""
+        return sRecv[buffer * self.reduce_words + ((i // 4) * 128 + ltid) * 4 + i % 4]
 
     @cute.jit
     def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):

@@ -48,8 +48,8 @@ from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
-                            packed_widens, plain_launch_options, stream_k_plan,
-                            wgmma_from_9_tokens, wide_pieces)
+                            packed_widens, plain_launch_options, stream_k_plan, wg_k_pairs,
+                            wg_k_split_plan, wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
                          small_m_config, staged_tokens)
@@ -465,6 +465,19 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     return (plan, 0), True, fused_stream_k_options(m, two_i, k, plan)
 
 
+def _cluster_pieces(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
+    """The fused wgmma kernel in clusters of four CTAs on each interleave group's K halves
+    (``NVFP4GemmSwigluQuantLargeM``'s ``pair_pieces``), on the token tile of ``nvfp4_gemm``'s
+    own launch there (``wg_k_split_plan``, ``wg_k_pairs``)."""
+    two_i, k, _ = weight_dims(w)
+    m = a.shape[0]
+    tile_m = wg_k_split_plan(m, two_i, k)[0]
+    k_order = wgmma_k_order(w)
+    launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m), w, w_sf,
+                   alpha, out_global_scale, out, out_sf, (tile_m, 0), k_order=k_order,
+                   pair_pieces=True)
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
     ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
@@ -566,9 +579,11 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
     elif (plan := wg_k_split_route(m, i, k, a_sf is not None)) is not None:
-        # the unfused pair's GEMM launch (64-row tiles), fp32 out (``wg_k_split_route``)
-        launch_split_route(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes, plan,
-                           wg_k_split=True)
+        if wg_k_pairs(m, 2 * i, k):  # the pair's GEMM sums K halves in clusters: so does this
+            _cluster_pieces(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
+        else:  # the unfused pair's GEMM launch (64-row tiles), fp32 out (``wg_k_split_route``)
+            launch_split_route(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes, plan,
+                               wg_k_split=True)
     elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32, a_sf is not None))

@@ -76,7 +76,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
-                 quantizers: int = 0, splits: int = 1):
+                 quantizers: int = 0, splits: int = 1, pair_pieces: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
@@ -88,11 +88,53 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self.quantizers = quantizers
         # ``splits`` (stream-K only): a grid of tiles x splits CTAs, every tile in ``splits``
         # pieces, the last to arrive runs the fused epilogue (``NVFP4GemmLargeM``)
+        # ``pair_pieces``: clusters of four CTAs on an interleave group, 64-row tiles with the
+        # warpgroups on the K groups (``wg_k_split``): CTA rank r takes K half r % 2 of the up
+        # (r < 2) or the gate rows; ranks 1..3 store their sums into rank 0's shared memory,
+        # whose up warpgroup adds K half 1 of up and whose gate warpgroup sums the gate halves,
+        # so the epilogue below runs as on a 128-row tile (``_cluster_sum``): no fix-up
+        # through global memory, no pre-activations in memory
+        assert not pair_pieces or (quantizers == 0 and not stream_k and splits == 1
+                                   and ctas_per_sm == 1 and tile_m <= 64), (pair_pieces,
+                                                                            quantizers, tile_m)
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
-                         ctas_per_sm=ctas_per_sm, k_groups=k_groups)
+                         ctas_per_sm=ctas_per_sm, k_groups=2 if pair_pieces else k_groups,
+                         wg_k_split=pair_pieces, pair_pieces=pair_pieces)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
+
+    def _piece_cluster(self) -> int:
+        """``pair_pieces``: the K halves of an interleave group's up and gate 64-row tiles."""
+        return 4
+
+    @cute.jit
+    def _piece_coords(self, cta, tok_tiles):
+        """``pair_pieces``: (64-row tile, token tile) of CTA ``cta``: cluster ``cta // 4`` is
+        (interleave group, token tile), the token tile fastest; rank ``cta % 4`` takes the up
+        tile (ranks 0, 1) or the gate tile (2, 3), K half ``cta % 2``."""
+        cluster = cta // 4
+        group = cluster // tok_tiles
+        return 2 * group + (cta % 4) // 2, cluster - group * tok_tiles
+
+    @cute.jit
+    def _cluster_sum(self, acc, ctid, rank, sRecv, recv_bar):
+        """``pair_pieces``: warpgroup 0 of every CTA hands its sums to rank 0 or adds K half 1
+        of up there (``_pair_sum``); rank 0's warpgroup 1 (the gate warpgroup of a 128-row
+        tile, the same fragment positions) takes the gate's K half 0 + K half 1."""
+        if ctid < 128:
+            self._pair_sum(acc, ctid, rank, sRecv, recv_bar)
+        elif rank == 0:
+            cute.arch.mbarrier_wait(recv_bar, 0)
+            for e in cutlass.range_constexpr(cute.size(acc)):
+                acc[e] = (self._received(sRecv, 1, ctid - 128, e)
+                          + self._received(sRecv, 2, ctid - 128, e))
+
+    @cute.jit
+    def _cluster_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``pair_pieces``: the epilogue of the interleave group (rank 0's up tile
+        ``row_tile``), by both warpgroups."""
+        self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile // 2, tok_tile)
 
     def epilogue_smem_bytes(self) -> int:
         """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
@@ -365,10 +407,11 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                             hybrid: bool = False,
                                             k_order: KOrder = KOrder.IDENTITY,
                                             ctas_per_sm: int = 1, k_groups: int = 1,
-                                            quantizers: int = 0, splits: int = 1):
+                                            quantizers: int = 0, splits: int = 1,
+                                            pair_pieces: bool = False):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``k_order``, ``ctas_per_sm``, ``k_groups`` and ``splits`` too; ``quantizers`` as
-    ``NVFP4GemmSwigluQuantLargeM``);
+    ``k_order``, ``ctas_per_sm``, ``k_groups`` and ``splits`` too; ``quantizers`` and
+    ``pair_pieces`` as ``NVFP4GemmSwigluQuantLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -395,7 +438,8 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        quantizers=quantizers, splits=splits)
+                                        quantizers=quantizers, splits=splits,
+                                        pair_pieces=pair_pieces)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -455,7 +499,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
                    k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
-                   quantizers: int | None = None, splits: int = 1) -> None:
+                   quantizers: int | None = None, splits: int = 1,
+                   pair_pieces: bool = False) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
     with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
@@ -464,13 +509,17 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     (``plain_launch_options``); ``compile_fn`` as there (of
     ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments); ``quantizers``: the quantizer
     warps (None: ``quantizer_warps``' rule); ``splits`` > 1: stream-K on tiles x splits CTAs,
-    each tile in ``splits`` pieces (as ``nvfp4_gemm_large_m.launch_large_m``)."""
+    each tile in ``splits`` pieces (as ``nvfp4_gemm_large_m.launch_large_m``);
+    ``pair_pieces``: clusters of four CTAs on an interleave group's K halves
+    (``NVFP4GemmSwigluQuantLargeM``; whole tiles of at most 64 tokens, no quantizer warps)."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     k_order = operand_k_order(w, k_order)
+    if pair_pieces:
+        quantizers = 0
     if quantizers is None:
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
             out.shape[0], two_i, tile_m, sms, stream_k, splits))
@@ -479,6 +528,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     if quantizers or splits > 1:
         tail = (int(k_order), ctas_per_sm, k_groups, quantizers) + ((splits,) if splits > 1
                                                                     else ())
+    if pair_pieces:
+        tail = (int(k_order), 1, 2, 0, 1, True)
     kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))

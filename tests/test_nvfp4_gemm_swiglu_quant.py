@@ -61,6 +61,20 @@ def test_large_m_pieces_compile_for_sm90a():
                         False, 1, 1, 1, 0, 4)
 
 
+def test_large_m_cluster_pieces_compile_for_sm90a():
+    """``pair_pieces``: clusters of four CTAs on an interleave group's K halves (up and gate
+    64-row tiles), summed in the first CTA's shared memory; at most 64 tokens a tile."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.testing import kernel_registers
+
+    for tile_m in (16, 32, 64):
+        compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, tile_m, 0,
+                                132, False, False, int(KOrder.PERMUTED), 1, 2, 0, 1, True)
+        assert kernel_registers(compiled) == [168]
+    with pytest.raises(AssertionError):  # the received sums leave no room for two stages
+        NVFP4GemmSwigluQuantLargeM(2048, 7168, 128, pair_pieces=True)
+
+
 def test_large_m_stream_k_compiles_for_sm90a():
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 256, 0, 132, True)
 
@@ -754,6 +768,29 @@ def test_large_m_pieces_match_reference(m, i, k, tile_m, splits):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,tile_m", [
+    (64, 2048, 7168, 64),   # 4096x7168 at 64 tokens: 32 interleave groups, 32 clusters
+    (29, 192, 1024, 32),    # 3 groups, an M tail
+    (100, 192, 1024, 32),   # 4 token tiles a group: the last one's scale padding
+    (13, 128, 512, 16),     # two k-tiles a K half
+])
+@pytest.mark.parametrize("fp4_a", [True, False])
+@pytest.mark.parametrize("permute", [False, True])
+def test_large_m_cluster_pieces_match_reference(m, i, k, tile_m, fp4_a, permute):
+    """The fused kernel in clusters of four CTAs (``pair_pieces``); deterministic (up K half 0
+    + half 1, gate likewise, in a fixed order)."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    if permute:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0), pair_pieces=True)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0),
+                                   pair_pieces=True)
+    assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
+                                                   out_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("m,i,k,config", [
     (777, 320, 832, (64, 0, 7)),     # 65 tiles x 13 k-tiles on 7 CTAs: pieces cross tiles
     (129, 192, 576, (64, 0)),        # 27 units on 27 CTAs: one-k-tile pieces, M and I tails
@@ -954,7 +991,8 @@ def test_wg_k_split_route():
 @pytest.mark.parametrize("m", [17, 64, 200])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_wg_k_split_route_matches_reference(m, fp4_a):
-    """The public function on that route: 4096x7168 (2I x K)."""
+    """The public function on that route: 4096x7168 (2I x K); up to 64 tokens the fused
+    kernel in clusters of four CTAs (``wg_k_pairs``)."""
     i, k = 2048, 7168
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     mp, kbp = sf_padded_shape(m, i // 16)

@@ -3,8 +3,9 @@
 4096x7168 M = 64 fused 18.39 us against the pair's 16.7). Per point, graph us: the pair and the
 route as the suite times them, then their pieces alone on ready inputs: the GEMM with bf16 and
 with fp32 output (the same launch), ``silu_mul_nvfp4_quant`` on bf16 and the route's fp32
-SwiGLU + quantization kernel, whose launch options (PDL trigger, encode) are varied; each
-varied kernel also runs after the fp32 GEMM ("route ..."). Usage: python
+SwiGLU + quantization kernel, whose launch options (PDL trigger, loads) are varied; each
+varied kernel also runs after the fp32 GEMM ("route ..."); up to 64 tokens also the fused
+kernel in clusters of four CTAs ("quad", ``pair_pieces``). Usage: python
 tools/fused_wgk_route_probe.py (``CUTE_KERNELS_BENCH_SHAPES`` picks points)."""
 
 import torch
@@ -13,12 +14,15 @@ from probe_inputs import fused_operands, gate_up_copies
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, silu_mul_nvfp4_quant
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.constants import constant
-from cute_kernels.large_m_plans import plain_plan
+from cute_kernels.large_m_plans import plain_plan, wg_k_split_plan
+from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm import launch_planned
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant, launch_config
 from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
 
-POINTS = [(4096, 7168, 64), (4096, 7168, 32), (4096, 7168, 128), (4096, 7168, 256)]
+POINTS = [(4096, 7168, 64), (4096, 7168, 32), (4096, 7168, 17), (4096, 7168, 128),
+          (4096, 7168, 256), (1024, 7168, 256), (1024, 7168, 1024), (9216, 7168, 256)]
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 dev = torch.device("cuda")
@@ -60,6 +64,12 @@ for two_i, k, m in select_shapes(POINTS):
         "gemm fp32": gemm32,
         "silu bf16": lambda w: silu_mul_nvfp4_quant(h, 30.0),
     }
+    wgk = wg_k_split_plan(m, two_i, k)
+    if wgk is not None and wgk[0] <= 64:  # session 34: the fused kernel in clusters of four
+        rows = -(-m // wgk[0]) * wgk[0]
+        pieces["quad"] = lambda w: launch_fused(bf16_activations(a, a_sf, True, rows), w[0],
+                                                w[1], alpha, gs, q, sf, (wgk[0], 0),
+                                                pair_pieces=True)
     for name, quant in quants.items():
         pieces[name] = lambda w, f=quant: f(pre, gs, one, q, sf)
         pieces["route " + name[5:]] = lambda w, f=quant: (gemm32(w), f(pre, gs, one, q, sf))

@@ -142,6 +142,18 @@ for cfg, sk, quantizers in (((256, 0), False, 3), ((128, 0, 3), False, 3), ((64,
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
                        stream_k=sk, quantizers=quantizers)
+# the fused kernel in clusters of four CTAs (pair_pieces: up and gate K halves summed in the
+# first CTA's shared memory): K = 512, two stages a K half; 16- and 32-token tiles of 45 tokens
+wgu512, wgu512_sf = reference.nvfp4_quantize(torch.randn(256, 512, device="cuda",
+                                                         dtype=torch.bfloat16), 50.0,
+                                             swizzle=False)
+wp512, wp512_sf = prepare_gate_up_weight(wgu512, wgu512_sf)
+for cfg in ((16, 0), (32, 0)):
+    launch_fused_large(x640[:, :512].contiguous(), wp512, wp512_sf, one,
+                       torch.full((1,), 30.0, device="cuda"),
+                       torch.empty(45, 64, device="cuda", dtype=torch.uint8),
+                       torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
+                       pair_pieces=True)
 # ... with the gate warpgroup behind (GATE_AHEAD off: uncached compiles)
 from probe_inputs import replaced  # noqa: E402
 
