@@ -194,11 +194,10 @@ class NVFP4GemmLargeM:
         # CTA r taking K half r; the second's sums go to the first through distributed shared
         # memory (``st.async`` on an mbarrier), which adds them and runs the epilogue: the two
         # pieces of a tile without the stream-K fix-up's global round trip, fence and atomic
-        # (``large_m_plans.wg_k_pairs``; a subclass may cluster more tiles, ``_piece_cluster``)
+        # (EXPERIMENTAL, unrouted, GPU-unverified)
         assert not pair_pieces or (wg_k_split and not stream_k and splits == 1
                                    and ctas_per_sm == 1), (pair_pieces, stream_k, splits)
         self.pair_pieces = pair_pieces
-        self.cluster_ctas = self._piece_cluster() if pair_pieces else 1
         self.splits = splits
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
@@ -210,7 +209,7 @@ class NVFP4GemmLargeM:
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-                  - 4 * self.reduce_words * self.cluster_ctas)
+                  - 4 * self.reduce_words * (2 if pair_pieces else 1))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -226,11 +225,6 @@ class NVFP4GemmLargeM:
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
-
-    def _piece_cluster(self) -> int:
-        """CTAs a cluster with ``pair_pieces``: the two K halves of a tile (a subclass that
-        combines more tiles in its epilogue takes more, ``_piece_coords``)."""
-        return 2
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
@@ -286,7 +280,8 @@ class NVFP4GemmLargeM:
         tma_act, tma_mA = cpasync.make_tiled_tma_atom(
             g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
-            g2s, mB, cute.slice_(w_layout, (None, None, 0)), (self.tile_n, self.stage_k // 8))
+            g2s, mB, cute.slice_(self._w_box_layout(w_layout), (None, None, 0)),
+            (self._w_box_rows(), self.stage_k // 8))
         tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
             g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS * self.groups, 1))
 
@@ -313,9 +308,9 @@ class NVFP4GemmLargeM:
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
         grid = cutlass.min(tiles, self.sms)
         cluster = {}
-        if cutlass.const_expr(self.pair_pieces):  # two CTAs a tile in clusters, not persistent
+        if cutlass.const_expr(self.pair_pieces):  # a cluster of two CTAs a tile, not persistent
             grid = 2 * tiles
-            cluster = {"cluster": [self.cluster_ctas, 1, 1]}
+            cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
@@ -343,11 +338,10 @@ class NVFP4GemmLargeM:
         if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
                                              cute.make_layout(self.reduce_words), 16)
-        pair = None  # ``pair_pieces``: (the other CTAs' sums as received, their mbarrier)
+        pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
         if cutlass.const_expr(self.pair_pieces):
-            sRecv = allocator.allocate_tensor(
-                cutlass.Float32, cute.make_layout(self.reduce_words * (self.cluster_ctas - 1)),
-                16)
+            sRecv = allocator.allocate_tensor(cutlass.Float32,
+                                              cute.make_layout(self.reduce_words), 16)
             recv_bar = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(1), 8).iterator
             if tidx == 0:
                 cute.arch.mbarrier_init(recv_bar, 1)
@@ -362,7 +356,7 @@ class NVFP4GemmLargeM:
             defer_sync=True)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
-        cluster_mn = (self.cluster_ctas, 1)
+        cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
         pipeline.pipeline_init_arrive(cluster_shape_mn=cluster_mn, is_relaxed=True)
 
         sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
@@ -373,9 +367,10 @@ class NVFP4GemmLargeM:
         tAs, tAg = cpasync.tma_partition(
             tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
             cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
+        sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
         tWs, tWg = cpasync.tma_partition(
-            tma_w, 0, cute.make_layout(1), cute.group_modes(sW, 0, 2),
-            cute.group_modes(cute.local_tile(mB, (self.tile_n, self.stage_k // 8),
+            tma_w, 0, cute.make_layout(1), cute.group_modes(sWbox, 0, 2),
+            cute.group_modes(cute.local_tile(mB, (self._w_box_rows(), self.stage_k // 8),
                                              (None, None)), 0, 2))
         tSs, tSg = cpasync.tma_partition(
             tma_sf, 0, cute.make_layout(1), cute.group_modes(sSF, 0, 2),
@@ -403,7 +398,8 @@ class NVFP4GemmLargeM:
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair)
         if cutlass.const_expr(self.pair_pieces):
-            # no CTA of a cluster leaves while another may still store into its shared memory
+            # neither CTA of a pair leaves while the other may still store into its shared
+            # memory
             cute.arch.cluster_arrive()
             cute.arch.cluster_wait()
 
@@ -426,7 +422,7 @@ class NVFP4GemmLargeM:
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         if cutlass.const_expr(self.pair_pieces):
-            pair_row, pair_tok = self._piece_coords(tile, tok_tiles)
+            pair_row, pair_tok = self._tile_coords(tile // 2, tok_tiles)
             half = self.k_tiles // 2
             state = self._produce_piece(*loads, state, pair_row, pair_tok, (tile % 2) * half,
                                         half)
@@ -454,7 +450,7 @@ class NVFP4GemmLargeM:
         kt0 = cutlass.Int32(0)
         count = cutlass.Int32(0)
         if cutlass.const_expr(self.pair_pieces):
-            row_tile, _ = self._piece_coords(tile, tok_tiles)
+            row_tile, _ = self._tile_coords(tile // 2, tok_tiles)
             count = cutlass.Int32(self.k_tiles // 2)
             kt0 = (tile % 2) * count
         elif tile < whole:
@@ -466,7 +462,8 @@ class NVFP4GemmLargeM:
                 if u < end:
                     _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
         for i in cutlass.range(cutlass.min(count, self.stages), unroll=1):
-            cute.prefetch(tma_w, tWg[None, row_tile, kt0 + i])
+            for box in self._w_boxes(row_tile):
+                cute.prefetch(tma_w, tWg[None, box, kt0 + i])
             cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
 
     @cute.jit
@@ -479,13 +476,37 @@ class NVFP4GemmLargeM:
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                       tma_bar_ptr=bar)
-            cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
-                      tma_bar_ptr=bar)
+            boxes = self._w_boxes(row_tile)
+            if cutlass.const_expr(len(boxes) == 1):
+                cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
+                          tma_bar_ptr=bar)
+            else:  # stage s holds boxes s * len(boxes) ..
+                for j in cutlass.range_constexpr(len(boxes)):
+                    cute.copy(tma_w, tWg[None, boxes[j], kt],
+                              tWs[None, state.index * len(boxes) + j], tma_bar_ptr=bar)
             cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)],
                       tSs[None, state.index], tma_bar_ptr=bar)
             mainloop.producer_commit(state)
             state.advance()
         return state
+
+    def _w_box_rows(self) -> int:
+        """Weight rows a TMA box: the tile's (a subclass may load a tile in several boxes,
+        ``_w_boxes``)."""
+        return self.tile_n
+
+    def _w_box_layout(self, w_layout):
+        """The weight stages as TMA boxes of ``_w_box_rows`` rows: (rows, words, box)."""
+        if self._w_box_rows() == self.tile_n:
+            return w_layout
+        return cute.make_ordered_layout(
+            (self._w_box_rows(), self.stage_k // 8, self.stages * self.tile_n
+             // self._w_box_rows()), order=(1, 0, 2))
+
+    def _w_boxes(self, row_tile) -> list:
+        """The ``_w_box_rows``-row boxes of weights that make up ``row_tile``, in tile row
+        order: the tile itself."""
+        return [row_tile]
 
     def _sf_chunk(self, row_tile, kt):
         """The scale chunk (512 bytes a K group: 128 rows x 4 blocks) of k-tile ``kt`` of
@@ -573,7 +594,7 @@ class NVFP4GemmLargeM:
             whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            step = (mainloop, tiled_mma, acc, tCrB, decode + (self._sf_row(row_tile),), frags)
+            step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile), frags)
             read, release = self._mainloop(*step, read, release, self.k_tiles)
             self._reduce_warpgroups(acc, ctid, sRed)
             self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
@@ -582,7 +603,7 @@ class NVFP4GemmLargeM:
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
                 piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
-                step = (mainloop, tiled_mma, acc, tCrB, decode + (self._sf_row(row_tile),),
+                step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile),
                         frags)
                 read, release = self._mainloop(*step, read, release, count)
                 self._reduce_warpgroups(acc, ctid, sRed)
@@ -601,9 +622,15 @@ class NVFP4GemmLargeM:
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
 
-    def _sf_row(self, row_tile):
+    def _tile_decode(self, decode, row_tile):
+        """``_decode_tile``'s arguments for ``row_tile``: ``decode`` and the ``_sf_row`` of the
+        thread's rows (``decode[2]``: its first fragment row)."""
+        return decode + (self._sf_row(row_tile, decode[2]),)
+
+    def _sf_row(self, row_tile, row0):
         """Where the tile's rows start in their 128-row scale chunk: 0, or 64 for the odd
-        64-row tiles of ``wg_k_split``."""
+        64-row tiles of ``wg_k_split`` (``row0``: the consumer thread's first fragment row,
+        for a subclass whose tile rows are not contiguous, ``_w_boxes``)."""
         if cutlass.const_expr(self.tile_n == 64):
             return (row_tile % 2) * 64
         return 0
@@ -629,68 +656,42 @@ class NVFP4GemmLargeM:
                                   num_threads=256).arrive_and_wait()
 
     @cute.jit
-    def _piece_coords(self, cta, tok_tiles):
-        """``pair_pieces``: (row tile, token tile) of CTA ``cta``'s piece, K half ``cta % 2``
-        (linear tile ``cta // 2``)."""
-        return self._tile_coords(cta // 2, tok_tiles)
-
-    @cute.jit
     def _consume_pair(self, cta, tok_tiles, loop, decode, frags, read, release, ctid, sRed,
                       pair, tCcC, sEpi, scalars, outs):
-        """``pair_pieces``: CTA ``cta``'s K half of its tile (``_piece_coords``), the
-        warpgroups' sum, the cluster's sum (``_cluster_sum``) and, in the cluster's first CTA,
-        the epilogue (``_cluster_epilogue``)."""
+        """``pair_pieces``: CTA ``cta``'s K half of tile ``cta // 2``, the warpgroups' sum, the
+        pair's sum (``_pair_sum``) and, in the first CTA, the epilogue."""
         acc = loop[2]
-        row_tile, tok_tile = self._piece_coords(cta, tok_tiles)
-        self._mainloop(*loop, decode + (self._sf_row(row_tile),), frags, read, release,
+        row_tile, tok_tile = self._tile_coords(cta // 2, tok_tiles)
+        self._mainloop(*loop, self._tile_decode(decode, row_tile), frags, read, release,
                        self.k_tiles // 2)
         self._reduce_warpgroups(acc, ctid, sRed)
-        self._cluster_sum(acc, ctid, cta % self.cluster_ctas, *pair)
-        if cta % self.cluster_ctas == 0:
-            self._cluster_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-
-    @cute.jit
-    def _cluster_sum(self, acc, ctid, rank, sRecv, recv_bar):
-        """``pair_pieces``: warpgroup 0 of the pair adds K half 1 to K half 0
-        (``_pair_sum``)."""
         if ctid < 128:
-            self._pair_sum(acc, ctid, rank, sRecv, recv_bar)
-
-    @cute.jit
-    def _cluster_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``pair_pieces``: the epilogue of the pair's tile, in its first CTA."""
-        self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            self._pair_sum(acc, ctid, cta % 2, *pair)
+        if cta % 2 == 0:
+            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
     @cute.jit
     def _pair_sum(self, acc, ctid, rank, sRecv, recv_bar):
-        """``pair_pieces``, by warpgroup 0 of every CTA of the cluster with its piece's sums:
-        CTA ``rank`` > 0 stores its ``acc`` into buffer ``rank - 1`` of the first's ``sRecv``
-        (16 bytes a thread and store, element-major, thread-minor: a warp's 512 contiguous
-        bytes), completing on the first's ``recv_bar``; the first expects the bytes of all
-        buffers, waits and adds buffer 0 (K half 0 + K half 1: the same order on every run).
-        ``_received`` reads the others."""
+        """``pair_pieces``, by warpgroup 0 of both CTAs with the piece's sums: the second CTA
+        (``rank`` 1) stores its ``acc`` into the first's ``sRecv`` (16 bytes a thread and
+        store, element-major, thread-minor: a warp's 512 contiguous bytes), completing on the
+        first's ``recv_bar``; the first expects those bytes, waits and adds them (K half 0 +
+        K half 1: the same order on every run)."""
         acc32 = cute.recast_tensor(acc, cutlass.Int32)
         quads = cute.size(acc) // 4
-        if rank > 0:
-            buffer = (rank - 1) * self.reduce_words
+        if rank == 1:
             for j in cutlass.range_constexpr(quads):
-                at = cute.make_ptr(
-                    cutlass.Int32, (sRecv.iterator + buffer + (j * 128 + ctid) * 4).toint(),
-                    cute.AddressSpace.smem, assumed_align=16)
+                at = cute.make_ptr(cutlass.Int32, (sRecv.iterator + (j * 128 + ctid) * 4).toint(),
+                                   cute.AddressSpace.smem, assumed_align=16)
                 cute.arch.store_async_dsmem(
                     at, (acc32[4 * j], acc32[4 * j + 1], acc32[4 * j + 2], acc32[4 * j + 3]),
                     recv_bar, 0)
         else:
             if ctid == 0:
-                cute.arch.mbarrier_arrive_and_expect_tx(
-                    recv_bar, 4 * self.reduce_words * (self.cluster_ctas - 1))
+                cute.arch.mbarrier_arrive_and_expect_tx(recv_bar, 4 * cute.size(acc) * 128)
             cute.arch.mbarrier_wait(recv_bar, 0)
             for i in cutlass.range_constexpr(cute.size(acc)):
-                acc[i] = acc[i] + self._received(sRecv, 0, ctid, i)
-
-    def _received(self, sRecv, buffer: int, ltid, i: int):
-        """Element ``i`` of thread ``ltid``'s fragment in received buffer ``buffer``."""
-        return sRecv[buffer * self.reduce_words + ((i // 4) * 128 + ltid) * 4 + i % 4]
+                acc[i] = acc[i] + sRecv[((i // 4) * 128 + ctid) * 4 + i % 4]
 
     @cute.jit
     def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
@@ -936,7 +937,7 @@ def _plus(x, y):
     return x if isinstance(y, int) and y == 0 else x + y
 
 
-def staged_line_bases(tCcC, per_chunk: int, first=0) -> list:
+def staged_line_bases(tCcC, per_chunk: int, first=0, line: int = 64) -> list:
     """Where a consumer thread's fragment values go in a buffer of token lines of 64 rows
     (``_staged_store``; the fused kernel's staged h too): per (v0, v1), the element offset
     (past ``first``) of
@@ -947,8 +948,8 @@ def staged_line_bases(tCcC, per_chunk: int, first=0) -> list:
     bases = []
     for v in range(4):
         t8 = tok + v % 2  # the token mod 8
-        c = (row % 64 + 8 * (v // 2)) // per_chunk
-        bases.append(first + t8 * 64 + (c ^ t8) * per_chunk + row % per_chunk)
+        c = (row % line + 8 * (v // 2)) // per_chunk
+        bases.append(first + t8 * line + (c ^ t8) * per_chunk + row % per_chunk)
     return bases
 
 

@@ -465,17 +465,19 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     return (plan, 0), True, fused_stream_k_options(m, two_i, k, plan)
 
 
-def _cluster_pieces(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
-    """The fused wgmma kernel in clusters of four CTAs on each interleave group's K halves
-    (``NVFP4GemmSwigluQuantLargeM``'s ``pair_pieces``), on the token tile of ``nvfp4_gemm``'s
-    own launch there (``wg_k_split_plan``, ``wg_k_pairs``)."""
+def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
+    """The fused wgmma kernel in 64-row tiles of half an interleave group, the warpgroups on
+    the K groups (``NVFP4GemmSwigluQuantLargeM``'s ``wg_k_split``), launched as ``nvfp4_gemm``
+    launches the [2I, K] weight: ``wg_k_split_plan``'s token tile and K pieces, two pieces in
+    clusters of two CTAs where ``wg_k_pairs``."""
     two_i, k, _ = weight_dims(w)
     m = a.shape[0]
-    tile_m = wg_k_split_plan(m, two_i, k)[0]
+    tile_m, splits = wg_k_split_plan(m, two_i, k)
+    pairs = wg_k_pairs(m, two_i, k)
     k_order = wgmma_k_order(w)
     launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m), w, w_sf,
                    alpha, out_global_scale, out, out_sf, (tile_m, 0), k_order=k_order,
-                   pair_pieces=True)
+                   splits=1 if pairs else splits, wg_k_split=True, pair_pieces=pairs)
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
@@ -578,12 +580,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif (plan := wg_k_split_route(m, i, k, a_sf is not None)) is not None:
-        if wg_k_pairs(m, 2 * i, k):  # the pair's GEMM sums K halves in clusters: so does this
-            _cluster_pieces(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
-        else:  # the unfused pair's GEMM launch (64-row tiles), fp32 out (``wg_k_split_route``)
-            launch_split_route(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes, plan,
-                               wg_k_split=True)
+    elif wg_k_split_route(m, i, k, a_sf is not None) is not None:
+        # the fused kernel launched as the unfused pair's GEMM (64-row tiles)
+        _half_groups(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
     elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,
                        swiglu_small_m_config(m, i, k, w.dtype == torch.int32, a_sf is not None))

@@ -111,12 +111,14 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     K = 17408: plain 90.9 -> 81.1%, fused 94.3 -> 89.9%), so there plain takes 9 an SM at
     <= 56 registers and fused 12 at <= 40. The masked experts keep the fused 12 an SM (their
     grid covers each expert: at common sizes a warp has no next item), the fp32 input of
-    ``swiglu_split_route`` its verified config (4 loads, 8 an SM, interleaved columns) with
-    the next kernel launching only as it exits (56-96 registers: its grid is not sized to
-    them)."""
+    ``swiglu_split_route`` 2 loads a lane, 8 CTAs an SM, interleaved columns, and the early
+    trigger (``tools/fused_wgk_route_probe.py``, H200 2026-12-01, session 34, the fp32 GEMM
+    and this kernel back to back, us, 4 loads without the trigger / 2 with it: 4096x7168 M = 17
+    14.51 / 13.37, M = 64 16.33 / 15.13, M = 256 29.73 / 28.83; 1024x7168 M = 256 19.59 /
+    19.19, M = 1024 35.13 / 34.74; 9216x7168 M = 256 58.58 / 57.47)."""
     sms = sm_count(device.index or 0)
     if fp32_input:
-        return 4, 4, 8 * sms, False, True, "fma", 0, 0, False, False
+        return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True
     prefetch = not experts and rows * k <= PREFETCH_ELEMENTS
     if silu:
         per_sm = 8 if prefetch else 12

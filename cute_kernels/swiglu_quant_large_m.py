@@ -76,7 +76,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
-                 quantizers: int = 0, splits: int = 1, pair_pieces: bool = False):
+                 quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
+                 pair_pieces: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
@@ -88,53 +89,40 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self.quantizers = quantizers
         # ``splits`` (stream-K only): a grid of tiles x splits CTAs, every tile in ``splits``
         # pieces, the last to arrive runs the fused epilogue (``NVFP4GemmLargeM``)
-        # ``pair_pieces``: clusters of four CTAs on an interleave group, 64-row tiles with the
-        # warpgroups on the K groups (``wg_k_split``): CTA rank r takes K half r % 2 of the up
-        # (r < 2) or the gate rows; ranks 1..3 store their sums into rank 0's shared memory,
-        # whose up warpgroup adds K half 1 of up and whose gate warpgroup sums the gate halves,
-        # so the epilogue below runs as on a 128-row tile (``_cluster_sum``): no fix-up
-        # through global memory, no pre-activations in memory
-        assert not pair_pieces or (quantizers == 0 and not stream_k and splits == 1
-                                   and ctas_per_sm == 1 and tile_m <= 64), (pair_pieces,
-                                                                            quantizers, tile_m)
+        # ``wg_k_split`` (``NVFP4GemmLargeM``'s, with two K groups; ``pair_pieces`` too): CTA
+        # tiles of 64 weight rows, half an interleave group: 64-row tile t holds up rows
+        # 32 (t % 2) .. + 31 of group t // 2 (TMA box 0) and their gate rows (box 1), h columns
+        # 32 t .. 32 t + 31. Warpgroup 0 ends up with the tile's sums, up in warps 0 and 1 and
+        # gate in warps 2 and 3 at the same (column, token) positions, and runs this epilogue
+        # on lines of 32 h columns (``line_cols``) alone. The fused op then launches as
+        # ``nvfp4_gemm`` does on the [2I, K] weight (``wg_k_split_plan``, ``wg_k_pairs``).
+        assert not wg_k_split or quantizers == 0, (wg_k_split, quantizers)
+        self.line_cols = GATE_UP_GROUP // 2 if wg_k_split else GATE_UP_GROUP
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
-                         ctas_per_sm=ctas_per_sm, k_groups=2 if pair_pieces else k_groups,
-                         wg_k_split=pair_pieces, pair_pieces=pair_pieces)
+                         ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
+                         pair_pieces=pair_pieces)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
-    def _piece_cluster(self) -> int:
-        """``pair_pieces``: the K halves of an interleave group's up and gate 64-row tiles."""
-        return 4
+    def _w_box_rows(self) -> int:
+        """``wg_k_split``: the up and gate halves of a tile are boxes of 32 rows."""
+        return GATE_UP_GROUP // 2 if self.wg_k_split else self.tile_n
 
-    @cute.jit
-    def _piece_coords(self, cta, tok_tiles):
-        """``pair_pieces``: (64-row tile, token tile) of CTA ``cta``: cluster ``cta // 4`` is
-        (interleave group, token tile), the token tile fastest; rank ``cta % 4`` takes the up
-        tile (ranks 0, 1) or the gate tile (2, 3), K half ``cta % 2``."""
-        cluster = cta // 4
-        group = cluster // tok_tiles
-        return 2 * group + (cta % 4) // 2, cluster - group * tok_tiles
+    def _w_boxes(self, row_tile) -> list:
+        """``wg_k_split``: 64-row tile t = (group t // 2, half t % 2) is 32-row boxes
+        4 (t // 2) + t % 2 (up) and that + 2 (gate)."""
+        if not self.wg_k_split:
+            return [row_tile]
+        up = 4 * (row_tile // 2) + row_tile % 2
+        return [up, up + 2]
 
-    @cute.jit
-    def _cluster_sum(self, acc, ctid, rank, sRecv, recv_bar):
-        """``pair_pieces``: warpgroup 0 of every CTA hands its sums to rank 0 or adds K half 1
-        of up there (``_pair_sum``); rank 0's warpgroup 1 (the gate warpgroup of a 128-row
-        tile, the same fragment positions) takes the gate's K half 0 + K half 1."""
-        if ctid < 128:
-            self._pair_sum(acc, ctid, rank, sRecv, recv_bar)
-        elif rank == 0:
-            cute.arch.mbarrier_wait(recv_bar, 0)
-            for e in cutlass.range_constexpr(cute.size(acc)):
-                acc[e] = (self._received(sRecv, 1, ctid - 128, e)
-                          + self._received(sRecv, 2, ctid - 128, e))
-
-    @cute.jit
-    def _cluster_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``pair_pieces``: the epilogue of the interleave group (rank 0's up tile
-        ``row_tile``), by both warpgroups."""
-        self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile // 2, tok_tile)
+    def _sf_row(self, row_tile, row0):
+        """``wg_k_split``: tile row r < 32 is row 32 (t % 2) + r of its 128-row scale chunk,
+        r >= 32 (warps 2 and 3) row 64 + 32 (t % 2) + r - 32."""
+        if not self.wg_k_split:
+            return super()._sf_row(row_tile, row0)
+        return (row_tile % 2) * 32 + (row0 // 32) * 32
 
     def epilogue_smem_bytes(self) -> int:
         """silu(gate) of the tile (64 rows x tile_m tokens, fp32; then h), then the reciprocal
@@ -254,6 +242,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         (``_handed_over_h``), else the consumers (``_staged_epilogue_h``)."""
         if cutlass.const_expr(self.quantizers > 0):
             self._handed_over_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        elif cutlass.const_expr(self.wg_k_split):
+            self._half_group_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
             self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
@@ -262,8 +252,13 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         """The up warpgroup, on the last token tile: scale rows M .. pad128(M) of the row
         tile's blocks are zero."""
         if tok_tile * self.tile_m + self.tile_m >= mQ.shape[0]:
-            zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
-                               row_tile * (GATE_UP_GROUP // BLOCK) + wg_tid // 32, 1)
+            blocks = self.line_cols // BLOCK  # one a warp
+            if cutlass.const_expr(blocks == 4):
+                zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                                   row_tile * blocks + wg_tid // 32, 1)
+            elif wg_tid < 32 * blocks:
+                zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                                   row_tile * blocks + wg_tid // 32, 1)
 
     @cute.jit
     def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
@@ -283,12 +278,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
                               tok_tile * self.tile_m)
 
-    @staticmethod
-    def _line_slots(tCcC, n_acc: int) -> list:
+    def _line_slots(self, tCcC, n_acc: int) -> list:
         """The shared-memory element of each fragment element v + 4 j in the tile's token
-        lines of 64 fp32 (``staged_line_bases``; j 8 tokens on)."""
-        bases = staged_line_bases(tCcC, 4)
-        return [bases[e % 4] + e // 4 * 8 * GATE_UP_GROUP for e in range(n_acc)]
+        lines of ``line_cols`` fp32 (``staged_line_bases``; j 8 tokens on)."""
+        bases = staged_line_bases(tCcC, 4, line=self.line_cols)
+        return [bases[e % 4] + e // 4 * 8 * self.line_cols for e in range(n_acc)]
 
     @cute.jit
     def _h_lines(self, acc, tCcC, ctid, sEpi, alpha):
@@ -360,22 +354,52 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         handed[2] = tok_tile
 
     @cute.jit
-    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0):
-        """Items ``tid`` + 256 p of the staged h (``_quantize_item``) by the consumers."""
-        items = self.tile_m * (GATE_UP_GROUP // BLOCK)
+    def _half_group_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` of ``wg_k_split``, by warpgroup 0 alone (the tile's sums): warps 2
+        and 3 write silu(alpha * gate) to the line slots of their (column, token) positions,
+        warps 0 and 1, whose up rows are the same positions, form h in place (as
+        ``_h_lines``, the same arithmetic), then the 128 threads quantize the tile's
+        (token, block) items (``_staged_quantize``)."""
+        mQ, mSF = outs
+        alpha = scalars[0][0]
+        sync = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=128)
+        sync.arrive_and_wait()  # the previous tile's h is read by every thread
+        n_acc = cute.size(acc)
+        slots = self._line_slots(tCcC, n_acc)
+        if ctid >= 64:
+            for e in cutlass.range_constexpr(n_acc):
+                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+                sEpi[slots[e]] = silu_mul_fast(gate, cutlass.Float32(1.0))
+        sync.arrive_and_wait()
+        if ctid < 64:
+            for e in cutlass.range_constexpr(n_acc):  # every load before the first store
+                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[slots[e]]
+            for e in cutlass.range_constexpr(n_acc):
+                sEpi[slots[e]] = acc[e]
+        self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
+        sync.arrive_and_wait()
+        self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
+                              tok_tile * self.tile_m, 128)
+
+    @cute.jit
+    def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0,
+                         threads: cutlass.Constexpr = 256):
+        """Items ``tid`` + ``threads`` p of the staged h (``_quantize_item``) by the
+        consumers."""
+        items = self.tile_m * (self.line_cols // BLOCK)
         where = self._quantize_where(sEpi, mSF, row_tile, tok0)
-        for p in cutlass.range_constexpr((items + 255) // 256):
-            if tid + 256 * p < items:
-                self._quantize_item(where, gs, table, mQ, tid + 256 * p)
+        for p in cutlass.range_constexpr((items + threads - 1) // threads):
+            if tid + threads * p < items:
+                self._quantize_item(where, gs, table, mQ, tid + threads * p)
 
     def _quantize_where(self, sEpi, mSF, row_tile, tok0):
         """What ``_quantize_item`` needs of the tile: h as 16-byte chunks, its scale tile (and
         row offset), its first token and scale block."""
         sChunks = cute.make_tensor(sEpi.iterator, cute.make_layout(
-            (self.tile_m * 16, 4), stride=(4, 1)))
-        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, row_tile * (GATE_UP_GROUP // BLOCK),
-                                2 * 128)
-        return sChunks, sSF, r0, tok0, row_tile * (GATE_UP_GROUP // BLOCK)
+            (self.tile_m * (self.line_cols // 4), 4), stride=(4, 1)))
+        blocks = self.line_cols // BLOCK  # of the tile: its h columns' first is block kb0
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, row_tile * blocks, 2 * 128)
+        return sChunks, sSF, r0, tok0, row_tile * blocks
 
     @cute.jit
     def _quantize_item(self, where, gs, table, mQ, item):
@@ -383,13 +407,13 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         16-byte chunks 4 b .. 4 b + 3 of the token's line, quantized
         (``quantize_block16``), its 8 code bytes and scale byte stored."""
         sChunks, sSF, r0, tok0, kb0 = where
-        blocks = GATE_UP_GROUP // BLOCK
+        blocks = self.line_cols // BLOCK
         t = item // blocks
         b = item % blocks
         h = cute.make_rmem_tensor((16,), cutlass.Float32)
         for c in cutlass.range_constexpr(4):
             chunk = cute.make_rmem_tensor((1, 4), cutlass.Float32)
-            slot = staged_line_slot(t, 4 * b + c, 16)
+            slot = staged_line_slot(t, 4 * b + c, self.line_cols // 4)
             cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), chunk)
             for e in cutlass.range_constexpr(4):
                 h[4 * c + e] = chunk[0, e]
@@ -408,10 +432,10 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                             k_order: KOrder = KOrder.IDENTITY,
                                             ctas_per_sm: int = 1, k_groups: int = 1,
                                             quantizers: int = 0, splits: int = 1,
-                                            pair_pieces: bool = False):
+                                            wg_k_split: bool = False, pair_pieces: bool = False):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
-    ``k_order``, ``ctas_per_sm``, ``k_groups`` and ``splits`` too; ``quantizers`` and
-    ``pair_pieces`` as ``NVFP4GemmSwigluQuantLargeM``);
+    ``k_order``, ``ctas_per_sm``, ``k_groups``, ``splits``, ``wg_k_split`` and ``pair_pieces``
+    too; ``quantizers`` as ``NVFP4GemmSwigluQuantLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -433,13 +457,14 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
                                                    hybrid=hybrid, k_order=k_order,
                                                    ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                                   quantizers=quantizers, splits=splits)
+                                                   quantizers=quantizers, splits=splits,
+                                                   wg_k_split=wg_k_split)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
                                         quantizers=quantizers, splits=splits,
-                                        pair_pieces=pair_pieces)
+                                        wg_k_split=wg_k_split, pair_pieces=pair_pieces)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -499,7 +524,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    stream_k: bool = False, hybrid: bool = False, ctas_per_sm: int = 1,
                    k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
-                   quantizers: int | None = None, splits: int = 1,
+                   quantizers: int | None = None, splits: int = 1, wg_k_split: bool = False,
                    pair_pieces: bool = False) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
     with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
@@ -510,15 +535,16 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     ``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments); ``quantizers``: the quantizer
     warps (None: ``quantizer_warps``' rule); ``splits`` > 1: stream-K on tiles x splits CTAs,
     each tile in ``splits`` pieces (as ``nvfp4_gemm_large_m.launch_large_m``);
-    ``pair_pieces``: clusters of four CTAs on an interleave group's K halves
-    (``NVFP4GemmSwigluQuantLargeM``; whole tiles of at most 64 tokens, no quantizer warps)."""
+    ``wg_k_split`` (and with it ``pair_pieces``): 64-row tiles of half an interleave group,
+    the warpgroups on the K groups, as ``nvfp4_gemm`` launches (``NVFP4GemmSwigluQuantLargeM``;
+    no quantizer warps)."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
     k_order = operand_k_order(w, k_order)
-    if pair_pieces:
+    if wg_k_split:
         quantizers = 0
     if quantizers is None:
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
@@ -528,11 +554,13 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     if quantizers or splits > 1:
         tail = (int(k_order), ctas_per_sm, k_groups, quantizers) + ((splits,) if splits > 1
                                                                     else ())
-    if pair_pieces:
-        tail = (int(k_order), 1, 2, 0, 1, True)
+    if wg_k_split:
+        tail = (int(k_order), ctas_per_sm, 2, 0, splits, True) + ((True,) if pair_pieces
+                                                                  else ())
     kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
-        args += stream_k_buffers(out.shape[0], 2 * i, tile_m, sms, w.device)
+        args += stream_k_buffers(out.shape[0], 2 * i, tile_m, sms, w.device,
+                                 64 if wg_k_split else TILE_N)
     kernel(*args)

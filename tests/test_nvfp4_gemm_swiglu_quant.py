@@ -61,18 +61,20 @@ def test_large_m_pieces_compile_for_sm90a():
                         False, 1, 1, 1, 0, 4)
 
 
-def test_large_m_cluster_pieces_compile_for_sm90a():
-    """``pair_pieces``: clusters of four CTAs on an interleave group's K halves (up and gate
-    64-row tiles), summed in the first CTA's shared memory; at most 64 tokens a tile."""
+@pytest.mark.parametrize("tile_m,stream_k,splits,pairs", [
+    (64, False, 1, True), (16, False, 1, True), (128, False, 1, False), (128, True, 2, False)])
+def test_large_m_half_groups_compile_for_sm90a(tile_m, stream_k, splits, pairs):
+    """``wg_k_split``: 64-row tiles of half an interleave group (32 up + 32 gate rows), the
+    warpgroups on the K groups; whole tiles, K pieces, or two in a cluster (``pair_pieces``)."""
     from cute_kernels.k_order import KOrder
     from cute_kernels.testing import kernel_registers
 
-    for tile_m in (16, 32, 64):
-        compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, tile_m, 0,
-                                132, False, False, int(KOrder.PERMUTED), 1, 2, 0, 1, True)
-        assert kernel_registers(compiled) == [168]
-    with pytest.raises(AssertionError):  # the received sums leave no room for two stages
-        NVFP4GemmSwigluQuantLargeM(2048, 7168, 128, pair_pieces=True)
+    compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, tile_m, 0,
+                            132, stream_k, False, int(KOrder.PERMUTED), 1, 2, 0, splits, True,
+                            pairs)
+    assert kernel_registers(compiled) == [168]
+    with pytest.raises(AssertionError):  # the quantizer warps are not for these tiles
+        NVFP4GemmSwigluQuantLargeM(2048, 7168, 64, k_groups=2, quantizers=3, wg_k_split=True)
 
 
 def test_large_m_stream_k_compiles_for_sm90a():
@@ -768,24 +770,28 @@ def test_large_m_pieces_match_reference(m, i, k, tile_m, splits):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,i,k,tile_m", [
-    (64, 2048, 7168, 64),   # 4096x7168 at 64 tokens: 32 interleave groups, 32 clusters
-    (29, 192, 1024, 32),    # 3 groups, an M tail
-    (100, 192, 1024, 32),   # 4 token tiles a group: the last one's scale padding
-    (13, 128, 512, 16),     # two k-tiles a K half
+@pytest.mark.parametrize("m,i,k,config,kw", [
+    (64, 2048, 7168, (64, 0), {"pair_pieces": True}),  # 4096x7168 at 64 tokens: 64 pairs
+    (29, 192, 1024, (32, 0), {"pair_pieces": True}),   # 6 half groups, an M tail
+    (100, 192, 1024, (32, 0), {"pair_pieces": True}),  # 4 token tiles: the last's padding
+    (13, 128, 512, (16, 0), {"pair_pieces": True}),    # two k-tiles a K half
+    (200, 320, 896, (128, 0), {}),                     # whole tiles, 7 k-tiles, M tail
+    (777, 320, 896, (64, 0, 7), {}),                   # 130 tiles on 7 CTAs
+    (45, 192, 1024, (32, 0), {"splits": 2}),           # K pieces, the global fix-up
+    (45, 320, 896, (16, 0, 13), {"stream_k": True}),   # stream-K pieces cross tiles
 ])
 @pytest.mark.parametrize("fp4_a", [True, False])
 @pytest.mark.parametrize("permute", [False, True])
-def test_large_m_cluster_pieces_match_reference(m, i, k, tile_m, fp4_a, permute):
-    """The fused kernel in clusters of four CTAs (``pair_pieces``); deterministic (up K half 0
-    + half 1, gate likewise, in a fixed order)."""
+def test_large_m_half_groups_match_reference(m, i, k, config, kw, fp4_a, permute):
+    """The fused kernel on 64-row tiles of half an interleave group (``wg_k_split``);
+    deterministic (the warpgroups', pieces' and pair's sums in a fixed order)."""
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     if permute:
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0), pair_pieces=True)
+    kw = dict(kw, k_groups=2, wg_k_split=True)
+    out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, **kw)
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
-    again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0),
-                                   pair_pieces=True)
+    again, again_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, **kw)
     assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
                                                    out_sf.view(torch.uint8))
 
@@ -991,8 +997,8 @@ def test_wg_k_split_route():
 @pytest.mark.parametrize("m", [17, 64, 200])
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_wg_k_split_route_matches_reference(m, fp4_a):
-    """The public function on that route: 4096x7168 (2I x K); up to 64 tokens the fused
-    kernel in clusters of four CTAs (``wg_k_pairs``)."""
+    """The public function on that route: 4096x7168 (2I x K), the fused kernel on half
+    interleave groups (two K pieces in clusters of two CTAs up to 64 tokens)."""
     i, k = 2048, 7168
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     mp, kbp = sf_padded_shape(m, i // 16)

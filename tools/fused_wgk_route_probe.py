@@ -1,11 +1,14 @@
 """Where ``nvfp4_gemm_swiglu_quant``'s fp32 split route on the 64-row-tile GEMM
 (``wg_k_split_route``) loses to the unfused pair (swiglu suite, H200 2026-12-01, session 34:
 4096x7168 M = 64 fused 18.39 us against the pair's 16.7). Per point, graph us: the pair and the
-route as the suite times them, then their pieces alone on ready inputs: the GEMM with bf16 and
+public route as the suite times them, the fused kernel on half interleave groups launched as
+``nvfp4_gemm`` launches the weight ("half": ``wg_k_split``, its K pieces through global memory
+or in clusters of two, "pair"), then their pieces alone on ready inputs: the GEMM with bf16 and
 with fp32 output (the same launch), ``silu_mul_nvfp4_quant`` on bf16 and the route's fp32
 SwiGLU + quantization kernel, whose launch options (PDL trigger, loads) are varied; each
-varied kernel also runs after the fp32 GEMM ("route ..."); up to 64 tokens also the fused
-kernel in clusters of four CTAs ("quad", ``pair_pieces``). Usage: python
+varied kernel also runs after the fp32 GEMM ("route ..."). (Session 34 call 4 had the fused
+kernel in clusters of four CTAs here: 4096x7168 M = 64 25.5 us, two waves of clusters.) Usage:
+python
 tools/fused_wgk_route_probe.py (``CUTE_KERNELS_BENCH_SHAPES`` picks points)."""
 
 import torch
@@ -32,10 +35,9 @@ one = constant(1, torch.int32, dev)
 def quant_variants(i: int, m: int) -> dict:
     base = launch_config(i, True, dev, m, fp32_input=True)
     vecs, warps, ctas, prefetch, inter, encode, min_ctas, ring, early, _ = base
-    return {
+    return {  # session 34 call 4 took 2 loads and the trigger, "fp32 q 2v trig" then
         "fp32 q": base,
-        "fp32 q trig": base[:-1] + (True,),
-        "fp32 q 2v trig": (2, warps, ctas, prefetch, inter, encode, min_ctas, ring, early, True),
+        "fp32 q 4v": (4, warps, ctas, prefetch, inter, encode, min_ctas, ring, early, False),
     }
 
 
@@ -65,11 +67,16 @@ for two_i, k, m in select_shapes(POINTS):
         "silu bf16": lambda w: silu_mul_nvfp4_quant(h, 30.0),
     }
     wgk = wg_k_split_plan(m, two_i, k)
-    if wgk is not None and wgk[0] <= 64:  # session 34: the fused kernel in clusters of four
+    if wgk is not None:  # session 34: the fused kernel on half interleave groups
         rows = -(-m // wgk[0]) * wgk[0]
-        pieces["quad"] = lambda w: launch_fused(bf16_activations(a, a_sf, True, rows), w[0],
-                                                w[1], alpha, gs, q, sf, (wgk[0], 0),
-                                                pair_pieces=True)
+
+        def half(w, splits, pairs):
+            launch_fused(bf16_activations(a, a_sf, True, rows), w[0], w[1], alpha, gs, q, sf,
+                         (wgk[0], 0), splits=splits, wg_k_split=True, pair_pieces=pairs)
+
+        pieces[f"half p{wgk[1]}"] = lambda w: half(w, wgk[1], False)
+        if wgk[1] == 2:
+            pieces["half pair"] = lambda w: half(w, 1, True)
     for name, quant in quants.items():
         pieces[name] = lambda w, f=quant: f(pre, gs, one, q, sf)
         pieces["route " + name[5:]] = lambda w, f=quant: (gemm32(w), f(pre, gs, one, q, sf))

@@ -142,8 +142,14 @@ for cfg, sk, quantizers in (((256, 0), False, 3), ((128, 0, 3), False, 3), ((64,
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
                        stream_k=sk, quantizers=quantizers)
-# the fused kernel in clusters of four CTAs (pair_pieces: up and gate K halves summed in the
-# first CTA's shared memory): K = 512, two stages a K half; 16- and 32-token tiles of 45 tokens
+# the fused kernel on half interleave groups (wg_k_split: 32 up + 32 gate rows a 64-row tile):
+# whole tiles on 3 CTAs, K pieces, stream-K; two K halves in clusters of two (pair_pieces:
+# K = 512, two stages a half), 16- and 32-token tiles of 45 tokens
+for cfg, kw in (((32, 0, 3), {}), ((64, 0), {"splits": 5}), ((16, 0, 7), {"stream_k": True})):
+    launch_fused_large(x640, wp640, wp640_sf, one, torch.full((1,), 30.0, device="cuda"),
+                       torch.empty(45, 64, device="cuda", dtype=torch.uint8),
+                       torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
+                       k_groups=2, wg_k_split=True, **kw)
 wgu512, wgu512_sf = reference.nvfp4_quantize(torch.randn(256, 512, device="cuda",
                                                          dtype=torch.bfloat16), 50.0,
                                              swizzle=False)
@@ -153,7 +159,7 @@ for cfg in ((16, 0), (32, 0)):
                        torch.full((1,), 30.0, device="cuda"),
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
-                       pair_pieces=True)
+                       k_groups=2, wg_k_split=True, pair_pieces=True)
 # ... with the gate warpgroup behind (GATE_AHEAD off: uncached compiles)
 from probe_inputs import replaced  # noqa: E402
 
