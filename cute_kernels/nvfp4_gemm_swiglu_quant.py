@@ -52,7 +52,7 @@ from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch
                             wg_k_split_plan, wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
-                         small_m_config, staged_tokens)
+                         small_m_config, small_m_regime, staged_tokens)
 from .nvfp4_gemm_large_m import H200_SMS, TILE_N
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
@@ -60,8 +60,7 @@ from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import launch_large_m
-from .swiglu_split_route import (fp32_route_plan, launch_split_route, split_route_plan,
-                                 wg_k_split_route)
+from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
 class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
@@ -465,6 +464,29 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     return (plan, 0), True, fused_stream_k_options(m, two_i, k, plan)
 
 
+# The fused op launches as ``nvfp4_gemm`` does on the [2I, K] weight where that takes 64-row
+# tiles (``wg_k_split_plan``, with ``wg_k_pairs``' clusters): the fused kernel on 64-row tiles of
+# half an interleave group (``NVFP4GemmSwigluQuantLargeM``'s ``wg_k_split``). Before, the fused
+# op trailed the pair there (session 33's fp32 split route on the same GEMM launch: the fp32 round
+# trip and a second launch). ``tools/fused_wgk_route_probe.py`` (H200 2026-12-01, session 34
+# call 5, graph us, permuted words, NVFP4 activations; this route / the fp32 split route on the
+# same GEMM launch / the unfused pair): 4096x7168 M = 17 11.80 / 13.13 / 12.54, M = 32 12.27 /
+# 13.53 / 13.05, M = 64 13.96 / 15.27 / 14.91 (QuACK + silu + quant 19.7), M = 128 21.38 /
+# 22.06 / 21.44, M = 256 27.58 / 29.06 / 28.65. Weights of at most ``HALF_GROUP_MIN_WEIGHTS``
+# values keep their fused routes (the pair's GEMM there is the small kernel up to 64 tokens,
+# and the rest is unmeasured); at 16 tokens or fewer the fused small-M kernel keeps bf16
+# activations (4096x7168 M = 9 14.3 us against ~14.4 for the pair).
+HALF_GROUP_MIN_WEIGHTS = 8 * 2**20
+
+
+def half_group_route(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
+    """Whether ``nvfp4_gemm_swiglu_quant`` launches the fused kernel on half interleave groups
+    as ``nvfp4_gemm`` launches the [2I, K] weight (the comment above)."""
+    return (m > 16 and 2 * i * k > HALF_GROUP_MIN_WEIGHTS
+            and not small_m_regime(m, 2 * i, k, a_fp4)
+            and wg_k_split_plan(m, 2 * i, k) is not None)
+
+
 def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """The fused wgmma kernel in 64-row tiles of half an interleave group, the warpgroups on
     the K groups (``NVFP4GemmSwigluQuantLargeM``'s ``wg_k_split``), launched as ``nvfp4_gemm``
@@ -551,7 +573,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     ``reference.gemm_swiglu_quant``.
 
     Route: the fused small-M kernel (``swiglu_small_m_regime``; K split in the launch where its
-    CTAs fill at most half the GPU), else the fused wgmma kernel, in stream-K where whole
+    CTAs fill at most half the GPU), else the fused wgmma kernel: where ``nvfp4_gemm`` runs
+    64-row tiles on the [2I, K] weight, on half interleave groups launched as it
+    (``half_group_route``); otherwise in stream-K where whole
     tiles would leave the last wave mostly empty (``stream_k_plan``); where it does not take
     stream-K but its grid would still starve, or where ``nvfp4_gemm``'s own launch has
     narrower token tiles, that wgmma GEMM (with split K, or as ``nvfp4_gemm`` launches it)
@@ -580,8 +604,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif wg_k_split_route(m, i, k, a_sf is not None) is not None:
-        # the fused kernel launched as the unfused pair's GEMM (64-row tiles)
+    elif half_group_route(m, i, k, a_sf is not None):
         _half_groups(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
     elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,

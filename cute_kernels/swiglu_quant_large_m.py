@@ -19,6 +19,12 @@ warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, tok
   the consumers on a CTA's last tile (32-item claims on a shared counter); else the 256
   consumer threads. The CTAs of the last token tile zero scale rows ``M .. pad128(M)`` of
   their blocks.
+* Half interleave groups (``wg_k_split``, where ``nvfp4_gemm`` runs 64-row tiles on the [2I, K]
+  weight): a 64-row CTA tile is 32 up rows and their 32 gate rows (two 32-row TMA boxes, the
+  scale rows mapped accordingly, ``_sf_row``); the consumer warpgroups split each stage's K and
+  warpgroup 0 ends up with the sums (K pieces summed through global memory, or two in a
+  cluster of two CTAs, ``pair_pieces``), up in warps 0 and 1, gate in warps 2 and 3 at the same
+  positions: h forms on 32-column lines and warpgroup 0 quantizes (``_half_group_epilogue``).
 * Shared memory: the stages get what the 64 x tile_m x 4 B buffer leaves (tile_m = 128: 32 KB
   buffer, 8 stages as the plain kernel; 256: 64 KB buffer, 4 stages instead of 6).
 * NVFP4 activations are first dequantized to bf16 (``bf16_activations``,

@@ -25,11 +25,8 @@ finer): step 1 is then that launch, stream-K included (``fp32_route_plan``;
 ``tools/fused_route_overhead_probe.py``, H200 2026-11-30, permuted words, us, this route /
 the fused kernel's route: 9216x7168 M = 256 59.6 / 63.9, 1024x7168 M = 1024 37.7 / 39.9).
 
-And since session 33 wherever ``nvfp4_gemm`` itself runs 64-row tiles on the [2I, K] weight
-(``wg_k_split_route``): the unfused pair's GEMM then is that launch (4096x7168 M = 64 16.3 ->
-14.6 us, M = 256 28.1 -> 25.8 for the plain GEMM), which left the fused kernel's 128-row pieces
-behind the pair (session 31: fused 17.74 us against the pair's 17.9 at M = 64, before the
-pair's GEMM gained 1.7); this route runs the same GEMM launch with fp32 output.
+(Session 33 also sent it wherever ``nvfp4_gemm`` runs 64-row tiles on the [2I, K] weight; the
+fused kernel on half interleave groups replaced that in session 34, ``half_group_route``.)
 """
 
 from __future__ import annotations
@@ -37,8 +34,8 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
-from .large_m_plans import large_m_plan, plain_plan, wg_k_split_plan
-from .nvfp4_gemm import launch_planned, small_m_regime
+from .large_m_plans import large_m_plan, plain_plan
+from .nvfp4_gemm import launch_planned
 from .nvfp4_quant import compile_nvfp4_quant, launch_config
 from .permuted_fp4 import weight_dims
 
@@ -59,35 +56,16 @@ def fp32_route_plan(m: int, i: int, k: int,
     return plan if plan[0] < fused_tile else None
 
 
-# weights of at most this many values keep their fused routes (``wg_k_split_route``): the
-# pair's GEMM there is the small kernel up to 64 tokens, and the rest is unmeasured
-WG_K_SPLIT_ROUTE_MIN_WEIGHTS = 8 * 2**20
-
-
-def wg_k_split_route(m: int, i: int, k: int, a_fp4: bool = True
-                     ) -> tuple[int, int, bool, bool] | None:
-    """``plain_plan`` on the [2I, K] weight where ``nvfp4_gemm``'s own launch there is the
-    64-row tiles (past ``small_m_regime``, ``wg_k_split_plan``; weights over
-    ``WG_K_SPLIT_ROUTE_MIN_WEIGHTS`` values; past 16 tokens, where the fused small-M kernel
-    keeps bf16 activations: 4096x7168 M = 9 14.3 us against ~14.4 for the pair), else None:
-    the fused op then takes this route on that launch (the module docstring)."""
-    if (m <= 16 or 2 * i * k <= WG_K_SPLIT_ROUTE_MIN_WEIGHTS
-            or small_m_regime(m, 2 * i, k, a_fp4)):
-        return None
-    return plain_plan(m, 2 * i, k) if wg_k_split_plan(m, 2 * i, k) is not None else None
-
-
 def launch_split_route(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torch.Tensor,
                        out: torch.Tensor, out_sf: torch.Tensor,
-                       plan: tuple[int, int, bool, bool], wg_k_split: bool = False) -> None:
+                       plan: tuple[int, int, bool, bool]) -> None:
     """The route on validated operands (as ``nvfp4_gemm_swiglu_quant`` passes them to its
     kernels): ``out`` uint8 [M, I/2], ``out_sf`` the scale bytes [pad128(M), pad4(I/16)],
     alpha and out_global_scale one-element fp32 tensors, ``plan`` the GEMM's launch in
-    ``plain_plan``'s form (tile_m, splits, stream_k, hybrid); ``wg_k_split`` as
-    ``launch_planned``'s (``nvfp4_gemm``'s own launch)."""
+    ``plain_plan``'s form (tile_m, splits, stream_k, hybrid)."""
     m, i = a.shape[0], weight_dims(w)[0] // 2
     pre = torch.empty((m, 2 * i), dtype=torch.float32, device=w.device)
-    launch_planned(a, a_sf, w, w_sf, alpha, pre, plan, wg_k_split=wg_k_split)
+    launch_planned(a, a_sf, w, w_sf, alpha, pre, plan)
     quant = compile_nvfp4_quant(i, "torch.float32", True, False,
                                 *launch_config(i, True, w.device, m, fp32_input=True))
     quant(pre, out_global_scale, constant(1, torch.int32, w.device), out,

@@ -978,25 +978,25 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
     check_graph_replays_chain(chain, len(down), (m, k))
 
 
-def test_wg_k_split_route():
-    """The fused op takes the fp32 split route on ``nvfp4_gemm``'s 64-row tiles where the pair's
-    GEMM runs them (session 33): 4096x7168 from 17 tokens to 256; not 1024x7168 (8 Mi values or
-    fewer), not the stream-K weights, not at 16 tokens or fewer."""
-    from cute_kernels.swiglu_split_route import wg_k_split_route
+def test_half_group_route():
+    """The fused op launches as ``nvfp4_gemm`` does where that takes 64-row tiles on the
+    [2I, K] weight (session 34): 4096x7168 from 17 tokens to 256; not 1024x7168 (8 Mi values
+    or fewer), not the stream-K weights, not at 16 tokens or fewer."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
 
     for m in (17, 32, 64, 128, 200, 256):
-        assert wg_k_split_route(m, 2048, 7168) is not None, m
-        assert wg_k_split_route(m, 2048, 7168, a_fp4=False) is not None, m
-    assert wg_k_split_route(16, 2048, 7168, a_fp4=False) is None
-    assert wg_k_split_route(257, 2048, 7168) is None
-    assert wg_k_split_route(128, 512, 7168) is None
-    assert wg_k_split_route(64, 4608, 7168) is None
+        assert half_group_route(m, 2048, 7168), m
+        assert half_group_route(m, 2048, 7168, a_fp4=False), m
+    assert not half_group_route(16, 2048, 7168, a_fp4=False)
+    assert not half_group_route(257, 2048, 7168)
+    assert not half_group_route(128, 512, 7168)
+    assert not half_group_route(64, 4608, 7168)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [17, 64, 200])
+@pytest.mark.parametrize("m", [17, 64, 128, 200])
 @pytest.mark.parametrize("fp4_a", [True, False])
-def test_wg_k_split_route_matches_reference(m, fp4_a):
+def test_half_group_route_matches_reference(m, fp4_a):
     """The public function on that route: 4096x7168 (2I x K), the fused kernel on half
     interleave groups (two K pieces in clusters of two CTAs up to 64 tokens)."""
     i, k = 2048, 7168

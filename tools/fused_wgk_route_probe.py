@@ -1,5 +1,5 @@
-"""Where ``nvfp4_gemm_swiglu_quant``'s fp32 split route on the 64-row-tile GEMM
-(``wg_k_split_route``) loses to the unfused pair (swiglu suite, H200 2026-12-01, session 34:
+"""Where ``nvfp4_gemm_swiglu_quant``'s fp32 split route on the 64-row-tile GEMM (session 33's
+route there, since replaced by ``half_group_route``) loses to the unfused pair (swiglu suite, H200 2026-12-01, session 34:
 4096x7168 M = 64 fused 18.39 us against the pair's 16.7). Per point, graph us: the pair and the
 public route as the suite times them, the fused kernel on half interleave groups launched as
 ``nvfp4_gemm`` launches the weight ("half": ``wg_k_split``, its K pieces through global memory
