@@ -143,6 +143,14 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 
 
 class NVFP4GemmLargeM:
+    # PDL trigger of the next launch after each tile's (or piece's) main loop, by the consumer
+    # threads (``_trigger_dependents``): where every CTA has one tile or piece, the next
+    # kernel (the next call's activation pass) launches under this one's epilogue and exit
+    # instead of after them. EXPERIMENTAL, off: ``tools/gemm_trigger_probe.py`` measures it
+    # (session 18's trigger at the CTA start lost 1-3 us: the next GEMM's prologue and L2
+    # prefetch ran under this one's main loop).
+    PDL_TRIGGER = False
+
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
@@ -596,6 +604,7 @@ class NVFP4GemmLargeM:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
             step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile), frags)
             read, release = self._mainloop(*step, read, release, self.k_tiles)
+            self._trigger_dependents()
             self._reduce_warpgroups(acc, ctid, sRed)
             self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
             tile += cute.arch.grid_dim()[0]
@@ -606,6 +615,7 @@ class NVFP4GemmLargeM:
                 step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile),
                         frags)
                 read, release = self._mainloop(*step, read, release, count)
+                self._trigger_dependents()
                 self._reduce_warpgroups(acc, ctid, sRed)
                 last = cutlass.Boolean(True)
                 if count != self.k_tiles:
@@ -621,6 +631,11 @@ class NVFP4GemmLargeM:
                                         tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
+
+    def _trigger_dependents(self):
+        """``PDL_TRIGGER``: let the next launch start (``griddepcontrol.launch_dependents``)."""
+        if cutlass.const_expr(self.PDL_TRIGGER and self.pdl):
+            cute.arch.griddepcontrol_launch_dependents()
 
     def _tile_decode(self, decode, row_tile):
         """``_decode_tile``'s arguments for ``row_tile``: ``decode`` and the ``_sf_row`` of the
@@ -664,6 +679,7 @@ class NVFP4GemmLargeM:
         row_tile, tok_tile = self._tile_coords(cta // 2, tok_tiles)
         self._mainloop(*loop, self._tile_decode(decode, row_tile), frags, read, release,
                        self.k_tiles // 2)
+        self._trigger_dependents()
         self._reduce_warpgroups(acc, ctid, sRed)
         if ctid < 128:
             self._pair_sum(acc, ctid, cta % 2, *pair)
