@@ -202,7 +202,7 @@ class NVFP4GemmLargeM:
         # CTA r taking K half r; the second's sums go to the first through distributed shared
         # memory (``st.async`` on an mbarrier), which adds them and runs the epilogue: the two
         # pieces of a tile without the stream-K fix-up's global round trip, fence and atomic
-        # (EXPERIMENTAL, unrouted, GPU-unverified)
+        # (``large_m_plans.wg_k_pairs``)
         assert not pair_pieces or (wg_k_split and not stream_k and splits == 1
                                    and ctas_per_sm == 1), (pair_pieces, stream_k, splits)
         self.pair_pieces = pair_pieces
