@@ -300,19 +300,29 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         n_acc = cute.size(acc)
         slots = self._line_slots(tCcC, n_acc)
         if ctid >= 128:
-            for e in cutlass.range_constexpr(n_acc):
-                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
-                sEpi[slots[e]] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            self._store_silu_gate(acc, sEpi, slots, alpha)
             full.arrive_and_wait()
         else:
             full.arrive_and_wait()
-            # every load before the first store: the four bases are runtime values, so a
-            # store could alias a later load and would hold it back (~15 us at 36864x7168
-            # M = 1024 when interleaved)
-            for e in cutlass.range_constexpr(n_acc):
-                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[slots[e]]
-            for e in cutlass.range_constexpr(n_acc):
-                sEpi[slots[e]] = acc[e]
+            self._up_times_silu(acc, sEpi, slots, alpha)
+
+    @cute.jit
+    def _store_silu_gate(self, acc, sEpi, slots, alpha):
+        """The gate threads' half of ``_h_lines``: silu(alpha * gate) into their line slots."""
+        for e in cutlass.range_constexpr(cute.size(acc)):
+            gate = acc[e] * cutlass.Float32(POW2_63) * alpha
+            sEpi[slots[e]] = silu_mul_fast(gate, cutlass.Float32(1.0))
+
+    @cute.jit
+    def _up_times_silu(self, acc, sEpi, slots, alpha):
+        """The up threads' half of ``_h_lines``: h = (alpha * up) * silu in place of the silu
+        in the same slots. Every load before the first store: the four bases are runtime
+        values, so a store could alias a later load and would hold it back (~15 us at
+        36864x7168 M = 1024 when interleaved)."""
+        for e in cutlass.range_constexpr(cute.size(acc)):
+            acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[slots[e]]
+        for e in cutlass.range_constexpr(cute.size(acc)):
+            sEpi[slots[e]] = acc[e]
 
     @cute.jit
     def _h_lines_gate_ahead(self, acc, tCcC, ctid, sEpi, alpha, gate, parity):
@@ -373,15 +383,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         n_acc = cute.size(acc)
         slots = self._line_slots(tCcC, n_acc)
         if ctid >= 64:
-            for e in cutlass.range_constexpr(n_acc):
-                gate = acc[e] * cutlass.Float32(POW2_63) * alpha
-                sEpi[slots[e]] = silu_mul_fast(gate, cutlass.Float32(1.0))
+            self._store_silu_gate(acc, sEpi, slots, alpha)
         sync.arrive_and_wait()
         if ctid < 64:
-            for e in cutlass.range_constexpr(n_acc):  # every load before the first store
-                acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[slots[e]]
-            for e in cutlass.range_constexpr(n_acc):
-                sEpi[slots[e]] = acc[e]
+            self._up_times_silu(acc, sEpi, slots, alpha)
         self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
         sync.arrive_and_wait()
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
