@@ -984,7 +984,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                pair_pieces: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
-    per stage; 64-row tiles with the warpgroups on the K groups); M dynamic. Operands as
+    per stage; 64-row tiles with the warpgroups on the K groups; with those, two K pieces in
+    a cluster of two CTAs); M dynamic. Operands as
     ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
