@@ -425,7 +425,6 @@ def wg_k_split_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, i
     return (tile_m, max(fits)) if fits else None
 
 
-
 # Two K pieces of tiles of at most this many tokens are one cluster of two CTAs each
 # (``pair_pieces``): the second CTA stores its sums into the first's shared memory instead of
 # the stream-K fix-up through global memory. ``tools/wg_k_split_probe.py`` with
@@ -442,6 +441,7 @@ def wg_k_pairs(m: int, n: int, k: int) -> bool:
     in a cluster of two CTAs (``WG_K_PAIR_MAX_TILE_M``) instead of the global fix-up."""
     plan = wg_k_split_plan(m, n, k)
     return plan is not None and plan[1] == 2 and plan[0] <= WG_K_PAIR_MAX_TILE_M
+
 
 # Packed weight bytes at 129..256 tokens take stream-K on 256-token tiles where the plan has
 # 128-token tiles without a K split and K is at least this: their decode (``KOrder.PAIRS``,

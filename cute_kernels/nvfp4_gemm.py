@@ -35,7 +35,7 @@ from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, plain_launch_options, plain_plan, wg_k_pairs,
                              wg_k_split_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import H200_SMS, launch_large_m
+from .nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, launch_large_m
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
                                  warp_steps)
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
@@ -390,13 +390,13 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
-                   compile_fn=None) -> None:
+                   compile_fn=compile_nvfp4_gemm_large_m) -> None:
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
     stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups; with
     ``wg_k_split``, in 64-row tiles instead where ``wg_k_split_plan`` has a launch (two K pieces
-    of tiles of up to 64 tokens in clusters of two CTAs, ``wg_k_pairs``); ``compile_fn``
-    (a probe's kernel variant; None: the default) as ``launch_large_m``'s."""
+    of tiles of up to 64 tokens in clusters of two CTAs, ``wg_k_pairs``); ``compile_fn`` (a
+    probe's kernel variant) as ``launch_large_m``'s."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
@@ -409,8 +409,8 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
-                   splits, stream_k, hybrid, k_order=k_order, **options,
-                   **({"compile_fn": compile_fn} if compile_fn else {}))
+                   splits, stream_k, hybrid, k_order=k_order, compile_fn=compile_fn,
+                   **options)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

@@ -430,10 +430,9 @@ class NVFP4GemmLargeM:
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         if cutlass.const_expr(self.pair_pieces):
-            pair_row, pair_tok = self._tile_coords(tile // 2, tok_tiles)
-            half = self.k_tiles // 2
-            state = self._produce_piece(*loads, state, pair_row, pair_tok, (tile % 2) * half,
-                                        half)
+            pair_row, pair_tok, pair_kt0 = self._pair_piece(tile, tok_tiles)
+            state = self._produce_piece(*loads, state, pair_row, pair_tok, pair_kt0,
+                                        self.k_tiles // 2)
             whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
@@ -458,9 +457,8 @@ class NVFP4GemmLargeM:
         kt0 = cutlass.Int32(0)
         count = cutlass.Int32(0)
         if cutlass.const_expr(self.pair_pieces):
-            row_tile, _ = self._tile_coords(tile // 2, tok_tiles)
+            row_tile, _, kt0 = self._pair_piece(tile, tok_tiles)
             count = cutlass.Int32(self.k_tiles // 2)
-            kt0 = (tile % 2) * count
         elif tile < whole:
             row_tile, _ = self._tile_coords(tile, tok_tiles)
             count = cutlass.Int32(self.k_tiles)
@@ -671,12 +669,19 @@ class NVFP4GemmLargeM:
                                   num_threads=256).arrive_and_wait()
 
     @cute.jit
+    def _pair_piece(self, cta, tok_tiles):
+        """``pair_pieces``: (row tile, token tile, first k-tile) of CTA ``cta``'s piece: K half
+        ``cta % 2`` of linear tile ``cta // 2``. The producer and the consumers take the same."""
+        row_tile, tok_tile = self._tile_coords(cta // 2, tok_tiles)
+        return row_tile, tok_tile, (cta % 2) * (self.k_tiles // 2)
+
+    @cute.jit
     def _consume_pair(self, cta, tok_tiles, loop, decode, frags, read, release, ctid, sRed,
                       pair, tCcC, sEpi, scalars, outs):
         """``pair_pieces``: CTA ``cta``'s K half of tile ``cta // 2``, the warpgroups' sum, the
         pair's sum (``_pair_sum``) and, in the first CTA, the epilogue."""
         acc = loop[2]
-        row_tile, tok_tile = self._tile_coords(cta // 2, tok_tiles)
+        row_tile, tok_tile, _ = self._pair_piece(cta, tok_tiles)
         self._mainloop(*loop, self._tile_decode(decode, row_tile), frags, read, release,
                        self.k_tiles // 2)
         self._trigger_dependents()

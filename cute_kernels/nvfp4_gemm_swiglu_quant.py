@@ -59,7 +59,7 @@ from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce
                                        split_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
-from .swiglu_quant_large_m import launch_large_m
+from .swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m, launch_large_m
 from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -487,12 +487,13 @@ def half_group_route(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
             and wg_k_split_plan(m, 2 * i, k) is not None)
 
 
-def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, compile_fn=None):
+def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
+                 compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m):
     """The fused wgmma kernel in 64-row tiles of half an interleave group, the warpgroups on
     the K groups (``NVFP4GemmSwigluQuantLargeM``'s ``wg_k_split``), launched as ``nvfp4_gemm``
     launches the [2I, K] weight: ``wg_k_split_plan``'s token tile and K pieces, two pieces in
-    clusters of two CTAs where ``wg_k_pairs``; ``compile_fn`` (a probe's kernel variant; None:
-    the default) as ``launch_large_m``'s."""
+    clusters of two CTAs where ``wg_k_pairs``; ``compile_fn`` (a probe's kernel variant) as
+    ``launch_large_m``'s."""
     two_i, k, _ = weight_dims(w)
     m = a.shape[0]
     tile_m, splits = wg_k_split_plan(m, two_i, k)
@@ -500,8 +501,8 @@ def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, compile
     k_order = wgmma_k_order(w)
     launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m), w, w_sf,
                    alpha, out_global_scale, out, out_sf, (tile_m, 0), k_order=k_order,
-                   splits=1 if pairs else splits, wg_k_split=True, pair_pieces=pairs,
-                   **({"compile_fn": compile_fn} if compile_fn else {}))
+                   compile_fn=compile_fn, splits=1 if pairs else splits, wg_k_split=True,
+                   pair_pieces=pairs)
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):

@@ -561,13 +561,14 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
             out.shape[0], two_i, tile_m, sms, stream_k, splits))
     stream_k = stream_k or splits > 1
-    tail = compile_tail(k_order, ctas_per_sm, k_groups)
-    if quantizers or splits > 1:
-        tail = (int(k_order), ctas_per_sm, k_groups, quantizers) + ((splits,) if splits > 1
-                                                                    else ())
     if wg_k_split:
         tail = (int(k_order), ctas_per_sm, 2, 0, splits, True) + ((True,) if pair_pieces
                                                                   else ())
+    elif quantizers or splits > 1:
+        tail = (int(k_order), ctas_per_sm, k_groups, quantizers) + ((splits,) if splits > 1
+                                                                    else ())
+    else:
+        tail = compile_tail(k_order, ctas_per_sm, k_groups)
     kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
     args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
