@@ -390,13 +390,14 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
 
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
-                   compile_fn=compile_nvfp4_gemm_large_m) -> None:
+                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None) -> None:
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
     stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups; with
     ``wg_k_split``, in 64-row tiles instead where ``wg_k_split_plan`` has a launch (two K pieces
     of tiles of up to 64 tokens in clusters of two CTAs, ``wg_k_pairs``); ``compile_fn`` (a
-    probe's kernel variant) as ``launch_large_m``'s."""
+    probe's kernel variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: where it pays)
+    as ``NVFP4GemmLargeM``'s."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, stream_k, hybrid = plan
@@ -406,11 +407,19 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
         (tile_m, splits), options = split_plan, {"k_groups": 2, "wg_k_split": True}
         if wg_k_pairs(m, n, k):  # the two K pieces in a cluster, no global fix-up
             splits, options["pair_pieces"] = 1, True
+    if pdl_trigger is None:
+        # the next call's launches under this one's epilogue where no tile is cut into a fixed
+        # number of K pieces. H200 2026-12-01, session 35, tools/gemm_trigger_probe.py, us
+        # without / with: 7168x2048 M = 32 7.54 / 7.10, M = 64 8.38 / 7.93; stream-K plans
+        # at M = 64, 9216x7168 25.10 / 24.70, 7168x18432 40.34 / 39.80; 4096x7168 M = 256
+        # 25.78 / 25.77. Lost where the pieces are fixed: two pieces through global memory
+        # (4096x7168 M = 128 19.11 / 19.52), in a cluster pair (M = 64 12.29 / 14.47)
+        pdl_trigger = splits == 1 and not options.get("pair_pieces", False)
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
                    splits, stream_k, hybrid, k_order=k_order, compile_fn=compile_fn,
-                   **options)
+                   pdl_trigger=pdl_trigger, **options)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

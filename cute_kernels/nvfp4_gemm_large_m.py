@@ -143,18 +143,11 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 
 
 class NVFP4GemmLargeM:
-    # PDL trigger of the next launch after each tile's (or piece's) main loop, by the consumer
-    # threads (``_trigger_dependents``): where every CTA has one tile or piece, the next
-    # kernel (the next call's activation pass) launches under this one's epilogue and exit
-    # instead of after them. EXPERIMENTAL, off: ``tools/gemm_trigger_probe.py`` measures it
-    # (session 18's trigger at the CTA start lost 1-3 us: the next GEMM's prologue and L2
-    # prefetch ran under this one's main loop).
-    PDL_TRIGGER = False
-
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
-                 k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False):
+                 k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
+                 pdl_trigger: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -226,6 +219,12 @@ class NVFP4GemmLargeM:
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
         # anything else, the producer after prefetching its first weight k-tiles to L2
         self.pdl = pdl_enabled()
+        # ``pdl_trigger``: the consumers let the next launch start after their first main loop
+        # (``_trigger_dependents``): the next call's activation pass (which waits for this
+        # launch's end before it touches memory) and the GEMM behind it, which prefetches its
+        # weights to L2, launch under this launch's epilogue instead of after it
+        # (``launch_large_m`` says where it pays)
+        self.pdl_trigger = pdl_trigger
         # The consumers look a scale's bf16x2 splat of ``e4m3 * 2^63`` up in a 256-entry shared
         # table (one LDS) instead of converting the byte (PRMT, F2FP, HADD2.F32, FMUL, LOP3,
         # LEA.HI per row and k-tile). Not with 256-token tiles, whose wgmma B reads keep the
@@ -631,8 +630,9 @@ class NVFP4GemmLargeM:
         self._epilogue_finish(ctid, sEpi, scalars, outs)
 
     def _trigger_dependents(self):
-        """``PDL_TRIGGER``: let the next launch start (``griddepcontrol.launch_dependents``)."""
-        if cutlass.const_expr(self.PDL_TRIGGER and self.pdl):
+        """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
+        CTA's later calls change nothing)."""
+        if cutlass.const_expr(self.pdl_trigger and self.pdl):
             cute.arch.griddepcontrol_launch_dependents()
 
     def _tile_decode(self, decode, row_tile):
@@ -986,11 +986,11 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                stream_k: bool = False, hybrid: bool = False,
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                                k_groups: int = 1, wg_k_split: bool = False,
-                               pair_pieces: bool = False):
+                               pair_pieces: bool = False, pdl_trigger: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage; 64-row tiles with the warpgroups on the K groups; with those, two K pieces in
-    a cluster of two CTAs); M dynamic. Operands as
+    a cluster of two CTAs; the PDL trigger after the main loop); M dynamic. Operands as
     ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
@@ -1013,12 +1013,12 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
                                         hybrid=hybrid, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        wg_k_split=wg_k_split)
+                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                             pair_pieces=pair_pieces)
+                             pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
@@ -1052,12 +1052,15 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int
 
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
-                 wg_k_split: bool = False, pair_pieces: bool = False) -> tuple:
-    """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split) compile arguments in their
-    shortest form: the compile cache keys by the arguments as given, so the identity order,
-    one CTA per SM, one K group a stage and 128-row tiles leave them out (the order as a
-    plain int)."""
+                 wg_k_split: bool = False, pair_pieces: bool = False,
+                 pdl_trigger: bool = False) -> tuple:
+    """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger)
+    compile arguments in their shortest form: the compile cache keys by the arguments as
+    given, so the identity order, one CTA per SM, one K group a stage, 128-row tiles and no
+    trigger leave them out (the order as a plain int)."""
     order = int(k_order)
+    if pdl_trigger:
+        return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, True)
     if wg_k_split:
         return (order, ctas_per_sm, k_groups, True) + ((True,) if pair_pieces else ())
     if ctas_per_sm != 1 or k_groups != 1:
@@ -1079,7 +1082,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
                    wg_k_split: bool = False, pair_pieces: bool = False,
-                   compile_fn=compile_nvfp4_gemm_large_m) -> None:
+                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -1097,7 +1100,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``);
     ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group;
     ``pair_pieces`` (with that, whole tiles): two CTAs a tile in a cluster, summed through
-    distributed shared memory.
+    distributed shared memory. ``pdl_trigger``: the next launch may start after each CTA's
+    first main loop (``NVFP4GemmLargeM``).
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it)."""
     import torch
@@ -1117,7 +1121,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
-                        pair_pieces)
+                        pair_pieces, pdl_trigger)
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,
