@@ -32,10 +32,11 @@ import torch
 from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
-from .large_m_plans import (packed_plan, plain_launch_options, plain_plan, wg_k_pairs,
-                             wg_k_split_plan, wgmma_from_9_tokens)
+from .large_m_plans import (packed_plan, pdl_trigger_pays, plain_launch_options, plain_plan,
+                             wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
-from .nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, launch_large_m
+from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
+                                 launch_large_m)
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
                                  warp_steps)
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
@@ -388,38 +389,44 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
         *args, *split_buffers(m, n, config, out.device))
 
 
-def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
-                   plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
-                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None) -> None:
-    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
-    validated operands, launched as ``plan`` says, in ``plain_plan``'s form (tile_m, splits,
-    stream_k, hybrid), with ``plain_launch_options``' CTAs per SM and K groups; with
-    ``wg_k_split``, in 64-row tiles instead where ``wg_k_split_plan`` has a launch (two K pieces
-    of tiles of up to 64 tokens in clusters of two CTAs, ``wg_k_pairs``); ``compile_fn`` (a
-    probe's kernel variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: where it pays)
-    as ``NVFP4GemmLargeM``'s."""
-    n, k, _ = weight_dims(b)
-    m = out.shape[0]
-    tile_m, splits, stream_k, hybrid = plan
+def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
+                   wg_k_split: bool = False) -> tuple[int, int, dict]:
+    """(tile_m, splits, ``launch_large_m`` options) of ``launch_planned``'s launch: ``plan``
+    in ``plain_plan``'s form (tile_m, splits, stream_k, hybrid) with ``plain_launch_options``'
+    CTAs per SM and K groups; with ``wg_k_split``, 64-row tiles instead where
+    ``wg_k_split_plan`` has a launch (two K pieces of tiles of up to 64 tokens in clusters of
+    two CTAs, ``wg_k_pairs``); the PDL trigger where ``pdl_trigger_pays``."""
+    tile_m, splits, stream_k, _ = plan
     options = plain_launch_options(m, n, k, tile_m, stream_k)
     split_plan = wg_k_split_plan(m, n, k) if wg_k_split and not stream_k else None
     if split_plan is not None:
         (tile_m, splits), options = split_plan, {"k_groups": 2, "wg_k_split": True}
         if wg_k_pairs(m, n, k):  # the two K pieces in a cluster, no global fix-up
             splits, options["pair_pieces"] = 1, True
-    if pdl_trigger is None:
-        # the next call's launches under this one's epilogue where no tile is cut into a fixed
-        # number of K pieces. H200 2026-12-01, session 35, tools/gemm_trigger_probe.py, us
-        # without / with: 7168x2048 M = 32 7.54 / 7.10, M = 64 8.38 / 7.93; stream-K plans
-        # at M = 64, 9216x7168 25.10 / 24.70, 7168x18432 40.34 / 39.80; 4096x7168 M = 256
-        # 25.78 / 25.77. Lost where the pieces are fixed: two pieces through global memory
-        # (4096x7168 M = 128 19.11 / 19.52), in a cluster pair (M = 64 12.29 / 14.47)
-        pdl_trigger = splits == 1 and not options.get("pair_pieces", False)
+    ctas = options.get("ctas_per_sm", 1) * H200_SMS  # the plans' grid
+    tile_n = 64 if options.get("wg_k_split") else TILE_N
+    options["pdl_trigger"] = pdl_trigger_pays(m, n, tile_m, tile_n, splits, stream_k,
+                                              options.get("pair_pieces", False), ctas)
+    return tile_m, splits, options
+
+
+def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
+                   plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
+                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None) -> None:
+    """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
+    validated operands, launched as ``planned_launch`` says; ``compile_fn`` (a probe's kernel
+    variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: ``planned_launch``'s) as
+    ``NVFP4GemmLargeM``'s."""
+    n, k, _ = weight_dims(b)
+    m = out.shape[0]
+    tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
+    if pdl_trigger is not None:
+        options["pdl_trigger"] = pdl_trigger
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows), b, b_sf, alpha, out, (tile_m, 0),
-                   splits, stream_k, hybrid, k_order=k_order, compile_fn=compile_fn,
-                   pdl_trigger=pdl_trigger, **options)
+                   splits, plan[2], plan[3], k_order=k_order, compile_fn=compile_fn,
+                   **options)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,
