@@ -40,8 +40,8 @@ def test_no_trigger_past_max_m():
 
 
 @pytest.mark.parametrize("stream_k,tail", [
-    (False, compile_tail(KOrder.PERMUTED, 1, 2, True, False, True)),
-    (True, compile_tail(KOrder.PERMUTED, 1, 1, False, False, True)),
+    (False, compile_tail(KOrder.PERMUTED, 1, 2, True, pdl_trigger=True)),
+    (True, compile_tail(KOrder.PERMUTED, 1, 1, pdl_trigger=True)),
 ])
 def test_trigger_compiles_for_sm90a(stream_k, tail):
     assert tail[-1] is True
