@@ -91,6 +91,16 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 # setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
 # CTA) or 80 (two) registers each at launch, moved to the consumers
 PRODUCER_REGS = {1: 40, 2: 24}
+
+
+def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: int) -> bool:
+    """Whether a CTA of ``threads`` (the producer warpgroup, then consumers) launched with its
+    share of the SM's 64K registers (the launch bound, a multiple of 8) can move them by
+    setmaxnreg: the producer's release (to ``producer``) must cover the consumers' requests
+    (to ``consumer``). The pool is the CTA's own, and setmaxnreg.inc waits until it holds the
+    registers asked for: a plan that does not fit hangs the kernel (PTX ISA, setmaxnreg)."""
+    launch = 65536 // (threads * ctas_per_sm) // 8 * 8
+    return 128 * (launch - producer) >= (threads - 128) * (consumer - launch)
 SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
 # (the fused epilogue uses 1..3, stream-K's fix-up 4)
 EPILOGUE_BARRIER = 6  # + warpgroup (6, 7): one consumer warpgroup's staged output is in place
@@ -206,6 +216,8 @@ class NVFP4GemmLargeM:
         self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
+        assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
+                                  PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
         self.epilogue_bytes = self.epilogue_smem_bytes()
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0

@@ -10,8 +10,9 @@ from cute_kernels.k_order import KOrder
 from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config, large_m_plan,
                                         plain_launch_options, stream_k_ctas, stream_k_groups,
                                         stream_k_plan)
-from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, NVFP4GemmLargeM,
-                                             compile_nvfp4_gemm_large_m, launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import (CONSUMER_REGS, H200_SMS, PRODUCER_REGS,
+                                             NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
+                                             launch_large_m, register_moves_fit)
 from cute_kernels.testing import compile_only, kernel_registers
 from tests.conftest import poisoned
 
@@ -33,6 +34,17 @@ def test_split_k_compiles_for_sm90a(n, k, tile_m, splits):
     """Split-K is stream-K on tiles x splits CTAs (``launch_large_m``)."""
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, H200_SMS,
                         splits, True)
+
+
+def test_register_moves_fit_the_ctas_pool():
+    """setmaxnreg.inc waits for the CTA's own pool: the producer's release must cover the
+    consumers' requests (384 threads launch at 168 registers one CTA an SM, 80 at two)."""
+    for ctas_per_sm in (1, 2):
+        assert register_moves_fit(384, ctas_per_sm, PRODUCER_REGS[ctas_per_sm],
+                                  CONSUMER_REGS[ctas_per_sm])
+    assert register_moves_fit(384, 1, 40, 232) and not register_moves_fit(384, 1, 40, 240)
+    # 640 threads launch at 96: the producer at 24 frees 9216, enough for 512 at 112, not 120
+    assert register_moves_fit(640, 1, 24, 112) and not register_moves_fit(640, 1, 24, 120)
 
 
 def test_split_k_needs_stream_k():
