@@ -5,10 +5,7 @@
 # first), then the GPU tests of ``nvfp4_gemm``'s routes, the large-M kernel and the models.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session35_second.sh
 source "$(dirname "$0")/device_common.sh"
-warm_points gemm_trigger_probe 200 $(seq 0 21)
-wait
-echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -10
-timeout 240 python tools/gemm_trigger_probe.py 2>&1 | tee "$OUT/gemm_trigger.log"
+warm_then_run gemm_trigger_probe 22 240
 echo "probe done after $(elapsed) s"
 gpu_tests 200 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_wg_k_split.py &
 gpu_tests 200 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py &
