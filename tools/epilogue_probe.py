@@ -10,9 +10,9 @@ import functools
 import cutlass
 import cutlass.cute as cute
 import torch
-from probe_inputs import planned, replaced, weight_copies
+from probe_inputs import permuted_weight_copies, planned, replaced
 
-from cute_kernels import jit, prepare_nvfp4_weight, reference
+from cute_kernels import jit, reference
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import (TILE_N, NVFP4GemmLargeM,
@@ -62,7 +62,7 @@ for kind, n, k, m in select_shapes(POINTS):
     alpha = torch.full((1,), 0.5, device="cuda")
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+    words = permuted_weight_copies(n, k)
     outs = {}
     for v in ("staged", "direct", "skip"):
         outs[v] = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)

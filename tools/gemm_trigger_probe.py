@@ -8,9 +8,9 @@ pieces lost); these check the rule over the model shapes' other plans, large M i
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import fp4_gemm_operands
 
-from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
@@ -26,10 +26,7 @@ POINTS = [(7168, 2048, 32), (7168, 2048, 64), (7168, 2048, 128), (7168, 2048, 25
 alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     assert not small_m_regime(m, n, k), (n, k, m)
-    weights = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
     calls = {
         "public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out),

@@ -11,9 +11,8 @@ two CTAs per SM ("same" / "DIFFER"). Permuted words, graph us, weights rotated p
 CUTE_KERNELS_BENCH_SHAPES picks shapes."""
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import permuted_weight_copies
 
-from cute_kernels import prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes, time_graph_us, warm_only
 from cute_kernels.large_m_plans import large_m_plan, plain_plan, stream_k_plan
 from cute_kernels.nvfp4_gemm import launch_planned
@@ -34,7 +33,7 @@ def variants(m: int):
 
 
 for n, k in select_shapes(SHAPES):
-    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+    words = permuted_weight_copies(n, k)
     for m in (32, 64, 128):
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)

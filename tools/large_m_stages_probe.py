@@ -11,9 +11,8 @@ permutation pass). Permuted words, graph us, weights rotated past the L2.
 CUTE_KERNELS_BENCH_SHAPES picks shapes."""
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import permuted_weight_copies
 
-from cute_kernels import prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes, time_graph_us
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned
@@ -37,7 +36,7 @@ VARIANTS = {
 }
 
 for n, k in select_shapes(SHAPES):
-    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+    words = permuted_weight_copies(n, k)
     for m, variants in VARIANTS.items():
         a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)

@@ -8,9 +8,9 @@ before split-K and stream-K existed for these shapes. Graph us (weights rotated 
 the fastest launch per point last. CUTE_KERNELS_BENCH_SHAPES picks entries of POINTS."""
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import fp4_gemm_operands
 
-from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import rotations_for, select_shapes, time_graph_us
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
@@ -20,10 +20,7 @@ POINTS = [(n, k, m) for n, k in [(4096, 7168), (7168, 2048), (9216, 7168)]
 alpha = torch.full((1,), 0.5, device="cuda")
 
 for n, k, m in select_shapes(POINTS):
-    weights = [(prepare_nvfp4_weight(b), b_sf) for b, b_sf in weight_copies(n, k)]
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     k_tiles = k // 64
     launches = {"route": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)}
     for t in (64, 128, 256):

@@ -22,11 +22,10 @@ Prepared for session 22 (3 warps won only fused 34816x5120 M = 1 on permuted wor
 Wgmma variants include the activations' dequantization, as the public function runs it."""
 
 import torch
-from probe_inputs import (config_line, gate_up_copies, small_m_default, time_wgmma_variants,
-                          weight_copies)
+from probe_inputs import (config_line, gate_up_copies, permuted_weight_copies, small_m_default,
+                          time_wgmma_variants)
 
-from cute_kernels import (prepare_gate_up_weight, prepare_nvfp4_weight, reference,
-                          restore_gate_up_weight)
+from cute_kernels import prepare_gate_up_weight, reference, restore_gate_up_weight
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us
 
 alpha = torch.full((1,), 0.5, device="cuda")
@@ -93,7 +92,7 @@ PARTS = [
         "w128": (128, 0, 1, False, False, 1, 1)}),
     lambda: small_m_configs(
         "gemm", 7168, 18432, (4, 8),
-        [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(7168, 18432)],
+        permuted_weight_copies(7168, 18432),
         [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 8, 1), (2, 1, 8, 1), (2, 1, 4, 1, 2), (2, 1, 4, 1, 3),
          (1, 1, 4, 1, 2), (1, 1, 4, 1, 3), (2, 1, 4, 0, 2), (2, 1, 8, 1, 2)]),
     lambda: small_m_configs("fused", 34816, 5120, (1,), permuted_gate_up(34816, 5120), [
@@ -101,7 +100,7 @@ PARTS = [
         (2, 1, 3, 1)]),
     lambda: small_m_configs(
         "gemm", 9216, 7168, (4, 8),
-        [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(9216, 7168)],
+        permuted_weight_copies(9216, 7168),
         [(1, 1, 8, 1), (2, 1, 4, 1), (1, 1, 4, 0), (1, 1, 4, 2), (1, 1, 4, 1, 2), (2, 1, 8, 1),
          (1, 1, 3, 1)]),
     lambda: small_m_configs("fused", 4096, 7168, (16,), permuted_gate_up(4096, 7168), [
@@ -113,7 +112,7 @@ PARTS = [
 def m1_warps(kind, n, k):
     """M = 1 with the default config's warps swapped for 2, 3, 5 and 6."""
     if kind == "gemm":
-        words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+        words = permuted_weight_copies(n, k)
     else:
         words = permuted_gate_up(n, k)
     default = small_m_default(kind, n, k, 1, words)

@@ -7,9 +7,9 @@ rotated past the L2; configs that do not fit shared memory are skipped.
 CUTE_KERNELS_BENCH_SHAPES picks shapes (one warm-up process each)."""
 
 import torch
-from probe_inputs import time_small_m_configs, weight_copies
+from probe_inputs import permuted_weight_copies, time_small_m_configs
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm import small_m_config
 
@@ -20,7 +20,7 @@ TILE16 = [(1, 2, 4, 1), (2, 2, 4, 0), (2, 2, 4, 3), (2, 2, 4, 0, 2), (2, 2, 4, 0
 
 for n, k in select_shapes([(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120),
                            (9216, 7168), (4096, 7168), (7168, 2048)]):
-    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+    words = permuted_weight_copies(n, k)
     roof = n * k * 9 // 16 / 4.25e6
     for m in (1, 4, 8, 16):
         a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda",

@@ -85,6 +85,22 @@ def weight_copies(n: int, k: int) -> list:
                                      100.0) for _ in range(copies_for(n * k * 9 // 16))]
 
 
+def permuted_weight_copies(n: int, k: int) -> list:
+    """``weight_copies`` as (permuted words, scales): ``prepare_nvfp4_weight``'s form."""
+    from cute_kernels import prepare_nvfp4_weight
+
+    return [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+
+
+def fp4_gemm_operands(n: int, k: int, m: int) -> tuple:
+    """(``permuted_weight_copies``, NVFP4 activations a and a_sf of a random bf16 [M, K],
+    a bf16 output [M, N]) for an ``nvfp4_gemm`` point."""
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    return permuted_weight_copies(n, k), a, a_sf, out
+
+
 def gate_up_copies(two_i: int, k: int) -> list:
     """``prepare_gate_up_weight``'d copies of a random [2I, K] gate_up weight."""
     raw = [reference.nvfp4_quantize(torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16),
@@ -179,7 +195,7 @@ def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, round
     ``variants``: name -> ``launch_large_m`` keyword arguments beside the operands (config,
     and splits / stream_k / hybrid / ctas_per_sm / k_groups where not the default), or a
     function of (a, a_sf, weight copy) ("gemm" only: e.g. the public function)."""
-    from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, restore_gate_up_weight
+    from cute_kernels import prepare_gate_up_weight, restore_gate_up_weight
     from cute_kernels.bench.timing import time_graphs_interleaved_us
     from cute_kernels.nvfp4_dequant import bf16_activations
     from cute_kernels.nvfp4_gemm_large_m import launch_large_m
@@ -192,7 +208,7 @@ def time_wgmma_variants(kind: str, n: int, k: int, m: int, variants: dict, round
     # fill past the tensor is slow); before session 31 the launches here read past M
     rows = lambda v: -(-m // v["config"][0]) * v["config"][0]
     if kind == "gemm":
-        words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+        words = permuted_weight_copies(n, k)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         run = lambda w, v: (v(a, a_sf, w) if callable(v) else launch_large_m(
             bf16_activations(a, a_sf, True, rows(v)), w[0], w[1], alpha, out, **v))

@@ -11,10 +11,9 @@ the mean per call. One point per CUTE_KERNELS_BENCH_SHAPES index;
 import statistics
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import fp4_gemm_operands
 from torch.profiler import ProfilerActivity, profile
 
-from cute_kernels import prepare_nvfp4_weight, reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned
@@ -43,10 +42,7 @@ def short(name: str) -> str:
 
 alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
-    weights = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
     for trigger in (False, True):
         def call(w, trigger=trigger):

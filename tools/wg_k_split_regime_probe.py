@@ -6,9 +6,9 @@ activations, permuted words. One weight per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import weight_copies
+from probe_inputs import permuted_weight_copies
 
-from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned
@@ -16,7 +16,7 @@ from cute_kernels.nvfp4_gemm import launch_planned
 POINTS = [(7168, 2048, (9, 12, 16, 17, 20, 24, 28, 32)), (4096, 7168, (9, 12, 16))]
 
 for n, k, ms in select_shapes(POINTS):
-    words = [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
+    words = permuted_weight_copies(n, k)
     alpha = torch.full((1,), 0.5, device="cuda")
     for m in ms:
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
