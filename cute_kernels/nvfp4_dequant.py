@@ -31,7 +31,7 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from layouts import sf_tiled_layout
 
 from . import jit
-from .arch import compile_options, pdl_enabled
+from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e2m1_scaled
 from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
                          in_register, mul_bf16x2)
@@ -41,6 +41,29 @@ from .reorder_k import reorder_k
 from .unit_grid import first_unit, unit_grid
 
 BLOCK = 16  # elements per scale factor
+SM_SHARED_BYTES = 228 * 1024  # an sm_90 SM's shared memory
+CTA_RESERVED_SHARED = 1024  # what the hardware keeps of it for each resident CTA
+THREADS_CTAS_PER_SM = 8  # 256-thread CTAs an SM holds by its 2048 threads
+
+
+def residency_smem(ctas_per_sm: int) -> int:
+    """Dynamic shared memory a CTA asks for so that ``ctas_per_sm`` of them, not one more, fit
+    on an SM: the SM's share of each, 128-byte granules, less the reserve."""
+    share = SM_SHARED_BYTES // ctas_per_sm // 128 * 128
+    assert (ctas_per_sm + 1) * share > SM_SHARED_BYTES
+    return share - CTA_RESERVED_SHARED
+
+
+def spread_ctas_per_sm(out_rows: int, k: int, sms: int) -> int:
+    """The cap that spreads a group kernel writing ``out_rows`` x ``k`` over the SMs: as few
+    CTAs an SM as the grid needs on ``sms`` SMs (0 where the threads cap it anyway). A launch
+    under a running kernel (PDL) otherwise piles its CTAs onto the few SMs free at the time
+    and onto the first that free up (H200 2026-12-01, ``tools/trigger_timeline.py``: the pass
+    after a triggering GEMM at 4096x7168 M = 64 ran 6.4 us instead of 2.5)."""
+    per_cta = 256 * NVFP4DequantUnitScale.GROUPS_PER_THREAD
+    ctas = -(-out_rows * k // 16 // per_cta)
+    cap = -(-ctas // sms)
+    return 0 if cap >= THREADS_CTAS_PER_SM else cap
 
 
 class NVFP4Dequant:
@@ -104,10 +127,13 @@ class NVFP4DequantUnitScale:
 
     GROUPS_PER_THREAD = 4  # units
 
-    def __init__(self, k: int, threads: int = 256):
+    def __init__(self, k: int, threads: int = 256, ctas_per_sm: int = 0):
+        """``ctas_per_sm`` (0: as many as fit): at most that many CTAs on one SM, by the dynamic
+        shared memory each asks for (``residency_smem``; the kernel uses none)."""
         assert k % 64 == 0
         self.k, self.kb, self.threads = k, k // BLOCK, threads
         self.pdl = pdl_enabled()
+        self.smem = residency_smem(ctas_per_sm) if ctas_per_sm else None
 
     @cute.jit
     def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
@@ -118,7 +144,7 @@ class NVFP4DequantUnitScale:
                                                              (self.kb + 3) // 4 * 4))
         self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
             grid=unit_grid(out_units, self.threads, self.GROUPS_PER_THREAD),
-            block=(self.threads, 1, 1), stream=stream, use_pdl=self.pdl)
+            block=(self.threads, 1, 1), smem=self.smem, stream=stream, use_pdl=self.pdl)
 
     @cute.jit
     def _load_scales(self, mSF: cute.Tensor, sSF: cute.Tensor, group, sf):
@@ -211,15 +237,17 @@ def _compile_group_kernel(kernel):
 
 
 @jit.cached
-def compile_nvfp4_dequant_permuted_k(k: int):
-    """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M."""
-    return _compile_group_kernel(NVFP4DequantPermutedK(k))
+def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0):
+    """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M;
+    ``ctas_per_sm`` as ``NVFP4DequantUnitScale``'s."""
+    return _compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm))
 
 
 @jit.cached
-def compile_nvfp4_dequant_unit_scale(k: int):
-    """Tensor-free compile of ``NVFP4DequantUnitScale``: static K (a multiple of 64), dynamic M."""
-    return _compile_group_kernel(NVFP4DequantUnitScale(k))
+def compile_nvfp4_dequant_unit_scale(k: int, ctas_per_sm: int = 0):
+    """Tensor-free compile of ``NVFP4DequantUnitScale``: static K (a multiple of 64), dynamic M;
+    ``ctas_per_sm`` as its."""
+    return _compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm))
 
 
 @jit.cached
@@ -275,7 +303,7 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
 
 
 def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
-                     rows: int | None = None) -> torch.Tensor:
+                     rows: int | None = None, spread: bool = False) -> torch.Tensor:
     """The wgmma kernels' activations: bf16 ``a`` as it is (W4A16, ``a_sf`` None), NVFP4 ``a``
     dequantized with global scale 1 (``e2m1 * scale`` is exact in bf16; alpha carries the rest).
     At large M that pass is a small fraction of the GEMM, and the kernels keep one format.
@@ -288,7 +316,10 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     so that the wgmma kernels' TMA never reads past it (its
     zero fill of rows past the tensor is slow: H200 2026-12-01, ``tools/token_tail_probe.py``,
     kernel us at M = 129, M rows / padded to the 128-token tile: 9216x7168 stream-K 74.4 /
-    50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9)."""
+    50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9).
+
+    ``spread``: the NVFP4 pass at as few CTAs an SM as its grid needs (``spread_ctas_per_sm``),
+    for a pass that launches under the kernel before it."""
     k_order = KOrder(k_order)
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
@@ -303,6 +334,7 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
         # PERMUTED and PAIRS both take PERMUTED_K_ORDER
         compile_group = (compile_nvfp4_dequant_unit_scale if k_order == KOrder.IDENTITY
                          else compile_nvfp4_dequant_permuted_k)
-        compile_group(k)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
-                         out.view(torch.int32).view(-1, 32))
+        cap = spread_ctas_per_sm(out.shape[0], k, sm_count(a.device.index)) if spread else 0
+        compile_group(k, cap)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
+                              out.view(torch.int32).view(-1, 32))
     return out

@@ -4,8 +4,11 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant,
-                                        compile_nvfp4_dequant_unit_scale, nvfp4_dequantize)
+from cute_kernels.nvfp4_dequant import (SM_SHARED_BYTES, bf16_activations,
+                                        compile_nvfp4_dequant,
+                                        compile_nvfp4_dequant_permuted_k,
+                                        compile_nvfp4_dequant_unit_scale, nvfp4_dequantize,
+                                        residency_smem, spread_ctas_per_sm)
 from cute_kernels.testing import compile_only
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
@@ -20,6 +23,29 @@ def test_compiles_for_sm90a(k, dtype):
 @pytest.mark.parametrize("k", [7168, 192, 64])
 def test_unit_scale_kernel_compiles_for_sm90a(k):
     assert compile_only(compile_nvfp4_dequant_unit_scale, k) is not None
+
+
+@pytest.mark.parametrize("fn", [compile_nvfp4_dequant_unit_scale, compile_nvfp4_dequant_permuted_k])
+@pytest.mark.parametrize("ctas_per_sm", [1, 3])
+def test_capped_group_kernels_compile_for_sm90a(fn, ctas_per_sm):
+    assert compile_only(fn, 576, ctas_per_sm) is not None
+
+
+@pytest.mark.parametrize("cap", range(1, 9))
+def test_residency_smem_lets_exactly_cap_ctas_onto_an_sm(cap):
+    reserved = residency_smem(cap) + 1024  # the hardware's 1 KB a CTA
+    assert cap * reserved <= SM_SHARED_BYTES < (cap + 1) * reserved
+    assert residency_smem(cap) <= 227 * 1024 and residency_smem(cap) % 128 == 0
+
+
+def test_spread_cap_is_the_fewest_ctas_an_sm_the_grid_needs():
+    # a CTA writes 1024 units of 16 elements: 16384 elements
+    assert spread_ctas_per_sm(64, 7168, 132) == 1  # 28 CTAs
+    assert spread_ctas_per_sm(512, 7168, 132) == 2  # 224 CTAs
+    assert spread_ctas_per_sm(1024, 7168, 132) == 4  # 448
+    assert spread_ctas_per_sm(132 * 16384 // 64, 64, 132) == 1  # exactly one wave
+    assert spread_ctas_per_sm(132 * 16384 // 64 + 1, 64, 132) == 2
+    assert spread_ctas_per_sm(16384, 7168, 132) == 0  # the threads cap it at 8 anyway
 
 
 def _random_inputs(m, k, device):
@@ -143,3 +169,14 @@ def test_bf16_activations_padded_rows_are_zero(permuted):
     assert got.shape == (rows, k)
     torch.testing.assert_close(got[:m], want, rtol=0, atol=0, equal_nan=True)  # NaN scales
     assert torch.equal(got[m:], torch.zeros_like(got[m:]))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("permuted", [False, True])
+@pytest.mark.parametrize("m,k,rows", [(64, 7168, 64), (129, 576, 256), (1000, 7168, 1024)])
+def test_bf16_activations_spread_is_the_same(permuted, m, k, rows):
+    """``spread`` changes only how many CTAs share an SM (dynamic shared memory, unused)."""
+    q, sf, _ = _random_inputs(m, k, "cuda")
+    want = bf16_activations(q, sf, permuted, rows)
+    got = bf16_activations(q, sf, permuted, rows, spread=True)
+    torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)

@@ -5,7 +5,9 @@ the trigger lose past 256 tokens even with one tile a CTA (4096x7168 M = 512 40.
 us) and on cluster pairs (M = 64 12.29 -> 14.47), and win on 7168x2048 M = 64 (8.40 -> 7.93).
 Per point and variant, for the middle calls of the graph: each kernel's start relative to the
 previous kernel's start and end ("gap": negative where they overlap) and its duration, then
-the mean per call. One point per CUTE_KERNELS_BENCH_SHAPES index;
+the mean per call. Session 36: and with the pass spread over the SMs
+(``launch_planned(spread_pass=True)``, ``tools/pass_spread_probe.py``). One point per
+CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import statistics
@@ -44,10 +46,10 @@ alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
-    for trigger in (False, True):
-        def call(w, trigger=trigger):
+    for trigger, spread in ((False, False), (True, False), (True, True)):
+        def call(w, trigger=trigger, spread=spread):
             launch_planned(a, a_sf, w[0], w[1], alpha, out, plan, wg_k_split=True,
-                           pdl_trigger=trigger)
+                           pdl_trigger=trigger, spread_pass=spread)
 
         call(weights[0])
         torch.cuda.synchronize()
@@ -61,7 +63,8 @@ for n, k, m in select_shapes(POINTS):
         torch.cuda.synchronize()
         spans = kernel_spans(graph.replay)
         per_call = len(spans) // CALLS
-        print(f"{n}x{k} M={m} plan={plan} trigger={trigger}: {len(spans)} kernels")
+        print(f"{n}x{k} M={m} plan={plan} trigger={trigger} spread={spread}: "
+              f"{len(spans)} kernels")
         rows = {}
         for i in range(2 * per_call, (CALLS - 2) * per_call):
             name, start, end = spans[i]

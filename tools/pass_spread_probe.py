@@ -1,0 +1,46 @@
+"""The activations' pass spread over the SMs (``bf16_activations(spread=True)``: at most as
+many CTAs an SM as its grid needs) with and without ``NVFP4GemmLargeM``'s ``pdl_trigger``.
+Session 36's timeline (``tools/trigger_timeline.py``) found where the trigger loses: the next
+call's pass launches under this GEMM, its CTAs pile onto the few SMs free then and on the first
+that free up, and it runs 2-3x as long (4096x7168 M = 64 pair: 2.5 -> 6.4 us). Per point,
+graph us of back-to-back ``nvfp4_gemm`` launches (``launch_planned``, interleaved, two rounds):
+the four (trigger, spread) forms, and the public route. One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import fp4_gemm_operands
+
+from cute_kernels import nvfp4_gemm
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.large_m_plans import plain_plan
+from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
+
+# (N, K, M): the pairs and K pieces, one tile a CTA, stream-K, past 256 tokens
+POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 256),
+          (4096, 7168, 512), (4096, 7168, 1024), (7168, 2048, 32), (7168, 2048, 64),
+          (7168, 2048, 256), (9216, 7168, 64), (7168, 18432, 32), (7168, 18432, 64),
+          (5120, 17408, 256), (9216, 7168, 256)]
+FORMS = {"plain": (False, False), "trigger": (True, False), "spread": (False, True),
+         "both": (True, True)}
+
+alpha = torch.full((1,), 0.5, device="cuda")
+for n, k, m in select_shapes(POINTS):
+    assert not small_m_regime(m, n, k), (n, k, m)
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
+    plan = plain_plan(m, n, k)
+    calls = {name: lambda w, t=t, s=s: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
+                                                      wg_k_split=True, pdl_trigger=t,
+                                                      spread_pass=s)
+             for name, (t, s) in FORMS.items()}
+    calls["public"] = lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    for fn in calls.values():  # compiles
+        fn(weights[0])
+    torch.cuda.synchronize()
+    if warm_only():
+        continue
+    groups = [[lambda w=w, fn=fn: fn(w) for w in weights] for fn in calls.values()]
+    for _ in range(2):
+        times = time_graphs_interleaved_us(groups, 100)
+        print(f"gemm {n}x{k} M={m} plan={plan}: " + " ".join(
+            f"{name}={t:.2f}" for name, t in zip(calls, times)), flush=True)
+    del weights
