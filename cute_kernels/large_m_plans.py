@@ -443,30 +443,40 @@ def wg_k_pairs(m: int, n: int, k: int) -> bool:
     return plan is not None and plan[1] == 2 and plan[0] <= WG_K_PAIR_MAX_TILE_M
 
 
-# The plain kernel's PDL trigger after the first main loop (``pdl_trigger_pays``) up to this
-# many tokens: all measured launches past it lost, one tile a CTA included
+# The plain kernel's PDL trigger after the first main loop (``pdl_trigger_plan``): stream-K
+# launches up to this many tokens; launches of whole tiles or fixed K pieces, with the next
+# activation pass spread over the SMs, up to ``PDL_SPREAD_TRIGGER_MAX_M``
 PDL_TRIGGER_MAX_M = 256
+PDL_SPREAD_TRIGGER_MAX_M = 512
 
 
-def pdl_trigger_pays(m: int, n: int, tile_m: int, tile_n: int, splits: int, stream_k: bool,
-                     pair_pieces: bool, ctas: int) -> bool:
-    """Whether the plain kernel's launch (``tile_m`` x ``tile_n`` tiles, ``splits`` fixed K
-    pieces a tile, ``ctas`` CTAs at most) takes ``NVFP4GemmLargeM``'s PDL trigger after the
-    first main loop: up to ``PDL_TRIGGER_MAX_M`` tokens where every CTA has one tile, or in
-    stream-K one token tile's pieces, and no tile is cut into fixed K pieces. H200 2026-12-01,
-    session 35, ``tools/gemm_trigger_probe.py``, us without / with the trigger: 7168x2048
-    M = 32 7.58 / 7.09, M = 64 8.40 / 7.93, M = 128 10.90 / 10.28, M = 256 15.07 / 15.02;
-    4096x7168 M = 256 25.84 / 25.70; 7168x18432 M = 256 93.65 / 93.31; stream-K 9216x7168
-    M = 32 22.25 / 21.46, M = 64 25.09 / 24.73, M = 128 33.09 / 32.52, 7168x18432 M = 64
-    40.20 / 39.71, 5120x17408 M = 64 31.60 / 31.29. Lost: past 256 tokens, one tile a CTA
-    (4096x7168 M = 512 40.39 / 41.70, M = 1024 74.90 / 76.59) or several (M = 4096 297.4 /
-    300.2; 7168x2048 M = 1024 45.27 / 47.30; 9216x7168 M = 512 95.73 / 96.62); stream-K over
-    two token tiles (5120x17408 M = 256 70.02 / 70.63); fixed pieces through global memory
-    (4096x7168 M = 128 19.11 / 19.52) or in a cluster pair (M = 64 12.29 / 14.47)."""
+def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stream_k: bool,
+                     pair_pieces: bool, ctas: int) -> tuple[bool, bool]:
+    """(trigger, spread): whether the wgmma launch (``tile_m`` x ``tile_n`` tiles, ``splits``
+    fixed K pieces a tile or two in a cluster pair, ``ctas`` CTAs at most) takes
+    ``NVFP4GemmLargeM``'s PDL trigger after the first main loop, and whether its activation
+    pass spreads over the SMs (``bf16_activations(spread=True)``).
+
+    Whole tiles and fixed pieces, one a CTA, up to ``PDL_SPREAD_TRIGGER_MAX_M`` tokens: both.
+    Without the spread the next call's pass, launched under this launch, piled onto the few
+    SMs free then and lost (H200 2026-12-01, session 36, ``tools/pass_spread_probe.py``, us
+    untriggered / trigger / trigger + spread: 4096x7168 M = 32 (pair) 11.14 / 12.01 / 10.38,
+    M = 64 (pair) 12.54 / 14.31 / 11.85, M = 128 (pieces) 19.12 / 19.51 / 18.58, M = 256
+    25.89 / 25.87 / 25.50, M = 512 40.41 / 41.60 / 40.17, M = 1024 74.86 / 75.66 / 75.40;
+    7168x2048 M = 32 7.56 / 7.10 / 7.10, M = 64 8.40 / 7.92 / 7.91, M = 256 15.25 / 15.06 /
+    14.79). Session 35 lost with several tiles a CTA (7168x2048 M = 1024 45.27 / 47.30).
+
+    Stream-K, one token tile, up to ``PDL_TRIGGER_MAX_M`` tokens: the trigger alone, where
+    the spread lost (7168x18432 M = 64 40.25 / 39.79 / 40.34; 9216x7168 M = 64 25.15 / 24.82
+    / 24.74). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65)."""
     tok_tiles = -(-m // tile_m)
-    one_tile_each = tok_tiles * -(-n // tile_n) <= ctas
-    return (m <= PDL_TRIGGER_MAX_M and one_tile_each and splits == 1 and not pair_pieces
-            and (tok_tiles == 1 or not stream_k))
+    tiles = tok_tiles * -(-n // tile_n)
+    if stream_k:
+        trigger = m <= PDL_TRIGGER_MAX_M and tok_tiles == 1 and tiles <= ctas
+        return trigger, False
+    pieces = 2 if pair_pieces else splits
+    trigger = m <= PDL_SPREAD_TRIGGER_MAX_M and tiles * pieces <= ctas
+    return trigger, trigger
 
 
 # Packed weight bytes at 129..256 tokens take stream-K on 256-token tiles where the plan has

@@ -32,7 +32,7 @@ import torch
 from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
-from .large_m_plans import (packed_plan, pdl_trigger_pays, plain_launch_options, plain_plan,
+from .large_m_plans import (packed_plan, pdl_trigger_plan, plain_launch_options, plain_plan,
                              wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
@@ -395,7 +395,8 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
     in ``plain_plan``'s form (tile_m, splits, stream_k, hybrid) with ``plain_launch_options``'
     CTAs per SM and K groups; with ``wg_k_split``, 64-row tiles instead where
     ``wg_k_split_plan`` has a launch (two K pieces of tiles of up to 64 tokens in clusters of
-    two CTAs, ``wg_k_pairs``); the PDL trigger where ``pdl_trigger_pays``."""
+    two CTAs, ``wg_k_pairs``); the PDL trigger and the spread activation pass where
+    ``pdl_trigger_plan`` (options ``pdl_trigger`` and ``spread_pass``)."""
     tile_m, splits, stream_k, _ = plan
     options = plain_launch_options(m, n, k, tile_m, stream_k)
     split_plan = wg_k_split_plan(m, n, k) if wg_k_split and not stream_k else None
@@ -405,27 +406,31 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
             splits, options["pair_pieces"] = 1, True
     ctas = options.get("ctas_per_sm", 1) * H200_SMS  # the plans' grid
     tile_n = 64 if options.get("wg_k_split") else TILE_N
-    options["pdl_trigger"] = pdl_trigger_pays(m, n, tile_m, tile_n, splits, stream_k,
-                                              options.get("pair_pieces", False), ctas)
+    options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(
+        m, n, tile_m, tile_n, splits, stream_k, options.get("pair_pieces", False), ctas)
     return tile_m, splits, options
 
 
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
                    compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None,
-                   spread_pass: bool = False) -> None:
+                   spread_pass: bool | None = None) -> None:
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``planned_launch`` says; ``compile_fn`` (a probe's kernel
     variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: ``planned_launch``'s) as
-    ``NVFP4GemmLargeM``'s; ``spread_pass`` as ``bf16_activations``' ``spread``."""
+    ``NVFP4GemmLargeM``'s; ``spread_pass`` (None: ``planned_launch``'s) as
+    ``bf16_activations``' ``spread``."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
     if pdl_trigger is not None:
         options["pdl_trigger"] = pdl_trigger
+    spread = options.pop("spread_pass")
+    if spread_pass is not None:
+        spread = spread_pass
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
-    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread_pass), b, b_sf, alpha, out,
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), b, b_sf, alpha, out,
                    (tile_m, 0), splits, plan[2], plan[3], k_order=k_order,
                    compile_fn=compile_fn, **options)
 

@@ -1,33 +1,41 @@
-"""The plain wgmma kernel's PDL trigger after the first main loop (``NVFP4GemmLargeM``'s
-``pdl_trigger``, ``large_m_plans.pdl_trigger_pays``): where ``nvfp4_gemm`` takes it, that it
-compiles, and on a GPU that chains of dependent GEMMs on those launches, replayed from a graph
-with no gaps between kernels, match the eager run bit for bit."""
+"""The wgmma kernels' PDL trigger after the first main loop (``NVFP4GemmLargeM``'s
+``pdl_trigger``) and the activation pass spread over the SMs (``bf16_activations(spread=)``),
+routed by ``large_m_plans.pdl_trigger_plan``: where ``nvfp4_gemm`` and the fused op's
+half-group launches take them, that they compile, and on a GPU that chains of dependent calls
+on those launches, replayed from a graph with no gaps between kernels, match the eager run bit
+for bit."""
 
 import pytest
 import torch
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, nvfp4_quantize,
+                          prepare_nvfp4_weight, reference)
 from cute_kernels.k_order import KOrder
-from cute_kernels.large_m_plans import PDL_TRIGGER_MAX_M, plain_plan
+from cute_kernels.large_m_plans import PDL_SPREAD_TRIGGER_MAX_M, PDL_TRIGGER_MAX_M, plain_plan
 from cute_kernels.nvfp4_gemm import planned_launch
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, compile_tail
+from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only
 from tests.conftest import check_graph_replays_chain, w4a16_chain
 
 
 def _triggers(m, n, k):
-    return planned_launch(m, n, k, plain_plan(m, n, k), wg_k_split=True)[2]["pdl_trigger"]
+    """(trigger, spread) of ``nvfp4_gemm``'s wgmma launch."""
+    options = planned_launch(m, n, k, plain_plan(m, n, k), wg_k_split=True)[2]
+    return options["pdl_trigger"], options["spread_pass"]
 
 
 @pytest.mark.parametrize("m,n,k,want", [
-    (32, 7168, 2048, True), (64, 7168, 2048, True), (256, 7168, 2048, True),  # one tile a CTA
-    (256, 4096, 7168, True),      # 64-row tiles (wg_k_split), one a CTA
-    (64, 9216, 7168, True), (128, 9216, 7168, True), (16, 7168, 18432, True),  # stream-K
-    (64, 4096, 7168, False),      # two K pieces in a cluster pair
-    (128, 4096, 7168, False),     # two K pieces through global memory
-    (256, 5120, 17408, False),    # stream-K over two token tiles
-    (512, 4096, 7168, False), (1024, 7168, 2048, False),  # past PDL_TRIGGER_MAX_M
-    (128, 36864, 7168, False),    # several tiles a CTA
+    (32, 7168, 2048, (True, True)), (64, 7168, 2048, (True, True)),  # one tile a CTA
+    (256, 7168, 2048, (True, True)), (512, 4096, 7168, (True, True)),
+    (256, 4096, 7168, (True, True)),   # 64-row tiles (wg_k_split), one a CTA
+    (64, 4096, 7168, (True, True)),    # two K pieces in a cluster pair
+    (128, 4096, 7168, (True, True)),   # two K pieces through global memory
+    (64, 9216, 7168, (True, False)), (128, 9216, 7168, (True, False)),  # stream-K
+    (16, 7168, 18432, (True, False)), (64, 7168, 18432, (True, False)),
+    (256, 5120, 17408, (False, False)),  # stream-K over two token tiles
+    (1024, 4096, 7168, (False, False)), (1024, 7168, 2048, (False, False)),  # past 512
+    (128, 36864, 7168, (False, False)),  # several tiles a CTA
 ])
 def test_trigger_where_measured_faster(m, n, k, want):
     assert _triggers(m, n, k) == want
@@ -35,8 +43,17 @@ def test_trigger_where_measured_faster(m, n, k, want):
 
 def test_no_trigger_past_max_m():
     for n, k in ((7168, 2048), (4096, 7168), (9216, 7168), (7168, 18432), (2048, 2048)):
-        for m in (PDL_TRIGGER_MAX_M + 1, 1024, 4096):
-            assert not _triggers(m, n, k), (m, n, k)
+        for m in (PDL_SPREAD_TRIGGER_MAX_M + 1, 1024, 4096):
+            assert _triggers(m, n, k) == (False, False), (m, n, k)
+        if plain_plan(PDL_TRIGGER_MAX_M + 1, n, k)[2]:  # stream-K
+            assert _triggers(PDL_TRIGGER_MAX_M + 1, n, k) == (False, False), (n, k)
+
+
+def test_stream_k_never_spreads():
+    for n, k in ((9216, 7168), (7168, 18432), (5120, 17408), (36864, 7168)):
+        for m in (16, 32, 64, 128, 256):
+            if plain_plan(m, n, k)[2]:
+                assert not _triggers(m, n, k)[1], (m, n, k)
 
 
 @pytest.mark.parametrize("stream_k,tail", [
@@ -47,6 +64,15 @@ def test_trigger_compiles_for_sm90a(stream_k, tail):
     assert tail[-1] is True
     assert compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16", 64, 0,
                         H200_SMS, 1, stream_k, False, *tail)
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_fused_half_group_trigger_compiles_for_sm90a(pairs):
+    """The fused op's half-group launches with the trigger: (k_order, ctas_per_sm, k_groups,
+    quantizers, splits, wg_k_split, pair_pieces, pdl_trigger)."""
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, 64, 0, H200_SMS,
+                        not pairs, False, int(KOrder.PERMUTED), 1, 2, 0, 1 if pairs else 2,
+                        True, pairs, True)
 
 
 @pytest.mark.gpu
@@ -62,3 +88,40 @@ def test_triggered_chain_in_a_graph_matches_eager(m, k):
     weights = [(prepare_nvfp4_weight(b), b_sf) for b, b_sf in quantized]
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
     check_graph_replays_chain(w4a16_chain(weights, x, 1e-3), len(weights), (m, k))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [64, 256, 512])
+def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m):
+    """NVFP4 MLP steps on launches that trigger, each behind a spread activation pass: the
+    quantization, the fused gate_up op (4096x7168: half-group tiles, a cluster pair at 64
+    tokens, whole tiles at 256; its 128-row route at 512) and the down ``nvfp4_gemm``
+    (7168x2048: whole tiles), whose bf16 output feeds the next step. Replayed from a graph
+    with no gaps between kernels, bit for bit the eager run."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _weights
+
+    i, k = 2048, 7168
+    w, w_sf, g_w = _weights(i, k, "cuda")
+    down = []
+    for _ in range(3):
+        d, d_sf = reference.nvfp4_quantize(torch.randn(k, i, device="cuda", dtype=torch.bfloat16),
+                                           100.0)
+        down.append((prepare_nvfp4_weight(d), d_sf))
+    x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
+    assert _triggers(m, 7168, 2048) == (True, True)
+    # the scales from one eager step (then fixed): x's 4x headroom, h's amax, y of a few units
+    g_a = 448 * 6 / (4 * x.abs().amax().item())
+    alpha_w = 1 / (g_a * g_w.item())
+    q, q_sf = nvfp4_quantize(x, g_a)
+    g_h = 448 * 6 / (2 * reference.swiglu_fp64(q, q_sf, w, w_sf, alpha_w).abs().amax().item())
+    h, h_sf = nvfp4_gemm_swiglu_quant(q, q_sf, w, w_sf, alpha_w, g_h)
+    alpha_d = 2 / nvfp4_gemm(h, h_sf, *down[0], 1.0).float().std().item()
+
+    def chain(outs):
+        y = x
+        for (d, d_sf), out in zip(down, outs):
+            q, q_sf = nvfp4_quantize(y, g_a)
+            h, h_sf = nvfp4_gemm_swiglu_quant(q, q_sf, w, w_sf, alpha_w, g_h)
+            y = nvfp4_gemm(h, h_sf, d, d_sf, alpha_d, out=out)
+
+    check_graph_replays_chain(chain, len(down), (m, k))

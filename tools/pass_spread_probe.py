@@ -19,7 +19,10 @@ from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
 POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 256),
           (4096, 7168, 512), (4096, 7168, 1024), (7168, 2048, 32), (7168, 2048, 64),
           (7168, 2048, 256), (9216, 7168, 64), (7168, 18432, 32), (7168, 18432, 64),
-          (5120, 17408, 256), (9216, 7168, 256)]
+          (5120, 17408, 256), (9216, 7168, 256),
+          # 14..: where session 36's rule (``pdl_trigger_plan``) takes both, unmeasured before
+          (7168, 2048, 128), (7168, 2048, 512), (7168, 18432, 256), (4096, 7168, 17),
+          (7168, 2048, 1024)]
 FORMS = {"plain": (False, False), "trigger": (True, False), "spread": (False, True),
          "both": (True, True)}
 
