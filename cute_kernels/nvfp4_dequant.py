@@ -54,16 +54,29 @@ def residency_smem(ctas_per_sm: int) -> int:
     return share - CTA_RESERVED_SHARED
 
 
-def spread_ctas_per_sm(out_rows: int, k: int, sms: int) -> int:
-    """The cap that spreads a group kernel writing ``out_rows`` x ``k`` over the SMs: as few
-    CTAs an SM as the grid needs on ``sms`` SMs (0 where the threads cap it anyway). A launch
+# The spread pass's grid: about this many CTAs (units a thread 1..4), one an SM where it fits.
+# ``tools/pass_shape_probe.py`` (H200 2026-12-01, session 36, public graph us under the routed
+# trigger; 4 units a thread, at most ceil(CTAs / SMs) an SM / 2 units, one an SM / 1 unit, one
+# an SM): fused 4096x7168 M = 64 (28 / 56 / 112 CTAs) 13.10 / 12.72 / 12.81, M = 32 (14 / 28
+# / 56) 11.55 / 11.14 / 10.91; nvfp4_gemm 4096x7168 M = 64 11.90 / 11.63 / 11.75, M = 32 10.41
+# / 9.98 / 9.92; 7168x2048 M = 64 (8 / 16 / 32) 7.92 / 7.62 / 7.70, M = 256 (32 / 64 / 128)
+# 14.81 / 14.35 / 14.72. Fewer CTAs each take longer; more wait for SMs, and the next launch
+# waits for all of them to start.
+SPREAD_PASS_CTAS = 64
+
+
+def spread_launch(out_rows: int, k: int, sms: int) -> tuple[int, int]:
+    """(ctas_per_sm, units_per_thread) of a group kernel writing ``out_rows`` x ``k`` spread
+    over the SMs: units a thread for about ``SPREAD_PASS_CTAS`` CTAs (1..4), and as few CTAs
+    an SM as the grid then needs on ``sms`` SMs (0 where the threads cap it anyway). A launch
     under a running kernel (PDL) otherwise piles its CTAs onto the few SMs free at the time
     and onto the first that free up (H200 2026-12-01, ``tools/trigger_timeline.py``: the pass
     after a triggering GEMM at 4096x7168 M = 64 ran 6.4 us instead of 2.5)."""
-    per_cta = 256 * NVFP4DequantUnitScale.GROUPS_PER_THREAD
-    ctas = -(-out_rows * k // 16 // per_cta)
+    units = out_rows * k // 16
+    per_thread = min(4, max(1, -(-units // (256 * SPREAD_PASS_CTAS))))
+    ctas = -(-units // (256 * per_thread))
     cap = -(-ctas // sms)
-    return 0 if cap >= THREADS_CTAS_PER_SM else cap
+    return (0 if cap >= THREADS_CTAS_PER_SM else cap), per_thread
 
 
 class NVFP4Dequant:
@@ -125,13 +138,14 @@ class NVFP4DequantUnitScale:
     more groups than the codes (whole token tiles for the wgmma kernels' TMA:
     ``bf16_activations(rows=)``): the units past the codes' write zeros."""
 
-    GROUPS_PER_THREAD = 4  # units
-
-    def __init__(self, k: int, threads: int = 256, ctas_per_sm: int = 0):
+    def __init__(self, k: int, threads: int = 256, ctas_per_sm: int = 0,
+                 units_per_thread: int = 4):
         """``ctas_per_sm`` (0: as many as fit): at most that many CTAs on one SM, by the dynamic
-        shared memory each asks for (``residency_smem``; the kernel uses none)."""
-        assert k % 64 == 0
+        shared memory each asks for (``residency_smem``; the kernel uses none);
+        ``units_per_thread``: a CTA takes ``threads`` times that many units."""
+        assert k % 64 == 0 and units_per_thread >= 1
         self.k, self.kb, self.threads = k, k // BLOCK, threads
+        self.units_per_thread = units_per_thread
         self.pdl = pdl_enabled()
         self.smem = residency_smem(ctas_per_sm) if ctas_per_sm else None
 
@@ -143,7 +157,7 @@ class NVFP4DequantUnitScale:
         sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
                                                              (self.kb + 3) // 4 * 4))
         self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
-            grid=unit_grid(out_units, self.threads, self.GROUPS_PER_THREAD),
+            grid=unit_grid(out_units, self.threads, self.units_per_thread),
             block=(self.threads, 1, 1), smem=self.smem, stream=stream, use_pdl=self.pdl)
 
     @cute.jit
@@ -159,18 +173,18 @@ class NVFP4DequantUnitScale:
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
                units: cutlass.Int32, out_units: cutlass.Int32):
-        first = first_unit(self.pdl, self.threads, self.GROUPS_PER_THREAD)
+        first = first_unit(self.pdl, self.threads, self.units_per_thread)
         words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32)
-                 for _ in range(self.GROUPS_PER_THREAD)]
+                 for _ in range(self.units_per_thread)]
         sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
-               for _ in range(self.GROUPS_PER_THREAD)]
-        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+               for _ in range(self.units_per_thread)]
+        for j in cutlass.range_constexpr(self.units_per_thread):
             u = first + j * self.threads
             if u < units:
                 self._load_words(mW, u, words[j])
                 self._load_scales(mSF, sSF, u // 4, sfs[j])
         two63 = in_register(BF16X2_POW2_63)
-        for j in cutlass.range_constexpr(self.GROUPS_PER_THREAD):
+        for j in cutlass.range_constexpr(self.units_per_thread):
             u = first + j * self.threads
             if u < units:
                 sf32 = sfs[j].load().to(cutlass.Float32)
@@ -237,17 +251,19 @@ def _compile_group_kernel(kernel):
 
 
 @jit.cached
-def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0):
+def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M;
-    ``ctas_per_sm`` as ``NVFP4DequantUnitScale``'s."""
-    return _compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm))
+    ``ctas_per_sm`` and ``units_per_thread`` as ``NVFP4DequantUnitScale``'s."""
+    return _compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
+                                                       units_per_thread=units_per_thread))
 
 
 @jit.cached
-def compile_nvfp4_dequant_unit_scale(k: int, ctas_per_sm: int = 0):
+def compile_nvfp4_dequant_unit_scale(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
     """Tensor-free compile of ``NVFP4DequantUnitScale``: static K (a multiple of 64), dynamic M;
-    ``ctas_per_sm`` as its."""
-    return _compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm))
+    ``ctas_per_sm`` and ``units_per_thread`` as its."""
+    return _compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm,
+                                                       units_per_thread=units_per_thread))
 
 
 @jit.cached
@@ -318,8 +334,8 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     kernel us at M = 129, M rows / padded to the 128-token tile: 9216x7168 stream-K 74.4 /
     50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9).
 
-    ``spread``: the NVFP4 pass at as few CTAs an SM as its grid needs (``spread_ctas_per_sm``),
-    for a pass that launches under the kernel before it."""
+    ``spread``: the NVFP4 pass on a grid of about ``SPREAD_PASS_CTAS`` CTAs at as few an SM as
+    it needs (``spread_launch``), for a pass that launches under the kernel before it."""
     k_order = KOrder(k_order)
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
@@ -334,7 +350,7 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
         # PERMUTED and PAIRS both take PERMUTED_K_ORDER
         compile_group = (compile_nvfp4_dequant_unit_scale if k_order == KOrder.IDENTITY
                          else compile_nvfp4_dequant_permuted_k)
-        cap = spread_ctas_per_sm(out.shape[0], k, sm_count(a.device.index)) if spread else 0
-        compile_group(k, cap)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
-                              out.view(torch.int32).view(-1, 32))
+        launch = spread_launch(out.shape[0], k, sm_count(a.device.index)) if spread else ()
+        compile_group(k, *launch)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
+                                  out.view(torch.int32).view(-1, 32))
     return out

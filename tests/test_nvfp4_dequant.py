@@ -8,7 +8,7 @@ from cute_kernels.nvfp4_dequant import (SM_SHARED_BYTES, bf16_activations,
                                         compile_nvfp4_dequant,
                                         compile_nvfp4_dequant_permuted_k,
                                         compile_nvfp4_dequant_unit_scale, nvfp4_dequantize,
-                                        residency_smem, spread_ctas_per_sm)
+                                        residency_smem, spread_launch)
 from cute_kernels.testing import compile_only
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
@@ -26,9 +26,9 @@ def test_unit_scale_kernel_compiles_for_sm90a(k):
 
 
 @pytest.mark.parametrize("fn", [compile_nvfp4_dequant_unit_scale, compile_nvfp4_dequant_permuted_k])
-@pytest.mark.parametrize("ctas_per_sm", [1, 3])
-def test_capped_group_kernels_compile_for_sm90a(fn, ctas_per_sm):
-    assert compile_only(fn, 576, ctas_per_sm) is not None
+@pytest.mark.parametrize("ctas_per_sm,units", [(1, 1), (3, 2)])
+def test_spread_group_kernels_compile_for_sm90a(fn, ctas_per_sm, units):
+    assert compile_only(fn, 576, ctas_per_sm, units) is not None
 
 
 @pytest.mark.parametrize("cap", range(1, 9))
@@ -38,14 +38,17 @@ def test_residency_smem_lets_exactly_cap_ctas_onto_an_sm(cap):
     assert residency_smem(cap) <= 227 * 1024 and residency_smem(cap) % 128 == 0
 
 
-def test_spread_cap_is_the_fewest_ctas_an_sm_the_grid_needs():
-    # a CTA writes 1024 units of 16 elements: 16384 elements
-    assert spread_ctas_per_sm(64, 7168, 132) == 1  # 28 CTAs
-    assert spread_ctas_per_sm(512, 7168, 132) == 2  # 224 CTAs
-    assert spread_ctas_per_sm(1024, 7168, 132) == 4  # 448
-    assert spread_ctas_per_sm(132 * 16384 // 64, 64, 132) == 1  # exactly one wave
-    assert spread_ctas_per_sm(132 * 16384 // 64 + 1, 64, 132) == 2
-    assert spread_ctas_per_sm(16384, 7168, 132) == 0  # the threads cap it at 8 anyway
+def test_spread_launch_aims_at_its_grid_one_cta_an_sm():
+    # (ctas_per_sm, units_per_thread); a CTA writes 256 threads x units x 16 elements
+    assert spread_launch(32, 7168, 132) == (1, 1)  # 56 CTAs
+    assert spread_launch(64, 7168, 132) == (1, 2)  # 56
+    assert spread_launch(64, 2048, 132) == (1, 1)  # 32
+    assert spread_launch(256, 2048, 132) == (1, 2)  # 64
+    assert spread_launch(128, 7168, 132) == (1, 4)  # 56
+    assert spread_launch(512, 7168, 132) == (2, 4)  # 224: two an SM
+    assert spread_launch(1024, 7168, 132) == (4, 4)  # 448
+    assert spread_launch(16384, 7168, 132) == (0, 4)  # the threads cap it at 8 anyway
+    assert spread_launch(1, 64, 132) == (1, 1)
 
 
 def _random_inputs(m, k, device):
@@ -173,9 +176,11 @@ def test_bf16_activations_padded_rows_are_zero(permuted):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("permuted", [False, True])
-@pytest.mark.parametrize("m,k,rows", [(64, 7168, 64), (129, 576, 256), (1000, 7168, 1024)])
+@pytest.mark.parametrize("m,k,rows", [(64, 7168, 64), (129, 576, 256), (1000, 7168, 1024),
+                                      (32, 7168, 32), (250, 2048, 256)])
 def test_bf16_activations_spread_is_the_same(permuted, m, k, rows):
-    """``spread`` changes only how many CTAs share an SM (dynamic shared memory, unused)."""
+    """``spread`` changes only the grid (1, 2 or 4 units a thread here) and how many CTAs
+    share an SM (dynamic shared memory, unused)."""
     q, sf, _ = _random_inputs(m, k, "cuda")
     want = bf16_activations(q, sf, permuted, rows)
     got = bf16_activations(q, sf, permuted, rows, spread=True)

@@ -1,39 +1,42 @@
 """The spread activation pass's shape (session 36): how many CTAs an SM it allows (``cap``)
-and how many 64-element group units a thread takes (``groups``; the default 4 makes a CTA of
-16384 elements, so 64 tokens of K = 7168 are 28 CTAs) under the routed PDL trigger. Per
-point, graph us of back-to-back public calls (interleaved, two rounds): the rule's pass
-("rule": cap from ``spread_ctas_per_sm``, 4 groups) against variants compiled here. One
-point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+and how many units a thread takes (``units``; 4 makes a CTA of 16384 elements, so 64 tokens
+of K = 7168 are 28 CTAs) under the routed PDL trigger. Per point, graph us of back-to-back
+public calls (interleaved, two rounds): the rule's pass ("rule": ``spread_launch``) against
+fixed variants ("c1u2": one CTA an SM, 2 units a thread) and the first rule ("first": 4
+units, ceil(CTAs / SMs) an SM; the first call of this probe measured c1u2 faster than it at
+every point). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
+compiles only."""
 
 import importlib
 
 import torch
 from probe_inputs import fp4_gemm_operands, fused_operands, gate_up_words, replaced
 
-from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
-from cute_kernels.nvfp4_dequant import NVFP4DequantPermutedK, _compile_group_kernel
 
 # (op, N or 2I, K, M)
 POINTS = [("fused", 4096, 7168, 64), ("fused", 4096, 7168, 32), ("gemm", 4096, 7168, 64),
           ("gemm", 4096, 7168, 32), ("gemm", 7168, 2048, 32), ("gemm", 7168, 2048, 64),
-          ("gemm", 7168, 2048, 256)]
-VARIANTS = {"c1g2": (1, 2), "c1g1": (1, 1), "c2g4": (2, 4), "c2g2": (2, 2)}
+          ("gemm", 7168, 2048, 256), ("gemm", 7168, 2048, 128), ("gemm", 4096, 7168, 17),
+          ("fused", 4096, 7168, 17)]
 dequant = importlib.import_module("cute_kernels.nvfp4_dequant")
 
 
-@jit.cached
-def compile_pass(k: int, cap: int, groups: int):
-    """``NVFP4DequantPermutedK`` with ``groups`` units a thread, at most ``cap`` CTAs an SM."""
-    cls = type("PermutedKPassProbe", (NVFP4DequantPermutedK,), {"GROUPS_PER_THREAD": groups})
-    return _compile_group_kernel(cls(k, ctas_per_sm=cap))
+def first_rule(out_rows: int, k: int, sms: int) -> tuple[int, int]:
+    """Session 36's first spread: 4 units a thread, ceil(CTAs / SMs) CTAs an SM."""
+    ctas = -(-(out_rows * k // 16) // 1024)
+    cap = -(-ctas // sms)
+    return (0 if cap >= 8 else cap), 4
 
 
-def with_pass(fn, cap: int, groups: int):
-    """``fn`` with the activation pass's launches on that variant."""
+VARIANTS = {"first": first_rule, "c1u1": lambda *_: (1, 1), "c1u2": lambda *_: (1, 2)}
+
+
+def with_pass(fn, launch):
+    """``fn`` with the spread activation pass's launch from ``launch`` instead of the rule."""
     def run(w):
-        with replaced(dequant, {"compile_nvfp4_dequant_permuted_k":
-                                lambda k, _cap=0: compile_pass(k, cap, groups)}):
+        with replaced(dequant, {"spread_launch": launch}):
             fn(w)
     return run
 
@@ -54,7 +57,7 @@ for op, n, k, m in select_shapes(POINTS):
         def public(w):
             nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
     calls = {"rule": public}
-    calls.update({name: with_pass(public, *v) for name, v in VARIANTS.items()})
+    calls.update({name: with_pass(public, v) for name, v in VARIANTS.items()})
     for fn in calls.values():  # compiles
         fn(weights[0])
     torch.cuda.synchronize()
