@@ -1,0 +1,42 @@
+"""Session 36: where the wgmma launch with the PDL trigger and the spread activation pass
+(``pdl_trigger_plan``, ``spread_launch``) now stands against the small-M kernel at 9..16
+tokens, and the spread pass on stream-K plans (the rule keeps them unspread: the first spread,
+4 units a thread, lost at 7168x18432 M = 64). Per point, graph us of back-to-back calls
+(interleaved, two rounds): the public route ("public"), the wgmma launch by the rule
+(``launch_planned``, "wgmma") and with the spread pass ("spread"). One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import fp4_gemm_operands
+
+from cute_kernels import nvfp4_gemm
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.large_m_plans import plain_plan
+from cute_kernels.nvfp4_gemm import launch_planned
+
+POINTS = [(4096, 7168, 9), (4096, 7168, 12), (4096, 7168, 16), (7168, 2048, 16),
+          (9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 16), (7168, 18432, 64),
+          (9216, 7168, 64), (36864, 7168, 64)]
+
+alpha = torch.full((1,), 0.5, device="cuda")
+for n, k, m in select_shapes(POINTS):
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
+    plan = plain_plan(m, n, k)
+    calls = {
+        "public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out),
+        "wgmma": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
+                                          wg_k_split=True),
+        "spread": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
+                                           wg_k_split=True, spread_pass=True),
+    }
+    for fn in calls.values():  # compiles
+        fn(weights[0])
+    torch.cuda.synchronize()
+    if warm_only():
+        continue
+    groups = [[lambda w=w, fn=fn: fn(w) for w in weights] for fn in calls.values()]
+    for _ in range(2):
+        times = time_graphs_interleaved_us(groups, 100)
+        print(f"gemm {n}x{k} M={m} plan={plan}: " + " ".join(
+            f"{name}={t:.2f}" for name, t in zip(calls, times)), flush=True)
+    del weights
