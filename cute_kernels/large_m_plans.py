@@ -466,14 +466,17 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
     7168x2048 M = 32 7.56 / 7.10 / 7.10, M = 64 8.40 / 7.92 / 7.91, M = 256 15.25 / 15.06 /
     14.79). Session 35 lost with several tiles a CTA (7168x2048 M = 1024 45.27 / 47.30).
 
-    Stream-K, one token tile, up to ``PDL_TRIGGER_MAX_M`` tokens: the trigger alone, where
-    the spread lost (7168x18432 M = 64 40.25 / 39.79 / 40.34; 9216x7168 M = 64 25.15 / 24.82
-    / 24.74). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65)."""
+    Stream-K, one token tile, up to ``PDL_TRIGGER_MAX_M`` tokens: the trigger, the spread
+    only on 16-token tiles (``tools/narrow_spread_probe.py``, M = 16, trigger / both:
+    9216x7168 19.90 / 19.48, 5120x17408 24.26 / 23.81, 7168x18432 30.94 / 30.43), where it
+    lost on wider ones (M = 64: 7168x18432 39.87 / 40.50, 36864x7168 70.74 / 71.12; with the
+    first spread pass, 4 units a thread, 7168x18432 M = 64 40.25 untriggered / 39.79 /
+    40.34). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65)."""
     tok_tiles = -(-m // tile_m)
     tiles = tok_tiles * -(-n // tile_n)
     if stream_k:
         trigger = m <= PDL_TRIGGER_MAX_M and tok_tiles == 1 and tiles <= ctas
-        return trigger, False
+        return trigger, trigger and tile_m <= 16
     pieces = 2 if pair_pieces else splits
     trigger = m <= PDL_SPREAD_TRIGGER_MAX_M and tiles * pieces <= ctas
     return trigger, trigger
@@ -536,6 +539,29 @@ WGMMA_FROM_9_MIN_UNITS = 80
 # session 28's byte order needed 100 units an SM). ``tools/packed_order_probe.py`` (H200
 # 2026-12-01, M = 16, us, two rounds, the wgmma route in pairs / the small kernel, public):
 # 5120x17408 (82 units) 25.6, 25.7 / 28.0, 28.0.
+
+
+# ``nvfp4_gemm``'s own W4A4 launches on permuted words since the PDL trigger and the spread
+# activation pass (``pdl_trigger_plan``, session 36) also take the wgmma kernel at 9..16 tokens
+# on weights over 8 Mi values where it sums two K pieces in cluster pairs (``wg_k_pairs``) or
+# its 16-token stream-K row has at least this many units an SM. ``tools/narrow_spread_probe.py``
+# (H200 2026-12-01, graph us, small kernel / wgmma): 4096x7168 (pairs) M = 9 10.47 / 9.54,
+# M = 12 10.58 / 9.55, M = 16 10.58 / 9.54; 9216x7168 (61 units) M = 16 20.1 / 19.5 (spread);
+# 7168x2048 (whole 64-row tiles) stays: M = 16 6.34 / 6.84.
+PLAIN_WGMMA_FROM_9_MIN_UNITS = 60
+
+
+@functools.lru_cache(maxsize=256)
+def plain_wgmma_from_9_tokens(n: int, k: int, sms: int = H200_SMS) -> bool:
+    """Whether ``nvfp4_gemm``'s fp4 activations at 9..16 tokens on permuted words [N, K] take
+    the wgmma kernel: ``wgmma_from_9_tokens``, or (over 8 Mi values) its cluster pairs or a
+    stream-K row of ``PLAIN_WGMMA_FROM_9_MIN_UNITS`` units an SM."""
+    if wgmma_from_9_tokens(n, k, sms):
+        return True
+    if n * k <= 8 * 2**20:
+        return False
+    return wg_k_pairs(16, n, k) or (stream_k_plan(16, n, k) is not None and
+                                   row_units(n, k) >= PLAIN_WGMMA_FROM_9_MIN_UNITS * sms)
 
 
 @functools.lru_cache(maxsize=256)  # asked on the small-M host path at 9..16 tokens

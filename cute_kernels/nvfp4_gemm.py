@@ -33,7 +33,8 @@ from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, plain_launch_options, plain_plan,
-                             wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens)
+                             plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
+                             wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
@@ -89,7 +90,7 @@ W4A16_BIG_WEIGHTS = 32 * 2**20
 
 # asked on every call's host path, W4A16 on big weights through ``small_m_config``: memoized
 @functools.lru_cache(maxsize=4096)
-def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
+def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = False) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
     up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values or 4
     where the small kernel splits K, and never past 16); W4A4 up to 64 for weights of at most
@@ -127,7 +128,8 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
     (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
-    5120x17408.
+    5120x17408; on ``permuted`` words also 4096x7168 and 9216x7168
+    (``plain_wgmma_from_9_tokens``: its PDL trigger and spread activation pass).
 
     Short K over 8 Mi values (7168x2048) where the wgmma kernel has 64-row tiles
     (``wg_k_split_plan``): W4A4 at
@@ -145,7 +147,8 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True) -> bool:
             first = W4A16_WGMMA_MIN_M_BIG + split
         if m > 16 or (m >= first and (k > SMALL_M_SHORT_K or short_k_wgmma)):
             return False
-    if a_fp4 and 9 <= m <= 16 and wgmma_from_9_tokens(n, k):
+    if a_fp4 and 9 <= m <= 16 and (plain_wgmma_from_9_tokens(n, k) if permuted
+                                   else wgmma_from_9_tokens(n, k)):
         return False
     if m <= 16 or (m <= SMALL_M_MAX and n * k <= 8 * 2**20):
         return True
@@ -453,7 +456,7 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         out = torch.empty((m, n), dtype=out_dtype, device=b.device)
     if m == 0:
         return out
-    if small_m_regime(m, n, k, a_sf is not None):
+    if small_m_regime(m, n, k, a_sf is not None, b.dtype == torch.int32):
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))
     else:

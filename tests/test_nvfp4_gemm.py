@@ -128,6 +128,16 @@ def test_w4a4_takes_the_wgmma_kernel_from_9_tokens_on_many_units():
         assert not any(small_m_regime(m, n, k) for m in (9, 12, 16)), (n, k)
     for n, k in [(9216, 7168), (4096, 7168), (7168, 2048)]:
         assert small_m_regime(16, n, k), (n, k)
+    # permuted words, with the PDL trigger and the spread pass: 4096x7168 in cluster pairs,
+    # 9216x7168 in stream-K (plain_wgmma_from_9_tokens); 7168x2048 and small weights stay
+    for n, k in [(9216, 7168), (4096, 7168), (7168, 18432)]:
+        assert small_m_regime(8, n, k, permuted=True), (n, k)
+        assert not any(small_m_regime(m, n, k, permuted=True) for m in (9, 12, 16)), (n, k)
+    for n, k in [(7168, 2048), (2048, 2048), (1024, 7168)]:
+        assert small_m_regime(16, n, k, permuted=True), (n, k)
+    for m in (8, 12, 16):  # W4A16 as before
+        assert (small_m_regime(m, 4096, 7168, a_fp4=False)
+                == small_m_regime(m, 4096, 7168, a_fp4=False, permuted=True))
     for m in (9, 16):
         for n, k in [(7168, 18432), (36864, 7168), (34816, 5120)]:
             assert small_m_config(m, n, k) == (2, 2, 4, 1), (m, n, k)

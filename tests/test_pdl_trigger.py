@@ -32,7 +32,8 @@ def _triggers(m, n, k):
     (64, 4096, 7168, (True, True)),    # two K pieces in a cluster pair
     (128, 4096, 7168, (True, True)),   # two K pieces through global memory
     (64, 9216, 7168, (True, False)), (128, 9216, 7168, (True, False)),  # stream-K
-    (16, 7168, 18432, (True, False)), (64, 7168, 18432, (True, False)),
+    (16, 7168, 18432, (True, True)), (64, 7168, 18432, (True, False)),  # spread: 16-token tiles
+    (16, 9216, 7168, (True, True)),
     (256, 5120, 17408, (False, False)),  # stream-K over two token tiles
     (1024, 4096, 7168, (False, False)), (1024, 7168, 2048, (False, False)),  # past 512
     (128, 36864, 7168, (False, False)),  # several tiles a CTA
@@ -49,11 +50,13 @@ def test_no_trigger_past_max_m():
             assert _triggers(PDL_TRIGGER_MAX_M + 1, n, k) == (False, False), (n, k)
 
 
-def test_stream_k_never_spreads():
+def test_stream_k_spreads_only_16_token_tiles():
     for n, k in ((9216, 7168), (7168, 18432), (5120, 17408), (36864, 7168)):
         for m in (16, 32, 64, 128, 256):
-            if plain_plan(m, n, k)[2]:
-                assert not _triggers(m, n, k)[1], (m, n, k)
+            plan = plain_plan(m, n, k)
+            if plan[2]:
+                trigger, spread = _triggers(m, n, k)
+                assert spread == (trigger and plan[0] <= 16), (m, n, k)
 
 
 @pytest.mark.parametrize("stream_k,tail", [
@@ -125,3 +128,30 @@ def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m):
             y = nvfp4_gemm(h, h_sf, d, d_sf, alpha_d, out=out)
 
     check_graph_replays_chain(chain, len(down), (m, k))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,k", [(12, 4096), (16, 9216)])
+def test_triggered_w4a4_chain_at_9_to_16_tokens_matches_eager(m, k):
+    """W4A4 chains on permuted words at 9..16 tokens, each GEMM's output quantized for the
+    next: cluster pairs (4096) and 16-token stream-K tiles (9216), both triggered with the
+    spread activation pass. Replayed from a graph, bit for bit the eager run."""
+    from cute_kernels.nvfp4_gemm import small_m_regime
+
+    assert _triggers(m, k, k) == (True, True) and not small_m_regime(m, k, k, True, True)
+    weights = []
+    for _ in range(3):
+        b, b_sf = reference.nvfp4_quantize(torch.randn(k, k, device="cuda", dtype=torch.bfloat16),
+                                           100.0)
+        weights.append((prepare_nvfp4_weight(b), b_sf))
+    x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
+    g = 448 * 6 / (4 * x.abs().amax().item())  # fixed: 4x headroom
+    alpha = 1 / (g * 100.0 * k ** 0.5)  # each output of about the input's size
+
+    def chain(outs):
+        y = x
+        for (b, b_sf), out in zip(weights, outs):
+            q, q_sf = nvfp4_quantize(y, g)
+            y = nvfp4_gemm(q, q_sf, b, b_sf, alpha, out=out)
+
+    check_graph_replays_chain(chain, len(weights), (m, k))
