@@ -18,7 +18,8 @@ byte of codes -> bf16x2 ``e2m1 * 2^-126``), then two exact bf16x2 products, by
 ``PERMUTED_K_ORDER`` (activations for permuted words and, in ``KOrder.PAIRS``, packed weight
 bytes; ``k_order``). They launch with PDL and let the next kernel launch at once
 (``griddepcontrol.launch_dependents`` first thing): that is the wgmma GEMM, which prefetches
-its first weights to L2 and then waits for this kernel's output.
+its first weights to L2 and then waits for this kernel's output. Where the GEMM before them
+triggers early, they launch under it spread over the SMs (``spread_launch``).
 """
 
 from __future__ import annotations

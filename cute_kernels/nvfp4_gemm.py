@@ -421,14 +421,14 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``planned_launch`` says; ``compile_fn`` (a probe's kernel
     variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: ``planned_launch``'s) as
-    ``NVFP4GemmLargeM``'s; ``spread_pass`` (None: ``planned_launch``'s) as
-    ``bf16_activations``' ``spread``."""
+    ``NVFP4GemmLargeM``'s; ``spread_pass`` (None: ``planned_launch``'s where the launch
+    triggers) as ``bf16_activations``' ``spread``."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
     if pdl_trigger is not None:
         options["pdl_trigger"] = pdl_trigger
-    spread = options.pop("spread_pass")
+    spread = options.pop("spread_pass") and options["pdl_trigger"]
     if spread_pass is not None:
         spread = spread_pass
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer

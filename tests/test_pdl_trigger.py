@@ -155,3 +155,26 @@ def test_triggered_w4a4_chain_at_9_to_16_tokens_matches_eager(m, k):
             y = nvfp4_gemm(q, q_sf, b, b_sf, alpha, out=out)
 
     check_graph_replays_chain(chain, len(weights), (m, k))
+
+
+@pytest.mark.parametrize("m,n,k,forced,want", [
+    (64, 4096, 7168, None, (True, True)),     # the rule: trigger and spread
+    (64, 4096, 7168, False, (False, False)),  # untriggered (the fused split route): no spread
+    (64, 9216, 7168, None, (True, False)),    # stream-K, 64-token tiles: no spread
+])
+def test_launch_planned_spreads_only_triggered_passes(monkeypatch, m, n, k, forced, want):
+    """``launch_planned``'s pass spreads where its own launch triggers, not where a caller
+    turned the trigger off (the pass then launches after the GEMM, on free SMs)."""
+    import importlib
+
+    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")  # the module, not the function
+    seen = {}
+    monkeypatch.setattr(gemm, "bf16_activations",
+                        lambda *args: seen.setdefault("spread", args[4]) or args[0])
+    monkeypatch.setattr(gemm, "launch_large_m",
+                        lambda *args, **kw: seen.setdefault("trigger", kw["pdl_trigger"]))
+    b = torch.zeros(n, k // 8, dtype=torch.int32)  # permuted words, never read
+    gemm.launch_planned(torch.zeros(m, k // 2, dtype=torch.uint8), None, b, None, None,
+                        torch.empty(m, n), plain_plan(m, n, k), wg_k_split=True,
+                        pdl_trigger=forced)
+    assert (seen["trigger"], seen["spread"]) == want
