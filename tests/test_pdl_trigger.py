@@ -93,6 +93,13 @@ def test_triggered_chain_in_a_graph_matches_eager(m, k):
     check_graph_replays_chain(w4a16_chain(weights, x, 1e-3), len(weights), (m, k))
 
 
+def _permuted_weights(n, k, count=3):
+    """``count`` random [N, K] NVFP4 weights (global scale 100) as (permuted words, scales)."""
+    quantized = [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                          100.0) for _ in range(count)]
+    return [(prepare_nvfp4_weight(b), b_sf) for b, b_sf in quantized]
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [64, 256, 512])
 def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m):
@@ -105,11 +112,7 @@ def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m):
 
     i, k = 2048, 7168
     w, w_sf, g_w = _weights(i, k, "cuda")
-    down = []
-    for _ in range(3):
-        d, d_sf = reference.nvfp4_quantize(torch.randn(k, i, device="cuda", dtype=torch.bfloat16),
-                                           100.0)
-        down.append((prepare_nvfp4_weight(d), d_sf))
+    down = _permuted_weights(k, i)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
     assert _triggers(m, 7168, 2048) == (True, True)
     # the scales from one eager step (then fixed): x's 4x headroom, h's amax, y of a few units
@@ -139,11 +142,7 @@ def test_triggered_w4a4_chain_at_9_to_16_tokens_matches_eager(m, k):
     from cute_kernels.nvfp4_gemm import small_m_regime
 
     assert _triggers(m, k, k) == (True, True) and not small_m_regime(m, k, k, True, True)
-    weights = []
-    for _ in range(3):
-        b, b_sf = reference.nvfp4_quantize(torch.randn(k, k, device="cuda", dtype=torch.bfloat16),
-                                           100.0)
-        weights.append((prepare_nvfp4_weight(b), b_sf))
+    weights = _permuted_weights(k, k)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
     g = 448 * 6 / (4 * x.abs().amax().item())  # fixed: 4x headroom
     alpha = 1 / (g * 100.0 * k ** 0.5)  # each output of about the input's size

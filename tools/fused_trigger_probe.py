@@ -9,10 +9,10 @@ public route ("public": both, by the rule), untriggered ("plain") and the trigge
 compiles only."""
 
 import torch
-from probe_inputs import fused_operands, gate_up_words
+from probe_inputs import fused_operands, gate_up_words, print_forms
 
 from cute_kernels import nvfp4_gemm_swiglu_quant
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm_swiglu_quant import _half_groups, half_group_route
 
 POINTS = [(4096, 7168, 17), (4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128),
@@ -31,14 +31,5 @@ for two_i, k, m in select_shapes(POINTS):
     calls.update({name: lambda w, t=t, s=s: _half_groups(a, a_sf, w[0], w[1], alpha, gs, q, sf,
                                                          pdl_trigger=t, spread_pass=s)
                   for name, (t, s) in FORMS.items()})
-    for fn in calls.values():  # compiles
-        fn(weights[0])
-    torch.cuda.synchronize()
-    if warm_only():
-        continue
-    groups = [[lambda w=w, fn=fn: fn(w) for w in weights] for fn in calls.values()]
-    for _ in range(2):
-        times = time_graphs_interleaved_us(groups, 100)
-        print(f"fused {two_i}x{k} M={m}: " + " ".join(
-            f"{name}={t:.2f}" for name, t in zip(calls, times)), flush=True)
+    print_forms(f"fused {two_i}x{k} M={m}", calls, weights)
     del weights

@@ -8,10 +8,10 @@ pieces lost); these check the rule over the model shapes' other plans, large M i
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import fp4_gemm_operands
+from probe_inputs import fp4_gemm_operands, print_forms
 
 from cute_kernels import nvfp4_gemm
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
 
@@ -33,14 +33,5 @@ for n, k, m in select_shapes(POINTS):
         "untriggered": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
                                                 wg_k_split=True, pdl_trigger=False),
     }
-    for fn in calls.values():  # compiles
-        fn(weights[0])
-    torch.cuda.synchronize()
-    if warm_only():
-        continue
-    groups = [[lambda w=w, fn=fn: fn(w) for w in weights] for fn in calls.values()]
-    for _ in range(2):
-        times = time_graphs_interleaved_us(groups, 100)
-        print(f"gemm {n}x{k} M={m} plan={plan}: " + " ".join(
-            f"{name}={t:.2f}" for name, t in zip(calls, times)), flush=True)
+    print_forms(f"gemm {n}x{k} M={m} plan={plan}", calls, weights)
     del weights

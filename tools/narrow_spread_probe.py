@@ -7,10 +7,10 @@ tokens, and the spread pass on stream-K plans (the rule keeps them unspread: the
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import fp4_gemm_operands
+from probe_inputs import fp4_gemm_operands, print_forms
 
 from cute_kernels import nvfp4_gemm
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned
 
@@ -29,14 +29,5 @@ for n, k, m in select_shapes(POINTS):
         "spread": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
                                            wg_k_split=True, spread_pass=True),
     }
-    for fn in calls.values():  # compiles
-        fn(weights[0])
-    torch.cuda.synchronize()
-    if warm_only():
-        continue
-    groups = [[lambda w=w, fn=fn: fn(w) for w in weights] for fn in calls.values()]
-    for _ in range(2):
-        times = time_graphs_interleaved_us(groups, 100)
-        print(f"gemm {n}x{k} M={m} plan={plan}: " + " ".join(
-            f"{name}={t:.2f}" for name, t in zip(calls, times)), flush=True)
+    print_forms(f"gemm {n}x{k} M={m} plan={plan}", calls, weights)
     del weights

@@ -10,10 +10,11 @@ compiles only."""
 import importlib
 
 import torch
-from probe_inputs import fp4_gemm_operands, fused_operands, gate_up_words, replaced
+from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words, print_forms,
+                          replaced)
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 
 # (op, N or 2I, K, M)
 POINTS = [("fused", 4096, 7168, 64), ("fused", 4096, 7168, 32), ("gemm", 4096, 7168, 64),
@@ -58,14 +59,5 @@ for op, n, k, m in select_shapes(POINTS):
             nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
     calls = {"rule": public}
     calls.update({name: with_pass(public, v) for name, v in VARIANTS.items()})
-    for fn in calls.values():  # compiles
-        fn(weights[0])
-    torch.cuda.synchronize()
-    if warm_only():
-        continue
-    groups = [[lambda w=w, fn=fn: fn(w) for w in weights] for fn in calls.values()]
-    for _ in range(2):
-        times = time_graphs_interleaved_us(groups, 100)
-        print(f"{op} {n}x{k} M={m}: " + " ".join(
-            f"{name}={t:.2f}" for name, t in zip(calls, times)), flush=True)
+    print_forms(f"{op} {n}x{k} M={m}", calls, weights)
     del weights

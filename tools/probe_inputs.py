@@ -266,20 +266,37 @@ def fits(kind: str, n: int, k: int, launch: dict) -> bool:
     return True
 
 
+def _variant_rounds(variants: dict, rounds: int):
+    """Each of ``variants`` ((weight copies, a call of one copy)) called once (compiles), then,
+    unless in a warm-up process, ``rounds`` lists of graph us (100 calls a graph, the copies in
+    turn, interleaved)."""
+    from cute_kernels.bench.timing import time_graphs_interleaved_us
+
+    for copies, call in variants.values():
+        call(copies[0])
+    torch.cuda.synchronize()
+    if warm_only():
+        return
+    for _ in range(rounds):
+        yield time_graphs_interleaved_us(
+            [[lambda w=w, call=call: call(w) for w in copies] for copies, call in
+             variants.values()], 100)
+
+
 def print_variant_rounds(label: str, variants: dict, rounds: int = 2) -> None:
     """A probe point's variants side by side: ``variants`` maps a name to (weight copies, a
     call of one copy). Each is called once (compiles; in a warm-up process that is all), then
     ``label`` and ``rounds`` lines of graph us (100 calls a graph, the copies in turn,
     interleaved)."""
-    from cute_kernels.bench.timing import time_graphs_interleaved_us
-
-    for copies, call in variants.values():
-        call(copies[0])
-    if warm_only():
-        return
-    print(label, flush=True)
-    for _ in range(rounds):
-        times = time_graphs_interleaved_us(
-            [[lambda w=w, call=call: call(w) for w in copies] for copies, call in
-             variants.values()], 100)
+    if not warm_only():
+        print(label, flush=True)
+    for times in _variant_rounds(variants, rounds):
         print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(variants, times)), flush=True)
+
+
+def print_forms(label: str, calls: dict, copies: list, rounds: int = 2) -> None:
+    """A probe point's forms on the same weight copies: ``calls`` maps a name to a call of one
+    copy; as ``print_variant_rounds``, each round one line "label: name=us ..."."""
+    variants = {name: (copies, call) for name, call in calls.items()}
+    for times in _variant_rounds(variants, rounds):
+        print(f"{label}: " + " ".join(f"{v}={t:.2f}" for v, t in zip(calls, times)), flush=True)
