@@ -443,7 +443,7 @@ def wg_k_pairs(m: int, n: int, k: int) -> bool:
     return plan is not None and plan[1] == 2 and plan[0] <= WG_K_PAIR_MAX_TILE_M
 
 
-# The plain kernel's PDL trigger after the first main loop (``pdl_trigger_plan``): stream-K
+# The wgmma kernels' PDL trigger after the first main loop (``pdl_trigger_plan``): stream-K
 # launches up to this many tokens; launches of whole tiles or fixed K pieces, with the next
 # activation pass spread over the SMs, up to ``PDL_SPREAD_TRIGGER_MAX_M``
 PDL_TRIGGER_MAX_M = 256

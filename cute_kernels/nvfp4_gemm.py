@@ -414,6 +414,16 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
     return tile_m, splits, options
 
 
+def pdl_choices(options: dict, pdl_trigger: bool | None, spread_pass: bool | None) -> bool:
+    """A caller's PDL choices (None: the plan's) on ``planned_launch``'s ``options``: sets
+    ``pdl_trigger``, takes ``spread_pass`` out and returns the spread, the plan's only where
+    the launch triggers (the pass then launches under the kernel before it)."""
+    if pdl_trigger is not None:
+        options["pdl_trigger"] = pdl_trigger
+    spread = options.pop("spread_pass") and options["pdl_trigger"]
+    return spread if spread_pass is None else spread_pass
+
+
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
                    compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None,
@@ -426,11 +436,7 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
-    if pdl_trigger is not None:
-        options["pdl_trigger"] = pdl_trigger
-    spread = options.pop("spread_pass") and options["pdl_trigger"]
-    if spread_pass is not None:
-        spread = spread_pass
+    spread = pdl_choices(options, pdl_trigger, spread_pass)
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), b, b_sf, alpha, out,

@@ -235,7 +235,7 @@ class NVFP4GemmLargeM:
         # (``_trigger_dependents``): the next call's activation pass (which waits for this
         # launch's end before it touches memory) and the GEMM behind it, which prefetches its
         # weights to L2, launch under this launch's epilogue instead of after it
-        # (``launch_large_m`` says where it pays)
+        # (``large_m_plans.pdl_trigger_plan`` says where it pays)
         self.pdl_trigger = pdl_trigger
         # The consumers look a scale's bf16x2 splat of ``e4m3 * 2^63`` up in a 256-entry shared
         # table (one LDS) instead of converting the byte (PRMT, F2FP, HADD2.F32, FMUL, LOP3,

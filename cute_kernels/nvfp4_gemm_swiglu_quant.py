@@ -48,11 +48,12 @@ from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
-                            packed_widens, pdl_trigger_plan, plain_launch_options, stream_k_plan,
-                            wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens, wide_pieces)
+                            packed_widens, plain_launch_options, plain_plan, stream_k_plan,
+                            wg_k_split_plan, wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
-                         small_m_config, small_m_regime, staged_tokens)
+                         pdl_choices, planned_launch, small_m_config, small_m_regime,
+                         staged_tokens)
 from .nvfp4_gemm_large_m import H200_SMS, TILE_N
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
@@ -492,22 +493,20 @@ def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
                  pdl_trigger: bool | None = None, spread_pass: bool | None = None):
     """The fused wgmma kernel in 64-row tiles of half an interleave group, the warpgroups on
     the K groups (``NVFP4GemmSwigluQuantLargeM``'s ``wg_k_split``), launched as ``nvfp4_gemm``
-    launches the [2I, K] weight: ``wg_k_split_plan``'s token tile and K pieces, two pieces in
-    clusters of two CTAs where ``wg_k_pairs``, the PDL trigger and the spread activation pass
-    where ``pdl_trigger_plan`` (``pdl_trigger`` / ``spread_pass``: a probe's choice instead);
-    ``compile_fn`` (a probe's kernel variant) as ``launch_large_m``'s."""
+    launches the [2I, K] weight (``planned_launch``: ``wg_k_split_plan``'s token tile and K
+    pieces, two pieces in clusters of two CTAs where ``wg_k_pairs``, the PDL trigger and the
+    spread activation pass where ``pdl_trigger_plan``; ``pdl_trigger`` / ``spread_pass``: a
+    probe's choice instead, ``pdl_choices``); ``compile_fn`` (a probe's kernel variant) as
+    ``launch_large_m``'s."""
     two_i, k, _ = weight_dims(w)
     m = a.shape[0]
-    tile_m, splits = wg_k_split_plan(m, two_i, k)
-    pairs = wg_k_pairs(m, two_i, k)
-    trigger, spread = pdl_trigger_plan(m, two_i, tile_m, 64, splits, False, pairs, H200_SMS)
-    trigger = trigger if pdl_trigger is None else pdl_trigger
-    spread = spread if spread_pass is None else spread_pass
+    tile_m, splits, options = planned_launch(m, two_i, k, plain_plan(m, two_i, k),
+                                             wg_k_split=True)
+    spread = pdl_choices(options, pdl_trigger, spread_pass)
     k_order = wgmma_k_order(w)
     launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m, spread), w,
                    w_sf, alpha, out_global_scale, out, out_sf, (tile_m, 0), k_order=k_order,
-                   compile_fn=compile_fn, splits=1 if pairs else splits, wg_k_split=True,
-                   pair_pieces=pairs, pdl_trigger=trigger)
+                   compile_fn=compile_fn, splits=splits, **options)
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
