@@ -476,15 +476,21 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
 # 22.06 / 21.44, M = 256 27.58 / 29.06 / 28.65. Weights of at most ``HALF_GROUP_MIN_WEIGHTS``
 # values keep their fused routes (the pair's GEMM there is the small kernel up to 64 tokens,
 # and the rest is unmeasured); at 16 tokens or fewer the fused small-M kernel keeps bf16
-# activations (4096x7168 M = 9 14.3 us against ~14.4 for the pair).
+# activations (4096x7168 M = 9 14.3 us against ~14.4 for the pair). NVFP4 activations on
+# permuted words at 9..16 tokens take this route where ``nvfp4_gemm`` takes 64-row tiles there
+# (``plain_wgmma_from_9_tokens``): ``tools/fused_narrow_pair_probe.py`` (H200 2026-12-01,
+# session 37 call 1, graph us, small kernel / half-group pairs with the trigger and the spread
+# pass, equal bits): 4096x7168 M = 9 11.13 / 10.39, M = 12 11.19 / 10.53, M = 16 11.34 / 10.50.
 HALF_GROUP_MIN_WEIGHTS = 8 * 2**20
 
 
-def half_group_route(m: int, i: int, k: int, a_fp4: bool = True) -> bool:
+def half_group_route(m: int, i: int, k: int, a_fp4: bool = True,
+                     permuted: bool = False) -> bool:
     """Whether ``nvfp4_gemm_swiglu_quant`` launches the fused kernel on half interleave groups
     as ``nvfp4_gemm`` launches the [2I, K] weight (the comment above)."""
-    return (m > 16 and 2 * i * k > HALF_GROUP_MIN_WEIGHTS
-            and not small_m_regime(m, 2 * i, k, a_fp4)
+    narrow = m >= 9 and a_fp4 and permuted
+    return ((m > 16 or narrow) and 2 * i * k > HALF_GROUP_MIN_WEIGHTS
+            and not small_m_regime(m, 2 * i, k, a_fp4, permuted)
             and wg_k_split_plan(m, 2 * i, k) is not None)
 
 
@@ -611,7 +617,7 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif half_group_route(m, i, k, a_sf is not None):
+    elif half_group_route(m, i, k, a_sf is not None, w.dtype == torch.int32):
         _half_groups(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes)
     elif swiglu_small_m_regime(m, i, k, a_sf is not None, w.dtype == torch.int32):
         launch_small_m(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes,

@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, nvfp4_quantize,
-                          prepare_nvfp4_weight, reference)
+                          prepare_gate_up_weight, prepare_nvfp4_weight, reference,
+                          restore_gate_up_weight)
 from cute_kernels.k_order import KOrder
 from cute_kernels.large_m_plans import PDL_SPREAD_TRIGGER_MAX_M, PDL_TRIGGER_MAX_M, plain_plan
 from cute_kernels.nvfp4_gemm import planned_launch
@@ -101,20 +102,26 @@ def _permuted_weights(n, k, count=3):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [64, 256, 512])
+@pytest.mark.parametrize("m", [12, 64, 256, 512])
 def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m):
     """NVFP4 MLP steps on launches that trigger, each behind a spread activation pass: the
-    quantization, the fused gate_up op (4096x7168: half-group tiles, a cluster pair at 64
-    tokens, whole tiles at 256; its 128-row route at 512) and the down ``nvfp4_gemm``
-    (7168x2048: whole tiles), whose bf16 output feeds the next step. Replayed from a graph
-    with no gaps between kernels, bit for bit the eager run."""
+    quantization, the fused gate_up op (4096x7168: half-group tiles, a cluster pair at 12
+    tokens on permuted words and at 64, whole tiles at 256; its 128-row route at 512) and the
+    down ``nvfp4_gemm`` (7168x2048: whole tiles; at 12 tokens its small kernel), whose bf16
+    output feeds the next step. Replayed from a graph with no gaps between kernels, bit for
+    bit the eager run."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
     from tests.test_nvfp4_gemm_swiglu_quant import _weights
 
     i, k = 2048, 7168
     w, w_sf, g_w = _weights(i, k, "cuda")
     down = _permuted_weights(k, i)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
-    assert _triggers(m, 7168, 2048) == (True, True)
+    if m <= 16:  # the half-group route takes 9..16 tokens on permuted words only
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+        assert half_group_route(m, i, k, True, True)
+    else:
+        assert _triggers(m, 7168, 2048) == (True, True)
     # the scales from one eager step (then fixed): x's 4x headroom, h's amax, y of a few units
     g_a = 448 * 6 / (4 * x.abs().amax().item())
     alpha_w = 1 / (g_a * g_w.item())
