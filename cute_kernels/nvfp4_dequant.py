@@ -39,45 +39,9 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder, order_k
 from .reorder_k import reorder_k
-from .unit_grid import first_unit, unit_grid
+from .unit_grid import first_unit, residency_smem, spread_launch, unit_grid
 
 BLOCK = 16  # elements per scale factor
-SM_SHARED_BYTES = 228 * 1024  # an sm_90 SM's shared memory
-CTA_RESERVED_SHARED = 1024  # what the hardware keeps of it for each resident CTA
-THREADS_CTAS_PER_SM = 8  # 256-thread CTAs an SM holds by its 2048 threads
-
-
-def residency_smem(ctas_per_sm: int) -> int:
-    """Dynamic shared memory a CTA asks for so that ``ctas_per_sm`` of them, not one more, fit
-    on an SM: the SM's share of each, 128-byte granules, less the reserve."""
-    share = SM_SHARED_BYTES // ctas_per_sm // 128 * 128
-    assert (ctas_per_sm + 1) * share > SM_SHARED_BYTES
-    return share - CTA_RESERVED_SHARED
-
-
-# The spread pass's grid: about this many CTAs (units a thread 1..4), one an SM where it fits.
-# ``tools/pass_shape_probe.py`` (H200 2026-12-01, session 36, public graph us under the routed
-# trigger; 4 units a thread, at most ceil(CTAs / SMs) an SM / 2 units, one an SM / 1 unit, one
-# an SM): fused 4096x7168 M = 64 (28 / 56 / 112 CTAs) 13.10 / 12.72 / 12.81, M = 32 (14 / 28
-# / 56) 11.55 / 11.14 / 10.91; nvfp4_gemm 4096x7168 M = 64 11.90 / 11.63 / 11.75, M = 32 10.41
-# / 9.98 / 9.92; 7168x2048 M = 64 (8 / 16 / 32) 7.92 / 7.62 / 7.70, M = 256 (32 / 64 / 128)
-# 14.81 / 14.35 / 14.72. Fewer CTAs each take longer; more wait for SMs, and the next launch
-# waits for all of them to start.
-SPREAD_PASS_CTAS = 64
-
-
-def spread_launch(out_rows: int, k: int, sms: int) -> tuple[int, int]:
-    """(ctas_per_sm, units_per_thread) of a group kernel writing ``out_rows`` x ``k`` spread
-    over the SMs: units a thread for about ``SPREAD_PASS_CTAS`` CTAs (1..4), and as few CTAs
-    an SM as the grid then needs on ``sms`` SMs (0 where the threads cap it anyway). A launch
-    under a running kernel (PDL) otherwise piles its CTAs onto the few SMs free at the time
-    and onto the first that free up (H200 2026-12-01, ``tools/trigger_timeline.py``: the pass
-    after a triggering GEMM at 4096x7168 M = 64 ran 6.4 us instead of 2.5)."""
-    units = out_rows * k // 16
-    per_thread = min(4, max(1, -(-units // (256 * SPREAD_PASS_CTAS))))
-    ctas = -(-units // (256 * per_thread))
-    cap = -(-ctas // sms)
-    return (0 if cap >= THREADS_CTAS_PER_SM else cap), per_thread
 
 
 class NVFP4Dequant:
@@ -335,23 +299,25 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     kernel us at M = 129, M rows / padded to the 128-token tile: 9216x7168 stream-K 74.4 /
     50.6, 4096x7168 41.7 / 30.4; 64-token whole tiles on 9216x7168 60.4 / 54.9).
 
-    ``spread``: the NVFP4 pass on a grid of about ``SPREAD_PASS_CTAS`` CTAs at as few an SM as
-    it needs (``spread_launch``), for a pass that launches under the kernel before it."""
+    ``spread``: the pass (NVFP4 ``a``'s, or bf16 ``a``'s reordering copy) on a grid of about
+    ``SPREAD_PASS_CTAS`` CTAs at as few an SM as it needs (``spread_launch``), for a pass that
+    launches under the kernel before it."""
     k_order = KOrder(k_order)
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
+    out_rows = max(m, rows or 0)
+    launch = spread_launch(out_rows, k, sm_count(a.device.index)) if spread and out_rows else ()
     if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
             and a.is_cuda and a.is_contiguous()):
-        return reorder_k(a, rows)  # one kernel, not order_k's strided copy
+        return reorder_k(a, rows, launch)  # one kernel, not order_k's strided copy
     if a_sf is None or m * k >= 2**31 or k % 64:
         x = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
         return x if k_order == KOrder.IDENTITY else order_k(x, k_order, rows)
-    out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=a.device)
+    out = torch.empty((out_rows, k), dtype=torch.bfloat16, device=a.device)
     if out.shape[0]:  # one launch writes the rows past M too (no memset between it and the
         # GEMM, which its PDL trigger lets start early)
         # PERMUTED and PAIRS both take PERMUTED_K_ORDER
         compile_group = (compile_nvfp4_dequant_unit_scale if k_order == KOrder.IDENTITY
                          else compile_nvfp4_dequant_permuted_k)
-        launch = spread_launch(out.shape[0], k, sm_count(a.device.index)) if spread else ()
         compile_group(k, *launch)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
                                   out.view(torch.int32).view(-1, 32))
     return out

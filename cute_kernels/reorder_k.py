@@ -9,7 +9,10 @@ threads write its 128) from 8 input words (bf16 pairs): output word (kb, half, q
 ``half`` of input words a and a + 2, a = 8 q + 4 (kb // 2) + kb % 2 (one ``prmt``).
 
 Rows past the input (``rows``: whole token tiles for the wgmma kernels' TMA) are written as
-zeros. It launches with PDL and lets the GEMM launch at once, as the dequantize kernels do.
+zeros. It launches with PDL and lets the GEMM launch at once, as the dequantize kernels do, and
+where the GEMM before it triggers early it launches under that one spread over the SMs as they
+do (``unit_grid.spread_launch``; unspread, W4A16 4096x7168 on packed bytes at M = 32 / 64 went
+from 14.1 / 16.0 us to 16.7 / 21.1 with session 35's trigger).
 """
 
 from __future__ import annotations
@@ -22,39 +25,42 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from . import jit
 from .arch import compile_options, pdl_enabled
 from .device_mma import prmt
-from .unit_grid import first_unit, unit_grid
+from .unit_grid import first_unit, residency_smem, unit_grid
 
 
 class ReorderK:
     """Static K (a multiple of 64); dynamic M. Input and output as int32 [groups, 32] (a
-    group: 64 bf16 of one row); the output may have more groups (zero rows)."""
+    group: 64 bf16 of one row); the output may have more groups (zero rows).
+    ``ctas_per_sm`` (0: as many as fit) and ``units_per_thread`` as
+    ``NVFP4DequantUnitScale``'s."""
 
-    UNITS_PER_THREAD = 4
-
-    def __init__(self, k: int, threads: int = 256):
-        assert k % 64 == 0
+    def __init__(self, k: int, threads: int = 256, ctas_per_sm: int = 0,
+                 units_per_thread: int = 4):
+        assert k % 64 == 0 and units_per_thread >= 1
         self.k, self.threads = k, threads
+        self.units_per_thread = units_per_thread
         self.pdl = pdl_enabled()
+        self.smem = residency_smem(ctas_per_sm) if ctas_per_sm else None
 
     @cute.jit
     def __call__(self, mX: cute.Tensor, mOut: cute.Tensor, stream):
         units = mX.shape[0] * 4
         out_units = mOut.shape[0] * 4
         self.kernel(mX, mOut, units, out_units).launch(
-            grid=unit_grid(out_units, self.threads, self.UNITS_PER_THREAD),
-            block=(self.threads, 1, 1), stream=stream, use_pdl=self.pdl)
+            grid=unit_grid(out_units, self.threads, self.units_per_thread),
+            block=(self.threads, 1, 1), smem=self.smem, stream=stream, use_pdl=self.pdl)
 
     @cute.kernel
     def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, units: cutlass.Int32,
                out_units: cutlass.Int32):
-        first = first_unit(self.pdl, self.threads, self.UNITS_PER_THREAD)
+        first = first_unit(self.pdl, self.threads, self.units_per_thread)
         words = [cute.make_rmem_tensor((8,), cutlass.Int32)
-                 for _ in range(self.UNITS_PER_THREAD)]
-        for j in cutlass.range_constexpr(self.UNITS_PER_THREAD):  # all loads first
+                 for _ in range(self.units_per_thread)]
+        for j in cutlass.range_constexpr(self.units_per_thread):  # all loads first
             u = first + j * self.threads
             if u < units:
                 self._load(mX, u // 4, u % 4, words[j])
-        for j in cutlass.range_constexpr(self.UNITS_PER_THREAD):
+        for j in cutlass.range_constexpr(self.units_per_thread):
             u = first + j * self.threads
             if u < out_units:
                 for half in cutlass.range_constexpr(2):
@@ -81,21 +87,25 @@ class ReorderK:
 
 
 @jit.cached
-def compile_reorder_k(k: int):
-    """Tensor-free compile of ``ReorderK``: static K, dynamic M."""
+def compile_reorder_k(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
+    """Tensor-free compile of ``ReorderK``: static K, dynamic M; ``ctas_per_sm`` and
+    ``units_per_thread`` as its."""
     x = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
                                  assumed_align=16)
     out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
                                    assumed_align=16)
-    return cute.compile(ReorderK(k), x, out, make_fake_stream(use_tvm_ffi_env_stream=True),
+    return cute.compile(ReorderK(k, ctas_per_sm=ctas_per_sm, units_per_thread=units_per_thread),
+                        x, out, make_fake_stream(use_tvm_ffi_env_stream=True),
                         options=compile_options())
 
 
-def reorder_k(x: torch.Tensor, rows: int | None = None) -> torch.Tensor:
+def reorder_k(x: torch.Tensor, rows: int | None = None, launch: tuple = ()) -> torch.Tensor:
     """``order_k(x, KOrder.PERMUTED, rows)`` of contiguous bf16 ``x`` [M, K] (K a multiple of
-    64, M * K < 2^31) on the GPU: one launch, zero rows past M up to ``rows``."""
+    64, M * K < 2^31) on the GPU: one launch, zero rows past M up to ``rows``; ``launch``:
+    ``compile_reorder_k``'s (ctas_per_sm, units_per_thread), the default's where empty."""
     m, k = x.shape
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=x.device)
     if out.shape[0]:
-        compile_reorder_k(k)(x.view(torch.int32).view(-1, 32), out.view(torch.int32).view(-1, 32))
+        compile_reorder_k(k, *launch)(x.view(torch.int32).view(-1, 32),
+                                      out.view(torch.int32).view(-1, 32))
     return out

@@ -166,10 +166,12 @@ def test_reorder_kernel_unit_follows_the_order():
             assert _reorder_unit_words(kb, half) == PERMUTED_K_ORDER[8 * chunk:8 * chunk + 8]
 
 
-def test_reorder_kernel_compiles_for_sm90a():
+@pytest.mark.parametrize("launch", [(), (1, 1), (3, 2)])
+def test_reorder_kernel_compiles_for_sm90a(launch):
+    """The default grid and spread ones ((ctas_per_sm, units_per_thread))."""
     from cute_kernels.reorder_k import compile_reorder_k
 
-    assert compile_only(compile_reorder_k, 7168) is not None
+    assert compile_only(compile_reorder_k, 7168, *launch) is not None
 
 
 @pytest.mark.gpu
@@ -183,3 +185,5 @@ def test_reorder_kernel_equals_order_k(m, rows, k):
     assert torch.equal(got, order_k(x, KOrder.PERMUTED, rows))
     for k_order in (KOrder.PERMUTED, KOrder.PAIRS):
         assert torch.equal(bf16_activations(x, None, k_order, rows), got)
+        # spread (under a triggering GEMM): only the grid changes
+        assert torch.equal(bf16_activations(x, None, k_order, rows, spread=True), got)

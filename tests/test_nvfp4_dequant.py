@@ -4,11 +4,10 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.nvfp4_dequant import (SM_SHARED_BYTES, bf16_activations,
-                                        compile_nvfp4_dequant,
+from cute_kernels.nvfp4_dequant import (bf16_activations, compile_nvfp4_dequant,
                                         compile_nvfp4_dequant_permuted_k,
-                                        compile_nvfp4_dequant_unit_scale, nvfp4_dequantize,
-                                        residency_smem, spread_launch)
+                                        compile_nvfp4_dequant_unit_scale, nvfp4_dequantize)
+from cute_kernels.unit_grid import SM_SHARED_BYTES, residency_smem, spread_launch
 from cute_kernels.testing import compile_only
 from layouts import sf_padded_shape
 from tests.conftest import poisoned

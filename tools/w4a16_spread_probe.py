@@ -1,0 +1,39 @@
+"""Session 37: W4A16 under the PDL trigger. Session 35's trigger (and session 36's rule) also
+covers W4A16 launches, whose pass is ``reorder_k``'s reordering copy of the bf16 activations;
+unspread, that copy launches under the triggering GEMM and piles onto the few free SMs as the
+NVFP4 pass did (the suite's W4A16 4096x7168 on packed bytes went from 14.1 / 16.0 us at M = 32
+/ 64 in session 33 to 16.7 / 21.1 in session 36). Per point, graph us of back-to-back calls
+(interleaved, two rounds): the public route ("public": the copy now spread where the launch
+triggers), the same launch with the copy unspread ("unspread": session 36's route) and
+untriggered ("untriggered"). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import permuted_weight_copies, print_forms, weight_copies
+
+from cute_kernels import nvfp4_gemm
+from cute_kernels.bench.timing import select_shapes
+from cute_kernels.large_m_plans import packed_plan, plain_plan
+from cute_kernels.nvfp4_gemm import launch_planned
+
+# (N, K, M, permuted words)
+POINTS = [(4096, 7168, 32, False), (4096, 7168, 64, False), (4096, 7168, 128, False),
+          (4096, 7168, 256, False), (4096, 7168, 32, True), (4096, 7168, 64, True),
+          (7168, 2048, 64, False), (7168, 2048, 256, False), (4096, 7168, 17, False)]
+
+alpha = torch.full((1,), 0.5, device="cuda")
+for n, k, m, permuted in select_shapes(POINTS):
+    weights = permuted_weight_copies(n, k) if permuted else weight_copies(n, k)
+    a = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
+    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    plan = plain_plan(m, n, k) if permuted else packed_plan(m, n, k)
+    calls = {
+        "public": lambda w: nvfp4_gemm(a, None, w[0], w[1], alpha, out=out),
+        "unspread": lambda w: launch_planned(a, None, w[0], w[1], alpha, out, plan,
+                                             wg_k_split=True, spread_pass=False),
+        "untriggered": lambda w: launch_planned(a, None, w[0], w[1], alpha, out, plan,
+                                                wg_k_split=True, pdl_trigger=False),
+    }
+    form = "permuted" if permuted else "packed"
+    print_forms(f"W4A16 {form} {n}x{k} M={m} plan={plan}", calls, weights)
+    del weights
