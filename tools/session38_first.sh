@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Session 38's first call (prepared in session 37, ~450 s): W4A16 under the PDL trigger with
-# reorder_k's copy spread (tools/w4a16_spread_probe.py, 17 points, compiled first) beside the GPU tests of the spread
-# copy, the trigger chains and the fused op's 9..16-token half-group route; then the nvfp4_gemm
-# suite on 4096x7168 (shape 5) and the swiglu suite on 4096x7168 (shape 3).
+# reorder_k's copy spread (tools/w4a16_spread_probe.py, 17 points, compiled first) beside the
+# GPU tests of the spread copy, the trigger chains and the fused op's 9..16-token half-group
+# route; then the nvfp4_gemm suite on 4096x7168 (shape 5) and the swiglu suite on 4096x7168
+# (shape 3).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/session38_first.sh
 source "$(dirname "$0")/device_common.sh"
 gpu_tests 240 /tmp/logs/t-spread.log tests/test_k_order.py tests/test_nvfp4_dequant.py \
