@@ -2,7 +2,8 @@
 
 Rows per (N x K, M): ours with NVFP4 activations (W4A4), the same with the weights as
 ``prepare_nvfp4_weight``'s permuted words (W4A4 permuted: the layout the models use), and with
-bf16 activations (W4A16, the like-for-like comparison with QuACK). Bytes = packed weights +
+bf16 activations (W4A16, the like-for-like comparison with QuACK), on packed bytes and on
+permuted words (W4A16 permuted). Bytes = packed weights +
 scales + activations + output, so at M = 1 the "% copy" column is the fraction of the DRAM
 roofline. From M = 256 (compute-bound) the permuted W4A4 GEMM and cuBLAS are also timed
 each in its own steady state under the power cap ("sustained", ``time_sustained_us``); the
@@ -122,10 +123,11 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             w4a4 = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in copies]
             w4a4p = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in permuted]
             w4a16 = [lambda b=b, s=s: nvfp4_gemm(x, None, b, s, 0.5) for b, s in copies]
+            w4a16p = [lambda b=b, s=s: nvfp4_gemm(x, None, b, s, 0.5) for b, s in permuted]
             # ours and cuBLAS in turn: drift during the run cannot tilt the ratio
             cublas_calls = [lambda w=w: torch.nn.functional.linear(x, w) for w in w16]
-            w4a4_us, w4a4p_us, w4a16_us, cublas = time_graphs_interleaved_us(
-                [w4a4, w4a4p, w4a16, cublas_calls])
+            w4a4_us, w4a4p_us, w4a16_us, w4a16p_us, cublas = time_graphs_interleaved_us(
+                [w4a4, w4a4p, w4a16, w4a16p, cublas_calls])
             comps = {"cuBLAS bf16": cublas}
             if quack is not None:
                 try:
@@ -138,9 +140,11 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A4 permuted", f"M={m} N={n} K={k}",
                             w4a4p_us, bytes=wbytes + m * k * 9 // 16 + m * n * 2,
                             flops=flops, comparators=comps))
-            rows.append(Row("nvfp4_gemm", "nvfp4_gemm W4A16", f"M={m} N={n} K={k}",
-                            w4a16_us, bytes=wbytes + m * k * 2 + m * n * 2,
-                            flops=flops, comparators=comps))
+            for label, us in (("nvfp4_gemm W4A16", w4a16_us),
+                              ("nvfp4_gemm W4A16 permuted", w4a16p_us)):
+                rows.append(Row("nvfp4_gemm", label, f"M={m} N={n} K={k}", us,
+                                bytes=wbytes + m * k * 2 + m * n * 2, flops=flops,
+                                comparators=comps))
             if m >= SUSTAINED_MIN_M:  # compute-bound: the power cap's steady state too
                 ours_s, cublas_s = time_sustained_us([w4a4p, cublas_calls])
                 rows.append(Row("nvfp4_gemm", "W4A4 permuted sustained", f"M={m} N={n} K={k}",
