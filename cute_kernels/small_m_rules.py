@@ -39,7 +39,7 @@ class SmallMLaunchRules:
     # -> 52.5, 36864x7168 46.9 -> 49.0; the next kernel's early CTAs take the free slots of
     # whichever SMs have them); after the main loop or at exit, within +-0.4 us of no PDL
     # except 7168x18432 after the loop (35.0). On since its GPU tests passed (H200 2026-11-30,
-    # ``tools/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
+    # ``tools/sessions/session9_first.sh``: 7168x2048 M = 1 / 8 5.58 / 6.29 -> 4.79 / 5.19).
     PDL_SHORT_K_STEPS = 1
     # Two row tiles with staged activations over a long K (no split, at least
     # PAIRED_MIN_STEPS steps per warp) run the lean loop too, as ``paired_steps``: two steps
@@ -47,7 +47,7 @@ class SmallMLaunchRules:
     # the next step's loads (without it ptxas sinks them half-way into the decode), and the
     # weight scales' bf16x2 splats looked up in a shared-memory table. SASS 7168x18432 M = 1:
     # ~500 instructions per step against 684. H200 2026-11-30 (``tools/ab_fence.sh`` at commit
-    # ca16866 and ``tools/session13_final.sh``, us, two rounds each): 7168x18432 (18 steps per
+    # ca16866 and ``tools/sessions/session13_final.sh``, us, two rounds each): 7168x18432 (18 steps per
     # warp) M = 1 25.97 -> 23.83, M = 2 27.7 -> 25.7; the fence alone 28.76, with trading
     # buffers but no table 24.32. Where it is off, it measured even or slower: 5 to 7 steps
     # per warp (M = 2: 36864x7168 46.4 -> 47.0, 34816x5120 34.8 -> 35.3, 9216x7168 equal;

@@ -1,7 +1,9 @@
 """The device scripts in tools/ only run on the lent GPU, so CI at least parses them: every
-Python probe compiles and every shell script passes ``bash -n``."""
+Python probe compiles, every shell script (tools/sessions/ too) passes ``bash -n`` and the
+files it sources next to itself exist."""
 
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -14,7 +16,9 @@ def test_python_probe_compiles(path):
     compile(path.read_text(), str(path), "exec")
 
 
-@pytest.mark.parametrize("path", sorted(TOOLS.glob("*.sh")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(TOOLS.rglob("*.sh")), ids=lambda p: p.name)
 def test_shell_script_parses(path):
     result = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+    for sourced in re.findall(r'\$\(dirname "\$0"\)/([^" ;]+)', path.read_text()):
+        assert (path.parent / sourced).exists(), sourced

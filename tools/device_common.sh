@@ -1,5 +1,5 @@
-# Sourced by the device scripts in tools/: output folder, shared kernel cache, a start time, and
-# helpers for the sanitizers and the GPU tests.
+# Sourced by the device scripts (tools/sessions/, one per device call): output folder, shared
+# kernel cache, a start time, and helpers for the sanitizers and the GPU tests.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/logs

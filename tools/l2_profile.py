@@ -1,7 +1,7 @@
 """Is the wgmma kernel bound by L2 -> SM bandwidth at M >= 256? Each 128-row weight tile
 re-reads its token tile's bf16 activations from the L2, so the activations' L2 traffic is
 N / 128 x M x K x 2 bytes whatever the token tile: ~1/64 byte per multiply-add, ~5.6 TB/s at
-the bf16 matmul peak. For Nsight Compute (``tools/session19_l2.sh``): the plain GEMM's wgmma
+the bf16 matmul peak. For Nsight Compute (``tools/sessions/session19_l2.sh``): the plain GEMM's wgmma
 launch as ``nvfp4_gemm`` plans it (permuted words, NVFP4 activations: the dequantize kernel
 runs first), then cuBLAS bf16 on the same shape, between cudaProfilerStart/Stop.
 ``CUTE_KERNELS_PROFILE_CASES="n,k,m;n,k,m"`` replaces the cases."""

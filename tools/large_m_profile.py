@@ -1,5 +1,5 @@
 """The wgmma (large-M) kernel alone, between cudaProfilerStart/Stop, for Nsight Compute
-(``tools/session16_profile.sh``). Cases (N, K, M, token tile, stream-K): 36864x7168 at M = 32
+(``tools/sessions/session16_profile.sh``). Cases (N, K, M, token tile, stream-K): 36864x7168 at M = 32
 with 32-token tiles (the decode-bound end: ~480 SM cycles a k-tile against ~210 of issue and
 128 of tensor work), 9216x7168 at M = 256 with 128-token tiles in stream-K, and 36864x7168 at
 M = 256 in whole 256-token tiles (the tensor-bound end, no stream-K fix-up). Bf16 activations,

@@ -4,7 +4,7 @@ lost with 5 on some shapes and gained on 5120x17408 M = 32). Per point: the plan
 its stages as the kernel picks them ("auto"), then each stage count in STAGES (those that do
 not fit shared memory are skipped), interleaved graphs, two rounds; permuted words, NVFP4
 activations, the dequantization included. One point per CUTE_KERNELS_BENCH_SHAPES index (one
-warm-up process each: ``tools/session20_stages.sh``)."""
+warm-up process each: ``tools/sessions/session20_stages.sh``)."""
 
 from probe_inputs import fits, planned, time_wgmma_variants
 

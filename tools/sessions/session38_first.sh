@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Session 38's first call (prepared in session 37, ~500 s): W4A16 under the PDL trigger with
+# reorder_k's copy spread (tools/w4a16_spread_probe.py, 17 points, compiled first) beside the
+# GPU tests of the spread copy, the trigger chains and the fused op's 9..16-token half-group
+# route; the fused op's W4A16 small kernel against half-group pairs at 4..16 tokens
+# (tools/fused_w4a16_pair_probe.py); then the nvfp4_gemm suite on 4096x7168 (shape 5) and the
+# swiglu suite on 4096x7168 (shape 3).
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session38_first.sh
+source "$(dirname "$0")/../device_common.sh"
+gpu_tests 240 /tmp/logs/t-spread.log tests/test_k_order.py tests/test_nvfp4_dequant.py \
+  tests/test_pdl_trigger.py &
+gpu_tests 240 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k half_group &
+warm_points w4a16_spread_probe 200 $(seq 0 16)
+warm_points fused_w4a16_pair_probe 200 $(seq 0 3)
+warm_suite nvfp4_gemm 5
+warm_suite swiglu 3
+wait
+echo "warm-up + tests done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail
+test_summary | tee "$OUT/checks.txt"
+timeout 200 python tools/w4a16_spread_probe.py 2>&1 | tee "$OUT/w4a16_spread_probe.log"
+timeout 60 python tools/fused_w4a16_pair_probe.py 2>&1 | tee "$OUT/fused_w4a16_pair_probe.log"
+for run in "nvfp4_gemm 5" "swiglu 3"; do
+  set -- $run
+  CUTE_KERNELS_BENCH_SHAPES=$2 timeout 110 python -m cute_kernels.bench "$1" \
+    --out "$OUT/$1$2" > "$OUT/bench-$1$2.log" 2>&1
+  echo "$1 shape $2 exit $? at $(elapsed) s"
+done
+grep -h -E "W4A16|permuted" "$OUT"/bench-*.log | grep -E "M=(1|8|9|16|32|64|128|256) " \
+  | cut -c1-180
+echo "done after $(elapsed) s"
