@@ -47,8 +47,8 @@ class SmallMLaunchRules:
     # the next step's loads (without it ptxas sinks them half-way into the decode), and the
     # weight scales' bf16x2 splats looked up in a shared-memory table. SASS 7168x18432 M = 1:
     # ~500 instructions per step against 684. H200 2026-11-30 (``tools/ab_fence.sh`` at commit
-    # ca16866 and ``tools/sessions/session13_final.sh``, us, two rounds each): 7168x18432 (18 steps per
-    # warp) M = 1 25.97 -> 23.83, M = 2 27.7 -> 25.7; the fence alone 28.76, with trading
+    # ca16866 and ``tools/sessions/session13_final.sh``, us, two rounds each): 7168x18432 (18
+    # steps per warp) M = 1 25.97 -> 23.83, M = 2 27.7 -> 25.7; the fence alone 28.76, with trading
     # buffers but no table 24.32. Where it is off, it measured even or slower: 5 to 7 steps
     # per warp (M = 2: 36864x7168 46.4 -> 47.0, 34816x5120 34.8 -> 35.3, 9216x7168 equal;
     # fused M = 1: 34816x5120 32.04 -> 32.42, W4A16 36864x7168 44.09 -> 44.43, 36864x7168
