@@ -2,7 +2,8 @@
 kernels): each CTA of ``threads`` threads takes ``threads * per_thread`` consecutive units,
 thread t units t, t + threads, ...; the grid covers ``units``. Such a kernel launches with PDL
 and lets the next kernel (the wgmma GEMM) launch at once: that one prefetches its first
-weights to L2 and then waits for this kernel's output."""
+weights to L2 and then waits for this kernel's output. Where the kernel before such a pass
+triggers early, the pass launches under it on a spread grid (``spread_launch``)."""
 
 import cutlass.cute as cute
 
