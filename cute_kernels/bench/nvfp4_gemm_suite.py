@@ -4,11 +4,12 @@ Rows per (N x K, M): ours with NVFP4 activations (W4A4), the same with the weigh
 ``prepare_nvfp4_weight``'s permuted words (W4A4 permuted: the layout the models use), and with
 bf16 activations (W4A16, the like-for-like comparison with QuACK), on packed bytes and on
 permuted words (W4A16 permuted). Bytes = packed weights + scales + activations + output, so
-at M = 1 the "% copy" column is the fraction of the DRAM roofline. From M = 256 (compute-bound) the permuted W4A4 GEMM and cuBLAS are also timed
-each in its own steady state under the power cap ("sustained", ``time_sustained_us``); the
-other rows start every graph from the same state (``timing``'s module notes). ``--sweep``
-first times every small-M tile config on a few shapes and prints the best per M, then the
-small/large crossover table behind ``small_m_regime``.
+at M = 1 the "% copy" column is the fraction of the DRAM roofline. From M = 256
+(compute-bound) the permuted W4A4 GEMM and cuBLAS are also timed each in its own steady state
+under the power cap ("sustained", ``time_sustained_us``); the other rows start every graph
+from the same state (``timing``'s module notes). ``--sweep`` first times every small-M tile
+config on a few shapes and prints the best per M, then the small/large crossover table behind
+``small_m_regime``.
 """
 
 from __future__ import annotations
