@@ -22,7 +22,10 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 25
           (5120, 17408, 256), (9216, 7168, 256),
           # 14..: where session 36's rule (``pdl_trigger_plan``) takes both, unmeasured before
           (7168, 2048, 128), (7168, 2048, 512), (7168, 18432, 256), (4096, 7168, 17),
-          (7168, 2048, 1024)]
+          (7168, 2048, 1024),
+          # 19..: past 512 tokens, where no launch triggers (session 37, for a rule there)
+          (7168, 2048, 2048), (4096, 7168, 2048), (9216, 7168, 1024), (7168, 18432, 1024),
+          (5120, 17408, 1024), (36864, 7168, 1024), (34816, 5120, 1024)]
 FORMS = {"plain": (False, False), "trigger": (True, False), "spread": (False, True),
          "both": (True, True)}
 
