@@ -6,22 +6,44 @@ tokens since session 36. Points 0..2 (session 37 call 1, NVFP4 activations at 9.
 are the public route since): M = 9, 12, 16. Points 3..6 (session 37, prepared): bf16
 activations (W4A16) at 4..16 tokens, where the public route is the small kernel (session 30
 had it ahead of the fp32 split route: M = 9 14.3 / 18.3 us, M = 16 15.8 / 18.5) and the pass
-is ``reorder_k``'s copy, spread. Per point, a check of the pairs' codes and scales against the
-public route's (the same h: equal but at rounding boundaries), then graph us of back-to-back
-calls (interleaved, two rounds). One point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+is ``reorder_k``'s copy, spread. Points 7..9 (prepared): 9216x7168 at 9..16 NVFP4 tokens,
+where ``nvfp4_gemm`` has taken the 16-token stream-K launch with the trigger and the spread
+pass since session 36 (M = 16 20.1 -> 19.2 us) and the fused op keeps its small kernel
+(~20.6 us at M = 16 in session 27's suite, 1.05x the pair then: the pair has since gained
+~0.9): "pairs" is there the fused kernel on that launch ("narrow", the route 36864x7168 takes
+at 9..16 tokens) with the trigger and the spread pass, and "narrow" the same untriggered.
+Per point, a check of the wgmma launch's codes and scales against the public route's (the same
+h: equal but at rounding boundaries), then graph us of back-to-back calls (interleaved, two
+rounds). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
+only."""
 
 import torch
 from probe_inputs import fused_operands, gate_up_words, print_forms
 
 from cute_kernels import nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.nvfp4_gemm_swiglu_quant import _half_groups
+from cute_kernels.k_order import wgmma_k_order
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_swiglu_quant import _half_groups, route_launch
+from cute_kernels.swiglu_quant_large_m import launch_large_m
 
 # (2I, K, M, NVFP4 activations)
 POINTS = [(4096, 7168, 9, True), (4096, 7168, 12, True), (4096, 7168, 16, True),
           (4096, 7168, 4, False), (4096, 7168, 8, False), (4096, 7168, 12, False),
-          (4096, 7168, 16, False)]
+          (4096, 7168, 16, False), (9216, 7168, 9, True), (9216, 7168, 12, True),
+          (9216, 7168, 16, True)]
+
+
+def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool):
+    """The fused kernel on ``nvfp4_gemm``'s 16-token stream-K launch ("narrow"), with the PDL
+    trigger and the spread pass or without either."""
+    two_i, k = w.shape[0], w.shape[1] * 8
+    config, stream_k, options = route_launch("narrow", 16, a.shape[0], two_i, k)
+    k_order = wgmma_k_order(w)
+    launch_large_m(bf16_activations(a, a_sf, k_order, 16, spread=trigger), w, w_sf, alpha, gs,
+                   q, sf, config, stream_k=stream_k, k_order=k_order, pdl_trigger=trigger,
+                   **options)
+
 
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
@@ -36,6 +58,9 @@ for two_i, k, m, fp4 in select_shapes(POINTS):
     calls = {"public": lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q,
                                                          out_sf=sf),
              "pairs": lambda w: _half_groups(a, a_sf, w[0], w[1], alpha, gs, q, sf)}
+    if two_i == 9216:  # no 64-row tiles there: the stream-K launch
+        calls["pairs"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, True)
+        calls["narrow"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, False)
     label = f"fused {'W4A4' if fp4 else 'W4A16'} {two_i}x{k} M={m}"
     if not warm_only():
         calls["public"](weights[0])
