@@ -70,13 +70,14 @@ def test_trigger_compiles_for_sm90a(stream_k, tail):
                         H200_SMS, 1, stream_k, False, *tail)
 
 
-@pytest.mark.parametrize("pairs", [False, True])
-def test_fused_half_group_trigger_compiles_for_sm90a(pairs):
-    """The fused op's half-group launches with the trigger: (k_order, ctas_per_sm, k_groups,
-    quantizers, splits, wg_k_split, pair_pieces, pdl_trigger)."""
-    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, 64, 0, H200_SMS,
-                        not pairs, False, int(KOrder.PERMUTED), 1, 2, 0, 1 if pairs else 2,
-                        True, pairs, True)
+@pytest.mark.parametrize("pairs,tile_m", [(False, 64), (True, 64), (True, 16)])
+def test_fused_half_group_trigger_compiles_for_sm90a(pairs, tile_m):
+    """The fused op's half-group launches with the trigger (16-token pairs: its 9..16-token
+    route): (k_order, ctas_per_sm, k_groups, quantizers, splits, wg_k_split, pair_pieces,
+    pdl_trigger)."""
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, tile_m, 0,
+                        H200_SMS, not pairs, False, int(KOrder.PERMUTED), 1, 2, 0,
+                        1 if pairs else 2, True, pairs, True)
 
 
 @pytest.mark.gpu
