@@ -37,7 +37,7 @@ def ready_activations(a, a_sf):
     arguments asked, the dict of those buffers by (permuted, rows))."""
     made = {}
 
-    def answer(a_, a_sf_, permuted=False, rows=None):
+    def answer(a_, a_sf_, permuted=False, rows=None, spread=False):
         if (permuted, rows) not in made:
             made[(permuted, rows)] = bf16_activations(a, a_sf, permuted, rows)
         return made[(permuted, rows)]

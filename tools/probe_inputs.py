@@ -48,8 +48,8 @@ def unpadded(*modules):
     TMA filling the last token tile past them: the form before session 24)."""
     from cute_kernels.nvfp4_dequant import bf16_activations
 
-    exact = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None:
-             bf16_activations(a, a_sf, permuted)}
+    exact = {"bf16_activations": lambda a, a_sf, permuted=False, rows=None, spread=False:
+             bf16_activations(a, a_sf, permuted, spread=spread)}
     with contextlib.ExitStack() as stack:
         for module in modules:
             stack.enter_context(replaced(module, exact))
