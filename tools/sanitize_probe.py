@@ -57,6 +57,14 @@ nvfp4_gemm(xl, None, b, b_sf, 0.5)
 from cute_kernels.permuted_fp4 import prepare_nvfp4_weight  # noqa: E402
 
 nvfp4_gemm(xl, None, prepare_nvfp4_weight(b), b_sf, 0.5)  # W4A16 reordered (``reorder_k``)
+# the activations' passes on their spread grids (under a triggering GEMM): NVFP4 in both K
+# orders and the bf16 reordering copy, rows past M zeroed
+from cute_kernels.k_order import KOrder  # noqa: E402
+from cute_kernels.nvfp4_dequant import bf16_activations  # noqa: E402
+
+for k_order in (KOrder.IDENTITY, KOrder.PERMUTED):
+    bf16_activations(al, al_sf, k_order, 192, spread=True)
+bf16_activations(xl, None, KOrder.PERMUTED, 192, spread=True)
 wgu, wgu_sf = reference.nvfp4_quantize(torch.randn(256, 576, device="cuda", dtype=torch.bfloat16),
                                        50.0, swizzle=False)
 wp, wp_sf = prepare_gate_up_weight(wgu, wgu_sf)
