@@ -19,14 +19,14 @@ three TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the pack
 scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N
 are zero-filled by TMA (the scale buffer is padded to 128 rows) and never stored.
 
-Decode (device_mma's trick, on fragment pairs): a thread's A fragment holds, per k16 block,
-bf16 pairs at adjacent K (2q, 2q + 1), i.e. the two nibbles of one packed byte. The byte ``x``
-becomes ``y = x | x << 12``; then two shifts and masks place the low nibble's code at bf16 bits
-15 | 8..6 of the low half and the high nibble's in the high half: the bf16x2 pair
-``e2m1 * 2^-126``. One ``mul.bf16x2`` by ``bf16(scale * 2^63)`` gives ``e2m1 * scale * 2^-63``,
-exact; the epilogue multiplies the fp32 accumulator by ``2^63`` (exact) and then by alpha.
-With token tiles of at most 128 the splat comes from a 256-entry shared-memory table, one load
-instead of a six-instruction conversion per row and k-tile. ``k_groups=2`` makes a pipeline
+Decode (``large_m_decode``; device_mma's trick, on fragment pairs): a thread's A fragment holds,
+per k16 block, bf16 pairs at adjacent K (2q, 2q + 1), i.e. the two nibbles of one packed byte.
+The byte ``x`` becomes ``y = x | x << 12``; then two shifts and masks place the low nibble's
+code at bf16 bits 15 | 8..6 of the low half and the high nibble's in the high half: the bf16x2
+pair ``e2m1 * 2^-126``. One ``mul.bf16x2`` by ``bf16(scale * 2^63)`` gives ``e2m1 * scale *
+2^-63``, exact; the epilogue multiplies the fp32 accumulator by ``2^63`` (exact) and then by
+alpha. With token tiles of at most 128 the splat comes from a 256-entry shared-memory table, one
+load instead of a six-instruction conversion per row and k-tile. ``k_groups=2`` makes a pipeline
 stage (a "k-tile") two 64-K groups: half the barrier, release and wgmma issue work per weight,
 worth it where each CTA streams many units (``large_m_plans.stream_k_groups``).
 
@@ -44,15 +44,14 @@ Persistent tiles: ``min(tiles, SMs)`` CTAs walk the output tiles with a grid str
 of ``group`` token tiles (token tile fastest inside a band), so the CTAs of one wave share a
 few activation tiles and weight panels through L2.
 
-Epilogue (``_epilogue``, separate so a fused SwiGLU + quantize epilogue can replace it): fp32
-accumulators times ``2^63`` and alpha, converted to the output dtype. The accumulator is D^T
-(a thread holds two adjacent tokens of one weight row), so each consumer warpgroup stages its
-values through shared memory as each token's line of 64 rows and stores whole 16-byte chunks
-of lines (``_staged_store``; where N is not a multiple of 8 / 4 rows, one bounds-checked store
-per value). A subclass replacing
-it passes its own ``scalars`` / ``outs`` tuples to ``_launch`` and declares the shared memory it
-needs in ``epilogue_smem_bytes`` (the pipeline then gets fewer stages); see
-``nvfp4_gemm_swiglu_quant``.
+Epilogue (``_epilogue``, in ``large_m_epilogue``, separate so a fused SwiGLU + quantize epilogue
+can replace it): fp32 accumulators times ``2^63`` and alpha, converted to the output dtype. The
+accumulator is D^T (a thread holds two adjacent tokens of one weight row), so each consumer
+warpgroup stages its values through shared memory as each token's line of 64 rows and stores
+whole 16-byte chunks of lines (``_staged_store``; where N is not a multiple of 8 / 4 rows, one
+bounds-checked store per value). A subclass replacing it passes its own ``scalars`` / ``outs``
+tuples to ``_launch`` and declares the shared memory it needs in ``epilogue_smem_bytes`` (the
+pipeline then gets fewer stages); see ``nvfp4_gemm_swiglu_quant``.
 
 Limits: K a multiple of 64; any N >= 1; any M >= 1 (M dynamic, N and K compile-time);
 ``b_sf`` the padded swizzled buffer [pad128(N), K/16] e4m3; a, b, out contiguous and 16-byte
@@ -74,17 +73,16 @@ from cutlass.tensor_utils import LayoutEnum
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
-from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
-                         e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2)
+from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder
+from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
+from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
 from .stream_k import stream_k_fixup, workspace_words
 
-K_ALIGN = 64          # one k-tile: four 16-element scale blocks, 4 scale bytes per row
-TILE_K = 64
+K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
-SF_CHUNK_WORDS = 128  # 512 scale bytes of a 128-row x 4-block atom, as 32-bit words
 SMEM_BYTES = 227 * 1024
 H200_SMS = 132
 L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L2
@@ -101,18 +99,15 @@ def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: 
     registers asked for: a plan that does not fit hangs the kernel (PTX ISA, setmaxnreg)."""
     launch = 65536 // (threads * ctas_per_sm) // 8 * 8
     return 128 * (launch - producer) >= (threads - 128) * (consumer - launch)
+
+
 SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table is filled
-# (the fused epilogue uses 1..3, stream-K's fix-up 4)
-EPILOGUE_BARRIER = 6  # + warpgroup (6, 7): one consumer warpgroup's staged output is in place
+# (the fused epilogue uses 1..3, stream-K's fix-up 4, the staged epilogue 6 and 7:
+# ``large_m_epilogue.EPILOGUE_BARRIER``)
 # ``wg_k_split``: both consumer warpgroups' named barriers around the shared-memory sum of their
 # accumulators (warpgroup 1's partial is in place / warpgroup 0 has read it)
 REDUCE_FULL_BARRIER = 8
 REDUCE_EMPTY_BARRIER = 9
-# The staged epilogue (``_staged_store``): bytes of output a consumer warpgroup puts in shared
-# memory at once (two buffers of them), as lines of its 64 weight rows (32 tokens of 16-bit
-# outputs, 16 of fp32), swizzled in 16-byte chunks by token so that neither the fragment
-# writes nor the line reads conflict.
-EPILOGUE_BYTES = 4096
 CONSUMER_REGS = {1: 232, 2: 104}
 # Pipeline stages a CTA (when not given): as many as fit, at most MAX_STAGES (deeper lost at
 # M = 32: session 16, ``tools/large_m_stages_probe.py``), and at most NARROW_STAGES for 16- and
@@ -152,7 +147,7 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM:
+class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
@@ -244,25 +239,6 @@ class NVFP4GemmLargeM:
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
-
-    def epilogue_smem_bytes(self) -> int:
-        """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
-        replaces the epilogue declares its own; the stage count is chosen to leave room):
-        the staged epilogue's two buffers per consumer warpgroup."""
-        if not self._staged_epilogue():
-            return 0
-        return self.consumers * 2 * self._epilogue_tokens() * 64 * self.out_dtype.width // 8
-
-    def _staged_epilogue(self) -> bool:
-        """Whether the epilogue stages its output through shared memory (``_staged_store``):
-        N a multiple of the rows in 16 bytes of output (8 in 16 bits, 4 in fp32), so that
-        each such chunk of a token is one aligned 16-byte store, whole or past N."""
-        return self.n % (128 // self.out_dtype.width) == 0
-
-    def _epilogue_tokens(self) -> int:
-        """Tokens a buffer holds: 32 lines of 128 bytes (16-bit outputs) or 16 of 256 (fp32),
-        or the tile's tokens if fewer."""
-        return min(EPILOGUE_BYTES // (64 * self.out_dtype.width // 8), self.tile_m)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
@@ -778,219 +754,6 @@ class NVFP4GemmLargeM:
         mainloop.consumer_release(release)
         release.advance()
         return read, release
-
-    @cute.jit
-    def _decode_tile(self, sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag):
-        """All k16 slots of ``frag`` (four per 64-element K group of the stage, the
-        ``frag_groups`` groups from ``g0`` on) from the packed weights and scales of ``stage``;
-        the rows' scales ``sf_row`` rows into their 128-row chunks (``_sf_row``).
-
-        wgmma's A fragment (like mma.sync's m16n8k16 A, per k16 block ``kb``): 32-bit register
-        ``p`` holds the bf16 pair at row ``row0 + 8 (p % 2)``, K ``16 kb + 8 (p // 2) + k0``
-        and ``+ 1`` (k0 = 2q): byte ``q`` of packed word ``2 kb + p // 2`` of that row. So a
-        thread reads its two rows whole (2 x 32 bytes a group) and their four scales each. A
-        group's scales are its own 512-byte chunk of the stage (``_group_scales``)."""
-        frag32 = cute.recast_tensor(frag, cutlass.Uint32)
-        if cutlass.const_expr(self.k_order != KOrder.IDENTITY):
-            self._decode_tile_words(sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag32)
-            return
-        selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
-        for gi in cutlass.range_constexpr(self.frag_groups):
-            g = g0 + gi
-            for h in cutlass.range_constexpr(2):
-                row = row0 + 8 * h
-                words = cute.make_rmem_tensor((TILE_K // 8,), cutlass.Int32)
-                cute.autovec_copy(cute.local_tile(sW[row, None, stage], (TILE_K // 8,), (g,)),
-                                  words)
-                # The row's scale bytes for blocks 0..3: 4 contiguous bytes of the 128x4 atom.
-                sf = cute.make_rmem_tensor((4,), sSF8.element_type)
-                cute.autovec_copy(self._group_scales(sSF8, stage, g, _plus(row, sf_row)), sf)
-                for kb in cutlass.range_constexpr(4):
-                    s = self._scale_splat(splat, sf[kb])
-                    for half in cutlass.range_constexpr(2):
-                        raw = e2m1x2_from_byte(words[2 * kb + half], selector)
-                        frag32[h + 2 * half, 0, 4 * gi + kb] = mul_bf16x2(raw, s)
-
-    def _scale_splat(self, splat, scale):
-        """The bf16x2 splat of ``scale * 2^63``: from the shared table ``splat`` (the scale
-        then a Uint8 byte, ``scale_table``), else converted from the e4m3 value."""
-        if cutlass.const_expr(splat is not None):
-            return splat[cutlass.Int32(scale)]
-        return bf16x2_splat(scale.to(cutlass.Float32) * cutlass.Float32(POW2_63))
-
-    def _group_scales(self, sSF8, stage, g: int, row):
-        """The 4 scale bytes (blocks 0..3) of weight row ``row`` in K group ``g`` of ``stage``:
-        4 contiguous bytes of the group's 128x4 atom (512 bytes a group)."""
-        return cute.local_tile(sSF8[None, 0, stage], (4,),
-                               (g * SF_CHUNK_WORDS + (row % 32) * 4 + row // 32,))
-
-    @cute.jit
-    def _decode_tile_words(self, sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag32):
-        """``_decode_tile`` for permuted words or packed bytes (PAIRS): per K
-        group, thread q (k0 = 2q) takes the contiguous words 2q and 2q + 1 of each of its rows
-        (one 8-byte load; a warp's loads of a row half cover 256 contiguous bytes, no bank
-        conflict) and their one scale, block q. Word 2q + b goes to k16 blocks 2b and 2b + 1:
-        its pair r (``_word_pair``) fills the slot pair of block 2b + r // 2, half r % 2. So
-        MMA slot (block kb, 8 half + 2q + e) multiplies K element
-        8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group (pair r: elements r and r + 4,
-        ``PERMUTED_K_ORDER``): the order the activations come in."""
-        q = (k0 % 8) // 2
-        for gi in cutlass.range_constexpr(self.frag_groups):
-            g = g0 + gi
-            for h in cutlass.range_constexpr(2):
-                row = row0 + 8 * h
-                words = cute.make_rmem_tensor((2,), cutlass.Int32)
-                cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (4 * g + q,)),
-                                  words)
-                s = self._scale_splat(
-                    splat, self._group_scales(sSF8, stage, g, _plus(row, sf_row))[q])
-                for b in cutlass.range_constexpr(2):
-                    word = cutlass.Uint32(words[b])
-                    shifted = None  # PAIRS' pairs 2 and 3 come from the word shifted once
-                    if cutlass.const_expr(self.k_order == KOrder.PAIRS):
-                        shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
-                    for r in cutlass.range_constexpr(4):
-                        frag32[h + 2 * (r % 2), 0, 4 * gi + 2 * b + r // 2] = mul_bf16x2(
-                            self._word_pair(word, shifted, r), s)
-
-    def _word_pair(self, word, shifted, r: int):
-        """Pair ``r`` (elements r and r + 4) of a weight word as bf16x2 ``e2m1 * 2^-126``:
-        ``e2m1x2_permuted`` of a permuted word, ``e2m1x2_by_multiply`` of a packed one."""
-        if cutlass.const_expr(self.k_order == KOrder.PERMUTED):
-            return e2m1x2_permuted(word, r)
-        return e2m1x2_by_multiply(word, shifted, r)
-
-    # ---------------------------------------------------------------- epilogue
-    @cute.jit
-    def _epilogue_setup(self, ctid, sEpi, scalars):
-        """Once per CTA before the first tile, by the consumer threads (``ctid`` 0..255): where
-        a subclass's epilogue fills tables in ``sEpi``. Returns the ``scalars`` the epilogue
-        gets (a subclass may append per-thread state). Nothing here."""
-        return scalars
-
-    @cute.jit
-    def _epilogue_finish(self, ctid, sEpi, scalars, outs):
-        """Once per CTA after the last tile, by the consumer threads: where a subclass's
-        epilogue hands over to ``_side_warps``. Nothing here."""
-        pass
-
-    @cute.jit
-    def _side_warps(self, warp, sEpi, scalars, outs):
-        """Warps 1..3 of the producer warpgroup (warp 0 issues the TMA loads): idle here."""
-        pass
-
-    @cute.jit
-    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """out[token, row] = acc[row, token] * 2^63 * alpha (the 2^63, exact, undoes the
-        weights' 2^-63); rows past N and tokens past M are skipped. ``acc`` is consumer thread
-        ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
-        coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
-        self._store_tile(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], outs[0].shape[0],
-                         row_tile, tok_tile)
-
-    @cute.jit
-    def _store_tile(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile):
-        """The tile to ``mD``: through shared memory
-        (``_staged_store``) where ``_staged_epilogue`` holds, else value by value."""
-        if cutlass.const_expr(self._staged_epilogue()):
-            self._staged_store(acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile)
-        else:
-            self._store(acc, tCcC, alpha, mD, m, row_tile, tok_tile)
-
-    @cute.jit
-    def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile):
-        """mD[token, row] = acc * 2^63 * alpha in ``out_dtype`` for the tile's rows
-        below N and tokens below M."""
-        row0 = row_tile * self.tile_n
-        tok0 = tok_tile * self.tile_m
-        for i in cutlass.range(cute.size(acc), unroll_full=True):
-            row, tok = tCcC[i]
-            row = row + row0
-            tok = tok + tok0
-            if row < self.n and tok < m:
-                mD[tok, row] = (acc[i] * cutlass.Float32(POW2_63) * alpha).to(self.out_dtype)
-
-    @cute.jit
-    def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile):
-        """``_store``'s values through shared memory, ``_epilogue_tokens()`` tokens at a time
-        per consumer warpgroup: each thread writes its fragment's values into the token's line
-        of the warpgroup's 64 rows (128 bytes in 16 bits, 256 in fp32), then each thread
-        stores whole 16-byte chunks of lines to ``mD``'s token rows, a warp whole
-        lines at once. The fragment's own stores (``_store``) write one value each, a warp's
-        touching 4 tokens' lines: on the H200 the epilogue then took 5 of 84 us at 4096x7168
-        M = 1024 and 11 of 54 at 7168x2048 M = 1024 (session 22, ``tools/epilogue_probe.py``,
-        stores skipped).
-
-        Fragment element i = v0 + 2 v1 + 4 j holds (row r + 8 v1, token 8 j + 2 q + v0) with
-        r = 16 warp + lane / 4 and q = lane % 4 (wgmma's accumulator layout). A line holds its
-        16-byte chunk c (E = 8 or 4 rows) at slot c ^ (token % 8) (``staged_line_bases``,
-        ``staged_line_slot``): the lanes of one row group write one or two slots, the 4 q
-        other slots; a warp reading lines reads whole ones."""
-        tokens = self._epilogue_tokens()
-        per_chunk = 16 // (self.out_dtype.width // 8)  # E: rows in a 16-byte chunk
-        chunks = 64 // per_chunk  # in a token's line
-        wg = ctid // 128
-        ltid = ctid % 128
-        sD = cute.recast_tensor(sEpi, self.out_dtype)
-        # 16-byte chunks of the buffers (sEpi is 128-byte aligned)
-        sChunks = cute.make_tensor(cute.recast_tensor(sEpi, cutlass.Int32).iterator,
-                                   cute.make_layout((self.epilogue_bytes // 16, 4),
-                                                    stride=(4, 1)))
-        mD32 = cute.recast_tensor(mD, cutlass.Int32)
-        s = cutlass.Float32(POW2_63) * alpha
-        buffer_elems = tokens * 64
-        wg_base = wg * 2 * buffer_elems
-        bases = staged_line_bases(tCcC, per_chunk, wg_base)
-        barrier = pipeline.NamedBarrier(barrier_id=EPILOGUE_BARRIER + wg, num_threads=128)
-        barrier.arrive_and_wait()  # the warpgroup's last reads of the buffers are done
-        row0 = row_tile * self.tile_n + wg * 64
-        for part in cutlass.range_constexpr(self.tile_m // tokens):
-            buf = (part % 2) * buffer_elems
-            for jj in cutlass.range_constexpr(tokens // 8):
-                j = part * (tokens // 8) + jj
-                for v in cutlass.range_constexpr(4):
-                    sD[bases[v] + buf + jj * 8 * 64] = (acc[v + 4 * j] * s).to(self.out_dtype)
-            barrier.arrive_and_wait()
-            for p in cutlass.range_constexpr(tokens * chunks // 128):
-                task = ltid + 128 * p
-                t = task // chunks
-                c = task % chunks
-                slot = (wg_base + buf) // per_chunk + staged_line_slot(t, c, chunks)
-                line = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
-                tok_g = tok_tile * self.tile_m + part * tokens + t
-                row_g = row0 + per_chunk * c
-                if tok_g < m and row_g < self.n:
-                    cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
-                                                            (tok_g, row_g // per_chunk)))
-
-
-def _plus(x, y):
-    """x + y, or x itself where y is the constant 0 (no add in the kernels without it)."""
-    return x if isinstance(y, int) and y == 0 else x + y
-
-
-def staged_line_bases(tCcC, per_chunk: int, first=0, line: int = 64) -> list:
-    """Where a consumer thread's fragment values go in a buffer of token lines of 64 rows
-    (``_staged_store``; the fused kernel's staged h too): per (v0, v1), the element offset
-    (past ``first``) of
-    fragment element v0 + 2 v1 + 4 j for j = 0, later j 8 tokens (8 * 64 elements) on. The
-    element holds (row r + 8 v1, token 8 j + 2 q + v0); a line's 16-byte chunk c of
-    ``per_chunk`` rows lies at slot ``staged_line_slot``."""
-    row, tok = tCcC[0]  # r and 2 q
-    bases = []
-    for v in range(4):
-        t8 = tok + v % 2  # the token mod 8
-        c = (row % line + 8 * (v // 2)) // per_chunk
-        bases.append(first + t8 * line + (c ^ t8) * per_chunk + row % per_chunk)
-    return bases
-
-
-def staged_line_slot(t, c, chunks: int):
-    """The 16-byte slot of chunk ``c`` of token ``t``'s line (``chunks`` to a line), swizzled
-    by the token so that neither the fragment writes nor the line reads conflict."""
-    return t * chunks + (c ^ (t % 8))
-
 
 @jit.cached
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,

@@ -1,7 +1,8 @@
 """``nvfp4_gemm_swiglu_quant``'s large-M kernel (past ``swiglu_small_m_regime``):
 ``NVFP4GemmLargeM`` (TMA + wgmma, persistent) with its ``_epilogue`` replaced. Its CTA tile of
-128 weight rows is exactly one interleave group: consumer warpgroup 0 accumulates the 64 up rows of h columns ``64 t .. 64 t + 63``,
-warpgroup 1 their 64 gate rows, and a thread of each holds the same (column, token) positions.
+128 weight rows is exactly one interleave group: consumer warpgroup 0 accumulates the 64 up
+rows of h columns ``64 t .. 64 t + 63``, warpgroup 1 their 64 gate rows, and a thread of each
+holds the same (column, token) positions.
 
 * h as token lines (``_h_lines``): the gate warpgroup writes ``silu(alpha * gate)``
   (``nvfp4_quant.silu_mul_fast``'s ex2/rcp.approx form; DESIGN.md's rule bounds the effect)
@@ -46,9 +47,10 @@ from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_b
 from .device_mma import POW2_63
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import KOrder
+from .large_m_epilogue import staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
                                  compile_tail, fake_stream_k_buffers, operand_k_order,
-                                 stream_k_buffers, staged_line_bases, staged_line_slot)
+                                 stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
