@@ -12,6 +12,10 @@ pass since session 36 (M = 16 20.1 -> 19.2 us) and the fused op keeps its small 
 (~20.6 us at M = 16 in session 27's suite, 1.05x the pair then: the pair has since gained
 ~0.9): "pairs" is there the fused kernel on that launch ("narrow", the route 36864x7168 takes
 at 9..16 tokens) with the trigger and the spread pass, and "narrow" the same untriggered.
+Points 10..13 (prepared): where the fused op already takes that route (36864x7168 and
+34816x5120 at 16 tokens, 36864x7168 and 9216x7168 at 32 on 32-token tiles), untriggered
+("public") against the trigger as ``nvfp4_gemm`` takes it on the same launch ("pairs": the
+trigger, and the spread pass on 16-token tiles only, ``pdl_trigger_plan``).
 Per point, a check of the wgmma launch's codes and scales against the public route's (the same
 h: equal but at rounding boundaries), then graph us of back-to-back calls (interleaved, two
 rounds). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
@@ -24,23 +28,27 @@ from cute_kernels import nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_swiglu_quant import _half_groups, route_launch
+from cute_kernels.nvfp4_gemm_swiglu_quant import _half_groups, large_m_route, route_launch
 from cute_kernels.swiglu_quant_large_m import launch_large_m
 
 # (2I, K, M, NVFP4 activations)
 POINTS = [(4096, 7168, 9, True), (4096, 7168, 12, True), (4096, 7168, 16, True),
           (4096, 7168, 4, False), (4096, 7168, 8, False), (4096, 7168, 12, False),
           (4096, 7168, 16, False), (9216, 7168, 9, True), (9216, 7168, 12, True),
-          (9216, 7168, 16, True)]
+          (9216, 7168, 16, True), (36864, 7168, 16, True), (34816, 5120, 16, True),
+          (36864, 7168, 32, True), (9216, 7168, 32, True)]
 
 
 def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool):
-    """The fused kernel on ``nvfp4_gemm``'s 16-token stream-K launch ("narrow"), with the PDL
-    trigger and the spread pass or without either."""
-    two_i, k = w.shape[0], w.shape[1] * 8
-    config, stream_k, options = route_launch("narrow", 16, a.shape[0], two_i, k)
+    """The fused kernel on ``nvfp4_gemm``'s 16- or 32-token stream-K launch ("narrow",
+    ``large_m_route``'s tile), with the PDL trigger (and on 16-token tiles the spread pass) or
+    without."""
+    two_i, k, m = w.shape[0], w.shape[1] * 8, a.shape[0]
+    tile = large_m_route(max(m, 9), two_i // 2, k)[1]
+    config, stream_k, options = route_launch("narrow", tile, m, two_i, k)
     k_order = wgmma_k_order(w)
-    launch_large_m(bf16_activations(a, a_sf, k_order, 16, spread=trigger), w, w_sf, alpha, gs,
+    launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile) * tile,
+                                    spread=trigger and tile <= 16), w, w_sf, alpha, gs,
                    q, sf, config, stream_k=stream_k, k_order=k_order, pdl_trigger=trigger,
                    **options)
 
@@ -58,7 +66,7 @@ for two_i, k, m, fp4 in select_shapes(POINTS):
     calls = {"public": lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q,
                                                          out_sf=sf),
              "pairs": lambda w: _half_groups(a, a_sf, w[0], w[1], alpha, gs, q, sf)}
-    if two_i == 9216:  # no 64-row tiles there: the stream-K launch
+    if two_i != 4096:  # no 64-row tiles there: the stream-K launch
         calls["pairs"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, True)
         calls["narrow"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, False)
     label = f"fused {'W4A4' if fp4 else 'W4A16'} {two_i}x{k} M={m}"
