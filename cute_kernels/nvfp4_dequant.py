@@ -32,14 +32,14 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from layouts import sf_tiled_layout
 
 from . import jit
-from .arch import compile_options, pdl_enabled, sm_count
+from .arch import compile_options, sm_count
 from .device_fp4 import e2m1_scaled
 from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
                          in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder, order_k
 from .reorder_k import reorder_k
-from .unit_grid import first_unit, residency_smem, spread_launch, unit_grid
+from .unit_grid import UnitGridKernel, spread_launch
 
 BLOCK = 16  # elements per scale factor
 
@@ -94,7 +94,7 @@ class NVFP4Dequant:
             cute.autovec_copy(rOut, gOut)
 
 
-class NVFP4DequantUnitScale:
+class NVFP4DequantUnitScale(UnitGridKernel):
     """Global scale 1, bf16 out (module docstring); static K (a multiple of 64), dynamic M.
     A thread's unit is (64-element group, r = 0..3): it writes output chunks r and 4 + r
     (16 bytes each; chunk t is word t of the group, times its scale, block t // 2), so the
@@ -105,14 +105,10 @@ class NVFP4DequantUnitScale:
 
     def __init__(self, k: int, threads: int = 256, ctas_per_sm: int = 0,
                  units_per_thread: int = 4):
-        """``ctas_per_sm`` (0: as many as fit): at most that many CTAs on one SM, by the dynamic
-        shared memory each asks for (``residency_smem``; the kernel uses none);
-        ``units_per_thread``: a CTA takes ``threads`` times that many units."""
-        assert k % 64 == 0 and units_per_thread >= 1
-        self.k, self.kb, self.threads = k, k // BLOCK, threads
-        self.units_per_thread = units_per_thread
-        self.pdl = pdl_enabled()
-        self.smem = residency_smem(ctas_per_sm) if ctas_per_sm else None
+        """``threads``, ``ctas_per_sm`` and ``units_per_thread``: ``UnitGridKernel``'s."""
+        assert k % 64 == 0
+        super().__init__(threads, ctas_per_sm, units_per_thread)
+        self.k, self.kb = k, k // BLOCK
 
     @cute.jit
     def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
@@ -122,8 +118,7 @@ class NVFP4DequantUnitScale:
         sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
                                                              (self.kb + 3) // 4 * 4))
         self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
-            grid=unit_grid(out_units, self.threads, self.units_per_thread),
-            block=(self.threads, 1, 1), smem=self.smem, stream=stream, use_pdl=self.pdl)
+            **self.launch_options(out_units, stream))
 
     @cute.jit
     def _load_scales(self, mSF: cute.Tensor, sSF: cute.Tensor, group, sf):
@@ -138,7 +133,7 @@ class NVFP4DequantUnitScale:
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
                units: cutlass.Int32, out_units: cutlass.Int32):
-        first = first_unit(self.pdl, self.threads, self.units_per_thread)
+        first = self.first_unit()
         words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32)
                  for _ in range(self.units_per_thread)]
         sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
@@ -218,7 +213,7 @@ def _compile_group_kernel(kernel):
 @jit.cached
 def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M;
-    ``ctas_per_sm`` and ``units_per_thread`` as ``NVFP4DequantUnitScale``'s."""
+    ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
     return _compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
                                                        units_per_thread=units_per_thread))
 

@@ -23,37 +23,32 @@ import torch
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 
 from . import jit
-from .arch import compile_options, pdl_enabled
+from .arch import compile_options
 from .device_mma import prmt
-from .unit_grid import first_unit, residency_smem, unit_grid
+from .unit_grid import UnitGridKernel
 
 
-class ReorderK:
+class ReorderK(UnitGridKernel):
     """Static K (a multiple of 64); dynamic M. Input and output as int32 [groups, 32] (a
-    group: 64 bf16 of one row); the output may have more groups (zero rows).
-    ``ctas_per_sm`` (0: as many as fit) and ``units_per_thread`` as
-    ``NVFP4DequantUnitScale``'s."""
+    group: 64 bf16 of one row); the output may have more groups (zero rows). ``threads``,
+    ``ctas_per_sm`` and ``units_per_thread``: ``UnitGridKernel``'s."""
 
     def __init__(self, k: int, threads: int = 256, ctas_per_sm: int = 0,
                  units_per_thread: int = 4):
-        assert k % 64 == 0 and units_per_thread >= 1
-        self.k, self.threads = k, threads
-        self.units_per_thread = units_per_thread
-        self.pdl = pdl_enabled()
-        self.smem = residency_smem(ctas_per_sm) if ctas_per_sm else None
+        assert k % 64 == 0
+        super().__init__(threads, ctas_per_sm, units_per_thread)
+        self.k = k
 
     @cute.jit
     def __call__(self, mX: cute.Tensor, mOut: cute.Tensor, stream):
         units = mX.shape[0] * 4
         out_units = mOut.shape[0] * 4
-        self.kernel(mX, mOut, units, out_units).launch(
-            grid=unit_grid(out_units, self.threads, self.units_per_thread),
-            block=(self.threads, 1, 1), smem=self.smem, stream=stream, use_pdl=self.pdl)
+        self.kernel(mX, mOut, units, out_units).launch(**self.launch_options(out_units, stream))
 
     @cute.kernel
     def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, units: cutlass.Int32,
                out_units: cutlass.Int32):
-        first = first_unit(self.pdl, self.threads, self.units_per_thread)
+        first = self.first_unit()
         words = [cute.make_rmem_tensor((8,), cutlass.Int32)
                  for _ in range(self.units_per_thread)]
         for j in cutlass.range_constexpr(self.units_per_thread):  # all loads first

@@ -7,6 +7,8 @@ triggers early, the pass launches under it on a spread grid (``spread_launch``).
 
 import cutlass.cute as cute
 
+from .arch import pdl_enabled
+
 
 def unit_grid(units, threads: int, per_thread: int) -> tuple:
     """The launch grid covering ``units``."""
@@ -61,3 +63,26 @@ def spread_launch(out_rows: int, k: int, sms: int) -> tuple[int, int]:
     ctas = -(-units // (256 * per_thread))
     cap = -(-ctas // sms)
     return (0 if cap >= THREADS_CTAS_PER_SM else cap), per_thread
+
+
+class UnitGridKernel:
+    """The launch shape such a kernel class shares: ``threads`` a CTA, ``units_per_thread``
+    units a thread, PDL where enabled, and with ``ctas_per_sm`` (0: as many as fit) at most
+    that many CTAs on one SM, by the dynamic shared memory each asks for (``residency_smem``;
+    the kernel uses none)."""
+
+    def __init__(self, threads: int, ctas_per_sm: int, units_per_thread: int):
+        assert units_per_thread >= 1
+        self.threads, self.units_per_thread = threads, units_per_thread
+        self.pdl = pdl_enabled()
+        self.smem = residency_smem(ctas_per_sm) if ctas_per_sm else None
+
+    def launch_options(self, out_units, stream) -> dict:
+        """The kernel's ``launch`` arguments for a grid covering ``out_units``."""
+        return {"grid": unit_grid(out_units, self.threads, self.units_per_thread),
+                "block": (self.threads, 1, 1), "smem": self.smem, "stream": stream,
+                "use_pdl": self.pdl}
+
+    def first_unit(self):
+        """In the kernel, first thing: ``first_unit`` of this launch shape."""
+        return first_unit(self.pdl, self.threads, self.units_per_thread)
