@@ -81,19 +81,20 @@ SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to
 
 
 # W4A16 (bf16 activations) takes the wgmma kernel from this many tokens with K > SMALL_M_SHORT_K,
-# from W4A16_WGMMA_MIN_M_BIG on weights over W4A16_BIG_WEIGHTS values, one more where the small
-# kernel splits K there (``small_m_regime``)
+# from W4A16_WGMMA_MIN_M_BIG on weights over W4A16_BIG_WEIGHTS values (over W4A16_MID_WEIGHTS
+# with K > SMALL_M_SHORT_K), one more where the small kernel splits K there (``small_m_regime``)
 W4A16_WGMMA_MIN_M = 9
 W4A16_WGMMA_MIN_M_BIG = 4
 W4A16_BIG_WEIGHTS = 32 * 2**20
+W4A16_MID_WEIGHTS = 8 * 2**20
 
 
 # asked on every call's host path, W4A16 on big weights through ``small_m_config``: memoized
 @functools.lru_cache(maxsize=4096)
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = False) -> bool:
     """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values or 4
-    where the small kernel splits K, and never past 16); W4A4 up to 64 for weights of at most
+    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values, or
+    over 8 Mi with K > 2048, or 4 where the small kernel splits K, and never past 16); W4A4 up to 64 for weights of at most
     8 Mi elements (unchanged, not re-measured), up to 32 for weights of at most 32 Mi elements
     with short K (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens:
     with split-K its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64
@@ -120,8 +121,13 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     21.7, 5120x17408 28.0 / 25.7; 9216x7168 M = 6 25.3 / 21.6; 36864x7168 M = 5 54.5 / 52.2;
     M = 4 36864x7168 54.3 / 52.4, 34816x5120 40.4 / 39.2, 7168x18432 33.5 / 32.7, 9216x7168
     22.6 / 21.5, but not 5120x17408, whose small kernel splits K in three (24.5 / 25.7: it
-    waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 / 52.3), and
-    4096x7168 keeps it (M = 8 14.3 / 16.3). Past 16 tokens W4A16 always takes the wgmma
+    waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 / 52.3). Since
+    ``reorder_k``'s copy spreads under the triggering wgmma launch, 4096x7168 (over 8 Mi
+    values, long K) takes it from 4 tokens too (H200 2026-12-01, session 38,
+    ``tools/w4a16_spread_probe.py`` and ``tools/w4a16_config_probe.py``, small kernel (best of
+    nine configs) / wgmma us: packed M = 4 13.25 (10.53) / 9.95, M = 8 14.69 (12.04) / 10.01;
+    permuted M = 8 13.78 / 9.52); it had kept the small kernel (M = 8 14.3 / 16.3 before).
+    7168x2048 (short K) keeps it, on two row tiles (``small_m_config``). Past 16 tokens W4A16 always takes the wgmma
     kernel (the small-M extensions below were measured on W4A4): the nvfp4_gemm suite (H200
     2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at 18.5 us, at
     M = 64 in the wgmma one at 13.9.
@@ -142,7 +148,7 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
                      and wg_k_split_plan(m, n, k) is not None)
     if not a_fp4:
         first = W4A16_WGMMA_MIN_M
-        if n * k > W4A16_BIG_WEIGHTS:
+        if n * k > W4A16_BIG_WEIGHTS or (n * k > W4A16_MID_WEIGHTS and k > SMALL_M_SHORT_K):
             split = config_splits(small_m_config(W4A16_WGMMA_MIN_M_BIG, n, k, False)) > 1
             first = W4A16_WGMMA_MIN_M_BIG + split
         if m > 16 or (m >= first and (k > SMALL_M_SHORT_K or short_k_wgmma)):
@@ -217,6 +223,12 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
         return rt, jt, config[2], int(m <= 8 and not w4a16_register_path), 3
     if w4a16_register_path and rt == 1 and config[2] == 4:
         return (*config[:3], 0)
+    # Short K on the register path: two row tiles of 8 warps read the activations half as often
+    # (H200 2026-12-01, session 38, ``tools/w4a16_config_probe.py``, permuted words, 7168x2048,
+    # (1, 1, 8, 1) / (2, 1, 8, 1) us: M = 4 7.32 / 5.06, M = 8 8.67 / 5.98; the wgmma launch
+    # 7.2 / 6.9)
+    if w4a16_register_path and k <= SMALL_M_SHORT_K and config[2] == 8:
+        return 2, 1, 8, 1
     return config
 
 

@@ -49,7 +49,8 @@ from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, plain_launch_options, plain_plan, stream_k_plan,
-                            wg_k_split_plan, wgmma_from_9_tokens, wide_pieces)
+                            plain_wgmma_from_9_tokens, wg_k_split_plan,
+                            wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
                          pdl_choices, planned_launch, small_m_config, small_m_regime,
@@ -226,7 +227,13 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
     (permuted 42.2 / 32.3), M = 8 37.6 / 34.0; 9216x7168 (66 Mi values) M = 5 19.3 / 23.0, M = 8
     22.1 / 23.1, M = 9 28.6 / 23.0, M = 12 31.1 / 23.1, M = 16 34.2 / 23.2. Smaller weights keep
     the small kernel to 16 tokens (their "narrow" is the fp32 split route: 4096x7168 M = 9
-    14.3 / 18.3, M = 16 15.8 / 18.5; 1024x7168 M = 16 8.1 / 15.4)."""
+    14.3 / 18.3, M = 16 15.8 / 18.5; 1024x7168 M = 16 8.1 / 15.4), but for
+    ``half_group_route``'s.
+
+    NVFP4 activations on ``permuted`` words at 9..16 tokens take the wgmma kernel where
+    ``nvfp4_gemm`` does (``plain_wgmma_from_9_tokens``): on 9216x7168 the "narrow" route with
+    the PDL trigger (``narrow_pdl_plan``) since session 38, which beat the small kernel by
+    0.5 us at M = 9 / 12 / 16."""
     weights = 2 * i * k
     if not a_fp4 and weights > W4A16_BIG_WEIGHTS and m <= 16:
         first = FUSED_W4A16_WGMMA_MIN_M
@@ -234,7 +241,8 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
             first = FUSED_W4A16_WGMMA_MIN_M_BIG + 2 * (permuted and k <= FUSED_W4A16_SHORT_K)
         return m < first
     if m <= 16:
-        return not (a_fp4 and m >= 9 and wgmma_from_9_tokens(2 * i, k))
+        return not (a_fp4 and m >= 9 and (plain_wgmma_from_9_tokens(2 * i, k) if permuted
+                                          else wgmma_from_9_tokens(2 * i, k)))
     if weights > 32 * 2**20:
         return False
     return m <= (32 if weights > 8 * 2**20 else SMALL_M_MAX)
@@ -450,6 +458,21 @@ def packed_route(m: int, i: int, k: int) -> tuple[str, object]:
     return route
 
 
+def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
+    """(trigger, spread) of the fused kernel on the "narrow" route (``nvfp4_gemm``'s
+    stream-K launch with ``tile_m``-token tiles and ``ctas_per_sm`` CTAs an SM): the PDL
+    trigger after the first main loop on 16-token tiles, with the spread activation pass, and
+    on 32-token tiles at two CTAs an SM. It differs from ``pdl_trigger_plan`` (the plain
+    GEMM's): the fused kernel gained with more tiles than CTAs, and lost on 32-token tiles
+    at one CTA an SM. H200 2026-12-01, session 38, ``tools/fused_narrow_pair_probe.py``,
+    permuted words, graph us, untriggered / triggered: 36864x7168 M = 16 50.22 / 49.46,
+    M = 32 53.01 / 51.46; 34816x5120 M = 16 37.79 / 36.76; 9216x7168 M = 32 22.99 / 23.30; at
+    9..16 tokens on 9216x7168 (the small kernel until then, 20.47 / 20.53 / 20.49 at M = 9 /
+    12 / 16) 22.03 / 19.92, 21.98 / 20.04, 22.01 / 20.02."""
+    trigger = tile_m <= 16 or (tile_m <= 32 and ctas_per_sm >= 2)
+    return trigger, tile_m <= 16
+
+
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
     """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
     routes: "whole", "stream_k" (``fused_stream_k_options``), "narrow" (the plain GEMM's
@@ -475,12 +498,14 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
 # 13.53 / 13.05, M = 64 13.96 / 15.27 / 14.91 (QuACK + silu + quant 19.7), M = 128 21.38 /
 # 22.06 / 21.44, M = 256 27.58 / 29.06 / 28.65. Weights of at most ``HALF_GROUP_MIN_WEIGHTS``
 # values keep their fused routes (the pair's GEMM there is the small kernel up to 64 tokens,
-# and the rest is unmeasured); at 16 tokens or fewer the fused small-M kernel keeps bf16
-# activations (4096x7168 M = 9 14.3 us against ~14.4 for the pair). NVFP4 activations on
-# permuted words at 9..16 tokens take this route where ``nvfp4_gemm`` takes 64-row tiles there
-# (``plain_wgmma_from_9_tokens``): ``tools/fused_narrow_pair_probe.py`` (H200 2026-12-01,
-# session 37 call 1, graph us, small kernel / half-group pairs with the trigger and the spread
-# pass, equal bits): 4096x7168 M = 9 11.13 / 10.39, M = 12 11.19 / 10.53, M = 16 11.34 / 10.50.
+# and the rest is unmeasured). Activations on permuted words at 9..16 tokens take this route
+# where ``nvfp4_gemm`` takes 64-row tiles there (``plain_wgmma_from_9_tokens``):
+# ``tools/fused_narrow_pair_probe.py`` (H200 2026-12-01, graph us, small kernel / half-group
+# pairs with the trigger and the spread pass, equal bits), NVFP4 (session 37 call 1):
+# 4096x7168 M = 9 11.13 / 10.39, M = 12 11.19 / 10.53, M = 16 11.34 / 10.50; bf16 (W4A16,
+# session 38, the pass ``reorder_k``'s spread copy): M = 12 15.02 / 10.54, M = 16 16.18 /
+# 10.49, where M = 8 is even (10.52 / 10.52) and M = 4 keeps the small kernel (9.38 / 10.34).
+# Packed weight bytes keep the small kernel there (unmeasured).
 HALF_GROUP_MIN_WEIGHTS = 8 * 2**20
 
 
@@ -488,7 +513,7 @@ def half_group_route(m: int, i: int, k: int, a_fp4: bool = True,
                      permuted: bool = False) -> bool:
     """Whether ``nvfp4_gemm_swiglu_quant`` launches the fused kernel on half interleave groups
     as ``nvfp4_gemm`` launches the [2I, K] weight (the comment above)."""
-    narrow = m >= 9 and a_fp4 and permuted
+    narrow = m >= 9 and permuted
     return ((m > 16 or narrow) and 2 * i * k > HALF_GROUP_MIN_WEIGHTS
             and not small_m_regime(m, 2 * i, k, a_fp4, permuted)
             and wg_k_split_plan(m, 2 * i, k) is not None)
@@ -526,9 +551,13 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
     rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
+    spread = False
+    if route == "narrow":
+        options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
     k_order = wgmma_k_order(w)
-    launch_large_m(bf16_activations(a, a_sf, k_order, rows), w, w_sf, alpha, out_global_scale,
-                   out, out_sf, config, stream_k=stream_k, k_order=k_order, **options)
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w, w_sf, alpha,
+                   out_global_scale, out, out_sf, config, stream_k=stream_k, k_order=k_order,
+                   **options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

@@ -167,13 +167,16 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_with_long_k():
     """bf16 activations at 9..16 tokens: the wgmma kernel with K > 2048 on every weight, from
-    4 tokens on weights over 32 Mi values, 5 where the small kernel splits K
-    (``tools/w4a16_regime_probe.py``, ``tools/w4a16_order_probe.py``), past 16 tokens always;
+    4 tokens on weights over 32 Mi values or over 8 Mi with long K (4096x7168, session 38), 5
+    where the small kernel splits K (``tools/w4a16_regime_probe.py``,
+    ``tools/w4a16_order_probe.py``, ``tools/w4a16_spread_probe.py``), past 16 tokens always;
     fp4 activations keep the small kernel there but on the weights of
     ``wgmma_from_9_tokens``."""
+    assert small_m_regime(8, 1024, 7168, a_fp4=False)  # 7 Mi values: the small kernel to 8
+    assert not small_m_regime(9, 1024, 7168, a_fp4=False)
     for n, k in [(7168, 18432), (5120, 17408), (9216, 7168), (4096, 7168), (36864, 7168),
                  (34816, 5120)]:
-        big = n * k > 32 * 2**20  # from 4 tokens, from 5 where the small kernel splits K
+        big = n * k > 8 * 2**20  # from 4 tokens, from 5 where the small kernel splits K
         assert small_m_regime(3, n, k, a_fp4=False)
         assert small_m_regime(4, n, k, a_fp4=False) == (not big or (n, k) == (5120, 17408))
         assert small_m_regime(5, n, k, a_fp4=False) == small_m_regime(8, n, k, a_fp4=False) == (
@@ -195,7 +198,8 @@ def test_w4a16_register_path_keeps_the_prefetch_with_two_row_tiles_only():
     """bf16 activations at 3..8 tokens: the register prefetch with two row tiles on whole K
     (36864x7168 M = 8: 62.1 us with it, 75.1 without), not with one row tile of 4 warps
     (9216x7168 M = 8: 36.2 against 27.4) or a K split (5120x17408: 31.3 against 26.1); one or
-    two (staged) tokens and fp4 activations keep their configs."""
+    two (staged) tokens and fp4 activations keep their configs. Short K (7168x2048) takes two
+    row tiles of 8 warps there."""
     for permuted in (False, True):
         for m in (3, 4, 8):
             for n, k in [(36864, 7168), (34816, 5120), (7168, 18432)]:
@@ -203,8 +207,10 @@ def test_w4a16_register_path_keeps_the_prefetch_with_two_row_tiles_only():
             assert small_m_config(m, 9216, 7168, False, permuted) == (1, 1, 4, 0)
             assert small_m_config(m, 4096, 7168, False, permuted) == (1, 1, 4, 0)
             assert small_m_config(m, 5120, 17408, False, permuted) == (2, 1, 4, 0, 3)
-            assert small_m_config(m, 7168, 2048, False, permuted) == (1, 1, 8, 1)
+            # short K: two row tiles of 8 warps (session 38, ``tools/w4a16_config_probe.py``)
+            assert small_m_config(m, 7168, 2048, False, permuted) == (2, 1, 8, 1)
         for m in (1, 2):
+            assert small_m_config(m, 7168, 2048, False, permuted) == (1, 1, 8, 1)
             assert small_m_config(m, 9216, 7168, False, permuted) == (1, 1, 4, 1)
             assert small_m_config(m, 5120, 17408, False, permuted) == (2, 1, 4, 1, 3)
     assert small_m_config(8, 9216, 7168) == (1, 1, 4, 1)
@@ -256,6 +262,14 @@ def test_public_small_m_split_matches_fp64_reference(m, fp4_a):
     n, k = 1040, 16384  # 65 CTAs of 16 rows: small_m_config splits K in three, N tail
     assert config_splits(small_m_config(m, n, k, fp4_a)) == 3
     _check_public_route(m, n, k, fp4_a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [4, 7])
+def test_w4a16_at_4_tokens_on_4096x7168_matches_fp64_reference(m):
+    """bf16 activations at 4..8 tokens on 4096x7168: the wgmma kernel since session 38."""
+    assert not small_m_regime(m, 4096, 7168, a_fp4=False)
+    _check_public_route(m, 4096, 7168, False)
 
 
 @pytest.mark.gpu

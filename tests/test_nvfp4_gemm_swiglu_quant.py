@@ -980,9 +980,10 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
 
 def test_half_group_route():
     """The fused op launches as ``nvfp4_gemm`` does where that takes 64-row tiles on the
-    [2I, K] weight (session 34): 4096x7168 from 17 tokens to 256, and from 9 with NVFP4
-    activations on permuted words (session 37, as ``nvfp4_gemm``); not 1024x7168 (8 Mi values
-    or fewer), not the stream-K weights, not at 16 tokens or fewer otherwise."""
+    [2I, K] weight (session 34): 4096x7168 from 17 tokens to 256, and from 9 on permuted words
+    (NVFP4 activations since session 37, as ``nvfp4_gemm``; bf16 since session 38); not
+    1024x7168 (8 Mi values or fewer), not the stream-K weights, not at 16 tokens or fewer
+    otherwise."""
     from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
 
     for m in (17, 32, 64, 128, 200, 256):
@@ -991,10 +992,12 @@ def test_half_group_route():
     for m in (9, 12, 16):
         assert half_group_route(m, 2048, 7168, permuted=True), m
         assert not half_group_route(m, 2048, 7168), m
-        assert not half_group_route(m, 2048, 7168, a_fp4=False, permuted=True), m
+        assert half_group_route(m, 2048, 7168, a_fp4=False, permuted=True), m
+        assert not half_group_route(m, 2048, 7168, a_fp4=False), m
         assert not half_group_route(m, 512, 7168, permuted=True), m
         assert not half_group_route(m, 4608, 7168, permuted=True), m
     assert not half_group_route(8, 2048, 7168, permuted=True)
+    assert not half_group_route(8, 2048, 7168, a_fp4=False, permuted=True)
     assert not half_group_route(16, 2048, 7168, a_fp4=False)
     assert not half_group_route(257, 2048, 7168)
     assert not half_group_route(128, 512, 7168)
@@ -1017,16 +1020,38 @@ def test_half_group_route_matches_reference(m, fp4_a):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [9, 13, 16])
-def test_half_group_route_at_9_tokens_matches_reference(m):
-    """NVFP4 activations on permuted words at 9..16 tokens (4096x7168): the half-group cluster
-    pairs of 16-token tiles with the PDL trigger and the spread pass, against the reference."""
+@pytest.mark.parametrize("m,fp4_a", [(9, True), (13, True), (16, True), (12, False),
+                                     (16, False)])
+def test_half_group_route_at_9_tokens_matches_reference(m, fp4_a):
+    """Activations on permuted words at 9..16 tokens (4096x7168), NVFP4 and bf16: the
+    half-group cluster pairs of 16-token tiles with the PDL trigger and the spread pass (of the
+    activations' decode, or of ``reorder_k``'s copy), against the reference."""
     from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
 
     i, k = 2048, 7168
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    assert half_group_route(m, i, k, fp4_a, True)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [9, 16])
+def test_narrow_route_at_9_tokens_matches_reference(m):
+    """NVFP4 activations on permuted words at 9..16 tokens on 9216x7168: the fused kernel on
+    ``nvfp4_gemm``'s 16-token stream-K launch with the PDL trigger and the spread pass
+    (session 38; the small kernel before), against the reference."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route, swiglu_small_m_regime
+
+    i, k = 4608, 7168
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    assert half_group_route(m, i, k, True, True)
+    assert not swiglu_small_m_regime(m, i, k, True, True)
+    assert large_m_route(m, i, k) == ("narrow", 16)
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)

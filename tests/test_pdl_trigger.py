@@ -103,24 +103,28 @@ def _permuted_weights(n, k, count=3):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [12, 64, 256, 512])
-def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m):
+@pytest.mark.parametrize("m,i", [(12, 2048), (64, 2048), (256, 2048), (512, 2048),
+                                 (12, 4608)])
+def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m, i):
     """NVFP4 MLP steps on launches that trigger, each behind a spread activation pass: the
     quantization, the fused gate_up op (4096x7168: half-group tiles, a cluster pair at 12
-    tokens on permuted words and at 64, whole tiles at 256; its 128-row route at 512) and the
+    tokens on permuted words and at 64, whole tiles at 256; its 128-row route at 512;
+    9216x7168 at 12 tokens: the "narrow" 16-token stream-K route, ``narrow_pdl_plan``) and the
     down ``nvfp4_gemm`` (7168x2048: whole tiles; at 12 tokens its small kernel), whose bf16
     output feeds the next step. Replayed from a graph with no gaps between kernels, bit for
     bit the eager run."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
+    from cute_kernels.nvfp4_gemm_swiglu_quant import (half_group_route, large_m_route,
+                                                      narrow_pdl_plan)
     from tests.test_nvfp4_gemm_swiglu_quant import _weights
 
-    i, k = 2048, 7168
+    k = 7168
     w, w_sf, g_w = _weights(i, k, "cuda")
     down = _permuted_weights(k, i)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
-    if m <= 16:  # the half-group route takes 9..16 tokens on permuted words only
+    if m <= 16:  # the half-group and narrow routes take 9..16 tokens on permuted words only
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-        assert half_group_route(m, i, k, True, True)
+        assert half_group_route(m, i, k, True, True) or (
+            large_m_route(m, i, k) == ("narrow", 16) and narrow_pdl_plan(16, 1) == (True, True))
     else:
         assert _triggers(m, 7168, 2048) == (True, True)
     # the scales from one eager step (then fixed): x's 4x headroom, h's amax, y of a few units
@@ -162,6 +166,44 @@ def test_triggered_w4a4_chain_at_9_to_16_tokens_matches_eager(m, k):
             y = nvfp4_gemm(q, q_sf, b, b_sf, alpha, out=out)
 
     check_graph_replays_chain(chain, len(weights), (m, k))
+
+
+@pytest.mark.parametrize("m,i,k,want", [
+    (12, 4608, 7168, (True, True)),     # 16-token tiles: trigger and spread
+    (16, 18432, 7168, (True, True)),    # more tiles than CTAs: the fused kernel still gained
+    (16, 17408, 5120, (True, True)),
+    (32, 18432, 7168, (True, False)),   # 32-token tiles at two CTAs an SM: no spread
+    (32, 4608, 7168, (False, False)),   # at one CTA an SM the trigger lost
+])
+def test_fused_narrow_route_triggers_where_measured_faster(monkeypatch, m, i, k, want):
+    """The fused op's "narrow" route (``nvfp4_gemm``'s stream-K launch, session 38,
+    ``tools/fused_narrow_pair_probe.py``): ``narrow_pdl_plan``'s trigger reaches the launch and
+    its spread the activations' pass."""
+    import importlib
+
+    fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+    assert fused.large_m_route(m, i, k)[0] == "narrow"
+    seen = {}
+    monkeypatch.setattr(fused, "bf16_activations",
+                        lambda *args: seen.setdefault("spread", args[4]) or args[0])
+    monkeypatch.setattr(fused, "launch_large_m",
+                        lambda *args, **kw: seen.setdefault("trigger", kw["pdl_trigger"]))
+    w = torch.zeros(2 * i, k // 8, dtype=torch.int32)  # permuted words, never read
+    fused._large_m(torch.zeros(m, k // 2, dtype=torch.uint8), None, w, None, None, None,
+                   None, None)
+    assert (seen["trigger"], seen["spread"]) == want
+
+
+def test_fused_narrow_trigger_compiles_for_sm90a():
+    """The fused kernel in stream-K on 16-token tiles with the trigger (9216x7168 at 9..16
+    tokens: one CTA an SM, one K group)."""
+    from cute_kernels.swiglu_quant_large_m import one_tile_a_cta, quantizer_warps
+
+    quantizers = quantizer_warps(16, 1, KOrder.PERMUTED, one_tile_a_cta(12, 9216, 16, H200_SMS,
+                                                                        True, 1))
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 16, 0, H200_SMS,
+                        True, False, int(KOrder.PERMUTED), 1, 1, quantizers, 1, False, False,
+                        True)
 
 
 @pytest.mark.parametrize("m,n,k,forced,want", [

@@ -15,7 +15,10 @@ at 9..16 tokens) with the trigger and the spread pass, and "narrow" the same unt
 Points 10..13 (prepared): where the fused op already takes that route (36864x7168 and
 34816x5120 at 16 tokens, 36864x7168 and 9216x7168 at 32 on 32-token tiles), untriggered
 ("public") against the trigger as ``nvfp4_gemm`` takes it on the same launch ("pairs": the
-trigger, and the spread pass on 16-token tiles only, ``pdl_trigger_plan``).
+trigger, and the spread pass on 16-token tiles only, ``pdl_trigger_plan``). Points 14..17
+(session 38, prepared): where ``narrow_pdl_plan`` now triggers the route, unmeasured: NVFP4
+34816x5120 M = 32; W4A16 (``reorder_k``'s copy the pass) 36864x7168 M = 8, 9216x7168 M = 12,
+34816x5120 M = 16. There "public" is the public route (triggered) and "narrow" untriggered.
 Per point, a check of the wgmma launch's codes and scales against the public route's (the same
 h: equal but at rounding boundaries), then graph us of back-to-back calls (interleaved, two
 rounds). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
@@ -36,7 +39,10 @@ POINTS = [(4096, 7168, 9, True), (4096, 7168, 12, True), (4096, 7168, 16, True),
           (4096, 7168, 4, False), (4096, 7168, 8, False), (4096, 7168, 12, False),
           (4096, 7168, 16, False), (9216, 7168, 9, True), (9216, 7168, 12, True),
           (9216, 7168, 16, True), (36864, 7168, 16, True), (34816, 5120, 16, True),
-          (36864, 7168, 32, True), (9216, 7168, 32, True)]
+          (36864, 7168, 32, True), (9216, 7168, 32, True),
+          # 14..: where ``narrow_pdl_plan`` (session 38) triggers, unmeasured before
+          (34816, 5120, 32, True), (36864, 7168, 8, False), (9216, 7168, 12, False),
+          (34816, 5120, 16, False)]
 
 
 def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool):

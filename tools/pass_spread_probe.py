@@ -25,7 +25,10 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 25
           (7168, 2048, 1024),
           # 19..: past 512 tokens, where no launch triggers (session 37, for a rule there)
           (7168, 2048, 2048), (4096, 7168, 2048), (9216, 7168, 1024), (7168, 18432, 1024),
-          (5120, 17408, 1024), (36864, 7168, 1024), (34816, 5120, 1024)]
+          (5120, 17408, 1024), (36864, 7168, 1024), (34816, 5120, 1024),
+          # 26..: stream-K with more tiles than CTAs at 16 / 32 tokens, where the fused op's
+          # same launch gained with the trigger (session 38) and ``pdl_trigger_plan`` has none
+          (36864, 7168, 16), (34816, 5120, 16), (36864, 7168, 32), (34816, 5120, 32)]
 FORMS = {"plain": (False, False), "trigger": (True, False), "spread": (False, True),
          "both": (True, True)}
 
