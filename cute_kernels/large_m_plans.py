@@ -471,12 +471,19 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
     9216x7168 19.90 / 19.48, 5120x17408 24.26 / 23.81, 7168x18432 30.94 / 30.43), where it
     lost on wider ones (M = 64: 7168x18432 39.87 / 40.50, 36864x7168 70.74 / 71.12; with the
     first spread pass, 4 units a thread, 7168x18432 M = 64 40.25 untriggered / 39.79 /
-    40.34). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65)."""
+    40.34). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65).
+    With more tiles than CTAs, the trigger alone where the launch holds two CTAs an SM, on
+    16- or 32-token tiles (H200 2026-12-01, session 38, ``tools/pass_spread_probe.py``,
+    untriggered / trigger / both: 36864x7168 M = 16 50.16 / 48.42 / 49.05, M = 32 53.24 /
+    51.78 / 52.49; 34816x5120 M = 16 37.47 / 36.38 / 36.77, M = 32 40.37 / 39.71 / 40.06;
+    wider tiles there, one CTA an SM, unmeasured)."""
     tok_tiles = -(-m // tile_m)
     tiles = tok_tiles * -(-n // tile_n)
     if stream_k:
-        trigger = m <= PDL_TRIGGER_MAX_M and tok_tiles == 1 and tiles <= ctas
-        return trigger, trigger and tile_m <= 16
+        one_row = m <= PDL_TRIGGER_MAX_M and tok_tiles == 1
+        fits = tiles <= ctas
+        trigger = one_row and (fits or (tile_m <= 32 and ctas >= 2 * H200_SMS))
+        return trigger, trigger and fits and tile_m <= 16
     pieces = 2 if pair_pieces else splits
     trigger = m <= PDL_SPREAD_TRIGGER_MAX_M and tiles * pieces <= ctas
     return trigger, trigger

@@ -12,7 +12,8 @@ from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, nvfp4_quantize,
                           prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
 from cute_kernels.k_order import KOrder
-from cute_kernels.large_m_plans import PDL_SPREAD_TRIGGER_MAX_M, PDL_TRIGGER_MAX_M, plain_plan
+from cute_kernels.large_m_plans import (PDL_SPREAD_TRIGGER_MAX_M, PDL_TRIGGER_MAX_M,
+                                        plain_launch_options, plain_plan)
 from cute_kernels.nvfp4_gemm import planned_launch
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, compile_tail
 from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
@@ -38,6 +39,10 @@ def _triggers(m, n, k):
     (256, 5120, 17408, (False, False)),  # stream-K over two token tiles
     (1024, 4096, 7168, (False, False)), (1024, 7168, 2048, (False, False)),  # past 512
     (128, 36864, 7168, (False, False)),  # several tiles a CTA
+    # more tiles than CTAs at two CTAs an SM, 16 / 32 tokens: the trigger alone (session 38)
+    (16, 36864, 7168, (True, False)), (32, 36864, 7168, (True, False)),
+    (12, 34816, 5120, (True, False)), (32, 34816, 5120, (True, False)),
+    (64, 36864, 7168, (False, False)),  # 64-token tiles, one CTA an SM: unmeasured
 ])
 def test_trigger_where_measured_faster(m, n, k, want):
     assert _triggers(m, n, k) == want
@@ -52,12 +57,15 @@ def test_no_trigger_past_max_m():
 
 
 def test_stream_k_spreads_only_16_token_tiles():
+    """Stream-K spreads the pass on 16-token tiles, where each CTA holds one tile or fewer."""
     for n, k in ((9216, 7168), (7168, 18432), (5120, 17408), (36864, 7168)):
         for m in (16, 32, 64, 128, 256):
             plan = plain_plan(m, n, k)
             if plan[2]:
                 trigger, spread = _triggers(m, n, k)
-                assert spread == (trigger and plan[0] <= 16), (m, n, k)
+                fits = -(-n // 128) <= plain_launch_options(m, n, k, plan[0], True)[
+                    "ctas_per_sm"] * H200_SMS  # one tile a CTA or fewer
+                assert spread == (trigger and plan[0] <= 16 and fits), (m, n, k)
 
 
 @pytest.mark.parametrize("stream_k,tail", [
@@ -166,6 +174,31 @@ def test_triggered_w4a4_chain_at_9_to_16_tokens_matches_eager(m, k):
             y = nvfp4_gemm(q, q_sf, b, b_sf, alpha, out=out)
 
     check_graph_replays_chain(chain, len(weights), (m, k))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [16, 32])
+def test_triggered_chain_with_more_tiles_than_ctas_matches_eager(m):
+    """NVFP4 up / down steps on permuted words: 34816x5120 (272 stream-K tiles on 264 CTAs at
+    16 / 32 tokens, the trigger alone since session 38) and a [5120, 34816] weight after it,
+    each GEMM's output quantized for the next. The trigger comes after each CTA's first main
+    loop, before its other tiles: replayed from a graph, bit for bit the eager run."""
+    n, k = 34816, 5120
+    assert _triggers(m, n, k) == (True, False)
+    up, down = _permuted_weights(n, k, 2), _permuted_weights(k, n, 2)
+    x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
+    g = 448 * 6 / (4 * x.abs().amax().item())  # fixed: 4x headroom
+    alpha_up, alpha_down = 1 / (g * 100.0 * k ** 0.5), 1 / (g * 100.0 * n ** 0.5)
+
+    def chain(outs):
+        y = x
+        for (u, u_sf), (d, d_sf), out in zip(up, down, outs):
+            q, q_sf = nvfp4_quantize(y, g)
+            h = nvfp4_gemm(q, q_sf, u, u_sf, alpha_up)
+            q, q_sf = nvfp4_quantize(h, g)
+            y = nvfp4_gemm(q, q_sf, d, d_sf, alpha_down, out=out)
+
+    check_graph_replays_chain(chain, len(up), (m, k))
 
 
 @pytest.mark.parametrize("m,i,k,want", [

@@ -19,6 +19,8 @@ trigger, and the spread pass on 16-token tiles only, ``pdl_trigger_plan``). Poin
 (session 38, prepared): where ``narrow_pdl_plan`` now triggers the route, unmeasured: NVFP4
 34816x5120 M = 32; W4A16 (``reorder_k``'s copy the pass) 36864x7168 M = 8, 9216x7168 M = 12,
 34816x5120 M = 16. There "public" is the public route (triggered) and "narrow" untriggered.
+On 36864x7168 and 34816x5120 at 16 tokens or fewer (more tiles than CTAs), "unspread" is the
+trigger without the spread pass, as ``nvfp4_gemm``'s launch takes it since session 38.
 Per point, a check of the wgmma launch's codes and scales against the public route's (the same
 h: equal but at rounding boundaries), then graph us of back-to-back calls (interleaved, two
 rounds). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
@@ -45,18 +47,18 @@ POINTS = [(4096, 7168, 9, True), (4096, 7168, 12, True), (4096, 7168, 16, True),
           (34816, 5120, 16, False)]
 
 
-def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool):
+def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool, spread: bool = True):
     """The fused kernel on ``nvfp4_gemm``'s 16- or 32-token stream-K launch ("narrow",
-    ``large_m_route``'s tile), with the PDL trigger (and on 16-token tiles the spread pass) or
-    without."""
+    ``large_m_route``'s tile), with the PDL trigger (and on 16-token tiles the spread pass,
+    unless not ``spread``) or without."""
     two_i, k, m = w.shape[0], w.shape[1] * 8, a.shape[0]
     tile = large_m_route(max(m, 9), two_i // 2, k)[1]
     config, stream_k, options = route_launch("narrow", tile, m, two_i, k)
     k_order = wgmma_k_order(w)
-    launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile) * tile,
-                                    spread=trigger and tile <= 16), w, w_sf, alpha, gs,
-                   q, sf, config, stream_k=stream_k, k_order=k_order, pdl_trigger=trigger,
-                   **options)
+    a_bf16 = bf16_activations(a, a_sf, k_order, -(-m // tile) * tile,
+                              spread=spread and trigger and tile <= 16)
+    launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, config, stream_k=stream_k,
+                   k_order=k_order, pdl_trigger=trigger, **options)
 
 
 alpha = torch.full((1,), 0.5, device="cuda")
@@ -75,6 +77,8 @@ for two_i, k, m, fp4 in select_shapes(POINTS):
     if two_i != 4096:  # no 64-row tiles there: the stream-K launch
         calls["pairs"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, True)
         calls["narrow"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, False)
+        if m <= 16 and two_i >= 32768:  # more tiles than CTAs: the trigger alone too
+            calls["unspread"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, True, False)
     label = f"fused {'W4A4' if fp4 else 'W4A16'} {two_i}x{k} M={m}"
     if not warm_only():
         calls["public"](weights[0])
