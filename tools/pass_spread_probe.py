@@ -28,7 +28,10 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 25
           (5120, 17408, 1024), (36864, 7168, 1024), (34816, 5120, 1024),
           # 26..: stream-K with more tiles than CTAs at 16 / 32 tokens, where the fused op's
           # same launch gained with the trigger (session 38) and ``pdl_trigger_plan`` has none
-          (36864, 7168, 16), (34816, 5120, 16), (36864, 7168, 32), (34816, 5120, 32)]
+          (36864, 7168, 16), (34816, 5120, 16), (36864, 7168, 32), (34816, 5120, 32),
+          # 30..: the same weights on wider stream-K tiles at one CTA an SM (unmeasured)
+          (36864, 7168, 64), (34816, 5120, 64), (36864, 7168, 128), (34816, 5120, 128),
+          (36864, 7168, 256), (34816, 5120, 256)]
 FORMS = {"plain": (False, False), "trigger": (True, False), "spread": (False, True),
          "both": (True, True)}
 
