@@ -475,8 +475,10 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
     With more tiles than CTAs, the trigger alone where the launch holds two CTAs an SM, on
     16- or 32-token tiles (H200 2026-12-01, session 38, ``tools/pass_spread_probe.py``,
     untriggered / trigger / both: 36864x7168 M = 16 50.16 / 48.42 / 49.05, M = 32 53.24 /
-    51.78 / 52.49; 34816x5120 M = 16 37.47 / 36.38 / 36.77, M = 32 40.37 / 39.71 / 40.06;
-    wider tiles there, one CTA an SM, unmeasured)."""
+    51.78 / 52.49; 34816x5120 M = 16 37.47 / 36.38 / 36.77, M = 32 40.37 / 39.71 / 40.06).
+    Their wider tiles, one CTA an SM, keep no trigger (the same probe: 36864x7168 M = 64 69.92 /
+    71.31 / 69.57, M = 128 97.26 / 98.31 / 97.17, M = 256 173.95 / 175.25 / 173.57;
+    34816x5120 M = 64 50.16 / 52.13 / 49.81, M = 256 123.77 / 126.60 / 124.29)."""
     tok_tiles = -(-m // tile_m)
     tiles = tok_tiles * -(-n // tile_n)
     if stream_k:

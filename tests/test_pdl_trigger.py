@@ -42,7 +42,7 @@ def _triggers(m, n, k):
     # more tiles than CTAs at two CTAs an SM, 16 / 32 tokens: the trigger alone (session 38)
     (16, 36864, 7168, (True, False)), (32, 36864, 7168, (True, False)),
     (12, 34816, 5120, (True, False)), (32, 34816, 5120, (True, False)),
-    (64, 36864, 7168, (False, False)),  # 64-token tiles, one CTA an SM: unmeasured
+    (64, 36864, 7168, (False, False)),  # 64-token tiles, one CTA an SM: the trigger lost
 ])
 def test_trigger_where_measured_faster(m, n, k, want):
     assert _triggers(m, n, k) == want
