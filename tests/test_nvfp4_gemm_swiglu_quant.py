@@ -1004,6 +1004,16 @@ def test_half_group_route():
     assert not half_group_route(64, 4608, 7168)
 
 
+def _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out):
+    """The public function into NaN-poisoned outputs, against the reference."""
+    m, i = a.shape[0], w.shape[0] // 2
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [17, 64, 128, 200])
 @pytest.mark.parametrize("fp4_a", [True, False])
@@ -1012,11 +1022,7 @@ def test_half_group_route_matches_reference(m, fp4_a):
     interleave groups (two K pieces in clusters of two CTAs up to 64 tokens)."""
     i, k = 2048, 7168
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
-    mp, kbp = sf_padded_shape(m, i // 16)
-    out = poisoned(m, i // 2, dtype=torch.uint8)
-    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
-    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu
@@ -1032,11 +1038,7 @@ def test_half_group_route_at_9_tokens_matches_reference(m, fp4_a):
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     assert half_group_route(m, i, k, fp4_a, True)
-    mp, kbp = sf_padded_shape(m, i // 16)
-    out = poisoned(m, i // 2, dtype=torch.uint8)
-    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
-    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu
@@ -1052,8 +1054,4 @@ def test_narrow_route_at_9_tokens_matches_reference(m):
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     assert not swiglu_small_m_regime(m, i, k, True, True)
     assert large_m_route(m, i, k) == ("narrow", 16)
-    mp, kbp = sf_padded_shape(m, i // 16)
-    out = poisoned(m, i // 2, dtype=torch.uint8)
-    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out, out=out, out_sf=out_sf)
-    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)

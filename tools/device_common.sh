@@ -96,6 +96,17 @@ final_suites() {
   done
   grep -E "M=1 |M=64 " "$OUT/demo.log" | head
 }
+# run_suite SUITE SECONDS INDEX...: the bench suite SUITE shape by shape (after warm_suite),
+# each into $OUT/bench-SUITEINDEX.log and $OUT/SUITEINDEX/
+run_suite() {
+  local suite=$1 secs=$2 i
+  shift 2
+  for i in "$@"; do
+    CUTE_KERNELS_BENCH_SHAPES=$i timeout "$secs" python -m cute_kernels.bench "$suite" \
+      --out "$OUT/$suite$i" > "$OUT/bench-$suite$i.log" 2>&1
+    echo "$suite shape $i exit $? at $(elapsed) s"
+  done
+}
 # check_then_probe SCRIPT: after the caller's background gpu_tests (logs /tmp/logs/t-*.log),
 # warms tools/SCRIPT.py up alongside them, reports the tests, then runs SCRIPT into $OUT/SCRIPT.log
 check_then_probe() {

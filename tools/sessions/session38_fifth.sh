@@ -15,16 +15,8 @@ echo "warm-up + tests done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/
 test_summary | tee "$OUT/checks.txt"
 CUTE_KERNELS_BENCH_SHAPES=10,11 timeout 60 python tools/fused_narrow_pair_probe.py 2>&1 \
   | tee "$OUT/fused_narrow_pair_probe.log"
-for s in 2 3; do
-  CUTE_KERNELS_BENCH_SHAPES=$s timeout 100 python -m cute_kernels.bench nvfp4_gemm \
-    --out "$OUT/nvfp4_gemm$s" > "$OUT/bench-nvfp4_gemm$s.log" 2>&1
-  echo "nvfp4_gemm shape $s exit $? at $(elapsed) s"
-done
-for s in 0 4; do
-  CUTE_KERNELS_BENCH_SHAPES=$s timeout 90 python -m cute_kernels.bench swiglu \
-    --out "$OUT/swiglu$s" > "$OUT/bench-swiglu$s.log" 2>&1
-  echo "swiglu shape $s exit $? at $(elapsed) s"
-done
+run_suite nvfp4_gemm 100 2 3
+run_suite swiglu 90 0 4
 grep -h "permuted" "$OUT"/bench-nvfp4_gemm*.log | grep -E "M=(1|8|16|32|64) " | cut -c1-175
 grep -h "permuted M=" "$OUT"/bench-swiglu*.log | grep -E "M=(1|8|16|64) " | cut -c1-175
 echo "done after $(elapsed) s"

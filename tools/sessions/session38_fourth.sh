@@ -24,16 +24,8 @@ CUTE_KERNELS_BENCH_SHAPES=14,15,16,17 timeout 90 python tools/fused_narrow_pair_
   | tee "$OUT/fused_narrow_pair_probe.log"
 CUTE_KERNELS_BENCH_SHAPES=26,27,28,29 timeout 90 python tools/pass_spread_probe.py 2>&1 \
   | tee "$OUT/pass_spread_probe.log"
-for s in 5 6; do
-  CUTE_KERNELS_BENCH_SHAPES=$s timeout 120 python -m cute_kernels.bench nvfp4_gemm \
-    --out "$OUT/nvfp4_gemm$s" > "$OUT/bench-nvfp4_gemm$s.log" 2>&1
-  echo "nvfp4_gemm shape $s exit $? at $(elapsed) s"
-done
-for s in 1 3; do
-  CUTE_KERNELS_BENCH_SHAPES=$s timeout 120 python -m cute_kernels.bench swiglu \
-    --out "$OUT/swiglu$s" > "$OUT/bench-swiglu$s.log" 2>&1
-  echo "swiglu shape $s exit $? at $(elapsed) s"
-done
+run_suite nvfp4_gemm 120 5 6
+run_suite swiglu 120 1 3
 grep -h -E "W4A16|permuted" "$OUT"/bench-nvfp4_gemm*.log | grep -E "M=(1|4|8|16|32|64) " \
   | cut -c1-175
 grep -h "permuted M=" "$OUT"/bench-swiglu*.log | grep -E "M=(1|8|16|64) " | cut -c1-175
