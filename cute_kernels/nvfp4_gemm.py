@@ -92,45 +92,44 @@ W4A16_MID_WEIGHTS = 8 * 2**20
 # asked on every call's host path, W4A16 on big weights through ``small_m_config``: memoized
 @functools.lru_cache(maxsize=4096)
 def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = False) -> bool:
-    """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel):
-    up to 16 tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values, or
-    over 8 Mi with K > 2048, or 4 where the small kernel splits K, and never past 16); W4A4 up to 64 for weights of at most
-    8 Mi elements (unchanged, not re-measured), up to 32 for weights of at most 32 Mi elements
-    with short K (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens:
-    with split-K its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64
-    takes 65-67 us there against 111 at M = 32 in the small kernel (H200, 2026-11-29,
-    ``tools/split_probe.py``). Small weights measured on permuted words (H200 2026-11-30,
-    ``tools/mid_m_probe.py``, small kernel / best wgmma launch, us): 4096x7168 M = 32
-    23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64 tokens); 7168x2048 M = 32 11.0 / 13.8,
-    M = 64 16.6 / 14.6. The tables above are the rest of the evidence.
+    """Whether the mma.sync weight-streaming kernel handles this M (else the wgmma kernel): up to 16
+    tokens (W4A16 up to 8 with K > 2048, up to 3 on weights over 32 Mi values, or over 8 Mi with K >
+    2048, or 4 where the small kernel splits K, and never past 16); W4A4 up to 64 for weights of at
+    most 8 Mi elements (unchanged, not re-measured), up to 32 for weights of at most 32 Mi elements
+    with short K (``SMALL_M_SHORT_K``). Bigger weights take the wgmma kernel from 17 tokens: with
+    split-K its starved grids (7168x18432: 56 CTAs) fill the GPU, 7168x18432 M = 17..64 takes 65-67
+    us there against 111 at M = 32 in the small kernel (H200, 2026-11-29, ``tools/split_probe.py``).
+    Small weights measured on permuted words (H200 2026-11-30, ``tools/mid_m_probe.py``, small
+    kernel / best wgmma launch, us): 4096x7168 M = 32 23.6 / 20.0, M = 64 28.7 / 20.8 (split K 4, 64
+    tokens); 7168x2048 M = 32 11.0 / 13.8, M = 64 16.6 / 14.6. The tables above are the rest of the
+    evidence.
 
-    W4A16 (``a_fp4`` False) at 9..16 tokens: the small kernel's two token tiles load 16 bf16
-    token lanes per step (H200 2026-11-30, ``tools/w4a16_regime_probe.py``, permuted words,
-    M = 12 / 16, small / wgmma us): 7168x18432 53.1 / 50.8, 56.8 / 49.6; 5120x17408 53.1 /
-    35.8, 56.9 / 35.9; 9216x7168 54.0 / 34.6, 59.9 / 34.2; 4096x7168 20.4 / 18.4, 21.6 / 18.5.
-    Short K keeps the small kernel (7168x2048 14.1 / 15.8, 15.0 / 15.5). The biggest weights
-    kept it too until the wgmma kernel's narrow tiles (sessions 17-20) and ``reorder_k``
-    (H200 2026-12-01, ``tools/w4a16_order_probe.py``, small / wgmma us: permuted words
-    36864x7168 M = 12 88.2 / 49.9, M = 16 95.7 / 50.0, 34816x5120 M = 16 69.9 / 37.8; packed
-    bytes, the small kernel measured in session 28, the wgmma one in ``KOrder.PAIRS``:
-    36864x7168 M = 12 87.9 / 52.0, M = 16 95.7 / 52.0, 34816x5120 M = 16 70.2 / 39.3). At
-    4..8 tokens (the small kernel's register path) the wgmma kernel's 16-token tiles win on
-    weights over 32 Mi values (H200 2026-12-01, ``tools/w4a16_order_probe.py``, small / wgmma
-    us, packed bytes in PAIRS; permuted words alike, 1-2 us faster on both sides): M = 8
-    36864x7168 61.9 / 52.3, 34816x5120 46.3 / 39.2, 7168x18432 37.6 / 32.8, 9216x7168 27.9 /
-    21.7, 5120x17408 28.0 / 25.7; 9216x7168 M = 6 25.3 / 21.6; 36864x7168 M = 5 54.5 / 52.2;
-    M = 4 36864x7168 54.3 / 52.4, 34816x5120 40.4 / 39.2, 7168x18432 33.5 / 32.7, 9216x7168
-    22.6 / 21.5, but not 5120x17408, whose small kernel splits K in three (24.5 / 25.7: it
-    waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 / 52.3). Since
-    ``reorder_k``'s copy spreads under the triggering wgmma launch, 4096x7168 (over 8 Mi
-    values, long K) takes it from 4 tokens too (H200 2026-12-01, session 38,
-    ``tools/w4a16_spread_probe.py`` and ``tools/w4a16_config_probe.py``, small kernel (best of
-    nine configs) / wgmma us: packed M = 4 13.25 (10.53) / 9.95, M = 8 14.69 (12.04) / 10.01;
-    permuted M = 8 13.78 / 9.52); it had kept the small kernel (M = 8 14.3 / 16.3 before).
-    7168x2048 (short K) keeps it, on two row tiles (``small_m_config``). Past 16 tokens W4A16 always takes the wgmma
+    W4A16 (``a_fp4`` False) at 9..16 tokens: the small kernel's two token tiles load 16 bf16 token
+    lanes per step (H200 2026-11-30, ``tools/w4a16_regime_probe.py``, permuted words, M = 12 / 16,
+    small / wgmma us): 7168x18432 53.1 / 50.8, 56.8 / 49.6; 5120x17408 53.1 / 35.8, 56.9 / 35.9;
+    9216x7168 54.0 / 34.6, 59.9 / 34.2; 4096x7168 20.4 / 18.4, 21.6 / 18.5. Short K keeps the small
+    kernel (7168x2048 14.1 / 15.8, 15.0 / 15.5). The biggest weights kept it too until the wgmma
+    kernel's narrow tiles (sessions 17-20) and ``reorder_k`` (H200 2026-12-01,
+    ``tools/w4a16_order_probe.py``, small / wgmma us: permuted words 36864x7168 M = 12 88.2 / 49.9,
+    M = 16 95.7 / 50.0, 34816x5120 M = 16 69.9 / 37.8; packed bytes, the small kernel measured in
+    session 28, the wgmma one in ``KOrder.PAIRS``: 36864x7168 M = 12 87.9 / 52.0, M = 16 95.7 /
+    52.0, 34816x5120 M = 16 70.2 / 39.3). At 4..8 tokens (the small kernel's register path) the
+    wgmma kernel's 16-token tiles win on weights over 32 Mi values (H200 2026-12-01,
+    ``tools/w4a16_order_probe.py``, small / wgmma us, packed bytes in PAIRS; permuted words alike,
+    1-2 us faster on both sides): M = 8 36864x7168 61.9 / 52.3, 34816x5120 46.3 / 39.2, 7168x18432
+    37.6 / 32.8, 9216x7168 27.9 / 21.7, 5120x17408 28.0 / 25.7; 9216x7168 M = 6 25.3 / 21.6;
+    36864x7168 M = 5 54.5 / 52.2; M = 4 36864x7168 54.3 / 52.4, 34816x5120 40.4 / 39.2, 7168x18432
+    33.5 / 32.7, 9216x7168 22.6 / 21.5, but not 5120x17408, whose small kernel splits K in three
+    (24.5 / 25.7: it waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 /
+    52.3). Since ``reorder_k``'s copy spreads under the triggering wgmma launch, 4096x7168 (over 8
+    Mi values, long K) takes it from 4 tokens too (H200 2026-12-01, session 38,
+    ``tools/w4a16_spread_probe.py`` and ``tools/w4a16_config_probe.py``, small kernel (best of nine
+    configs) / wgmma us: packed M = 4 13.25 (10.53) / 9.95, M = 8 14.69 (12.04) / 10.01; permuted M
+    = 8 13.78 / 9.52); it had kept the small kernel (M = 8 14.3 / 16.3 before). 7168x2048 (short K)
+    keeps it, on two row tiles (``small_m_config``). Past 16 tokens W4A16 always takes the wgmma
     kernel (the small-M extensions below were measured on W4A4): the nvfp4_gemm suite (H200
-    2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at 18.5 us, at
-    M = 64 in the wgmma one at 13.9.
+    2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at 18.5 us, at M = 64
+    in the wgmma one at 13.9.
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
     (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
