@@ -76,6 +76,7 @@ from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder
+from .fp4_operand import Fp4Operand
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
@@ -147,13 +148,22 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
+class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False):
+                 pdl_trigger: bool = False, act_fp4: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
+        # ``act_fp4``: the activations come as NVFP4 (packed bytes and their swizzled scales,
+        # as ``nvfp4_quantize`` writes them), loaded by TMA and decoded to the bf16 operand
+        # tile in shared memory by the producer warpgroup's other warps (``fp4_operand``), with
+        # no bf16 pass before the kernel. Token tiles of at most 128 (one 128-row scale chunk
+        # a K group), a weight decode that takes ``PERMUTED_K_ORDER`` activations, and one
+        # CTA an SM (the converters run on the producer warpgroup's registers).
+        assert not act_fp4 or (tile_m <= 128 and KOrder(k_order) != KOrder.IDENTITY
+                               and ctas_per_sm == 1), (act_fp4, tile_m, k_order, ctas_per_sm)
+        self.act_fp4 = act_fp4
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
         # latency; the persistent grid (``sms``) is then twice the SM count. The plain GEMM's
@@ -208,8 +218,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
-        self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
+        # the TMA bytes of a stage; with ``act_fp4`` the activations' codes and scale chunks,
+        # and the stage also holds their bf16 tile (``stage_bytes``)
+        act_bytes = (tile_m * self.stage_k // 2 + SF_CHUNK_WORDS * 4 * self.groups if act_fp4
+                     else tile_m * self.stage_k * 2)
+        self.tx_bytes = (act_bytes + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
+        self.stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if act_fp4 else 0)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
                                   PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
@@ -219,8 +234,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
                   - 4 * self.reduce_words * (2 if pair_pieces else 1))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
-                                    budget // self.tx_bytes)
-        assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
+                                    budget // self.stage_bytes)
+        assert self.stages >= 2 and self.stages * self.stage_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -272,8 +287,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
         g2s = cpasync.CopyBulkTensorTileG2SOp()
-        tma_act, tma_mA = cpasync.make_tiled_tma_atom(
-            g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
+        act_sf = ()  # ``act_fp4``: the scales' TMA atom and tensor
+        if cutlass.const_expr(self.act_fp4):  # mA: (codes, scales), ``fp4_operand``
+            (tma_act, tma_mA), act_sf = self._fp4_act_tma(g2s, mA)
+        else:
+            tma_act, tma_mA = cpasync.make_tiled_tma_atom(
+                g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
             g2s, mB, cute.slice_(self._w_box_layout(w_layout), (None, None, 0)),
             (self._w_box_rows(), self.stage_k // 8))
@@ -307,7 +326,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             grid = 2 * tiles
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    tiled_mma, act_layout, w_layout, sf_layout).launch(
+                    tiled_mma, act_layout, w_layout, sf_layout, act_sf).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -320,11 +339,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
                tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
-               w_layout: cute.Layout, sf_layout: cute.Layout):
+               w_layout: cute.Layout, sf_layout: cute.Layout, act_sf):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         if warp == 0:
-            for atom in (tma_act, tma_w, tma_sf):
+            for atom in (tma_act, tma_w, tma_sf, *act_sf[:1]):
                 cpasync.prefetch_descriptor(atom)
 
         allocator = SmemAllocator()
@@ -349,6 +368,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
             tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
             defer_sync=True)
+        act = None  # ``act_fp4``: the codes' and scales' stages and the bf16 tiles' barriers
+        if cutlass.const_expr(self.act_fp4):
+            act = self._fp4_act_smem(allocator, tidx)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
         cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
@@ -359,9 +381,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         sSF = storage.sSF.get_tensor(sf_layout)
         sEpi = storage.sEpi.get_tensor(cute.make_layout(max(1, self.epilogue_bytes // 4)))
         # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
-        tAs, tAg = cpasync.tma_partition(
-            tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
-            cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
+        if cutlass.const_expr(self.act_fp4):
+            tma_act = (tma_act, act_sf[0])
+            tAs, tAg = self._fp4_act_partitions(tma_act, (mA, act_sf[1]), act)
+        else:
+            tAs, tAg = cpasync.tma_partition(
+                tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
+                cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)),
+                                 0, 2))
         sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
         tWs, tWg = cpasync.tma_partition(
             tma_w, 0, cute.make_layout(1), cute.group_modes(sWbox, 0, 2),
@@ -382,6 +409,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
+            elif cutlass.const_expr(self.act_fp4):
+                self._convert_activations(mainloop, tok_tiles, sAct, act, tidx - 32)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -390,7 +419,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
-            self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
+            stages = mainloop
+            if cutlass.const_expr(self.act_fp4):  # a stage also waits for its bf16 tile
+                stages = self._fp4_act_stages(mainloop, act)
+            self._consume(stages, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair)
         if cutlass.const_expr(self.pair_pieces):
             # neither CTA of a pair leaves while the other may still store into its shared
@@ -414,24 +446,31 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                  tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
+        state = self._walk_pieces(tok_tiles, self._produce_piece, loads, state)
+        mainloop.producer_tail(state)
+
+    @cute.jit
+    def _walk_pieces(self, tok_tiles, piece, args, state):
+        """``piece(*args, state, row_tile, tok_tile, kt0, count)`` on each piece of this CTA
+        in order (the pair's K half, whole tiles, stream-K pieces), threading ``state``: the
+        producer's loads, and with ``act_fp4`` the activations' decode, walk the same pieces."""
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         if cutlass.const_expr(self.pair_pieces):
             pair_row, pair_tok, pair_kt0 = self._pair_piece(tile, tok_tiles)
-            state = self._produce_piece(*loads, state, pair_row, pair_tok, pair_kt0,
-                                        self.k_tiles // 2)
+            state = piece(*args, state, pair_row, pair_tok, pair_kt0, self.k_tiles // 2)
             whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
+            state = piece(*args, state, row_tile, tok_tile, 0, self.k_tiles)
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
-                piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
-                state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
+                _, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+                state = piece(*args, state, row_tile, tok_tile, kt0, count)
                 u += count
-        mainloop.producer_tail(state)
+        return state
 
     @cute.jit
     def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
@@ -467,8 +506,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             kt = kt0 + i
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
-            cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
-                      tma_bar_ptr=bar)
+            if cutlass.const_expr(self.act_fp4):  # the codes and their scale chunks
+                cute.copy(tma_act[0], tAg[0][None, tok_tile, kt], tAs[0][None, state.index],
+                          tma_bar_ptr=bar)
+                cute.copy(tma_act[1], tAg[1][None, 0, self._act_sf_chunk(tok_tile, kt)],
+                          tAs[1][None, state.index], tma_bar_ptr=bar)
+            else:
+                cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
+                          tma_bar_ptr=bar)
             boxes = self._w_boxes(row_tile)
             if cutlass.const_expr(len(boxes) == 1):
                 cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],

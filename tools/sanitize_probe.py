@@ -278,3 +278,24 @@ for kf in (512, 576):
                              torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
 torch.cuda.synchronize()
 print("whole row blocks probe ran")
+
+# The wgmma kernel decoding its NVFP4 activations in the kernel (``fp4_operand``): whole
+# 32-token tiles, stream-K on 16-token tiles, 64-row cluster pairs of 16-token tiles with the
+# trigger, and 128-token tiles over two token tiles (M = 129), on permuted words and packed
+# bytes (PAIRS), N = 200 (a row tail).
+from cute_kernels.fp4_operand_launch import launch_fp4_act  # noqa: E402
+from cute_kernels.k_order import KOrder  # noqa: E402
+
+bq, bq_sf = reference.nvfp4_quantize(torch.randn(200, 1024, device="cuda",
+                                                 dtype=torch.bfloat16), 50.0)
+for weights, order in ((prepare_nvfp4_weight(bq), KOrder.PERMUTED), (bq, KOrder.PAIRS)):
+    for rows, config, options in ((7, (32, 0), {}), (7, (16, 0), {"stream_k": True}),
+                                  (7, (16, 0), {"k_groups": 2, "wg_k_split": True,
+                                                "pair_pieces": True, "pdl_trigger": True}),
+                                  (129, (128, 0), {})):
+        aq, aq_sf = reference.nvfp4_quantize(torch.randn(rows, 1024, device="cuda",
+                                                         dtype=torch.bfloat16), 50.0)
+        launch_fp4_act(aq, aq_sf, weights, bq_sf, one, torch.empty(rows, 200, device="cuda"),
+                       config, k_order=order, **options)
+torch.cuda.synchronize()
+print("fp4 operand probe ran")

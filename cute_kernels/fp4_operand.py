@@ -1,0 +1,170 @@
+"""The wgmma kernels' NVFP4 activations decoded in the kernel (``NVFP4GemmLargeM(act_fp4=True)``):
+a mixin with the TMA loads, the shared memory and the decode of the activations' packed codes
+and swizzled e4m3 scales into the bf16 operand tile that ``wgmma`` reads as B.
+
+Without it the activations take a pass before the GEMM (``bf16_activations``): one more launch
+a call, behind which the GEMM waits. Here the producer warp loads a stage's codes (the
+[tile_m, 64] tile as 8 words a row and K group) and the 512-byte scale chunk of their 128-row
+block with the weights, on the same full barrier; the producer warpgroup's other three warps
+(``CONVERTERS`` threads, idle otherwise) wait for it, write the stage's bf16 tile and arrive
+on the stage's own barrier (``act_ready``), for which the consumers wait too. The consumers'
+release of the stage still guards both: the producer refills it only after the consumers
+used the tile the converters wrote from it.
+
+The tile holds the activations in ``PERMUTED_K_ORDER``, as ``bf16_activations`` writes them
+for permuted words and packed bytes (``KOrder.PAIRS``): unit (row, K group g, q) takes words
+2q and 2q + 1 of the row's group, as the consumers' weight decode takes a weight row's
+(``WeightDecode._decode_tile_words``), and their block-q scale; pair r of word 2q + b
+(elements r and r + 4, ``e2m1x2_by_multiply``: packed bytes) goes to K slots
+16 (2b + r // 2) + 8 (r % 2) + 2q and + 1. The values, ``e2m1 * sf`` by two exact bf16x2
+products (``bf16(sf * 2^63)``, then ``2^63``), are the pass's bits.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.pipeline as pipeline
+from cutlass.cute.nvgpu import cpasync
+
+from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
+                         e2m1x2_by_multiply, in_register, mul_bf16x2)
+from .large_m_decode import SF_CHUNK_WORDS, TILE_K
+
+CONVERTERS = 96  # warps 1..3 of the producer warpgroup
+
+
+class _ActReady:
+    """The main pipeline as the consumers see it: a stage is theirs once its TMA bytes have
+    landed (``consumer_wait``) and its bf16 tile is written (``act_ready``, the same phase)."""
+
+    def __init__(self, mainloop, ready):
+        self.mainloop, self.ready = mainloop, ready
+
+    def consumer_wait(self, state):
+        self.mainloop.consumer_wait(state)
+        cute.arch.mbarrier_wait(self.ready + state.index, state.phase)
+
+    def __getattr__(self, name):
+        return getattr(self.mainloop, name)
+
+
+class Fp4Operand:
+    """The ``act_fp4`` methods of ``NVFP4GemmLargeM`` (it sets ``tile_m``, ``stage_k``,
+    ``groups``, ``stages`` and ``k_tiles``)."""
+
+    def _fp4_act_layouts(self):
+        """(codes, scales) of the stages in shared memory: [tile_m, stage_k / 8] words row-major
+        (unswizzled: a unit reads two words of a row), and the stage's scale chunks."""
+        codes = cute.make_ordered_layout((self.tile_m, self.stage_k // 8, self.stages),
+                                         order=(1, 0, 2))
+        scales = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
+        return codes, scales
+
+    def _fp4_act_tma(self, g2s, mA):
+        """(TMA atom, tensor) of the codes and of the scales, ``mA`` = (codes int32 [M, K/8],
+        scales int32 [pad128(M) * K/64]): the codes in [tile_m, stage_k / 8] boxes, the scales
+        as chunks of the stage's K groups (128-row block b, k-tile t: chunk b * k_tiles + t)."""
+        codes, scales = mA
+        blocks = (codes.shape[0] + 127) // 128
+        chunks = cute.make_tensor(scales.iterator, cute.make_layout(
+            (SF_CHUNK_WORDS * self.groups, blocks * self.k_tiles)))
+        codes_layout, scales_layout = self._fp4_act_layouts()
+        tma_q, tma_mq = cpasync.make_tiled_tma_atom(
+            g2s, codes, cute.slice_(codes_layout, (None, None, 0)),
+            (self.tile_m, self.stage_k // 8))
+        tma_s, tma_ms = cpasync.make_tiled_tma_atom(
+            g2s, chunks, cute.slice_(scales_layout, (None, None, 0)),
+            (SF_CHUNK_WORDS * self.groups, 1))
+        return (tma_q, tma_mq), (tma_s, tma_ms)
+
+    @cute.jit
+    def _fp4_act_smem(self, allocator, tidx):
+        """(codes, scales, act_ready): the stages' shared memory and one barrier a stage, of
+        ``CONVERTERS`` arrivals (initialized before the pipeline's start-up sync)."""
+        codes_layout, scales_layout = self._fp4_act_layouts()
+        codes = allocator.allocate_tensor(cutlass.Int32, codes_layout, 128)
+        scales = allocator.allocate_tensor(cutlass.Int32, scales_layout, 128)
+        ready = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(self.stages),
+                                          8).iterator
+        if tidx == 0:
+            for s in cutlass.range_constexpr(self.stages):
+                cute.arch.mbarrier_init(ready + s, CONVERTERS)
+        cute.arch.mbarrier_init_fence()
+        return codes, scales, ready
+
+    def _fp4_act_partitions(self, tma_act, mA, act):
+        """(shared, global) TMA views of the codes and the scale chunks, as tuples."""
+        codes, scales, _ = act
+        tQs, tQg = cpasync.tma_partition(
+            tma_act[0], 0, cute.make_layout(1), cute.group_modes(codes, 0, 2),
+            cute.group_modes(cute.local_tile(mA[0], (self.tile_m, self.stage_k // 8),
+                                             (None, None)), 0, 2))
+        tSs, tSg = cpasync.tma_partition(
+            tma_act[1], 0, cute.make_layout(1), cute.group_modes(scales, 0, 2),
+            cute.group_modes(cute.local_tile(mA[1], (SF_CHUNK_WORDS * self.groups, 1),
+                                             (None, None)), 0, 2))
+        return (tQs, tSs), (tQg, tSg)
+
+    def _act_sf_chunk(self, tok_tile, kt):
+        """The activations' scale chunk of ``tok_tile``'s 128-row block at k-tile ``kt``."""
+        return (tok_tile * self.tile_m) // 128 * self.k_tiles + kt
+
+    def _fp4_act_stages(self, mainloop, act):
+        return _ActReady(mainloop, act[2])
+
+    @cute.jit
+    def _convert_activations(self, mainloop, tok_tiles, sAct, act, ctid):
+        """The converter warps (``ctid`` 0..95): every stage of this CTA's pieces, in the
+        producer's order."""
+        state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
+        self._walk_pieces(tok_tiles, self._convert_piece, (mainloop, sAct, act, ctid), state)
+
+    @cute.jit
+    def _convert_piece(self, mainloop, sAct, act, ctid, state, row_tile, tok_tile, kt0, count):
+        """``count`` stages of one piece: wait for the TMA bytes, write the bf16 tile, make it
+        visible to ``wgmma`` (the async proxy) and arrive on the stage's ``act_ready``."""
+        codes, scales, ready = act
+        scales8 = cute.recast_tensor(scales, cutlass.Float8E4M3FN)  # (e4m3 values)
+        sf_row = (tok_tile * self.tile_m) % 128  # the tile's first row in its scale block
+        for _ in cutlass.range(count, unroll=1):
+            mainloop.consumer_wait(state)
+            self._convert_stage(sAct, codes, scales8, sf_row, ctid, state.index)
+            cute.arch.fence_view_async_shared()
+            cute.arch.mbarrier_arrive(ready + state.index)
+            state.advance()
+        return state
+
+    @cute.jit
+    def _convert_stage(self, sAct, codes, scales8, sf_row, ctid, stage):
+        """The stage's units (row, K group g, b), ``CONVERTERS`` at a time. Unit b writes the
+        group's 16-byte chunks 4b .. 4b + 3 of the row whole (one 16-byte store each): chunk
+        4b + r holds, for q = 0..3, pair r of word 2q + b times its block-q scale (slots
+        8 (4b + r) + 2q and + 1: the module docstring's order)."""
+        per_row = 2 * self.groups
+        units = self.tile_m * per_row
+        two63 = in_register(BF16X2_POW2_63)  # (an immediate operand does not assemble)
+        for j in cutlass.range_constexpr((units + CONVERTERS - 1) // CONVERTERS):
+            unit = ctid + j * CONVERTERS
+            if unit < units:
+                row = unit // per_row
+                g = (unit % per_row) // 2
+                b = unit % 2
+                r = row + sf_row  # the swizzled 128x4 atom: 16 bytes per 32 rows, 4 per block
+                sf_at = g * 4 * SF_CHUNK_WORDS + (r % 32) * 16 + (r // 32) * 4
+                words = cute.make_rmem_tensor((4,), cutlass.Uint32)
+                splats = cute.make_rmem_tensor((4,), cutlass.Uint32)
+                for q in cutlass.range_constexpr(4):
+                    words[q] = cutlass.Uint32(codes[row, 8 * g + 2 * q + b, stage])
+                    splats[q] = bf16x2_splat(scales8[sf_at + q, 0, stage].to(cutlass.Float32)
+                                             * cutlass.Float32(POW2_63))
+                chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
+                for p in cutlass.range_constexpr(4):
+                    for q in cutlass.range_constexpr(4):
+                        word = words[q]
+                        shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
+                        chunk[q] = mul_bf16x2(mul_bf16x2(e2m1x2_by_multiply(word, shifted, p),
+                                                         splats[q]), two63)
+                    cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
+                                      cute.local_tile(sAct[row, None, stage], (8,),
+                                                      (8 * g + 4 * b + p,)))

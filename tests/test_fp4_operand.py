@@ -1,0 +1,101 @@
+"""``nvfp4_gemm``'s wgmma kernel with its NVFP4 activations decoded in the kernel
+(``NVFP4GemmLargeM(act_fp4=True)``, ``fp4_operand``): it compiles for sm_90a, and on a GPU it
+gives the public route's bits on the same launch (the same bf16 operand, the pass's values,
+in the same K order) for each launch form, M tails included, and replays from a graph in a
+chain of dependent calls."""
+
+import pytest
+import torch
+
+from cute_kernels import nvfp4_gemm, nvfp4_quantize, prepare_nvfp4_weight, reference
+from cute_kernels.fp4_operand_launch import compile_fp4_act_gemm, launch_planned_fp4
+from cute_kernels.k_order import KOrder
+from cute_kernels.large_m_plans import plain_plan
+from cute_kernels.nvfp4_gemm import small_m_regime
+from cute_kernels.nvfp4_gemm_large_m import H200_SMS
+from cute_kernels.testing import compile_only
+from tests.conftest import check_graph_replays_chain, poisoned
+
+
+@pytest.mark.parametrize("args", [
+    # 16-token tiles, 64-row tiles in cluster pairs, the trigger (4096x7168 at 9..16 tokens)
+    (4096, 7168, "torch.bfloat16", 16, 0, H200_SMS, 1, False, False, int(KOrder.PERMUTED), 1,
+     2, True, True, True),
+    # stream-K, two K groups a stage, packed bytes (PAIRS)
+    (7168, 18432, "torch.bfloat16", 16, 0, H200_SMS, 1, True, False, int(KOrder.PAIRS), 1, 2),
+    # whole 128-token tiles, N and M tails, fp32 out
+    (200, 576, "torch.float32", 128, 0, H200_SMS, 1, False, False, int(KOrder.PERMUTED)),
+])
+def test_compiles_for_sm90a(args):
+    assert compile_only(compile_fp4_act_gemm, *args)
+
+
+def test_rejects_what_it_cannot_run():
+    """Token tiles past 128, the identity K order and two CTAs an SM are refused at build."""
+    from cute_kernels.fp4_operand_launch import NVFP4GemmFp4Act
+    import cutlass
+
+    for kwargs in ({"tile_m": 256}, {"k_order": KOrder.IDENTITY},
+                   {"ctas_per_sm": 2, "tile_m": 16, "stream_k": True}):
+        options = {"tile_m": 64, "k_order": KOrder.PERMUTED, **kwargs}
+        with pytest.raises(AssertionError):
+            NVFP4GemmFp4Act(1024, 4096, cutlass.BFloat16, **options)
+
+
+def _operands(m, n, k, permuted=True):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * 3
+    a, a_sf = reference.nvfp4_quantize(x, 448 * 6 / x.abs().amax().item())
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    return a, a_sf, (prepare_nvfp4_weight(b) if permuted else b), b_sf
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,permuted", [
+    (16, 4096, 7168, True), (13, 4096, 7168, True),   # cluster pairs of 16-token tiles
+    (64, 4096, 7168, True), (33, 7168, 2048, True),   # 64-row tiles, whole
+    (16, 7168, 18432, False), (40, 7168, 18432, True),  # stream-K, two K groups; packed bytes
+    (100, 1024, 4096, True),                          # 128-token tiles
+])
+def test_same_bits_as_the_public_route(m, n, k, permuted):
+    """The planned launch with the activations decoded in the kernel against ``nvfp4_gemm``
+    (the pass, then the same launch) on the same operands: equal bits; and against the fp64
+    product."""
+    a, a_sf, b, b_sf = _operands(m, n, k, permuted)
+    plan = plain_plan(m, n, k)
+    assert not small_m_regime(m, n, k, True, permuted) and plan[0] <= 128, plan
+    want = nvfp4_gemm(a, a_sf, b, b_sf, 0.5)
+    got = poisoned(m, n, dtype=torch.bfloat16)
+    launch_planned_fp4(a, a_sf, b, b_sf, torch.full((1,), 0.5, device="cuda"), got, plan)
+    assert torch.equal(got, want)
+    ref = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
+    assert ((got.double() - ref).norm() / ref.norm()).item() <= 4e-3  # (bf16 output)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [16, 64])
+def test_chain_in_a_graph_matches_eager(m):
+    """Quantize, then the GEMM decoding its activations in the kernel (4096x4096, permuted
+    words: cluster pairs at 16 tokens, 64-row tiles at 64, the trigger), each output the next
+    one's input: replayed from a graph, bit for bit the eager run (a GEMM that read its codes
+    before the quantization finished would differ)."""
+    k = 4096
+    assert not small_m_regime(m, k, k, True, True)
+    weights = []
+    for _ in range(3):
+        b, b_sf = reference.nvfp4_quantize(torch.randn(k, k, device="cuda",
+                                                       dtype=torch.bfloat16), 100.0)
+        weights.append((prepare_nvfp4_weight(b), b_sf))
+    x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
+    g = 448 * 6 / (4 * x.abs().amax().item())
+    alpha = torch.full((1,), 1 / (g * 100.0 * k ** 0.5), device="cuda")
+    plan = plain_plan(m, k, k)
+
+    def chain(outs):
+        y = x
+        for (b, b_sf), out in zip(weights, outs):
+            q, q_sf = nvfp4_quantize(y, g)
+            launch_planned_fp4(q, q_sf, b, b_sf, alpha, out, plan)
+            y = out
+
+    check_graph_replays_chain(chain, len(weights), (m, k))
