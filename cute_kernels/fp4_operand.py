@@ -4,8 +4,8 @@ and swizzled e4m3 scales into the bf16 operand tile that ``wgmma`` reads as B.
 
 Without it the activations take a pass before the GEMM (``bf16_activations``): one more launch
 a call, behind which the GEMM waits. Here the producer warp loads a stage's codes (the
-[tile_m, 64] tile as 8 words a row and K group) and the 512-byte scale chunk of their 128-row
-block with the weights, on the same full barrier; the producer warpgroup's other three warps
+[tile_m, 64] tile as 8 words a row and K group) and the 512-byte scale chunks of their 128-row
+blocks with the weights, on the same full barrier; the producer warpgroup's other three warps
 (``CONVERTERS`` threads, idle otherwise) wait for it, write the stage's bf16 tile and arrive
 on the stage's own barrier (``act_ready``), for which the consumers wait too. The consumers'
 release of the stage still guards both: the producer refills it only after the consumers
@@ -53,12 +53,18 @@ class Fp4Operand:
     """The ``act_fp4`` methods of ``NVFP4GemmLargeM`` (it sets ``tile_m``, ``stage_k``,
     ``groups``, ``stages`` and ``k_tiles``)."""
 
+    def _sf_blocks(self) -> int:
+        """128-row scale blocks a token tile spans (two for 256-token tiles)."""
+        return max(1, self.tile_m // 128)
+
     def _fp4_act_layouts(self):
         """(codes, scales) of the stages in shared memory: [tile_m, stage_k / 8] words row-major
-        (unswizzled: a unit reads two words of a row), and the stage's scale chunks."""
+        (unswizzled: a unit reads words of one row), and the stage's scale chunks (the K
+        groups' chunks of each of the tile's 128-row blocks)."""
         codes = cute.make_ordered_layout((self.tile_m, self.stage_k // 8, self.stages),
                                          order=(1, 0, 2))
-        scales = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
+        scales = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self._sf_blocks(),
+                                   self.stages))
         return codes, scales
 
     def _fp4_act_tma(self, g2s, mA):
@@ -67,15 +73,16 @@ class Fp4Operand:
         as chunks of the stage's K groups (128-row block b, k-tile t: chunk b * k_tiles + t)."""
         codes, scales = mA
         blocks = (codes.shape[0] + 127) // 128
+        words = SF_CHUNK_WORDS * self.groups  # a stage's chunks of one 128-row block
         chunks = cute.make_tensor(scales.iterator, cute.make_layout(
-            (SF_CHUNK_WORDS * self.groups, blocks * self.k_tiles)))
+            (words, self.k_tiles, blocks), stride=(1, words, words * self.k_tiles)))
         codes_layout, scales_layout = self._fp4_act_layouts()
         tma_q, tma_mq = cpasync.make_tiled_tma_atom(
             g2s, codes, cute.slice_(codes_layout, (None, None, 0)),
             (self.tile_m, self.stage_k // 8))
         tma_s, tma_ms = cpasync.make_tiled_tma_atom(
-            g2s, chunks, cute.slice_(scales_layout, (None, None, 0)),
-            (SF_CHUNK_WORDS * self.groups, 1))
+            g2s, chunks, cute.slice_(scales_layout, (None, None, None, 0)),
+            (words, 1, self._sf_blocks()))
         return (tma_q, tma_mq), (tma_s, tma_ms)
 
     @cute.jit
@@ -101,14 +108,18 @@ class Fp4Operand:
             cute.group_modes(cute.local_tile(mA[0], (self.tile_m, self.stage_k // 8),
                                              (None, None)), 0, 2))
         tSs, tSg = cpasync.tma_partition(
-            tma_act[1], 0, cute.make_layout(1), cute.group_modes(scales, 0, 2),
-            cute.group_modes(cute.local_tile(mA[1], (SF_CHUNK_WORDS * self.groups, 1),
-                                             (None, None)), 0, 2))
+            tma_act[1], 0, cute.make_layout(1), cute.group_modes(scales, 0, 3),
+            cute.group_modes(cute.local_tile(
+                mA[1], (SF_CHUNK_WORDS * self.groups, 1, self._sf_blocks()),
+                (None, None, None)), 0, 3))
         return (tQs, tSs), (tQg, tSg)
 
-    def _act_sf_chunk(self, tok_tile, kt):
-        """The activations' scale chunk of ``tok_tile``'s 128-row block at k-tile ``kt``."""
-        return (tok_tile * self.tile_m) // 128 * self.k_tiles + kt
+    def _load_fp4_act(self, tma_act, tAs, tAg, stage, tok_tile, kt, bar):
+        """The producer's TMA loads of a stage's activations: ``tok_tile``'s codes at k-tile
+        ``kt`` and the scale chunks of its 128-row blocks."""
+        cute.copy(tma_act[0], tAg[0][None, tok_tile, kt], tAs[0][None, stage], tma_bar_ptr=bar)
+        block = (tok_tile * self.tile_m) // 128 // self._sf_blocks()
+        cute.copy(tma_act[1], tAg[1][None, 0, kt, block], tAs[1][None, stage], tma_bar_ptr=bar)
 
     def _fp4_act_stages(self, mainloop, act):
         return _ActReady(mainloop, act[2])
@@ -151,13 +162,13 @@ class Fp4Operand:
                 g = (unit % per_row) // 2
                 b = unit % 2
                 r = row + sf_row  # the swizzled 128x4 atom: 16 bytes per 32 rows, 4 per block
-                sf_at = g * 4 * SF_CHUNK_WORDS + (r % 32) * 16 + (r // 32) * 4
+                sf_at = g * 4 * SF_CHUNK_WORDS + (r % 32) * 16 + ((r % 128) // 32) * 4
                 words = cute.make_rmem_tensor((4,), cutlass.Uint32)
                 splats = cute.make_rmem_tensor((4,), cutlass.Uint32)
                 for q in cutlass.range_constexpr(4):
                     words[q] = cutlass.Uint32(codes[row, 8 * g + 2 * q + b, stage])
-                    splats[q] = bf16x2_splat(scales8[sf_at + q, 0, stage].to(cutlass.Float32)
-                                             * cutlass.Float32(POW2_63))
+                    sf = scales8[sf_at + q, 0, r // 128, stage].to(cutlass.Float32)
+                    splats[q] = bf16x2_splat(sf * cutlass.Float32(POW2_63))
                 chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
                 for p in cutlass.range_constexpr(4):
                     for q in cutlass.range_constexpr(4):

@@ -109,8 +109,8 @@ def launch_fp4_act(a, a_sf, b, b_sf, alpha_t, out, config: tuple[int, ...], spli
 def launch_planned_fp4(a, a_sf, b, b_sf, alpha_t, out, plan: tuple[int, int, bool, bool],
                        wg_k_split: bool = True, pdl_trigger: bool | None = None) -> None:
     """``nvfp4_gemm.launch_planned`` with NVFP4 activations ``a``, ``a_sf`` decoded in the kernel
-    (no pass, so no spread either): the same launch (``planned_launch``), the same bits. Token
-    tiles of at most 128 and one CTA an SM (``NVFP4GemmLargeM``'s ``act_fp4``)."""
+    (no pass, so no spread either): the same launch (``planned_launch``), the same bits. One
+    CTA an SM (``NVFP4GemmLargeM``'s ``act_fp4``)."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)

@@ -158,11 +158,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
         # ``act_fp4``: the activations come as NVFP4 (packed bytes and their swizzled scales,
         # as ``nvfp4_quantize`` writes them), loaded by TMA and decoded to the bf16 operand
         # tile in shared memory by the producer warpgroup's other warps (``fp4_operand``), with
-        # no bf16 pass before the kernel. Token tiles of at most 128 (one 128-row scale chunk
-        # a K group), a weight decode that takes ``PERMUTED_K_ORDER`` activations, and one
-        # CTA an SM (the converters run on the producer warpgroup's registers).
-        assert not act_fp4 or (tile_m <= 128 and KOrder(k_order) != KOrder.IDENTITY
-                               and ctas_per_sm == 1), (act_fp4, tile_m, k_order, ctas_per_sm)
+        # no bf16 pass before the kernel. A weight decode that takes ``PERMUTED_K_ORDER``
+        # activations, and one CTA an SM (the converters run on the producer warpgroup's
+        # registers).
+        assert not act_fp4 or (KOrder(k_order) != KOrder.IDENTITY and ctas_per_sm == 1), (
+            act_fp4, k_order, ctas_per_sm)
         self.act_fp4 = act_fp4
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -507,10 +507,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
             if cutlass.const_expr(self.act_fp4):  # the codes and their scale chunks
-                cute.copy(tma_act[0], tAg[0][None, tok_tile, kt], tAs[0][None, state.index],
-                          tma_bar_ptr=bar)
-                cute.copy(tma_act[1], tAg[1][None, 0, self._act_sf_chunk(tok_tile, kt)],
-                          tAs[1][None, state.index], tma_bar_ptr=bar)
+                self._load_fp4_act(tma_act, tAs, tAg, state.index, tok_tile, kt, bar)
             else:
                 cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                           tma_bar_ptr=bar)

@@ -25,17 +25,19 @@ from tests.conftest import check_graph_replays_chain, poisoned
     (7168, 18432, "torch.bfloat16", 16, 0, H200_SMS, 1, True, False, int(KOrder.PAIRS), 1, 2),
     # whole 128-token tiles, N and M tails, fp32 out
     (200, 576, "torch.float32", 128, 0, H200_SMS, 1, False, False, int(KOrder.PERMUTED)),
+    # 256-token tiles: two 128-row scale blocks a stage
+    (1024, 7168, "torch.bfloat16", 256, 0, H200_SMS, 1, False, False, int(KOrder.PERMUTED)),
 ])
 def test_compiles_for_sm90a(args):
     assert compile_only(compile_fp4_act_gemm, *args)
 
 
 def test_rejects_what_it_cannot_run():
-    """Token tiles past 128, the identity K order and two CTAs an SM are refused at build."""
+    """The identity K order and two CTAs an SM are refused at build."""
     from cute_kernels.fp4_operand_launch import NVFP4GemmFp4Act
     import cutlass
 
-    for kwargs in ({"tile_m": 256}, {"k_order": KOrder.IDENTITY},
+    for kwargs in ({"k_order": KOrder.IDENTITY},
                    {"ctas_per_sm": 2, "tile_m": 16, "stream_k": True}):
         options = {"tile_m": 64, "k_order": KOrder.PERMUTED, **kwargs}
         with pytest.raises(AssertionError):
@@ -56,6 +58,8 @@ def _operands(m, n, k, permuted=True):
     (64, 4096, 7168, True), (33, 7168, 2048, True),   # 64-row tiles, whole
     (16, 7168, 18432, False), (40, 7168, 18432, True),  # stream-K, two K groups; packed bytes
     (100, 1024, 4096, True),                          # 128-token tiles
+    (600, 1024, 7168, True), (2048, 1024, 7168, False),  # 256-token tiles; stream-K there
+    (1000, 4096, 7168, True),                         # 256-token tiles, M tail
 ])
 def test_same_bits_as_the_public_route(m, n, k, permuted):
     """The planned launch with the activations decoded in the kernel against ``nvfp4_gemm``
@@ -63,7 +67,7 @@ def test_same_bits_as_the_public_route(m, n, k, permuted):
     product."""
     a, a_sf, b, b_sf = _operands(m, n, k, permuted)
     plan = plain_plan(m, n, k)
-    assert not small_m_regime(m, n, k, True, permuted) and plan[0] <= 128, plan
+    assert not small_m_regime(m, n, k, True, permuted), plan
     want = nvfp4_gemm(a, a_sf, b, b_sf, 0.5)
     got = poisoned(m, n, dtype=torch.bfloat16)
     launch_planned_fp4(a, a_sf, b, b_sf, torch.full((1,), 0.5, device="cuda"), got, plan)
