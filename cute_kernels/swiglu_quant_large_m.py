@@ -85,8 +85,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
-                 pair_pieces: bool = False, pdl_trigger: bool = False):
+                 pair_pieces: bool = False, pdl_trigger: bool = False, act_fp4: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
+        # ``act_fp4`` (``NVFP4GemmLargeM``'s): the producer warpgroup's warps 1..3 decode the
+        # activations, so the consumers quantize
+        assert not act_fp4 or quantizers == 0, (act_fp4, quantizers)
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
@@ -109,7 +112,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
                          ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
+                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger, act_fp4=act_fp4)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 

@@ -103,3 +103,50 @@ def test_chain_in_a_graph_matches_eager(m):
             y = out
 
     check_graph_replays_chain(chain, len(weights), (m, k))
+
+
+@pytest.mark.parametrize("args", [
+    # half-group cluster pairs of 16-token tiles with the trigger (4096x7168 at 9..16 tokens)
+    (2048, 7168, 16, 0, H200_SMS, False, False, int(KOrder.PERMUTED), 1, 2, 0, 1, True, True,
+     True),
+    # split-K pieces in stream-K (1024x7168 at ~1024 tokens); whole 256-token tiles
+    (512, 7168, 128, 0, H200_SMS, True, False, int(KOrder.PERMUTED), 1, 1, 0, 2),
+    (512, 7168, 256, 0, H200_SMS, False, False, int(KOrder.PAIRS)),
+])
+def test_fused_compiles_for_sm90a(args):
+    from cute_kernels.fp4_operand_launch import compile_fused_fp4_act
+
+    assert compile_only(compile_fused_fp4_act, *args)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,permuted", [
+    (12, 2048, True), (64, 2048, True),     # half-group pairs
+    (12, 4608, True), (40, 4608, False),    # the narrow route; stream-K on packed bytes
+    (1000, 512, True), (2048, 512, True),   # split-K pieces; whole 128-token tiles
+    (4096, 512, False),                     # whole 256-token tiles
+])
+def test_fused_same_bits_as_the_public_route(m, i, permuted):
+    """The fused op's wgmma route with the activations decoded in the kernel
+    (``launch_fused_fp4``) against ``nvfp4_gemm_swiglu_quant`` on the same operands: equal
+    codes and scale bytes."""
+    from cute_kernels import nvfp4_gemm_swiglu_quant
+    from cute_kernels.fp4_operand_launch import launch_fused_fp4
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_regime
+    from layouts import sf_padded_shape
+    from tests.test_nvfp4_gemm_swiglu_quant import _inputs
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, True)
+    if permuted:
+        from cute_kernels import prepare_gate_up_weight, restore_gate_up_weight
+
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    assert not swiglu_small_m_regime(m, i, 7168, True, permuted)
+    want_q, want_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    got_q = poisoned(m, i // 2, dtype=torch.uint8)
+    got_sf = torch.zeros(mp, kbp, dtype=torch.uint8, device="cuda")  # (padding: the op's)
+    launch_fused_fp4(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                     torch.full((1,), g_out, device="cuda"), got_q, got_sf)
+    assert torch.equal(got_q, want_q)
+    assert torch.equal(got_sf, want_sf.view(torch.uint8))

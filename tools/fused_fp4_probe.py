@@ -1,0 +1,56 @@
+"""The fused op's wgmma routes with the NVFP4 activations decoded in the kernel
+(``fp4_operand_launch.launch_fused_fp4``, built in session 38) against the public routes (the
+bf16 pass, then the same launch). Issue 6's last open rows are 1024x7168 at M >= 1024
+(0.87-0.98x cuBLAS + silu), where the pass is the whole gap (session 31: 5.8 / 20.2 / 76.7 us
+at M = 1024 / 4096 / 16384); the small-M points are issue 5's and 6's 1.5x-QuACK rows.
+Where the public route has quantizer warps (whole tiles over more than one wave), the decode
+takes those warps and the consumers quantize (the same bits).
+
+Per point, a check that the codes and scale bytes equal the public route's, then graph us of
+back-to-back calls (interleaved, two rounds): "public", "fp4", and "cuBLAS+silu" (bf16 GEMM on
+bf16 weights + torch silu(gate) * up, as the swiglu suite). Permuted words. One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+import torch.nn.functional as F
+from probe_inputs import fused_operands, gate_up_words, print_forms
+
+from cute_kernels import nvfp4_gemm_swiglu_quant
+from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.fp4_operand_launch import launch_fused_fp4
+
+# (2I, K, M)
+POINTS = [(1024, 7168, 1024), (1024, 7168, 2048), (1024, 7168, 4096), (1024, 7168, 16384),
+          (4096, 7168, 16), (4096, 7168, 64), (9216, 7168, 16), (9216, 7168, 1024),
+          (36864, 7168, 1024)]
+
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+for two_i, k, m in select_shapes(POINTS):
+    weights = gate_up_words(two_i, k, True)
+    ops = fused_operands(two_i, k, m, True)
+    a, a_sf, q, sf = ops["a"], ops["a_sf"], ops["q"], ops["sf"]
+    # cuBLAS's bf16 weights rotate with the NVFP4 copies (each call past the L2 alike)
+    w16 = {id(w[0]): torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
+           for w in weights}
+    x16 = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    i = two_i // 2
+
+    def cublas(w):
+        y = F.linear(x16, w16[id(w[0])])
+        return F.silu(y[:, :i]) * y[:, i:]
+    calls = {"public": lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q,
+                                                         out_sf=sf),
+             "fp4": lambda w: launch_fused_fp4(a, a_sf, w[0], w[1], alpha, gs, q, sf),
+             "cuBLAS+silu": cublas}
+    label = f"fused {two_i}x{k} M={m}"
+    calls["fp4"](weights[0])
+    if not warm_only():
+        calls["public"](weights[0])
+        want = (q.clone(), sf.clone())
+        calls["fp4"](weights[0])
+        torch.cuda.synchronize()
+        print(f"{label}: fp4 equals public: codes {torch.equal(q, want[0])}, scales "
+              f"{torch.equal(sf, want[1])}", flush=True)
+    print_forms(label, calls, weights)
+    del weights, w16
