@@ -220,7 +220,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
         # the TMA bytes of a stage; with ``act_fp4`` the activations' codes and scale chunks,
         # and the stage also holds their bf16 tile (``stage_bytes``)
-        act_bytes = (tile_m * self.stage_k // 2 + SF_CHUNK_WORDS * 4 * self.groups if act_fp4
+        # (the scale chunks of each 128-row block the token tile spans)
+        act_bytes = (tile_m * self.stage_k // 2
+                     + SF_CHUNK_WORDS * 4 * self.groups * max(1, tile_m // 128) if act_fp4
                      else tile_m * self.stage_k * 2)
         self.tx_bytes = (act_bytes + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)

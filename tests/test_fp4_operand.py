@@ -44,6 +44,24 @@ def test_rejects_what_it_cannot_run():
             NVFP4GemmFp4Act(1024, 4096, cutlass.BFloat16, **options)
 
 
+@pytest.mark.parametrize("tile_m,k_groups", [(16, 2), (64, 1), (128, 2), (256, 1)])
+def test_stage_bytes_count_every_tma_box(tile_m, k_groups):
+    """A stage's transaction bytes are the TMA boxes it loads: the activations' codes, their
+    scale chunks (512 bytes a K group and 128-row block: two blocks for 256-token tiles), the
+    weights and their scales; its shared memory holds the bf16 tile besides."""
+    from cute_kernels.fp4_operand_launch import NVFP4GemmFp4Act
+    import cutlass
+
+    kernel = NVFP4GemmFp4Act(1024, 4096, cutlass.BFloat16, tile_m, k_order=KOrder.PERMUTED,
+                             k_groups=k_groups)
+    stage_k = 64 * k_groups
+    blocks = max(1, tile_m // 128)
+    codes, scales = tile_m * stage_k // 2, 512 * k_groups * blocks
+    weights = 128 * stage_k // 2 + 512 * k_groups
+    assert kernel.tx_bytes == codes + scales + weights
+    assert kernel.stage_bytes == kernel.tx_bytes + tile_m * stage_k * 2
+
+
 def _operands(m, n, k, permuted=True):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * 3
     a, a_sf = reference.nvfp4_quantize(x, 448 * 6 / x.abs().amax().item())
