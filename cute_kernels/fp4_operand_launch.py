@@ -148,7 +148,7 @@ def compile_fused_fp4_act(i: int, k: int, tile_m: int = 128, stages: int = 0,
     return cute.compile(kernel, *operands, stream, options=compile_options())
 
 
-def _scales_bound(compile_fn, a_sf):
+def with_act_scales(compile_fn, a_sf):
     """A ``compile_fn`` for the bf16 launches (``launch_large_m``, which pass the activations
     first) whose kernels take the activations' scales ``a_sf`` right after their codes."""
     words = a_sf.view(torch.int32).view(-1)
@@ -165,7 +165,7 @@ def launch_fp4_act(a, a_sf, b, b_sf, alpha_t, out, config: tuple[int, ...], spli
     and its swizzled e4m3 scales a_sf (``nvfp4_quantize``'s output, validated) instead of bf16
     ones; the same options (``k_order`` PERMUTED or PAIRS: the weights' own)."""
     launch_large_m(a.view(torch.int32), b, b_sf, alpha_t, out, config, splits, stream_k, hybrid,
-                   compile_fn=_scales_bound(compile_fp4_act_gemm, a_sf), **options)
+                   compile_fn=with_act_scales(compile_fp4_act_gemm, a_sf), **options)
 
 
 def launch_planned_fp4(a, a_sf, b, b_sf, alpha_t, out, plan: tuple[int, int, bool, bool],
@@ -188,7 +188,7 @@ def launch_fused_fp4(a, a_sf, w, w_sf, alpha_t, gs_t, out, out_sf) -> None:
     bits as the quantizer warps) and no pass."""
     two_i, k, permuted = weight_dims(w)
     m, i = a.shape[0], two_i // 2
-    compile_fn = _scales_bound(compile_fused_fp4_act, a_sf)
+    compile_fn = with_act_scales(compile_fused_fp4_act, a_sf)
     codes, order = a.view(torch.int32), wgmma_k_order(w)
     if half_group_route(m, i, k, True, permuted):
         tile_m, splits, options = planned_launch(m, two_i, k, plain_plan(m, two_i, k),

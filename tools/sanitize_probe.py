@@ -297,5 +297,19 @@ for weights, order in ((prepare_nvfp4_weight(bq), KOrder.PERMUTED), (bq, KOrder.
                                                          dtype=torch.bfloat16), 50.0)
         launch_fp4_act(aq, aq_sf, weights, bq_sf, one, torch.empty(rows, 200, device="cuda"),
                        config, k_order=order, **options)
+# ... and the fused kernel so (the consumers quantizing): whole 128-token tiles over two token
+# tiles and stream-K on 5 CTAs, the gate_up weight above (256 x 576, packed bytes)
+from cute_kernels.fp4_operand_launch import compile_fused_fp4_act, with_act_scales  # noqa: E402
+from cute_kernels.k_order import wgmma_k_order  # noqa: E402
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused_bf16  # noqa: E402
+
+aq, aq_sf = reference.nvfp4_quantize(torch.randn(129, 576, device="cuda", dtype=torch.bfloat16),
+                                     50.0)
+for cfg, sk in (((128, 0), False), ((64, 0, 5), True)):
+    launch_fused_bf16(aq.view(torch.int32), wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
+                      torch.empty(129, 64, device="cuda", dtype=torch.uint8),
+                      torch.empty(256 * 8, device="cuda", dtype=torch.uint8), cfg, stream_k=sk,
+                      k_order=wgmma_k_order(wp), quantizers=0,
+                      compile_fn=with_act_scales(compile_fused_fp4_act, aq_sf))
 torch.cuda.synchronize()
 print("fp4 operand probe ran")
