@@ -168,3 +168,48 @@ def test_fused_same_bits_as_the_public_route(m, i, permuted):
                      torch.full((1,), g_out, device="cuda"), got_q, got_sf)
     assert torch.equal(got_q, want_q)
     assert torch.equal(got_sf, want_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [64, 256])
+def test_mlp_chain_in_a_graph_matches_eager(m):
+    """NVFP4 MLP steps with no activation pass: the quantization, the fused gate_up op
+    (4096x7168, half-group tiles) and the down GEMM (7168x2048), both decoding their NVFP4
+    activations in the kernel (the down GEMM takes the fused op's codes and scales as they
+    are), the bf16 output feeding the next step. Replayed from a graph, bit for bit the eager
+    run."""
+    from cute_kernels import nvfp4_gemm_swiglu_quant
+    from cute_kernels.fp4_operand_launch import launch_fused_fp4
+    from layouts import sf_padded_shape
+    from tests.test_nvfp4_gemm_swiglu_quant import _weights
+
+    i, k = 2048, 7168
+    w, w_sf, g_w = _weights(i, k, "cuda")
+    down = []
+    for _ in range(2):
+        d, d_sf = reference.nvfp4_quantize(torch.randn(k, i, device="cuda",
+                                                       dtype=torch.bfloat16), 100.0)
+        down.append((prepare_nvfp4_weight(d), d_sf))
+    x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
+    g_a = 448 * 6 / (4 * x.abs().amax().item())
+    alpha_w = torch.full((1,), 1 / (g_a * g_w.item()), device="cuda")
+    q, q_sf = nvfp4_quantize(x, g_a)
+    g_h = 448 * 6 / (2 * reference.swiglu_fp64(q, q_sf, w, w_sf, alpha_w.item()).abs()
+                     .amax().item())
+    g_h_t = torch.full((1,), g_h, device="cuda")
+    h, h_sf = nvfp4_gemm_swiglu_quant(q, q_sf, w, w_sf, alpha_w, g_h)
+    alpha_d = torch.full((1,), 2 / nvfp4_gemm(h, h_sf, *down[0], 1.0).float().std().item(),
+                         device="cuda")
+    mp, kbp = sf_padded_shape(m, i // 16)
+
+    def chain(outs):
+        y = x
+        for (d, d_sf), out in zip(down, outs):
+            q, q_sf = nvfp4_quantize(y, g_a)
+            h = torch.empty(m, i // 2, dtype=torch.uint8, device="cuda")
+            h_sf = torch.empty(mp, kbp, dtype=torch.uint8, device="cuda")
+            launch_fused_fp4(q, q_sf, w, w_sf, alpha_w, g_h_t, h, h_sf)
+            launch_planned_fp4(h, h_sf, d, d_sf, alpha_d, out, plain_plan(m, k, i))
+            y = out
+
+    check_graph_replays_chain(chain, len(down), (m, k))
