@@ -9,6 +9,11 @@
 # cuBLAS + silu: issue 6's 1024x7168 at M >= 1024 first), all compiled first.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session39_first.sh
 source "$(dirname "$0")/../device_common.sh"
+# a first run of the new kernels, form by form (a hang names its form and stops the call)
+timeout 120 python tools/fp4_operand_smoke.py 2>&1 | tee "$OUT/fp4_operand_smoke.log"
+if ! grep -q "smoke done" "$OUT/fp4_operand_smoke.log"; then
+  echo "fp4 smoke did not finish after $(elapsed) s: stopping"; exit 1
+fi
 gpu_tests 280 /tmp/logs/t-fp4.log tests/test_fp4_operand.py &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 220) &
