@@ -213,3 +213,63 @@ def test_mlp_chain_in_a_graph_matches_eager(m):
             y = out
 
     check_graph_replays_chain(chain, len(down), (m, k))
+
+
+def _recording(seen, name):
+    """A stand-in compile function: records its arguments, returns a kernel recording its."""
+    def compile_fn(*args):
+        seen[name] = args
+        return lambda *call: seen.setdefault("call", call)
+    return compile_fn
+
+
+def test_launch_passes_codes_then_scales(monkeypatch):
+    """``launch_fp4_act`` (on the CPU, the compile stubbed): compiled with the plain kernel's
+    arguments, called with the codes as int32 [M, K/8], then the scales as words, then the
+    weights, alpha and the output."""
+    import cute_kernels.fp4_operand_launch as launch
+
+    seen = {}
+    monkeypatch.setattr(launch, "compile_fp4_act_gemm", _recording(seen, "compile"))
+    a = torch.zeros(7, 512, dtype=torch.uint8)
+    a_sf = torch.zeros(128 * 64, dtype=torch.uint8)
+    b = torch.zeros(256, 128, dtype=torch.int32)  # permuted words, N = 256, K = 1024
+    b_sf = torch.zeros(256 * 64, dtype=torch.uint8)
+    alpha, out = torch.ones(1), torch.empty(7, 256)
+    launch.launch_fp4_act(a, a_sf, b, b_sf, alpha, out, (32, 0, 132), k_order=KOrder.PERMUTED)
+    assert seen["compile"] == (256, 1024, "torch.float32", 32, 0, 132, 1, False, False,
+                               int(KOrder.PERMUTED))
+    codes, scales, words, scale_words, got_alpha, got_out = seen["call"]
+    assert codes.dtype == torch.int32 and tuple(codes.shape) == (7, 128)
+    assert scales.dtype == torch.int32 and scales.numel() == a_sf.numel() // 4
+    assert words.data_ptr() == b.data_ptr() and scale_words.numel() == b_sf.numel() // 4
+    assert got_alpha is alpha and got_out is out
+
+
+def test_fused_launch_takes_the_public_route(monkeypatch):
+    """``launch_fused_fp4`` (on the CPU, the compile stubbed) launches as the public function
+    does: 4096x7168 at 12 tokens on permuted words, half-group cluster pairs of 16-token tiles
+    with the trigger (``planned_launch``); 1024x7168 at 1024 tokens, split-K pieces with no
+    quantizer warps."""
+    import cute_kernels.fp4_operand_launch as launch
+
+    import cute_kernels.swiglu_quant_large_m as fused
+
+    seen = {}
+    monkeypatch.setattr(launch, "compile_fused_fp4_act", _recording(seen, "compile"))
+    monkeypatch.setattr(fused, "stream_k_buffers",  # (a CUDA allocation)
+                        lambda *args: (torch.empty(1), torch.empty(1, dtype=torch.int32)))
+    for m, i, want in [(12, 2048, (2048, 7168, 16, 0, H200_SMS, False, False,
+                                   int(KOrder.PERMUTED), 1, 2, 0, 1, True, True, True)),
+                       (1024, 512, (512, 7168, 128, 0, H200_SMS, True, False,
+                                    int(KOrder.PERMUTED), 1, 1, 0, 2))]:
+        a = torch.zeros(m, 3584, dtype=torch.uint8)
+        a_sf = torch.zeros(-(-m // 128) * 128 * 448, dtype=torch.uint8)
+        w = torch.zeros(2 * i, 896, dtype=torch.int32)
+        out = torch.empty(m, i // 2, dtype=torch.uint8)
+        out_sf = torch.empty(-(-m // 128) * 128 * i // 16, dtype=torch.uint8)
+        launch.launch_fused_fp4(a, a_sf, w, torch.zeros(2 * i * 112, dtype=torch.uint8),
+                                torch.ones(1), torch.ones(1), out, out_sf)
+        assert seen["compile"] == want, (m, seen["compile"])
+        assert seen["call"][0].shape == (m, 896) and seen["call"][1].numel() == a_sf.numel() // 4
+        seen.clear()
