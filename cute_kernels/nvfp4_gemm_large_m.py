@@ -1,6 +1,7 @@
 """NVFP4 GEMM, prefill regime (large M): ``D[M, N] = alpha * A @ dequant(B)^T`` with B = NVFP4
 weights [N, K/2] + swizzled e4m3 scales and A = bf16 activations [M, K] (W4A16; NVFP4
-activations are dequantized to bf16 first by ``nvfp4_dequantize``, cheap at large M), on sm_90
+activations are dequantized to bf16 first by ``nvfp4_dequantize``, cheap at large M, or with
+``act_fp4`` decoded inside the kernel, ``fp4_operand``), on sm_90
 ``wgmma`` tensor cores with TMA loads and a persistent tile loop.
 
 Why the operands are swapped. ``wgmma`` reads B only from shared memory, but A may come from
@@ -75,8 +76,8 @@ from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
-from .k_order import KOrder
 from .fp4_operand import Fp4Operand
+from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
@@ -218,9 +219,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
-        # the TMA bytes of a stage; with ``act_fp4`` the activations' codes and scale chunks,
-        # and the stage also holds their bf16 tile (``stage_bytes``)
-        # (the scale chunks of each 128-row block the token tile spans)
+        # the TMA bytes of a stage; with ``act_fp4`` the activations' codes and the scale
+        # chunks of each 128-row block the token tile spans, and the stage also holds their
+        # bf16 tile (``stage_bytes``)
         act_bytes = (tile_m * self.stage_k // 2
                      + SF_CHUNK_WORDS * 4 * self.groups * max(1, tile_m // 128) if act_fp4
                      else tile_m * self.stage_k * 2)
