@@ -15,6 +15,7 @@ from cute_kernels.nvfp4_gemm import small_m_regime
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS
 from cute_kernels.testing import compile_only
 from tests.conftest import check_graph_replays_chain, poisoned
+from tests.test_pdl_trigger import _permuted_weights
 
 
 @pytest.mark.parametrize("args", [
@@ -103,11 +104,7 @@ def test_chain_in_a_graph_matches_eager(m):
     before the quantization finished would differ)."""
     k = 4096
     assert not small_m_regime(m, k, k, True, True)
-    weights = []
-    for _ in range(3):
-        b, b_sf = reference.nvfp4_quantize(torch.randn(k, k, device="cuda",
-                                                       dtype=torch.bfloat16), 100.0)
-        weights.append((prepare_nvfp4_weight(b), b_sf))
+    weights = _permuted_weights(k, k)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
     g = 448 * 6 / (4 * x.abs().amax().item())
     alpha = torch.full((1,), 1 / (g * 100.0 * k ** 0.5), device="cuda")
@@ -185,11 +182,7 @@ def test_mlp_chain_in_a_graph_matches_eager(m):
 
     i, k = 2048, 7168
     w, w_sf, g_w = _weights(i, k, "cuda")
-    down = []
-    for _ in range(2):
-        d, d_sf = reference.nvfp4_quantize(torch.randn(k, i, device="cuda",
-                                                       dtype=torch.bfloat16), 100.0)
-        down.append((prepare_nvfp4_weight(d), d_sf))
+    down = _permuted_weights(k, i, 2)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
     g_a = 448 * 6 / (4 * x.abs().amax().item())
     alpha_w = torch.full((1,), 1 / (g_a * g_w.item()), device="cuda")
