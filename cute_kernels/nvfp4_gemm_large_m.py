@@ -1,7 +1,7 @@
 """NVFP4 GEMM, prefill regime (large M): ``D[M, N] = alpha * A @ dequant(B)^T`` with B = NVFP4
 weights [N, K/2] + swizzled e4m3 scales and A = bf16 activations [M, K] (W4A16; NVFP4
 activations are dequantized to bf16 first by ``nvfp4_dequantize``, cheap at large M, or with
-``act_fp4`` decoded inside the kernel, ``fp4_operand``), on sm_90
+``act_fp4`` decoded inside the kernel, ``converted_act``), on sm_90
 ``wgmma`` tensor cores with TMA loads and a persistent tile loop.
 
 Why the operands are swapped. ``wgmma`` reads B only from shared memory, but A may come from
@@ -73,10 +73,10 @@ from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
+from .converted_act import ConvertedAct
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
-from .fp4_operand import Fp4Operand
 from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
@@ -149,7 +149,7 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
+class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
@@ -158,7 +158,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``act_fp4``: the activations come as NVFP4 (packed bytes and their swizzled scales,
         # as ``nvfp4_quantize`` writes them), loaded by TMA and decoded to the bf16 operand
-        # tile in shared memory by the producer warpgroup's other warps (``fp4_operand``), with
+        # tile in shared memory by the producer warpgroup's other warps (``converted_act``), with
         # no bf16 pass before the kernel. A weight decode that takes ``PERMUTED_K_ORDER``
         # activations, and one CTA an SM (the converters run on the producer warpgroup's
         # registers).
@@ -291,7 +291,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, Fp4Operand):
 
         g2s = cpasync.CopyBulkTensorTileG2SOp()
         act_sf = ()  # ``act_fp4``: the scales' TMA atom and tensor
-        if cutlass.const_expr(self.act_fp4):  # mA: (codes, scales), ``fp4_operand``
+        if cutlass.const_expr(self.act_fp4):  # mA: (codes, scales), ``converted_act``
             (tma_act, tma_mA), act_sf = self._fp4_act_tma(g2s, mA)
         else:
             tma_act, tma_mA = cpasync.make_tiled_tma_atom(

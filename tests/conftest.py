@@ -12,9 +12,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def fp4_operand_routes(monkeypatch):
+def in_kernel_act_routes(monkeypatch):
     """With ``CUTE_KERNELS_TEST_FP4_OPERAND=1``, the public functions' wgmma launches on NVFP4
-    activations decode them in the kernel (``fp4_operand_launch``) wherever it can run (one
+    activations decode them in the kernel (``converted_act_launch``) wherever it can run (one
     CTA an SM; the fused op's wgmma routes but the fp32 split route), not through the pass:
     the GPU tests of ``nvfp4_gemm`` and ``nvfp4_gemm_swiglu_quant`` then check that path on
     all their shapes and tails. Off by default."""
@@ -25,7 +25,7 @@ def fp4_operand_routes(monkeypatch):
         return
     import importlib
 
-    from cute_kernels.fp4_operand_launch import launch_fused_fp4, launch_planned_fp4
+    from cute_kernels.converted_act_launch import launch_fused_fp4, launch_planned_fp4
     from cute_kernels.nvfp4_gemm import planned_launch
     from cute_kernels.permuted_fp4 import weight_dims
 

@@ -1,5 +1,5 @@
 """The fused op's wgmma routes with the NVFP4 activations decoded in the kernel
-(``fp4_operand_launch.launch_fused_fp4``, built in session 38) against the public routes (the
+(``converted_act_launch.launch_fused_fp4``, built in session 38) against the public routes (the
 bf16 pass, then the same launch). Issue 6's last open rows are 1024x7168 at M >= 1024
 (0.87-0.98x cuBLAS + silu), where the pass is the whole gap (session 31: 5.8 / 20.2 / 76.7 us
 at M = 1024 / 4096 / 16384); the small-M points are issue 5's and 6's 1.5x-QuACK rows.
@@ -17,7 +17,7 @@ from probe_inputs import fused_operands, gate_up_words, print_forms
 
 from cute_kernels import nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.fp4_operand_launch import launch_fused_fp4
+from cute_kernels.converted_act_launch import launch_fused_fp4
 
 # (2I, K, M)
 POINTS = [(1024, 7168, 1024), (1024, 7168, 2048), (1024, 7168, 4096), (1024, 7168, 16384),

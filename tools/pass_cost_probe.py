@@ -9,7 +9,7 @@ producer), with no pass and one launch boundary less a call.
 Per point, graph us of back-to-back calls (interleaved, two rounds): "public" (pass + GEMM),
 "alone" (the same launches with the bf16 activations made before the capture: the GEMM with no
 pass), "fp4" (the same launch decoding the NVFP4 activations in the kernel,
-``fp4_operand_launch.launch_planned_fp4``, built in session 38: its bits are checked against
+``converted_act_launch.launch_planned_fp4``, built in session 38: its bits are checked against
 the public route's first) and W4A16 ("w4a16": bf16 activations, ``reorder_k``'s copy the
 pass). Permuted words, NVFP4 activations. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -21,7 +21,7 @@ from probe_inputs import fp4_gemm_operands, made_before, print_forms, replaced
 
 from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.fp4_operand_launch import launch_planned_fp4
+from cute_kernels.converted_act_launch import launch_planned_fp4
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import small_m_regime
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 39's first call (prepared in session 38, ~500 s): the wgmma kernel decoding its NVFP4
-# activations in the kernel (fp4_operand, built in session 38, never run): its GPU tests
-# (tests/test_fp4_operand.py: the public route's bits on each launch form, a graph chain),
+# activations in the kernel (converted_act, built in session 38, never run): its GPU tests
+# (tests/test_converted_act.py: the public route's bits on each launch form, a graph chain),
 # compute-sanitizer memcheck on tools/sanitize_probe.py (its last section runs the new kernel;
 # racecheck in session39_second.sh), tools/pass_cost_probe.py at issue 5's near misses (public, i.e. pass +
 # GEMM, against the GEMM alone, the in-kernel decode "fp4" and W4A16, nine points) and
@@ -10,11 +10,11 @@
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session39_first.sh
 source "$(dirname "$0")/../device_common.sh"
 # a first run of the new kernels, form by form (a hang names its form and stops the call)
-timeout 120 python tools/fp4_operand_smoke.py 2>&1 | tee "$OUT/fp4_operand_smoke.log"
-if ! grep -q "smoke done" "$OUT/fp4_operand_smoke.log"; then
+timeout 120 python tools/converted_act_smoke.py 2>&1 | tee "$OUT/converted_act_smoke.log"
+if ! grep -q "smoke done" "$OUT/converted_act_smoke.log"; then
   echo "fp4 smoke did not finish after $(elapsed) s: stopping"; exit 1
 fi
-gpu_tests 280 /tmp/logs/t-fp4.log tests/test_fp4_operand.py &
+gpu_tests 280 /tmp/logs/t-fp4.log tests/test_converted_act.py &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 220) &
 warm_points pass_cost_probe 200 $(seq 0 8)

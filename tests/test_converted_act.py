@@ -1,5 +1,5 @@
 """``nvfp4_gemm``'s wgmma kernel with its NVFP4 activations decoded in the kernel
-(``NVFP4GemmLargeM(act_fp4=True)``, ``fp4_operand``): it compiles for sm_90a, and on a GPU it
+(``NVFP4GemmLargeM(act_fp4=True)``, ``converted_act``): it compiles for sm_90a, and on a GPU it
 gives the public route's bits on the same launch (the same bf16 operand, the pass's values,
 in the same K order) for each launch form, M tails included, and replays from a graph in a
 chain of dependent calls."""
@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from cute_kernels import nvfp4_gemm, nvfp4_quantize, prepare_nvfp4_weight, reference
-from cute_kernels.fp4_operand_launch import compile_fp4_act_gemm, launch_planned_fp4
+from cute_kernels.converted_act_launch import compile_fp4_act_gemm, launch_planned_fp4
 from cute_kernels.k_order import KOrder
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import small_m_regime
@@ -35,7 +35,7 @@ def test_compiles_for_sm90a(args):
 
 def test_rejects_what_it_cannot_run():
     """The identity K order and two CTAs an SM are refused at build."""
-    from cute_kernels.fp4_operand_launch import NVFP4GemmFp4Act
+    from cute_kernels.converted_act_launch import NVFP4GemmFp4Act
     import cutlass
 
     for kwargs in ({"k_order": KOrder.IDENTITY},
@@ -50,7 +50,7 @@ def test_stage_bytes_count_every_tma_box(tile_m, k_groups):
     """A stage's transaction bytes are the TMA boxes it loads: the activations' codes, their
     scale chunks (512 bytes a K group and 128-row block: two blocks for 256-token tiles), the
     weights and their scales; its shared memory holds the bf16 tile besides."""
-    from cute_kernels.fp4_operand_launch import NVFP4GemmFp4Act
+    from cute_kernels.converted_act_launch import NVFP4GemmFp4Act
     import cutlass
 
     kernel = NVFP4GemmFp4Act(1024, 4096, cutlass.BFloat16, tile_m, k_order=KOrder.PERMUTED,
@@ -129,7 +129,7 @@ def test_chain_in_a_graph_matches_eager(m):
     (512, 7168, 256, 0, H200_SMS, False, False, int(KOrder.PAIRS)),
 ])
 def test_fused_compiles_for_sm90a(args):
-    from cute_kernels.fp4_operand_launch import compile_fused_fp4_act
+    from cute_kernels.converted_act_launch import compile_fused_fp4_act
 
     assert compile_only(compile_fused_fp4_act, *args)
 
@@ -146,7 +146,7 @@ def test_fused_same_bits_as_the_public_route(m, i, permuted):
     (``launch_fused_fp4``) against ``nvfp4_gemm_swiglu_quant`` on the same operands: equal
     codes and scale bytes."""
     from cute_kernels import nvfp4_gemm_swiglu_quant
-    from cute_kernels.fp4_operand_launch import launch_fused_fp4
+    from cute_kernels.converted_act_launch import launch_fused_fp4
     from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_regime
     from layouts import sf_padded_shape
     from tests.test_nvfp4_gemm_swiglu_quant import _inputs
@@ -176,7 +176,7 @@ def test_mlp_chain_in_a_graph_matches_eager(m):
     are), the bf16 output feeding the next step. Replayed from a graph, bit for bit the eager
     run."""
     from cute_kernels import nvfp4_gemm_swiglu_quant
-    from cute_kernels.fp4_operand_launch import launch_fused_fp4
+    from cute_kernels.converted_act_launch import launch_fused_fp4
     from layouts import sf_padded_shape
     from tests.test_nvfp4_gemm_swiglu_quant import _weights
 
@@ -220,7 +220,7 @@ def test_launch_passes_codes_then_scales(monkeypatch):
     """``launch_fp4_act`` (on the CPU, the compile stubbed): compiled with the plain kernel's
     arguments, called with the codes as int32 [M, K/8], then the scales as words, then the
     weights, alpha and the output."""
-    import cute_kernels.fp4_operand_launch as launch
+    import cute_kernels.converted_act_launch as launch
 
     seen = {}
     monkeypatch.setattr(launch, "compile_fp4_act_gemm", _recording(seen, "compile"))
@@ -244,7 +244,7 @@ def test_fused_launch_takes_the_public_route(monkeypatch):
     does: 4096x7168 at 12 tokens on permuted words, half-group cluster pairs of 16-token tiles
     with the trigger (``planned_launch``); 1024x7168 at 1024 tokens, split-K pieces with no
     quantizer warps."""
-    import cute_kernels.fp4_operand_launch as launch
+    import cute_kernels.converted_act_launch as launch
 
     import cute_kernels.swiglu_quant_large_m as fused
 

@@ -1,12 +1,12 @@
 """A first run of the wgmma kernels decoding their NVFP4 activations in the kernel
-(``fp4_operand``), form by form on small shapes, each against the same launch on the bf16
+(``converted_act``), form by form on small shapes, each against the same launch on the bf16
 pass's output (equal bits expected), printed as it goes so that a hang names its form. Run
 under ``timeout`` before anything else touches these kernels."""
 
 import torch
 
 from cute_kernels import prepare_nvfp4_weight, reference
-from cute_kernels.fp4_operand_launch import (compile_fused_fp4_act, launch_fp4_act,
+from cute_kernels.converted_act_launch import (compile_fused_fp4_act, launch_fp4_act,
                                              with_act_scales)
 from cute_kernels.gate_up_weight import prepare_gate_up_weight
 from cute_kernels.k_order import wgmma_k_order

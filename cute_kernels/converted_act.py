@@ -49,7 +49,7 @@ class _ActReady:
         return getattr(self.mainloop, name)
 
 
-class Fp4Operand:
+class ConvertedAct:
     """The ``act_fp4`` methods of ``NVFP4GemmLargeM`` (it sets ``tile_m``, ``stage_k``,
     ``groups``, ``stages`` and ``k_tiles``)."""
 

@@ -1,5 +1,5 @@
 """The wgmma kernels with their NVFP4 activations decoded in the kernel (``act_fp4``,
-``fp4_operand``): compiled entry points of ``nvfp4_gemm``'s kernel and of the fused op's, and
+``converted_act``): compiled entry points of ``nvfp4_gemm``'s kernel and of the fused op's, and
 their launches on validated operands, as the public routes launch them but with no pass. Not
 routed yet: ``tools/pass_cost_probe.py`` and ``tools/fused_fp4_probe.py`` measure them against
 the public routes."""
