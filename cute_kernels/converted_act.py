@@ -28,7 +28,7 @@ import cutlass.pipeline as pipeline
 from cutlass.cute.nvgpu import cpasync
 
 from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
-                         e2m1x2_by_multiply, in_register, mul_bf16x2)
+                         e2m1x2_by_multiply, in_register, mul_bf16x2, prmt)
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 
 CONVERTERS = 96  # warps 1..3 of the producer warpgroup
@@ -86,19 +86,26 @@ class ConvertedAct:
         return (tma_q, tma_mq), (tma_s, tma_ms)
 
     @cute.jit
-    def _fp4_act_smem(self, allocator, tidx):
-        """(codes, scales, act_ready): the stages' shared memory and one barrier a stage, of
-        ``CONVERTERS`` arrivals (initialized before the pipeline's start-up sync)."""
-        codes_layout, scales_layout = self._fp4_act_layouts()
-        codes = allocator.allocate_tensor(cutlass.Int32, codes_layout, 128)
-        scales = allocator.allocate_tensor(cutlass.Int32, scales_layout, 128)
+    def _converted_act_smem(self, allocator, tidx, act_layout):
+        """(loaded, scales, act_ready): what the converters read, codes and scales
+        (``act_fp4``) or the staging tile in the operand tile's own swizzled layout and no
+        scales (``act_reorder``); and one barrier a stage, of ``CONVERTERS`` arrivals
+        (initialized before the pipeline's start-up sync)."""
+        scales = None
+        if cutlass.const_expr(self.act_fp4):
+            codes_layout, scales_layout = self._fp4_act_layouts()
+            loaded = allocator.allocate_tensor(cutlass.Int32, codes_layout, 128)
+            scales = allocator.allocate_tensor(cutlass.Int32, scales_layout, 128)
+        else:
+            loaded = allocator.allocate_tensor(cutlass.BFloat16, act_layout.outer, 1024,
+                                               swizzle=act_layout.inner)
         ready = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(self.stages),
                                           8).iterator
         if tidx == 0:
             for s in cutlass.range_constexpr(self.stages):
                 cute.arch.mbarrier_init(ready + s, CONVERTERS)
         cute.arch.mbarrier_init_fence()
-        return codes, scales, ready
+        return loaded, scales, ready
 
     def _fp4_act_partitions(self, tma_act, mA, act):
         """(shared, global) TMA views of the codes and the scale chunks, as tuples."""
@@ -121,7 +128,7 @@ class ConvertedAct:
         block = (tok_tile * self.tile_m) // 128 // self._sf_blocks()
         cute.copy(tma_act[1], tAg[1][None, 0, kt, block], tAs[1][None, stage], tma_bar_ptr=bar)
 
-    def _fp4_act_stages(self, mainloop, act):
+    def _converted_act_stages(self, mainloop, act):
         return _ActReady(mainloop, act[2])
 
     @cute.jit
@@ -135,12 +142,17 @@ class ConvertedAct:
     def _convert_piece(self, mainloop, sAct, act, ctid, state, row_tile, tok_tile, kt0, count):
         """``count`` stages of one piece: wait for the TMA bytes, write the bf16 tile, make it
         visible to ``wgmma`` (the async proxy) and arrive on the stage's ``act_ready``."""
-        codes, scales, ready = act
-        scales8 = cute.recast_tensor(scales, cutlass.Float8E4M3FN)  # (e4m3 values)
-        sf_row = (tok_tile * self.tile_m) % 128  # the tile's first row in its scale block
+        loaded, scales, ready = act
+        scales8, sf_row = None, 0
+        if cutlass.const_expr(self.act_fp4):
+            scales8 = cute.recast_tensor(scales, cutlass.Float8E4M3FN)  # (e4m3 values)
+            sf_row = (tok_tile * self.tile_m) % 128  # the tile's first row in its scale block
         for _ in cutlass.range(count, unroll=1):
             mainloop.consumer_wait(state)
-            self._convert_stage(sAct, codes, scales8, sf_row, ctid, state.index)
+            if cutlass.const_expr(self.act_fp4):
+                self._convert_stage(sAct, loaded, scales8, sf_row, ctid, state.index)
+            else:
+                self._reorder_stage(sAct, loaded, ctid, state.index)
             cute.arch.fence_view_async_shared()
             cute.arch.mbarrier_arrive(ready + state.index)
             state.advance()
@@ -176,6 +188,36 @@ class ConvertedAct:
                         shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
                         chunk[q] = mul_bf16x2(mul_bf16x2(e2m1x2_by_multiply(word, shifted, p),
                                                          splats[q]), two63)
+                    cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
+                                      cute.local_tile(sAct[row, None, stage], (8,),
+                                                      (8 * g + 4 * b + p,)))
+
+    @cute.jit
+    def _reorder_stage(self, sAct, staging, ctid, stage):
+        """``act_reorder``: the stage's units (row, K group g, b), ``CONVERTERS`` at a time, as
+        ``_convert_stage``'s but from bf16: unit b reads the row's 16-byte chunks 2q + b
+        (elements 8 (2q + b) ..) of the staging tile and writes the operand tile's chunks
+        4b + p, each 32-bit pair q of chunk 4b + p one byte permute (elements p and p + 4 of
+        chunk 2q + b)."""
+        per_row = 2 * self.groups
+        units = self.tile_m * per_row
+        for j in cutlass.range_constexpr((units + CONVERTERS - 1) // CONVERTERS):
+            unit = ctid + j * CONVERTERS
+            if unit < units:
+                row = unit // per_row
+                g = (unit % per_row) // 2
+                b = unit % 2
+                src = cute.make_rmem_tensor((8, 4), cutlass.BFloat16)  # (element, chunk q)
+                for q in cutlass.range_constexpr(4):
+                    cute.autovec_copy(cute.local_tile(staging[row, None, stage], (8,),
+                                                      (8 * g + 2 * q + b,)), src[None, q])
+                words = cute.recast_tensor(src, cutlass.Uint32)  # (pair, chunk q)
+                chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
+                for p in cutlass.range_constexpr(4):
+                    # bytes of element p (low half) and p + 4 (high) of each source chunk
+                    selector = 0x5410 if p % 2 == 0 else 0x7632
+                    for q in cutlass.range_constexpr(4):
+                        chunk[q] = prmt(words[p // 2, q], words[2 + p // 2, q], selector)
                     cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
                                       cute.local_tile(sAct[row, None, stage], (8,),
                                                       (8 * g + 4 * b + p,)))

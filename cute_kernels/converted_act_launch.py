@@ -1,8 +1,8 @@
-"""The wgmma kernels with their NVFP4 activations decoded in the kernel (``act_fp4``,
-``converted_act``): compiled entry points of ``nvfp4_gemm``'s kernel and of the fused op's, and
-their launches on validated operands, as the public routes launch them but with no pass. Not
-routed yet: ``tools/pass_cost_probe.py`` and ``tools/fused_fp4_probe.py`` measure them against
-the public routes."""
+"""The wgmma kernels converting their activations in the kernel (``converted_act``): NVFP4 ones
+decoded (``act_fp4``), bf16 ones with their K reordered (``act_reorder``). Compiled entry points
+of ``nvfp4_gemm``'s kernel and of the fused op's, and their launches on validated operands, as
+the public routes launch them but with no pass. Not routed yet: ``tools/pass_cost_probe.py``
+and ``tools/fused_fp4_probe.py`` measure them against the public routes."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from .k_order import KOrder, wgmma_k_order
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 from .large_m_plans import plain_plan
 from .nvfp4_gemm import pdl_choices, planned_launch
-from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, NVFP4GemmLargeM, fake_stream_k_buffers,
-                                 launch_large_m)
+from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, NVFP4GemmLargeM, build_nvfp4_gemm_large_m,
+                                 fake_stream_k_buffers, launch_large_m)
 from .nvfp4_gemm_swiglu_quant import (half_group_route, large_m_route, narrow_pdl_plan,
                                       packed_route, route_launch)
 from .permuted_fp4 import weight_dims
-from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
+from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM, build_swiglu_quant_large_m
 from .swiglu_quant_large_m import launch_large_m as launch_fused_large_m
 
 
@@ -148,6 +148,34 @@ def compile_fused_fp4_act(i: int, k: int, tile_m: int = 128, stages: int = 0,
     return cute.compile(kernel, *operands, stream, options=compile_options())
 
 
+@jit.cached
+def compile_reorder_act_gemm(n: int, k: int, out_dtype: str, tile_m: int = 128, stages: int = 0,
+                             sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
+                             hybrid: bool = False, k_order: KOrder = KOrder.PERMUTED,
+                             ctas_per_sm: int = 1, k_groups: int = 1, wg_k_split: bool = False,
+                             pair_pieces: bool = False, pdl_trigger: bool = False):
+    """``compile_nvfp4_gemm_large_m``'s arguments and compiled function, the kernel taking its
+    bf16 activations in their own K order (``act_reorder``)."""
+    return build_nvfp4_gemm_large_m(n, k, out_dtype, tile_m, stages, sms, splits, stream_k,
+                                    hybrid, k_order, ctas_per_sm, k_groups, wg_k_split,
+                                    pair_pieces, pdl_trigger, act_reorder=True)
+
+
+@jit.cached
+def compile_fused_reorder_act(i: int, k: int, tile_m: int = 128, stages: int = 0,
+                              sms: int = H200_SMS, stream_k: bool = False, hybrid: bool = False,
+                              k_order: KOrder = KOrder.PERMUTED, ctas_per_sm: int = 1,
+                              k_groups: int = 1, quantizers: int = 0, splits: int = 1,
+                              wg_k_split: bool = False, pair_pieces: bool = False,
+                              pdl_trigger: bool = False):
+    """``compile_nvfp4_gemm_swiglu_quant_large_m``'s arguments (``quantizers`` 0) and compiled
+    function, the kernel taking its bf16 activations in their own K order."""
+    assert quantizers == 0, quantizers
+    return build_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid, k_order,
+                                      ctas_per_sm, k_groups, quantizers, splits, wg_k_split,
+                                      pair_pieces, pdl_trigger, act_reorder=True)
+
+
 def with_act_scales(compile_fn, a_sf):
     """A ``compile_fn`` for the bf16 launches (``launch_large_m``, which pass the activations
     first) whose kernels take the activations' scales ``a_sf`` right after their codes."""
@@ -168,29 +196,39 @@ def launch_fp4_act(a, a_sf, b, b_sf, alpha_t, out, config: tuple[int, ...], spli
                    compile_fn=with_act_scales(compile_fp4_act_gemm, a_sf), **options)
 
 
-def launch_planned_fp4(a, a_sf, b, b_sf, alpha_t, out, plan: tuple[int, int, bool, bool],
-                       wg_k_split: bool = True, pdl_trigger: bool | None = None) -> None:
-    """``nvfp4_gemm.launch_planned`` with NVFP4 activations ``a``, ``a_sf`` decoded in the kernel
-    (no pass, so no spread either): the same launch (``planned_launch``), the same bits. One
-    CTA an SM (``NVFP4GemmLargeM``'s ``act_fp4``)."""
+def launch_planned_converted(a, a_sf, b, b_sf, alpha_t, out,
+                             plan: tuple[int, int, bool, bool], wg_k_split: bool = True,
+                             pdl_trigger: bool | None = None) -> None:
+    """``nvfp4_gemm.launch_planned`` with the activations converted in the kernel (no pass, so
+    no spread either): NVFP4 ``a``, ``a_sf`` decoded, or bf16 ``a`` (``a_sf`` None) in its own
+    K order; the same launch (``planned_launch``), the same bits. One CTA an SM."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
     pdl_choices(options, pdl_trigger, None)  # (takes the spread out)
-    launch_fp4_act(a, a_sf, b, b_sf, alpha_t, out, (tile_m, 0), splits, plan[2], plan[3],
-                   k_order=wgmma_k_order(b), **options)
+    launch = (tile_m, 0), splits, plan[2], plan[3]
+    if a_sf is None:
+        launch_large_m(a, b, b_sf, alpha_t, out, *launch, k_order=wgmma_k_order(b),
+                       compile_fn=compile_reorder_act_gemm, **options)
+    else:
+        launch_fp4_act(a, a_sf, b, b_sf, alpha_t, out, *launch, k_order=wgmma_k_order(b),
+                       **options)
 
 
-def launch_fused_fp4(a, a_sf, w, w_sf, alpha_t, gs_t, out, out_sf) -> None:
+def launch_fused_converted(a, a_sf, w, w_sf, alpha_t, gs_t, out, out_sf) -> None:
     """The fused op's wgmma route (``half_group_route``'s launch, else ``large_m_route``'s,
-    not the fp32 split route) with NVFP4 activations decoded in the kernel: the launch the
-    public function takes past its small-M regime, with the consumers quantizing (the same
-    bits as the quantizer warps) and no pass."""
+    not the fp32 split route) with the activations converted in the kernel (NVFP4 ``a``,
+    ``a_sf`` decoded, or bf16 ``a`` reordered): the launch the public function takes past its
+    small-M regime, with the consumers quantizing (the same bits as the quantizer warps) and
+    no pass."""
     two_i, k, permuted = weight_dims(w)
     m, i = a.shape[0], two_i // 2
-    compile_fn = with_act_scales(compile_fused_fp4_act, a_sf)
-    codes, order = a.view(torch.int32), wgmma_k_order(w)
-    if half_group_route(m, i, k, True, permuted):
+    order = wgmma_k_order(w)
+    if a_sf is None:
+        codes, compile_fn = a, compile_fused_reorder_act
+    else:
+        codes, compile_fn = a.view(torch.int32), with_act_scales(compile_fused_fp4_act, a_sf)
+    if half_group_route(m, i, k, a_sf is not None, permuted):
         tile_m, splits, options = planned_launch(m, two_i, k, plain_plan(m, two_i, k),
                                                  wg_k_split=True)
         pdl_choices(options, None, None)

@@ -154,17 +154,21 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False, act_fp4: bool = False):
+                 pdl_trigger: bool = False, act_fp4: bool = False, act_reorder: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``act_fp4``: the activations come as NVFP4 (packed bytes and their swizzled scales,
         # as ``nvfp4_quantize`` writes them), loaded by TMA and decoded to the bf16 operand
         # tile in shared memory by the producer warpgroup's other warps (``converted_act``), with
-        # no bf16 pass before the kernel. A weight decode that takes ``PERMUTED_K_ORDER``
-        # activations, and one CTA an SM (the converters run on the producer warpgroup's
-        # registers).
-        assert not act_fp4 or (KOrder(k_order) != KOrder.IDENTITY and ctas_per_sm == 1), (
-            act_fp4, k_order, ctas_per_sm)
-        self.act_fp4 = act_fp4
+        # no bf16 pass before the kernel. ``act_reorder``: bf16 activations in their own K
+        # order, loaded by TMA into a staging tile that the same warps reorder into the operand
+        # tile (no ``reorder_k`` copy before). Both: a weight decode that takes
+        # ``PERMUTED_K_ORDER`` activations, and one CTA an SM (the converters run on the
+        # producer warpgroup's registers).
+        self.converts = act_fp4 or act_reorder
+        assert not (act_fp4 and act_reorder) and (not self.converts or (
+            KOrder(k_order) != KOrder.IDENTITY and ctas_per_sm == 1)), (
+            act_fp4, act_reorder, k_order, ctas_per_sm)
+        self.act_fp4, self.act_reorder = act_fp4, act_reorder
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
         # latency; the persistent grid (``sms``) is then twice the SM count. The plain GEMM's
@@ -227,7 +231,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
                      else tile_m * self.stage_k * 2)
         self.tx_bytes = (act_bytes + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
-        self.stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if act_fp4 else 0)
+        self.stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if self.converts else 0)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
                                   PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
@@ -371,9 +375,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
             consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
             tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
             defer_sync=True)
-        act = None  # ``act_fp4``: the codes' and scales' stages and the bf16 tiles' barriers
-        if cutlass.const_expr(self.act_fp4):
-            act = self._fp4_act_smem(allocator, tidx)
+        # ``converts``: what the converter warps read (codes and scales, or the staging tile)
+        # and the operand tiles' barriers
+        act = None
+        if cutlass.const_expr(self.converts):
+            act = self._converted_act_smem(allocator, tidx, act_layout)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
         cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
@@ -388,8 +394,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
             tma_act = (tma_act, act_sf[0])
             tAs, tAg = self._fp4_act_partitions(tma_act, (mA, act_sf[1]), act)
         else:
+            loaded = sAct
+            if cutlass.const_expr(self.act_reorder):  # (TMA into the staging tile)
+                loaded = act[0]
             tAs, tAg = cpasync.tma_partition(
-                tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
+                tma_act, 0, cute.make_layout(1), cute.group_modes(loaded, 0, 2),
                 cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)),
                                  0, 2))
         sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
@@ -412,7 +421,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
-            elif cutlass.const_expr(self.act_fp4):
+            elif cutlass.const_expr(self.converts):
                 self._convert_activations(mainloop, tok_tiles, sAct, act, tidx - 32)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
@@ -423,8 +432,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             stages = mainloop
-            if cutlass.const_expr(self.act_fp4):  # a stage also waits for its bf16 tile
-                stages = self._fp4_act_stages(mainloop, act)
+            if cutlass.const_expr(self.converts):  # a stage also waits for its bf16 tile
+                stages = self._converted_act_stages(mainloop, act)
             self._consume(stages, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair)
         if cutlass.const_expr(self.pair_pieces):
@@ -815,6 +824,17 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
     order (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
+    return build_nvfp4_gemm_large_m(n, k, out_dtype, tile_m, stages, sms, splits, stream_k,
+                                    hybrid, k_order, ctas_per_sm, k_groups, wg_k_split,
+                                    pair_pieces, pdl_trigger)
+
+
+def build_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int, stages: int, sms: int,
+                             splits: int, stream_k: bool, hybrid: bool, k_order: KOrder,
+                             ctas_per_sm: int, k_groups: int, wg_k_split: bool,
+                             pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False):
+    """``compile_nvfp4_gemm_large_m``'s compile (uncached), and with ``act_reorder`` the kernel
+    that reorders its bf16 activations' K itself (``converted_act``)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
@@ -833,12 +853,14 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
                                         hybrid=hybrid, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger)
+                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger,
+                                        act_reorder=act_reorder)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                             pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
+                             pair_pieces=pair_pieces, pdl_trigger=pdl_trigger,
+                             act_reorder=act_reorder)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 

@@ -1,14 +1,15 @@
-"""``nvfp4_gemm``'s wgmma kernel with its NVFP4 activations decoded in the kernel
-(``NVFP4GemmLargeM(act_fp4=True)``, ``converted_act``): it compiles for sm_90a, and on a GPU it
-gives the public route's bits on the same launch (the same bf16 operand, the pass's values,
-in the same K order) for each launch form, M tails included, and replays from a graph in a
-chain of dependent calls."""
+"""The wgmma kernels (``nvfp4_gemm``'s and the fused op's) converting their activations in the
+kernel (``converted_act``: NVFP4 decoded, ``act_fp4``; bf16 in their own K order reordered,
+``act_reorder``): they compile for sm_90a, their host launches pass what the kernels take, and
+on a GPU they give the public routes' bits on the same launch (the same bf16 operand, the
+pass's values, in the same K order) for each launch form, M tails included, and replay from a
+graph in chains of dependent calls."""
 
 import pytest
 import torch
 
 from cute_kernels import nvfp4_gemm, nvfp4_quantize, prepare_nvfp4_weight, reference
-from cute_kernels.converted_act_launch import compile_fp4_act_gemm, launch_planned_fp4
+from cute_kernels.converted_act_launch import compile_fp4_act_gemm, launch_planned_converted
 from cute_kernels.k_order import KOrder
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import small_m_regime
@@ -89,7 +90,7 @@ def test_same_bits_as_the_public_route(m, n, k, permuted):
     assert not small_m_regime(m, n, k, True, permuted), plan
     want = nvfp4_gemm(a, a_sf, b, b_sf, 0.5)
     got = poisoned(m, n, dtype=torch.bfloat16)
-    launch_planned_fp4(a, a_sf, b, b_sf, torch.full((1,), 0.5, device="cuda"), got, plan)
+    launch_planned_converted(a, a_sf, b, b_sf, torch.full((1,), 0.5, device="cuda"), got, plan)
     assert torch.equal(got, want)
     ref = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.5)
     assert ((got.double() - ref).norm() / ref.norm()).item() <= 4e-3  # (bf16 output)
@@ -114,7 +115,7 @@ def test_chain_in_a_graph_matches_eager(m):
         y = x
         for (b, b_sf), out in zip(weights, outs):
             q, q_sf = nvfp4_quantize(y, g)
-            launch_planned_fp4(q, q_sf, b, b_sf, alpha, out, plan)
+            launch_planned_converted(q, q_sf, b, b_sf, alpha, out, plan)
             y = out
 
     check_graph_replays_chain(chain, len(weights), (m, k))
@@ -143,10 +144,10 @@ def test_fused_compiles_for_sm90a(args):
 ])
 def test_fused_same_bits_as_the_public_route(m, i, permuted):
     """The fused op's wgmma route with the activations decoded in the kernel
-    (``launch_fused_fp4``) against ``nvfp4_gemm_swiglu_quant`` on the same operands: equal
+    (``launch_fused_converted``) against ``nvfp4_gemm_swiglu_quant`` on the same operands: equal
     codes and scale bytes."""
     from cute_kernels import nvfp4_gemm_swiglu_quant
-    from cute_kernels.converted_act_launch import launch_fused_fp4
+    from cute_kernels.converted_act_launch import launch_fused_converted
     from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_regime
     from layouts import sf_padded_shape
     from tests.test_nvfp4_gemm_swiglu_quant import _inputs
@@ -161,7 +162,7 @@ def test_fused_same_bits_as_the_public_route(m, i, permuted):
     mp, kbp = sf_padded_shape(m, i // 16)
     got_q = poisoned(m, i // 2, dtype=torch.uint8)
     got_sf = torch.zeros(mp, kbp, dtype=torch.uint8, device="cuda")  # (padding: the op's)
-    launch_fused_fp4(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+    launch_fused_converted(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
                      torch.full((1,), g_out, device="cuda"), got_q, got_sf)
     assert torch.equal(got_q, want_q)
     assert torch.equal(got_sf, want_sf.view(torch.uint8))
@@ -176,7 +177,7 @@ def test_mlp_chain_in_a_graph_matches_eager(m):
     are), the bf16 output feeding the next step. Replayed from a graph, bit for bit the eager
     run."""
     from cute_kernels import nvfp4_gemm_swiglu_quant
-    from cute_kernels.converted_act_launch import launch_fused_fp4
+    from cute_kernels.converted_act_launch import launch_fused_converted
     from layouts import sf_padded_shape
     from tests.test_nvfp4_gemm_swiglu_quant import _weights
 
@@ -201,8 +202,8 @@ def test_mlp_chain_in_a_graph_matches_eager(m):
             q, q_sf = nvfp4_quantize(y, g_a)
             h = torch.empty(m, i // 2, dtype=torch.uint8, device="cuda")
             h_sf = torch.empty(mp, kbp, dtype=torch.uint8, device="cuda")
-            launch_fused_fp4(q, q_sf, w, w_sf, alpha_w, g_h_t, h, h_sf)
-            launch_planned_fp4(h, h_sf, d, d_sf, alpha_d, out, plain_plan(m, k, i))
+            launch_fused_converted(q, q_sf, w, w_sf, alpha_w, g_h_t, h, h_sf)
+            launch_planned_converted(h, h_sf, d, d_sf, alpha_d, out, plain_plan(m, k, i))
             y = out
 
     check_graph_replays_chain(chain, len(down), (m, k))
@@ -240,7 +241,7 @@ def test_launch_passes_codes_then_scales(monkeypatch):
 
 
 def test_fused_launch_takes_the_public_route(monkeypatch):
-    """``launch_fused_fp4`` (on the CPU, the compile stubbed) launches as the public function
+    """``launch_fused_converted`` (on the CPU, the compile stubbed) launches as the public function
     does: 4096x7168 at 12 tokens on permuted words, half-group cluster pairs of 16-token tiles
     with the trigger (``planned_launch``); 1024x7168 at 1024 tokens, split-K pieces with no
     quantizer warps."""
@@ -261,8 +262,75 @@ def test_fused_launch_takes_the_public_route(monkeypatch):
         w = torch.zeros(2 * i, 896, dtype=torch.int32)
         out = torch.empty(m, i // 2, dtype=torch.uint8)
         out_sf = torch.empty(-(-m // 128) * 128 * i // 16, dtype=torch.uint8)
-        launch.launch_fused_fp4(a, a_sf, w, torch.zeros(2 * i * 112, dtype=torch.uint8),
+        launch.launch_fused_converted(a, a_sf, w, torch.zeros(2 * i * 112, dtype=torch.uint8),
                                 torch.ones(1), torch.ones(1), out, out_sf)
         assert seen["compile"] == want, (m, seen["compile"])
         assert seen["call"][0].shape == (m, 896) and seen["call"][1].numel() == a_sf.numel() // 4
         seen.clear()
+
+
+@pytest.mark.parametrize("fused,args", [
+    (False, (4096, 7168, "torch.bfloat16", 16, 0, H200_SMS, 1, False, False,
+             int(KOrder.PERMUTED), 1, 2, True, True, True)),
+    (False, (7168, 18432, "torch.bfloat16", 64, 0, H200_SMS, 1, True, False, int(KOrder.PAIRS),
+             1, 2)),
+    (False, (200, 576, "torch.float32", 256, 0, H200_SMS, 1, False, False,
+             int(KOrder.PERMUTED))),
+    (True, (2048, 7168, 16, 0, H200_SMS, False, False, int(KOrder.PERMUTED), 1, 2, 0, 1, True,
+            True, True)),
+    (True, (512, 7168, 128, 0, H200_SMS, True, False, int(KOrder.PERMUTED), 1, 1, 0, 2)),
+])
+def test_reorder_compiles_for_sm90a(fused, args):
+    """The kernels taking bf16 activations in their own K order (``act_reorder``)."""
+    from cute_kernels.converted_act_launch import (compile_fused_reorder_act,
+                                                   compile_reorder_act_gemm)
+
+    assert compile_only(compile_fused_reorder_act if fused else compile_reorder_act_gemm, *args)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,permuted", [
+    (16, 4096, 7168, True), (13, 4096, 7168, True), (64, 4096, 7168, False),
+    (33, 7168, 2048, True), (16, 7168, 18432, False), (600, 1024, 7168, True),
+    (1000, 4096, 7168, True),
+])
+def test_w4a16_same_bits_as_the_public_route(m, n, k, permuted):
+    """bf16 activations in their own K order, reordered in the kernel, against ``nvfp4_gemm``
+    (``reorder_k``'s copy, then the same launch): equal bits."""
+    from cute_kernels.nvfp4_gemm import packed_plan
+
+    _, _, b, b_sf = _operands(1, n, k, permuted)
+    x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
+    assert not small_m_regime(m, n, k, False, permuted)
+    want = nvfp4_gemm(x, None, b, b_sf, 0.5)
+    got = poisoned(m, n, dtype=torch.bfloat16)
+    plan = plain_plan(m, n, k) if permuted else packed_plan(m, n, k)
+    launch_planned_converted(x, None, b, b_sf, torch.full((1,), 0.5, device="cuda"), got, plan)
+    assert torch.equal(got, want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i", [(12, 2048), (64, 2048), (12, 4608), (1000, 512), (4096, 512)])
+def test_fused_w4a16_same_bits_as_the_public_route(m, i):
+    """The fused op's wgmma routes on bf16 activations reordered in the kernel
+    (``launch_fused_converted`` with ``a_sf`` None) against ``nvfp4_gemm_swiglu_quant``, permuted
+    words: equal codes and scale bytes."""
+    from cute_kernels import (nvfp4_gemm_swiglu_quant, prepare_gate_up_weight,
+                              restore_gate_up_weight)
+    from cute_kernels.converted_act_launch import launch_fused_converted
+    from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route, swiglu_small_m_regime
+    from layouts import sf_padded_shape
+    from tests.test_nvfp4_gemm_swiglu_quant import _inputs
+
+    a, _, w, w_sf, alpha, g_out = _inputs(m, i, 7168, False)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    assert half_group_route(m, i, 7168, False, True) or not swiglu_small_m_regime(
+        m, i, 7168, False, True)
+    want_q, want_sf = nvfp4_gemm_swiglu_quant(a, None, w, w_sf, alpha, g_out)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    got_q = poisoned(m, i // 2, dtype=torch.uint8)
+    got_sf = torch.zeros(mp, kbp, dtype=torch.uint8, device="cuda")
+    launch_fused_converted(a, None, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                           torch.full((1,), g_out, device="cuda"), got_q, got_sf)
+    assert torch.equal(got_q, want_q)
+    assert torch.equal(got_sf, want_sf.view(torch.uint8))

@@ -1,13 +1,13 @@
-"""A first run of the wgmma kernels decoding their NVFP4 activations in the kernel
-(``converted_act``), form by form on small shapes, each against the same launch on the bf16
-pass's output (equal bits expected), printed as it goes so that a hang names its form. Run
-under ``timeout`` before anything else touches these kernels."""
+"""A first run of the wgmma kernels converting their activations in the kernel
+(``converted_act``: NVFP4 decoded, bf16 reordered), form by form on small shapes, each against
+the same launch on the pass's output (equal bits expected), printed as it goes so that a hang
+names its form. Run under ``timeout`` before anything else touches these kernels."""
 
 import torch
 
 from cute_kernels import prepare_nvfp4_weight, reference
-from cute_kernels.converted_act_launch import (compile_fused_fp4_act, launch_fp4_act,
-                                             with_act_scales)
+from cute_kernels.converted_act_launch import (compile_fused_fp4_act, compile_reorder_act_gemm,
+                                              launch_fp4_act, with_act_scales)
 from cute_kernels.gate_up_weight import prepare_gate_up_weight
 from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.nvfp4_dequant import bf16_activations
@@ -33,6 +33,14 @@ for weights in (prepare_nvfp4_weight(b), b):
         x16 = bf16_activations(a, a_sf, order, -(-rows // config[0]) * config[0])
         launch_large_m(x16, weights, b_sf, one, want, config, k_order=order, **options)
         print(f"gemm {name} {order.name}: equal {torch.equal(got, want)}", flush=True)
+        x = torch.randn(rows, 1024, device="cuda", dtype=torch.bfloat16)
+        got.fill_(float("nan"))
+        launch_large_m(x, weights, b_sf, one, got, config, k_order=order,
+                       compile_fn=compile_reorder_act_gemm, **options)
+        torch.cuda.synchronize()
+        launch_large_m(bf16_activations(x, None, order, -(-rows // config[0]) * config[0]),
+                       weights, b_sf, one, want, config, k_order=order, **options)
+        print(f"gemm W4A16 {name} {order.name}: equal {torch.equal(got, want)}", flush=True)
 
 wgu, wgu_sf = reference.nvfp4_quantize(torch.randn(256, 1024, device="cuda",
                                                    dtype=torch.bfloat16), 50.0, swizzle=False)

@@ -9,9 +9,10 @@ producer), with no pass and one launch boundary less a call.
 Per point, graph us of back-to-back calls (interleaved, two rounds): "public" (pass + GEMM),
 "alone" (the same launches with the bf16 activations made before the capture: the GEMM with no
 pass), "fp4" (the same launch decoding the NVFP4 activations in the kernel,
-``converted_act_launch.launch_planned_fp4``, built in session 38: its bits are checked against
-the public route's first) and W4A16 ("w4a16": bf16 activations, ``reorder_k``'s copy the
-pass). Permuted words, NVFP4 activations. One point per CUTE_KERNELS_BENCH_SHAPES index;
+``converted_act_launch.launch_planned_converted``, built in session 38: its bits are checked
+against the public route's first), W4A16 ("w4a16": bf16 activations, ``reorder_k``'s copy the
+pass) and "w4a16 reorder" (the same launch reordering the bf16 activations' K in the kernel,
+no pass). Permuted words. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
@@ -21,7 +22,7 @@ from probe_inputs import fp4_gemm_operands, made_before, print_forms, replaced
 
 from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.converted_act_launch import launch_planned_fp4
+from cute_kernels.converted_act_launch import launch_planned_converted
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import small_m_regime
 
@@ -47,9 +48,12 @@ for n, k, m in select_shapes(POINTS):
     plan = plain_plan(m, n, k)
     calls = {"public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out),
              "alone": alone,
-             "fp4": lambda w: launch_planned_fp4(a, a_sf, w[0], w[1], alpha, out, plan),
-             "w4a16": lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out)}
+             "fp4": lambda w: launch_planned_converted(a, a_sf, w[0], w[1], alpha, out, plan),
+             "w4a16": lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out),
+             "w4a16 reorder": lambda w: launch_planned_converted(x, None, w[0], w[1], alpha,
+                                                                 out, plan)}
     calls["fp4"](weights[0])
+    calls["w4a16 reorder"](weights[0])
     if not warm_only():
         got = out.clone()
         calls["public"](weights[0])

@@ -279,11 +279,13 @@ for kf in (512, 576):
 torch.cuda.synchronize()
 print("whole row blocks probe ran")
 
-# The wgmma kernel decoding its NVFP4 activations in the kernel (``converted_act``): whole
+# The wgmma kernel converting its activations in the kernel (``converted_act``: NVFP4 decoded,
+# bf16 reordered): whole
 # 32-token tiles, stream-K on 16-token tiles, 64-row cluster pairs of 16-token tiles with the
 # trigger, and 128-token tiles over two token tiles (M = 129), on permuted words and packed
 # bytes (PAIRS), N = 200 (a row tail).
-from cute_kernels.converted_act_launch import launch_fp4_act  # noqa: E402
+from cute_kernels.converted_act_launch import (compile_reorder_act_gemm,  # noqa: E402
+                                              launch_fp4_act)
 from cute_kernels.k_order import KOrder  # noqa: E402
 
 bq, bq_sf = reference.nvfp4_quantize(torch.randn(200, 1024, device="cuda",
@@ -297,6 +299,9 @@ for weights, order in ((prepare_nvfp4_weight(bq), KOrder.PERMUTED), (bq, KOrder.
                                                          dtype=torch.bfloat16), 50.0)
         launch_fp4_act(aq, aq_sf, weights, bq_sf, one, torch.empty(rows, 200, device="cuda"),
                        config, k_order=order, **options)
+        launch_gemm_large(torch.randn(rows, 1024, device="cuda", dtype=torch.bfloat16), weights,
+                          bq_sf, one, torch.empty(rows, 200, device="cuda"), config,
+                          k_order=order, compile_fn=compile_reorder_act_gemm, **options)
 # ... and the fused kernel so (the consumers quantizing): whole 128-token tiles over two token
 # tiles and stream-K on 5 CTAs, the gate_up weight above (256 x 576, packed bytes)
 from cute_kernels.converted_act_launch import compile_fused_fp4_act, with_act_scales  # noqa: E402

@@ -18,12 +18,12 @@ gpu_tests 280 /tmp/logs/t-fp4.log tests/test_converted_act.py &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 220) &
 warm_points pass_cost_probe 200 $(seq 0 8)
-warm_points fused_fp4_probe 200 $(seq 0 8)
+warm_points fused_fp4_probe 200 $(seq 0 11)
 wait
 echo "warm-up, tests and sanitizers done after $(elapsed) s"
 grep -h -A8 Traceback /tmp/logs/warm-*.log | tail
 tail -2 /tmp/logs/probe.log; cat "$OUT/memcheck.txt"
 test_summary | tee "$OUT/checks.txt"
 timeout 150 python tools/pass_cost_probe.py 2>&1 | tee "$OUT/pass_cost_probe.log"
-timeout 200 python tools/fused_fp4_probe.py 2>&1 | tee "$OUT/fused_fp4_probe.log"
+timeout 240 python tools/fused_fp4_probe.py 2>&1 | tee "$OUT/fused_fp4_probe.log"
 echo "done after $(elapsed) s"
