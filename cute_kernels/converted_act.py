@@ -159,65 +159,65 @@ class ConvertedAct:
         return state
 
     @cute.jit
-    def _convert_stage(self, sAct, codes, scales8, sf_row, ctid, stage):
-        """The stage's units (row, K group g, b), ``CONVERTERS`` at a time. Unit b writes the
-        group's 16-byte chunks 4b .. 4b + 3 of the row whole (one 16-byte store each): chunk
-        4b + r holds, for q = 0..3, pair r of word 2q + b times its block-q scale (slots
-        8 (4b + r) + 2q and + 1: the module docstring's order)."""
+    def _each_unit(self, ctid, unit, args):
+        """``unit(*args, row, g, b)`` on this converter thread's units of a stage: (row, K
+        group g, half b), ``CONVERTERS`` threads at a time."""
         per_row = 2 * self.groups
         units = self.tile_m * per_row
-        two63 = in_register(BF16X2_POW2_63)  # (an immediate operand does not assemble)
         for j in cutlass.range_constexpr((units + CONVERTERS - 1) // CONVERTERS):
-            unit = ctid + j * CONVERTERS
-            if unit < units:
-                row = unit // per_row
-                g = (unit % per_row) // 2
-                b = unit % 2
-                r = row + sf_row  # the swizzled 128x4 atom: 16 bytes per 32 rows, 4 per block
-                sf_at = g * 4 * SF_CHUNK_WORDS + (r % 32) * 16 + ((r % 128) // 32) * 4
-                words = cute.make_rmem_tensor((4,), cutlass.Uint32)
-                splats = cute.make_rmem_tensor((4,), cutlass.Uint32)
-                for q in cutlass.range_constexpr(4):
-                    words[q] = cutlass.Uint32(codes[row, 8 * g + 2 * q + b, stage])
-                    sf = scales8[sf_at + q, 0, r // 128, stage].to(cutlass.Float32)
-                    splats[q] = bf16x2_splat(sf * cutlass.Float32(POW2_63))
-                chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
-                for p in cutlass.range_constexpr(4):
-                    for q in cutlass.range_constexpr(4):
-                        word = words[q]
-                        shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
-                        chunk[q] = mul_bf16x2(mul_bf16x2(e2m1x2_by_multiply(word, shifted, p),
-                                                         splats[q]), two63)
-                    cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
-                                      cute.local_tile(sAct[row, None, stage], (8,),
-                                                      (8 * g + 4 * b + p,)))
+            u = ctid + j * CONVERTERS
+            if u < units:
+                unit(*args, u // per_row, (u % per_row) // 2, u % 2)
+
+    @cute.jit
+    def _convert_stage(self, sAct, codes, scales8, sf_row, ctid, stage):
+        """``act_fp4``: the stage's units (``_each_unit``). Unit b writes the group's 16-byte
+        chunks 4b .. 4b + 3 of the row whole (one 16-byte store each): chunk 4b + r holds, for
+        q = 0..3, pair r of word 2q + b times its block-q scale (slots 8 (4b + r) + 2q and
+        + 1: the module docstring's order)."""
+        two63 = in_register(BF16X2_POW2_63)  # (an immediate operand does not assemble)
+        self._each_unit(ctid, self._decode_unit, (sAct, codes, scales8, sf_row, stage, two63))
+
+    @cute.jit
+    def _decode_unit(self, sAct, codes, scales8, sf_row, stage, two63, row, g, b):
+        r = row + sf_row  # the swizzled 128x4 atom: 16 bytes per 32 rows, 4 per block
+        sf_at = g * 4 * SF_CHUNK_WORDS + (r % 32) * 16 + ((r % 128) // 32) * 4
+        words = cute.make_rmem_tensor((4,), cutlass.Uint32)
+        splats = cute.make_rmem_tensor((4,), cutlass.Uint32)
+        for q in cutlass.range_constexpr(4):
+            words[q] = cutlass.Uint32(codes[row, 8 * g + 2 * q + b, stage])
+            sf = scales8[sf_at + q, 0, r // 128, stage].to(cutlass.Float32)
+            splats[q] = bf16x2_splat(sf * cutlass.Float32(POW2_63))
+        chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
+        for p in cutlass.range_constexpr(4):
+            for q in cutlass.range_constexpr(4):
+                word = words[q]
+                shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
+                chunk[q] = mul_bf16x2(mul_bf16x2(e2m1x2_by_multiply(word, shifted, p),
+                                                 splats[q]), two63)
+            cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
+                              cute.local_tile(sAct[row, None, stage], (8,), (8 * g + 4 * b + p,)))
 
     @cute.jit
     def _reorder_stage(self, sAct, staging, ctid, stage):
-        """``act_reorder``: the stage's units (row, K group g, b), ``CONVERTERS`` at a time, as
-        ``_convert_stage``'s but from bf16: unit b reads the row's 16-byte chunks 2q + b
-        (elements 8 (2q + b) ..) of the staging tile and writes the operand tile's chunks
-        4b + p, each 32-bit pair q of chunk 4b + p one byte permute (elements p and p + 4 of
-        chunk 2q + b)."""
-        per_row = 2 * self.groups
-        units = self.tile_m * per_row
-        for j in cutlass.range_constexpr((units + CONVERTERS - 1) // CONVERTERS):
-            unit = ctid + j * CONVERTERS
-            if unit < units:
-                row = unit // per_row
-                g = (unit % per_row) // 2
-                b = unit % 2
-                src = cute.make_rmem_tensor((8, 4), cutlass.BFloat16)  # (element, chunk q)
-                for q in cutlass.range_constexpr(4):
-                    cute.autovec_copy(cute.local_tile(staging[row, None, stage], (8,),
-                                                      (8 * g + 2 * q + b,)), src[None, q])
-                words = cute.recast_tensor(src, cutlass.Uint32)  # (pair, chunk q)
-                chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
-                for p in cutlass.range_constexpr(4):
-                    # bytes of element p (low half) and p + 4 (high) of each source chunk
-                    selector = 0x5410 if p % 2 == 0 else 0x7632
-                    for q in cutlass.range_constexpr(4):
-                        chunk[q] = prmt(words[p // 2, q], words[2 + p // 2, q], selector)
-                    cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
-                                      cute.local_tile(sAct[row, None, stage], (8,),
-                                                      (8 * g + 4 * b + p,)))
+        """``act_reorder``: the stage's units (``_each_unit``), as ``_convert_stage``'s but from
+        bf16: unit b reads the row's 16-byte chunks 2q + b (elements 8 (2q + b) ..) of the
+        staging tile and writes the operand tile's chunks 4b + p, each 32-bit pair q of chunk
+        4b + p one byte permute (elements p and p + 4 of chunk 2q + b)."""
+        self._each_unit(ctid, self._reorder_unit, (sAct, staging, stage))
+
+    @cute.jit
+    def _reorder_unit(self, sAct, staging, stage, row, g, b):
+        src = cute.make_rmem_tensor((8, 4), cutlass.BFloat16)  # (element, chunk q)
+        for q in cutlass.range_constexpr(4):
+            cute.autovec_copy(cute.local_tile(staging[row, None, stage], (8,),
+                                              (8 * g + 2 * q + b,)), src[None, q])
+        words = cute.recast_tensor(src, cutlass.Uint32)  # (pair, chunk q)
+        chunk = cute.make_rmem_tensor((4,), cutlass.Uint32)
+        for p in cutlass.range_constexpr(4):
+            # bytes of element p (low half) and p + 4 (high) of each source chunk
+            selector = 0x5410 if p % 2 == 0 else 0x7632
+            for q in cutlass.range_constexpr(4):
+                chunk[q] = prmt(words[p // 2, q], words[2 + p // 2, q], selector)
+            cute.autovec_copy(cute.recast_tensor(chunk, cutlass.BFloat16),
+                              cute.local_tile(sAct[row, None, stage], (8,), (8 * g + 4 * b + p,)))
