@@ -29,7 +29,7 @@ from cutlass.cute.nvgpu import cpasync
 
 from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
                          e2m1x2_by_multiply, in_register, mul_bf16x2, prmt)
-from .large_m_decode import SF_CHUNK_WORDS, TILE_K
+from .large_m_decode import SF_CHUNK_WORDS
 
 CONVERTERS = 96  # warps 1..3 of the producer warpgroup
 
