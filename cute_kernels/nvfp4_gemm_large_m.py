@@ -262,6 +262,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
 
+    @staticmethod
+    def act_operands(k: int) -> tuple:
+        """The compiled activations: bf16 [M', K], the rows their own symbol, M or more
+        (``bf16_activations(rows=)``, whose zero rows keep the TMA inside the buffer); the
+        kernel takes M from the output."""
+        return (make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k),
+                                         stride_order=(1, 0), assumed_align=16),)
+
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
                  mD: cute.Tensor, stream):
@@ -832,15 +840,16 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
 def build_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int, stages: int, sms: int,
                              splits: int, stream_k: bool, hybrid: bool, k_order: KOrder,
                              ctas_per_sm: int, k_groups: int, wg_k_split: bool,
-                             pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False):
-    """``compile_nvfp4_gemm_large_m``'s compile (uncached), and with ``act_reorder`` the kernel
-    that reorders its bf16 activations' K itself (``converted_act``)."""
+                             pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False,
+                             classes: tuple | None = None):
+    """``compile_nvfp4_gemm_large_m``'s compile (uncached); with ``act_reorder`` the kernel
+    that reorders its bf16 activations' K itself, and ``classes`` (whole tiles, stream-K)
+    other kernel classes and their activation operands (``act_operands``; the NVFP4 ones of
+    ``converted_act_launch``)."""
+    whole, streaming = classes or (NVFP4GemmLargeM, NVFP4GemmLargeMStreamK)
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
-    # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
-    # zero rows keep the TMA inside the buffer); the kernel takes M from the output
-    a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
-                                 assumed_align=16)
+    acts = whole.act_operands(k)
     b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     row_tiles = (n + TILE_N - 1) // TILE_N
@@ -850,18 +859,16 @@ def build_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int, stages
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
-        kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
-                                        hybrid=hybrid, k_order=k_order,
-                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger,
-                                        act_reorder=act_reorder)
-        return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
+        kernel = streaming(n, k, cout, tile_m, stages, sms, splits, stream_k=True, hybrid=hybrid,
+                           k_order=k_order, ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                           wg_k_split=wg_k_split, pdl_trigger=pdl_trigger,
+                           act_reorder=act_reorder)
+        return cute.compile(kernel, *acts, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
-    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
-                             ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                             pair_pieces=pair_pieces, pdl_trigger=pdl_trigger,
-                             act_reorder=act_reorder)
-    return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
+    kernel = whole(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
+                   ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
+                   pair_pieces=pair_pieces, pdl_trigger=pdl_trigger, act_reorder=act_reorder)
+    return cute.compile(kernel, *acts, b, b_sf, alpha, d, stream, options=compile_options())
 
 
 class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):

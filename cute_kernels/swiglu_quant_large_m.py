@@ -467,14 +467,13 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
 def build_swiglu_quant_large_m(i: int, k: int, tile_m: int, stages: int, sms: int,
                                stream_k: bool, hybrid: bool, k_order: KOrder, ctas_per_sm: int,
                                k_groups: int, quantizers: int, splits: int, wg_k_split: bool,
-                               pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False):
-    """``compile_nvfp4_gemm_swiglu_quant_large_m``'s compile (uncached), and with
-    ``act_reorder`` the kernel that reorders its bf16 activations' K itself
-    (``converted_act``)."""
+                               pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False,
+                               classes: tuple | None = None):
+    """``compile_nvfp4_gemm_swiglu_quant_large_m``'s compile (uncached); ``act_reorder`` and
+    ``classes`` as ``build_nvfp4_gemm_large_m``'s."""
+    whole, streaming = classes or (NVFP4GemmSwigluQuantLargeM, NVFP4GemmSwigluQuantLargeMStreamK)
     m = cute.sym_int()
-    # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
-    a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
-                                 assumed_align=16)
+    acts = whole.act_operands(k)
     b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
@@ -486,21 +485,18 @@ def build_swiglu_quant_large_m(i: int, k: int, tile_m: int, stages: int, sms: in
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
-        kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
-                                                   hybrid=hybrid, k_order=k_order,
-                                                   ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                                   quantizers=quantizers, splits=splits,
-                                                   wg_k_split=wg_k_split,
-                                                   pdl_trigger=pdl_trigger,
-                                                   act_reorder=act_reorder)
-        return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
+        kernel = streaming(i, k, tile_m, stages, sms, stream_k=True, hybrid=hybrid,
+                           k_order=k_order, ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                           quantizers=quantizers, splits=splits, wg_k_split=wg_k_split,
+                           pdl_trigger=pdl_trigger, act_reorder=act_reorder)
+        return cute.compile(kernel, *acts, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
-                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        quantizers=quantizers, splits=splits,
-                                        wg_k_split=wg_k_split, pair_pieces=pair_pieces,
-                                        pdl_trigger=pdl_trigger, act_reorder=act_reorder)
-    return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
+    kernel = whole(i, k, tile_m, stages, sms, k_order=k_order, ctas_per_sm=ctas_per_sm,
+                   k_groups=k_groups, quantizers=quantizers, splits=splits,
+                   wg_k_split=wg_k_split, pair_pieces=pair_pieces, pdl_trigger=pdl_trigger,
+                   act_reorder=act_reorder)
+    return cute.compile(kernel, *acts, b, b_sf, alpha, gs, q, sf, stream,
+                        options=compile_options())
 
 
 class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):

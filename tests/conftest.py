@@ -15,8 +15,8 @@ def pytest_collection_modifyitems(config, items):
 def in_kernel_act_routes(monkeypatch):
     """With ``CUTE_KERNELS_TEST_FP4_OPERAND=1``, the public functions' wgmma launches convert
     their activations in the kernel (``converted_act_launch``: NVFP4 decoded, bf16 reordered)
-    wherever it can run (one CTA an SM; the fused op's wgmma routes but the fp32 split
-    route), not through the pass: the GPU tests of ``nvfp4_gemm`` and
+    wherever it can run (CUDA tensors, one CTA an SM; the fused op's wgmma routes but the fp32
+    split route), not through the pass: the GPU tests of ``nvfp4_gemm`` and
     ``nvfp4_gemm_swiglu_quant`` then check that path on all their shapes and tails. Off by
     default."""
     import os
@@ -37,7 +37,7 @@ def in_kernel_act_routes(monkeypatch):
     def launch_planned(a, a_sf, b, b_sf, alpha, out, plan, wg_k_split=False, **kw):
         n, k, _ = weight_dims(b)
         options = planned_launch(out.shape[0], n, k, plan, wg_k_split)[2]
-        if kw or options.get("ctas_per_sm", 1) != 1:
+        if kw or not b.is_cuda or options.get("ctas_per_sm", 1) != 1:
             return planned(a, a_sf, b, b_sf, alpha, out, plan, wg_k_split, **kw)
         return launch_planned_converted(a, a_sf, b, b_sf, alpha, out, plan, wg_k_split)
 
@@ -48,7 +48,7 @@ def in_kernel_act_routes(monkeypatch):
             route = (fused.large_m_route if permuted else fused.packed_route)(m, i, k)
             ctas = fused.route_launch(*route, m, two_i, k)[2].get("ctas_per_sm", 1) if (
                 route[0] != "split") else 0
-            if args or kw or (original is large_m and ctas != 1):
+            if args or kw or not w.is_cuda or (original is large_m and ctas != 1):
                 return original(a, a_sf, w, w_sf, alpha, gs, out, out_sf, *args, **kw)
             return launch_fused_converted(a, a_sf, w, w_sf, alpha, gs, out, out_sf)
         return launch
