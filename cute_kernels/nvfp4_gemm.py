@@ -226,7 +226,7 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
     # (H200 2026-12-01, session 38, ``tools/w4a16_config_probe.py``, permuted words, 7168x2048,
     # (1, 1, 8, 1) / (2, 1, 8, 1) us: M = 4 7.32 / 5.06, M = 8 8.67 / 5.98; the wgmma launch
     # 7.2 / 6.9)
-    if w4a16_register_path and k <= SMALL_M_SHORT_K and config[2] == 8:
+    if w4a16_register_path and k <= SMALL_M_SHORT_K:  # (8 warps there)
         return 2, 1, 8, 1
     return config
 
