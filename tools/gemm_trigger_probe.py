@@ -8,12 +8,11 @@ pieces lost); these check the rule over the model shapes' other plans, large M i
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms
+from probe_inputs import fp4_gemm_operands, planned_forms, print_forms
 
-from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
-from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
+from cute_kernels.nvfp4_gemm import small_m_regime
 
 # (N, K, M): one-tile-a-CTA launches, stream-K plans, persistent whole tiles at large M
 POINTS = [(7168, 2048, 32), (7168, 2048, 64), (7168, 2048, 128), (7168, 2048, 256),
@@ -28,10 +27,6 @@ for n, k, m in select_shapes(POINTS):
     assert not small_m_regime(m, n, k), (n, k, m)
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
-    calls = {
-        "public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out),
-        "untriggered": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
-                                                wg_k_split=True, pdl_trigger=False),
-    }
+    calls = planned_forms(a, a_sf, alpha, out, plan, {"untriggered": {"pdl_trigger": False}})
     print_forms(f"gemm {n}x{k} M={m} plan={plan}", calls, weights)
     del weights

@@ -7,12 +7,10 @@ tokens, and the spread pass on stream-K plans (the rule keeps them unspread: the
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms
+from probe_inputs import fp4_gemm_operands, planned_forms, print_forms
 
-from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
-from cute_kernels.nvfp4_gemm import launch_planned
 
 POINTS = [(4096, 7168, 9), (4096, 7168, 12), (4096, 7168, 16), (7168, 2048, 16),
           (9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 16), (7168, 18432, 64),
@@ -22,12 +20,7 @@ alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
-    calls = {
-        "public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out),
-        "wgmma": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
-                                          wg_k_split=True),
-        "spread": lambda w: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
-                                           wg_k_split=True, spread_pass=True),
-    }
+    calls = planned_forms(a, a_sf, alpha, out, plan,
+                          {"wgmma": {}, "spread": {"spread_pass": True}})
     print_forms(f"gemm {n}x{k} M={m} plan={plan}", calls, weights)
     del weights

@@ -4,16 +4,15 @@ Session 36's timeline (``tools/trigger_timeline.py``) found where the trigger lo
 call's pass launches under this GEMM, its CTAs pile onto the few SMs free then and on the first
 that free up, and it runs 2-3x as long (4096x7168 M = 64 pair: 2.5 -> 6.4 us). Per point,
 graph us of back-to-back ``nvfp4_gemm`` launches (``launch_planned``, interleaved, two rounds):
-the four (trigger, spread) forms, and the public route. One point per
+the public route and the four (trigger, spread) forms. One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms
+from probe_inputs import fp4_gemm_operands, planned_forms, print_forms
 
-from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
-from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
+from cute_kernels.nvfp4_gemm import small_m_regime
 
 # (N, K, M): the pairs and K pieces, one tile a CTA, stream-K, past 256 tokens
 POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 256),
@@ -29,7 +28,7 @@ POINTS = [(4096, 7168, 32), (4096, 7168, 64), (4096, 7168, 128), (4096, 7168, 25
           # 26..: stream-K with more tiles than CTAs at 16 / 32 tokens, where the fused op's
           # same launch gained with the trigger (session 38) and ``pdl_trigger_plan`` has none
           (36864, 7168, 16), (34816, 5120, 16), (36864, 7168, 32), (34816, 5120, 32),
-          # 30..: the same weights on wider stream-K tiles at one CTA an SM (unmeasured)
+          # 30..: the same weights on wider stream-K tiles at one CTA an SM (session 38)
           (36864, 7168, 64), (34816, 5120, 64), (36864, 7168, 128), (34816, 5120, 128),
           (36864, 7168, 256), (34816, 5120, 256)]
 FORMS = {"plain": (False, False), "trigger": (True, False), "spread": (False, True),
@@ -40,10 +39,8 @@ for n, k, m in select_shapes(POINTS):
     assert not small_m_regime(m, n, k), (n, k, m)
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
-    calls = {name: lambda w, t=t, s=s: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
-                                                      wg_k_split=True, pdl_trigger=t,
-                                                      spread_pass=s)
-             for name, (t, s) in FORMS.items()}
-    calls["public"] = lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    calls = planned_forms(a, a_sf, alpha, out, plan,
+                          {name: {"pdl_trigger": t, "spread_pass": sp}
+                           for name, (t, sp) in FORMS.items()})
     print_forms(f"gemm {n}x{k} M={m} plan={plan}", calls, weights)
     del weights

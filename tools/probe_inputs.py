@@ -40,6 +40,20 @@ def made_before(made: dict, make):
     return answer
 
 
+def planned_forms(a, a_sf, alpha, out, plan, forms: dict) -> dict:
+    """A probe point's calls of one weight copy: the public route ("public"), then
+    ``launch_planned`` on ``plan`` (64-row tiles where it takes them) with each form's options
+    (``pdl_trigger``, ``spread_pass``), for ``print_forms``."""
+    from cute_kernels import nvfp4_gemm
+    from cute_kernels.nvfp4_gemm import launch_planned
+
+    calls = {"public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)}
+    for name, options in forms.items():
+        calls[name] = lambda w, o=options: launch_planned(a, a_sf, w[0], w[1], alpha, out, plan,
+                                                          wg_k_split=True, **o)
+    return calls
+
+
 def gemm_on_plan(a, a_sf, w, plan=None):
     """``nvfp4_gemm`` of ``a`` with weights ``w`` = (words, scales), alpha 0.5, on
     ``plain_plan``'s launch or, given ``plan``, that (tile_m, splits, stream_k, hybrid)

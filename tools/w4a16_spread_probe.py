@@ -12,12 +12,10 @@ M = 8 10.7, against 11.8 / 7.7 at M = 16 on the wgmma launch, session 36's suite
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import permuted_weight_copies, print_forms, weight_copies
+from probe_inputs import permuted_weight_copies, planned_forms, print_forms, weight_copies
 
-from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import packed_plan, plain_plan
-from cute_kernels.nvfp4_gemm import launch_planned
 
 # (N, K, M, permuted words)
 POINTS = [(4096, 7168, 32, False), (4096, 7168, 64, False), (4096, 7168, 128, False),
@@ -33,15 +31,9 @@ for n, k, m, permuted in select_shapes(POINTS):
     a = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     plan = plain_plan(m, n, k) if permuted else packed_plan(m, n, k)
-    calls = {
-        "public": lambda w: nvfp4_gemm(a, None, w[0], w[1], alpha, out=out),
-        "wgmma": lambda w: launch_planned(a, None, w[0], w[1], alpha, out, plan,
-                                          wg_k_split=True),
-        "unspread": lambda w: launch_planned(a, None, w[0], w[1], alpha, out, plan,
-                                             wg_k_split=True, spread_pass=False),
-        "untriggered": lambda w: launch_planned(a, None, w[0], w[1], alpha, out, plan,
-                                                wg_k_split=True, pdl_trigger=False),
-    }
+    calls = planned_forms(a, None, alpha, out, plan,
+                          {"wgmma": {}, "unspread": {"spread_pass": False},
+                           "untriggered": {"pdl_trigger": False}})
     form = "permuted" if permuted else "packed"
     print_forms(f"W4A16 {form} {n}x{k} M={m} plan={plan}", calls, weights)
     del weights
