@@ -5,9 +5,11 @@ and swizzled e4m3 scales into the bf16 operand tile that ``wgmma`` reads as B.
 Without it the activations take a pass before the GEMM (``bf16_activations``): one more launch
 a call, behind which the GEMM waits. Here the producer warp loads a stage's codes (the
 [tile_m, 64] tile as 8 words a row and K group) and the 512-byte scale chunks of their 128-row
-blocks with the weights, on the same full barrier; the producer warpgroup's other three warps
-(``CONVERTERS`` threads, idle otherwise) wait for it, write the stage's bf16 tile and arrive
-on the stage's own barrier (``act_ready``), for which the consumers wait too. The consumers'
+blocks with the weights, but on the stage's own barrier (``act_full``; the weights' bytes
+land on the full barrier): the producer warpgroup's other three warps (``CONVERTERS`` threads,
+idle otherwise) wait for the activations only, so their decode overlaps the weights' longer
+trip from memory; they write the stage's bf16 tile and arrive on a second barrier of the
+stage (``act_ready``), for which the consumers wait beside the full barrier. The consumers'
 release of the stage still guards both: the producer refills it only after the consumers
 used the tile the converters wrote from it.
 
@@ -87,10 +89,10 @@ class ConvertedAct:
 
     @cute.jit
     def _converted_act_smem(self, allocator, tidx, act_layout):
-        """(loaded, scales, act_ready): what the converters read, codes and scales
-        (``act_fp4``) or the staging tile in the operand tile's own swizzled layout and no
-        scales (``act_reorder``); and one barrier a stage, of ``CONVERTERS`` arrivals
-        (initialized before the pipeline's start-up sync)."""
+        """(loaded, scales, act_ready, act_full): what the converters read, codes and
+        scales (``act_fp4``) or the staging tile in the operand tile's own swizzled layout and
+        no scales (``act_reorder``); and two barriers a stage, of ``CONVERTERS`` arrivals and
+        of the producer's one (initialized before the pipeline's start-up sync)."""
         scales = None
         if cutlass.const_expr(self.act_fp4):
             codes_layout, scales_layout = self._fp4_act_layouts()
@@ -101,15 +103,28 @@ class ConvertedAct:
                                                swizzle=act_layout.inner)
         ready = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(self.stages),
                                           8).iterator
+        full = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(self.stages),
+                                         8).iterator
         if tidx == 0:
             for s in cutlass.range_constexpr(self.stages):
                 cute.arch.mbarrier_init(ready + s, CONVERTERS)
+                cute.arch.mbarrier_init(full + s, 1)
         cute.arch.mbarrier_init_fence()
-        return loaded, scales, ready
+        return loaded, scales, ready, full
+
+    @cute.jit
+    def _arm_act_full(self, act, stage):
+        """The producer, before a stage's activation loads: their barrier (``act_full``, one
+        arrival and the bytes) for the converters, apart from the weights' (the stage's full
+        barrier, for the consumers)."""
+        bar = act[3] + stage
+        with cute.arch.elect_one():
+            cute.arch.mbarrier_arrive_and_expect_tx(bar, self.act_tx_bytes)
+        return bar
 
     def _fp4_act_partitions(self, tma_act, mA, act):
         """(shared, global) TMA views of the codes and the scale chunks, as tuples."""
-        codes, scales, _ = act
+        codes, scales = act[0], act[1]
         tQs, tQg = cpasync.tma_partition(
             tma_act[0], 0, cute.make_layout(1), cute.group_modes(codes, 0, 2),
             cute.group_modes(cute.local_tile(mA[0], (self.tile_m, self.stage_k // 8),
@@ -132,23 +147,23 @@ class ConvertedAct:
         return _ActReady(mainloop, act[2])
 
     @cute.jit
-    def _convert_activations(self, mainloop, tok_tiles, sAct, act, ctid):
+    def _convert_activations(self, tok_tiles, sAct, act, ctid):
         """The converter warps (``ctid`` 0..95): every stage of this CTA's pieces, in the
         producer's order."""
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
-        self._walk_pieces(tok_tiles, self._convert_piece, (mainloop, sAct, act, ctid), state)
+        self._walk_pieces(tok_tiles, self._convert_piece, (sAct, act, ctid), state)
 
     @cute.jit
-    def _convert_piece(self, mainloop, sAct, act, ctid, state, row_tile, tok_tile, kt0, count):
-        """``count`` stages of one piece: wait for the TMA bytes, write the bf16 tile, make it
+    def _convert_piece(self, sAct, act, ctid, state, row_tile, tok_tile, kt0, count):
+        """``count`` stages of one piece: wait for the activations' TMA bytes, write the bf16 tile, make it
         visible to ``wgmma`` (the async proxy) and arrive on the stage's ``act_ready``."""
-        loaded, scales, ready = act
+        loaded, scales, ready, full = act
         scales8, sf_row = None, 0
         if cutlass.const_expr(self.act_fp4):
             scales8 = cute.recast_tensor(scales, cutlass.Float8E4M3FN)  # (e4m3 values)
             sf_row = (tok_tile * self.tile_m) % 128  # the tile's first row in its scale block
         for _ in cutlass.range(count, unroll=1):
-            mainloop.consumer_wait(state)
+            cute.arch.mbarrier_wait(full + state.index, state.phase)
             if cutlass.const_expr(self.act_fp4):
                 self._convert_stage(sAct, loaded, scales8, sf_row, ctid, state.index)
             else:

@@ -232,6 +232,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         self.tx_bytes = (act_bytes + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
         self.stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if self.converts else 0)
+        # ``converts``: the activations' bytes land on the stage's own barrier (``act_full``),
+        # so the converters start on them while the weights' bytes are still in flight
+        self.act_tx_bytes = act_bytes if self.converts else 0
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
                                   PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
@@ -381,7 +384,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
             barrier_storage=storage.barriers.data_ptr(), num_stages=self.stages,
             producer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread),
             consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
-            tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
+            tx_count=self.tx_bytes - self.act_tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
             defer_sync=True)
         # ``converts``: what the converter warps read (codes and scales, or the staging tile)
         # and the operand tiles' barriers
@@ -428,9 +431,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
                     self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
-                              tSs, tSg)
+                              tSs, tSg, act)
             elif cutlass.const_expr(self.converts):
-                self._convert_activations(mainloop, tok_tiles, sAct, act, tidx - 32)
+                self._convert_activations(tok_tiles, sAct, act, tidx - 32)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -463,9 +466,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
     # ---------------------------------------------------------------- producer warp
     @cute.jit
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
-                 tSg):
+                 tSg, act):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
-        loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
+        loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg, act)
         state = self._walk_pieces(tok_tiles, self._produce_piece, loads, state)
         mainloop.producer_tail(state)
 
@@ -520,17 +523,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
-                       state, row_tile, tok_tile, kt0, count):
+                       act, state, row_tile, tok_tile, kt0, count):
         """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
         for i in cutlass.range(count, unroll=1):
             kt = kt0 + i
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
+            act_bar = bar
+            if cutlass.const_expr(self.converts):
+                act_bar = self._arm_act_full(act, state.index)
             if cutlass.const_expr(self.act_fp4):  # the codes and their scale chunks
-                self._load_fp4_act(tma_act, tAs, tAg, state.index, tok_tile, kt, bar)
+                self._load_fp4_act(tma_act, tAs, tAg, state.index, tok_tile, kt, act_bar)
             else:
                 cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
-                          tma_bar_ptr=bar)
+                          tma_bar_ptr=act_bar)
             boxes = self._w_boxes(row_tile)
             if cutlass.const_expr(len(boxes) == 1):
                 cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],

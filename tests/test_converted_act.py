@@ -61,6 +61,7 @@ def test_stage_bytes_count_every_tma_box(tile_m, k_groups):
     codes, scales = tile_m * stage_k // 2, 512 * k_groups * blocks
     weights = 128 * stage_k // 2 + 512 * k_groups
     assert kernel.tx_bytes == codes + scales + weights
+    assert kernel.act_tx_bytes == codes + scales  # (on the activations' own barrier)
     assert kernel.stage_bytes == kernel.tx_bytes + tile_m * stage_k * 2
 
 

@@ -52,12 +52,12 @@ for n, k, m in select_shapes(POINTS):
              "w4a16": lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out),
              "w4a16 reorder": lambda w: launch_planned_converted(x, None, w[0], w[1], alpha,
                                                                  out, plan)}
-    calls["fp4"](weights[0])
-    calls["w4a16 reorder"](weights[0])
-    if not warm_only():
-        got = out.clone()
-        calls["public"](weights[0])
-        print(f"gemm {n}x{k} M={m}: fp4 bits equal public: {torch.equal(got, out)}",
-              flush=True)
+    for form, public in (("fp4", "public"), ("w4a16 reorder", "w4a16")):
+        calls[form](weights[0])
+        if not warm_only():
+            got = out.clone()
+            calls[public](weights[0])
+            print(f"gemm {n}x{k} M={m}: {form} bits equal {public}: {torch.equal(got, out)}",
+                  flush=True)
     print_forms(f"gemm {n}x{k} M={m}", calls, weights)
     del weights, made
