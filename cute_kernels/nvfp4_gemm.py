@@ -438,26 +438,21 @@ def pdl_choices(options: dict, pdl_trigger: bool | None, spread_pass: bool | Non
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
                    compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None,
-                   spread_pass: bool | None = None, converted=None) -> None:
+                   spread_pass: bool | None = None) -> None:
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``planned_launch`` says; ``compile_fn`` (a probe's kernel
     variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: ``planned_launch``'s) as
     ``NVFP4GemmLargeM``'s; ``spread_pass`` (None: ``planned_launch``'s where the launch
-    triggers) as ``bf16_activations``' ``spread``. ``converted``: ``(a, a_sf) -> (operand,
-    compile_fn)`` of a kernel converting its activations itself, instead of the pass
-    (``converted_act_launch``)."""
+    triggers) as ``bf16_activations``' ``spread``."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
     spread = pdl_choices(options, pdl_trigger, spread_pass)
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
-    if converted is None:
-        operand = bf16_activations(a, a_sf, k_order, rows, spread)
-    else:
-        operand, compile_fn = converted(a, a_sf)
-    launch_large_m(operand, b, b_sf, alpha, out, (tile_m, 0), splits, plan[2], plan[3],
-                   k_order=k_order, compile_fn=compile_fn, **options)
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), b, b_sf, alpha, out,
+                   (tile_m, 0), splits, plan[2], plan[3], k_order=k_order,
+                   compile_fn=compile_fn, **options)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

@@ -1,7 +1,6 @@
 """NVFP4 GEMM, prefill regime (large M): ``D[M, N] = alpha * A @ dequant(B)^T`` with B = NVFP4
 weights [N, K/2] + swizzled e4m3 scales and A = bf16 activations [M, K] (W4A16; NVFP4
-activations are dequantized to bf16 first by ``nvfp4_dequantize``, cheap at large M, or with
-``act_fp4`` decoded inside the kernel, ``converted_act``), on sm_90
+activations are dequantized to bf16 first by ``nvfp4_dequantize``, cheap at large M), on sm_90
 ``wgmma`` tensor cores with TMA loads and a persistent tile loop.
 
 Why the operands are swapped. ``wgmma`` reads B only from shared memory, but A may come from
@@ -73,7 +72,6 @@ from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
-from .converted_act import ConvertedAct
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
@@ -149,26 +147,13 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
+class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False, act_fp4: bool = False, act_reorder: bool = False):
+                 pdl_trigger: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
-        # ``act_fp4``: the activations come as NVFP4 (packed bytes and their swizzled scales,
-        # as ``nvfp4_quantize`` writes them), loaded by TMA and decoded to the bf16 operand
-        # tile in shared memory by the producer warpgroup's other warps (``converted_act``), with
-        # no bf16 pass before the kernel. ``act_reorder``: bf16 activations in their own K
-        # order, loaded by TMA into a staging tile that the same warps reorder into the operand
-        # tile (no ``reorder_k`` copy before). Both: a weight decode that takes
-        # ``PERMUTED_K_ORDER`` activations, and one CTA an SM (the converters run on the
-        # producer warpgroup's registers).
-        self.converts = act_fp4 or act_reorder
-        assert not (act_fp4 and act_reorder) and (not self.converts or (
-            KOrder(k_order) != KOrder.IDENTITY and ctas_per_sm == 1)), (
-            act_fp4, act_reorder, k_order, ctas_per_sm)
-        self.act_fp4, self.act_reorder = act_fp4, act_reorder
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
         # latency; the persistent grid (``sms``) is then twice the SM count. The plain GEMM's
@@ -223,18 +208,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
-        # the TMA bytes of a stage; with ``act_fp4`` the activations' codes and the scale
-        # chunks of each 128-row block the token tile spans, and the stage also holds their
-        # bf16 tile (``stage_bytes``)
-        act_bytes = (tile_m * self.stage_k // 2
-                     + SF_CHUNK_WORDS * 4 * self.groups * max(1, tile_m // 128) if act_fp4
-                     else tile_m * self.stage_k * 2)
-        self.tx_bytes = (act_bytes + self.tile_n * self.stage_k // 2
+        self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
-        self.stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if self.converts else 0)
-        # ``converts``: the activations' bytes land on the stage's own barrier (``act_full``),
-        # so the converters start on them while the weights' bytes are still in flight
-        self.act_tx_bytes = act_bytes if self.converts else 0
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
                                   PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
@@ -244,8 +219,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
                   - 4 * self.reduce_words * (2 if pair_pieces else 1))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
-                                    budget // self.stage_bytes)
-        assert self.stages >= 2 and self.stages * self.stage_bytes <= budget
+                                    budget // self.tx_bytes)
+        assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -264,14 +239,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
         self.scale_table = tile_m <= 128
-
-    @staticmethod
-    def act_operands(k: int) -> tuple:
-        """The compiled activations: bf16 [M', K], the rows their own symbol, M or more
-        (``bf16_activations(rows=)``, whose zero rows keep the TMA inside the buffer); the
-        kernel takes M from the output."""
-        return (make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k),
-                                         stride_order=(1, 0), assumed_align=16),)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
@@ -305,12 +272,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
         g2s = cpasync.CopyBulkTensorTileG2SOp()
-        act_sf = ()  # ``act_fp4``: the scales' TMA atom and tensor
-        if cutlass.const_expr(self.act_fp4):  # mA: (codes, scales), ``converted_act``
-            (tma_act, tma_mA), act_sf = self._fp4_act_tma(g2s, mA)
-        else:
-            tma_act, tma_mA = cpasync.make_tiled_tma_atom(
-                g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
+        tma_act, tma_mA = cpasync.make_tiled_tma_atom(
+            g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
             g2s, mB, cute.slice_(self._w_box_layout(w_layout), (None, None, 0)),
             (self._w_box_rows(), self.stage_k // 8))
@@ -344,7 +307,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
             grid = 2 * tiles
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    tiled_mma, act_layout, w_layout, sf_layout, act_sf).launch(
+                    tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -357,11 +320,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
                tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
-               w_layout: cute.Layout, sf_layout: cute.Layout, act_sf):
+               w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         if warp == 0:
-            for atom in (tma_act, tma_w, tma_sf, *act_sf[:1]):
+            for atom in (tma_act, tma_w, tma_sf):
                 cpasync.prefetch_descriptor(atom)
 
         allocator = SmemAllocator()
@@ -384,13 +347,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
             barrier_storage=storage.barriers.data_ptr(), num_stages=self.stages,
             producer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread),
             consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
-            tx_count=self.tx_bytes - self.act_tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
+            tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
             defer_sync=True)
-        # ``converts``: what the converter warps read (codes and scales, or the staging tile)
-        # and the operand tiles' barriers
-        act = None
-        if cutlass.const_expr(self.converts):
-            act = self._converted_act_smem(allocator, tidx, act_layout)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
         cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
@@ -401,17 +359,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
         sSF = storage.sSF.get_tensor(sf_layout)
         sEpi = storage.sEpi.get_tensor(cute.make_layout(max(1, self.epilogue_bytes // 4)))
         # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
-        if cutlass.const_expr(self.act_fp4):
-            tma_act = (tma_act, act_sf[0])
-            tAs, tAg = self._fp4_act_partitions(tma_act, (mA, act_sf[1]), act)
-        else:
-            loaded = sAct
-            if cutlass.const_expr(self.act_reorder):  # (TMA into the staging tile)
-                loaded = act[0]
-            tAs, tAg = cpasync.tma_partition(
-                tma_act, 0, cute.make_layout(1), cute.group_modes(loaded, 0, 2),
-                cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)),
-                                 0, 2))
+        tAs, tAg = cpasync.tma_partition(
+            tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
+            cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
         sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
         tWs, tWg = cpasync.tma_partition(
             tma_w, 0, cute.make_layout(1), cute.group_modes(sWbox, 0, 2),
@@ -431,9 +381,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
                     self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
-                              tSs, tSg, act)
-            elif cutlass.const_expr(self.converts):
-                self._convert_activations(tok_tiles, sAct, act, tidx - 32)
+                              tSs, tSg)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -442,10 +390,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
-            stages = mainloop
-            if cutlass.const_expr(self.converts):  # a stage also waits for its bf16 tile
-                stages = self._converted_act_stages(mainloop, act)
-            self._consume(stages, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
+            self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair)
         if cutlass.const_expr(self.pair_pieces):
             # neither CTA of a pair leaves while the other may still store into its shared
@@ -466,34 +411,27 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
     # ---------------------------------------------------------------- producer warp
     @cute.jit
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
-                 tSg, act):
+                 tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
-        loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg, act)
-        state = self._walk_pieces(tok_tiles, self._produce_piece, loads, state)
-        mainloop.producer_tail(state)
-
-    @cute.jit
-    def _walk_pieces(self, tok_tiles, piece, args, state):
-        """``piece(*args, state, row_tile, tok_tile, kt0, count)`` on each piece of this CTA
-        in order (the pair's K half, whole tiles, stream-K pieces), threading ``state``: the
-        producer's loads, and with ``act_fp4`` the activations' decode, walk the same pieces."""
+        loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         if cutlass.const_expr(self.pair_pieces):
             pair_row, pair_tok, pair_kt0 = self._pair_piece(tile, tok_tiles)
-            state = piece(*args, state, pair_row, pair_tok, pair_kt0, self.k_tiles // 2)
+            state = self._produce_piece(*loads, state, pair_row, pair_tok, pair_kt0,
+                                        self.k_tiles // 2)
             whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            state = piece(*args, state, row_tile, tok_tile, 0, self.k_tiles)
+            state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
-                _, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
-                state = piece(*args, state, row_tile, tok_tile, kt0, count)
+                piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+                state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
                 u += count
-        return state
+        mainloop.producer_tail(state)
 
     @cute.jit
     def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
@@ -523,20 +461,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ConvertedAct):
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
-                       act, state, row_tile, tok_tile, kt0, count):
+                       state, row_tile, tok_tile, kt0, count):
         """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
         for i in cutlass.range(count, unroll=1):
             kt = kt0 + i
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
-            act_bar = bar
-            if cutlass.const_expr(self.converts):
-                act_bar = self._arm_act_full(act, state.index)
-            if cutlass.const_expr(self.act_fp4):  # the codes and their scale chunks
-                self._load_fp4_act(tma_act, tAs, tAg, state.index, tok_tile, kt, act_bar)
-            else:
-                cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
-                          tma_bar_ptr=act_bar)
+            cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
+                      tma_bar_ptr=bar)
             boxes = self._w_boxes(row_tile)
             if cutlass.const_expr(len(boxes) == 1):
                 cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
@@ -838,24 +770,12 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
     order (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
-    return build_nvfp4_gemm_large_m(n, k, out_dtype, tile_m, stages, sms, splits, stream_k,
-                                    hybrid, k_order, ctas_per_sm, k_groups, wg_k_split,
-                                    pair_pieces, pdl_trigger)
-
-
-def build_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int, stages: int, sms: int,
-                             splits: int, stream_k: bool, hybrid: bool, k_order: KOrder,
-                             ctas_per_sm: int, k_groups: int, wg_k_split: bool,
-                             pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False,
-                             classes: tuple | None = None):
-    """``compile_nvfp4_gemm_large_m``'s compile (uncached); with ``act_reorder`` the kernel
-    that reorders its bf16 activations' K itself, and ``classes`` (whole tiles, stream-K)
-    other kernel classes and their activation operands (``act_operands``; the NVFP4 ones of
-    ``converted_act_launch``)."""
-    whole, streaming = classes or (NVFP4GemmLargeM, NVFP4GemmLargeMStreamK)
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
-    acts = whole.act_operands(k)
+    # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
+    # zero rows keep the TMA inside the buffer); the kernel takes M from the output
+    a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
+                                 assumed_align=16)
     b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     row_tiles = (n + TILE_N - 1) // TILE_N
@@ -865,16 +785,16 @@ def build_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int, stages
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
-        kernel = streaming(n, k, cout, tile_m, stages, sms, splits, stream_k=True, hybrid=hybrid,
-                           k_order=k_order, ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                           wg_k_split=wg_k_split, pdl_trigger=pdl_trigger,
-                           act_reorder=act_reorder)
-        return cute.compile(kernel, *acts, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
+        kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
+                                        hybrid=hybrid, k_order=k_order,
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger)
+        return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
-    kernel = whole(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
-                   ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                   pair_pieces=pair_pieces, pdl_trigger=pdl_trigger, act_reorder=act_reorder)
-    return cute.compile(kernel, *acts, b, b_sf, alpha, d, stream, options=compile_options())
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
+                             ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
+                             pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
+    return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
 class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):

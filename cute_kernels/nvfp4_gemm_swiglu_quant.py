@@ -521,39 +521,32 @@ def half_group_route(m: int, i: int, k: int, a_fp4: bool = True,
 
 def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
-                 pdl_trigger: bool | None = None, spread_pass: bool | None = None,
-                 converted=None):
+                 pdl_trigger: bool | None = None, spread_pass: bool | None = None):
     """The fused wgmma kernel in 64-row tiles of half an interleave group, the warpgroups on
     the K groups (``NVFP4GemmSwigluQuantLargeM``'s ``wg_k_split``), launched as ``nvfp4_gemm``
     launches the [2I, K] weight (``planned_launch``: ``wg_k_split_plan``'s token tile and K
     pieces, two pieces in clusters of two CTAs where ``wg_k_pairs``, the PDL trigger and the
     spread activation pass where ``pdl_trigger_plan``; ``pdl_trigger`` / ``spread_pass``: a
     probe's choice instead, ``pdl_choices``); ``compile_fn`` (a probe's kernel variant) as
-    ``launch_large_m``'s; ``converted`` as ``nvfp4_gemm.launch_planned``'s."""
+    ``launch_large_m``'s."""
     two_i, k, _ = weight_dims(w)
     m = a.shape[0]
     tile_m, splits, options = planned_launch(m, two_i, k, plain_plan(m, two_i, k),
                                              wg_k_split=True)
     spread = pdl_choices(options, pdl_trigger, spread_pass)
     k_order = wgmma_k_order(w)
-    if converted is None:
-        operand = bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m, spread)
-    else:
-        operand, compile_fn = converted(a, a_sf)
-    launch_large_m(operand, w, w_sf, alpha, out_global_scale, out, out_sf, (tile_m, 0),
-                   k_order=k_order, compile_fn=compile_fn, splits=splits, **options)
+    launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m, spread), w,
+                   w_sf, alpha, out_global_scale, out, out_sf, (tile_m, 0), k_order=k_order,
+                   compile_fn=compile_fn, splits=splits, **options)
 
 
-def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, converted=None):
+def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
-    ``bf16_activations``, as ``nvfp4_gemm`` at large M). ``converted`` as
-    ``nvfp4_gemm.launch_planned``'s (its kernels take no quantizer warps; not on the fp32
-    split route)."""
+    ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
     if route == "split":
-        assert converted is None, (m, i, k)
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
@@ -562,14 +555,9 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, converted=N
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
     k_order = wgmma_k_order(w)
-    compile_fn, quantizers = compile_nvfp4_gemm_swiglu_quant_large_m, None  # (the rule)
-    if converted is None:
-        operand = bf16_activations(a, a_sf, k_order, rows, spread)
-    else:
-        (operand, compile_fn), quantizers = converted(a, a_sf), 0
-    launch_large_m(operand, w, w_sf, alpha, out_global_scale, out, out_sf, config,
-                   stream_k=stream_k, k_order=k_order, compile_fn=compile_fn,
-                   quantizers=quantizers, **options)
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w, w_sf, alpha,
+                   out_global_scale, out, out_sf, config, stream_k=stream_k, k_order=k_order,
+                   **options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

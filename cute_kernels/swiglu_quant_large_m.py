@@ -85,13 +85,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
-                 pair_pieces: bool = False, pdl_trigger: bool = False, act_fp4: bool = False,
-                 act_reorder: bool = False):
+                 pair_pieces: bool = False, pdl_trigger: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        # ``act_fp4`` / ``act_reorder`` (``NVFP4GemmLargeM``'s): the producer warpgroup's warps
-        # 1..3 convert the activations, so the consumers quantize
-        assert not (act_fp4 or act_reorder) or quantizers == 0, (act_fp4, act_reorder,
-                                                                  quantizers)
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
@@ -114,8 +109,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
                          ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger, act_fp4=act_fp4,
-                         act_reorder=act_reorder)
+                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -459,21 +453,10 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
-    return build_swiglu_quant_large_m(i, k, tile_m, stages, sms, stream_k, hybrid, k_order,
-                                      ctas_per_sm, k_groups, quantizers, splits, wg_k_split,
-                                      pair_pieces, pdl_trigger)
-
-
-def build_swiglu_quant_large_m(i: int, k: int, tile_m: int, stages: int, sms: int,
-                               stream_k: bool, hybrid: bool, k_order: KOrder, ctas_per_sm: int,
-                               k_groups: int, quantizers: int, splits: int, wg_k_split: bool,
-                               pair_pieces: bool, pdl_trigger: bool, act_reorder: bool = False,
-                               classes: tuple | None = None):
-    """``compile_nvfp4_gemm_swiglu_quant_large_m``'s compile (uncached); ``act_reorder`` and
-    ``classes`` as ``build_nvfp4_gemm_large_m``'s."""
-    whole, streaming = classes or (NVFP4GemmSwigluQuantLargeM, NVFP4GemmSwigluQuantLargeMStreamK)
     m = cute.sym_int()
-    acts = whole.act_operands(k)
+    # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
+    a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
+                                 assumed_align=16)
     b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
@@ -485,18 +468,20 @@ def build_swiglu_quant_large_m(i: int, k: int, tile_m: int, stages: int, sms: in
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
     if stream_k:
-        kernel = streaming(i, k, tile_m, stages, sms, stream_k=True, hybrid=hybrid,
-                           k_order=k_order, ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                           quantizers=quantizers, splits=splits, wg_k_split=wg_k_split,
-                           pdl_trigger=pdl_trigger, act_reorder=act_reorder)
-        return cute.compile(kernel, *acts, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
+        kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
+                                                   hybrid=hybrid, k_order=k_order,
+                                                   ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                                   quantizers=quantizers, splits=splits,
+                                                   wg_k_split=wg_k_split,
+                                                   pdl_trigger=pdl_trigger)
+        return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = whole(i, k, tile_m, stages, sms, k_order=k_order, ctas_per_sm=ctas_per_sm,
-                   k_groups=k_groups, quantizers=quantizers, splits=splits,
-                   wg_k_split=wg_k_split, pair_pieces=pair_pieces, pdl_trigger=pdl_trigger,
-                   act_reorder=act_reorder)
-    return cute.compile(kernel, *acts, b, b_sf, alpha, gs, q, sf, stream,
-                        options=compile_options())
+    kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                        quantizers=quantizers, splits=splits,
+                                        wg_k_split=wg_k_split, pair_pieces=pair_pieces,
+                                        pdl_trigger=pdl_trigger)
+    return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
 class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):

@@ -11,54 +11,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.fixture(autouse=True)
-def in_kernel_act_routes(monkeypatch):
-    """With ``CUTE_KERNELS_TEST_FP4_OPERAND=1``, the public functions' wgmma launches convert
-    their activations in the kernel (``converted_act_launch``: NVFP4 decoded, bf16 reordered)
-    wherever it can run (CUDA tensors, one CTA an SM; the fused op's wgmma routes but the fp32
-    split route), not through the pass: the GPU tests of ``nvfp4_gemm`` and
-    ``nvfp4_gemm_swiglu_quant`` then check that path on all their shapes and tails. Off by
-    default."""
-    import os
-
-    if os.environ.get("CUTE_KERNELS_TEST_FP4_OPERAND") != "1":
-        yield
-        return
-    import importlib
-
-    from cute_kernels.converted_act_launch import launch_fused_converted, launch_planned_converted
-    from cute_kernels.nvfp4_gemm import planned_launch
-    from cute_kernels.permuted_fp4 import weight_dims
-
-    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
-    fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
-    planned, half_groups, large_m = gemm.launch_planned, fused._half_groups, fused._large_m
-
-    def launch_planned(a, a_sf, b, b_sf, alpha, out, plan, wg_k_split=False, **kw):
-        n, k, _ = weight_dims(b)
-        options = planned_launch(out.shape[0], n, k, plan, wg_k_split)[2]
-        if kw or not b.is_cuda or options.get("ctas_per_sm", 1) != 1:
-            return planned(a, a_sf, b, b_sf, alpha, out, plan, wg_k_split, **kw)
-        return launch_planned_converted(a, a_sf, b, b_sf, alpha, out, plan, wg_k_split)
-
-    def fused_route(original):
-        def launch(a, a_sf, w, w_sf, alpha, gs, out, out_sf, *args, **kw):
-            two_i, k, permuted = weight_dims(w)
-            m, i = a.shape[0], two_i // 2
-            route = (fused.large_m_route if permuted else fused.packed_route)(m, i, k)
-            ctas = fused.route_launch(*route, m, two_i, k)[2].get("ctas_per_sm", 1) if (
-                route[0] != "split") else 0
-            if args or kw or not w.is_cuda or (original is large_m and ctas != 1):
-                return original(a, a_sf, w, w_sf, alpha, gs, out, out_sf, *args, **kw)
-            return launch_fused_converted(a, a_sf, w, w_sf, alpha, gs, out, out_sf)
-        return launch
-
-    monkeypatch.setattr(gemm, "launch_planned", launch_planned)
-    monkeypatch.setattr(fused, "_half_groups", fused_route(half_groups))
-    monkeypatch.setattr(fused, "_large_m", fused_route(large_m))
-    yield
-
-
 def poisoned(*shape, dtype, device="cuda"):
     """An output buffer full of NaN (or 0xFF bytes), so unwritten elements cannot pass."""
     t = torch.empty(*shape, dtype=dtype, device=device)
