@@ -1,0 +1,69 @@
+"""Where the spread activation pass puts its CTAs, at the stream-K 16-token points where the pass
+costs most (session 39, ``tools/pass_cost_probe.py``, public / the GEMM alone: 7168x18432
+M = 16 30.30 / 27.93 us, 9216x7168 M = 16 19.47 / 17.56; against 9.52 / 8.58 on 4096x7168's
+cluster pairs). There the launch holds two CTAs an SM, whose register files fill the SM, and
+the spread pass asks for a whole SM's shared memory (one CTA an SM): while its ~36-64 CTAs
+run, the next GEMM's CTAs can start only on the other SMs, so those SMs' CTAs begin their
+prologue and first loads after the pass. Issue 5's M <= 16 bar (60% of the roofline) needs
+7168x18432 M = 16 at about 29.2 us.
+
+Per point, graph us of back-to-back calls (interleaved, two rounds): "public", "alone" (the
+same launches with the bf16 activations made before the capture: no pass), and the public
+route with the spread pass on about 16 / 32 / 132 CTAs ("c16", "c32", "c132"; the default
+aims at ``SPREAD_PASS_CTAS`` = 64, 1..4 units a thread) and with two CTAs an SM allowed
+("2/SM", the default grid). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+
+import torch
+from probe_inputs import fp4_gemm_operands, made_before, print_forms, replaced
+
+from cute_kernels import nvfp4_gemm, unit_grid
+from cute_kernels.bench.timing import select_shapes
+
+GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+DEQUANT = importlib.import_module("cute_kernels.nvfp4_dequant")
+PASS = GEMM.bf16_activations
+SPREAD = unit_grid.spread_launch
+# (N, K, M): the stream-K 16-token points, then 7168x18432 at fewer tokens and 4096x7168's
+# cluster pairs for contrast
+POINTS = [(7168, 18432, 16), (9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 8),
+          (7168, 18432, 12), (4096, 7168, 16)]
+
+
+def two_an_sm(out_rows: int, k: int, sms: int) -> tuple[int, int]:
+    """``spread_launch``'s grid, two CTAs an SM allowed."""
+    cap, per_thread = SPREAD(out_rows, k, sms)
+    return (2 if cap == 1 else cap), per_thread
+
+
+alpha = torch.full((1,), 0.5, device="cuda")
+for n, k, m in select_shapes(POINTS):
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
+    made = {}
+
+    def public(w):
+        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+
+    def alone(w):
+        with replaced(GEMM, {"bf16_activations": made_before(made, PASS)}):
+            public(w)
+
+    def aimed_at(ctas):
+        def call(w):
+            with replaced(unit_grid, {"SPREAD_PASS_CTAS": ctas}):
+                public(w)
+        return call
+
+    def paired(w):
+        with replaced(DEQUANT, {"spread_launch": two_an_sm}):
+            public(w)
+    for w in weights:  # the bf16 activations made (and the kernels compiled) before capture
+        alone(w)
+    calls = {"public": public, "alone": alone, "c16": aimed_at(16), "c32": aimed_at(32),
+             "c132": aimed_at(132), "2/SM": paired}
+    print(f"gemm {n}x{k} M={m}: spread grid (CTAs an SM, units a thread) "
+          f"{SPREAD(-(-m // 16) * 16, k, 132)}", flush=True)
+    print_forms(f"gemm {n}x{k} M={m}", calls, weights)
+    del weights, made
