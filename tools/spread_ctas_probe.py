@@ -11,16 +11,17 @@ Per point, graph us of back-to-back calls (interleaved, two rounds): "public", "
 same launches with the bf16 activations made before the capture: no pass), and the public
 route with the spread pass on about 16 / 32 / 132 CTAs ("c16", "c32", "c132"; the default
 aims at ``SPREAD_PASS_CTAS`` = 64, 1..4 units a thread) and with two CTAs an SM allowed
-("2/SM", the default grid). One point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+("2/SM", the default grid), and the same launch untriggered with the pass unspread ("off").
+One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
 import torch
-from probe_inputs import fp4_gemm_operands, made_before, print_forms, replaced
+from probe_inputs import fp4_gemm_operands, made_before, planned_forms, print_forms, replaced
 
 from cute_kernels import nvfp4_gemm, unit_grid
 from cute_kernels.bench.timing import select_shapes
+from cute_kernels.large_m_plans import plain_plan
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 DEQUANT = importlib.import_module("cute_kernels.nvfp4_dequant")
@@ -61,8 +62,10 @@ for n, k, m in select_shapes(POINTS):
             public(w)
     for w in weights:  # the bf16 activations made (and the kernels compiled) before capture
         alone(w)
+    off = {"pdl_trigger": False, "spread_pass": False}
     calls = {"public": public, "alone": alone, "c16": aimed_at(16), "c32": aimed_at(32),
-             "c132": aimed_at(132), "2/SM": paired}
+             "c132": aimed_at(132), "2/SM": paired,
+             "off": planned_forms(a, a_sf, alpha, out, plain_plan(m, n, k), {"off": off})["off"]}
     print(f"gemm {n}x{k} M={m}: spread grid (CTAs an SM, units a thread) "
           f"{SPREAD(-(-m // 16) * 16, k, 132)}", flush=True)
     print_forms(f"gemm {n}x{k} M={m}", calls, weights)
