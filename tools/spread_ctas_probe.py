@@ -29,7 +29,7 @@ PASS = GEMM.bf16_activations
 SPREAD = unit_grid.spread_launch
 # (N, K, M): the stream-K 16-token points, then 7168x18432 at fewer tokens and 4096x7168's
 # cluster pairs for contrast
-POINTS = [(7168, 18432, 16), (9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 8),
+POINTS = [(7168, 18432, 16), (9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 9),
           (7168, 18432, 12), (4096, 7168, 16)]
 
 
