@@ -7,9 +7,11 @@
 # runs beside them.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session40_first.sh
 source "$(dirname "$0")/../device_common.sh"
-gpu_tests 540 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py tests/test_nvfp4_gemm_large_m.py &
-gpu_tests 540 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
-  tests/test_pdl_trigger.py &
+# one process a file: each compiles its kernels on its own core
+gpu_tests 540 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py &
+gpu_tests 540 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py &
+gpu_tests 540 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py &
+gpu_tests 540 /tmp/logs/t-pdl.log tests/test_pdl_trigger.py &
 wait
 test_summary | tee "$OUT/checks.txt"
 echo "done after $(elapsed) s"
