@@ -10,9 +10,10 @@ prologue and first loads after the pass. Issue 5's M <= 16 bar (60% of the roofl
 Per point, graph us of back-to-back calls (interleaved, two rounds): "public", "alone" (the
 same launches with the bf16 activations made before the capture: no pass), and the public
 route with the spread pass on about 16 / 32 / 132 CTAs ("c16", "c32", "c132"; the default
-aims at ``SPREAD_PASS_CTAS`` = 64, 1..4 units a thread) and with two CTAs an SM allowed
-("2/SM", the default grid), and the same launch untriggered with the pass unspread ("off").
-One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+aims at ``SPREAD_PASS_CTAS`` = 64, 1..4 units a thread) and with two or four CTAs an SM
+allowed ("2/SM", "4/SM": the default grid on half or a quarter of the SMs), and the same
+launch untriggered with the pass unspread ("off"). One point per CUTE_KERNELS_BENCH_SHAPES
+index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -33,10 +34,12 @@ POINTS = [(7168, 18432, 16), (9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 
           (7168, 18432, 12), (4096, 7168, 16)]
 
 
-def two_an_sm(out_rows: int, k: int, sms: int) -> tuple[int, int]:
-    """``spread_launch``'s grid, two CTAs an SM allowed."""
-    cap, per_thread = SPREAD(out_rows, k, sms)
-    return (2 if cap == 1 else cap), per_thread
+def up_to(ctas_per_sm: int):
+    """``spread_launch``'s grid with up to ``ctas_per_sm`` CTAs an SM allowed."""
+    def launch(out_rows: int, k: int, sms: int) -> tuple[int, int]:
+        cap, per_thread = SPREAD(out_rows, k, sms)
+        return (max(cap, ctas_per_sm) if cap else 0), per_thread
+    return launch
 
 
 alpha = torch.full((1,), 0.5, device="cuda")
@@ -57,14 +60,16 @@ for n, k, m in select_shapes(POINTS):
                 public(w)
         return call
 
-    def paired(w):
-        with replaced(DEQUANT, {"spread_launch": two_an_sm}):
-            public(w)
+    def packed(ctas_per_sm):
+        def call(w):
+            with replaced(DEQUANT, {"spread_launch": up_to(ctas_per_sm)}):
+                public(w)
+        return call
     for w in weights:  # the bf16 activations made (and the kernels compiled) before capture
         alone(w)
     off = {"pdl_trigger": False, "spread_pass": False}
     calls = {"public": public, "alone": alone, "c16": aimed_at(16), "c32": aimed_at(32),
-             "c132": aimed_at(132), "2/SM": paired,
+             "c132": aimed_at(132), "2/SM": packed(2), "4/SM": packed(4),
              "off": planned_forms(a, a_sf, alpha, out, plain_plan(m, n, k), {"off": off})["off"]}
     print(f"gemm {n}x{k} M={m}: spread grid (CTAs an SM, units a thread) "
           f"{SPREAD(-(-m // 16) * 16, k, 132)}", flush=True)
