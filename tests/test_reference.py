@@ -449,9 +449,11 @@ def test_nvfp4_gemm_vs_explicit_dequant():
     d_g = ref.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 1.0, a_global_scale=g_a, b_global_scale=g_b,
                               swizzled=False)
     torch.testing.assert_close(d_g, d64, rtol=1e-6, atol=1e-9)
-    # And it approximates the unquantized product.
+    # And it approximates the unquantized product: NVFP4 on both operands leaves ~13.5% of the
+    # product's norm (median of 1500 draws; the largest 19.6%). A bound on the largest element
+    # against the largest output failed ~0.5% of fresh draws (0.23 at p99, 0.28 at worst).
     exact = x.double() @ w.double().T
-    assert (d64 - exact).abs().max() < 0.25 * exact.abs().max()
+    assert (d64 - exact).norm() < 0.25 * exact.norm()
     # W4A16: bf16 activation used directly.
     d16 = ref.nvfp4_gemm_fp64(x, None, b, b_sf, 1 / g_b, swizzled=False)
     torch.testing.assert_close(d16, (1 / g_b).double() * (x.double() @ raw_b.T),
