@@ -11,17 +11,13 @@ pass), and W4A16 ("w4a16": bf16 activations, ``reorder_k``'s copy the pass). Per
 NVFP4 activations. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import importlib
-
 import torch
-from probe_inputs import fp4_gemm_operands, made_before, print_forms, replaced
+from probe_inputs import fp4_gemm_operands, print_forms, public_and_alone
 
 from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm import small_m_regime
 
-GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
-PASS = GEMM.bf16_activations
 # (N, K, M): the near misses, then a stream-K point for scale
 POINTS = [(4096, 7168, 16), (4096, 7168, 32), (4096, 7168, 64), (7168, 2048, 32),
           (7168, 2048, 64), (7168, 18432, 16), (7168, 18432, 32), (7168, 18432, 64),
@@ -32,15 +28,7 @@ for n, k, m in select_shapes(POINTS):
     assert not small_m_regime(m, n, k, True, True), (n, k, m)
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     x = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
-    made = {}
-
-    def alone(w):
-        with replaced(GEMM, {"bf16_activations": made_before(made, PASS)}):
-            nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-    for w in weights:  # the bf16 activations made (and the kernels compiled) before capture
-        alone(w)
-    calls = {"public": lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out),
-             "alone": alone,
-             "w4a16": lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out)}
+    calls = public_and_alone(a, a_sf, alpha, out, weights)
+    calls["w4a16"] = lambda w: nvfp4_gemm(x, None, w[0], w[1], alpha, out=out)
     print_forms(f"gemm {n}x{k} M={m}", calls, weights)
-    del weights, made
+    del weights, calls

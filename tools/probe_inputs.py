@@ -4,6 +4,7 @@ print. Imported as ``from probe_inputs import ...`` (the
 probes run as ``python tools/<probe>.py``)."""
 
 import contextlib
+import importlib
 
 import torch
 
@@ -40,6 +41,27 @@ def made_before(made: dict, make):
     return answer
 
 
+def public_and_alone(a, a_sf, alpha, out, copies: list) -> dict:
+    """``print_forms`` calls of ``nvfp4_gemm`` on one weight copy: "public" (the route, its
+    activation pass included) and "alone" (the same launches on the bf16 activations
+    ``made_before``: the GEMM without its pass), those activations made (and the kernels
+    compiled) here for every copy, before any capture."""
+    from cute_kernels import nvfp4_gemm
+
+    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
+    make = made_before({}, gemm.bf16_activations)
+
+    def public(w):
+        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+
+    def alone(w):
+        with replaced(gemm, {"bf16_activations": make}):
+            public(w)
+    for w in copies:
+        alone(w)
+    return {"public": public, "alone": alone}
+
+
 def planned_forms(a, a_sf, alpha, out, plan, forms: dict) -> dict:
     """A probe point's calls of one weight copy: the public route ("public"), then
     ``launch_planned`` on ``plan`` (64-row tiles where it takes them) with each form's options
@@ -58,8 +80,6 @@ def gemm_on_plan(a, a_sf, w, plan=None):
     """``nvfp4_gemm`` of ``a`` with weights ``w`` = (words, scales), alpha 0.5, on
     ``plain_plan``'s launch or, given ``plan``, that (tile_m, splits, stream_k, hybrid)
     forced."""
-    import importlib
-
     from cute_kernels import nvfp4_gemm
 
     if plan is None:

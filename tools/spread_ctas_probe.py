@@ -18,15 +18,14 @@ index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import importlib
 
 import torch
-from probe_inputs import fp4_gemm_operands, made_before, planned_forms, print_forms, replaced
+from probe_inputs import (fp4_gemm_operands, planned_forms, print_forms, public_and_alone,
+                          replaced)
 
-from cute_kernels import nvfp4_gemm, unit_grid
+from cute_kernels import unit_grid
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
 
-GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 DEQUANT = importlib.import_module("cute_kernels.nvfp4_dequant")
-PASS = GEMM.bf16_activations
 SPREAD = unit_grid.spread_launch
 # (N, K, M): the stream-K 16-token points, then 7168x18432 at fewer tokens and 4096x7168's
 # cluster pairs for contrast
@@ -45,33 +44,22 @@ def up_to(ctas_per_sm: int):
 alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
-    made = {}
+    calls = public_and_alone(a, a_sf, alpha, out, weights)
+    public = calls["public"]
 
-    def public(w):
-        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-
-    def alone(w):
-        with replaced(GEMM, {"bf16_activations": made_before(made, PASS)}):
-            public(w)
-
-    def aimed_at(ctas):
+    def patched(module, attrs: dict):
+        """The public route with ``module``'s ``attrs`` replaced while it launches."""
         def call(w):
-            with replaced(unit_grid, {"SPREAD_PASS_CTAS": ctas}):
+            with replaced(module, attrs):
                 public(w)
         return call
-
-    def packed(ctas_per_sm):
-        def call(w):
-            with replaced(DEQUANT, {"spread_launch": up_to(ctas_per_sm)}):
-                public(w)
-        return call
-    for w in weights:  # the bf16 activations made (and the kernels compiled) before capture
-        alone(w)
+    for ctas in (16, 32, 132):
+        calls[f"c{ctas}"] = patched(unit_grid, {"SPREAD_PASS_CTAS": ctas})
+    for ctas_per_sm in (2, 4):
+        calls[f"{ctas_per_sm}/SM"] = patched(DEQUANT, {"spread_launch": up_to(ctas_per_sm)})
     off = {"pdl_trigger": False, "spread_pass": False}
-    calls = {"public": public, "alone": alone, "c16": aimed_at(16), "c32": aimed_at(32),
-             "c132": aimed_at(132), "2/SM": packed(2), "4/SM": packed(4),
-             "off": planned_forms(a, a_sf, alpha, out, plain_plan(m, n, k), {"off": off})["off"]}
+    calls["off"] = planned_forms(a, a_sf, alpha, out, plain_plan(m, n, k), {"off": off})["off"]
     print(f"gemm {n}x{k} M={m}: spread grid (CTAs an SM, units a thread) "
           f"{SPREAD(-(-m // 16) * 16, k, 132)}", flush=True)
     print_forms(f"gemm {n}x{k} M={m}", calls, weights)
-    del weights, made
+    del weights, calls
