@@ -148,6 +148,12 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 
 
 class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
+    # PDL: how many of its first piece's weight k-tiles a CTA prefetches into L2 before it
+    # waits for the activation pass (0: as many as the pipeline has stages). A probe switch
+    # (``tools/prefetch_depth_probe.py``): the CTAs idle from their start until the pass ends,
+    # 1-2 us at the 16-token stream-K points, in which DRAM could bring more than the stages
+    PREFETCH_K_TILES = 0
+
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
@@ -454,7 +460,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 u, end = self._stream_range(whole, sk_tiles)
                 if u < end:
                     _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
-        for i in cutlass.range(cutlass.min(count, self.stages), unroll=1):
+        depth = self.PREFETCH_K_TILES or self.stages
+        for i in cutlass.range(cutlass.min(count, depth), unroll=1):
             for box in self._w_boxes(row_tile):
                 cute.prefetch(tma_w, tWg[None, box, kt0 + i])
             cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
