@@ -148,11 +148,10 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 
 
 class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
-    # PDL: how many of its first piece's weight k-tiles a CTA prefetches into L2 before it
-    # waits for the activation pass (0: as many as the pipeline has stages). A probe switch
-    # (``tools/prefetch_depth_probe.py``): the CTAs idle from their start until the pass ends,
-    # 1-2 us at the 16-token stream-K points, in which DRAM could bring more than the stages
-    PREFETCH_K_TILES = 0
+    # PDL: how much of its first piece's weights (K elements, whole k-tiles, at least one) a
+    # CTA prefetches into L2 before it waits for the activation pass (None: as many k-tiles as
+    # the pipeline has stages). A probe switch (``tools/prefetch_depth_probe.py``)
+    PREFETCH_K = None
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -460,7 +459,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 u, end = self._stream_range(whole, sk_tiles)
                 if u < end:
                     _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
-        depth = self.PREFETCH_K_TILES or self.stages
+        depth = (self.stages if self.PREFETCH_K is None
+                 else max(1, self.PREFETCH_K // self.stage_k))
         for i in cutlass.range(cutlass.min(count, depth), unroll=1):
             for box in self._w_boxes(row_tile):
                 cute.prefetch(tma_w, tWg[None, box, kt0 + i])

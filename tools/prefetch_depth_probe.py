@@ -1,61 +1,102 @@
-"""How many weight k-tiles the wgmma GEMM prefetches into L2 before it waits for its activation
-pass (``NVFP4GemmLargeM.PREFETCH_K_TILES``; default: the pipeline's stages, 5..8). Session 40
-(``tools/spread_ctas_probe.py``): where the pass's CTAs go does not move the pass's cost (2.4 us
-of 7168x18432 M = 16, public 30.24 / alone 27.87; 1.9 of 9216x7168 M = 16; 0.93 of 4096x7168
-M = 16, issue 5's bars 29.2 / 14.6 / ~9.2 us). The GEMM's CTAs idle from their start until the
-pass ends; in that time DRAM could bring more than the stages' bytes.
+"""How much of its weights the wgmma kernel prefetches into L2 before it waits for its activation
+pass (``NVFP4GemmLargeM.PREFETCH_K``; default: as many k-tiles as the pipeline has stages, 5..8
+of 64 or 128 K elements). Session 40's first runs of this probe (k-tiles, not K): 12 / 24 / 48
+lost 1-6 us everywhere, 1..2 gained 0.3-0.9 us at issue 5's pass-bound points (7168x18432
+M = 16 30.23 -> 29.37, 9216x7168 M = 16 19.4 -> 18.8, 7168x2048 M = 32 7.08 -> 6.66), none
+lost 0.1-3 us. Now in K elements, on both ops and over M = 16..1024, to set a rule.
 
-Per point, graph us of back-to-back calls (interleaved, two rounds): "public" (pass + GEMM),
-"alone" (no pass), and the public route's launch with 12 / 24 / 48 k-tiles prefetched ("d12",
-...; each CTA's first piece at most). The variants' outputs are checked equal to the public
-route's. One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
-only."""
+Per point, graph us of back-to-back calls (interleaved, two rounds): the public route ("public")
+and the same route with every wgmma launch prefetching 128 / 256 / 384 K elements ("k128", ...).
+Their outputs are checked equal to the public route's. One point per CUTE_KERNELS_BENCH_SHAPES
+index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import functools
+import importlib
 
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms, public_and_alone, replaced
+from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words, print_forms,
+                          replaced)
 
-from cute_kernels import jit
+from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.large_m_plans import plain_plan
-from cute_kernels.nvfp4_gemm import launch_planned, small_m_regime
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
+from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 
-# (N, K, M): the 16-token stream-K points, 4096x7168's cluster pairs, the 64-row tiles of
-# 7168x2048, 7168x18432 past 16 tokens
-POINTS = [(7168, 18432, 16), (9216, 7168, 16), (5120, 17408, 16), (4096, 7168, 16),
-          (7168, 2048, 32), (7168, 2048, 64), (7168, 18432, 32), (7168, 18432, 64),
-          (4096, 7168, 64)]
-DEPTHS = (12, 24, 48)
+PLAIN = importlib.import_module("cute_kernels.nvfp4_gemm")
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+# (op, N or 2I, K, M)
+POINTS = [("gemm", 7168, 18432, 16), ("gemm", 9216, 7168, 16), ("gemm", 5120, 17408, 16),
+          ("gemm", 4096, 7168, 16), ("gemm", 7168, 2048, 32), ("gemm", 7168, 2048, 64),
+          ("gemm", 7168, 18432, 32), ("gemm", 7168, 18432, 64), ("gemm", 4096, 7168, 64),
+          ("gemm", 36864, 7168, 16), ("gemm", 36864, 7168, 64), ("gemm", 34816, 5120, 32),
+          ("gemm", 9216, 7168, 64), ("gemm", 4096, 7168, 256), ("gemm", 7168, 2048, 256),
+          ("gemm", 9216, 7168, 256), ("gemm", 7168, 2048, 1024), ("gemm", 4096, 7168, 1024),
+          ("fused", 4096, 7168, 64), ("fused", 4096, 7168, 256), ("fused", 9216, 7168, 16),
+          ("fused", 36864, 7168, 16), ("fused", 36864, 7168, 64), ("fused", 1024, 7168, 1024),
+          ("fused", 4096, 7168, 1024)]
+DEPTHS = (128, 256, 384)
 
 
 @jit.cached
-def compile_depth(depth: int, *args):
-    """``compile_nvfp4_gemm_large_m(*args)`` prefetching ``depth`` k-tiles before the wait."""
-    with replaced(NVFP4GemmLargeM, {"PREFETCH_K_TILES": depth}):
+def compile_plain(depth: int, *args):
+    """``compile_nvfp4_gemm_large_m(*args)`` prefetching ``depth`` K elements."""
+    with replaced(NVFP4GemmLargeM, {"PREFETCH_K": depth}):
         return compile_nvfp4_gemm_large_m.uncached(*args)
 
 
+@jit.cached
+def compile_fused(depth: int, *args):
+    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` prefetching ``depth`` K elements."""
+    with replaced(NVFP4GemmLargeM, {"PREFETCH_K": depth}):
+        return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
+
+
+def forced(module, compile_variant, depth: int):
+    """``module``'s ``launch_large_m`` with every launch compiled by ``compile_variant``."""
+    launch = module.launch_large_m
+
+    def launch_variant(*args, **kwargs):
+        kwargs["compile_fn"] = lambda *c: compile_variant(depth, *c)
+        launch(*args, **kwargs)
+    return {"launch_large_m": launch_variant}
+
+
+def variant(call, module, compile_variant, depth: int):
+    def run(w):
+        with replaced(module, forced(module, compile_variant, depth)):
+            call(w)
+    return run
+
+
 alpha = torch.full((1,), 0.5, device="cuda")
-for n, k, m in select_shapes(POINTS):
-    assert not small_m_regime(m, n, k, True, True), (n, k, m)
-    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
-    calls = public_and_alone(a, a_sf, alpha, out, weights)
-    plan = plain_plan(m, n, k)
+gs = torch.full((1,), 30.0, device="cuda")
+for op, n, k, m in select_shapes(POINTS):
+    if op == "gemm":
+        weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
+        outs = (out,)
+        module, compile_variant = PLAIN, compile_plain
+
+        def public(w):
+            nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    else:
+        weights = gate_up_words(n, k, True)
+        ops = fused_operands(n, k, m, True)
+        a, a_sf, q, sf = (ops[x] for x in ("a", "a_sf", "q", "sf"))
+        outs = (q, sf)
+        module, compile_variant = FUSED, compile_fused
+
+        def public(w):
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
+    calls = {"public": public}
     for depth in DEPTHS:
-        calls[f"d{depth}"] = lambda w, d=depth: launch_planned(
-            a, a_sf, w[0], w[1], alpha, out, plan, wg_k_split=True,
-            compile_fn=functools.partial(compile_depth, d))
-    expected = out.clone()
-    calls["public"](weights[0])
-    torch.cuda.synchronize()
-    expected.copy_(out)
-    for depth in DEPTHS:
-        out.fill_(float("nan"))
-        calls[f"d{depth}"](weights[0])
+        calls[f"k{depth}"] = variant(public, module, compile_variant, depth)
+    public(weights[0])
+    expected = [o.clone() for o in outs]
+    for name, call in calls.items():
+        for o in outs:
+            o.zero_()
+        call(weights[0])
         torch.cuda.synchronize()
-        if not torch.equal(out.view(torch.int16), expected.view(torch.int16)):
-            print(f"gemm {n}x{k} M={m}: d{depth} output DIFFERS from the public route's")
-    print_forms(f"gemm {n}x{k} M={m}", calls, weights)
+        if not all(torch.equal(o, e) for o, e in zip(outs, expected)):
+            print(f"{op} {n}x{k} M={m}: {name} output DIFFERS from the public route's")
+    print_forms(f"{op} {n}x{k} M={m}", calls, weights)
     del weights, calls
