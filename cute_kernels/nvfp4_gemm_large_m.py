@@ -149,9 +149,19 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 
 class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # PDL: how much of its first piece's weights (K elements, whole k-tiles, at least one) a
-    # CTA prefetches into L2 before it waits for the activation pass (None: as many k-tiles as
-    # the pipeline has stages). A probe switch (``tools/prefetch_depth_probe.py``)
-    PREFETCH_K = None
+    # CTA prefetches into L2 before it waits for the activation pass; None, and 64-token tiles
+    # of one K group a stage: as many k-tiles as the pipeline has stages (5..8, the rule
+    # before session 40). More is not better: the prefetches go through the TMA unit ahead of
+    # the first loads after the wait. H200 2026-12-02 (``tools/prefetch_depth_probe.py``,
+    # graph us, stages / 256 / 384 K): nvfp4_gemm 7168x18432 M = 16 30.30 / 29.43 / 29.44, M = 32
+    # 32.80 / 31.98 / 32.16, 9216x7168 M = 16 19.41 / 18.90 / 19.07, 5120x17408 M = 16 23.71 /
+    # 22.77 / 22.90, 4096x7168 M = 16 9.49 / 9.19 / 9.18, 7168x2048 M = 32 7.06 / 6.64 / 6.75,
+    # M = 64 7.60 / 7.20 / 7.33, M = 256 14.24 / 13.91 / 14.01, 9216x7168 M = 256 51.94 / 50.92
+    # / 51.56; the fused op 36864x7168 M = 16 50.23 / 48.97 / 49.43, 1024x7168 M = 1024 32.93 /
+    # 32.39 / 32.80; 0.4 faster to 0.1 slower at the other 14 points (M = 16..1024), except
+    # 64-token stream-K tiles of one K group: 9216x7168 M = 64 24.61 / 25.51 / 24.74 (7168x18432
+    # even, 36864x7168 69.44 / 69.12 / 69.32). 12 / 24 / 48 k-tiles lost 1-6 us everywhere.
+    PREFETCH_K = 256
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -459,12 +469,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 u, end = self._stream_range(whole, sk_tiles)
                 if u < end:
                     _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
-        depth = (self.stages if self.PREFETCH_K is None
-                 else max(1, self.PREFETCH_K // self.stage_k))
-        for i in cutlass.range(cutlass.min(count, depth), unroll=1):
+        for i in cutlass.range(cutlass.min(count, self.prefetch_k_tiles()), unroll=1):
             for box in self._w_boxes(row_tile):
                 cute.prefetch(tma_w, tWg[None, box, kt0 + i])
             cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
+
+    def prefetch_k_tiles(self) -> int:
+        """The weight k-tiles ``_prefetch_first_weights`` asks for (``PREFETCH_K``)."""
+        if self.PREFETCH_K is None or (self.tile_m == 64 and self.groups == 1):
+            return self.stages
+        return max(1, self.PREFETCH_K // self.stage_k)
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,

@@ -374,6 +374,21 @@ def test_stage_caps():
     assert stages(32, 1, 2, given=8) == stages(64, 1, given=8) == 8
 
 
+def test_prefetch_before_the_pdl_wait():
+    """``PREFETCH_K`` (H200 probe, session 40): 256 K elements of weights (two k-tiles of two K
+    groups, four of one), at least one k-tile; 64-token tiles of one K group a stage, and
+    ``PREFETCH_K = None``, prefetch as many k-tiles as there are stages."""
+    def tiles(tile_m, k_groups=1, prefetch_k=256):
+        kernel = NVFP4GemmLargeM(34816, 5120, cutlass.BFloat16, tile_m, 0, H200_SMS,
+                                 stream_k=True, k_order=KOrder.PERMUTED, k_groups=k_groups)
+        kernel.PREFETCH_K = prefetch_k
+        return kernel.prefetch_k_tiles(), kernel.stages
+    assert tiles(16, 2) == (2, 6) and tiles(32, 2) == (2, 6) and tiles(64, 2)[0] == 2
+    assert tiles(16)[0] == tiles(128)[0] == tiles(256)[0] == 4
+    assert tiles(64) == (7, 7)
+    assert tiles(16, 2, 64) == (1, 6) and tiles(16, 2, None) == (6, 6)
+
+
 def test_stream_k_plan():
     """Stream-K where whole tiles leave the last wave mostly empty (H200 probe, 2026-11-30):
     the tile is the narrowest holding M; the plain GEMM needs 40 k-tiles per CTA and takes the

@@ -1,14 +1,14 @@
 """How much of its weights the wgmma kernel prefetches into L2 before it waits for its activation
-pass (``NVFP4GemmLargeM.PREFETCH_K``; default: as many k-tiles as the pipeline has stages, 5..8
-of 64 or 128 K elements). Session 40's first runs of this probe (k-tiles, not K): 12 / 24 / 48
-lost 1-6 us everywhere, 1..2 gained 0.3-0.9 us at issue 5's pass-bound points (7168x18432
-M = 16 30.23 -> 29.37, 9216x7168 M = 16 19.4 -> 18.8, 7168x2048 M = 32 7.08 -> 6.66), none
-lost 0.1-3 us. Now in K elements, on both ops and over M = 16..1024, to set a rule.
+pass (``NVFP4GemmLargeM.PREFETCH_K``: 256 K elements since session 40, before that as many
+k-tiles as the pipeline has stages, 5..8 of 64 or 128 K elements; the comment there has this
+probe's figures). Session 40's first runs (k-tiles, the plain GEMM alone): 12 / 24 / 48 lost
+1-6 us everywhere, 1..2 gained 0.3-0.9 us at issue 5's pass-bound points, none lost 0.1-3 us.
 
 Per point, graph us of back-to-back calls (interleaved, two rounds): the public route ("public")
-and the same route with every wgmma launch prefetching 128 / 256 / 384 K elements ("k128", ...).
-Their outputs are checked equal to the public route's. One point per CUTE_KERNELS_BENCH_SHAPES
-index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+and the same route with every wgmma launch on the rule before session 40 ("stages") or
+prefetching 128 / 256 / 384 K elements ("k128", ...; 64-token tiles of one K group a stage
+keep the stages). Their outputs are checked equal to the public route's. One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -33,24 +33,24 @@ POINTS = [("gemm", 7168, 18432, 16), ("gemm", 9216, 7168, 16), ("gemm", 5120, 17
           ("fused", 4096, 7168, 64), ("fused", 4096, 7168, 256), ("fused", 9216, 7168, 16),
           ("fused", 36864, 7168, 16), ("fused", 36864, 7168, 64), ("fused", 1024, 7168, 1024),
           ("fused", 4096, 7168, 1024)]
-DEPTHS = (128, 256, 384)
+DEPTHS = (None, 128, 256, 384)
 
 
 @jit.cached
-def compile_plain(depth: int, *args):
+def compile_plain(depth: int | None, *args):
     """``compile_nvfp4_gemm_large_m(*args)`` prefetching ``depth`` K elements."""
     with replaced(NVFP4GemmLargeM, {"PREFETCH_K": depth}):
         return compile_nvfp4_gemm_large_m.uncached(*args)
 
 
 @jit.cached
-def compile_fused(depth: int, *args):
+def compile_fused(depth: int | None, *args):
     """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` prefetching ``depth`` K elements."""
     with replaced(NVFP4GemmLargeM, {"PREFETCH_K": depth}):
         return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
 
 
-def forced(module, compile_variant, depth: int):
+def forced(module, compile_variant, depth: int | None):
     """``module``'s ``launch_large_m`` with every launch compiled by ``compile_variant``."""
     launch = module.launch_large_m
 
@@ -60,7 +60,7 @@ def forced(module, compile_variant, depth: int):
     return {"launch_large_m": launch_variant}
 
 
-def variant(call, module, compile_variant, depth: int):
+def variant(call, module, compile_variant, depth: int | None):
     def run(w):
         with replaced(module, forced(module, compile_variant, depth)):
             call(w)
@@ -88,7 +88,8 @@ for op, n, k, m in select_shapes(POINTS):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
     calls = {"public": public}
     for depth in DEPTHS:
-        calls[f"k{depth}"] = variant(public, module, compile_variant, depth)
+        calls[f"k{depth}" if depth else "stages"] = variant(public, module, compile_variant,
+                                                            depth)
     public(weights[0])
     expected = [o.clone() for o in outs]
     for name, call in calls.items():
