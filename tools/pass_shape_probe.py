@@ -11,7 +11,7 @@ import importlib
 
 import torch
 from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words, print_forms,
-                          replaced)
+                          replaced_call)
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes
@@ -34,14 +34,6 @@ def first_rule(out_rows: int, k: int, sms: int) -> tuple[int, int]:
 VARIANTS = {"first": first_rule, "c1u1": lambda *_: (1, 1), "c1u2": lambda *_: (1, 2)}
 
 
-def with_pass(fn, launch):
-    """``fn`` with the spread activation pass's launch from ``launch`` instead of the rule."""
-    def run(w):
-        with replaced(dequant, {"spread_launch": launch}):
-            fn(w)
-    return run
-
-
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for op, n, k, m in select_shapes(POINTS):
@@ -58,6 +50,8 @@ for op, n, k, m in select_shapes(POINTS):
         def public(w):
             nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
     calls = {"rule": public}
-    calls.update({name: with_pass(public, v) for name, v in VARIANTS.items()})
+    # the spread activation pass's launch from each variant instead of the rule
+    calls.update({name: replaced_call(public, dequant, {"spread_launch": v})
+                  for name, v in VARIANTS.items()})
     print_forms(f"{op} {n}x{k} M={m}", calls, weights)
     del weights

@@ -14,7 +14,7 @@ import importlib
 
 import torch
 from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words, print_forms,
-                          replaced)
+                          replaced, replaced_call)
 
 from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes
@@ -60,13 +60,6 @@ def forced(module, compile_variant, depth: int | None):
     return {"launch_large_m": launch_variant}
 
 
-def variant(call, module, compile_variant, depth: int | None):
-    def run(w):
-        with replaced(module, forced(module, compile_variant, depth)):
-            call(w)
-    return run
-
-
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for op, n, k, m in select_shapes(POINTS):
@@ -88,8 +81,8 @@ for op, n, k, m in select_shapes(POINTS):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
     calls = {"public": public}
     for depth in DEPTHS:
-        calls[f"k{depth}" if depth else "stages"] = variant(public, module, compile_variant,
-                                                            depth)
+        calls[f"k{depth}" if depth else "stages"] = replaced_call(
+            public, module, forced(module, compile_variant, depth))
     public(weights[0])
     expected = [o.clone() for o in outs]
     for name, call in calls.items():

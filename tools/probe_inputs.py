@@ -29,6 +29,15 @@ def replaced(cls, attrs: dict):
             setattr(cls, name, value)
 
 
+def replaced_call(call, module, attrs: dict):
+    """``call`` (of one weight copy) run with ``module``'s ``attrs`` replaced (``replaced``):
+    a probe's variant of a public route."""
+    def run(w):
+        with replaced(module, attrs):
+            call(w)
+    return run
+
+
 def made_before(made: dict, make):
     """A stand-in for ``bf16_activations`` that answers from ``made``: each (operand, K order,
     rows) made once by ``make`` (the real pass, unspread) on its first call, outside any

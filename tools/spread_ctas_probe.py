@@ -19,7 +19,7 @@ import importlib
 
 import torch
 from probe_inputs import (fp4_gemm_operands, planned_forms, print_forms, public_and_alone,
-                          replaced)
+                          replaced_call)
 
 from cute_kernels import unit_grid
 from cute_kernels.bench.timing import select_shapes
@@ -46,17 +46,11 @@ for n, k, m in select_shapes(POINTS):
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     calls = public_and_alone(a, a_sf, alpha, out, weights)
     public = calls["public"]
-
-    def patched(module, attrs: dict):
-        """The public route with ``module``'s ``attrs`` replaced while it launches."""
-        def call(w):
-            with replaced(module, attrs):
-                public(w)
-        return call
     for ctas in (16, 32, 132):
-        calls[f"c{ctas}"] = patched(unit_grid, {"SPREAD_PASS_CTAS": ctas})
+        calls[f"c{ctas}"] = replaced_call(public, unit_grid, {"SPREAD_PASS_CTAS": ctas})
     for ctas_per_sm in (2, 4):
-        calls[f"{ctas_per_sm}/SM"] = patched(DEQUANT, {"spread_launch": up_to(ctas_per_sm)})
+        calls[f"{ctas_per_sm}/SM"] = replaced_call(public, DEQUANT,
+                                                   {"spread_launch": up_to(ctas_per_sm)})
     off = {"pdl_trigger": False, "spread_pass": False}
     calls["off"] = planned_forms(a, a_sf, alpha, out, plain_plan(m, n, k), {"off": off})["off"]
     print(f"gemm {n}x{k} M={m}: spread grid (CTAs an SM, units a thread) "
