@@ -162,6 +162,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 64-token stream-K tiles of one K group: 9216x7168 M = 64 24.61 / 25.51 / 24.74 (7168x18432
     # even, 36864x7168 69.44 / 69.12 / 69.32). 12 / 24 / 48 k-tiles lost 1-6 us everywhere.
     PREFETCH_K = 256
+    # PDL: k-tiles of its first piece whose weights and scales a CTA loads into their stages
+    # before the wait, not into L2 (0: none; at most the stages). A probe switch
+    # (``tools/prefetch_depth_probe.py``): after the wait only the activations' bytes of those
+    # stages are left to arrive.
+    WEIGHTS_BEFORE_WAIT = 0
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -392,7 +397,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if tidx < 128:
             cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:
-                if cutlass.const_expr(self.pdl):
+                if cutlass.const_expr(self.pdl and not self.weights_first()):
                     self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
@@ -431,7 +436,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
-        if cutlass.const_expr(self.pair_pieces):
+        if cutlass.const_expr(self.weights_first()):
+            # the first piece, its first weights loaded before the PDL wait; the loops below
+            # take the pieces after it
+            state, tile, first_units = self._produce_first_piece(loads, state, tok_tiles)
+            if cutlass.const_expr(self.pair_pieces):
+                whole = cutlass.Int32(0)
+        elif cutlass.const_expr(self.pair_pieces):
             pair_row, pair_tok, pair_kt0 = self._pair_piece(tile, tok_tiles)
             state = self._produce_piece(*loads, state, pair_row, pair_tok, pair_kt0,
                                         self.k_tiles // 2)
@@ -442,6 +453,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
+            if cutlass.const_expr(self.weights_first()):
+                u += first_units
             while u < end:
                 piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
@@ -449,30 +462,78 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         mainloop.producer_tail(state)
 
     @cute.jit
-    def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
-        """PDL, before the wait: the weight and scale k-tiles of this CTA's first piece that
-        the pipeline's stages take first, into L2 (a prefetch into the coherent L2, whatever
-        the previous kernel writes; the activations, its output, are loaded after the wait)."""
+    def _first_piece(self, tok_tiles):
+        """(row tile, token tile, first k-tile, k-tiles) of this CTA's first piece (k-tiles 0:
+        none), as ``_produce`` walks them."""
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         row_tile = cutlass.Int32(0)
+        tok_tile = cutlass.Int32(0)
         kt0 = cutlass.Int32(0)
         count = cutlass.Int32(0)
         if cutlass.const_expr(self.pair_pieces):
-            row_tile, _, kt0 = self._pair_piece(tile, tok_tiles)
+            row_tile, tok_tile, kt0 = self._pair_piece(tile, tok_tiles)
             count = cutlass.Int32(self.k_tiles // 2)
         elif tile < whole:
-            row_tile, _ = self._tile_coords(tile, tok_tiles)
+            row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
             count = cutlass.Int32(self.k_tiles)
         if cutlass.const_expr(self.stream_k):
             if tile >= whole:
                 u, end = self._stream_range(whole, sk_tiles)
                 if u < end:
-                    _, kt0, count, row_tile, _ = self._stream_piece(u, end, tok_tiles)
+                    _, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+        return row_tile, tok_tile, kt0, count
+
+    @cute.jit
+    def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
+        """PDL, before the wait: the weight and scale k-tiles of this CTA's first piece that
+        the pipeline's stages take first, into L2 (a prefetch into the coherent L2, whatever
+        the previous kernel writes; the activations, its output, are loaded after the wait)."""
+        row_tile, _, kt0, count = self._first_piece(tok_tiles)
         for i in cutlass.range(cutlass.min(count, self.prefetch_k_tiles()), unroll=1):
             for box in self._w_boxes(row_tile):
                 cute.prefetch(tma_w, tWg[None, box, kt0 + i])
             cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
+
+    def weights_first(self) -> bool:
+        """Whether the producer loads its first weights into the stages before the PDL wait
+        (``WEIGHTS_BEFORE_WAIT``) instead of prefetching them into L2."""
+        return self.pdl and self.WEIGHTS_BEFORE_WAIT > 0
+
+    @cute.jit
+    def _produce_first_piece(self, loads, state, tok_tiles):
+        """``WEIGHTS_BEFORE_WAIT``: this CTA's first piece, the weights and scales of its
+        first k-tiles (as many, at most the stages) loaded into their stages before the PDL
+        wait and the activations' parts after it; returns (the producer's state, the next
+        whole tile, the first piece's stream-K units: 0 if it was a whole tile or a pair's)."""
+        mainloop, tma_act, tAs, tAg = loads[:4]
+        whole, _ = self._whole_tiles(tok_tiles)
+        tile = cute.arch.block_idx()[0]
+        row_tile, tok_tile, kt0, count = self._first_piece(tok_tiles)
+        first_units = cutlass.Int32(0)
+        if cutlass.const_expr(self.stream_k):
+            if tile >= whole:
+                first_units = count
+        if cutlass.const_expr(not self.pair_pieces):
+            if tile < whole:
+                tile += cute.arch.grid_dim()[0]
+        ready = cutlass.min(count, min(self.WEIGHTS_BEFORE_WAIT, self.stages))
+        for i in cutlass.range(ready, unroll=1):
+            mainloop.producer_acquire(state)
+            self._copy_weights(loads, mainloop.producer_get_barrier(state), state.index,
+                               row_tile, kt0 + i)
+            mainloop.producer_commit(state)
+            state.advance()
+        cute.arch.griddepcontrol_wait()
+        # the same stages from the pipeline's start: their full barriers expect these bytes too
+        acts = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
+        for i in cutlass.range(ready, unroll=1):
+            cute.copy(tma_act, tAg[None, tok_tile, kt0 + i], tAs[None, acts.index],
+                      tma_bar_ptr=mainloop.producer_get_barrier(acts))
+            acts.advance()
+        state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0 + ready,
+                                    count - ready)
+        return state, tile, first_units
 
     def prefetch_k_tiles(self) -> int:
         """The weight k-tiles ``_prefetch_first_weights`` asks for (``PREFETCH_K``)."""
@@ -490,19 +551,26 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                       tma_bar_ptr=bar)
-            boxes = self._w_boxes(row_tile)
-            if cutlass.const_expr(len(boxes) == 1):
-                cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, state.index],
-                          tma_bar_ptr=bar)
-            else:  # stage s holds boxes s * len(boxes) ..
-                for j in cutlass.range_constexpr(len(boxes)):
-                    cute.copy(tma_w, tWg[None, boxes[j], kt],
-                              tWs[None, state.index * len(boxes) + j], tma_bar_ptr=bar)
-            cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)],
-                      tSs[None, state.index], tma_bar_ptr=bar)
+            self._copy_weights((mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg),
+                               bar, state.index, row_tile, kt)
             mainloop.producer_commit(state)
             state.advance()
         return state
+
+    @cute.jit
+    def _copy_weights(self, loads, bar, stage, row_tile, kt):
+        """The TMA copies of weight k-tile ``kt`` of ``row_tile`` and its scales into ``stage``,
+        completing on ``bar``."""
+        tma_w, tWs, tWg, tma_sf, tSs, tSg = loads[4:]
+        boxes = self._w_boxes(row_tile)
+        if cutlass.const_expr(len(boxes) == 1):
+            cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, stage], tma_bar_ptr=bar)
+        else:  # stage s holds boxes s * len(boxes) ..
+            for j in cutlass.range_constexpr(len(boxes)):
+                cute.copy(tma_w, tWg[None, boxes[j], kt], tWs[None, stage * len(boxes) + j],
+                          tma_bar_ptr=bar)
+        cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)], tSs[None, stage],
+                  tma_bar_ptr=bar)
 
     def _w_box_rows(self) -> int:
         """Weight rows a TMA box: the tile's (a subclass may load a tile in several boxes,

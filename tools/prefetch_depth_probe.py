@@ -1,16 +1,21 @@
-"""How much of its weights the wgmma kernel prefetches into L2 before it waits for its activation
-pass (``NVFP4GemmLargeM.PREFETCH_K``: 256 K elements since session 40, before that as many
+"""The wgmma kernel's weights before it waits for its activation pass: how much it prefetches
+into L2 (``NVFP4GemmLargeM.PREFETCH_K``: 256 K elements since session 40, before that as many
 k-tiles as the pipeline has stages, 5..8 of 64 or 128 K elements; the comment there has this
-probe's figures). Session 40's first runs (k-tiles, the plain GEMM alone): 12 / 24 / 48 lost
-1-6 us everywhere, 1..2 gained 0.3-0.9 us at issue 5's pass-bound points, none lost 0.1-3 us.
+probe's figures), or how many k-tiles of weights it loads into their stages instead
+(``WEIGHTS_BEFORE_WAIT``, built in session 40, unmeasured). Session 40's first runs (k-tiles
+prefetched, the plain GEMM alone): 12 / 24 / 48 lost 1-6 us everywhere, 1..2 gained 0.3-0.9
+us at issue 5's pass-bound points, none lost 0.1-3 us.
 
 Per point, graph us of back-to-back calls (interleaved, two rounds): the public route ("public")
-and the same route with every wgmma launch on the rule before session 40 ("stages") or
-prefetching 128 / 256 / 384 K elements ("k128", ...; 64-token tiles of one K group a stage
-keep the stages). Their outputs are checked equal to the public route's. One point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+and the same route with every wgmma launch on a variant of ``FORMS``: the rule before session
+40 ("stages"), 128 / 384 K elements prefetched ("k128", "k384"; 64-token tiles of one K group a
+stage keep the stages), or 2 / 4 / 8 k-tiles of weights loaded before the wait ("w2", ...;
+at most the stages). Their outputs are checked equal to the public route's. One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times
+only those; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
+import os
 
 import torch
 from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words, print_forms,
@@ -33,29 +38,33 @@ POINTS = [("gemm", 7168, 18432, 16), ("gemm", 9216, 7168, 16), ("gemm", 5120, 17
           ("fused", 4096, 7168, 64), ("fused", 4096, 7168, 256), ("fused", 9216, 7168, 16),
           ("fused", 36864, 7168, 16), ("fused", 36864, 7168, 64), ("fused", 1024, 7168, 1024),
           ("fused", 4096, 7168, 1024)]
-DEPTHS = (None, 128, 256, 384)
+# a form's NVFP4GemmLargeM switches
+FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
+         "k384": (("PREFETCH_K", 384),), "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
+         "w4": (("WEIGHTS_BEFORE_WAIT", 4),), "w8": (("WEIGHTS_BEFORE_WAIT", 8),)}
+CHOSEN = os.environ.get("CUTE_KERNELS_PROBE_FORMS", ",".join(FORMS)).split(",")
 
 
 @jit.cached
-def compile_plain(depth: int | None, *args):
-    """``compile_nvfp4_gemm_large_m(*args)`` prefetching ``depth`` K elements."""
-    with replaced(NVFP4GemmLargeM, {"PREFETCH_K": depth}):
+def compile_plain(switches: tuple, *args):
+    """``compile_nvfp4_gemm_large_m(*args)`` with ``NVFP4GemmLargeM``'s ``switches``."""
+    with replaced(NVFP4GemmLargeM, dict(switches)):
         return compile_nvfp4_gemm_large_m.uncached(*args)
 
 
 @jit.cached
-def compile_fused(depth: int | None, *args):
-    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` prefetching ``depth`` K elements."""
-    with replaced(NVFP4GemmLargeM, {"PREFETCH_K": depth}):
+def compile_fused(switches: tuple, *args):
+    """``compile_nvfp4_gemm_swiglu_quant_large_m(*args)`` with ``switches`` likewise."""
+    with replaced(NVFP4GemmLargeM, dict(switches)):
         return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args)
 
 
-def forced(module, compile_variant, depth: int | None):
+def forced(module, compile_variant, switches: tuple):
     """``module``'s ``launch_large_m`` with every launch compiled by ``compile_variant``."""
     launch = module.launch_large_m
 
     def launch_variant(*args, **kwargs):
-        kwargs["compile_fn"] = lambda *c: compile_variant(depth, *c)
+        kwargs["compile_fn"] = lambda *c: compile_variant(switches, *c)
         launch(*args, **kwargs)
     return {"launch_large_m": launch_variant}
 
@@ -80,9 +89,8 @@ for op, n, k, m in select_shapes(POINTS):
         def public(w):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q, out_sf=sf)
     calls = {"public": public}
-    for depth in DEPTHS:
-        calls[f"k{depth}" if depth else "stages"] = replaced_call(
-            public, module, forced(module, compile_variant, depth))
+    for name in CHOSEN:
+        calls[name] = replaced_call(public, module, forced(module, compile_variant, FORMS[name]))
     public(weights[0])
     expected = [o.clone() for o in outs]
     for name, call in calls.items():
