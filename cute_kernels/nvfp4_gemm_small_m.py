@@ -452,21 +452,28 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(self.lean_staged and self.row_offsets() is not None):
             bases = self._row_bases(mB, mBSF, b_sf_layout, by, g)
         first = cutlass.min(step0 + warp, self.steps - 1)
+        # the register path's scale table filled while the previous kernel may still run
+        # (``TABLE_BEFORE_WAIT``): it depends on nothing that kernel writes
+        table_first = (early and self.TABLE_BEFORE_WAIT and self.scale_table
+                       and not self.x_tokens and self.prefetch < 2)
+        sX = None
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(early):
             self._load_step(*loader, first, *where, bufs[0], acts=False, bases=bases)
+            if cutlass.const_expr(table_first):
+                sX = (None, self._scale_table(SmemAllocator()))
+                cute.arch.sync_threads()
             self._wait_for_inputs()
             self._load_step(*loader, first, *where, bufs[0], weights=False)
         elif cutlass.const_expr(self.prefetch):
             self._load_step(*loader, first, *where, bufs[0], bases=bases)
         # (the staged activations or, with ``lean_staged``, each token tile's view of them;
         # the scale table), for ``_compute_step``
-        sX = None
         if cutlass.const_expr(self.x_tokens):
             sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
             sX = (self._staged_views(sXw, g, lane_q) if self.lean_staged else sX, table)
-        elif cutlass.const_expr(self.scale_table):
+        elif cutlass.const_expr(self.scale_table and not table_first):
             sX = (None, self._scale_table(SmemAllocator()))
             cute.arch.sync_threads()
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)

@@ -95,6 +95,10 @@ class SmallMLaunchRules:
     # 34816x5120 44.69 -> 43.24, fused 9216x7168 21.76 -> 20.69. With the ring (7168x18432
     # M = 16) it lost: 38.36 -> 39.76.
     REGISTER_SCALE_TABLE = True
+    # With the first weights loaded before the PDL wait (``pdl_load_early``), the register
+    # path's scale table filled before the wait too, not after it (a probe switch,
+    # ``tools/table_first_probe.py``; unmeasured).
+    TABLE_BEFORE_WAIT = False
 
     def _choose_launch(self, n: int, a_fp4: bool, row_tiles: int, warps: int, prefetch: int,
                        x_tokens: int, splits: int, steps_per_warp: int,
