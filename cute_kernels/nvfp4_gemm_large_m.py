@@ -439,7 +439,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.weights_first()):
             # the first piece, its first weights loaded before the PDL wait; the loops below
             # take the pieces after it
-            state, tile, first_units = self._produce_first_piece(loads, state, tok_tiles)
+            state, tile, first_units = self._produce_first_piece(loads, state, tok_tiles,
+                                                                 whole, tile)
             if cutlass.const_expr(self.pair_pieces):
                 whole = cutlass.Int32(0)
         elif cutlass.const_expr(self.pair_pieces):
@@ -501,14 +502,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         return self.pdl and self.WEIGHTS_BEFORE_WAIT > 0
 
     @cute.jit
-    def _produce_first_piece(self, loads, state, tok_tiles):
+    def _produce_first_piece(self, loads, state, tok_tiles, whole, tile):
         """``WEIGHTS_BEFORE_WAIT``: this CTA's first piece, the weights and scales of its
         first k-tiles (as many, at most the stages) loaded into their stages before the PDL
         wait and the activations' parts after it; returns (the producer's state, the next
-        whole tile, the first piece's stream-K units: 0 if it was a whole tile or a pair's)."""
+        whole tile, the first piece's stream-K units: 0 if it was a whole tile or a pair's).
+        ``whole``: ``_whole_tiles``' first count; ``tile``: this CTA's."""
         mainloop, tma_act, tAs, tAg = loads[:4]
-        whole, _ = self._whole_tiles(tok_tiles)
-        tile = cute.arch.block_idx()[0]
         row_tile, tok_tile, kt0, count = self._first_piece(tok_tiles)
         first_units = cutlass.Int32(0)
         if cutlass.const_expr(self.stream_k):
@@ -520,7 +520,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         ready = cutlass.min(count, min(self.WEIGHTS_BEFORE_WAIT, self.stages))
         for i in cutlass.range(ready, unroll=1):
             mainloop.producer_acquire(state)
-            self._copy_weights(loads, mainloop.producer_get_barrier(state), state.index,
+            self._copy_weights(*loads[4:], mainloop.producer_get_barrier(state), state.index,
                                row_tile, kt0 + i)
             mainloop.producer_commit(state)
             state.advance()
@@ -551,17 +551,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                       tma_bar_ptr=bar)
-            self._copy_weights((mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg),
-                               bar, state.index, row_tile, kt)
+            self._copy_weights(tma_w, tWs, tWg, tma_sf, tSs, tSg, bar, state.index, row_tile,
+                               kt)
             mainloop.producer_commit(state)
             state.advance()
         return state
 
     @cute.jit
-    def _copy_weights(self, loads, bar, stage, row_tile, kt):
+    def _copy_weights(self, tma_w, tWs, tWg, tma_sf, tSs, tSg, bar, stage, row_tile, kt):
         """The TMA copies of weight k-tile ``kt`` of ``row_tile`` and its scales into ``stage``,
         completing on ``bar``."""
-        tma_w, tWs, tWg, tma_sf, tSs, tSg = loads[4:]
         boxes = self._w_boxes(row_tile)
         if cutlass.const_expr(len(boxes) == 1):
             cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, stage], tma_bar_ptr=bar)

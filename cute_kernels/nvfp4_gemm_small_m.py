@@ -454,8 +454,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         first = cutlass.min(step0 + warp, self.steps - 1)
         # the register path's scale table filled while the previous kernel may still run
         # (``TABLE_BEFORE_WAIT``): it depends on nothing that kernel writes
-        table_first = (early and self.TABLE_BEFORE_WAIT and self.scale_table
-                       and not self.x_tokens and self.prefetch < 2)
+        table_first = early and self.TABLE_BEFORE_WAIT and self.scale_table and not self.x_tokens
         sX = None
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
