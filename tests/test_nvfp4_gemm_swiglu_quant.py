@@ -14,8 +14,8 @@ from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
-                                                  launch_small_m, large_m_route, packed_route,
-                                                  route_launch,
+                                                  half_group_route, launch_small_m, large_m_route,
+                                                  packed_route, route_launch,
                                                   swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.k_order import wgmma_k_order
@@ -688,9 +688,12 @@ def _check_large_m_routes(m, i, k, fp4_a):
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
     # past the small-M regime the public function runs this kernel, whole tiles, stream-K or
     # split-K pieces (then the same bits as that launch), or the split route (same rule, other
-    # bits)
+    # bits); where it takes the half interleave groups instead (``half_group_route``: K summed
+    # in another order, so other bits at rounding boundaries), ``large_m_route``'s launch is
+    # checked against the reference alone
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    half_groups = half_group_route(m, i, k, fp4_a, w.dtype == torch.int32)
     route, plan = large_m_route(m, i, k)
     if route == "stream_k":
         out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True)
@@ -701,6 +704,9 @@ def _check_large_m_routes(m, i, k, fp4_a):
         out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan[0], 0), True,
                                    splits=plan[1])
     elif route == "split":
+        return
+    if half_groups:
+        _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
         return
     assert torch.equal(got, out) and torch.equal(got_sf.view(torch.uint8),
                                                  out_sf.view(torch.uint8))
@@ -984,8 +990,6 @@ def test_half_group_route():
     (NVFP4 activations since session 37, as ``nvfp4_gemm``; bf16 since session 38); not
     1024x7168 (8 Mi values or fewer), not the stream-K weights, not at 16 tokens or fewer
     otherwise."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
-
     for m in (17, 32, 64, 128, 200, 256):
         assert half_group_route(m, 2048, 7168), m
         assert half_group_route(m, 2048, 7168, a_fp4=False), m
@@ -1032,8 +1036,6 @@ def test_half_group_route_at_9_tokens_matches_reference(m, fp4_a):
     """Activations on permuted words at 9..16 tokens (4096x7168), NVFP4 and bf16: the
     half-group cluster pairs of 16-token tiles with the PDL trigger and the spread pass (of the
     activations' decode, or of ``reorder_k``'s copy), against the reference."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import half_group_route
-
     i, k = 2048, 7168
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
