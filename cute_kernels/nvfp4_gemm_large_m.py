@@ -163,10 +163,19 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # even, 36864x7168 69.44 / 69.12 / 69.32). 12 / 24 / 48 k-tiles lost 1-6 us everywhere.
     PREFETCH_K = 256
     # PDL: k-tiles of its first piece whose weights and scales a CTA loads into their stages
-    # before the wait, not into L2 (0: none; at most the stages). A probe switch
-    # (``tools/prefetch_depth_probe.py``): after the wait only the activations' bytes of those
-    # stages are left to arrive.
-    WEIGHTS_BEFORE_WAIT = 0
+    # before the wait, not into L2 (after the wait only the activations' bytes of those stages
+    # are left to arrive; at most the stages): None, ``weights_before_wait``'s rule; a number,
+    # that many (0: none; the probe's forms).
+    WEIGHTS_BEFORE_WAIT = None
+    # The rule's k-tiles on stream-K launches that trigger at two CTAs an SM (more tiles than
+    # CTAs: the plain GEMM's 16- and 32-token tiles on the largest weights, ``pdl_trigger_plan``).
+    # H200 2026-12-02, session 41, ``tools/prefetch_depth_probe.py``, graph us, L2 prefetch / 2
+    # / 4 / 8 k-tiles into the stages: 36864x7168 M = 16 48.16 / 47.20 / 46.93 / 47.17,
+    # 34816x5120 M = 32 39.80 / 38.83 / 38.66 / 38.89. Elsewhere the stages lost 0.1-2.4 us
+    # (9216x7168 M = 16 18.87 / 20.03 / 20.05 / 20.09; the fused op 36864x7168 M = 64 68.46 /
+    # 70.86 / 71.44 / 71.45) or gained under 0.8 us (4096x7168 M = 1024 74.87 / 74.14; whole
+    # 256-token tiles, untriggered).
+    TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -496,14 +505,24 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 cute.prefetch(tma_w, tWg[None, box, kt0 + i])
             cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
 
+    def weights_before_wait(self) -> int:
+        """``WEIGHTS_BEFORE_WAIT`` where a probe sets it; otherwise
+        ``TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT`` on stream-K launches that trigger at two CTAs an
+        SM, none elsewhere."""
+        if self.WEIGHTS_BEFORE_WAIT is not None:
+            return self.WEIGHTS_BEFORE_WAIT
+        if self.stream_k and self.pdl_trigger and self.ctas_per_sm == 2:
+            return self.TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT
+        return 0
+
     def weights_first(self) -> bool:
         """Whether the producer loads its first weights into the stages before the PDL wait
-        (``WEIGHTS_BEFORE_WAIT``) instead of prefetching them into L2."""
-        return self.pdl and self.WEIGHTS_BEFORE_WAIT > 0
+        (``weights_before_wait``) instead of prefetching them into L2."""
+        return self.pdl and self.weights_before_wait() > 0
 
     @cute.jit
     def _produce_first_piece(self, loads, state, tok_tiles, whole, tile):
-        """``WEIGHTS_BEFORE_WAIT``: this CTA's first piece, the weights and scales of its
+        """``weights_first``: this CTA's first piece, the weights and scales of its
         first k-tiles (as many, at most the stages) loaded into their stages before the PDL
         wait and the activations' parts after it; returns (the producer's state, the next
         whole tile, the first piece's stream-K units: 0 if it was a whole tile or a pair's).
@@ -517,7 +536,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(not self.pair_pieces):
             if tile < whole:
                 tile += cute.arch.grid_dim()[0]
-        ready = cutlass.min(count, min(self.WEIGHTS_BEFORE_WAIT, self.stages))
+        ready = cutlass.min(count, min(self.weights_before_wait(), self.stages))
         for i in cutlass.range(ready, unroll=1):
             mainloop.producer_acquire(state)
             self._copy_weights(*loads[4:], mainloop.producer_get_barrier(state), state.index,

@@ -80,6 +80,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     # staged (consumers): 36864x7168 M = 1024 754.7, 764.5 / 739.1, 749.8; 34816x5120 M = 256
     # 154.3, 154.3 / 145.9, 146.0; 4096x7168 M = 1000 86.4, 86.2 / 83.3, 83.2; 9216x7168
     # M = 1000 208.7, 210.9 / 202.5, 204.9 (the quantizer warps: ``quantizer_warps``).
+    # The "narrow" route's launches that trigger at two CTAs an SM load two k-tiles of weights
+    # before the PDL wait (the base class's rule): H200 2026-12-02, session 41,
+    # ``tools/prefetch_depth_probe.py``, graph us, L2 prefetch / 2 / 4 / 8 k-tiles:
+    # 36864x7168 M = 16 48.15 / 47.89 / 48.41 / 48.95.
+    TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 2
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False,

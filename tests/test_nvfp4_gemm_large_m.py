@@ -12,7 +12,7 @@ from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config, 
                                         stream_k_plan)
 from cute_kernels.nvfp4_gemm_large_m import (CONSUMER_REGS, H200_SMS, PRODUCER_REGS,
                                              NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m, register_moves_fit)
+                                             compile_tail, launch_large_m, register_moves_fit)
 from cute_kernels.testing import compile_only, kernel_registers
 from tests.conftest import poisoned
 
@@ -249,6 +249,72 @@ def test_two_ctas_per_sm_agree(m, config, stream_k):
     assert _rel_err(outs[1], want) <= 1e-3
     if not stream_k:  # stream-K cuts depend on the grid size
         torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)
+
+
+def _trigger_pair_kernel(cls, *args, **kwargs):
+    """``cls`` (the plain or the fused kernel class) on a stream-K launch that triggers at two
+    CTAs an SM."""
+    return cls(*args, stream_k=True, k_order=KOrder.PERMUTED, ctas_per_sm=2, k_groups=2,
+               pdl_trigger=True, **kwargs)
+
+
+def test_weights_before_wait_rule(monkeypatch):
+    """``weights_before_wait`` (H200 probe, session 41): four k-tiles of weights into the
+    stages before the PDL wait on stream-K launches that trigger at two CTAs an SM (the fused
+    kernel two); none without the trigger, at one CTA an SM or on whole tiles; a probe's
+    ``WEIGHTS_BEFORE_WAIT`` over the rule."""
+    from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
+
+    plain = _trigger_pair_kernel(NVFP4GemmLargeM, 36864, 7168, cutlass.BFloat16, 16, 0, 264)
+    fused = _trigger_pair_kernel(NVFP4GemmSwigluQuantLargeM, 18432, 7168, 16, 0, 264)
+    assert plain.weights_before_wait() == 4 and fused.weights_before_wait() == 2
+    for kwargs in ({"pdl_trigger": False}, {"ctas_per_sm": 1}, {"stream_k": False}):
+        options = {"stream_k": True, "k_order": KOrder.PERMUTED, "ctas_per_sm": 2,
+                   "k_groups": 2, "pdl_trigger": True} | kwargs
+        kernel = NVFP4GemmLargeM(36864, 7168, cutlass.BFloat16, 16, 0, 264, **options)
+        assert kernel.weights_before_wait() == 0, kwargs
+    monkeypatch.setattr(NVFP4GemmLargeM, "WEIGHTS_BEFORE_WAIT", 0)
+    assert plain.weights_before_wait() == 0 and not plain.weights_first()
+
+
+def test_weights_before_wait_compiles_for_sm90a():
+    """The plain kernel's launch of ``weights_before_wait`` (stream-K, the trigger, two CTAs an
+    SM, 16-token tiles of two K groups) compiles."""
+    tail = compile_tail(KOrder.PERMUTED, 2, 2, pdl_trigger=True)
+    assert compile_only(compile_nvfp4_gemm_large_m, 1160, 1664, "torch.bfloat16", 16, 0, 6, 1,
+                        True, False, *tail)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,tile_m", [(13, 16), (29, 32)])
+def test_weights_before_wait_matches_reference(monkeypatch, m, tile_m):
+    """The launch of ``weights_before_wait``, four k-tiles of weights into the stages before
+    the PDL wait: 10 tiles on 6 CTAs (a CTA's first piece cut, its others after the wait),
+    13 k-tiles of two K groups, N and M tails; against the fp64 reference and bit for bit the
+    launch that prefetches its weights into L2 instead."""
+    from cute_kernels import prepare_nvfp4_weight
+    from cute_kernels.nvfp4_dequant import bf16_activations
+
+    n, k = 1160, 1664
+    assert _trigger_pair_kernel(NVFP4GemmLargeM, n, k, cutlass.Float32, tile_m, 0,
+                                6).weights_first()
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    b = prepare_nvfp4_weight(b)
+    act = bf16_activations(a, None, KOrder.PERMUTED)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    outs = []
+    for weights_before_wait in (None, 0):
+        monkeypatch.setattr(NVFP4GemmLargeM, "WEIGHTS_BEFORE_WAIT", weights_before_wait)
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_large_m(act, b, b_sf, alpha_t, out, (tile_m, 0, 6), stream_k=True,
+                       ctas_per_sm=2, k_groups=2, k_order=KOrder.PERMUTED, pdl_trigger=True,
+                       compile_fn=compile_nvfp4_gemm_large_m.uncached)
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        outs.append(out)
+    assert _rel_err(outs[0], want) <= 1e-3
+    torch.testing.assert_close(outs[0], outs[1], rtol=0, atol=0)
 
 
 @pytest.mark.gpu

@@ -2,17 +2,19 @@
 into L2 (``NVFP4GemmLargeM.PREFETCH_K``: 256 K elements since session 40, before that as many
 k-tiles as the pipeline has stages, 5..8 of 64 or 128 K elements; the comment there has this
 probe's figures), or how many k-tiles of weights it loads into their stages instead
-(``WEIGHTS_BEFORE_WAIT``, built in session 40, unmeasured). Session 40's first runs (k-tiles
+(``WEIGHTS_BEFORE_WAIT``; since session 41 ``weights_before_wait``'s rule on stream-K launches
+that trigger at two CTAs an SM). Session 40's first runs (k-tiles
 prefetched, the plain GEMM alone): 12 / 24 / 48 lost 1-6 us everywhere, 1..2 gained 0.3-0.9
 us at issue 5's pass-bound points, none lost 0.1-3 us.
 
 Per point, graph us of back-to-back calls (interleaved, two rounds): the public route ("public")
 and the same route with every wgmma launch on a variant of ``FORMS``: the rule before session
 40 ("stages"), 128 / 384 K elements prefetched ("k128", "k384"; 64-token tiles of one K group a
-stage keep the stages), or 2 / 4 / 8 k-tiles of weights loaded before the wait ("w2", ...;
-at most the stages). Their outputs are checked equal to the public route's. One point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times
-only those; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+stage keep the stages), or 0 / 2 / 4 / 8 k-tiles of weights loaded before the wait ("w0",
+"w2", ...; at most the stages; "w0": L2 prefetch alone, the rule's launches too). Their
+outputs are checked equal to the public route's. One point per CUTE_KERNELS_BENCH_SHAPES
+index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times only those;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 import os
@@ -37,10 +39,12 @@ POINTS = [("gemm", 7168, 18432, 16), ("gemm", 9216, 7168, 16), ("gemm", 5120, 17
           ("gemm", 9216, 7168, 256), ("gemm", 7168, 2048, 1024), ("gemm", 4096, 7168, 1024),
           ("fused", 4096, 7168, 64), ("fused", 4096, 7168, 256), ("fused", 9216, 7168, 16),
           ("fused", 36864, 7168, 16), ("fused", 36864, 7168, 64), ("fused", 1024, 7168, 1024),
-          ("fused", 4096, 7168, 1024)]
+          ("fused", 4096, 7168, 1024), ("gemm", 36864, 7168, 32), ("gemm", 34816, 5120, 16),
+          ("fused", 36864, 7168, 32), ("fused", 34816, 5120, 16)]
 # a form's NVFP4GemmLargeM switches
 FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
-         "k384": (("PREFETCH_K", 384),), "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
+         "k384": (("PREFETCH_K", 384),), "w0": (("WEIGHTS_BEFORE_WAIT", 0),),
+         "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
          "w4": (("WEIGHTS_BEFORE_WAIT", 4),), "w8": (("WEIGHTS_BEFORE_WAIT", 8),)}
 CHOSEN = os.environ.get("CUTE_KERNELS_PROBE_FORMS", ",".join(FORMS)).split(",")
 

@@ -1,5 +1,7 @@
 """Small launches of every kernel, for compute-sanitizer (memcheck, racecheck) on the GPU."""
 
+import importlib
+
 import torch
 
 from cute_kernels import reference
@@ -278,3 +280,5 @@ for kf in (512, 576):
                              torch.empty(128 * 8, device="cuda", dtype=torch.uint8), config)
 torch.cuda.synchronize()
 print("whole row blocks probe ran")
+# the launches that load weights before the PDL wait
+importlib.import_module("sanitize_weights_first")
