@@ -80,11 +80,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     # staged (consumers): 36864x7168 M = 1024 754.7, 764.5 / 739.1, 749.8; 34816x5120 M = 256
     # 154.3, 154.3 / 145.9, 146.0; 4096x7168 M = 1000 86.4, 86.2 / 83.3, 83.2; 9216x7168
     # M = 1000 208.7, 210.9 / 202.5, 204.9 (the quantizer warps: ``quantizer_warps``).
-    # The "narrow" route's launches that trigger at two CTAs an SM load two k-tiles of weights
-    # before the PDL wait (the base class's rule): H200 2026-12-02, session 41,
-    # ``tools/prefetch_depth_probe.py``, graph us, L2 prefetch / 2 / 4 / 8 k-tiles:
-    # 36864x7168 M = 16 48.15 / 47.89 / 48.41 / 48.95.
-    TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 2
+    # The "narrow" route's launches that trigger at two CTAs an SM keep the L2 prefetch alone
+    # (the base class's rule loads weights before the PDL wait there): no gain. H200
+    # 2026-12-02, session 41, ``tools/prefetch_depth_probe.py``, graph us, L2 prefetch / 2 / 4
+    # k-tiles: 36864x7168 M = 16 48.88 / 48.99 / 49.58 (call 4: 48.15 / 47.89 / 48.41),
+    # M = 32 51.93 / 52.10 / 52.38; 34816x5120 M = 16 36.26 / 35.94 / 36.88.
+    TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 0
 
     def __init__(self, i: int, k: int, tile_m: int = 128, stages: int = 0, sms: int = H200_SMS,
                  stream_k: bool = False, hybrid: bool = False,

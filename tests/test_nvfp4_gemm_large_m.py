@@ -260,14 +260,14 @@ def _trigger_pair_kernel(cls, *args, **kwargs):
 
 def test_weights_before_wait_rule(monkeypatch):
     """``weights_before_wait`` (H200 probe, session 41): four k-tiles of weights into the
-    stages before the PDL wait on stream-K launches that trigger at two CTAs an SM (the fused
-    kernel two); none without the trigger, at one CTA an SM or on whole tiles; a probe's
+    stages before the PDL wait on stream-K launches that trigger at two CTAs an SM (not the
+    fused kernel's); none without the trigger, at one CTA an SM or on whole tiles; a probe's
     ``WEIGHTS_BEFORE_WAIT`` over the rule."""
     from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
 
     plain = _trigger_pair_kernel(NVFP4GemmLargeM, 36864, 7168, cutlass.BFloat16, 16, 0, 264)
     fused = _trigger_pair_kernel(NVFP4GemmSwigluQuantLargeM, 18432, 7168, 16, 0, 264)
-    assert plain.weights_before_wait() == 4 and fused.weights_before_wait() == 2
+    assert plain.weights_before_wait() == 4 and fused.weights_before_wait() == 0
     for kwargs in ({"pdl_trigger": False}, {"ctas_per_sm": 1}, {"stream_k": False}):
         options = {"stream_k": True, "k_order": KOrder.PERMUTED, "ctas_per_sm": 2,
                    "k_groups": 2, "pdl_trigger": True} | kwargs
