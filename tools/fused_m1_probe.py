@@ -8,7 +8,8 @@ way, a K split in the launch, are timed beside it, with 3 / 8 warps and no regis
 
 Per shape (2I x K; one per CUTE_KERNELS_BENCH_SHAPES index), graph us, two interleaved rounds:
 the fused kernel per config ("f" + the config's digits; "f2141" is the rule at 9216x7168) and
-the plain kernel on a weight of the same shape ("p1141", "p2141"). Each fused config's outputs
+the plain kernel on a weight of the same shape ("p1141" its rule, "p2141", and "p11412" with K
+split in two: issue 5's one-token 9216x7168, 69.1% of the roofline, has 4.36 CTAs a SM). Each fused config's outputs
 are checked against the rule config's (a K split adds in another order: a few codes may
 differ, reported, not fatal). ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -25,7 +26,7 @@ from layouts import sf_padded_shape
 SHAPES = [(9216, 7168), (36864, 7168), (4096, 7168)]
 FUSED = [(2, 1, 4, 1), (2, 1, 4, 1, 2), (2, 1, 4, 1, 3), (2, 1, 3, 1), (2, 1, 8, 1),
          (2, 1, 4, 0), (4, 1, 4, 1)]
-PLAIN = [(1, 1, 4, 1), (2, 1, 4, 1)]
+PLAIN = [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 4, 1, 2)]
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for two_i, k in select_shapes(SHAPES):
