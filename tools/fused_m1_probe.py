@@ -9,9 +9,9 @@ way, a K split in the launch, are timed beside it, with 3 / 8 warps and no regis
 Per shape (2I x K; one per CUTE_KERNELS_BENCH_SHAPES index), graph us, two interleaved rounds:
 the fused kernel per config ("f" + the config's digits; "f2141" is the rule at 9216x7168) and
 the plain kernel on a weight of the same shape ("p1141" its rule, "p2141", and "p11412" with K
-split in two: issue 5's one-token 9216x7168, 69.1% of the roofline, has 4.36 CTAs a SM). Each fused config's outputs
-are checked against the rule config's (a K split adds in another order: a few codes may
-differ, reported, not fatal). ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+split in two: issue 5's one-token 9216x7168, 69.1% of the roofline, has 4.36 CTAs a SM).
+Each fused config's outputs are checked against the rule config's (a K split adds in another
+order: a few codes may differ, reported, not fatal). ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
 from probe_inputs import gate_up_words, permuted_weight_copies, print_variant_rounds
