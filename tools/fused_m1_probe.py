@@ -4,7 +4,9 @@ bandwidth, the target 75%) where ``nvfp4_gemm`` of the same [9216, 7168] weight 
 (H200 2026-12-02, sessions 40 / 41). The plain kernel there runs one row tile a warp, twice
 the CTAs (``_permuted_w4a4_config``: 36864x7168 45.65 -> 44.09 us in session 11); the fused
 kernel needs two (an up tile and its gate tile), so its configs that double the CTAs another
-way, a K split in the launch, are timed beside it, with 3 / 8 warps and no register prefetch.
+way, a K split in the launch (with 3 warps, or without the register prefetch: fewer
+registers, so all the CTAs fit at once), are timed beside it, with 3 / 8 warps and no register
+prefetch.
 
 Per shape (2I x K; one per CUTE_KERNELS_BENCH_SHAPES index), graph us, two interleaved rounds:
 the fused kernel per config ("f" + the config's digits; "f2141" is the rule at 9216x7168) and
@@ -24,8 +26,12 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
 from layouts import sf_padded_shape
 
 SHAPES = [(9216, 7168), (36864, 7168), (4096, 7168)]
-FUSED = [(2, 1, 4, 1), (2, 1, 4, 1, 2), (2, 1, 4, 1, 3), (2, 1, 3, 1), (2, 1, 8, 1),
-         (2, 1, 4, 0), (4, 1, 4, 1)]
+# registers (CPU, session 41) -> CTAs an SM by registers at 9216x7168: 2141 122 -> 4 (its 288
+# CTAs all resident, 8.7 warps an SM; the plain 1141 has 72 -> 7, 17.5 warps an SM); 21412
+# 121 -> 4 (576 CTAs on 528 places); 21312 128 -> 5 (660 places); 2140 and 21402 72 -> 7;
+# 2181 122 -> 2 (264 places for 288 CTAs); 4141 199 -> 2
+FUSED = [(2, 1, 4, 1), (2, 1, 4, 1, 2), (2, 1, 3, 1, 2), (2, 1, 4, 0, 2), (2, 1, 4, 1, 3),
+         (2, 1, 3, 1), (2, 1, 8, 1), (2, 1, 4, 0), (4, 1, 4, 1)]
 PLAIN = [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 4, 1, 2)]
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
