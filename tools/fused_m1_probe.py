@@ -28,7 +28,7 @@ from layouts import sf_padded_shape
 SHAPES = [(9216, 7168), (36864, 7168), (4096, 7168)]
 # registers (CPU, session 41) -> CTAs an SM by registers at 9216x7168: 2141 122 -> 4 (its 288
 # CTAs all resident, 8.7 warps an SM; the plain 1141 has 72 -> 7, 17.5 warps an SM); 21412
-# 121 -> 4 (576 CTAs on 528 places); 21312 128 -> 5 (660 places); 2140 and 21402 72 -> 7;
+# 121 -> 4 (576 CTAs on 528 places); 21312 128 -> 5 (660 places); 2140 72 -> 7, 21402 76 -> 6;
 # 2181 122 -> 2 (264 places for 288 CTAs); 4141 199 -> 2
 FUSED = [(2, 1, 4, 1), (2, 1, 4, 1, 2), (2, 1, 3, 1, 2), (2, 1, 4, 0, 2), (2, 1, 4, 1, 3),
          (2, 1, 3, 1), (2, 1, 8, 1), (2, 1, 4, 0), (4, 1, 4, 1)]
