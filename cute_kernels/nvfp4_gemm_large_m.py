@@ -466,7 +466,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if cutlass.const_expr(self.weights_first()):
                 u += first_units
             while u < end:
-                piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
+                _, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
                 u += count
         mainloop.producer_tail(state)

@@ -251,11 +251,12 @@ def test_two_ctas_per_sm_agree(m, config, stream_k):
         torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)
 
 
-def _trigger_pair_kernel(cls, *args, **kwargs):
+def _trigger_pair_kernel(cls, *args, **changes):
     """``cls`` (the plain or the fused kernel class) on a stream-K launch that triggers at two
-    CTAs an SM."""
-    return cls(*args, stream_k=True, k_order=KOrder.PERMUTED, ctas_per_sm=2, k_groups=2,
-               pdl_trigger=True, **kwargs)
+    CTAs an SM, with ``changes`` to those options."""
+    options = {"stream_k": True, "k_order": KOrder.PERMUTED, "ctas_per_sm": 2, "k_groups": 2,
+               "pdl_trigger": True} | changes
+    return cls(*args, **options)
 
 
 def test_weights_before_wait_rule(monkeypatch):
@@ -268,11 +269,10 @@ def test_weights_before_wait_rule(monkeypatch):
     plain = _trigger_pair_kernel(NVFP4GemmLargeM, 36864, 7168, cutlass.BFloat16, 16, 0, 264)
     fused = _trigger_pair_kernel(NVFP4GemmSwigluQuantLargeM, 18432, 7168, 16, 0, 264)
     assert plain.weights_before_wait() == 4 and fused.weights_before_wait() == 0
-    for kwargs in ({"pdl_trigger": False}, {"ctas_per_sm": 1}, {"stream_k": False}):
-        options = {"stream_k": True, "k_order": KOrder.PERMUTED, "ctas_per_sm": 2,
-                   "k_groups": 2, "pdl_trigger": True} | kwargs
-        kernel = NVFP4GemmLargeM(36864, 7168, cutlass.BFloat16, 16, 0, 264, **options)
-        assert kernel.weights_before_wait() == 0, kwargs
+    for changes in ({"pdl_trigger": False}, {"ctas_per_sm": 1}, {"stream_k": False}):
+        kernel = _trigger_pair_kernel(NVFP4GemmLargeM, 36864, 7168, cutlass.BFloat16, 16, 0,
+                                      264, **changes)
+        assert kernel.weights_before_wait() == 0, changes
     monkeypatch.setattr(NVFP4GemmLargeM, "WEIGHTS_BEFORE_WAIT", 0)
     assert plain.weights_before_wait() == 0 and not plain.weights_first()
 
