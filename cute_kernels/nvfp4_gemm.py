@@ -40,8 +40,8 @@ from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
                                  warp_steps)
-from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_splits,
-                                       split_buffers)
+from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_row_groups,
+                                       config_splits, split_buffers)
 from .permuted_fp4 import weight_dims
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 
@@ -378,11 +378,11 @@ def staged_tokens(m: int, config: tuple[int, ...], k: int | None = None,
 
 def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    config: tuple[int, ...]) -> None:
-    """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[, splits])
-    on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor. With splits > 1
-    K is split over grid z and reduced in the same launch (``nvfp4_gemm_small_m_split``): an
-    fp32 workspace per call and the stream's arrival counters (``arrival_counters``). The tile
-    sweep and the config tests call it directly. Permuted int32 weight words (``weight_dims``)
+    """The small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[, splits[,
+    row_groups]]) on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor.
+    With splits > 1 K is split over grid z and reduced in the same launch
+    (``nvfp4_gemm_small_m_split``): an fp32 workspace per call and the stream's arrival
+    counters (``arrival_counters``). The tile sweep and the config tests call it directly. Permuted int32 weight words (``weight_dims``)
     take the kernels' permuted decode."""
     n, k, permuted = weight_dims(b)
     m = a.shape[0]
@@ -393,13 +393,16 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES,
                              a_sf is not None)
+    # the compile cache keys by the arguments as given: standard weights and no row groups
+    # keep the short form
+    groups = config_row_groups(config)
+    tail = (permuted, groups) if groups > 1 else (True,) if permuted else ()
     if splits == 1:
-        # the compile cache keys by the arguments as given: standard weights keep the short form
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                   *((True,) if permuted else ()))(*args)
+                                   *tail)(*args)
         return
     compile_nvfp4_gemm_small_m_split(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
-                                     splits, *((True,) if permuted else ()))(
+                                     splits, *tail)(
         *args, *split_buffers(m, n, config, out.device))
 
 

@@ -19,7 +19,11 @@ ring is laid out [slot, warp, 16-byte chunk, lane], so a lane's 16-byte reads ar
 conflicts).
 
 Warps of a CTA share the same rows and split K (step ``s`` goes to warp ``s % warps``); their
-partial sums meet in shared memory at the end. The grid is (token tiles, row blocks), token
+partial sums meet in shared memory at the end. With ``row_groups`` = r > 1 the CTA's warps
+form r groups, each on its own ``row_tiles`` tiles (so a CTA holds r times the rows of a
+warp), the ``warps / r`` warps of a group splitting K the same way: as many rows a CTA as a
+warp with r times the tiles, at a warp's registers for one (the fused SwiGLU kernel needs an
+up tile and its gate tile in one CTA). The grid is (token tiles, row blocks), token
 tiles fastest, so CTAs that read the same weights run together and share them through L2.
 Rows past N and tokens past M are clamped for loads and skipped for stores; a K tail (K a
 multiple of 64, not of 256) zeroes the lanes past K.
@@ -85,7 +89,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
-                 x_tokens: int = 0, splits: int = 1, permuted: bool = False):
+                 x_tokens: int = 0, splits: int = 1, permuted: bool = False,
+                 row_groups: int = 1):
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
         # permuted: the weights come in ``permuted_fp4``'s bit-permuted words (the activations
         # never do): fewer integer instructions per decoded pair
@@ -95,12 +100,18 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         self.kb = k // 16
         self.kb_padded = (self.kb + 3) // 4 * 4
         self.rt, self.jt, self.warps, self.prefetch = row_tiles, token_tiles, warps, prefetch
+        # row_groups > 1: the CTA's warps in that many groups, each on its own ``row_tiles``
+        # tiles (``row_tiles * row_groups`` a CTA), the ``kw`` warps of a group splitting K
+        # (see the module docstring); not with the cp.async ring
+        assert warps % row_groups == 0 and (row_groups == 1 or prefetch <= 1)
+        self.rg, self.kw = row_groups, warps // row_groups
+        self.rt_cta = row_tiles * row_groups
         self.steps = (k + STEP - 1) // STEP
         # splits > 1 (``NVFP4GemmSmallMSplitK``): grid z takes consecutive K steps
         assert 1 <= splits <= self.steps
         self.splits = splits
         self.split_steps = (self.steps + splits - 1) // splits
-        self.steps_per_warp = warp_steps(k, splits, warps)
+        self.steps_per_warp = warp_steps(k, splits, self.kw)
         self.k_tail = k % STEP != 0
         self.acc_per_lane = row_tiles * token_tiles * 4
         self.x_words = 8 if a_fp4 else 32  # a lane's 64 activations: fp4 codes or bf16
@@ -120,7 +131,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         self.ring_chunks = 4 * row_tiles + x_loaded * self.x_words // 4
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
         self._choose_launch(n, a_fp4, row_tiles, warps, prefetch, x_tokens, splits,
-                            self.steps_per_warp, self.acc_per_lane)
+                            self.steps_per_warp, self.acc_per_lane, row_groups)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
@@ -148,7 +159,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop."""
         m = outs[0].shape[0]
-        rows_per_cta = 16 * self.rt
+        rows_per_cta = 16 * self.rt_cta
         tokens_per_cta = 8 * self.jt
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
@@ -170,7 +181,12 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         """First weight row of row tile ``t`` in row block ``block`` (grid y); called while
         tracing. Here the tiles of a block are consecutive; the fused SwiGLU kernel maps them
         to its up and gate rows instead."""
-        return block * (16 * self.rt) + t * 16
+        return block * (16 * self.rt_cta) + t * 16
+
+    def warp_tile_row(self, block, group, t: int):
+        """First weight row of the warp's own row tile ``t`` (of ``row_tiles``) in its row
+        group ``group`` (0, a Python int, without row groups)."""
+        return self.tile_row(block, t if self.rg == 1 else group * self.rt + t)
 
     # ---------------------------------------------------------------- loads (raw registers)
     def row_offsets(self):
@@ -185,9 +201,9 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         return self._row_offsets
 
     def _fixed_row_offsets(self):
-        blocks = -(-self.n // (16 * self.rt))
-        rows = [[self.tile_row(b, t // 2) + (t % 2) * 8 for t in range(2 * self.rt)]
-                for b in range(blocks)]
+        blocks = -(-self.n // (16 * self.rt_cta))
+        rows = [[self.warp_tile_row(b, gr, t // 2) + (t % 2) * 8 for t in range(2 * self.rt)]
+                for b in range(blocks) for gr in range(self.rg)]
         if max(max(r) for r in rows) + 7 >= self.n:
             return None
         deltas = [rows[0][t] - rows[0][0] for t in range(2 * self.rt)]
@@ -203,10 +219,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         return tuple(offsets)
 
     @cute.jit
-    def _row_bases(self, mB, mBSF, b_sf_layout, block, g):
+    def _row_bases(self, mB, mBSF, b_sf_layout, block, g, group=0):
         """(codes, scales) byte addresses of the thread's first weight row at K = 0
         (``row_offsets``)."""
-        row0 = self.tile_row(block, 0) + g
+        row0 = self.warp_tile_row(block, group, 0) + g
         return (mB.iterator.toint() + cutlass.Int64(row0) * (self.k // 2),
                 mBSF.iterator.toint() + cutlass.Int64(cute.crd2idx((row0, 0), b_sf_layout)))
 
@@ -231,10 +247,11 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
 
     @cute.jit
     def _load_step(self, mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout, step, g, lane_q,
-                   block, tok0, m, buf, weights: bool = True, acts: bool = True, bases=None):
+                   block, tok0, m, buf, weights: bool = True, acts: bool = True, bases=None,
+                   group=0):
         """Every load of one K step into the registers of ``buf``, nothing else (only the
         weights' or only the activations' with ``acts`` / ``weights`` False). ``bases``: the
-        thread's ``_row_bases`` where ``row_offsets`` holds."""
+        thread's ``_row_bases`` where ``row_offsets`` holds; ``group``: the warp's row group."""
         bq, bs, xq, xs = buf
         col = step * 4 + lane_q
         # Lanes past K read any slice (a K tail); without one the clamp is dead code, dropped
@@ -245,7 +262,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(weights and bases is not None):
             self._load_weights_at(bases, col, bq, bs, mBSF.element_type)
         for t in cutlass.range_constexpr(2 * self.rt if weights and bases is None else 0):
-            row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
+            row = cutlass.min(self.warp_tile_row(block, group, t // 2) + (t % 2) * 8 + g,
+                              self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
                                         bs[t, None])
         for j in cutlass.range_constexpr(0 if self.x_tokens or not acts else self.jt):
@@ -411,6 +429,11 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         bx, by, bz = cute.arch.block_idx()
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
+        # row_groups: the warp's row group and its place among that group's warps on K
+        group, kwarp = 0, warp
+        if cutlass.const_expr(self.rg > 1):
+            group = warp // self.kw
+            kwarp = warp - group * self.kw
         g = lane // 4
         lane_q = lane - g * 4
         m = outs[0].shape[0]
@@ -429,7 +452,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
-        # this CTA's K steps: [step0, end); the warp's are step0 + warp + i * warps
+        # this CTA's K steps: [step0, end); the warp's are step0 + kwarp + i * kw
         step0, end = 0, self.steps
         if cutlass.const_expr(self.splits > 1):
             step0 = bz * self.split_steps
@@ -450,8 +473,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         ring = None
         bases = None
         if cutlass.const_expr(self.lean_staged and self.row_offsets() is not None):
-            bases = self._row_bases(mB, mBSF, b_sf_layout, by, g)
-        first = cutlass.min(step0 + warp, self.steps - 1)
+            bases = self._row_bases(mB, mBSF, b_sf_layout, by, g, group)
+        first = cutlass.min(step0 + kwarp, self.steps - 1)
         # the register path's scale table filled while the previous kernel may still run
         # (``TABLE_BEFORE_WAIT``): it depends on nothing that kernel writes
         table_first = early and self.TABLE_BEFORE_WAIT and self.scale_table and not self.x_tokens
@@ -459,14 +482,15 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(early):
-            self._load_step(*loader, first, *where, bufs[0], acts=False, bases=bases)
+            self._load_step(*loader, first, *where, bufs[0], acts=False, bases=bases,
+                            group=group)
             if cutlass.const_expr(table_first):
                 sX = (None, self._scale_table(SmemAllocator()))
                 cute.arch.sync_threads()
             self._wait_for_inputs()
             self._load_step(*loader, first, *where, bufs[0], weights=False)
         elif cutlass.const_expr(self.prefetch):
-            self._load_step(*loader, first, *where, bufs[0], bases=bases)
+            self._load_step(*loader, first, *where, bufs[0], bases=bases, group=group)
         # (the staged activations or, with ``lean_staged``, each token tile's view of them;
         # the scale table), for ``_compute_step``
         if cutlass.const_expr(self.x_tokens):
@@ -489,10 +513,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
                     for h in cutlass.range_constexpr(2):
                         cur, nxt = bufs[h], bufs[1 - h]
-                        step = step0 + warp + (2 * i + h) * self.warps
-                        if step + self.warps < end:
-                            self._load_step(*loader, step + self.warps, *where, nxt,
-                                            bases=bases)
+                        step = step0 + kwarp + (2 * i + h) * self.kw
+                        if step + self.kw < end:
+                            self._load_step(*loader, step + self.kw, *where, nxt,
+                                            bases=bases, group=group)
                         # ptxas moves no memory operation across a barrier: the loads stay
                         # at the top of the step instead of sinking into its decode
                         cute.arch.sync_warp()
@@ -502,25 +526,26 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             else:
                 cur, nxt = bufs
                 for i in cutlass.range(self.steps_per_warp, unroll=1):
-                    step = step0 + warp + i * self.warps
-                    if step + self.warps < end:
-                        self._load_step(*loader, step + self.warps, *where, nxt, bases=bases)
+                    step = step0 + kwarp + i * self.kw
+                    if step + self.kw < end:
+                        self._load_step(*loader, step + self.kw, *where, nxt, bases=bases,
+                                        group=group)
                     if step < end:
                         self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step - step0)
                     for src, dst in zip(nxt, cur):
                         dst.store(src.load())
         else:
             for i in cutlass.range(self.steps_per_warp, unroll=1):
-                step = step0 + warp + i * self.warps
+                step = step0 + kwarp + i * self.kw
                 if step < end:
-                    self._load_step(*loader, step, *where, bufs[0], bases=bases)
+                    self._load_step(*loader, step, *where, bufs[0], bases=bases, group=group)
                     self._compute_step(bufs[0], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
         # PDL ("loop"): the next kernel may launch once every CTA is past its main loop.
         if cutlass.const_expr(self.pdl and self.pdl_trigger == "loop"):
             cute.arch.griddepcontrol_launch_dependents()
         if cutlass.const_expr(self.warps > 1):
-            self._reduce_across_warps(acc, warp, lane)
+            acc = self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
             for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
                 acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
@@ -680,7 +705,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         Here: ``D[token, row] = alpha * acc``, cast to the output dtype."""
         mD = outs[0]
         alpha = scalars[0][0]
-        for t in cutlass.range_constexpr(self.rt):
+        for t in cutlass.range_constexpr(self.rt_cta):
             for j in cutlass.range_constexpr(self.jt):
                 for e in cutlass.range_constexpr(4):
                     row = self.tile_row(block, t) + g + (e // 2) * 8
@@ -690,7 +715,11 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
 
     @cute.jit
     def _reduce_across_warps(self, acc, warp, lane):
-        """Warps 1.. write their partial sums to shared memory; warp 0 adds them."""
+        """Warps 1.. write their partial sums to shared memory; warp 0 adds them. Returns the
+        CTA's sums (valid in warp 0): ``acc`` itself, or with row groups a [row_tiles *
+        row_groups, token_tiles, 4] tensor, group ``r``'s tiles at ``r * row_tiles ..``, each
+        the sum of its group's warps in the order of one group's (so the sums equal those of
+        one warp on all the tiles)."""
         smem = SmemAllocator()
         sAcc = smem.allocate_tensor(
             cutlass.Float32,
@@ -701,12 +730,28 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             for i in cutlass.range_constexpr(self.acc_per_lane):
                 sAcc[warp, lane, i] = acc[i // (4 * self.jt), (i // 4) % self.jt, i % 4]
         cute.arch.sync_threads()
+        sums = acc
+        if cutlass.const_expr(self.rg > 1):
+            sums = cute.make_rmem_tensor((self.rt_cta, self.jt, 4), cutlass.Float32)
         if warp == 0:
-            for w in cutlass.range_constexpr(1, self.warps):
-                for i in cutlass.range_constexpr(self.acc_per_lane):
-                    t, j, e = i // (4 * self.jt), (i // 4) % self.jt, i % 4
-                    acc[t, j, e] = acc[t, j, e] + sAcc[w, lane, i]
-
+            if cutlass.const_expr(self.rg == 1):
+                for w in cutlass.range_constexpr(1, self.warps):
+                    for i in cutlass.range_constexpr(self.acc_per_lane):
+                        t, j, e = i // (4 * self.jt), (i // 4) % self.jt, i % 4
+                        acc[t, j, e] = acc[t, j, e] + sAcc[w, lane, i]
+            else:
+                for r in cutlass.range_constexpr(self.rg):
+                    for i in cutlass.range_constexpr(self.acc_per_lane):
+                        t, j, e = i // (4 * self.jt), (i // 4) % self.jt, i % 4
+                        first = r * self.kw
+                        if cutlass.const_expr(r == 0):
+                            total = acc[t, j, e]
+                        else:
+                            total = sAcc[first, lane, i]
+                        for w in cutlass.range_constexpr(first + 1, first + self.kw):
+                            total = total + sAcc[w, lane, i]
+                        sums[r * self.rt + t, j, e] = total
+        return sums
 
 def fake_operands(n: int, k: int, a_fp4: bool):
     """(M, a, a_sf, b, b_sf, alpha): the fake input tensors of a small-M kernel with static N
@@ -725,15 +770,16 @@ def fake_operands(n: int, k: int, a_fp4: bool):
 @jit.cached
 def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
                                row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
-                               prefetch: int = 1, x_tokens: int = 0, permuted: bool = False):
+                               prefetch: int = 1, x_tokens: int = 0, permuted: bool = False,
+                               row_groups: int = 1):
     """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
     swizzled scales) or "torch.bfloat16" (W4A16); ``permuted``: weights in ``permuted_fp4``'s
-    layout."""
+    layout; ``row_groups``: ``NVFP4GemmSmallM``'s."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                             x_tokens, permuted=permuted)
+                             x_tokens, permuted=permuted, row_groups=row_groups)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

@@ -72,8 +72,14 @@ def reduce_split_partials(acc: cute.Tensor, mWork: cute.Tensor, mCount: cute.Ten
 
 
 def config_splits(config: tuple[int, ...]) -> int:
-    """K splits of a small-M config (row_tiles, token_tiles, warps, prefetch[, splits])."""
+    """K splits of a small-M config (row_tiles, token_tiles, warps, prefetch[, splits[,
+    row_groups]])."""
     return config[4] if len(config) > 4 else 1
+
+
+def config_row_groups(config: tuple[int, ...]) -> int:
+    """Row groups of a small-M config (``NVFP4GemmSmallM``'s ``row_groups``; 1 if not given)."""
+    return config[5] if len(config) > 5 else 1
 
 
 def split_buffers(m: int, rows: int, config: tuple[int, ...],
@@ -81,7 +87,7 @@ def split_buffers(m: int, rows: int, config: tuple[int, ...],
     """(fp32 workspace, zeroed int32 arrival counters) for a split launch of ``config`` over
     M tokens and ``rows`` weight rows: one partial per CTA tile (token tiles x row blocks),
     split and lane."""
-    rt, jt = config[0], config[1]
+    rt, jt = config[0] * config_row_groups(config), config[1]  # a CTA's row tiles
     tiles = -(-m // (8 * jt)) * -(-rows // (16 * rt))
     return (torch.empty(tiles * config_splits(config) * 32 * rt * jt * 4, dtype=torch.float32,
                         device=device),
@@ -99,10 +105,10 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int, token_tiles: int, warps: int, prefetch: int, x_tokens: int,
-                 splits: int, permuted: bool = False):
+                 splits: int, permuted: bool = False, row_groups: int = 1):
         assert splits >= 2
         super().__init__(n, k, a_fp4, out_dtype, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits, permuted)
+                         x_tokens, splits, permuted, row_groups)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -122,7 +128,7 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: str,
                                      row_tiles: int, token_tiles: int, warps: int,
                                      prefetch: int, x_tokens: int, splits: int,
-                                     permuted: bool = False):
+                                     permuted: bool = False, row_groups: int = 1):
     """Static N, K, tile config and split count; M dynamic. Arguments of the compiled function:
     those of ``compile_nvfp4_gemm_small_m``, then ``split_buffers``' workspace and counters."""
     a_fp4 = a_dtype == "fp4"
@@ -130,6 +136,6 @@ def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: st
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallMSplitK(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                                   x_tokens, splits, permuted)
+                                   x_tokens, splits, permuted, row_groups)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

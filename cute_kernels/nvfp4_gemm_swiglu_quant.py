@@ -57,8 +57,8 @@ from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_p
                          staged_tokens)
 from .nvfp4_gemm_large_m import H200_SMS, TILE_N
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
-from .nvfp4_gemm_small_m_split import (config_splits, fake_split_buffers, reduce_split_partials,
-                                       split_buffers)
+from .nvfp4_gemm_small_m_split import (config_row_groups, config_splits, fake_split_buffers,
+                                       reduce_split_partials, split_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m, launch_large_m
@@ -66,8 +66,8 @@ from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
 class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
-    """Static I (output columns), K, activation type and tile config; ``row_tiles`` even, with
-    ``8 * row_tiles`` dividing 64 (2, 4 or 8)."""
+    """Static I (output columns), K, activation type and tile config; the CTA's row tiles
+    (``row_tiles * row_groups``) even, 8 times them dividing 64 (2, 4 or 8)."""
 
     # PDL on (``NVFP4GemmSmallM.PDL``): M = 1, graph us, off / on (H200 2026-11-30,
     # ``tools/pdl_probe.py``, loads before the wait): 1024x7168 6.96 / 5.87, 4096x7168 9.92 /
@@ -81,13 +81,14 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
-                 permuted: bool = False):
+                 permuted: bool = False, row_groups: int = 1):
+        tiles = row_tiles * row_groups
         assert i % GATE_UP_GROUP == 0
-        assert row_tiles % 2 == 0 and GATE_UP_GROUP % (8 * row_tiles) == 0
+        assert tiles % 2 == 0 and GATE_UP_GROUP % (8 * tiles) == 0
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits, permuted)
+                         x_tokens, splits, permuted, row_groups)
         self.i = i
-        self.half = row_tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
+        self.half = tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
     @cute.jit
@@ -147,10 +148,10 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int, token_tiles: int,
                  warps: int, prefetch: int, x_tokens: int, splits: int,
-                 permuted: bool = False):
+                 permuted: bool = False, row_groups: int = 1):
         assert splits >= 2
         super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits,
-                         permuted)
+                         permuted, row_groups)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -170,12 +171,14 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
 def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
                                             token_tiles: int = 1, warps: int = 4,
                                             prefetch: int = 1, x_tokens: int = 0,
-                                            splits: int = 1, permuted: bool = False):
+                                            splits: int = 1, permuted: bool = False,
+                                            row_groups: int = 1):
     """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
     "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
     ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
     (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters;
-    ``permuted``: weights in ``permuted_fp4``'s layout."""
+    ``permuted``: weights in ``permuted_fp4``'s layout; ``row_groups``: ``NVFP4GemmSmallM``'s
+    (the up tile and its gate tile on warps of their own)."""
     a_fp4 = a_dtype == "fp4"
     m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
     gs = make_fake_compact_tensor(cutlass.Float32, (1,))
@@ -184,11 +187,13 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     if splits == 1:
         kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                            prefetch, x_tokens, permuted=permuted)
+                                            prefetch, x_tokens, permuted=permuted,
+                                            row_groups=row_groups)
         extra = ()
     else:
         kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
-                                                  prefetch, x_tokens, splits, permuted)
+                                                  prefetch, x_tokens, splits, permuted,
+                                                  row_groups)
         extra = fake_split_buffers()
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
@@ -354,8 +359,8 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
                    out: torch.Tensor, out_sf: torch.Tensor,
                    config: tuple[int, ...]) -> None:
     """The fused small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[,
-    splits]) on validated operands (M >= 1); alpha and out_global_scale one-element fp32
-    tensors. splits > 1: K split over grid z, reduced in the same launch."""
+    splits[, row_groups]]) on validated operands (M >= 1); alpha and out_global_scale
+    one-element fp32 tensors. splits > 1: K split over grid z, reduced in the same launch."""
     two_i, k, permuted = weight_dims(w)
     i, m = two_i // 2, a.shape[0]
     splits = config_splits(config)
@@ -364,8 +369,11 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
-    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
-                                                     splits, *((True,) if permuted else ()))
+    # the compile cache keys by the arguments as given: no row groups keep the short form
+    groups = config_row_groups(config)
+    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(
+        i, k, a_kind, *config[:4], x_tokens, splits,
+        *((permuted, groups) if groups > 1 else (True,) if permuted else ()))
     kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 

@@ -102,9 +102,10 @@ class SmallMLaunchRules:
 
     def _choose_launch(self, n: int, a_fp4: bool, row_tiles: int, warps: int, prefetch: int,
                        x_tokens: int, splits: int, steps_per_warp: int,
-                       acc_per_lane: int) -> None:
+                       acc_per_lane: int, row_groups: int = 1) -> None:
         """The launch rules for a config (``NVFP4GemmSmallM.__init__``'s arguments, with the
-        K steps each warp walks and the accumulators per lane)."""
+        K steps each warp walks and the accumulators per lane; ``row_tiles`` a warp's, the
+        CTA's ``row_tiles * row_groups``)."""
         # One row tile (or ``paired_steps``) with staged activations (the register prefetch):
         # loads from per-thread bases (``row_offsets``) and a zero step for the token lanes
         # past the staged tokens (``_staged_views``). H200 2026-11-30 (``tools/ab_loop.sh``,
@@ -120,7 +121,7 @@ class SmallMLaunchRules:
         # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
         # CTAs per SM of a grid of one token tile
-        wave = -(-(-(-n // (16 * row_tiles)) * splits) // H200_SMS)
+        wave = -(-(-(-n // (16 * row_tiles * row_groups)) * splits) // H200_SMS)
         one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
                     and a_fp4 and x_tokens == 0 and prefetch == 1
                     and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)

@@ -26,6 +26,7 @@ from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
     (200, 576, "fp4", (2, 2, 4, 2)),                  # ring with activations, K tail
     (200, 576, "torch.bfloat16", (1, 2, 4, 2)),       # ring with bf16 activations
     (9216, 7168, "torch.bfloat16", (1, 1, 4, 0)),     # W4A16 at 3..8 tokens, one row tile
+    (9216, 7168, "fp4", (1, 1, 8, 1, 1, True, 2)),    # two row groups, staged, row offsets
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
@@ -348,7 +349,10 @@ def test_packed_weights_on_wide_stream_k_tiles(fp4_a):
                                     # K split over grid z (5 steps at K = 1088)
                                     (2, 1, 4, 1, 4), (1, 2, 3, 0, 3), (1, 1, 4, 2, 2),
                                     (2, 1, 4, 1, 5),
-                                    (1, 1, 4, 0), (2, 1, 4, 0, 3)])  # W4A16 at 3..8 tokens
+                                    (1, 1, 4, 0), (2, 1, 4, 0, 3),  # W4A16 at 3..8 tokens
+                                    # row groups (warps on their own row tiles)
+                                    (1, 1, 8, 1, 1, 2), (2, 1, 4, 0, 1, 2), (1, 2, 6, 1, 2, 3),
+                                    (1, 1, 2, 1, 1, 2)])
 @pytest.mark.parametrize("m", [1, 2, 29])  # 1, 2: activations staged in shared memory
 def test_every_tile_config_agrees(config, m):
     n, k = 336, 1088  # N: fixed row offsets only with one row tile; K: a tail step
@@ -357,7 +361,8 @@ def test_every_tile_config_agrees(config, m):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 1, 1), (2, 1, 4, 0), (1, 2, 8, 1), (4, 1, 2, 1),
-                                    (2, 1, 4, 1, 4), (2, 1, 4, 2), (2, 1, 4, 1), (2, 2, 3, 1)])
+                                    (2, 1, 4, 1, 4), (2, 1, 4, 2), (2, 1, 4, 1), (2, 2, 3, 1),
+                                    (1, 1, 8, 1, 1, 2)])
 @pytest.mark.parametrize("m", [1, 2, 29])
 def test_tile_configs_with_fixed_row_offsets(config, m):
     """N a multiple of every row block and no K tail: the loads from per-thread bases
@@ -497,6 +502,15 @@ def test_row_offsets_fold_only_where_every_row_block_is_whole():
     # the fused kernel's up and gate tiles are 64 rows apart
     fused = NVFP4GemmSwigluQuantSmallM(192, 576, True, 2).row_offsets()  # 2I = 384
     assert fused == ((0, 0), (8 * 288, 128), (64 * 288, 8), (72 * 288, 136))
+    # row groups: a warp's offsets from its own first row, the same in every group
+    grouped = lambda cls, n, k: cls(n, k, True, cutlass.BFloat16, row_tiles=1, warps=8,
+                                    row_groups=2).row_offsets()
+    assert grouped(NVFP4GemmSmallM, 384, 1024) == ((0, 0), (8 * half_k, 128))
+    assert grouped(NVFP4GemmSmallM, 336, 1088) is None  # the last block's second group
+    fused = NVFP4GemmSwigluQuantSmallM(192, 576, True, 1, warps=8, row_groups=2)
+    assert fused.row_offsets() == ((0, 0), (8 * 288, 128))
+    assert [fused.warp_tile_row(b, r, 0) for b in range(5) for r in range(2)] == [
+        0, 64, 16, 80, 32, 96, 48, 112, 128, 192]  # up tile, its gate tile 64 rows on
 
 
 @pytest.mark.gpu

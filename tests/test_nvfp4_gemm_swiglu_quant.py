@@ -34,6 +34,7 @@ from tests.conftest import check_graph_replays_chain, poisoned
     (192, 576, "torch.bfloat16", (4, 2, 4, 0)),       # K tail of 64; I not a multiple of 128
     (512, 1024, "fp4", (2, 1, 4, 3)),                 # cp.async ring, 3 steps in flight
     (4608, 7168, "fp4", (2, 2, 4, 1, 0, 1, True)),    # three CTAs per SM (min_ctas)
+    (4608, 7168, "fp4", (1, 1, 8, 1, 1, 1, True, 2)),  # up and gate tiles on row groups
 ])
 def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
@@ -552,7 +553,10 @@ def _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config):
                                     (2, 1, 3, 1), (2, 1, 6, 1),  # K steps over 3 / 6 warps
                                     (2, 2, 2, 3),  # prefetch >= 2: the cp.async ring
                                     # K split over grid z (5 steps at K = 1088)
-                                    (2, 1, 4, 1, 4), (4, 2, 4, 0, 3), (2, 1, 8, 1, 5)])
+                                    (2, 1, 4, 1, 4), (4, 2, 4, 0, 3), (2, 1, 8, 1, 5),
+                                    # row groups: up and gate tiles on warps of their own
+                                    (1, 1, 8, 1, 1, 2), (1, 2, 6, 0, 1, 2), (2, 1, 4, 1, 1, 2),
+                                    (1, 1, 8, 1, 3, 2)])
 # 1: activations staged in shared memory; past SMALL_M_MAX too: row padding
 @pytest.mark.parametrize("m", [1, 29, 129, 200])
 def test_every_tile_config_agrees(config, m):

@@ -282,3 +282,5 @@ torch.cuda.synchronize()
 print("whole row blocks probe ran")
 # the launches that load weights before the PDL wait
 importlib.import_module("sanitize_weights_first")
+# the small-M kernels with row groups
+importlib.import_module("sanitize_row_groups")
