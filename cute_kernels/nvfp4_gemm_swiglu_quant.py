@@ -260,6 +260,16 @@ def swiglu_small_m_regime(m: int, i: int, k: int, a_fp4: bool = True,
 # 45.25, 45.20; 9216x7168 (288 blocks) 14.57, 14.64 / 18.12, 18.18). Packed words unmeasured.
 M1_THREE_WARPS_MAX_STEPS = 20
 M1_THREE_WARPS_MIN_BLOCKS = 8
+# One token on permuted words where the rule keeps two row tiles of four warps: the up tile and
+# its gate tile on two row groups of four warps each, one tile a warp (76 registers against
+# 122; ``NVFP4GemmSmallM``'s ``row_groups``). H200 2026-12-02 (session 42,
+# ``tools/row_groups_probe.py``, two rounds, graph us, (2, 1, 4, 1) -> (1, 1, 8, 1, 1, 2)):
+# 9216x7168 14.53, 14.55 -> 13.94, 13.90; 36864x7168 44.37, 44.42 -> 43.62, 43.62, the outputs
+# the same bytes (the same K steps a warp). It lost where the rule is another config
+# (34816x5120's 3 warps 30.7 -> 32.7, 4096x7168's 8 warps 7.7 -> 9.0), with 6 or 16 warps
+# (9216x7168 16.6 / 21.2), at 4 / 8 tokens (the register path: 15.3 -> 18.0), and so did the
+# plain GEMM's one-tile config as two row groups (9216x7168 M = 1 12.87 -> 13.90).
+M1_ROW_GROUPS = 2
 
 
 def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
@@ -322,7 +332,9 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
     60.4, 34816x5120 43.3 / 35.8 / 35.9 -> 34.7 / 35.4 / 35.6).
 
     One token on permuted words with at most ``M1_THREE_WARPS_MAX_STEPS`` K steps and
-    ``M1_THREE_WARPS_MIN_BLOCKS`` row blocks an SM takes 3 warps (the comment above)."""
+    ``M1_THREE_WARPS_MIN_BLOCKS`` row blocks an SM takes 3 warps; where it keeps (2, 1, 4, 1)
+    with NVFP4 activations, the two tiles go to ``M1_ROW_GROUPS`` row groups of four warps,
+    ``(1, 1, 8, 1, 1, 2)`` (the comments above)."""
     rt, jt, plain_warps, prefetch = small_m_config(m, 2 * i, k)[:4]
     rt = max(rt, 2)
     row_blocks = -(-2 * i // (16 * rt))
@@ -352,6 +364,9 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
     for splits in (4, 2):
         if ctas * splits <= H200_SMS and k // STEP >= 4 * splits:  # >= 4 K steps per split
             return rt, jt, warps, prefetch, splits
+    if permuted and a_fp4 and m == 1 and (rt, jt, warps, prefetch) == (2, 1, 4, 1):
+        groups = M1_ROW_GROUPS
+        return rt // groups, jt, warps * groups, prefetch, 1, groups
     return rt, jt, warps, prefetch
 
 

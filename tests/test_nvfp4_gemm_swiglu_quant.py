@@ -11,7 +11,7 @@ from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.large_m_plans import plain_launch_options, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
-from cute_kernels.nvfp4_gemm_small_m_split import config_splits
+from cute_kernels.nvfp4_gemm_small_m_split import config_row_groups, config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   half_group_route, launch_small_m, large_m_route,
@@ -213,12 +213,43 @@ def test_w4a16_leaves_the_small_kernel_on_big_weights():
 
 def test_one_token_on_short_k_takes_three_warps():
     """M = 1 on permuted words: 34816x5120 (20 K steps, 1088 row blocks) with 3 warps (H200,
-    session 21: 32.1 -> 30.7 us); 36864x7168, 9216x7168, packed words and M = 2 keep 4."""
+    session 21: 32.1 -> 30.7 us); packed words and M = 2 keep 4."""
     assert swiglu_small_m_config(1, 17408, 5120, True) == (2, 1, 3, 1)
     assert swiglu_small_m_config(1, 17408, 5120) == swiglu_small_m_config(2, 17408, 5120,
                                                                           True) == (2, 1, 4, 1)
-    assert swiglu_small_m_config(1, 18432, 7168, True) == (2, 1, 4, 1)
-    assert swiglu_small_m_config(1, 4608, 7168, True) == (2, 1, 4, 1)
+
+
+def test_one_token_takes_row_groups_where_the_rule_keeps_two_tiles_of_four_warps():
+    """M = 1, permuted words, NVFP4 activations: where the rule is (2, 1, 4, 1) (36864x7168,
+    9216x7168), the up and gate tiles go to two row groups of four warps (H200, session 42:
+    9216x7168 14.54 -> 13.92 us, 36864x7168 44.40 -> 43.62). The 3-warp (34816x5120), 8-warp
+    (4096x7168) and split (1024x7168) rules, packed words, bf16 activations and M = 2 keep
+    theirs."""
+    for i in (18432, 4608):
+        assert swiglu_small_m_config(1, i, 7168, True) == (1, 1, 8, 1, 1, 2)
+        assert swiglu_small_m_config(1, i, 7168) == (2, 1, 4, 1)
+        assert swiglu_small_m_config(1, i, 7168, True, a_fp4=False) == (2, 1, 4, 1)
+        assert swiglu_small_m_config(2, i, 7168, True) == (2, 1, 4, 1)
+    assert swiglu_small_m_config(1, 17408, 5120, True) == (2, 1, 3, 1)
+    assert swiglu_small_m_config(1, 2048, 7168, True) == (2, 1, 8, 1)
+    assert swiglu_small_m_config(1, 512, 7168, True) == (2, 1, 8, 1, 4)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("i", [4608, 2112])
+def test_one_token_row_groups_match_reference(i):
+    """The public function on the row-group launch (9216x7168, and I = 2112: an odd number of
+    64-row groups, 132 row blocks)
+    against the fp64 reference, and bit for bit against (2, 1, 4, 1), whose warps walk the
+    same K steps."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, 7168, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    assert swiglu_small_m_config(1, i, 7168, True) == (1, 1, 8, 1, 1, 2)
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    two_tiles, two_tiles_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, (2, 1, 4, 1))
+    assert torch.equal(out, two_tiles)
+    assert torch.equal(out_sf.view(torch.uint8), two_tiles_sf.view(torch.uint8))
 
 
 def test_small_m_keeps_the_prefetch():
@@ -238,7 +269,8 @@ def test_small_m_keeps_the_prefetch():
         for i, k in ((18432, 7168), (17408, 5120)):
             assert swiglu_small_m_config(16, i, k, permuted) == (2, 2, 4, 1)
         assert swiglu_small_m_config(12, 2048, 7168, permuted) == (2, 2, 8, 1)
-    for m, i, k in [(8, 2048, 7168), (1, 4608, 7168), (16, 4608, 7168)]:
+    # (one token on permuted words takes row groups: test_one_token_takes_row_groups_...)
+    for m, i, k in [(8, 2048, 7168), (2, 4608, 7168), (16, 4608, 7168)]:
         assert swiglu_small_m_config(m, i, k, True) == swiglu_small_m_config(m, i, k)
     # and at every M on weights under 8 Mi elements on permuted words (session 19:
     # 1024x7168 M = 64 11.94 -> 10.24 us), two token tiles included
@@ -349,8 +381,11 @@ def test_mid_m_launch_is_the_fastest_fused_launch_measured():
 def test_config_is_valid_for_the_fused_kernel():
     for m in (1, 4, 8, 9, 16, 17, 33, 64):
         for i, k in ((64, 64), (1024, 7168), (2048, 7168), (18432, 7168), (512, 18432)):
-            rt, jt, warps, prefetch = swiglu_small_m_config(m, i, k)[:4]
-            assert rt % 2 == 0 and 64 % (8 * rt) == 0, (m, i, k, rt)
+            for permuted in (False, True):
+                config = swiglu_small_m_config(m, i, k, permuted)
+                tiles = config[0] * config_row_groups(config)  # a CTA's
+                assert tiles % 2 == 0 and 64 % (8 * tiles) == 0, (m, i, k, config)
+                assert config[2] % config_row_groups(config) == 0, (m, i, k, config)
 
 
 def _captured_replay(call, out, out_sf):
