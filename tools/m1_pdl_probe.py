@@ -1,0 +1,62 @@
+"""One token on the plain small kernel with programmatic dependent launch. Session 42's
+balance probe put the one-token time at 9216x7168 at ~3.2 us plus the weight bytes at ~4.05
+TB/s (8448 / 9216 / 10560 rows: 11.60 / 12.80 / 13.70 us): the fixed part (launch, first
+loads, staging, the last CTAs' drain) is what keeps 9216x7168 (68%) and 5120x17408 (65%)
+under issue 5's 75%. PDL overlaps part of it with the previous kernel; session 7's
+``tools/pdl_probe.py`` (an older loop) measured the plain kernel at M = 1 within 0.3 us of no
+PDL except 36864x7168 (-1.1) and 7168x18432 (+5.3, its paired loop now takes PDL anyway).
+
+Per point, graph us of back-to-back ``nvfp4_gemm`` calls (interleaved, two rounds): the public
+route, and the same with PDL on, the first step's weights loaded before the wait, triggered
+after the main loop ("loop") or at the CTA's start ("start"); outputs checked equal to the
+public route's. Permuted words, NVFP4 activations. One point per CUTE_KERNELS_BENCH_SHAPES
+index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+
+import torch
+from probe_inputs import fp4_gemm_operands, print_forms, replaced, replaced_call
+
+from cute_kernels import jit, nvfp4_gemm
+from cute_kernels.bench.timing import select_shapes
+from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
+from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
+
+GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+POINTS = [(9216, 7168), (5120, 17408), (4096, 7168), (36864, 7168), (34816, 5120),
+          (7168, 2048)]
+PDL = {"PDL": True, "PDL_LOAD_BEFORE_WAIT": True}
+SWITCHES = {"loop": PDL, "start": {**PDL, "PDL_TRIGGER": "start"}}
+
+
+def compiler(name, attrs, compile_fn):
+    def compile_switched(*args):
+        with replaced(NVFP4GemmSmallM, attrs):
+            return compile_fn.uncached(*args)
+    compile_switched.__name__ = compile_switched.__qualname__ = (
+        f"{compile_fn.__name__}_{name}")
+    return jit.cached(compile_switched)
+
+
+COMPILERS = {name: {fn.__name__: compiler(name, attrs, fn)
+                    for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split)}
+             for name, attrs in SWITCHES.items()}
+alpha = torch.full((1,), 0.5, device="cuda")
+for n, k in select_shapes(POINTS):
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, 1)
+
+    def public(w):
+        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    calls = {"public": public}
+    for name, fns in COMPILERS.items():
+        calls[name] = replaced_call(public, GEMM, fns)
+    public(weights[0])
+    expected = out.clone()
+    for name in SWITCHES:
+        out.zero_()
+        calls[name](weights[0])
+        torch.cuda.synchronize()
+        if not torch.equal(out, expected):
+            print(f"gemm {n}x{k} M=1: {name} output DIFFERS from the public route's")
+    print_forms(f"gemm {n}x{k} M=1", calls, weights)
+    del weights, calls
