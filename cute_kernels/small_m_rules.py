@@ -75,6 +75,17 @@ class SmallMLaunchRules:
     PDL_ONE_WAVE = True
     # grids of at most this many CTAs per SM count as one wave
     ONE_WAVE_CTAS = 6
+    # One staged token (M = 1, x_tokens 1) of NVFP4 activations on permuted words takes PDL,
+    # the first step's weights loaded before the wait, where its CTAs split K (triggered at the
+    # start) or hold 8 warps (after the main loop). H200 2026-12-02 (session 42,
+    # ``tools/m1_pdl_probe.py``, two rounds, graph us, off / after the loop / at the start):
+    # 5120x17408 (2, 1, 4, 1, 3) 18.40, 18.39 / 18.06, 18.08 / 17.60, 17.63; 4096x7168
+    # (1, 1, 8, 1) 7.63, 7.67 / 7.34, 7.34 / 7.90, 7.94. Four warps on whole K lost or tied:
+    # 9216x7168 12.84 / 13.01 / 15.57, 36864x7168 42.30 / 42.36 / 42.42, 34816x5120 29.98 /
+    # 30.15 / 30.36. The fixed part of a one-token launch is ~3.2 us at 9216x7168 (the
+    # balance probe: 8448 / 9216 / 10560 rows 11.60 / 12.80 / 13.70 us), which PDL overlaps
+    # with the previous kernel.
+    PDL_ONE_TOKEN = True
     # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
     # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
     # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even
@@ -126,10 +137,15 @@ class SmallMLaunchRules:
                     and a_fp4 and x_tokens == 0 and prefetch == 1
                     and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
                     and wave <= self.ONE_WAVE_CTAS)
-        self.pdl = (self.PDL or short_k or paired_pdl or one_wave) and pdl_enabled()
-        self.pdl_trigger = "start" if short_k else self.PDL_TRIGGER
-        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave)
-                               and prefetch == 1)
+        # one staged token on a K split (trigger at the start) or 8 warps (``PDL_ONE_TOKEN``)
+        one_token = (not self.PDL and self.PDL_ONE_TOKEN and not paired_pdl and a_fp4
+                     and self.permuted and x_tokens == 1 and prefetch == 1 and row_groups == 1
+                     and (splits > 1 or warps == 8))
+        self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()
+        self.pdl_trigger = ("start" if short_k or (one_token and splits > 1)
+                            else self.PDL_TRIGGER)
+        self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave
+                                or one_token) and prefetch == 1)
         # CTAs per SM the shared memory leaves room for (0: no cap)
         self.ctas_cap = (2 if paired_pdl else wave if one_wave else 0) if self.pdl else 0
         one_wave_table = (wave <= self.ONE_WAVE_CTAS

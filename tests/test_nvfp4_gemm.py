@@ -461,6 +461,71 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
     assert not NVFP4GemmSmallM(9216, 7168, False, cutlass.BFloat16, 1, 1, 4, 1, 0).pdl  # W4A16
 
 
+def test_one_staged_token_takes_pdl_on_a_split_or_eight_warps(monkeypatch):
+    """One staged token of NVFP4 activations on permuted words launches with PDL, first weights
+    before the wait: on a K split triggered at the start (5120x17408 (2, 1, 4, 1, 3)), with 8
+    warps after the main loop (4096x7168 (1, 1, 8, 1)). Four warps on whole K (9216x7168,
+    36864x7168), packed words, bf16 activations, two staged tokens and row groups do not."""
+    import cutlass
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+
+    def kernel(n, k, rt, warps, splits=1, x_tokens=1, a_fp4=True, permuted=True, groups=1):
+        return NVFP4GemmSmallM(n, k, a_fp4, cutlass.BFloat16, rt, 1, warps, 1, x_tokens,
+                               splits, permuted, groups)
+
+    split = kernel(5120, 17408, 2, 4, splits=3)
+    assert split.pdl and split.pdl_load_early and split.pdl_trigger == "start"
+    assert split.ctas_cap == 0
+    eight = kernel(4096, 7168, 1, 8)
+    assert eight.pdl and eight.pdl_load_early and eight.pdl_trigger == "loop"
+    assert kernel(7168, 2048, 1, 8).pdl_trigger == "start"  # one step a warp (short K)
+    assert not kernel(9216, 7168, 1, 4).pdl and not kernel(36864, 7168, 1, 4).pdl
+    assert not kernel(5120, 17408, 2, 4, splits=3, permuted=False).pdl
+    assert not kernel(4096, 7168, 1, 8, a_fp4=False).pdl
+    assert not kernel(5120, 17408, 2, 4, splits=3, x_tokens=2).pdl
+    assert not kernel(9216, 7168, 1, 8, groups=2).pdl
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,k", [(5120, 17408), (4096, 7168)])
+def test_one_token_pdl_chain_in_a_graph_matches_eager(n, k, monkeypatch):
+    """One-token W4A4 chains through the launches ``PDL_ONE_TOKEN`` gives PDL (5120x17408: K
+    split, triggered at the start; 4096x7168 and its transpose: 8 warps), each GEMM's output
+    quantized for the next ([N, K] then [K, N]), replayed from a graph with no gaps between
+    kernels: bit for bit the eager run, and the [N, K] GEMM against the fp64 reference."""
+    from cute_kernels import nvfp4_quantize
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+    there, back = (_permuted_one(n, k), _permuted_one(k, n))
+    config = small_m_config(1, n, k, True, True)
+    kernel = NVFP4GemmSmallM(n, k, True, None, *config[:4], 1, config_splits(config), True)
+    assert kernel.pdl and kernel.pdl_load_early
+    g = 448 * 6 / 16  # activations of unit spread; the alphas keep them there
+    x = torch.randn(1, k, device="cuda").to(torch.bfloat16)
+    q, q_sf = nvfp4_quantize(x, g)
+    y = nvfp4_gemm(q, q_sf, *there, 1 / (g * 100 * k**0.5))
+    want = reference.nvfp4_gemm_fp64(q, q_sf, *there, 1 / (g * 100 * k**0.5))
+    assert _rel_err(y, want) <= 1e-2
+
+    def chain(outs):
+        y = x
+        for out in outs:
+            q, q_sf = nvfp4_quantize(y, g)
+            z = nvfp4_gemm(q, q_sf, *there, 1 / (g * 100 * k**0.5), out=out)
+            q, q_sf = nvfp4_quantize(z, g)
+            y = nvfp4_gemm(q, q_sf, *back, 1 / (g * 100 * n**0.5))
+
+    check_graph_replays_chain(chain, 3, (1, n))
+
+
+def _permuted_one(n, k):
+    """A random [N, K] NVFP4 weight (global scale 100) as (permuted words, scales)."""
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    return prepare_nvfp4_weight(b), b_sf
+
+
 def test_staged_scale_table_rule():
     """Staged configs take the scale table with two row tiles, or one row tile over one wave
     with at least four steps a warp; not one row tile over many waves or one step a warp."""

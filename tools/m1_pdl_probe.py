@@ -7,10 +7,10 @@ under issue 5's 75%. PDL overlaps part of it with the previous kernel; session 7
 PDL except 36864x7168 (-1.1) and 7168x18432 (+5.3, its paired loop now takes PDL anyway).
 
 Per point, graph us of back-to-back ``nvfp4_gemm`` calls (interleaved, two rounds): the public
-route, and the same with PDL on, the first step's weights loaded before the wait, triggered
-after the main loop ("loop") or at the CTA's start ("start"); outputs checked equal to the
-public route's. Permuted words, NVFP4 activations. One point per CUTE_KERNELS_BENCH_SHAPES
-index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+route, the same without the one-token PDL rule ("off"), and with PDL on, the first step's
+weights loaded before the wait, triggered after the main loop ("loop") or at the CTA's start
+("start"); outputs checked equal to the public route's. Permuted words, NVFP4 activations.
+One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -23,10 +23,12 @@ from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
-POINTS = [(9216, 7168), (5120, 17408), (4096, 7168), (36864, 7168), (34816, 5120),
-          (7168, 2048)]
+POINTS = [(9216, 7168), (5120, 17408), (4096, 7168), (2048, 7168), (5120, 6144), (1024, 7168),
+          (7168, 2048), (36864, 7168), (34816, 5120)]
 PDL = {"PDL": True, "PDL_LOAD_BEFORE_WAIT": True}
-SWITCHES = {"loop": PDL, "start": {**PDL, "PDL_TRIGGER": "start"}}
+# "off": without ``PDL_ONE_TOKEN`` (session 42's rule from this probe's first run)
+SWITCHES = {"off": {"PDL_ONE_TOKEN": False}, "loop": PDL,
+            "start": {**PDL, "PDL_TRIGGER": "start"}}
 
 
 def compiler(name, attrs, compile_fn):
