@@ -84,8 +84,12 @@ class SmallMLaunchRules:
     # 9216x7168 12.84 / 13.01 / 15.57, 36864x7168 42.30 / 42.36 / 42.42, 34816x5120 29.98 /
     # 30.15 / 30.36. The fixed part of a one-token launch is ~3.2 us at 9216x7168 (the
     # balance probe: 8448 / 9216 / 10560 rows 11.60 / 12.80 / 13.70 us), which PDL overlaps
-    # with the previous kernel.
+    # with the previous kernel. Second run (8 warps, off / this rule after the loop / at the
+    # start): 2048x7168 (4 steps a warp) 6.11 / 5.88 / 7.35, 1024x7168 5.50 / 4.82 / 6.77, but
+    # 5120x6144 (3 steps a warp) 8.09 / 8.36 / 6.60: at most ``PDL_ONE_TOKEN_START_STEPS``
+    # steps a warp trigger at the start too.
     PDL_ONE_TOKEN = True
+    PDL_ONE_TOKEN_START_STEPS = 3
     # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
     # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
     # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even
@@ -142,8 +146,9 @@ class SmallMLaunchRules:
                      and self.permuted and x_tokens == 1 and prefetch == 1 and row_groups == 1
                      and (splits > 1 or warps == 8))
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()
-        self.pdl_trigger = ("start" if short_k or (one_token and splits > 1)
-                            else self.PDL_TRIGGER)
+        one_token_start = one_token and (
+            splits > 1 or steps_per_warp <= self.PDL_ONE_TOKEN_START_STEPS)
+        self.pdl_trigger = "start" if short_k or one_token_start else self.PDL_TRIGGER
         self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave
                                 or one_token) and prefetch == 1)
         # CTAs per SM the shared memory leaves room for (0: no cap)

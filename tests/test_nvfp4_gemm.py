@@ -464,7 +464,8 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
 def test_one_staged_token_takes_pdl_on_a_split_or_eight_warps(monkeypatch):
     """One staged token of NVFP4 activations on permuted words launches with PDL, first weights
     before the wait: on a K split triggered at the start (5120x17408 (2, 1, 4, 1, 3)), with 8
-    warps after the main loop (4096x7168 (1, 1, 8, 1)). Four warps on whole K (9216x7168,
+    warps after the main loop (4096x7168 (1, 1, 8, 1)), at the start where a warp has at most
+    three steps (5120x6144). Four warps on whole K (9216x7168,
     36864x7168), packed words, bf16 activations, two staged tokens and row groups do not."""
     import cutlass
 
@@ -480,6 +481,7 @@ def test_one_staged_token_takes_pdl_on_a_split_or_eight_warps(monkeypatch):
     eight = kernel(4096, 7168, 1, 8)
     assert eight.pdl and eight.pdl_load_early and eight.pdl_trigger == "loop"
     assert kernel(7168, 2048, 1, 8).pdl_trigger == "start"  # one step a warp (short K)
+    assert kernel(5120, 6144, 1, 8).pdl_trigger == "start"  # three steps a warp
     assert not kernel(9216, 7168, 1, 4).pdl and not kernel(36864, 7168, 1, 4).pdl
     assert not kernel(5120, 17408, 2, 4, splits=3, permuted=False).pdl
     assert not kernel(4096, 7168, 1, 8, a_fp4=False).pdl

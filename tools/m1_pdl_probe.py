@@ -24,7 +24,7 @@ from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_spl
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 POINTS = [(9216, 7168), (5120, 17408), (4096, 7168), (2048, 7168), (5120, 6144), (1024, 7168),
-          (7168, 2048), (36864, 7168), (34816, 5120)]
+          (7168, 2048), (36864, 7168), (34816, 5120), (5120, 5120), (4096, 4096)]
 PDL = {"PDL": True, "PDL_LOAD_BEFORE_WAIT": True}
 # "off": without ``PDL_ONE_TOKEN`` (session 42's rule from this probe's first run)
 SWITCHES = {"off": {"PDL_ONE_TOKEN": False}, "loop": PDL,
