@@ -87,7 +87,9 @@ class SmallMLaunchRules:
     # with the previous kernel. Second run (8 warps, off / this rule after the loop / at the
     # start): 2048x7168 (4 steps a warp) 6.11 / 5.88 / 7.35, 1024x7168 5.50 / 4.82 / 6.77, but
     # 5120x6144 (3 steps a warp) 8.09 / 8.36 / 6.60: at most ``PDL_ONE_TOKEN_START_STEPS``
-    # steps a warp trigger at the start too.
+    # steps a warp trigger at the start too. Third run, on that rule (off / rule): 5120x6144
+    # 8.08 / 6.61, 5120x5120 (3 steps) 7.75 / 6.35, 4096x4096 (2 steps) 5.12 / 4.61,
+    # 4096x7168 7.64 / 7.33.
     PDL_ONE_TOKEN = True
     PDL_ONE_TOKEN_START_STEPS = 3
     # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
