@@ -12,53 +12,15 @@ weights loaded before the wait, triggered after the main loop ("loop") or at the
 ("start"); outputs checked equal to the public route's. Permuted words, NVFP4 activations.
 One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import importlib
+from probe_inputs import print_small_m_switches
 
-import torch
-from probe_inputs import fp4_gemm_operands, print_forms, replaced, replaced_call
-
-from cute_kernels import jit, nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
-from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 
-GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 POINTS = [(9216, 7168), (5120, 17408), (4096, 7168), (2048, 7168), (5120, 6144), (1024, 7168),
           (7168, 2048), (36864, 7168), (34816, 5120), (5120, 5120), (4096, 4096)]
 PDL = {"PDL": True, "PDL_LOAD_BEFORE_WAIT": True}
 # "off": without ``PDL_ONE_TOKEN`` (session 42's rule from this probe's first run)
 SWITCHES = {"off": {"PDL_ONE_TOKEN": False}, "loop": PDL,
             "start": {**PDL, "PDL_TRIGGER": "start"}}
-
-
-def compiler(name, attrs, compile_fn):
-    def compile_switched(*args):
-        with replaced(NVFP4GemmSmallM, attrs):
-            return compile_fn.uncached(*args)
-    compile_switched.__name__ = compile_switched.__qualname__ = (
-        f"{compile_fn.__name__}_{name}")
-    return jit.cached(compile_switched)
-
-
-COMPILERS = {name: {fn.__name__: compiler(name, attrs, fn)
-                    for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split)}
-             for name, attrs in SWITCHES.items()}
-alpha = torch.full((1,), 0.5, device="cuda")
 for n, k in select_shapes(POINTS):
-    weights, a, a_sf, out = fp4_gemm_operands(n, k, 1)
-
-    def public(w):
-        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-    calls = {"public": public}
-    for name, fns in COMPILERS.items():
-        calls[name] = replaced_call(public, GEMM, fns)
-    public(weights[0])
-    expected = out.clone()
-    for name in SWITCHES:
-        out.zero_()
-        calls[name](weights[0])
-        torch.cuda.synchronize()
-        if not torch.equal(out, expected):
-            print(f"gemm {n}x{k} M=1: {name} output DIFFERS from the public route's")
-    print_forms(f"gemm {n}x{k} M=1", calls, weights)
-    del weights, calls
+    print_small_m_switches(n, k, 1, SWITCHES)

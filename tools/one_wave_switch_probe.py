@@ -8,45 +8,11 @@ route and each switch, whose outputs are checked equal to the public route's. Pe
 NVFP4 activations. One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
 compiles only."""
 
-import importlib
+from probe_inputs import print_small_m_switches
 
-import torch
-from probe_inputs import fp4_gemm_operands, print_forms, replaced, replaced_call
-
-from cute_kernels import jit, nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
 
-GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 POINTS = [(9216, 7168, 4), (9216, 7168, 8), (4096, 7168, 4), (4096, 7168, 8)]
 SWITCHES = {"exit": {"PDL_TRIGGER": "exit"}, "no_table": {"REGISTER_SCALE_TABLE": False}}
-
-
-def compiler(name, attrs):
-    def compile_switched(*args):
-        with replaced(NVFP4GemmSmallM, attrs):
-            return compile_nvfp4_gemm_small_m.uncached(*args)
-    compile_switched.__name__ = compile_switched.__qualname__ = f"compile_{name}"
-    return jit.cached(compile_switched)
-
-
-COMPILERS = {name: compiler(name, attrs) for name, attrs in SWITCHES.items()}
-alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
-    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
-
-    def public(w):
-        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-    calls = {"public": public}
-    for name, fn in COMPILERS.items():
-        calls[name] = replaced_call(public, GEMM, {"compile_nvfp4_gemm_small_m": fn})
-    public(weights[0])
-    expected = out.clone()
-    for name in SWITCHES:
-        out.zero_()
-        calls[name](weights[0])
-        torch.cuda.synchronize()
-        if not torch.equal(out, expected):
-            print(f"gemm {n}x{k} M={m}: {name} output DIFFERS from the public route's")
-    print_forms(f"gemm {n}x{k} M={m}", calls, weights)
-    del weights, calls
+    print_small_m_switches(n, k, m, SWITCHES)

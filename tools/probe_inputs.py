@@ -356,3 +356,53 @@ def print_forms(label: str, calls: dict, copies: list, rounds: int = 2) -> None:
     variants = {name: (copies, call) for name, call in calls.items()}
     for times in _variant_rounds(variants, rounds):
         print(f"{label}: " + " ".join(f"{v}={t:.2f}" for v, t in zip(calls, times)), flush=True)
+
+
+_SWITCHED: dict = {}
+
+
+def switched_small_m_compilers(name: str, attrs: dict) -> dict:
+    """``nvfp4_gemm``'s small-M compile functions (plain and K split) by name, each compiling
+    with ``NVFP4GemmSmallM``'s ``attrs`` replaced under a cache key of its own (``name``)."""
+    if name not in _SWITCHED:
+        from cute_kernels import jit
+        from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
+        from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
+
+        compilers = {}
+        for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split):
+            def compile_switched(*args, fn=fn):
+                with replaced(NVFP4GemmSmallM, attrs):
+                    return fn.uncached(*args)
+            compile_switched.__name__ = compile_switched.__qualname__ = f"{fn.__name__}_{name}"
+            compilers[fn.__name__] = jit.cached(compile_switched)
+        _SWITCHED[name] = compilers
+    return _SWITCHED[name]
+
+
+def print_small_m_switches(n: int, k: int, m: int, switches: dict) -> None:
+    """One point of a launch-switch probe of the plain small kernel: graph us of back-to-back
+    ``nvfp4_gemm`` calls at M NVFP4 tokens on [N, K] permuted words (``print_forms``), the
+    public route and the same with each of ``switches`` (name -> ``NVFP4GemmSmallM`` class
+    attributes) set; each switched output is checked equal to the public route's."""
+    from cute_kernels import nvfp4_gemm
+
+    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
+    alpha = torch.full((1,), 0.5, device="cuda")
+
+    def public(w):
+        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    calls = {"public": public}
+    for name, attrs in switches.items():
+        calls[name] = replaced_call(public, gemm, switched_small_m_compilers(name, attrs))
+    label = f"gemm {n}x{k} M={m}"
+    public(weights[0])
+    expected = out.clone()
+    for name in switches:
+        out.zero_()
+        calls[name](weights[0])
+        torch.cuda.synchronize()
+        if not torch.equal(out, expected):
+            print(f"{label}: {name} output DIFFERS from the public route's")
+    print_forms(label, calls, weights)
