@@ -382,8 +382,8 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     row_groups]]) on operands ``nvfp4_gemm`` has validated; alpha a one-element fp32 tensor.
     With splits > 1 K is split over grid z and reduced in the same launch
     (``nvfp4_gemm_small_m_split``): an fp32 workspace per call and the stream's arrival
-    counters (``arrival_counters``). The tile sweep and the config tests call it directly. Permuted int32 weight words (``weight_dims``)
-    take the kernels' permuted decode."""
+    counters (``arrival_counters``). The tile sweep and the config tests call it directly.
+    Permuted int32 weight words (``weight_dims``) take the kernels' permuted decode."""
     n, k, permuted = weight_dims(b)
     m = a.shape[0]
     splits = config_splits(config)

@@ -753,6 +753,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                         sums[r * self.rt + t, j, e] = total
         return sums
 
+
 def fake_operands(n: int, k: int, a_fp4: bool):
     """(M, a, a_sf, b, b_sf, alpha): the fake input tensors of a small-M kernel with static N
     and K and a dynamic M (``sym_int``), as the compiled functions take them (int32 words)."""

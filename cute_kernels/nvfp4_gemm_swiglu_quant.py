@@ -10,10 +10,10 @@ Small M (``swiglu_small_m_regime``: up to 16 tokens, up to 32 or 64 for smaller 
 
 * ``tile_row``: a CTA with ``rt`` row tiles (``row_tiles * row_groups``; with two row groups
   the up tile and its gate tile are on warps of their own) takes ``rt / 2`` tiles of up rows
-  (16 output columns each) and, as tiles ``rt/2 .. rt-1``, the gate rows 64 further. So lane ``4g + q``
-  holds up and gate of the same output column in ``acc[t]`` and ``acc[t + rt/2]``: column
-  ``c = c0 + 16 t + g + 8 (e // 2)`` of token ``tok0 + 8 j + 2 q + e % 2`` (``8 rt`` divides
-  64, so a CTA's columns never straddle an up/gate group).
+  (16 output columns each) and, as tiles ``rt/2 .. rt-1``, the gate rows 64 further. So lane
+  ``4g + q`` holds up and gate of the same output column in ``acc[t]`` and ``acc[t + rt/2]``:
+  column ``c = c0 + 16 t + g + 8 (e // 2)`` of token ``tok0 + 8 j + 2 q + e % 2`` (``8 rt``
+  divides 64, so a CTA's columns never straddle an up/gate group).
 * ``epilogue`` (warp 0): h in fp32 per element, ``silu_mul_fast(alpha * gate, alpha * up)``
   as ``silu_mul_nvfp4_quant`` and the large-M kernel form it (ex2/rcp.approx: the precise
   expf and IEEE division were 2/3 of the epilogue); a quant block (16 consecutive columns of one
