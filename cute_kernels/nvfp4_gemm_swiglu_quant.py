@@ -275,9 +275,9 @@ M1_ROW_GROUPS = 2
 
 def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
                           a_fp4: bool = True) -> tuple[int, ...]:
-    """(row_tiles, token_tiles, warps, prefetch[, splits]): ``small_m_config`` of the [2I, K] GEMM, then
-    what ``tools/swiglu_config_probe.py`` measured best for the fused kernel (H200,
-    2026-11-29, every config at M = 1, 8, 16, 32 on the issue's five shapes):
+    """(row_tiles, token_tiles, warps, prefetch[, splits[, row_groups]]): ``small_m_config`` of
+    the [2I, K] GEMM, then what ``tools/swiglu_config_probe.py`` measured best for the fused
+    kernel (H200, 2026-11-29, every config at M = 1, 8, 16, 32 on the issue's five shapes):
 
     * at least two row tiles (an up tile and its gate tile);
     * where that leaves fewer row blocks than SMs (small I: 1024x7168 has 32), 8 warps per CTA
