@@ -87,6 +87,10 @@ def warp_steps(k: int, splits: int, warps: int) -> int:
 class NVFP4GemmSmallM(SmallMLaunchRules):
     """The kernel; its launch rules (loop variant, PDL, CTAs per SM) are ``small_m_rules``'s."""
 
+    # Probe switch: at most this many main-loop iterations a warp (None: all). The sums then
+    # miss K steps; ``tools/fixed_part_probe.py`` times a launch's fixed part with it.
+    PROBE_MAX_STEPS = None
+
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
                  x_tokens: int = 0, splits: int = 1, permuted: bool = False,
@@ -132,6 +136,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
         self._choose_launch(n, a_fp4, row_tiles, warps, prefetch, x_tokens, splits,
                             self.steps_per_warp, self.acc_per_lane, row_groups)
+        if self.PROBE_MAX_STEPS is not None:  # after the rules: the same launch, less loop
+            self.steps_per_warp = min(self.steps_per_warp, self.PROBE_MAX_STEPS)
         self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
                            + (4 * X_ZERO_WORDS if self.lean_staged else 0)
                            + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
