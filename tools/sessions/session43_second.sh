@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 43's second call (prepared in session 42, ~300 s): the fused cluster-pair kernel
+# (cute_kernels/swiglu_small_m_pairs.py, compile-tested only): its GPU tests (fp64 reference,
+# bit for bit against (2, 1, 4, 1)), memcheck and racecheck on tools/sanitize_pairs.py, then
+# tools/pairs_probe.py (public route against the pairs at M = 1 / 4 / 8 on four shapes).
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session43_second.sh
+source "$(dirname "$0")/../device_common.sh"
+warm_points pairs_probe 250 0 1 2 3
+gpu_tests 300 /tmp/logs/t-pairs.log tests/test_nvfp4_gemm_swiglu_quant.py -k cluster_pairs &
+wait
+echo "warm-up + tests done after $(elapsed) s"; test_summary
+grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
+cp /tmp/logs/t-pairs.log "$OUT/"
+for tool in memcheck racecheck; do
+  timeout 150 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+    python tools/sanitize_pairs.py > "$OUT/$tool.log" 2>&1 &
+done
+wait
+for tool in memcheck racecheck; do
+  echo "$tool: $(grep -E "SUMMARY|probe ran" "$OUT/$tool.log" | tr '\n' ' ')"
+done
+timeout 200 python tools/pairs_probe.py 2>&1 | tee "$OUT/pairs_probe.log"
+echo "done after $(elapsed) s"
