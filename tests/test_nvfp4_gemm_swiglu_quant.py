@@ -59,6 +59,18 @@ def test_small_m_pairs_compiles_for_sm90a(i, k, a_dtype, x_tokens, permuted):
                         x_tokens, permuted)
 
 
+def test_small_m_pairs_tile_rows():
+    """A pair CTA's tile: the up rows of its 8 columns (``c = 8 block``: 64-row up groups
+    128 rows apart) and, 64 rows on, their gate rows; per-thread load offsets fold (codes 64
+    rows on, scales 8 bytes on in the 128x4 atom)."""
+    from cute_kernels.swiglu_small_m_pairs import NVFP4GemmSwigluQuantSmallMPairs
+
+    kernel = NVFP4GemmSwigluQuantSmallMPairs(192, 576, True)
+    assert [kernel.tile_row(b, 0) for b in range(10)] == [0, 8, 16, 24, 32, 40, 48, 56, 128, 136]
+    assert kernel.row_offsets() == ((0, 0), (64 * 288, 8))
+    assert kernel.rt_cta == 1 and kernel.CLUSTER_Y == 2 and kernel.pdl_load_early
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [1, 5, 8])
 @pytest.mark.parametrize("i,k,fp4_a,permute", [(192, 1088, True, False), (192, 1088, False, False),
