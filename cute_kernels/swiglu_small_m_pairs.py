@@ -28,7 +28,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass._mlir.dialects import llvm
-from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.cute.runtime import make_fake_stream
 from cutlass.cutlass_dsl import dsl_user_op
 from cutlass.memory import SmemAllocator
 import torch
@@ -40,7 +40,8 @@ from .arch import compile_options
 from .device_fp4 import div6, e2m1_encode_total, over_quant_block
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .nvfp4_gemm import staged_tokens
-from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m import NVFP4GemmSmallM
+from .nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM, fake_fused_operands
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
@@ -58,28 +59,22 @@ def store_to_peer(smem_ptr, value, peer_rank, *, loc=None, ip=None) -> None:
                     is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT, loc=loc, ip=ip)
 
 
-class NVFP4GemmSwigluQuantSmallMPairs(NVFP4GemmSmallM):
+class NVFP4GemmSwigluQuantSmallMPairs(NVFP4GemmSwigluQuantSmallM):
     """Static I (a multiple of 64), K, activation type, warps and prefetch; one row tile and
-    one token tile a CTA (up to 8 tokens), two CTAs a cluster."""
+    one token tile a CTA (up to 8 tokens), two CTAs a cluster. The fused kernel's arguments
+    and launch switches (PDL), its own tiles and epilogue."""
 
-    PDL = True  # as ``NVFP4GemmSwigluQuantSmallM``
-    PDL_LOAD_BEFORE_WAIT = True
     HALF_ROWS = GATE_UP_GROUP
     CLUSTER_Y = 2
 
     def __init__(self, i: int, k: int, a_fp4: bool, warps: int = 4, prefetch: int = 1,
                  x_tokens: int = 0, permuted: bool = False):
         assert i % GATE_UP_GROUP == 0 and prefetch <= 1
-        super().__init__(2 * i, k, a_fp4, cutlass.Uint8, 1, 1, warps, prefetch, x_tokens,
-                         permuted=permuted)
+        # the plain kernel's one tile a CTA (the fused class asks two)
+        NVFP4GemmSmallM.__init__(self, 2 * i, k, a_fp4, cutlass.Uint8, 1, 1, warps, prefetch,
+                                 x_tokens, permuted=permuted)
         self.i = i
         self.kb_out = i // BLOCK
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
-                 stream):
-        self._launch(mA, mASF, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream)
 
     def tile_row(self, block, t: int):
         """The up row of the CTA's first column ``c = 8 block`` (its gate row ``HALF_ROWS`` on):
@@ -152,14 +147,9 @@ def compile_nvfp4_gemm_swiglu_quant_small_m_pairs(i: int, k: int, a_dtype: str, 
                                                   permuted: bool = False):
     """Static I (weights [2I, K/2]), K and config; M dynamic (at most 8 tokens). Arguments as
     ``compile_nvfp4_gemm_swiglu_quant_small_m``'s without a K split."""
-    a_fp4 = a_dtype == "fp4"
-    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    kernel = NVFP4GemmSwigluQuantSmallMPairs(i, k, a_fp4, warps, prefetch, x_tokens, permuted)
-    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf,
+    kernel = NVFP4GemmSwigluQuantSmallMPairs(i, k, a_dtype == "fp4", warps, prefetch, x_tokens,
+                                             permuted)
+    return cute.compile(kernel, *fake_fused_operands(i, k, a_dtype == "fp4"),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 

@@ -13,6 +13,19 @@ sanitize() {
   echo "$1 exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$1.log" | tail -1)" \
     > "$OUT/$1.txt"
 }
+# sanitize_script SCRIPT: memcheck and racecheck at once on tools/SCRIPT.py (API errors off:
+# cuda-python's driver lookups report as errors), logs in $OUT/TOOL.log, one summary line each
+sanitize_script() {
+  local tool
+  for tool in memcheck racecheck; do
+    timeout 150 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+      python "tools/$1.py" > "$OUT/$tool.log" 2>&1 &
+  done
+  wait
+  for tool in memcheck racecheck; do
+    echo "$tool: $(grep -E "SUMMARY|probe ran" "$OUT/$tool.log" | tr '\n' ' ')"
+  done
+}
 # gpu_tests SECONDS LOG pytest-args...: the GPU tests, quietly, into LOG
 gpu_tests() {
   local secs=$1 log=$2

@@ -11,13 +11,6 @@ wait
 echo "warm-up + tests done after $(elapsed) s"; test_summary
 grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
 cp /tmp/logs/t-pairs.log "$OUT/"
-for tool in memcheck racecheck; do
-  timeout 150 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
-    python tools/sanitize_pairs.py > "$OUT/$tool.log" 2>&1 &
-done
-wait
-for tool in memcheck racecheck; do
-  echo "$tool: $(grep -E "SUMMARY|probe ran" "$OUT/$tool.log" | tr '\n' ' ')"
-done
+sanitize_script sanitize_pairs
 timeout 200 python tools/pairs_probe.py 2>&1 | tee "$OUT/pairs_probe.log"
 echo "done after $(elapsed) s"
