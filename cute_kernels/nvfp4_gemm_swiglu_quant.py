@@ -278,6 +278,11 @@ M1_THREE_WARPS_MIN_BLOCKS = 8
 # (9216x7168 16.6 / 21.2), at 4 / 8 tokens (the register path: 15.3 -> 18.0), and so did the
 # plain GEMM's one-tile config as two row groups (9216x7168 M = 1 12.87 -> 13.90).
 M1_ROW_GROUPS = 2
+# Where the one-token rule is those row groups: the cluster-pair kernel instead
+# (``swiglu_small_m_pairs``: the plain kernel's grid of one-tile CTAs, two a cluster sharing a
+# quant block), config (1, 1, 4, 1, 1, 1, 2). Off until measured (session 42 built it;
+# ``tools/pairs_probe.py``).
+M1_CLUSTER_PAIRS = False
 
 
 def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
@@ -373,6 +378,8 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
         if ctas * splits <= H200_SMS and k // STEP >= 4 * splits:  # >= 4 K steps per split
             return rt, jt, warps, prefetch, splits
     if permuted and a_fp4 and m == 1 and (rt, jt, warps, prefetch) == (2, 1, 4, 1):
+        if M1_CLUSTER_PAIRS:
+            return 1, 1, 4, 1, 1, 1, 2
         groups = M1_ROW_GROUPS
         return rt // groups, jt, warps * groups, prefetch, 1, groups
     return rt, jt, warps, prefetch
@@ -382,8 +389,15 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
                    out: torch.Tensor, out_sf: torch.Tensor,
                    config: tuple[int, ...]) -> None:
     """The fused small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[,
-    splits[, row_groups]]) on validated operands (M >= 1); alpha and out_global_scale
-    one-element fp32 tensors. splits > 1: K split over grid z, reduced in the same launch."""
+    splits[, row_groups[, 2]]]) on validated operands (M >= 1); alpha and out_global_scale
+    one-element fp32 tensors. splits > 1: K split over grid z, reduced in the same launch; a
+    seventh element 2: the cluster-pair kernel (``swiglu_small_m_pairs``; 1..8 tokens, the
+    config's warps)."""
+    if len(config) > 6 and config[6] == 2:
+        from .swiglu_small_m_pairs import launch_small_m_pairs  # it imports this module
+
+        launch_small_m_pairs(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, config[2])
+        return
     two_i, k, permuted = weight_dims(w)
     i, m = two_i // 2, a.shape[0]
     splits = config_splits(config)

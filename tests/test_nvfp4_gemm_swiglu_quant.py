@@ -93,6 +93,25 @@ def test_cluster_pairs_match_two_tile_launch(m, i, k, fp4_a, permute):
     two_tiles, two_tiles_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, (2, 1, 4, 1))
     assert torch.equal(out, two_tiles)
     assert torch.equal(out_sf.view(torch.uint8), two_tiles_sf.view(torch.uint8))
+    # the same through launch_small_m's config (1, 1, 4, 1, 1, 1, 2)
+    routed, routed_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, (1, 1, 4, 1, 1, 1, 2))
+    assert torch.equal(routed, out) and torch.equal(routed_sf.view(torch.uint8),
+                                                    out_sf.view(torch.uint8))
+
+
+def test_one_token_cluster_pairs_switch(monkeypatch):
+    """``M1_CLUSTER_PAIRS`` (off until measured) turns the one-token row-group rule into the
+    cluster-pair config; the other rules keep theirs."""
+    import importlib
+
+    fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")  # not the function
+
+    assert swiglu_small_m_config(1, 4608, 7168, True) == (1, 1, 8, 1, 1, 2)
+    monkeypatch.setattr(fused, "M1_CLUSTER_PAIRS", True)
+    assert swiglu_small_m_config(1, 4608, 7168, True) == (1, 1, 4, 1, 1, 1, 2)
+    assert swiglu_small_m_config(1, 18432, 7168, True) == (1, 1, 4, 1, 1, 1, 2)
+    assert swiglu_small_m_config(1, 17408, 5120, True) == (2, 1, 3, 1)
+    assert swiglu_small_m_config(2, 4608, 7168, True) == (2, 1, 4, 1)
 
 
 @pytest.mark.parametrize("i,k,tile_m", [
