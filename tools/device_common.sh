@@ -13,6 +13,15 @@ sanitize() {
   echo "$1 exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$1.log" | tail -1)" \
     > "$OUT/$1.txt"
 }
+# report_warm_and_tests: after the caller's background warm-ups and gpu_tests, waits for them,
+# reports the tests (test_summary) and any warm-up traceback, and keeps the test logs in $OUT
+report_warm_and_tests() {
+  wait
+  echo "warm-up + tests done after $(elapsed) s"; test_summary
+  grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
+  local f
+  for f in /tmp/logs/t-*.log; do cp "$f" "$OUT/"; done
+}
 # sanitize_script SCRIPT: memcheck and racecheck at once on tools/SCRIPT.py (API errors off:
 # cuda-python's driver lookups report as errors), logs in $OUT/TOOL.log, one summary line each
 sanitize_script() {

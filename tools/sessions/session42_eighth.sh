@@ -9,10 +9,7 @@ warm_points m1_pdl_probe 200 0 1 2 3 4 5 6 7 8
 warm_suite nvfp4_gemm 1 5
 gpu_tests 300 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py -k "one_token_pdl or chain or graph or replay" &
 gpu_tests 300 /tmp/logs/t-models.log tests/models tests/test_pdl_trigger.py &
-wait
-echo "warm-up + tests done after $(elapsed) s"; test_summary
-grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
-for f in /tmp/logs/t-*.log; do cp "$f" "$OUT/"; done
+report_warm_and_tests
 timeout 200 python tools/m1_pdl_probe.py 2>&1 | tee "$OUT/m1_pdl_probe.log"
 run_suite nvfp4_gemm 100 1 5
 grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|4|8|16|64|256|1024) " | cut -c1-175

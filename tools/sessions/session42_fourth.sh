@@ -10,10 +10,7 @@ warm_suite swiglu 0 1
 gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
   -k "one_token or graph or replay or chain" &
 gpu_tests 300 /tmp/logs/t-models.log tests/models tests/test_pdl_trigger.py &
-wait
-echo "warm-up + tests done after $(elapsed) s"; test_summary
-grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
-for f in /tmp/logs/t-*.log; do cp "$f" "$OUT/"; done
+report_warm_and_tests
 timeout 150 python tools/one_wave_switch_probe.py 2>&1 | tee "$OUT/one_wave_switch_probe.log"
 run_suite swiglu 90 0 1
 grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|16|64|256|1024) " | cut -c1-175

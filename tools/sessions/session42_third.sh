@@ -18,10 +18,7 @@ for m in 1 29 129 200; do
 done
 gpu_tests 300 /tmp/logs/t-plain.log "${ids_plain[@]}" &
 gpu_tests 300 /tmp/logs/t-fused.log "${ids_fused[@]}" &
-wait
-echo "warm-up + tests done after $(elapsed) s"; test_summary
-grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
-for f in /tmp/logs/t-*.log; do cp "$f" "$OUT/"; done
+report_warm_and_tests
 timeout 200 python tools/row_groups_probe.py 2>&1 | tee "$OUT/row_groups_probe.log"
 for tool in memcheck racecheck; do
   timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \

@@ -7,10 +7,7 @@
 source "$(dirname "$0")/../device_common.sh"
 warm_points pairs_probe 250 0 1 2 3
 gpu_tests 300 /tmp/logs/t-pairs.log tests/test_nvfp4_gemm_swiglu_quant.py -k cluster_pairs &
-wait
-echo "warm-up + tests done after $(elapsed) s"; test_summary
-grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
-cp /tmp/logs/t-pairs.log "$OUT/"
+report_warm_and_tests
 sanitize_script sanitize_pairs
 timeout 200 python tools/pairs_probe.py 2>&1 | tee "$OUT/pairs_probe.log"
 echo "done after $(elapsed) s"
