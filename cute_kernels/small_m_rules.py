@@ -114,7 +114,8 @@ class SmallMLaunchRules:
     REGISTER_SCALE_TABLE = True
     # With the first weights loaded before the PDL wait (``pdl_load_early``), the register
     # path's scale table filled before the wait too, not after it (a probe switch,
-    # ``tools/table_first_probe.py``; unmeasured).
+    # ``tools/table_first_probe.py``; H200 2026-12-02, session 42: even or slower at all ten
+    # points, 9216x7168 M = 4 14.69 -> 14.74 us, 7168x2048 M = 4 4.40 -> 4.77).
     TABLE_BEFORE_WAIT = False
 
     def _choose_launch(self, n: int, a_fp4: bool, row_tiles: int, warps: int, prefetch: int,

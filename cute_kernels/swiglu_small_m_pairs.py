@@ -20,7 +20,8 @@ a token: column ``c0 + g`` at bit ``4 g``); the CTA of rank ``r`` stores its 4 b
 ``8 b + 4 r`` of the packed row, rank 0 the scale byte and the scale padding rows. The sums
 are those of (2, 1, 4, 1) (the same K steps a warp), so the outputs are bit-identical to it.
 
-A probe kernel (``tools/pairs_probe.py``); the public route does not take it yet.
+Compile-tested, not yet timed (``tools/pairs_probe.py``): the public route takes it only with
+``nvfp4_gemm_swiglu_quant.M1_CLUSTER_PAIRS``, off.
 """
 
 from __future__ import annotations
