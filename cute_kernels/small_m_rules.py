@@ -75,6 +75,12 @@ class SmallMLaunchRules:
     PDL_ONE_WAVE = True
     # grids of at most this many CTAs per SM count as one wave
     ONE_WAVE_CTAS = 6
+    # Probe switches (``tools/wave_start_probe.py``): where one-wave launches trigger the next
+    # kernel ("loop" or "start"); one staged token counted as a one-wave launch too; kernels
+    # with ``PDL`` always on (the fused one) held to the wave's CTAs per SM like one_wave.
+    ONE_WAVE_TRIGGER = "loop"
+    ONE_WAVE_STAGED = False
+    ONE_WAVE_ALWAYS_PDL = False
     # One staged token (M = 1, x_tokens 1) of NVFP4 activations on permuted words takes PDL,
     # the first step's weights loaded before the wait, where its CTAs split K (triggered at the
     # start) or hold 8 warps (after the main loop). H200 2026-12-02 (session 42,
@@ -140,8 +146,9 @@ class SmallMLaunchRules:
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
         # CTAs per SM of a grid of one token tile
         wave = -(-(-(-n // (16 * row_tiles * row_groups)) * splits) // H200_SMS)
-        one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
-                    and a_fp4 and x_tokens == 0 and prefetch == 1
+        one_wave = ((not self.PDL or self.ONE_WAVE_ALWAYS_PDL) and not short_k
+                    and not paired_pdl and self.PDL_ONE_WAVE and a_fp4 and prefetch == 1
+                    and (x_tokens == 0 or (self.ONE_WAVE_STAGED and x_tokens == 1))
                     and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
                     and wave <= self.ONE_WAVE_CTAS)
         # one staged token on a K split (trigger at the start) or 8 warps (``PDL_ONE_TOKEN``)
@@ -151,7 +158,8 @@ class SmallMLaunchRules:
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()
         one_token_start = one_token and (
             splits > 1 or steps_per_warp <= self.PDL_ONE_TOKEN_START_STEPS)
-        self.pdl_trigger = "start" if short_k or one_token_start else self.PDL_TRIGGER
+        self.pdl_trigger = ("start" if short_k or one_token_start
+                            else self.ONE_WAVE_TRIGGER if one_wave else self.PDL_TRIGGER)
         self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave
                                 or one_token) and prefetch == 1)
         # CTAs per SM the shared memory leaves room for (0: no cap)

@@ -406,3 +406,54 @@ def print_small_m_switches(n: int, k: int, m: int, switches: dict) -> None:
         if not torch.equal(out, expected):
             print(f"{label}: {name} output DIFFERS from the public route's")
     print_forms(label, calls, weights)
+
+
+def switched_fused_small_m_compilers(name: str, attrs: dict) -> dict:
+    """The fused op's small-M compile function (plain and K split) by name, compiling with
+    ``NVFP4GemmSmallM``'s ``attrs`` replaced (the fused kernels inherit them) under a cache key
+    of its own (``name``): ``replaced_call``'s attributes for the fused module."""
+    from cute_kernels import jit
+    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM
+    from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
+
+    key = f"fused_{name}"
+    if key not in _SWITCHED:
+        def compile_switched(*args):
+            with replaced(NVFP4GemmSmallM, attrs):
+                return compile_nvfp4_gemm_swiglu_quant_small_m.uncached(*args)
+        compile_switched.__name__ = compile_switched.__qualname__ = f"compile_fused_{name}"
+        _SWITCHED[key] = {"compile_nvfp4_gemm_swiglu_quant_small_m":
+                          jit.cached(compile_switched)}
+    return _SWITCHED[key]
+
+
+def print_fused_small_m_switches(two_i: int, k: int, m: int, switches: dict) -> None:
+    """``print_small_m_switches`` for the fused op: back-to-back ``nvfp4_gemm_swiglu_quant``
+    calls at M NVFP4 tokens on [2I, K] permuted gate_up words, the public route and each of
+    ``switches``; each switched output checked equal to the public route's."""
+    from cute_kernels import nvfp4_gemm_swiglu_quant
+
+    fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+    words = gate_up_words(two_i, k, True)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    gs = torch.full((1,), 30.0, device="cuda")
+    results = {}
+
+    def public(w, name="public"):
+        results[name] = nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs)
+    calls = {"public": public}
+    for name, attrs in switches.items():
+        calls[name] = replaced_call(lambda w, name=name: public(w, name), fused,
+                                    switched_fused_small_m_compilers(name, attrs))
+    label = f"fused {two_i}x{k} M={m}"
+    for name, call in calls.items():
+        call(words[0])
+    torch.cuda.synchronize()
+    for name in switches:
+        if not all(torch.equal(x.view(torch.uint8), y.view(torch.uint8))
+                   for x, y in zip(results[name], results["public"])):
+            print(f"{label}: {name} output DIFFERS from the public route's")
+    results.clear()
+    print_forms(label, calls, words)

@@ -1,0 +1,65 @@
+"""Small-M launch switches (``NVFP4GemmSmallM`` class attributes, which the fused kernels
+inherit) in a model's MLP step rather than in back-to-back calls of one GEMM: quantize x ->
+fused gate_up -> down ``nvfp4_gemm``, each step's output the next step's input. Session 7 saw
+PDL win on one GEMM and lose in the DeepSeek-V3 step (7168x18432 29.6 -> 34.9 us, the step
+81.7 -> 95.8).
+
+Measured: session 43 (H200 2026-12-02), the one-token PDL rule (``PDL_ONE_TOKEN``) in the
+Qwen3.8 step at M = 1, rule / off: 51.77, 51.76 / 52.58, 52.38 us.
+
+Per point, graph us per step (interleaved, two rounds): the public functions ("public") and the
+same under each switch; the steps' outputs checked equal. One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+
+import torch
+from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, replaced_call,
+                          switched_fused_small_m_compilers, switched_small_m_compilers)
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, nvfp4_quantize
+from cute_kernels.bench.timing import select_shapes, warm_only
+
+GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+MODELS = {"Qwen3.8": (5120, 17408), "DeepSeek-V3": (7168, 18432)}
+START = {"start": {"ONE_WAVE_TRIGGER": "start"}}
+POINTS = [("Qwen3.8", 4, START), ("Qwen3.8", 8, START), ("DeepSeek-V3", 4, START),
+          ("DeepSeek-V3", 8, START), ("Qwen3.8", 1, {"off": {"PDL_ONE_TOKEN": False}})]
+G = 448 * 6 / 16  # activations of unit spread; the alphas keep them there
+
+
+def switched(step, name: str, attrs: dict):
+    """``step`` with ``attrs`` set for both the plain and the fused small-M kernels."""
+    inner = replaced_call(step, GEMM, switched_small_m_compilers(name, attrs))
+    return replaced_call(inner, FUSED, switched_fused_small_m_compilers(name, attrs))
+
+
+for model, m, switches in select_shapes(POINTS):
+    hidden, inter = MODELS[model]
+    copies = list(zip(gate_up_words(2 * inter, hidden, True),
+                      permuted_weight_copies(hidden, inter)))
+    x = torch.randn(m, hidden, device="cuda").to(torch.bfloat16)
+    y = torch.empty(m, hidden, device="cuda", dtype=torch.bfloat16)
+
+    def step(w, x=x, y=y, hidden=hidden, inter=inter):
+        (wg, wg_sf), (wd, wd_sf) = w
+        q, q_sf = nvfp4_quantize(x, G)
+        h, h_sf = nvfp4_gemm_swiglu_quant(q, q_sf, wg, wg_sf, 1 / (G * 100 * hidden**0.5), G)
+        nvfp4_gemm(h, h_sf, wd, wd_sf, 1 / (G * 100 * inter**0.5), out=y)
+        x.copy_(y)  # the next step's input
+
+    calls = {"public": step}
+    calls.update({name: switched(step, name, attrs) for name, attrs in switches.items()})
+    start, outs = x.clone(), {}
+    for name, call in calls.items():
+        x.copy_(start)
+        call(copies[0])
+        torch.cuda.synchronize()
+        outs[name] = y.clone()
+    label = f"{model} MLP step {2 * inter}x{hidden} + {hidden}x{inter} M={m}"
+    if not warm_only() and not all(torch.equal(o, outs["public"]) for o in outs.values()):
+        print(f"{label}: the outputs DIFFER")
+    x.copy_(start)
+    print_forms(label, calls, copies)
+    del copies, calls
