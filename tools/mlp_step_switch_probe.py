@@ -7,6 +7,10 @@ PDL win on one GEMM and lose in the DeepSeek-V3 step (7168x18432 29.6 -> 34.9 us
 Measured: session 43 (H200 2026-12-02), the one-token PDL rule (``PDL_ONE_TOKEN``) in the
 Qwen3.8 step at M = 1, rule / off: 51.77, 51.76 / 52.58, 52.38 us.
 
+Session 43's first run (M = 4 / 8, the one-wave trigger at the CTA start in the down GEMM,
+public / start): Qwen3.8 M = 4 58.29, 58.32 / 58.33, 58.36, M = 8 58.35, 58.27 / 58.29, 58.27;
+DeepSeek-V3 M = 4 76.73, 76.72 / 76.78, 76.81, M = 8 77.40, 77.41 / 77.43, 77.39: even.
+
 Per point, graph us per step (interleaved, two rounds): the public functions ("public") and the
 same under each switch; the steps' outputs checked equal. One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -22,17 +26,28 @@ from cute_kernels.bench.timing import select_shapes, warm_only
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
-MODELS = {"Qwen3.8": (5120, 17408), "DeepSeek-V3": (7168, 18432)}
-START = {"start": {"ONE_WAVE_TRIGGER": "start"}}
+MODELS = {"Qwen3.8": (5120, 17408), "DeepSeek-V3": (7168, 18432),
+          "DeepSeek-V3 TP4": (7168, 4608), "DeepSeek-V3 expert": (7168, 2048)}
+# switch name -> ({"gemm": NVFP4GemmSmallM attributes, "fused": NVFP4GemmSwigluQuantSmallM's})
+START = {"start": {"gemm": {"ONE_WAVE_TRIGGER": "start"}}}
+NEW = {"new": {"gemm": {"ONE_WAVE_TRIGGER": "start", "ONE_WAVE_STAGED": True},
+               "fused": {"PDL_TRIGGER": "start"}}}
 POINTS = [("Qwen3.8", 4, START), ("Qwen3.8", 8, START), ("DeepSeek-V3", 4, START),
-          ("DeepSeek-V3", 8, START), ("Qwen3.8", 1, {"off": {"PDL_ONE_TOKEN": False}})]
+          ("DeepSeek-V3", 8, START), ("Qwen3.8", 1, {"off": {"gemm": {"PDL_ONE_TOKEN": False}}}),
+          ("Qwen3.8", 1, NEW), ("DeepSeek-V3", 1, NEW), ("DeepSeek-V3 TP4", 1, NEW),
+          ("DeepSeek-V3 TP4", 4, NEW), ("DeepSeek-V3 expert", 1, NEW),
+          ("DeepSeek-V3 expert", 4, NEW)]
 G = 448 * 6 / 16  # activations of unit spread; the alphas keep them there
 
 
 def switched(step, name: str, attrs: dict):
-    """``step`` with ``attrs`` set for both the plain and the fused small-M kernels."""
-    inner = replaced_call(step, GEMM, switched_small_m_compilers(name, attrs))
-    return replaced_call(inner, FUSED, switched_fused_small_m_compilers(name, attrs))
+    """``step`` with the plain small-M kernel's ``attrs["gemm"]`` and the fused one's
+    ``attrs["fused"]`` set."""
+    if "gemm" in attrs:
+        step = replaced_call(step, GEMM, switched_small_m_compilers(name, attrs["gemm"]))
+    if "fused" in attrs:
+        step = replaced_call(step, FUSED, switched_fused_small_m_compilers(name, attrs["fused"]))
+    return step
 
 
 for model, m, switches in select_shapes(POINTS):

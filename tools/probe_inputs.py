@@ -19,14 +19,19 @@ def replaced(cls, attrs: dict):
     class, or its switches; or a module's functions, a plan forced), restored on exit:
     compile a probe's variant under its own ``jit.cached`` function, so that its cache key
     differs from the default's."""
-    saved = {name: getattr(cls, name) for name in attrs}
+    # a subclass's inherited attribute is deleted again on exit, not shadowed by a copy
+    own = vars(cls)
+    saved = {name: own[name] for name in attrs if name in own}
     for name, value in attrs.items():
         setattr(cls, name, value)
     try:
         yield
     finally:
-        for name, value in saved.items():
-            setattr(cls, name, value)
+        for name in attrs:
+            if name in saved:
+                setattr(cls, name, saved[name])
+            else:
+                delattr(cls, name)
 
 
 def replaced_call(call, module, attrs: dict):
@@ -410,16 +415,17 @@ def print_small_m_switches(n: int, k: int, m: int, switches: dict) -> None:
 
 def switched_fused_small_m_compilers(name: str, attrs: dict) -> dict:
     """The fused op's small-M compile function (plain and K split) by name, compiling with
-    ``NVFP4GemmSmallM``'s ``attrs`` replaced (the fused kernels inherit them) under a cache key
-    of its own (``name``): ``replaced_call``'s attributes for the fused module."""
+    ``NVFP4GemmSwigluQuantSmallM``'s ``attrs`` replaced (the K split subclass inherits them;
+    the plain GEMM's kernel keeps its own) under a cache key of its own (``name``):
+    ``replaced_call``'s attributes for the fused module."""
     from cute_kernels import jit
-    from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM
-    from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
+    from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
+                                                      compile_nvfp4_gemm_swiglu_quant_small_m)
 
     key = f"fused_{name}"
     if key not in _SWITCHED:
         def compile_switched(*args):
-            with replaced(NVFP4GemmSmallM, attrs):
+            with replaced(NVFP4GemmSwigluQuantSmallM, attrs):
                 return compile_nvfp4_gemm_swiglu_quant_small_m.uncached(*args)
         compile_switched.__name__ = compile_switched.__qualname__ = f"compile_fused_{name}"
         _SWITCHED[key] = {"compile_nvfp4_gemm_swiglu_quant_small_m":
