@@ -79,6 +79,17 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # one writer we ship, ``prepare_gate_up_weight``, synchronizes before it returns.
     PDL = True
     PDL_LOAD_BEFORE_WAIT = True
+    # Register-path launches without a K split trigger the next kernel at the CTA start, not
+    # after the main loop. H200 2026-12-02 (session 43, ``tools/wave_start_probe.py``, two
+    # rounds, graph us, loop / start): 9216x7168 M = 2 / 4 / 8 15.26 / 15.19 / 15.31 -> 15.02
+    # / 14.98 / 15.07, 36864x7168 M = 4 45.09 -> 44.69, 34816x5120 M = 4 33.69 -> 33.57,
+    # 4096x7168 M = 4 / 8 8.58 / 8.68 -> 8.53 / 8.65. Staged tokens and K splits lost or won
+    # nothing: 4096x7168 M = 1 / 2 7.67 / 8.09 -> 9.85 / 11.30, 2048x7168 (split in two) M = 1
+    # 6.75 -> 8.01, M = 4 even, 1024x7168 (split in four) M = 1 / 4 5.78 / 6.38 -> 7.11 / 9.52,
+    # 36864x7168 M = 1 43.58 -> 43.73, 34816x5120 30.77 -> 30.93 (9216x7168 M = 1 13.92 ->
+    # 13.71 won). Held to the wave's CTAs per SM as the plain GEMM's one-wave launches, it did
+    # no better (9216x7168 M = 1 / 4 13.82 / 15.00, 4096x7168 M = 1 7.77).
+    REGISTER_PDL_START = True
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,

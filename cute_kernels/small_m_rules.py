@@ -75,12 +75,30 @@ class SmallMLaunchRules:
     PDL_ONE_WAVE = True
     # grids of at most this many CTAs per SM count as one wave
     ONE_WAVE_CTAS = 6
-    # Probe switches (``tools/wave_start_probe.py``): where one-wave launches trigger the next
-    # kernel ("loop" or "start"); one staged token counted as a one-wave launch too; kernels
-    # with ``PDL`` always on (the fused one) held to the wave's CTAs per SM like one_wave.
-    ONE_WAVE_TRIGGER = "loop"
-    ONE_WAVE_STAGED = False
-    ONE_WAVE_ALWAYS_PDL = False
+    # One-wave launches of one row tile a warp trigger the next kernel at the CTA start, not
+    # after the main loop ("loop"). H200 2026-12-02 (session 43, ``tools/wave_start_probe.py``,
+    # two rounds, graph us, loop / start): 9216x7168 M = 2 / 4 / 8 14.74 / 14.80 / 14.77 ->
+    # 14.14 / 14.22 / 14.27, 4096x7168 M = 4 / 8 8.41 / 8.42 -> 8.09 / 8.10, 7168x18432 M = 4
+    # / 8 26.93 / 27.09 -> 26.43 / 26.62, 5120x17408 (K split in two) M = 4 / 8 19.11 / 19.19
+    # -> 18.57 / 18.66, 7168x2048 (1, 2, 4, 1) M = 12 / 16 6.31 / 6.31 -> 5.50 / 5.52,
+    # 5120x6144 M = 4 8.47 -> 7.97, 1024x7168 6.68 -> 6.37, 7168x4608 9.11 -> 8.36. Two row
+    # tiles a warp lost: 16384x5120 M = 4 19.64 -> 20.77, 14336x5120 M = 2 18.19 -> 19.21. In
+    # the MLP steps (``tools/mlp_step_switch_probe.py``, the down GEMM) even: Qwen3.8 M = 4 / 8
+    # 58.31 / 58.31 -> 58.35 / 58.28, DeepSeek-V3 76.73 / 77.41 -> 76.80 / 77.41.
+    ONE_WAVE_TRIGGER = "start"
+    # One staged token on permuted words (one row tile, no row groups) over one wave launches
+    # the same way (PDL, the wave's CTAs per SM, trigger at the start), unless the one-token rule
+    # below already triggers it at the start. Session 43 (same probe, us, before / after):
+    # 9216x7168 (1, 1, 4, 1) 12.73 -> 12.13, 8192x5120 8.99 -> 8.25, 4096x7168 (1, 1, 8, 1)
+    # 7.32 -> 6.69, 2048x7168 5.91 -> 5.03, 1024x7168 4.84 -> 4.56; after the main loop it lost
+    # (9216x7168 13.01). Where the one-token rule triggers at the start, the cap lost:
+    # 5120x6144 6.63 -> 6.86, 7168x4608 9.84 -> 10.04, 5120x5120 6.37 -> 6.58 (4096x4096 4.62
+    # -> 4.28 won).
+    ONE_WAVE_STAGED = True
+    # Kernels with ``PDL`` always on (the fused one): register-path launches (no staged
+    # tokens) of NVFP4 activations on permuted words without a K split trigger at the CTA
+    # start (``NVFP4GemmSwigluQuantSmallM``).
+    REGISTER_PDL_START = False
     # One staged token (M = 1, x_tokens 1) of NVFP4 activations on permuted words takes PDL,
     # the first step's weights loaded before the wait, where its CTAs split K (triggered at the
     # start) or hold 8 warps (after the main loop). H200 2026-12-02 (session 42,
@@ -146,20 +164,27 @@ class SmallMLaunchRules:
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
         # CTAs per SM of a grid of one token tile
         wave = -(-(-(-n // (16 * row_tiles * row_groups)) * splits) // H200_SMS)
-        one_wave = ((not self.PDL or self.ONE_WAVE_ALWAYS_PDL) and not short_k
-                    and not paired_pdl and self.PDL_ONE_WAVE and a_fp4 and prefetch == 1
-                    and (x_tokens == 0 or (self.ONE_WAVE_STAGED and x_tokens == 1))
-                    and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
-                    and wave <= self.ONE_WAVE_CTAS)
         # one staged token on a K split (trigger at the start) or 8 warps (``PDL_ONE_TOKEN``)
         one_token = (not self.PDL and self.PDL_ONE_TOKEN and not paired_pdl and a_fp4
                      and self.permuted and x_tokens == 1 and prefetch == 1 and row_groups == 1
                      and (splits > 1 or warps == 8))
-        self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()
         one_token_start = one_token and (
             splits > 1 or steps_per_warp <= self.PDL_ONE_TOKEN_START_STEPS)
-        self.pdl_trigger = ("start" if short_k or one_token_start
-                            else self.ONE_WAVE_TRIGGER if one_wave else self.PDL_TRIGGER)
+        staged_wave = (self.ONE_WAVE_STAGED and x_tokens == 1 and self.permuted
+                       and row_tiles == 1 and row_groups == 1 and not one_token_start)
+        one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
+                    and a_fp4 and (x_tokens == 0 or staged_wave) and prefetch == 1
+                    and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
+                    and wave <= self.ONE_WAVE_CTAS)
+        self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()
+        register_start = (self.PDL and self.REGISTER_PDL_START and a_fp4 and self.permuted
+                          and x_tokens == 0 and splits == 1)
+        if short_k or one_token_start or register_start:
+            self.pdl_trigger = "start"
+        elif one_wave and row_tiles == 1:
+            self.pdl_trigger = self.ONE_WAVE_TRIGGER
+        else:
+            self.pdl_trigger = self.PDL_TRIGGER
         self.pdl_load_early = ((self.PDL_LOAD_BEFORE_WAIT or short_k or paired_pdl or one_wave
                                 or one_token) and prefetch == 1)
         # CTAs per SM the shared memory leaves room for (0: no cap)

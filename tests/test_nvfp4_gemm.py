@@ -439,8 +439,10 @@ def test_paired_steps_take_pdl_at_two_ctas_per_sm(monkeypatch):
 def test_one_wave_register_path_takes_pdl(monkeypatch):
     """Register-path grids of one wave (9216x7168: 576 CTAs, five per SM) launch with PDL,
     their shared memory leaving room for the wave's CTAs per SM and not one more, K splits
-    too (5120x17408 in two: 640 CTAs); staged tokens, more than one wave, configs without
-    the register prefetch (they serve up to 64 tokens) or bf16 activations do not."""
+    too (5120x17408 in two: 640 CTAs), triggered at the CTA start with one row tile a warp and
+    after the main loop with two (16384x5120); staged tokens on packed words, more than one
+    wave, configs without the register prefetch (they serve up to 64 tokens) or bf16
+    activations do not."""
     import cutlass
 
     from cute_kernels.nvfp4_gemm_small_m import SMEM_PER_SM
@@ -448,10 +450,13 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
     wave = NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 0)
     assert wave.pdl and wave.pdl_load_early and wave.ctas_cap == 5
+    assert wave.pdl_trigger == "start"
+    two_tiles = NVFP4GemmSmallM(16384, 5120, True, cutlass.BFloat16, 2, 1, 4, 1, 0)
+    assert two_tiles.pdl and two_tiles.ctas_cap == 4 and two_tiles.pdl_trigger == "loop"
     per_cta = wave.smem_bytes + 1024
     assert 5 * per_cta <= SMEM_PER_SM < 6 * per_cta
     assert 5 * per_cta <= wave._carveout() * SMEM_PER_SM // 100
-    assert not NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1).pdl  # staged
+    assert not NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1).pdl  # packed
     assert not NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 2, 1, 4, 1, 0).pdl  # 9 per SM
     split = NVFP4GemmSmallM(5120, 17408, True, cutlass.BFloat16, 1, 1, 4, 1, 0, 2)
     assert split.pdl and split.ctas_cap == 5
@@ -461,12 +466,34 @@ def test_one_wave_register_path_takes_pdl(monkeypatch):
     assert not NVFP4GemmSmallM(9216, 7168, False, cutlass.BFloat16, 1, 1, 4, 1, 0).pdl  # W4A16
 
 
-def test_one_staged_token_takes_pdl_on_a_split_or_eight_warps(monkeypatch):
+def test_fused_register_path_triggers_at_the_start(monkeypatch):
+    """The fused kernel (PDL always on) triggers the next kernel at the CTA start on the
+    register path without a K split, on permuted words of NVFP4 activations; after the main
+    loop with staged tokens, a K split, packed words or bf16 activations."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
+                                                      NVFP4GemmSwigluQuantSmallMSplitK)
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+
+    def trigger(splits=1, x_tokens=0, a_fp4=True, permuted=True):
+        cls = NVFP4GemmSwigluQuantSmallMSplitK if splits > 1 else NVFP4GemmSwigluQuantSmallM
+        kernel = cls(4608, 7168, a_fp4, 2, 1, 4, 1, x_tokens, splits, permuted)
+        assert kernel.pdl and kernel.ctas_cap == 0
+        return kernel.pdl_trigger
+
+    assert trigger() == "start"
+    assert trigger(x_tokens=1) == trigger(permuted=False) == trigger(a_fp4=False) == "loop"
+    assert trigger(splits=2) == "loop"
+
+
+def test_one_staged_token_takes_pdl(monkeypatch):
     """One staged token of NVFP4 activations on permuted words launches with PDL, first weights
-    before the wait: on a K split triggered at the start (5120x17408 (2, 1, 4, 1, 3)), with 8
-    warps after the main loop (4096x7168 (1, 1, 8, 1)), at the start where a warp has at most
-    three steps (5120x6144). Four warps on whole K (9216x7168,
-    36864x7168), packed words, bf16 activations, two staged tokens and row groups do not."""
+    before the wait: on a K split triggered at the start (5120x17408 (2, 1, 4, 1, 3)), at the
+    start where a warp has at most three steps (5120x6144), else over one wave held to the
+    wave's CTAs per SM, triggered at the start (9216x7168 (1, 1, 4, 1), 4096x7168 (1, 1, 8,
+    1); without that rule, 8 warps after the main loop and four not at all). More than one
+    wave of four warps on whole K (36864x7168), packed words, bf16 activations, two staged
+    tokens and row groups do not."""
     import cutlass
 
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
@@ -478,11 +505,19 @@ def test_one_staged_token_takes_pdl_on_a_split_or_eight_warps(monkeypatch):
     split = kernel(5120, 17408, 2, 4, splits=3)
     assert split.pdl and split.pdl_load_early and split.pdl_trigger == "start"
     assert split.ctas_cap == 0
+    assert kernel(7168, 2048, 1, 8).pdl_trigger == "start"  # one step a warp (short K)
+    three = kernel(5120, 6144, 1, 8)  # three steps a warp: not held to its wave either
+    assert three.pdl_trigger == "start" and three.ctas_cap == 0
+    assert not kernel(36864, 7168, 1, 4).pdl  # 18 CTAs an SM
+    # one wave (``ONE_WAVE_STAGED``): held to the wave's CTAs per SM, trigger at the start
+    for n, warps, cap in ((4096, 8, 2), (9216, 4, 5)):
+        wave = kernel(n, 7168, 1, warps)
+        assert wave.pdl and wave.pdl_load_early and wave.pdl_trigger == "start"
+        assert wave.ctas_cap == cap
+    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_WAVE_STAGED", False)
     eight = kernel(4096, 7168, 1, 8)
     assert eight.pdl and eight.pdl_load_early and eight.pdl_trigger == "loop"
-    assert kernel(7168, 2048, 1, 8).pdl_trigger == "start"  # one step a warp (short K)
-    assert kernel(5120, 6144, 1, 8).pdl_trigger == "start"  # three steps a warp
-    assert not kernel(9216, 7168, 1, 4).pdl and not kernel(36864, 7168, 1, 4).pdl
+    assert eight.ctas_cap == 0 and not kernel(9216, 7168, 1, 4).pdl
     assert not kernel(5120, 17408, 2, 4, splits=3, permuted=False).pdl
     assert not kernel(4096, 7168, 1, 8, a_fp4=False).pdl
     assert not kernel(5120, 17408, 2, 4, splits=3, x_tokens=2).pdl
@@ -490,21 +525,25 @@ def test_one_staged_token_takes_pdl_on_a_split_or_eight_warps(monkeypatch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n,k", [(5120, 17408), (4096, 7168)])
-def test_one_token_pdl_chain_in_a_graph_matches_eager(n, k, monkeypatch):
-    """One-token W4A4 chains through the launches ``PDL_ONE_TOKEN`` gives PDL (5120x17408: K
-    split, triggered at the start; 4096x7168 and its transpose: 8 warps), each GEMM's output
-    quantized for the next ([N, K] then [K, N]), replayed from a graph with no gaps between
-    kernels: bit for bit the eager run, and the [N, K] GEMM against the fp64 reference."""
+@pytest.mark.parametrize("n,k,m", [(5120, 17408, 1), (4096, 7168, 1), (9216, 7168, 1),
+                                   (9216, 7168, 4), (5120, 17408, 4)])
+def test_small_m_pdl_chain_in_a_graph_matches_eager(n, k, m, monkeypatch):
+    """W4A4 chains through launches the small-M rules give PDL, one token (5120x17408: K
+    split, triggered at the start; 4096x7168 and its transpose: 8 warps; 9216x7168: one wave
+    held to its CTAs per SM, triggered at the start) and four (one wave of register-path CTAs,
+    triggered at the start; 5120x17408 split in two), each GEMM's output quantized for the next
+    ([N, K] then [K, N]), replayed from a graph with no gaps between kernels: bit for bit the
+    eager run, and the [N, K] GEMM against the fp64 reference."""
     from cute_kernels import nvfp4_quantize
 
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
     there, back = (_permuted_one(n, k), _permuted_one(k, n))
-    config = small_m_config(1, n, k, True, True)
-    kernel = NVFP4GemmSmallM(n, k, True, None, *config[:4], 1, config_splits(config), True)
+    config = small_m_config(m, n, k, True, True)
+    kernel = NVFP4GemmSmallM(n, k, True, None, *config[:4], int(m == 1), config_splits(config),
+                             True)
     assert kernel.pdl and kernel.pdl_load_early
     g = 448 * 6 / 16  # activations of unit spread; the alphas keep them there
-    x = torch.randn(1, k, device="cuda").to(torch.bfloat16)
+    x = torch.randn(m, k, device="cuda").to(torch.bfloat16)
     q, q_sf = nvfp4_quantize(x, g)
     y = nvfp4_gemm(q, q_sf, *there, 1 / (g * 100 * k**0.5))
     want = reference.nvfp4_gemm_fp64(q, q_sf, *there, 1 / (g * 100 * k**0.5))
@@ -518,7 +557,7 @@ def test_one_token_pdl_chain_in_a_graph_matches_eager(n, k, monkeypatch):
             q, q_sf = nvfp4_quantize(z, g)
             y = nvfp4_gemm(q, q_sf, *back, 1 / (g * 100 * n**0.5))
 
-    check_graph_replays_chain(chain, 3, (1, n))
+    check_graph_replays_chain(chain, 3, (m, n))
 
 
 def _permuted_one(n, k):

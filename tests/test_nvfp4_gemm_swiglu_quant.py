@@ -1089,6 +1089,41 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
     check_graph_replays_chain(chain, len(down), (m, k))
 
 
+@pytest.mark.gpu
+def test_register_start_chain_in_a_graph_matches_eager(monkeypatch):
+    """The fused kernel's trigger at the CTA start on the register path
+    (``REGISTER_PDL_START``): three four-token W4A4 MLP steps on permuted words (quantize,
+    fused gate_up, down ``nvfp4_gemm`` whose output feeds the next step), replayed from a graph
+    with no gaps between kernels, equal the eager run bit for bit."""
+    from cute_kernels import nvfp4_quantize, prepare_nvfp4_weight
+    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+    m, i, k = 4, 512, 1024
+    config = swiglu_small_m_config(m, i, k, True)
+    assert NVFP4GemmSwigluQuantSmallM(i, k, True, *config[:4], 0,
+                                      permuted=True).pdl_trigger == "start"
+    w, w_sf, g_w = _weights(i, k, "cuda")
+    w, w_sf, g_w = (*prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True),
+                    float(g_w))
+    down = []
+    for _ in range(3):
+        d, d_sf = reference.nvfp4_quantize(torch.randn(k, i, device="cuda").to(torch.bfloat16),
+                                           100.0)
+        down.append((prepare_nvfp4_weight(d), d_sf))
+    g, g_out = 448 * 6 / 16, 448 * 6 / 8  # unit spread in and out; the alphas keep it
+    x = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+
+    def chain(outs):
+        y = x
+        for (d, d_sf), out in zip(down, outs):
+            q, q_sf = nvfp4_quantize(y, g)
+            h, h_sf = nvfp4_gemm_swiglu_quant(q, q_sf, w, w_sf, 1 / (g * g_w * k**0.5), g_out)
+            y = nvfp4_gemm(h, h_sf, d, d_sf, 1 / (g_out * 100 * i**0.5), out=out)
+
+    check_graph_replays_chain(chain, len(down), (m, k))
+
+
 def test_half_group_route():
     """The fused op launches as ``nvfp4_gemm`` does where that takes 64-row tiles on the
     [2I, K] weight (session 34): 4096x7168 from 17 tokens to 256, and from 9 on permuted words
