@@ -90,13 +90,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # Probe switch: at most this many main-loop iterations a warp (None: all). The sums then
     # miss K steps; ``tools/fixed_part_probe.py`` times a launch's fixed part with it.
     PROBE_MAX_STEPS = None
-    # An MMA tile's rows are ``g`` and ``g + HALF_ROWS`` of its first row (``tile_row``): 8,
-    # consecutive rows; a subclass may pair rows further apart (the fused kernel's cluster
-    # pairs put an up row and its gate row, 64 on, in one tile).
-    HALF_ROWS = 8
-    # CTAs a cluster along the row blocks (grid y); a subclass with 2 exchanges data between
-    # the pair in its epilogue (``cluster_barriers``).
-    CLUSTER_Y = 1
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -174,13 +167,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         m = outs[0].shape[0]
         rows_per_cta = 16 * self.rt_cta
         tokens_per_cta = 8 * self.jt
-        cluster = {}
-        if cutlass.const_expr(self.CLUSTER_Y > 1):
-            cluster = {"cluster": [1, self.CLUSTER_Y, 1]}
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=((m + tokens_per_cta - 1) // tokens_per_cta,
                   (self.n + rows_per_cta - 1) // rows_per_cta, self.splits),
-            block=(32 * self.warps, 1, 1), **cluster, smem=self.smem_bytes, stream=stream,
+            block=(32 * self.warps, 1, 1), smem=self.smem_bytes, stream=stream,
             use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
             preferred_smem_carveout=self._carveout())
 
@@ -206,21 +196,21 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
 
     # ---------------------------------------------------------------- loads (raw registers)
     def row_offsets(self):
-        """Per weight row ``t`` of a thread (row tile ``t // 2``, row ``g + HALF_ROWS (t %
-        2)``): the byte offsets of its codes and of its scales from those of the thread's first
-        row, where both are the same in every row block and every row exists; else None. Then
-        the loads take one base address per thread and fold the offsets into their
-        instructions, with no clamp: the row addresses no longer cost ~60 instructions per step
-        (H200 SASS, 7168x18432). Host arithmetic, cached (evaluated while tracing)."""
+        """Per weight row ``t`` of a thread (row tile ``t // 2``, row ``g + 8 (t % 2)``): the
+        byte offsets of its codes and of its scales from those of the thread's first row, where
+        both are the same in every row block and every row exists; else None. Then the loads
+        take one base address per thread and fold the offsets into their instructions, with no
+        clamp: the row addresses no longer cost ~60 instructions per step (H200 SASS,
+        7168x18432). Host arithmetic, cached (evaluated while tracing)."""
         if not hasattr(self, "_row_offsets"):
             self._row_offsets = self._fixed_row_offsets()
         return self._row_offsets
 
     def _fixed_row_offsets(self):
         blocks = -(-self.n // (16 * self.rt_cta))
-        rows = [[self.warp_tile_row(b, gr, t // 2) + (t % 2) * self.HALF_ROWS
-                 for t in range(2 * self.rt)] for b in range(blocks) for gr in range(self.rg)]
-        if max(max(r) for r in rows) + 7 >= self.n:  # a tile's last row: g = 7
+        rows = [[self.warp_tile_row(b, gr, t // 2) + (t % 2) * 8 for t in range(2 * self.rt)]
+                for b in range(blocks) for gr in range(self.rg)]
+        if max(max(r) for r in rows) + 7 >= self.n:
             return None
         deltas = [rows[0][t] - rows[0][0] for t in range(2 * self.rt)]
         if any(r[t] - r[0] != deltas[t] for r in rows for t in range(2 * self.rt)):
@@ -278,8 +268,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(weights and bases is not None):
             self._load_weights_at(bases, col, bq, bs, mBSF.element_type)
         for t in cutlass.range_constexpr(2 * self.rt if weights and bases is None else 0):
-            row = cutlass.min(self.warp_tile_row(block, group, t // 2)
-                              + (t % 2) * self.HALF_ROWS + g, self.n - 1)
+            row = cutlass.min(self.warp_tile_row(block, group, t // 2) + (t % 2) * 8 + g,
+                              self.n - 1)
             self._load_codes_and_scales(mB, b_sf_layout, mBSF, row, col, bq[t, None],
                                         bs[t, None])
         for j in cutlass.range_constexpr(0 if self.x_tokens or not acts else self.jt):
@@ -357,8 +347,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                       cute.zipped_divide(sc[word, None], (4,)))
 
         for t in cutlass.range_constexpr(2 * self.rt):
-            row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * self.HALF_ROWS + g,
-                              self.n - 1)
+            row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
             pieces(mB, row, 2 * t, 2)
             scale_word(b_sf_layout, mBSF, row, t)
         for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
@@ -567,13 +556,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
                 acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
-        if cutlass.const_expr(self.CLUSTER_Y > 1):
-            if warp != 0:
-                self.cluster_barriers()  # the epilogue's, for the warps that do not run it
-
-    def cluster_barriers(self):
-        """With ``CLUSTER_Y`` > 1: the cluster barriers warp 0's epilogue passes (a
-        subclass's), passed by the other warps (every thread of the cluster arrives)."""
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are
@@ -725,14 +707,14 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     @cute.jit
     def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
         """Warp 0, after the reduction: ``acc[t, j, e]`` is the full dot product of weight row
-        ``tile_row(block, t) + g + HALF_ROWS (e // 2)`` and token ``tok0 + 8 j + 2 lane_q + e % 2``.
+        ``tile_row(block, t) + g + 8 (e // 2)`` and token ``tok0 + 8 j + 2 lane_q + e % 2``.
         Here: ``D[token, row] = alpha * acc``, cast to the output dtype."""
         mD = outs[0]
         alpha = scalars[0][0]
         for t in cutlass.range_constexpr(self.rt_cta):
             for j in cutlass.range_constexpr(self.jt):
                 for e in cutlass.range_constexpr(4):
-                    row = self.tile_row(block, t) + g + (e // 2) * self.HALF_ROWS
+                    row = self.tile_row(block, t) + g + (e // 2) * 8
                     tok = tok0 + j * 8 + lane_q * 2 + e % 2
                     if row < self.n and tok < m:
                         mD[tok, row] = (acc[t, j, e] * alpha).to(self.out_dtype)

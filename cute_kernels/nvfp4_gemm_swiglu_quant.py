@@ -289,11 +289,12 @@ M1_THREE_WARPS_MIN_BLOCKS = 8
 # (9216x7168 16.6 / 21.2), at 4 / 8 tokens (the register path: 15.3 -> 18.0), and so did the
 # plain GEMM's one-tile config as two row groups (9216x7168 M = 1 12.87 -> 13.90).
 M1_ROW_GROUPS = 2
-# Where the one-token rule is those row groups: the cluster-pair kernel instead
-# (``swiglu_small_m_pairs``: the plain kernel's grid of one-tile CTAs, two a cluster sharing a
-# quant block), config (1, 1, 4, 1, 1, 1, 2). Off until measured (session 42 built it;
-# ``tools/pairs_probe.py``).
-M1_CLUSTER_PAIRS = False
+# A cluster-pair kernel (the plain kernel's grid of one 8-column tile a CTA, two a cluster
+# sharing the quant block's amax through distributed shared memory; commit bacceec, removed
+# in session 43) lost to this rule and to (2, 1, 4, 1) everywhere (H200 2026-12-02, graph us,
+# public / pairs): 9216x7168 M = 1 / 4 / 8 13.83 / 15.19 / 15.32 against 15.83 / 15.35 /
+# 15.45, 36864x7168 43.01 / 44.40 / 44.53 against 49.6 / 49.5 / 49.7, 34816x5120 30.43 / 33.39
+# / 33.44 against 36.0 / 35.8 / 36.0, 4096x7168 7.66 / 8.57 / 8.65 against 10.5 / 10.7 / 10.6.
 
 
 def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
@@ -389,8 +390,6 @@ def swiglu_small_m_config(m: int, i: int, k: int, permuted: bool = False,
         if ctas * splits <= H200_SMS and k // STEP >= 4 * splits:  # >= 4 K steps per split
             return rt, jt, warps, prefetch, splits
     if permuted and a_fp4 and m == 1 and (rt, jt, warps, prefetch) == (2, 1, 4, 1):
-        if M1_CLUSTER_PAIRS:
-            return 1, 1, 4, 1, 1, 1, 2
         groups = M1_ROW_GROUPS
         return rt // groups, jt, warps * groups, prefetch, 1, groups
     return rt, jt, warps, prefetch
@@ -400,15 +399,8 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
                    out: torch.Tensor, out_sf: torch.Tensor,
                    config: tuple[int, ...]) -> None:
     """The fused small-M kernel with an explicit (row_tiles, token_tiles, warps, prefetch[,
-    splits[, row_groups[, 2]]]) on validated operands (M >= 1); alpha and out_global_scale
-    one-element fp32 tensors. splits > 1: K split over grid z, reduced in the same launch; a
-    seventh element 2: the cluster-pair kernel (``swiglu_small_m_pairs``; 1..8 tokens, the
-    config's warps)."""
-    if len(config) > 6 and config[6] == 2:
-        from .swiglu_small_m_pairs import launch_small_m_pairs  # it imports this module
-
-        launch_small_m_pairs(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, config[2])
-        return
+    splits[, row_groups]]) on validated operands (M >= 1); alpha and out_global_scale
+    one-element fp32 tensors. splits > 1: K split over grid z, reduced in the same launch."""
     two_i, k, permuted = weight_dims(w)
     i, m = two_i // 2, a.shape[0]
     splits = config_splits(config)

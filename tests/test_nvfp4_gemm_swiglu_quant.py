@@ -24,8 +24,6 @@ from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
                                                launch_large_m)
 from cute_kernels.swiglu_split_route import (fp32_route_plan, launch_split_route,
                                              split_route_plan)
-from cute_kernels.swiglu_small_m_pairs import (compile_nvfp4_gemm_swiglu_quant_small_m_pairs,
-                                               launch_small_m_pairs)
 from cute_kernels.testing import compile_only
 from layouts import interleave_gate_up, sf_padded_shape, unswizzle_sf
 from tests.conftest import check_graph_replays_chain, poisoned
@@ -48,70 +46,6 @@ def test_small_m_compiles_for_sm90a(i, k, a_dtype, config):
 ])
 def test_small_m_split_compiles_for_sm90a(i, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, i, k, a_dtype, *config)
-
-
-@pytest.mark.parametrize("i,k,a_dtype,x_tokens,permuted", [
-    (4608, 7168, "fp4", 1, True),              # 9216x7168 at one token
-    (192, 1088, "torch.bfloat16", 0, False),   # the register path, a K tail, I % 128 = 64
-])
-def test_small_m_pairs_compiles_for_sm90a(i, k, a_dtype, x_tokens, permuted):
-    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m_pairs, i, k, a_dtype, 4, 1,
-                        x_tokens, permuted)
-
-
-def test_small_m_pairs_tile_rows():
-    """A pair CTA's tile: the up rows of its 8 columns (``c = 8 block``: 64-row up groups
-    128 rows apart) and, 64 rows on, their gate rows; per-thread load offsets fold (codes 64
-    rows on, scales 8 bytes on in the 128x4 atom)."""
-    from cute_kernels.swiglu_small_m_pairs import NVFP4GemmSwigluQuantSmallMPairs
-
-    kernel = NVFP4GemmSwigluQuantSmallMPairs(192, 576, True)
-    assert [kernel.tile_row(b, 0) for b in range(10)] == [0, 8, 16, 24, 32, 40, 48, 56, 128, 136]
-    assert kernel.row_offsets() == ((0, 0), (64 * 288, 8))
-    assert kernel.rt_cta == 1 and kernel.CLUSTER_Y == 2 and kernel.pdl_load_early
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 5, 8])
-@pytest.mark.parametrize("i,k,fp4_a,permute", [(192, 1088, True, False), (192, 1088, False, False),
-                                               (2112, 7168, True, True),
-                                               (4608, 7168, True, True)])
-def test_cluster_pairs_match_two_tile_launch(m, i, k, fp4_a, permute):
-    """The cluster-pair kernel (``swiglu_small_m_pairs``: one 8-column tile a CTA, the block
-    amax shared through distributed shared memory) against the fp64 reference, and bit for bit
-    against (2, 1, 4, 1), whose warps walk the same K steps; NaN-poisoned outputs, the scale
-    padding rows included."""
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
-    if permute:
-        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    mp, kbp = sf_padded_shape(m, i // 16)
-    out = poisoned(m, i // 2, dtype=torch.uint8)
-    out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    launch_small_m_pairs(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                         torch.full((1,), g_out, device="cuda"), out, out_sf)
-    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
-    two_tiles, two_tiles_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, (2, 1, 4, 1))
-    assert torch.equal(out, two_tiles)
-    assert torch.equal(out_sf.view(torch.uint8), two_tiles_sf.view(torch.uint8))
-    # the same through launch_small_m's config (1, 1, 4, 1, 1, 1, 2)
-    routed, routed_sf = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, (1, 1, 4, 1, 1, 1, 2))
-    assert torch.equal(routed, out) and torch.equal(routed_sf.view(torch.uint8),
-                                                    out_sf.view(torch.uint8))
-
-
-def test_one_token_cluster_pairs_switch(monkeypatch):
-    """``M1_CLUSTER_PAIRS`` (off until measured) turns the one-token row-group rule into the
-    cluster-pair config; the other rules keep theirs."""
-    import importlib
-
-    fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")  # not the function
-
-    assert swiglu_small_m_config(1, 4608, 7168, True) == (1, 1, 8, 1, 1, 2)
-    monkeypatch.setattr(fused, "M1_CLUSTER_PAIRS", True)
-    assert swiglu_small_m_config(1, 4608, 7168, True) == (1, 1, 4, 1, 1, 1, 2)
-    assert swiglu_small_m_config(1, 18432, 7168, True) == (1, 1, 4, 1, 1, 1, 2)
-    assert swiglu_small_m_config(1, 17408, 5120, True) == (2, 1, 3, 1)
-    assert swiglu_small_m_config(2, 4608, 7168, True) == (2, 1, 4, 1)
 
 
 @pytest.mark.parametrize("i,k,tile_m", [

@@ -11,7 +11,6 @@ import pytest
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
-from cute_kernels.swiglu_small_m_pairs import compile_nvfp4_gemm_swiglu_quant_small_m_pairs
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 
 
@@ -39,8 +38,6 @@ def test_ctas_per_sm_steps():
     ("fused M = 1 on row groups: 288 CTAs of 8 warps in one wave (9216x7168)",
      compile_nvfp4_gemm_swiglu_quant_small_m, (4608, 7168, "fp4", 1, 1, 8, 1, 1, 1, True, 2),
      8, 3),
-    ("fused M = 1 cluster pairs: the plain grid's 576 CTAs in one wave (9216x7168)",
-     compile_nvfp4_gemm_swiglu_quant_small_m_pairs, (4608, 7168, "fp4", 4, 1, 1, True), 4, 5),
 ])
 def test_configs_keep_their_ctas_per_sm(what, fn, args, warps, ctas):
     regs = kernel_registers(compile_only(fn, *args))

@@ -284,5 +284,3 @@ print("whole row blocks probe ran")
 importlib.import_module("sanitize_weights_first")
 # the small-M kernels with row groups
 importlib.import_module("sanitize_row_groups")
-# the fused cluster-pair kernel
-importlib.import_module("sanitize_pairs")
