@@ -11,6 +11,12 @@ Session 43's first run (M = 4 / 8, the one-wave trigger at the CTA start in the 
 public / start): Qwen3.8 M = 4 58.29, 58.32 / 58.33, 58.36, M = 8 58.35, 58.27 / 58.29, 58.27;
 DeepSeek-V3 M = 4 76.73, 76.72 / 76.78, 76.81, M = 8 77.40, 77.41 / 77.43, 77.39: even.
 
+Session 43's second run (points 5-10: all three switches before the rules were narrowed,
+public / new): Qwen3.8 M = 1 52.15, 52.28 / 53.46, 53.36; DeepSeek-V3 M = 1 70.97, 70.88 /
+71.24, 71.20; TP4 (9216x7168 + 7168x4608) M = 1 28.24, 28.25 / 27.20, 27.24, M = 4 28.43,
+28.37 / 28.01, 27.94; expert (4096x7168 + 7168x2048) M = 1 16.92, 16.95 / 16.79, 16.76, M = 4
+19.11, 19.09 / 18.66, 18.65. Points 11-20: the landed rules against "off".
+
 Per point, graph us per step (interleaved, two rounds): the public functions ("public") and the
 same under each switch; the steps' outputs checked equal. One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -37,6 +43,13 @@ POINTS = [("Qwen3.8", 4, START), ("Qwen3.8", 8, START), ("DeepSeek-V3", 4, START
           ("Qwen3.8", 1, NEW), ("DeepSeek-V3", 1, NEW), ("DeepSeek-V3 TP4", 1, NEW),
           ("DeepSeek-V3 TP4", 4, NEW), ("DeepSeek-V3 expert", 1, NEW),
           ("DeepSeek-V3 expert", 4, NEW)]
+# the landed rules (session 43) switched off: the public route against the launches before
+OFF = {"off": {"gemm": {"ONE_WAVE_TRIGGER": "loop", "ONE_WAVE_STAGED": False},
+               "fused": {"REGISTER_PDL_START": False}}}
+POINTS += [(model, m, OFF) for model, ms in (("Qwen3.8", (1, 4)), ("DeepSeek-V3", (1, 4)),
+                                             ("DeepSeek-V3 TP4", (1, 4, 8)),
+                                             ("DeepSeek-V3 expert", (1, 4, 8)))
+           for m in ms]
 G = 448 * 6 / 16  # activations of unit spread; the alphas keep them there
 
 
