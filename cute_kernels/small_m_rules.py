@@ -83,8 +83,13 @@ class SmallMLaunchRules:
     # -> 18.57 / 18.66, 7168x2048 (1, 2, 4, 1) M = 12 / 16 6.31 / 6.31 -> 5.50 / 5.52,
     # 5120x6144 M = 4 8.47 -> 7.97, 1024x7168 6.68 -> 6.37, 7168x4608 9.11 -> 8.36. Two row
     # tiles a warp lost: 16384x5120 M = 4 19.64 -> 20.77, 14336x5120 M = 2 18.19 -> 19.21. In
-    # the MLP steps (``tools/mlp_step_switch_probe.py``, the down GEMM) even: Qwen3.8 M = 4 / 8
-    # 58.31 / 58.31 -> 58.35 / 58.28, DeepSeek-V3 76.73 / 77.41 -> 76.80 / 77.41.
+    # the MLP steps (``tools/mlp_step_switch_probe.py``, the down GEMM alone) even: Qwen3.8
+    # M = 4 / 8 58.31 / 58.31 -> 58.35 / 58.28, DeepSeek-V3 76.73 / 77.41 -> 76.80 / 77.41.
+    # The three session-43 rules together (this, ``ONE_WAVE_STAGED``, the fused
+    # ``REGISTER_PDL_START``) against all three off, per step: even at M = 1 (Qwen3.8 52.04 /
+    # 52.02, DeepSeek-V3 70.47 / 70.39, its TP4 28.43 / 28.38, expert 17.00 / 16.97), ahead
+    # at M = 4 (57.52 / 58.35, 76.95 / 77.11, 28.08 / 28.52, 18.75 / 19.03) and M = 8 (TP4
+    # 28.46 / 28.79, expert 18.87 / 19.32).
     ONE_WAVE_TRIGGER = "start"
     # One staged token on permuted words (one row tile, no row groups) over one wave launches
     # the same way (PDL, the wave's CTAs per SM, trigger at the start), unless the one-token rule
