@@ -13,6 +13,19 @@ sanitize() {
   echo "$1 exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$1.log" | tail -1)" \
     > "$OUT/$1.txt"
 }
+# report_warm: after the caller's background warm-ups, waits for them and shows any traceback
+report_warm() {
+  wait
+  echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
+}
+# run_points SCRIPT SECONDS INDEX...: tools/SCRIPT.py at those shape indices (warmed before),
+# its output shown and kept in $OUT/SCRIPT.log
+run_points() {
+  local script=$1 secs=$2
+  shift 2
+  CUTE_KERNELS_BENCH_SHAPES=$(IFS=,; echo "$*") timeout "$secs" python "tools/$script.py" \
+    2>&1 | tee -a "$OUT/$script.log"
+}
 # report_warm_and_tests: after the caller's background warm-ups and gpu_tests, waits for them,
 # reports the tests (test_summary) and any warm-up traceback, and keeps the test logs in $OUT
 report_warm_and_tests() {

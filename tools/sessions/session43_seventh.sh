@@ -5,8 +5,6 @@
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session43_seventh.sh
 source "$(dirname "$0")/../device_common.sh"
 warm_points mlp_step_switch_probe 150 $(seq 11 20)
-wait
-echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
-CUTE_KERNELS_BENCH_SHAPES=$(seq -s, 11 20) timeout 200 python tools/mlp_step_switch_probe.py \
-  2>&1 | tee "$OUT/mlp_step_switch_probe.log"
+report_warm
+run_points mlp_step_switch_probe 200 $(seq 11 20)
 echo "done after $(elapsed) s"
