@@ -14,28 +14,28 @@ activations), interleaved, two rounds. One point per CUTE_KERNELS_BENCH_SHAPES i
 import importlib
 
 import torch
-from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, replaced,
-                          replaced_call, switched_small_m_compilers)
+from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, replaced_call,
+                          switched_fused_small_m_compilers, switched_small_m_compilers)
 
-from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM
-from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 POINTS = [("gemm", 9216, 7168), ("gemm", 36864, 7168), ("gemm", 5120, 17408),
-          ("fused", 9216, 7168), ("fused", 36864, 7168)]
+          ("fused", 9216, 7168), ("fused", 36864, 7168), ("switches", 9216, 7168)]
 CAPS = (0, 1, 2, 4)
-
-
-def fused_compiler(cap: int):
-    """The fused small-M compile function with ``PROBE_MAX_STEPS`` = cap (its own cache key)."""
-    def compile_capped(*args):
-        with replaced(NVFP4GemmSmallM, {"PROBE_MAX_STEPS": cap}):
-            return compile_nvfp4_gemm_swiglu_quant_small_m.uncached(*args)
-    compile_capped.__name__ = compile_capped.__qualname__ = f"compile_fused_cap{cap}"
-    return jit.cached(compile_capped)
+# Session 43 (H200 2026-12-02, before its one-wave rules; us, two rounds alike): gemm
+# 9216x7168 cap 0 / 1 / 2 / 4 / all 3.21 / 4.89 / 6.87 / 9.37 / 12.78, 36864x7168 8.36 /
+# 13.17 / 19.38 / 29.25 / 42.04, 5120x17408 7.32 / 8.74 / 10.54 / 14.74 / 17.52; fused
+# 9216x7168 3.12 / 5.18 / 7.03 / 9.80 / 13.88, 36864x7168 7.18 / 12.04 / 21.53 / 31.08 /
+# 43.03. The "switches" point (9216x7168 on session 43's rules: PDL at the CTA start, held to
+# the wave): the fixed part without that launch ("cap0_nopdl"), without the staged scale
+# table, and the whole loop without the table.
+SWITCHES = {"cap0": {"PROBE_MAX_STEPS": 0},
+            "cap0_nopdl": {"PROBE_MAX_STEPS": 0, "ONE_WAVE_STAGED": False},
+            "cap0_notable": {"PROBE_MAX_STEPS": 0, "STAGED_SCALE_TABLE": False},
+            "notable": {"STAGED_SCALE_TABLE": False}}
 
 
 alpha = torch.full((1,), 0.5, device="cuda")
@@ -43,21 +43,23 @@ gs = torch.full((1,), 30.0, device="cuda")
 for kind, n, k in select_shapes(POINTS):
     a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    if kind == "gemm":
+    if kind != "fused":
         weights = permuted_weight_copies(n, k)
         out = torch.empty(1, n, device="cuda", dtype=torch.bfloat16)
 
         def public(w):
             nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-        calls = {f"cap{c}": replaced_call(public, GEMM, switched_small_m_compilers(
-            f"cap{c}", {"PROBE_MAX_STEPS": c})) for c in CAPS}
+        switches = SWITCHES if kind == "switches" else {
+            f"cap{c}": {"PROBE_MAX_STEPS": c} for c in CAPS}
+        calls = {name: replaced_call(public, GEMM, switched_small_m_compilers(name, attrs))
+                 for name, attrs in switches.items()}
     else:
         weights = gate_up_words(n, k, True)
 
         def public(w):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs)
-        calls = {f"cap{c}": replaced_call(public, FUSED, {
-            "compile_nvfp4_gemm_swiglu_quant_small_m": fused_compiler(c)}) for c in CAPS}
+        calls = {f"cap{c}": replaced_call(public, FUSED, switched_fused_small_m_compilers(
+            f"cap{c}", {"PROBE_MAX_STEPS": c})) for c in CAPS}
     calls["all"] = public
     print_forms(f"{kind} {n}x{k} M=1", calls, weights)
     del weights, calls
