@@ -31,7 +31,8 @@ CAPS = (0, 1, 2, 4)
 # 9216x7168 3.12 / 5.18 / 7.03 / 9.80 / 13.88, 36864x7168 7.18 / 12.04 / 21.53 / 31.08 /
 # 43.03. The "switches" point (9216x7168 on session 43's rules: PDL at the CTA start, held to
 # the wave): the fixed part without that launch ("cap0_nopdl"), without the staged scale
-# table, and the whole loop without the table.
+# table, and the whole loop without the table. Measured (call 8): cap0 2.52 / cap0_nopdl
+# 3.19 / cap0_notable 2.48 / notable 12.81 / all 12.22.
 SWITCHES = {"cap0": {"PROBE_MAX_STEPS": 0},
             "cap0_nopdl": {"PROBE_MAX_STEPS": 0, "ONE_WAVE_STAGED": False},
             "cap0_notable": {"PROBE_MAX_STEPS": 0, "STAGED_SCALE_TABLE": False},
