@@ -1,39 +1,39 @@
-"""The public nvfp4_gemm (NVFP4 activations) alone, between cudaProfilerStart/Stop, for Nsight
-Compute: ncu --profile-from-start off ... python tools/small_m_profile.py
-Default cases, M = 1: why long K streams at ~60% of the 4.25 TB/s roofline (7168x18432: 224
-CTAs, 1.7 per SM; 5120x17408: 160 CTAs, K split in three) where 36864x7168 (1152 CTAs)
-reaches ~74%: DRAM throughput, per-SM active cycles (min / max: the one-wave imbalance), warp
-stalls. CUTE_KERNELS_PROFILE_CASES="n,k,m;n,k,m" profiles other points (session 32: 7168x2048
-and 4096x7168 at M = 64, every kernel of the call), CUTE_KERNELS_PROFILE_PERMUTED=1 on
-permuted weight words."""
+"""For Nsight Compute: the plain small-M launch ``nvfp4_gemm`` takes at one token on [N, K]
+permuted words (9216x7168 by default: one wave, PDL at the CTA start), once whole and once with
+its main loop capped at 0 iterations (``NVFP4GemmSmallM.PROBE_MAX_STEPS``, the launch's fixed
+part), between cudaProfilerStart/Stop. ``CUTE_KERNELS_PROFILE_CASES="n,k;n,k"`` replaces the
+shape. Under ncu the kernels run serialized: PDL's overlap is gone, the kernel's own stalls
+and DRAM rate stay."""
 
+import importlib
 import os
 
 import torch
+from probe_inputs import fp4_gemm_operands, replaced_call, switched_small_m_compilers
 
-from cute_kernels import prepare_nvfp4_weight, reference
-from cute_kernels.nvfp4_gemm import nvfp4_gemm
+from cute_kernels import nvfp4_gemm
 
-torch.manual_seed(0)
-CASES = [(7168, 18432, 1), (5120, 17408, 1), (36864, 7168, 1)]
-if os.environ.get("CUTE_KERNELS_PROFILE_CASES"):
+GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+CASES = [(9216, 7168)]
+if os.environ.get("CUTE_KERNELS_PROFILE_CASES"):  # "n,k;n,k"
     CASES = [tuple(int(v) for v in case.split(","))
              for case in os.environ["CUTE_KERNELS_PROFILE_CASES"].split(";")]
-PERMUTED = os.environ.get("CUTE_KERNELS_PROFILE_PERMUTED") == "1"
+alpha = torch.full((1,), 0.5, device="cuda")
 runs = []
-for n, k, m in CASES:
-    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    if PERMUTED:
-        b = prepare_nvfp4_weight(b)
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    nvfp4_gemm(a, a_sf, b, b_sf, 0.5)  # compile and warm up
-    runs.append((a, a_sf, b, b_sf))
+for n, k in CASES:
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, 1)
+
+    def public(w, a=a, a_sf=a_sf, out=out):
+        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    capped = replaced_call(public, GEMM, switched_small_m_compilers(
+        "cap0", {"PROBE_MAX_STEPS": 0}))
+    for call in (public, capped):
+        call(weights[0])  # compile and warm up
+        runs.append((f"{n}x{k} M=1 {'whole' if call is public else 'cap 0'}", call, weights))
 torch.cuda.synchronize()
 torch.cuda.profiler.start()
-for a, a_sf, b, b_sf in runs:
-    nvfp4_gemm(a, a_sf, b, b_sf, 0.5)
+for label, call, weights in runs:
+    print(label, flush=True)
+    call(weights[1])
 torch.cuda.synchronize()
 torch.cuda.profiler.stop()
-print("small-M profile probe ran")
