@@ -40,7 +40,7 @@ from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
                                  warp_steps)
-from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_row_groups,
+from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_compile_tail,
                                        config_splits, split_buffers)
 from .permuted_fp4 import weight_dims
 from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
@@ -393,10 +393,7 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES,
                              a_sf is not None)
-    # the compile cache keys by the arguments as given: standard weights and no row groups
-    # keep the short form
-    groups = config_row_groups(config)
-    tail = (permuted, groups) if groups > 1 else (True,) if permuted else ()
+    tail = config_compile_tail(config, permuted)
     if splits == 1:
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
                                    *tail)(*args)

@@ -82,6 +82,14 @@ def config_row_groups(config: tuple[int, ...]) -> int:
     return config[5] if len(config) > 5 else 1
 
 
+def config_compile_tail(config: tuple[int, ...], permuted: bool) -> tuple:
+    """The compile functions' trailing (permuted[, row_groups]) arguments of a small-M config:
+    the compile cache keys by the arguments as given, so standard weights and no row groups
+    keep the short form."""
+    groups = config_row_groups(config)
+    return (permuted, groups) if groups > 1 else (True,) if permuted else ()
+
+
 def split_buffers(m: int, rows: int, config: tuple[int, ...],
                   device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
     """(fp32 workspace, zeroed int32 arrival counters) for a split launch of ``config`` over

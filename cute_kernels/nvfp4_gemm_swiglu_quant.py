@@ -58,7 +58,7 @@ from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_p
                          staged_tokens)
 from .nvfp4_gemm_large_m import H200_SMS, TILE_N
 from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
-from .nvfp4_gemm_small_m_split import (config_row_groups, config_splits, fake_split_buffers,
+from .nvfp4_gemm_small_m_split import (config_compile_tail, config_splits, fake_split_buffers,
                                        reduce_split_partials, split_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
@@ -179,17 +179,6 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
                                                 lane_q, m)
 
 
-def fake_fused_operands(i: int, k: int, a_fp4: bool) -> tuple:
-    """(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf): the fused small-M kernels'
-    fake arguments, M dynamic (``fake_operands`` of the [2I, K] GEMM, then G and the outputs)."""
-    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    return a, a_sf, b, b_sf, alpha, gs, q, sf
-
-
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_tiles: int = 2,
                                             token_tiles: int = 1, warps: int = 4,
@@ -203,7 +192,11 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     ``permuted``: weights in ``permuted_fp4``'s layout; ``row_groups``: ``NVFP4GemmSmallM``'s
     (the up tile and its gate tile on warps of their own)."""
     a_fp4 = a_dtype == "fp4"
-    operands = fake_fused_operands(i, k, a_fp4)
+    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     if splits == 1:
         kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
                                             prefetch, x_tokens, permuted=permuted,
@@ -214,7 +207,7 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
                                                   prefetch, x_tokens, splits, permuted,
                                                   row_groups)
         extra = fake_split_buffers()
-    return cute.compile(kernel, *operands, *extra,
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
@@ -409,11 +402,9 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
-    # the compile cache keys by the arguments as given: no row groups keep the short form
-    groups = config_row_groups(config)
-    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(
-        i, k, a_kind, *config[:4], x_tokens, splits,
-        *((permuted, groups) if groups > 1 else (True,) if permuted else ()))
+    tail = config_compile_tail(config, permuted)
+    kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
+                                                     splits, *tail)
     kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))
 
 

@@ -567,6 +567,17 @@ def _permuted_one(n, k):
     return prepare_nvfp4_weight(b), b_sf
 
 
+def test_config_compile_tail():
+    """The compile functions' trailing arguments: none for standard weights without row
+    groups, so their cache keys keep the short form."""
+    from cute_kernels.nvfp4_gemm_small_m_split import config_compile_tail
+
+    assert config_compile_tail((2, 1, 4, 1), False) == ()
+    assert config_compile_tail((2, 1, 4, 1, 3), True) == (True,)
+    assert config_compile_tail((1, 1, 8, 1, 1, 2), True) == (True, 2)
+    assert config_compile_tail((1, 1, 8, 1, 1, 2), False) == (False, 2)
+
+
 def test_staged_scale_table_rule():
     """Staged configs take the scale table with two row tiles, or one row tile over one wave
     with at least four steps a warp; not one row tile over many waves or one step a warp."""

@@ -239,9 +239,8 @@ def test_one_token_takes_row_groups_where_the_rule_keeps_two_tiles_of_four_warps
 @pytest.mark.parametrize("i", [4608, 2112])
 def test_one_token_row_groups_match_reference(i):
     """The public function on the row-group launch (9216x7168, and I = 2112: an odd number of
-    64-row groups, 132 row blocks)
-    against the fp64 reference, and bit for bit against (2, 1, 4, 1), whose warps walk the
-    same K steps."""
+    64-row groups, 132 row blocks) against the fp64 reference, and bit for bit against (2, 1,
+    4, 1), whose warps walk the same K steps."""
     a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, 7168, True)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     assert swiglu_small_m_config(1, i, 7168, True) == (1, 1, 8, 1, 1, 2)
