@@ -132,6 +132,11 @@ final_suites() {
   done
   grep -E "M=1 |M=64 " "$OUT/demo.log" | head
 }
+# suite_lines [MS]: the permuted-word lines of the bench suites' logs in $OUT, at the token
+# counts MS ("1|16|64": an alternation; all of them without it), cut to 175 characters
+suite_lines() {
+  grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(${1:-[0-9]+}) " | cut -c1-175
+}
 # run_suite SUITE SECONDS INDEX...: the bench suite SUITE shape by shape (after warm_suite),
 # each into $OUT/bench-SUITEINDEX.log and $OUT/SUITEINDEX/
 run_suite() {

@@ -10,5 +10,5 @@ wait
 echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail
 run_suite nvfp4_gemm 100 2 3
 run_suite swiglu 90 0 1 2
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|16|64|256|1024) " | cut -c1-175
+suite_lines "1|16|64|256|1024"
 echo "done after $(elapsed) s"

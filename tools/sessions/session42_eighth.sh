@@ -12,5 +12,5 @@ gpu_tests 300 /tmp/logs/t-models.log tests/models tests/test_pdl_trigger.py &
 report_warm_and_tests
 timeout 200 python tools/m1_pdl_probe.py 2>&1 | tee "$OUT/m1_pdl_probe.log"
 run_suite nvfp4_gemm 100 1 5
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|4|8|16|64|256|1024) " | cut -c1-175
+suite_lines "1|4|8|16|64|256|1024"
 echo "done after $(elapsed) s"

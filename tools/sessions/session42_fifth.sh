@@ -12,5 +12,5 @@ echo "memcheck exit $?: $(grep -E "SUMMARY|probe ran" "$OUT/memcheck.log" | tr '
 wait
 echo "warm-up done after $(elapsed) s"
 run_suite nvfp4_gemm 100 4
-grep -h "permuted M=" "$OUT"/bench-*.log | cut -c1-175
+suite_lines
 echo "done after $(elapsed) s"

@@ -13,5 +13,5 @@ gpu_tests 300 /tmp/logs/t-models.log tests/models tests/test_pdl_trigger.py &
 report_warm_and_tests
 timeout 150 python tools/one_wave_switch_probe.py 2>&1 | tee "$OUT/one_wave_switch_probe.log"
 run_suite swiglu 90 0 1
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|16|64|256|1024) " | cut -c1-175
+suite_lines "1|16|64|256|1024"
 echo "done after $(elapsed) s"

@@ -15,5 +15,5 @@ echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.l
 timeout 150 python tools/fused_m1_probe.py 2>&1 | tee "$OUT/fused_m1_probe.log"
 run_suite swiglu 90 3 4
 run_suite nvfp4_gemm 100 0 1
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|16|64|256|1024) " | cut -c1-175
+suite_lines "1|16|64|256|1024"
 echo "done after $(elapsed) s"

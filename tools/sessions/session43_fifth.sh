@@ -10,5 +10,5 @@ start_final_checks
 gpu_tests 280 /tmp/logs/t-pdl.log tests/test_pdl_trigger.py tests/test_small_m_occupancy.py &
 report_checks
 run_suite nvfp4_gemm 100 4 5
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|4|8|16|64) " | cut -c1-175
+suite_lines "1|4|8|16|64"
 echo "done after $(elapsed) s"

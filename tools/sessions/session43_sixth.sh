@@ -12,5 +12,5 @@ gpu_tests 250 /tmp/logs/t-chains.log tests/test_nvfp4_gemm.py tests/test_nvfp4_g
 report_warm_and_tests
 run_suite nvfp4_gemm 100 0 1
 run_suite swiglu 100 1
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|4|8|16|64) " | cut -c1-175
+suite_lines "1|4|8|16|64"
 echo "done after $(elapsed) s"

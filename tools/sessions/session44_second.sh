@@ -18,5 +18,5 @@ grep -vE "^==PROF==" "$OUT/ncu.txt" | grep -iE "plan|stall|Warp Cycles|Issued|El
 report_warm
 run_suite nvfp4_gemm 100 6
 run_suite swiglu 100 0 3 4
-grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(1|8|16|64) " | cut -c1-175
+suite_lines "1|8|16|64"
 echo "done after $(elapsed) s"
