@@ -13,10 +13,12 @@ sanitize() {
   echo "$1 exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$1.log" | tail -1)" \
     > "$OUT/$1.txt"
 }
-# report_warm: after the caller's background warm-ups, waits for them and shows any traceback
+# report_warm [WHAT]: after the caller's background warm-ups (WHAT: "warm-up"), waits for them
+# and shows any traceback
 report_warm() {
   wait
-  echo "warm-up done after $(elapsed) s"; grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
+  echo "${1:-warm-up} done after $(elapsed) s"
+  grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
 }
 # run_points SCRIPT SECONDS INDEX...: tools/SCRIPT.py at those shape indices (warmed before),
 # its output shown and kept in $OUT/SCRIPT.log
@@ -29,9 +31,8 @@ run_points() {
 # report_warm_and_tests: after the caller's background warm-ups and gpu_tests, waits for them,
 # reports the tests (test_summary) and any warm-up traceback, and keeps the test logs in $OUT
 report_warm_and_tests() {
-  wait
-  echo "warm-up + tests done after $(elapsed) s"; test_summary
-  grep -h -A8 Traceback /tmp/logs/warm-*.log | tail -20
+  report_warm "warm-up + tests"
+  test_summary
   local f
   for f in /tmp/logs/t-*.log; do cp "$f" "$OUT/"; done
 }

@@ -366,22 +366,28 @@ def print_forms(label: str, calls: dict, copies: list, rounds: int = 2) -> None:
 _SWITCHED: dict = {}
 
 
+def _switched_compiler(fn, cls, attrs: dict, name: str):
+    """``fn`` (a ``jit.cached`` compile function) compiling with ``cls``'s ``attrs`` replaced,
+    cached under ``name`` (its own key, beside the default's)."""
+    from cute_kernels import jit
+
+    def compile_switched(*args):
+        with replaced(cls, attrs):
+            return fn.uncached(*args)
+    compile_switched.__name__ = compile_switched.__qualname__ = name
+    return jit.cached(compile_switched)
+
+
 def switched_small_m_compilers(name: str, attrs: dict) -> dict:
     """``nvfp4_gemm``'s small-M compile functions (plain and K split) by name, each compiling
     with ``NVFP4GemmSmallM``'s ``attrs`` replaced under a cache key of its own (``name``)."""
     if name not in _SWITCHED:
-        from cute_kernels import jit
         from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
         from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 
-        compilers = {}
-        for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split):
-            def compile_switched(*args, fn=fn):
-                with replaced(NVFP4GemmSmallM, attrs):
-                    return fn.uncached(*args)
-            compile_switched.__name__ = compile_switched.__qualname__ = f"{fn.__name__}_{name}"
-            compilers[fn.__name__] = jit.cached(compile_switched)
-        _SWITCHED[name] = compilers
+        _SWITCHED[name] = {
+            fn.__name__: _switched_compiler(fn, NVFP4GemmSmallM, attrs, f"{fn.__name__}_{name}")
+            for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split)}
     return _SWITCHED[name]
 
 
@@ -418,18 +424,14 @@ def switched_fused_small_m_compilers(name: str, attrs: dict) -> dict:
     ``NVFP4GemmSwigluQuantSmallM``'s ``attrs`` replaced (the K split subclass inherits them;
     the plain GEMM's kernel keeps its own) under a cache key of its own (``name``):
     ``replaced_call``'s attributes for the fused module."""
-    from cute_kernels import jit
     from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                       compile_nvfp4_gemm_swiglu_quant_small_m)
 
     key = f"fused_{name}"
     if key not in _SWITCHED:
-        def compile_switched(*args):
-            with replaced(NVFP4GemmSwigluQuantSmallM, attrs):
-                return compile_nvfp4_gemm_swiglu_quant_small_m.uncached(*args)
-        compile_switched.__name__ = compile_switched.__qualname__ = f"compile_fused_{name}"
-        _SWITCHED[key] = {"compile_nvfp4_gemm_swiglu_quant_small_m":
-                          jit.cached(compile_switched)}
+        _SWITCHED[key] = {"compile_nvfp4_gemm_swiglu_quant_small_m": _switched_compiler(
+            compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM, attrs,
+            f"compile_fused_{name}")}
     return _SWITCHED[key]
 
 
