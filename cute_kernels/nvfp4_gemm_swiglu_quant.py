@@ -90,6 +90,15 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # 13.71 won). Held to the wave's CTAs per SM as the plain GEMM's one-wave launches, it did
     # no better (9216x7168 M = 1 / 4 13.82 / 15.00, 4096x7168 M = 1 7.77).
     REGISTER_PDL_START = True
+    # The one-token row groups ((1, 1, 8, 1, 1, 2)) trigger at the CTA start up to three CTAs
+    # an SM. H200 2026-12-02 (session 44, ``tools/fused_staged_start_probe.py``, two rounds,
+    # graph us, loop / start; CTAs an SM in brackets): K = 7168, 2I = 6144 (1.5) 11.88 / 11.59
+    # -> 10.53, 9216 (2.2) 13.94 / 13.93 -> 13.72 / 13.65, 12288 (2.9) 15.35 / 15.33 -> 15.27 /
+    # 15.25, 16384 (3.9) 24.57 -> 24.85, 24576 (5.8) 30.0 -> 29.6; K = 5120: 8.96 / 8.91 ->
+    # 8.36, 10.91 -> 10.58, 12.07 -> 11.93, 19.14 -> 19.43, 23.26 -> 22.82. Session 43:
+    # 36864x7168 (8.7) 43.58 -> 43.73, 34816x5120 30.77 -> 30.93. The 5.8 wins are left out:
+    # losses on both sides of them.
+    STAGED_GROUPS_START_CTAS = 3
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,

@@ -104,6 +104,10 @@ class SmallMLaunchRules:
     # tokens) of NVFP4 activations on permuted words without a K split trigger at the CTA
     # start (``NVFP4GemmSwigluQuantSmallM``).
     REGISTER_PDL_START = False
+    # Kernels with ``PDL`` always on: one staged token of NVFP4 activations on permuted words
+    # on row groups triggers at the CTA start where its grid is at most this many CTAs an SM
+    # (0: never; the fused kernel's one-token rule, ``NVFP4GemmSwigluQuantSmallM``).
+    STAGED_GROUPS_START_CTAS = 0
     # One staged token (M = 1, x_tokens 1) of NVFP4 activations on permuted words takes PDL,
     # the first step's weights loaded before the wait, where its CTAs split K (triggered at the
     # start) or hold 8 warps (after the main loop). H200 2026-12-02 (session 42,
@@ -146,6 +150,11 @@ class SmallMLaunchRules:
     # ``tools/table_first_probe.py``; H200 2026-12-02, session 42: even or slower at all ten
     # points, 9216x7168 M = 4 14.69 -> 14.74 us, 7168x2048 M = 4 4.40 -> 4.77).
     TABLE_BEFORE_WAIT = False
+    # Steps a warp has in flight on the register path (``prefetch`` = 1; not the paired-step
+    # loop): 1 is the double buffer; d > 1 takes d + 1 buffers in turn, the loop unrolled
+    # d + 1 times so no buffer is copied (a copy would wait for the loads just issued).
+    # A probe switch until measured (``tools/register_depth_probe.py``).
+    REGISTER_DEPTH = 1
 
     def _choose_launch(self, n: int, a_fp4: bool, row_tiles: int, warps: int, prefetch: int,
                        x_tokens: int, splits: int, steps_per_warp: int,
@@ -164,6 +173,7 @@ class SmallMLaunchRules:
                              and steps_per_warp >= self.PAIRED_MIN_STEPS)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
+        self.depth = self.REGISTER_DEPTH if prefetch == 1 and not self.paired_steps else 1
         short_k = not self.PDL and steps_per_warp <= self.PDL_SHORT_K_STEPS
         # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
@@ -184,7 +194,9 @@ class SmallMLaunchRules:
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()
         register_start = (self.PDL and self.REGISTER_PDL_START and a_fp4 and self.permuted
                           and x_tokens == 0 and splits == 1)
-        if short_k or one_token_start or register_start:
+        groups_start = (self.PDL and a_fp4 and self.permuted and x_tokens == 1
+                        and row_groups > 1 and wave <= self.STAGED_GROUPS_START_CTAS)
+        if short_k or one_token_start or register_start or groups_start:
             self.pdl_trigger = "start"
         elif one_wave and row_tiles == 1:
             self.pdl_trigger = self.ONE_WAVE_TRIGGER
