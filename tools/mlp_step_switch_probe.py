@@ -50,6 +50,8 @@ POINTS += [(model, m, OFF) for model, ms in (("Qwen3.8", (1, 4)), ("DeepSeek-V3"
                                              ("DeepSeek-V3 TP4", (1, 4, 8)),
                                              ("DeepSeek-V3 expert", (1, 4, 8)))
            for m in ms]
+# session 44: the fused one-token row groups' trigger at the start (9216x7168: 2.2 CTAs an SM)
+POINTS += [("DeepSeek-V3 TP4", 1, {"groups_off": {"fused": {"STAGED_GROUPS_START_CTAS": 0}}})]
 G = 448 * 6 / 16  # activations of unit spread; the alphas keep them there
 
 
