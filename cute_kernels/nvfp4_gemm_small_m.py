@@ -455,7 +455,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         bufs = [(regs((2 * self.rt, 8), cutlass.Int32), regs((2 * self.rt, 4), mBSF.element_type),
                  regs((self.jt, self.x_words), cutlass.Int32),
                  regs((self.jt, 4), mBSF.element_type))
-                for _ in range(self.depth + 1 if self.prefetch == 1 else 1)]
+                for _ in range(2 if self.prefetch == 1 else 1)]
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, by, tok0, m)
         # this CTA's K steps: [step0, end); the warp's are step0 + kwarp + i * kw
@@ -488,20 +488,15 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(self.prefetch >= 2):
             ring = self._ring_prologue(loader, where, span, warp, lane)
         elif cutlass.const_expr(early):
-            # (with ``depth`` > 1 the weights of the warp's first ``depth`` steps)
-            for d in cutlass.range_constexpr(self.depth):
-                self._load_step(*loader, self._ahead(first, d), *where, bufs[d], acts=False,
-                                bases=bases, group=group)
+            self._load_step(*loader, first, *where, bufs[0], acts=False, bases=bases,
+                            group=group)
             if cutlass.const_expr(table_first):
                 sX = (None, self._scale_table(SmemAllocator()))
                 cute.arch.sync_threads()
             self._wait_for_inputs()
-            for d in cutlass.range_constexpr(self.depth):
-                self._load_step(*loader, self._ahead(first, d), *where, bufs[d], weights=False)
+            self._load_step(*loader, first, *where, bufs[0], weights=False)
         elif cutlass.const_expr(self.prefetch):
-            for d in cutlass.range_constexpr(self.depth):
-                self._load_step(*loader, self._ahead(first, d), *where, bufs[d], bases=bases,
-                                group=group)
+            self._load_step(*loader, first, *where, bufs[0], bases=bases, group=group)
         # (the staged activations or, with ``lean_staged``, each token tile's view of them;
         # the scale table), for ``_compute_step``
         if cutlass.const_expr(self.x_tokens):
@@ -519,10 +514,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                             sX, g)
         elif cutlass.const_expr(self.prefetch):
             # Register double buffering: step i + 1 is in flight while step i is decoded.
-            if cutlass.const_expr(self.depth > 1):
-                self._deep_loop(loader, where, span, kwarp, bufs, lane_q, acc, wp, xp, sX, g,
-                                bases, group)
-            elif cutlass.const_expr(self.paired_steps):
+            if cutlass.const_expr(self.paired_steps):
                 # two steps per iteration, the buffers trading roles: no copy between them
                 for i in cutlass.range((self.steps_per_warp + 1) // 2, unroll=1):
                     for h in cutlass.range_constexpr(2):
@@ -564,30 +556,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
                 acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
-
-    def _ahead(self, first, d):
-        """The warp's step ``d`` steps after ``first``, clamped to the last step (a clamped
-        step is loaded, never computed)."""
-        return first if d == 0 else cutlass.min(first + d * self.kw, self.steps - 1)
-
-    @cute.jit
-    def _deep_loop(self, loader, where, span, kwarp, bufs, lane_q, acc, wp, xp, sX, g, bases,
-                   group):
-        """The register path with ``depth`` = d steps in flight: step s is decoded from
-        buffer s % (d + 1) while step s + d loads into buffer (s + d) % (d + 1), the one step
-        s - 1 was decoded from. Unrolled d + 1 times, so the buffers are static registers."""
-        step0, end = span
-        slots = self.depth + 1
-        for i in cutlass.range((self.steps_per_warp + slots - 1) // slots, unroll=1):
-            for h in cutlass.range_constexpr(slots):
-                step = step0 + kwarp + (slots * i + h) * self.kw
-                if step + self.depth * self.kw < end:
-                    self._load_step(*loader, step + self.depth * self.kw, *where,
-                                    bufs[(h + self.depth) % slots], bases=bases, group=group)
-                # as in the paired-step loop: keeps the loads at the top of the step
-                cute.arch.sync_warp()
-                if step < end:
-                    self._compute_step(bufs[h], step, lane_q, acc, wp, xp, sX, g, step - step0)
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are

@@ -97,7 +97,9 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # 15.25, 16384 (3.9) 24.57 -> 24.85, 24576 (5.8) 30.0 -> 29.6; K = 5120: 8.96 / 8.91 ->
     # 8.36, 10.91 -> 10.58, 12.07 -> 11.93, 19.14 -> 19.43, 23.26 -> 22.82. Session 43:
     # 36864x7168 (8.7) 43.58 -> 43.73, 34816x5120 30.77 -> 30.93. The 5.8 wins are left out:
-    # losses on both sides of them.
+    # losses on both sides of them. In the DeepSeek-V3 TP4 MLP step at one token (quantize,
+    # fused 9216x7168, down 7168x4608; ``tools/mlp_step_switch_probe.py`` point 21, rule / off):
+    # 27.44, 27.36 / 28.18, 28.17.
     STAGED_GROUPS_START_CTAS = 3
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,

@@ -150,11 +150,6 @@ class SmallMLaunchRules:
     # ``tools/table_first_probe.py``; H200 2026-12-02, session 42: even or slower at all ten
     # points, 9216x7168 M = 4 14.69 -> 14.74 us, 7168x2048 M = 4 4.40 -> 4.77).
     TABLE_BEFORE_WAIT = False
-    # Steps a warp has in flight on the register path (``prefetch`` = 1; not the paired-step
-    # loop): 1 is the double buffer; d > 1 takes d + 1 buffers in turn, the loop unrolled
-    # d + 1 times so no buffer is copied (a copy would wait for the loads just issued).
-    # A probe switch until measured (``tools/register_depth_probe.py``).
-    REGISTER_DEPTH = 1
 
     def _choose_launch(self, n: int, a_fp4: bool, row_tiles: int, warps: int, prefetch: int,
                        x_tokens: int, splits: int, steps_per_warp: int,
@@ -173,7 +168,6 @@ class SmallMLaunchRules:
                              and steps_per_warp >= self.PAIRED_MIN_STEPS)
         self.lean_staged = (x_tokens > 0 and prefetch == 1
                             and (row_tiles == 1 or self.paired_steps))
-        self.depth = self.REGISTER_DEPTH if prefetch == 1 and not self.paired_steps else 1
         short_k = not self.PDL and steps_per_warp <= self.PDL_SHORT_K_STEPS
         # the paired-step loop takes PDL too, its CTAs held to two per SM (``PDL_PAIRED``)
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED

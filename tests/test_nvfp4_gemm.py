@@ -32,17 +32,6 @@ def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
 
 
-@pytest.mark.parametrize("n,k,config", [
-    (9216, 7168, (1, 1, 4, 1, 1, True)),      # one staged token, lean loads (7 steps a warp)
-    (200, 576, (1, 1, 4, 1, 0)),              # register path, N and K tails
-])
-def test_register_depth_compiles_for_sm90a(monkeypatch, n, k, config):
-    """The probe switch ``REGISTER_DEPTH`` (2 steps in flight, three register buffers in
-    turn, ``_deep_loop``) compiles."""
-    monkeypatch.setattr(NVFP4GemmSmallM, "REGISTER_DEPTH", 2)
-    assert compile_only(compile_nvfp4_gemm_small_m, n, k, "fp4", "torch.bfloat16", *config)
-
-
 @pytest.mark.parametrize("n,k,a_dtype,config", [
     (7168, 18432, "fp4", (2, 1, 4, 1, 1, 4)),        # staged activations, 18 steps per split
     (200, 576, "torch.bfloat16", (1, 2, 4, 0, 0, 3)),  # one step per split, K tail, N tail

@@ -3,6 +3,8 @@
 # warp in registers, the probe switch REGISTER_DEPTH, at the one-token points and two occupancy
 # checks), the graph-chain GPU tests of the fused trigger at the start (the new one-token row
 # groups rule, STAGED_GROUPS_START_CTAS), then the swiglu suite's 9216x7168 on that rule.
+# The register-depth probe and its switch lost everywhere and were removed after this call:
+# they are at commit 7788369 (notes/h200-2026-12-02-s44.md, section 3).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session44_third.sh
 source "$(dirname "$0")/../device_common.sh"
 warm_points register_depth_probe 200 $(seq 0 5)
