@@ -90,6 +90,11 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # Probe switch: at most this many main-loop iterations a warp (None: all). The sums then
     # miss K steps; ``tools/fixed_part_probe.py`` times a launch's fixed part with it.
     PROBE_MAX_STEPS = None
+    # Probe switch: the lean loads (``row_offsets``) address the codes as if stored tile-major,
+    # [N / 16, K / 256, 16 rows, 128 bytes], so a warp step reads one contiguous 2 KB run
+    # instead of 16 runs of 128 bytes a row apart. Same bytes, wrong sums: it times the access
+    # pattern only (``tools/tiled_codes_probe.py``). Needs K a multiple of 256.
+    PROBE_TILED_CODES = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -221,7 +226,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                   - sf_byte_offset(r[0] + g, 0, self.kb_padded) for r in rows for g in range(8)}
             if len(sf) != 1:
                 return None
-            offsets.append((d * (self.k // 2), sf.pop()))
+            dq = d * (self.k // 2)
+            if self.PROBE_TILED_CODES:
+                dq = d // 16 * 16 * (self.k // 2) + d % 16 * 128
+            offsets.append((dq, sf.pop()))
         return tuple(offsets)
 
     @cute.jit
@@ -229,7 +237,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         """(codes, scales) byte addresses of the thread's first weight row at K = 0
         (``row_offsets``)."""
         row0 = self.warp_tile_row(block, group, 0) + g
-        return (mB.iterator.toint() + cutlass.Int64(row0) * (self.k // 2),
+        codes = cutlass.Int64(row0) * (self.k // 2)
+        if cutlass.const_expr(self.PROBE_TILED_CODES):
+            codes = cutlass.Int64(row0 // 16) * (8 * self.k) + (row0 % 16) * 128
+        return (mB.iterator.toint() + codes,
                 mBSF.iterator.toint() + cutlass.Int64(cute.crd2idx((row0, 0), b_sf_layout)))
 
     @cute.jit
@@ -237,6 +248,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         """The step's weight codes and scales from the per-thread bases (``row_offsets``):
         32 code bytes of a row at ``col`` are 32 col bytes on, its 4 scales 512 col bytes."""
         qcol = bases[0] + cutlass.Int64(col) * 32
+        if cutlass.const_expr(self.PROBE_TILED_CODES):  # 2 KB a step, 32 bytes a lane quad
+            qcol = bases[0] + cutlass.Int64(col // 4) * 2048 + (col % 4) * 32
         scol = bases[1] + cutlass.Int64(col) * 512
         for t, (dq, ds) in enumerate(self.row_offsets()):
             q = cute.make_ptr(cutlass.Int32, qcol + dq, cute.AddressSpace.gmem, assumed_align=16)
