@@ -32,6 +32,14 @@ def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
 
 
+def test_tiled_codes_probe_switch_compiles_for_sm90a(monkeypatch):
+    """The probe switch ``PROBE_TILED_CODES`` (tile-major code addresses on the lean
+    one-token loads; ``tools/tiled_codes_probe.py``) compiles."""
+    monkeypatch.setattr(NVFP4GemmSmallM, "PROBE_TILED_CODES", True)
+    assert compile_only(compile_nvfp4_gemm_small_m, 9216, 7168, "fp4", "torch.bfloat16",
+                        1, 1, 4, 1, 1, True)
+
+
 @pytest.mark.parametrize("n,k,a_dtype,config", [
     (7168, 18432, "fp4", (2, 1, 4, 1, 1, 4)),        # staged activations, 18 steps per split
     (200, 576, "torch.bfloat16", (1, 2, 4, 0, 0, 3)),  # one step per split, K tail, N tail
