@@ -6,6 +6,10 @@ plain kernel on the rule's CTA shape as slow as the fused one (13.90 against 12.
 CTA shape, not the epilogue, is the fused one-token gap (issue 6: 13.70 us, 63.8%; 75%
 asks 11.7). The split pays its fix-up (partials through L2, a counter, the last CTA adds).
 
+Measured (H200 2026-12-02, session 44): 9216x7168 118112* 13.86, 114122 16.04, 116122 18.62,
+118122 17.96, 114112 26.46; 4096x7168 2181* 7.70, 118122 10.28; 12288x7168 118112* 15.31,
+114122 18.81. The fix-up costs more than the grid shape gains; the rule stays.
+
 Per point, graph us (50 calls a graph, gate_up copies rotated past the L2) of the public
 config, starred, and of the variants, M = 1 NVFP4 tokens on permuted words.
 CUTE_KERNELS_BENCH_SHAPES picks points; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""

@@ -7,6 +7,10 @@ x_tokens 1): (1, 1, 4, 1, 2) 78 (6 CTAs an SM, 640 CTAs = 4.85 an SM: one wave),
 1, 3) 72 (7, 960 = 7.3: two waves), (2, 1, 4, 1, 2) 126 (4, 320 = 2.4), (1, 1, 8, 1, 2) 74
 (3 of 8 warps, 640: two waves).
 
+Measured (H200 2026-12-02, session 44): 5120x17408 M = 1 21413* 17.50, 11412 18.86, 11413
+22.45, 21412 21.89, 11812 20.53; M = 2 21413* 19.80, 11412 23.26; 7168x18432 M = 1 2141*
+23.00, 21412 24.40. The public configs stay.
+
 Per point, graph us (50 calls a graph, weights rotated past the L2) of the public config,
 starred, and of the variants, NVFP4 tokens on permuted words. CUTE_KERNELS_BENCH_SHAPES picks
 points; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""

@@ -17,6 +17,9 @@ public / new): Qwen3.8 M = 1 52.15, 52.28 / 53.46, 53.36; DeepSeek-V3 M = 1 70.9
 28.37 / 28.01, 27.94; expert (4096x7168 + 7168x2048) M = 1 16.92, 16.95 / 16.79, 16.76, M = 4
 19.11, 19.09 / 18.66, 18.65. Points 11-20: the landed rules against "off".
 
+Session 44 (point 21, the fused one-token row groups' start trigger in the TP4 step at
+M = 1, public / off): 27.44, 27.36 / 28.18, 28.17.
+
 Per point, graph us per step (interleaved, two rounds): the public functions ("public") and the
 same under each switch; the steps' outputs checked equal. One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""

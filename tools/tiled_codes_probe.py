@@ -7,6 +7,10 @@ flight a warp made 9216x7168 M = 1 slower (the cp.async ring +50%, register dept
 so the loop's requests are not what it waits on; if the tiled addresses win, a tile-major
 ``prepare_nvfp4_weight`` layout is the lead.
 
+Measured (H200 2026-12-02, session 44, row-major / tiled): 9216x7168 12.26 / 12.26,
+36864x7168 42.56 / 41.40, 34816x5120 30.10 / 29.07, 4096x7168 6.69 / 6.56: 2.7-3.4% on the
+many-wave grids, nothing at one wave.
+
 Per point, graph us of back-to-back public calls at M = 1 (permuted words, NVFP4
 activations), interleaved, two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
