@@ -2,16 +2,19 @@
 permuted words (9216x7168 by default: one wave, PDL at the CTA start), once whole and once with
 its main loop capped at 0 iterations (``NVFP4GemmSmallM.PROBE_MAX_STEPS``, the launch's fixed
 part), between cudaProfilerStart/Stop. ``CUTE_KERNELS_PROFILE_CASES="n,k;n,k"`` replaces the
-shape. Under ncu the kernels run serialized: PDL's overlap is gone, the kernel's own stalls
-and DRAM rate stay."""
+shape. ``CUTE_KERNELS_PROFILE_FUSED=1`` adds the fused op's one-token launch on a [2I = N, K]
+gate_up weight after each shape's (issue 6's gap: the same loop a warp as the plain
+kernel, 8-warp CTAs in two row groups). Under ncu the kernels run serialized: PDL's overlap is
+gone, the kernel's own stalls and DRAM rate stay."""
 
 import importlib
 import os
 
 import torch
-from probe_inputs import fp4_gemm_operands, replaced_call, switched_small_m_compilers
+from probe_inputs import (fp4_gemm_operands, gate_up_words, replaced_call,
+                          switched_small_m_compilers)
 
-from cute_kernels import nvfp4_gemm
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 CASES = [(9216, 7168)]
@@ -30,6 +33,13 @@ for n, k in CASES:
     for call in (public, capped):
         call(weights[0])  # compile and warm up
         runs.append((f"{n}x{k} M=1 {'whole' if call is public else 'cap 0'}", call, weights))
+    if os.environ.get("CUTE_KERNELS_PROFILE_FUSED") == "1":
+        gate_up = gate_up_words(n, k, True)
+
+        def fused(w, a=a, a_sf=a_sf):
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, alpha)
+        fused(gate_up[0])
+        runs.append((f"fused {n}x{k} M=1", fused, gate_up))
 torch.cuda.synchronize()
 torch.cuda.profiler.start()
 for label, call, weights in runs:
