@@ -1022,13 +1022,12 @@ def test_dependent_chain_in_a_graph_matches_eager(m):
     check_graph_replays_chain(chain, len(down), (m, k))
 
 
-def _fused_one_token_trigger(two_i: int, k: int) -> str:
-    """The PDL trigger of the fused op's one-token launch on a [2I, K] permuted weight."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
-
-    config = swiglu_small_m_config(1, two_i // 2, k, True)
-    return NVFP4GemmSwigluQuantSmallM(two_i // 2, k, True, *config[:4], 1,
-                                      config_splits(config), permuted=True,
+def _fused_trigger(m: int, i: int, k: int, x_tokens: int) -> str:
+    """The PDL trigger of the fused op's small-M launch at M NVFP4 tokens (``x_tokens`` of them
+    staged) on a [2I, K] permuted weight."""
+    config = swiglu_small_m_config(m, i, k, True)
+    return NVFP4GemmSwigluQuantSmallM(i, k, True, *config[:4], x_tokens, config_splits(config),
+                                      permuted=True,
                                       row_groups=config_row_groups(config)).pdl_trigger
 
 
@@ -1037,9 +1036,9 @@ def test_one_token_row_groups_trigger_at_the_start_up_to_three_ctas_an_sm():
     where the grid is at most three CTAs an SM (measured wins at 1.5 / 2.2 / 2.9, losses at
     3.9 and 8.7); other one-token configs keep the trigger after the main loop."""
     for two_i, k in ((6144, 7168), (9216, 7168), (12288, 7168), (9216, 5120)):
-        assert _fused_one_token_trigger(two_i, k) == "start", (two_i, k)
+        assert _fused_trigger(1, two_i // 2, k, 1) == "start", (two_i, k)
     for two_i, k in ((16384, 7168), (36864, 7168), (34816, 5120), (4096, 7168)):
-        assert _fused_one_token_trigger(two_i, k) == "loop", (two_i, k)
+        assert _fused_trigger(1, two_i // 2, k, 1) == "loop", (two_i, k)
 
 
 @pytest.mark.gpu
@@ -1051,13 +1050,9 @@ def test_register_start_chain_in_a_graph_matches_eager(monkeypatch, m, i, k, x_t
     gate_up, down ``nvfp4_gemm`` whose output feeds the next step), replayed from a graph
     with no gaps between kernels, equal the eager run bit for bit."""
     from cute_kernels import nvfp4_quantize, prepare_nvfp4_weight
-    from cute_kernels.nvfp4_gemm_swiglu_quant import swiglu_small_m_config
 
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
-    config = swiglu_small_m_config(m, i, k, True)
-    assert NVFP4GemmSwigluQuantSmallM(i, k, True, *config[:4], x_tokens, config_splits(config),
-                                      permuted=True, row_groups=config_row_groups(config)
-                                      ).pdl_trigger == "start"
+    assert _fused_trigger(m, i, k, x_tokens) == "start"
     w, w_sf, g_w = _weights(i, k, "cuda")
     w, w_sf, g_w = (*prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True),
                     float(g_w))
