@@ -65,8 +65,11 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     mine = (2 * c + cutlass.Int32(u != _cta_start(c, units, ctas))) * slot_words + ctid
     for i in cutlass.range_constexpr(per_thread):
         mWork[mine + i * threads] = acc[i]
-    cute.arch.fence_acq_rel_gpu()
     barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
+    # One release for the CTA: the barrier orders every thread's stores before thread 0's
+    # acq_rel atomic, whose release covers them (PTX cumulativity; CUTLASS's split-K
+    # semaphore is the same pattern), and the second barrier orders its acquire before every
+    # thread's reads of the other pieces below.
     barrier.arrive_and_wait()
     if ctid == 0:
         sFlag[0] = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
@@ -74,7 +77,6 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     barrier.arrive_and_wait()
     last = sFlag[0] == pieces - 1
     if last:
-        cute.arch.fence_acq_rel_gpu()
         # The sum goes in piece order. With two pieces, or with this CTA holding the first,
         # its own piece stays in registers (a + b == b + a, and 0 + p0 == p0: the same bits)
         # and one piece fewer comes back from the workspace; otherwise all of them do.
