@@ -63,19 +63,30 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     # the piece is its CTA's first iff the CTA's range starts inside the tile (u is then that
     # start); the reader below applies the same rule to every CTA of the tile
     mine = (2 * c + cutlass.Int32(u != _cta_start(c, units, ctas))) * slot_words + ctid
-    for i in cutlass.range_constexpr(per_thread):
-        mWork[mine + i * threads] = acc[i]
     barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
-    # One release for the CTA: the barrier orders every thread's stores before thread 0's
-    # acq_rel atomic, whose release covers them (PTX cumulativity; CUTLASS's split-K
-    # semaphore is the same pattern), and the second barrier orders its acquire before every
-    # thread's reads of the other pieces below.
-    barrier.arrive_and_wait()
-    if ctid == 0:
-        sFlag[0] = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
-                                        sem="acq_rel", scope="gpu")
-    barrier.arrive_and_wait()
-    last = sFlag[0] == pieces - 1
+    # The tile's head piece ends its CTA's range, while the other pieces start the ranges of
+    # the CTAs after it, so they have usually arrived: one acquire load of the counter finds
+    # that, and the head skips its own store and the arrival (sFlag[1]: a CTA has one head).
+    last = cutlass.Boolean(False)
+    if u == first_unit:
+        if ctid == 0:
+            sFlag[1] = cute.arch.load(mCount.iterator + counter, cutlass.Int32,
+                                      sem="acquire", scope="gpu")
+        barrier.arrive_and_wait()
+        last = sFlag[1] == pieces - 1
+    if not last:
+        for i in cutlass.range_constexpr(per_thread):
+            mWork[mine + i * threads] = acc[i]
+        # One release for the CTA: the barrier orders every thread's stores before thread
+        # 0's acq_rel atomic, whose release covers them (PTX cumulativity; CUTLASS's split-K
+        # semaphore is the same pattern), and the second barrier orders its acquire before
+        # every thread's reads of the other pieces below.
+        barrier.arrive_and_wait()
+        if ctid == 0:
+            sFlag[0] = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
+                                            sem="acq_rel", scope="gpu")
+        barrier.arrive_and_wait()
+        last = sFlag[0] == pieces - 1
     if last:
         # The sum goes in piece order. With two pieces, or with this CTA holding the first,
         # its own piece stays in registers (a + b == b + a, and 0 + p0 == p0: the same bits)
