@@ -18,6 +18,22 @@ session 32: 7168x2048 M = 64 in two pieces 12.24 -> 11.94 us), resets the counte
 the ordinary epilogue (``D = alpha * acc`` or the fused SwiGLU + quantization). No CTA ever
 waits for another, so the scheme cannot deadlock whatever the residency.
 
+The fix-up sits on every CTA's path twice, so its latency shows (H200 2026-12-02, session 45,
+``tools/loop_ab_probe.py``, graph us, same output bits, two rounds each):
+* One release a CTA, not a fence a thread: the consumer barrier orders every thread's stores
+  before thread 0's ``acq_rel`` arrival, whose release covers them, and the second barrier
+  orders its acquire before everyone's reads. Every consumer thread ran ``fence.acq_rel.gpu``
+  before: M = 16 7168x18432 29.3 -> 28.5, 5120x17408 22.8 -> 22.3, 36864x7168 47.1 -> 45.1,
+  9216x7168 18.8 -> 18.4.
+* The head check: a tile's first piece is the last piece of its CTA's range, while the other
+  pieces open the ranges of the CTAs after it, so by then they have mostly arrived. The head's
+  thread 0 reads the counter first (one acquire load); if every other piece is in, the CTA
+  skips its own store and arrival and goes straight to the sum (the same sum, in the same
+  order). On top of the above: M = 16 7168x18432 28.55 -> 28.15, 5120x17408 22.1 -> 21.8,
+  36864x7168 45.1 -> 44.1, 9216x7168 18.3 -> 17.8; both together at M = 64 (main -> both):
+  7168x18432 40.3 -> 38.4, 9216x7168 27.0 -> 24.3, the fused 36864x7168 68.8 -> 66.7 and
+  9216x7168 26.8 -> 25.1.
+
 Which CTA holds unit u: ``c(u) = ((u + 1) P - 1) // U`` (the largest c with c U / P <= u).
 """
 
@@ -50,8 +66,9 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
     stream-K region of ``tiles`` tiles), run by the ``threads`` consumer threads (``ctid``; all
     256, or warpgroup 0 where it holds the tile alone) with their ``acc`` fragments: store the
-    piece, count in on ``mCount[counter]``; returns whether this CTA arrived last, its ``acc``
-    then holding the tile's whole sum."""
+    piece, count in on ``mCount[counter]`` (a head piece first checks whether the others are
+    all in: it is then last without either); returns whether this CTA arrived last, its
+    ``acc`` then holding the tile's whole sum."""
     ctas = cute.arch.grid_dim()[0]
     c = cute.arch.block_idx()[0]
     units = tiles * k_tiles
