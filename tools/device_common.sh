@@ -213,12 +213,27 @@ ab_warm() {
     ab_probe "$dir" "$secs" CUTE_KERNELS_BENCH_WARM=1 > "/tmp/logs/warm-ab-${dir//[.\/]/_}.log" 2>&1 &
   done
 }
+# ab_warm_points SECONDS "I J ..." [DIR...]: in the background, one loop_ab_probe warm-up
+# process per package (default ab_main/ and the tree's) and point index
+ab_warm_points() {
+  local secs=$1 dir i points
+  read -r -a points <<< "$2"
+  shift 2
+  local dirs=("$@")
+  [ ${#dirs[@]} -gt 0 ] || dirs=(ab_main .)
+  for dir in "${dirs[@]}"; do
+    for i in "${points[@]}"; do
+      ab_probe "$dir" "$secs" CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES="$i" \
+        > "/tmp/logs/warm-ab-${dir//[.\/]/_}$i.log" 2>&1 &
+    done
+  done
+}
 # ab_public_large_m [DIR...]: package copies (default ab_main/, then the tree ".") through the
 # public functions at LOOP_MS (default 32,64,256) with loop_ab_probe, two rounds, each package
 # warmed one process per point; alongside, the large-M, dequantization, permuted and fused
 # large-M GPU tests and memcheck + racecheck on the tree (session 16's wgmma-route A/B runs)
 ab_public_large_m() {
-  local dir i pp cache dirs=(ab_main .)
+  local dir dirs=(ab_main .)
   [ $# -gt 0 ] && dirs=("$@")
   for dir in "${dirs[@]}"; do
     [ "$dir" = . ] || [ -d "$dir/cute_kernels" ] || { echo "$dir/ missing"; exit 2; }
@@ -228,13 +243,7 @@ ab_public_large_m() {
   gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "large or stream or split_route" &
   (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
    sanitize memcheck 200 & sanitize racecheck 230 & wait) &
-  for dir in "${dirs[@]}"; do
-    for i in $(seq 0 $(( ${AB_POINTS:-13} - 1 ))); do  # one warm-up process per point
-      if [ "$dir" = . ]; then pp=""; cache=$CUTE_KERNELS_CACHE_DIR; else pp="$PWD/$dir:"; cache=/tmp/kc-$dir; fi
-      env PYTHONPATH="$pp${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=$cache CUTE_KERNELS_BENCH_WARM=1 \
-        CUTE_KERNELS_BENCH_SHAPES=$i timeout 280 python tools/loop_ab_probe.py > "/tmp/logs/warm-ab-${dir//[.\/]/_}$i.log" 2>&1 &
-    done
-  done
+  ab_warm_points 280 "$(seq -s ' ' 0 $(( ${AB_POINTS:-13} - 1 )))" "${dirs[@]}"
   ab_checks
   cat "$OUT/racecheck.txt" 2>/dev/null
   ab_rounds 90 2 "${dirs[@]}"

@@ -15,14 +15,7 @@ gpu_tests 300 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py \
 gpu_tests 300 /tmp/logs/t-perm.log tests/test_permuted_fp4.py -k "large_m" &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 200 & sanitize racecheck 230 & wait) &
-for dir in ab_main .; do
-  for i in "${SHAPES[@]}"; do
-    if [ "$dir" = . ]; then pp=""; cache=$CUTE_KERNELS_CACHE_DIR; else pp="$PWD/$dir:"; cache=/tmp/kc-$dir; fi
-    env PYTHONPATH="$pp${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=$cache CUTE_KERNELS_BENCH_WARM=1 \
-      CUTE_KERNELS_BENCH_SHAPES=$i timeout 280 python tools/loop_ab_probe.py \
-      > "/tmp/logs/warm-ab-${dir//[.\/]/_}$i.log" 2>&1 &
-  done
-done
+ab_warm_points 280 "${SHAPES[*]}" ab_main .
 ab_checks
 cat "$OUT/racecheck.txt" 2>/dev/null
 export CUTE_KERNELS_BENCH_SHAPES=$(IFS=,; echo "${SHAPES[*]}")

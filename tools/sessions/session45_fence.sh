@@ -19,14 +19,7 @@ gpu_tests 300 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py -k "stream 
 gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "stream" &
 (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
  sanitize memcheck 200 & sanitize racecheck 230 & wait) &
-for dir in "${DIRS[@]}"; do
-  for i in "${SHAPES[@]}"; do
-    if [ "$dir" = . ]; then pp=""; cache=$CUTE_KERNELS_CACHE_DIR; else pp="$PWD/$dir:"; cache=/tmp/kc-$dir; fi
-    env PYTHONPATH="$pp${PYTHONPATH:-}" CUTE_KERNELS_CACHE_DIR=$cache CUTE_KERNELS_BENCH_WARM=1 \
-      CUTE_KERNELS_BENCH_SHAPES=$i timeout 330 python tools/loop_ab_probe.py \
-      > "/tmp/logs/warm-ab-${dir//[.\/]/_}$i.log" 2>&1 &
-  done
-done
+ab_warm_points 330 "${SHAPES[*]}" "${DIRS[@]}"
 ab_checks
 cat "$OUT/racecheck.txt" 2>/dev/null
 export CUTE_KERNELS_BENCH_SHAPES=$(IFS=,; echo "${SHAPES[*]}")
