@@ -13,6 +13,12 @@ sanitize() {
   echo "$1 exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$1.log" | tail -1)" \
     > "$OUT/$1.txt"
 }
+# sanitize_both: in the background, tools/sanitize_probe.py once (compiling its kernels), then
+# memcheck and racecheck on it side by side
+sanitize_both() {
+  (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
+   sanitize memcheck 200 & sanitize racecheck 230 & wait) &
+}
 # report_warm [WHAT]: after the caller's background warm-ups (WHAT: "warm-up"), waits for them
 # and shows any traceback
 report_warm() {
@@ -241,8 +247,7 @@ ab_public_large_m() {
   export LOOP_MS=${LOOP_MS:-32,64,256}
   gpu_tests 300 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py tests/test_nvfp4_dequant.py tests/test_permuted_fp4.py &
   gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "large or stream or split_route" &
-  (timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
-   sanitize memcheck 200 & sanitize racecheck 230 & wait) &
+  sanitize_both
   ab_warm_points 280 "$(seq -s ' ' 0 $(( ${AB_POINTS:-13} - 1 )))" "${dirs[@]}"
   ab_checks
   cat "$OUT/racecheck.txt" 2>/dev/null

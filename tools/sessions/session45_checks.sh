@@ -13,8 +13,7 @@ gpu_tests 300 /tmp/logs/t-wgk.log tests/test_wg_k_split.py tests/test_pdl_trigge
 gpu_tests 300 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py \
   -k "stream or hybrid or split_k or packed or graph or deterministic" &
 gpu_tests 300 /tmp/logs/t-perm.log tests/test_permuted_fp4.py -k "large_m" &
-(timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
- sanitize memcheck 200 & sanitize racecheck 230 & wait) &
+sanitize_both
 ab_warm_points 280 "${SHAPES[*]}" ab_main .
 ab_checks
 cat "$OUT/racecheck.txt" 2>/dev/null

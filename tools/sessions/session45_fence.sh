@@ -17,8 +17,7 @@ read -r -a SHAPES <<< "${SHAPES:-0 1 2 4}"
 read -r -a DIRS <<< "${AB_DIRS:-ab_main .}"
 gpu_tests 300 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py -k "stream or hybrid" &
 gpu_tests 300 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py -k "stream" &
-(timeout 150 python tools/sanitize_probe.py > /tmp/logs/probe.log 2>&1
- sanitize memcheck 200 & sanitize racecheck 230 & wait) &
+sanitize_both
 ab_warm_points 330 "${SHAPES[*]}" "${DIRS[@]}"
 ab_checks
 cat "$OUT/racecheck.txt" 2>/dev/null
