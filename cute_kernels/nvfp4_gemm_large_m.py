@@ -715,9 +715,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                              sk_tiles, ctid, *streamk, sFlag, piece)
                     if cutlass.const_expr(self.wg_k_split):
                         if ctid < 128:  # warpgroup 0 holds the piece
-                            last = stream_k_fixup(*fixup, threads=128)
+                            last = stream_k_fixup(*fixup, threads=128,
+                                                  head_check=self.splits == 1)
                     else:
-                        last = stream_k_fixup(*fixup)
+                        last = stream_k_fixup(*fixup, head_check=self.splits == 1)
                 if last:
                     self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
                                         tok_tile)

@@ -62,13 +62,16 @@ def _cta_of(u, units, ctas):
 @cute.jit
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
                    mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
-                   threads: cutlass.Constexpr = CONSUMER_THREADS):
+                   threads: cutlass.Constexpr = CONSUMER_THREADS,
+                   head_check: cutlass.Constexpr = True):
     """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
     stream-K region of ``tiles`` tiles), run by the ``threads`` consumer threads (``ctid``; all
     256, or warpgroup 0 where it holds the tile alone) with their ``acc`` fragments: store the
-    piece, count in on ``mCount[counter]`` (a head piece first checks whether the others are
-    all in: it is then last without either); returns whether this CTA arrived last, its
-    ``acc`` then holding the tile's whole sum."""
+    piece, count in on ``mCount[counter]`` (with ``head_check``, a head piece first checks
+    whether the others are all in: it is then last without either); returns whether this CTA
+    arrived last, its ``acc`` then holding the tile's whole sum. ``head_check`` is for ranges
+    that run one after another (stream-K proper); a K split's pieces run side by side, where
+    the check would mostly find the others still out and cost a round trip."""
     ctas = cute.arch.grid_dim()[0]
     c = cute.arch.block_idx()[0]
     units = tiles * k_tiles
@@ -85,12 +88,13 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     # the CTAs after it, so they have usually arrived: one acquire load of the counter finds
     # that, and the head skips its own store and the arrival (sFlag[1]: a CTA has one head).
     last = cutlass.Boolean(False)
-    if u == first_unit:
-        if ctid == 0:
-            sFlag[1] = cute.arch.load(mCount.iterator + counter, cutlass.Int32,
-                                      sem="acquire", scope="gpu")
-        barrier.arrive_and_wait()
-        last = sFlag[1] == pieces - 1
+    if cutlass.const_expr(head_check):
+        if u == first_unit:
+            if ctid == 0:
+                sFlag[1] = cute.arch.load(mCount.iterator + counter, cutlass.Int32,
+                                          sem="acquire", scope="gpu")
+            barrier.arrive_and_wait()
+            last = sFlag[1] == pieces - 1
     if not last:
         for i in cutlass.range_constexpr(per_thread):
             mWork[mine + i * threads] = acc[i]
