@@ -17,9 +17,11 @@
 source "$(dirname "$0")/../device_common.sh"
 [ -d ab_main/cute_kernels ] || { echo "ab_main/ missing"; exit 2; }
 rm -rf ab_two && mkdir ab_two && cp -r cute_kernels layouts ab_two/
-sed -i 's/^TWO_CTAS_MIN_UNITS = 150$/TWO_CTAS_MIN_UNITS = 40/' ab_two/cute_kernels/large_m_plans.py
-grep -q "^TWO_CTAS_MIN_UNITS = 40$" ab_two/cute_kernels/large_m_plans.py || { echo "sed missed"; exit 2; }
-gpu_tests 300 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py -k "stream or hybrid or split" &
+plans=ab_two/cute_kernels/large_m_plans.py
+sed -i 's/^TWO_CTAS_MIN_UNITS = 150$/TWO_CTAS_MIN_UNITS = 40/' $plans
+grep -q "^TWO_CTAS_MIN_UNITS = 40$" $plans || { echo "sed missed"; exit 2; }
+gpu_tests 300 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py \
+  -k "stream or hybrid or split" &
 LOOP_MS=16,32 ab_warm_points 300 "0 1 2 4" . ab_two
 LOOP_MS=32,64 ab_warm_points 300 "5 6" ab_main .
 report_warm
