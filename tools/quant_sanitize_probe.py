@@ -43,6 +43,15 @@ for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3
     for ctas in (per_sm * 132, 3):
         compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, False, False,
                             "cmp", 0, ring)(x, g, mask, q, sf)
+# the ring filled by bulk copies (mbarrier a slot): plain and fused, a 3-CTA grid so every
+# slot's mbarrier goes through many phases
+for silu, k, vecs, per_sm in ((False, 3072, 4, 6), (True, 1536, 2, 7)):
+    q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
+    sf = torch.empty(384 * (k // 16), dtype=torch.uint8, device="cuda")
+    for ctas in (per_sm * 132, 3):
+        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, False, False,
+                            "cmp", per_sm if ctas > 3 else 0, 3, False, True, True)(
+            x, g, mask, q, sf)
 # the activation passes of the wgmma routes, M tails: K = 80 takes the general kernel, 7168 and
 # 192 the quarter-group kernels (packed order and permuted-K)
 from cute_kernels import reference  # noqa: E402
