@@ -40,7 +40,8 @@ are issued before the arithmetic. Two options keep more loads in flight (for the
 the defaults yet): ``prefetch`` (the next item's loads into registers during this item's
 arithmetic) and ``ring`` (a per-warp ring of shared memory that ``cp.async`` fills ``ring``
 items ahead; each lane reads back only its own 16-byte slots, so a warp needs no barrier
-beyond its own).
+beyond its own). With ``bulk`` lane 0 fills each ring slot with one ``cp.async.bulk`` an
+input part on the slot's mbarrier instead (a probe variant, ``tools/quant_bw_probe.py``).
 
 Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
 touched at all: neither their codes nor their scale bytes (including the row padding up to
