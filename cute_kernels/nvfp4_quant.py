@@ -301,16 +301,16 @@ class NVFP4Quant:
         nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
-        ring = None
+        ring_state = None
         if cutlass.const_expr(self.ring):  # the first `ring` items in flight during the fill
-            ring = self._ring_start(mX, ex, first, stride, loaded, lane, tidx >> 5)
+            ring_state = self._ring_start(mX, ex, first, stride, loaded, lane, tidx >> 5)
         if cutlass.const_expr(self.cmp):
             table = self._threshold_table(g, tidx)
         else:
             table = self._reciprocal_table(g, tidx)
         if cutlass.const_expr(self.ring):
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
-                            loaded, lane, tidx >> 5, cur, ring)
+                            loaded, lane, tidx >> 5, cur, ring_state)
             return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
@@ -384,14 +384,14 @@ class NVFP4Quant:
 
     @cute.jit
     def _ring_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
-                   loaded, lane, warp, cur, ring):
+                   loaded, lane, warp, cur, ring_state):
         """The item loop with ``ring`` items in flight through the warp's ring (``_ring_start``
         issued the first): each iteration waits for its item (cp.async: one commit group per
         iteration, so ``wait_group(ring - 1)`` is "this item has landed"; bulk: the slot's
         mbarrier phase), moves it to registers, refills the slot with the item ``ring`` strides
         ahead (bulk: after computing) and computes. A lane reads only its own 16-byte pieces,
         so no barrier beyond the warp's own is needed."""
-        ring, bars, atom = ring
+        ring, bars, atom = ring_state
         iters = cutlass.max((end - first + stride - 1) // stride, 0)
         for i in cutlass.range(iters, unroll=1):
             w = first + i * stride

@@ -65,6 +65,16 @@ def _cta_of(u, units, ctas):
 
 
 @cute.jit
+def _slot_start(cta, last_of_range, per_thread: cutlass.Constexpr, threads: cutlass.Constexpr,
+                ctid):
+    """Where thread ``ctid``'s words of a piece of CTA ``cta`` start in the workspace: slot
+    ``2 cta`` for the first piece of its range, ``2 cta + 1`` for its last (``last_of_range``
+    0 or 1), element-major and thread-minor (word i at + i * threads). Every writer and
+    reader of a piece goes through here."""
+    return (2 * cta + last_of_range) * per_thread * threads + ctid
+
+
+@cute.jit
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
                    mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
                    threads: cutlass.Constexpr = CONSUMER_THREADS,
@@ -83,13 +93,13 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     c = cute.arch.block_idx()[0]
     units = tiles * k_tiles
     per_thread = cute.size(acc)
-    slot_words = per_thread * threads
     first_unit = tile * k_tiles
     c_first = _cta_of(first_unit, units, ctas)
     pieces = _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
     # the piece is its CTA's first iff the CTA's range starts inside the tile (u is then that
     # start); the reader below applies the same rule to every CTA of the tile
-    mine = (2 * c + cutlass.Int32(u != _cta_start(c, units, ctas))) * slot_words + ctid
+    mine = _slot_start(c, cutlass.Int32(u != _cta_start(c, units, ctas)), per_thread, threads,
+                       ctid)
     barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
     # The tile's head piece ends its CTA's range, while the other pieces start the ranges of
     # the CTAs after it, so they have usually arrived: one acquire load of the counter finds
@@ -143,12 +153,11 @@ def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas,
     """``acc`` += the tile's pieces but the ``own``-th (-1: all of them), in piece order, from
     the workspace (L1-bypassing loads: other SMs wrote them)."""
     per_thread = cute.size(acc)
-    slot_words = per_thread * threads
     for p in cutlass.range(pieces, unroll=1):
         if p != own:
             cp = c_first + p
-            slot = 2 * cp + cutlass.Int32(_cta_start(cp, units, ctas) < first_unit)
-            base = slot * slot_words + ctid
+            base = _slot_start(cp, cutlass.Int32(_cta_start(cp, units, ctas) < first_unit),
+                               per_thread, threads, ctid)
             for i in cutlass.range_constexpr(per_thread):
                 acc[i] = acc[i] + cute.arch.load(mWork.iterator + base + i * threads,
                                                  cutlass.Float32, cop="cg")
@@ -169,9 +178,8 @@ def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas,
 def store_tail_piece(acc: cute.Tensor, ctid, mWork: cute.Tensor):
     """The consumers' part: the CTA's first piece to its workspace slot, then an arrival on
     ``TAIL_STORED`` without waiting."""
-    c = cute.arch.block_idx()[0]
     per_thread = cute.size(acc)
-    mine = 2 * c * per_thread * CONSUMER_THREADS + ctid
+    mine = _slot_start(cute.arch.block_idx()[0], 0, per_thread, CONSUMER_THREADS, ctid)
     for i in cutlass.range_constexpr(per_thread):
         mWork[mine + i * CONSUMER_THREADS] = acc[i]
     pipeline.NamedBarrier(barrier_id=TAIL_STORED, num_threads=TAIL_THREADS).arrive()
