@@ -28,16 +28,16 @@ for enc, vecs, per_sm, mc, pf in (("fma", 4, 16, 0, False), ("cmp", 2, 16, 16, F
                         False, enc, mc)(x, g, mask, q, sf)
 # the first item's loads before the table fill, and the launch without the early PDL trigger
 for options in ((True, True), (False, False)):
-    early_loads, trigger = options
-    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132,
-                        early_loads=early_loads, trigger=trigger)(x, g, mask, q, sf)
+    # positional: jit.cached keys on positional arguments only
+    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132, False, False,
+                        "cmp", 0, 0, *options)(x, g, mask, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
 for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
     sf = torch.empty(384 * (k // 16), dtype=torch.uint8, device="cuda")
     for ctas in (per_sm * 132, 3):
-        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas,
-                            ring=ring)(x, g, mask, q, sf)
+        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, False, False,
+                            "cmp", 0, ring)(x, g, mask, q, sf)
 # the activation passes of the wgmma routes, M tails: K = 80 takes the general kernel, 7168 and
 # 192 the quarter-group kernels (packed order and permuted-K)
 from cute_kernels import reference  # noqa: E402
