@@ -10,7 +10,10 @@ split route and of the pair at 9216x7168 M = 129..256, 1024x7168 M = 1024 and 40
 M = 256: this probe gives the rule its table. Permuted words, interleaved graphs, two rounds,
 graph us; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
 compiles only. "route_q0" (session 31): the route with the quantizer warps off (the
-consumers quantize; ``quantizer_warps``). ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every
+consumers quantize; ``quantizer_warps``). ``CUTE_KERNELS_PROBE_PIECES=1`` (session 46): also
+the "pieces" route forced at 64- / 128- / 256-token tiles and 2..4 splits, cuBLAS alone, and
+the public op on bf16 activations ("route_w4a16": a K-order copy instead of the NVFP4 decode
+pass). ``CUTE_KERNELS_PROBE_PACKED=1`` (session 29): every
 variant on packed weight bytes (``KOrder.PAIRS``), with the route on permuted words beside
 ("permuted route"): the plain GEMM's packed bytes wanted 256-token stream-K tiles at
 129..256 tokens (``packed_plan``); does the fused op's?"""
@@ -25,6 +28,7 @@ from probe_inputs import fused_operands, gate_up_words, replaced, unpadded
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
                                        time_graphs_interleaved_us, warm_only)
+from cute_kernels.nvfp4_gemm_large_m import H200_SMS
 from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 
 # the module, not the function the package exports under the same name
@@ -32,6 +36,7 @@ SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 SWQ = importlib.import_module("cute_kernels.swiglu_quant_large_m")
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 PACKED = os.environ.get("CUTE_KERNELS_PROBE_PACKED") == "1"
+PIECES = os.environ.get("CUTE_KERNELS_PROBE_PIECES") == "1"
 ROUTE = SWIGLU.packed_route if PACKED else SWIGLU.large_m_route
 
 POINTS = [(9216, 7168, 129), (9216, 7168, 160), (9216, 7168, 192), (9216, 7168, 224),
@@ -48,6 +53,11 @@ def forced_routes(two_i: int, m: int) -> dict:
     routes = {f"whole{t}": ("whole", (t, 0)) for t in (64, 128, 256)
               if t < 256 or m >= 256 or two_i >= 32768}
     routes.update({f"sk{t}": ("stream_k", t) for t in (128, 256)})
+    if PIECES:  # session 46: the split-K stream-K launch ("pieces") at other tiles and splits
+        for t, s in ((64, 2), (64, 4), (128, 2), (128, 3), (128, 4), (256, 2)):
+            ctas = -(-m // t) * -(-two_i // SWIGLU.TILE_N) * s
+            if ctas <= 2 * H200_SMS and (t < 256 or m >= 256):
+                routes[f"pieces{t}x{s}"] = ("pieces", (t, s))
     return routes
 
 
@@ -100,6 +110,10 @@ for two_i, k, m in select_shapes(POINTS):
         return F.silu(y[:, :two_i // 2]) * y[:, two_i // 2:]
 
     variants["cublas_silu"] = [lambda w=w: cublas_silu(w) for w in w16]
+    if PIECES:  # the GEMM alone, and the fused op on bf16 activations (a copy pass, not the decode)
+        variants["cublas"] = [lambda w=w: x @ w.t() for w in w16]
+        variants["route_w4a16"] = [lambda w=w: nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5,
+                                                                       30.0) for w in words]
     if PACKED:
         permuted = gate_up_words(two_i, k, True)
         variants["permuted route"] = [lambda w=w: fused(a, a_sf, w) for w in permuted]
