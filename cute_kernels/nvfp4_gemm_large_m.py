@@ -79,8 +79,7 @@ from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
-from .stream_k import (ARRIVAL_WARP, arrive_tail, settle_tail, store_tail_piece,
-                       stream_k_fixup, workspace_words)
+from .stream_k import stream_k_fixup, workspace_words
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -177,12 +176,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 70.86 / 71.44 / 71.45) or gained under 0.8 us (4096x7168 M = 1024 74.87 / 74.14; whole
     # 256-token tiles, untriggered).
     TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
-    # Deferred tails (``stream_k.store_tail_piece``; stream-K proper, ``_defers_tails``): a
-    # CTA's first piece, when its range starts inside a tile, arrives through warp
-    # ``ARRIVAL_WARP`` of the producer warpgroup while the consumers go on. Off: unmeasured
-    # (built in session 45 after its device time; nvfp4-gemm-next.md item
-    # 00000000000000000000000 b).
-    DEFER_TAILS = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -419,9 +412,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
             else:
-                if cutlass.const_expr(self._defers_tails()):
-                    if warp == ARRIVAL_WARP:
-                        self._arrive_tail(tok_tiles, streamk)
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
             cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
@@ -712,7 +702,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
-            tail = cutlass.Int32(-1)  # ``_defers_tails``: the tile of the deferred piece
             while u < end:
                 piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile),
@@ -728,49 +717,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                         if ctid < 128:  # warpgroup 0 holds the piece
                             last = stream_k_fixup(*fixup, threads=128,
                                                   head_check=self.splits == 1)
-                    elif cutlass.const_expr(self._defers_tails()):
-                        if kt0 != 0:  # the CTA's first piece, not the tile's head
-                            store_tail_piece(acc, ctid, streamk[0])
-                            tail = piece
-                            last = cutlass.Boolean(False)
-                        else:
-                            last = stream_k_fixup(*fixup, deferred=True)
                     else:
                         last = stream_k_fixup(*fixup, head_check=self.splits == 1)
                 if last:
                     self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
                                         tok_tile)
                 u += count
-            if cutlass.const_expr(self._defers_tails()):
-                if tail >= 0:
-                    if settle_tail(acc, tail - whole, self.k_tiles, sk_tiles, ctid, *streamk,
-                                   sFlag, tail):
-                        row_tile, tok_tile = self._tile_coords(tail, tok_tiles)
-                        self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
-                                            tok_tile)
         self._epilogue_finish(ctid, sEpi, scalars, outs)
-
-    def _defers_tails(self) -> bool:
-        """``DEFER_TAILS`` where it applies: stream-K proper (ranges one after another, not a
-        K split's pieces side by side), 128-row tiles on both consumer warpgroups, and warp
-        ``ARRIVAL_WARP`` free (``_arrival_warp_free``)."""
-        return (self.DEFER_TAILS and self.stream_k and self.splits == 1
-                and not self.wg_k_split and not self.pair_pieces and self._arrival_warp_free())
-
-    def _arrival_warp_free(self) -> bool:
-        """Whether ``_side_warps`` leaves warp ``ARRIVAL_WARP`` idle (here: always)."""
-        return True
-
-    @cute.jit
-    def _arrive_tail(self, tok_tiles, streamk):
-        """Warp ``ARRIVAL_WARP`` (``_defers_tails``): the arrival of the CTA's first piece where
-        it is deferred (its range starts inside a tile), as the consumers decide it."""
-        whole, sk_tiles = self._whole_tiles(tok_tiles)
-        u, end = self._stream_range(whole, sk_tiles)
-        if u < end:
-            piece, kt0, _, _, _ = self._stream_piece(u, end, tok_tiles)
-            if kt0 != 0:
-                arrive_tail(streamk[1], piece)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a

@@ -45,11 +45,6 @@ import cutlass.pipeline as pipeline
 
 CONSUMER_THREADS = 256
 BARRIER_ID = 4  # named barrier of the consumer threads (the fused epilogue uses 1..3)
-# Deferred tails (``store_tail_piece``): the warp of the producer warpgroup that arrives for
-# the consumers, and the named barriers it shares with them (the kernels use 1..9)
-ARRIVAL_WARP = 3
-TAIL_STORED, TAIL_ARRIVED = 10, 11
-TAIL_THREADS = CONSUMER_THREADS + 32
 
 
 @cute.jit
@@ -78,7 +73,7 @@ def _slot_start(cta, last_of_range, per_thread: cutlass.Constexpr, threads: cutl
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
                    mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
                    threads: cutlass.Constexpr = CONSUMER_THREADS,
-                   head_check: cutlass.Constexpr = True, deferred: cutlass.Constexpr = False):
+                   head_check: cutlass.Constexpr = True):
     """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
     stream-K region of ``tiles`` tiles), run by the ``threads`` consumer threads (``ctid``; all
     256, or warpgroup 0 where it holds the tile alone) with their ``acc`` fragments: store the
@@ -86,9 +81,7 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     whether the others are all in: it is then last without either); returns whether this CTA
     arrived last, its ``acc`` then holding the tile's whole sum. ``head_check`` is for ranges
     that run one after another (stream-K proper); a K split's pieces run side by side, where
-    the check would mostly find the others still out and cost a round trip. ``deferred``: the
-    kernel's other pieces arrive deferred (``store_tail_piece``), so the head called here
-    claims a tile it completes (``settle_tail``'s rule)."""
+    the check would mostly find the others still out and cost a round trip."""
     ctas = cute.arch.grid_dim()[0]
     c = cute.arch.block_idx()[0]
     units = tiles * k_tiles
@@ -121,16 +114,8 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
         # every thread's reads of the other pieces below.
         barrier.arrive_and_wait()
         if ctid == 0:
-            got = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
-                                       sem="acq_rel", scope="gpu")
-            if cutlass.const_expr(deferred):
-                if got == pieces - 1:
-                    # every piece is in, and a deferred piece's settle may claim it as well:
-                    # the tile is this CTA's if its claim comes first (pieces - 1 then)
-                    got = cute.arch.atomic_cas(mCount.iterator + counter, cmp=pieces,
-                                               val=cutlass.Int32(0), sem="acq_rel",
-                                               scope="gpu") - 1
-            sFlag[0] = got
+            sFlag[0] = cute.arch.atomic_add(mCount.iterator + counter, cutlass.Int32(1),
+                                            sem="acq_rel", scope="gpu")
         barrier.arrive_and_wait()
         last = sFlag[0] == pieces - 1
     if last:
@@ -161,65 +146,6 @@ def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas,
             for i in cutlass.range_constexpr(per_thread):
                 acc[i] = acc[i] + cute.arch.load(mWork.iterator + base + i * threads,
                                                  cutlass.Float32, cop="cg")
-
-
-# Deferred tails. A CTA's first piece that is not its tile's head (the CTA's range starts
-# inside the tile) is done first thing, long before the tile's head, and almost never arrives
-# last. Its arrival need not hold the consumers: they store the piece and go on
-# (``store_tail_piece``); warp ``ARRIVAL_WARP`` of the producer warpgroup makes the arrival, a
-# release reduction nobody waits for (``arrive_tail``); after their range the consumers
-# claim the tile if it turned out complete and unclaimed (``settle_tail``). Claims go by one
-# compare-and-swap of the counter from ``pieces`` to 0, so exactly one CTA runs a tile's
-# epilogue: a head that finds the others in (the head check, the counter never reaching
-# ``pieces``), a head whose arrival completes the tile and whose claim comes first
-# (``stream_k_fixup(deferred=True)``), or a deferred piece's CTA. Nobody waits for another
-# CTA. The sum and its order are ``stream_k_fixup``'s: the same bits.
-@cute.jit
-def store_tail_piece(acc: cute.Tensor, ctid, mWork: cute.Tensor):
-    """The consumers' part: the CTA's first piece to its workspace slot, then an arrival on
-    ``TAIL_STORED`` without waiting."""
-    per_thread = cute.size(acc)
-    mine = _slot_start(cute.arch.block_idx()[0], 0, per_thread, CONSUMER_THREADS, ctid)
-    for i in cutlass.range_constexpr(per_thread):
-        mWork[mine + i * CONSUMER_THREADS] = acc[i]
-    pipeline.NamedBarrier(barrier_id=TAIL_STORED, num_threads=TAIL_THREADS).arrive()
-
-
-@cute.jit
-def arrive_tail(mCount: cute.Tensor, counter):
-    """Warp ``ARRIVAL_WARP``'s part: once the consumers' stores are ordered before it (the
-    barrier), one release add on the tile's counter covers them (as ``stream_k_fixup``'s
-    arrival); then ``TAIL_ARRIVED`` lets ``settle_tail`` claim after it."""
-    pipeline.NamedBarrier(barrier_id=TAIL_STORED, num_threads=TAIL_THREADS).arrive_and_wait()
-    if cute.arch.lane_idx() == 0:
-        cute.arch.red(mCount.iterator + counter, cutlass.Int32(1), op="add", dtype="s32",
-                      sem="release", scope="gpu")
-    pipeline.NamedBarrier(barrier_id=TAIL_ARRIVED, num_threads=TAIL_THREADS).arrive()
-
-
-@cute.jit
-def settle_tail(acc: cute.Tensor, tile, k_tiles: cutlass.Constexpr, tiles, ctid,
-                mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter):
-    """The consumers after their range, for the deferred piece of ``tile`` (counted from the
-    stream-K region's start): claim the tile if every piece is in and nobody has claimed it
-    (thread 0's acq_rel compare-and-swap of ``pieces`` for 0, after the arrival warp's add:
-    ``TAIL_ARRIVED``); returns whether they did, ``acc`` then holding the tile's sum."""
-    pipeline.NamedBarrier(barrier_id=TAIL_ARRIVED, num_threads=TAIL_THREADS).arrive_and_wait()
-    ctas = cute.arch.grid_dim()[0]
-    units = tiles * k_tiles
-    first_unit = tile * k_tiles
-    c_first = _cta_of(first_unit, units, ctas)
-    pieces = _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
-    if ctid == 0:
-        sFlag[2] = cute.arch.atomic_cas(mCount.iterator + counter, cmp=pieces,
-                                        val=cutlass.Int32(0), sem="acq_rel", scope="gpu")
-    pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=CONSUMER_THREADS).arrive_and_wait()
-    claimed = sFlag[2] == pieces
-    if claimed:
-        acc.fill(0.0)
-        _add_pieces(acc, cutlass.Int32(-1), c_first, pieces, first_unit, units, ctas, ctid,
-                    mWork, CONSUMER_THREADS)
-    return claimed
 
 
 def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:

@@ -201,10 +201,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                 slots[0] = cutlass.Int32(-1)
             cute.arch.mbarrier_arrive(full)
 
-    def _arrival_warp_free(self) -> bool:
-        """Warp ``stream_k.ARRIVAL_WARP`` (3) is free with fewer than three quantizer warps."""
-        return self.quantizers < 3
-
     @cute.jit
     def _side_warps(self, warp, sEpi, scalars, outs):
         """With ``quantizers``: warps 1..quantizers quantize each handed-over h

@@ -409,20 +409,6 @@ def test_stream_k_compiles_for_sm90a(n, k, tile_m):
                         1, True)
 
 
-@pytest.mark.parametrize("args", [
-    (9216, 7168, "torch.bfloat16", 16, 0, H200_SMS, 1, True, False, int(KOrder.PERMUTED)),
-    (36864, 7168, "torch.bfloat16", 32, 0, 2 * H200_SMS, 1, True, False,
-     int(KOrder.PERMUTED), 2, 2),                             # two CTAs an SM: 24 producer regs
-    (9216, 7168, "torch.bfloat16", 256, 0, H200_SMS, 1, True, True)])  # hybrid
-def test_deferred_tails_compile_for_sm90a(monkeypatch, args):
-    """``DEFER_TAILS`` (off by default, the probe's switch): the arrival warp and the settle
-    compile, two CTAs an SM within their launch bound."""
-    monkeypatch.setattr(NVFP4GemmLargeM, "DEFER_TAILS", True)
-    compiled = compile_only(compile_nvfp4_gemm_large_m, *args)
-    if len(args) > 10:
-        assert max(kernel_registers(compiled)) <= 80
-
-
 def test_stream_k_two_k_groups_compiles_for_sm90a():
     """``stream_k_groups``'s launch: 32-token tiles, permuted words, two K groups a stage."""
     assert compile_only(compile_nvfp4_gemm_large_m, 36864, 7168, "torch.bfloat16", 32, 0,
