@@ -40,8 +40,7 @@ are issued before the arithmetic. Two options keep more loads in flight (for the
 the defaults yet): ``prefetch`` (the next item's loads into registers during this item's
 arithmetic) and ``ring`` (a per-warp ring of shared memory that ``cp.async`` fills ``ring``
 items ahead; each lane reads back only its own 16-byte slots, so a warp needs no barrier
-beyond its own). With ``bulk`` lane 0 fills each ring slot with one ``cp.async.bulk`` an
-input part on the slot's mbarrier instead (a probe variant, ``tools/quant_bw_probe.py``).
+beyond its own).
 
 Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
 touched at all: neither their codes nor their scale bytes (including the row padding up to
@@ -141,7 +140,7 @@ class NVFP4Quant:
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True, bulk: bool = False):
+                 trigger: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -153,13 +152,6 @@ class NVFP4Quant:
         # items in flight without holding registers (16-bit inputs only); 0: into registers
         assert ring == 0 or (ring >= 2 and not prefetch and dtype.width == 16)
         self.ring = ring
-        # ``bulk`` (with ``ring``): lane 0 fills a slot with one bulk copy (``cp.async.bulk``,
-        # on an mbarrier a slot) an input part and item, instead of each lane's 16-byte
-        # cp.async: the instructions of a register load, as deep as the ring. Whole items only
-        # (an item's part is then one contiguous run), not ``interleaved``
-        assert not bulk or (ring and not interleaved
-                            and k % (BLOCK * BLOCKS_PER_STEP * vecs) == 0), (bulk, ring, k)
-        self.bulk = bulk
         # the first item's loads go out before the threshold table is built (their registers
         # live through the fill)
         assert not early_loads or not (prefetch or ring)
@@ -205,8 +197,7 @@ class NVFP4Quant:
             grid=(ctas, num_e, 1),
             block=(32 * self.warps, 1, 1),
             smem=((THRESHOLD_ENTRIES * THRESHOLD_WORDS if self.cmp else TABLE_SIZE) * 4 + 16
-                  + (self._ring_bytes() + 128 if self.ring else 0)
-                  + (8 * self.ring * self.warps + 8 if self.bulk else 0)),
+                  + (self._ring_bytes() + 128 if self.ring else 0)),
             stream=stream,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.min_ctas,
@@ -349,104 +340,55 @@ class NVFP4Quant:
 
     @cute.jit
     def _ring_start(self, mX, ex, first, stride, loaded, lane, warp):
-        """The warp's ring (and with ``bulk`` its mbarriers, one a slot, lane 0 initializing
-        them) with the first ``ring`` items issued: (ring, mbarriers or None, copy atom)."""
+        """The warp's ring with the first ``ring`` items issued: (ring, copy atom)."""
         shape = (self.ring, self.warps, self.parts, self.vecs, 32, VEC)
         ring = SmemAllocator().allocate_tensor(
             self.dtype, cute.make_ordered_layout(shape, order=(5, 4, 3, 2, 1, 0)),
             byte_alignment=128)
-        bars = None
-        if cutlass.const_expr(self.bulk):
-            bars = SmemAllocator().allocate_tensor(
-                cutlass.Int64, cute.make_ordered_layout((self.warps, self.ring), order=(1, 0)),
-                byte_alignment=8)
-            if lane == 0:
-                for p in cutlass.range_constexpr(self.ring):
-                    cute.arch.mbarrier_init(bars.iterator + warp * self.ring + p, 1)
-            cute.arch.mbarrier_init_fence()
-            cute.arch.sync_warp()
-            atom = cute.make_copy_atom(cpasync.CopyBulkG2SOp(), self.dtype)
-        else:
-            # .cg: 16-byte pieces read once, so they skip L1
-            atom = cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL),
-                                       self.dtype, num_bits_per_copy=128)
+        # .cg: 16-byte pieces read once, so they skip L1
+        atom = cute.make_copy_atom(cpasync.CopyG2SOp(cpasync.LoadCacheMode.GLOBAL), self.dtype,
+                                   num_bits_per_copy=128)
         for p in cutlass.range_constexpr(self.ring):
-            self._issue_item(mX, ex, first + p * stride, loaded, lane, ring[p, warp, None, None,
-                                                                            None, None],
-                             atom, self._slot_bar(bars, warp, p))
-            if cutlass.const_expr(not self.bulk):
-                cute.arch.cp_async_commit_group()
-        return ring, bars, atom
-
-    def _slot_bar(self, bars, warp, p):
-        """The mbarrier of the warp's slot ``p`` (``bulk``), or None."""
-        return bars.iterator + warp * self.ring + p if self.bulk else None
+            self._issue_item(mX, ex, first + p * stride, loaded, lane,
+                             ring[p, warp, None, None, lane, None], atom)
+            cute.arch.cp_async_commit_group()
+        return ring, atom
 
     @cute.jit
     def _ring_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                    loaded, lane, warp, cur, ring_state):
         """The item loop with ``ring`` items in flight through the warp's ring (``_ring_start``
-        issued the first): each iteration waits for its item (cp.async: one commit group per
-        iteration, so ``wait_group(ring - 1)`` is "this item has landed"; bulk: the slot's
-        mbarrier phase), moves it to registers, refills the slot with the item ``ring`` strides
-        ahead (bulk: after computing) and computes. A lane reads only its own 16-byte pieces,
-        so no barrier beyond the warp's own is needed."""
-        ring, bars, atom = ring_state
+        issued the first): each iteration waits for its item (one commit group per iteration,
+        so ``wait_group(ring - 1)`` is "this item has landed"), moves it to registers, refills
+        the slot with the item ``ring`` strides ahead and computes. A lane reads only the bytes
+        it copied, so no barrier beyond the warp's own is needed."""
+        ring, atom = ring_state
         iters = cutlass.max((end - first + stride - 1) // stride, 0)
         for i in cutlass.range(iters, unroll=1):
             w = first + i * stride
-            p = i % self.ring
-            if cutlass.const_expr(self.bulk):
-                if w < loaded:  # (past `loaded` no item has loads, and no later one)
-                    cute.arch.mbarrier_wait(self._slot_bar(bars, warp, p), (i // self.ring) % 2)
-            else:
-                cute.arch.cp_async_wait_group(self.ring - 1)
-            self._read_item(w, loaded, lane, ring[p, warp, None, None, lane, None], cur)
-            refill = (mX, ex, w + self.ring * stride, loaded, lane,
-                      ring[p, warp, None, None, None, None], atom, self._slot_bar(bars, warp, p))
-            if cutlass.const_expr(not self.bulk):
-                cute.arch.sync_warp()
-                self._issue_item(*refill)
-                cute.arch.cp_async_commit_group()
+            slot = ring[i % self.ring, warp, None, None, lane, None]
+            cute.arch.cp_async_wait_group(self.ring - 1)
+            self._read_item(w, loaded, lane, slot, cur)
+            cute.arch.sync_warp()
+            self._issue_item(mX, ex, w + self.ring * stride, loaded, lane, slot, atom)
+            cute.arch.cp_async_commit_group()
             self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, lane & 1,
                                cur)
-            if cutlass.const_expr(self.bulk):
-                # after the item: every lane has used what it read from the slot, so the bulk
-                # copy's writes (async proxy) cannot overtake those reads, without a proxy
-                # fence (MEMBAR.ALL.CTA an item in the SASS)
-                cute.arch.sync_warp()
-                self._issue_item(*refill)
 
     @cute.jit
-    def _issue_item(self, mX: cute.Tensor, ex, w, loaded, lane, slot: cute.Tensor, atom, bar):
-        """Work item ``w``'s loads (as ``_load_item`` reads them) into ``slot`` [parts, vecs,
-        32 lanes, VEC]: each lane's cp.async of its pieces, or (``bulk``) lane 0's bulk copy
-        of each part on ``bar``; nothing for loads past the row or items past ``loaded``."""
+    def _issue_item(self, mX: cute.Tensor, ex, w, loaded, lane, slot: cute.Tensor, atom):
+        """cp.async of work item ``w``'s loads (as ``_load_item`` reads them) into this lane's
+        ``slot`` [parts, vecs, VEC]; nothing for loads past the row or items past ``loaded``."""
         row, kb0 = self._item_start(w, lane)
-        if cutlass.const_expr(self.bulk):
-            if w < loaded:
-                if lane == 0:
-                    width = BLOCK * self.chunk_blocks  # elements of an item's part
-                    cute.arch.mbarrier_arrive_and_expect_tx(
-                        bar, self.parts * width * self.dtype.width // 8)
-                    chunk = w - row * self.chunks
-                    for part in cutlass.range_constexpr(self.parts):
-                        # the up half starts K elements (K / width items) after the gate half
-                        src = self._tile(mX, ex, row, chunk + part * (self.k // width), width)
-                        src = src[0, 0, None] if cutlass.const_expr(self.experts) else src[0, None]
-                        dst = cute.make_tensor(slot[part, None, None, None].iterator,
-                                               cute.make_layout(width))
-                        cute.copy(atom, src, dst, mbar_ptr=bar)
-        else:
-            for i in cutlass.range_constexpr(self.vecs):
-                kb = kb0 + BLOCKS_PER_STEP * i
-                if (w < loaded) & self._in_row(kb):
-                    for part in cutlass.range_constexpr(self.parts):
-                        col = self._input_col(kb, lane & 1, part)
-                        src = self._tile(mX, ex, row, col, VEC)
-                        src = src[0, 0, None] if cutlass.const_expr(self.experts) else src[0, None]
-                        cute.copy(atom, cute.zipped_divide(src, (VEC,)),
-                                  cute.zipped_divide(slot[part, i, lane, None], (VEC,)))
+        for i in cutlass.range_constexpr(self.vecs):
+            kb = kb0 + BLOCKS_PER_STEP * i
+            if (w < loaded) & self._in_row(kb):
+                for part in cutlass.range_constexpr(self.parts):
+                    col = self._input_col(kb, lane & 1, part)
+                    src = self._tile(mX, ex, row, col, VEC)
+                    src = src[0, 0, None] if cutlass.const_expr(self.experts) else src[0, None]
+                    cute.copy(atom, cute.zipped_divide(src, (VEC,)),
+                              cute.zipped_divide(slot[part, i, None], (VEC,)))
 
     @cute.jit
     def _read_item(self, w, loaded, lane, slot: cute.Tensor, cur):
@@ -676,7 +618,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True, bulk: bool = False):
+                        trigger: bool = True):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -700,7 +642,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger, bulk)
+                        trigger)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

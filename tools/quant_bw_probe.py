@@ -10,19 +10,12 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 the default up to PREFETCH_ELEMENTS
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
-         bulk3x6   cmp 4 4  6  6 ring=3 bulk    the ring filled by one bulk copy an item
-                                                (session 45, unmeasured): 3 items (6 KB) in
-                                                flight a warp, issued before the table fill
-         bulk3x7   cmp 4 4  7  7 ring=3 bulk    the same at 7 an SM (<= 72 registers)
-         bulk4x6   cmp 4 4  6  6 ring=4 bulk    4 items a warp (36 KB a CTA)
-         bulk2x8   cmp 4 4  8  8 ring=2 bulk    2 items a warp at 8 an SM (<= 64 registers)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
                                                 PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
                                                 the default up to PREFETCH_ELEMENTS
-         bulk3x7v2 cmp 2 4  7  7 ring=3 bulk    the bulk-copy ring (gate and up: two copies)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
@@ -36,7 +29,11 @@ ahead (``notes/quant-bw.md``). Session 26 (with the trigger, % of the copy at pl
 K = 5120 / 7168, M = 16384 K = 5120, cmp6tp 74.3 / 78.2 / 84.9): the split tail (items left
 after whole rounds as half items, ``split_tail``, removed since) 70.9 / 75.2 / 80.5; plain
 half items with the prefetch at 9 / 10 / 12 an SM (56 / 48 / 40 registers, no spills) 64.7-
-72.7 everywhere.
+72.7 everywhere. Session 46 (H200, 2026-12-02) measured the ring filled by one
+``cp.async.bulk`` an item part on a per-slot mbarrier (``bulk``; variants bulk3x6, bulk3x7,
+bulk4x6, bulk2x8: ring 3 at 6 and 7 an SM, 4 at 6, 2 at 8; fused bulk3x7v2): below the
+default cmp6tp (fused cmp8v2tp) at every shape, the best bulk2x8 (plain M = 4096 K = 5120
+72.6 against 74.5); the option and its variants were removed (``notes/quant-bulk-ring.patch``).
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
 the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
 both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
@@ -59,16 +56,11 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
-         "bulk3x6": (("cmp", 4, 4, 6, 6), {"ring": 3, "bulk": True}),
-         "bulk3x7": (("cmp", 4, 4, 7, 7), {"ring": 3, "bulk": True}),
-         "bulk4x6": (("cmp", 4, 4, 6, 6), {"ring": 4, "bulk": True}),
-         "bulk2x8": (("cmp", 4, 4, 8, 8), {"ring": 2, "bulk": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
-         "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True}),
-         "bulk3x7v2": (("cmp", 2, 4, 7, 7), {"ring": 3, "bulk": True})}
+         "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -80,14 +72,11 @@ def _sf_bytes(m: int, k: int) -> int:
 
 def _fn(k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
-    # (compile_nvfp4_quant is a cached compile: positional arguments only; ``bulk`` only
-    # where set, so the other variants keep their cache keys)
-    bulk = (True,) if options.get("bulk") else ()
+    # (compile_nvfp4_quant is a cached compile: positional arguments only)
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
                                per_sm * sm_count(), options.get("prefetch", False), False,
-                               encode, min_ctas, options.get("ring", 0),
-                               options.get("early_loads", False), options.get("trigger", True),
-                               *bulk)
+                               encode, min_ctas, 0, options.get("early_loads", False),
+                               options.get("trigger", True))
 
 
 def main():
