@@ -240,6 +240,11 @@ def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) ->
 # 75.30, 34816x5120 56.40, 56.68 / 53.36, 53.50; M = 64 34816x5120 57.49, 57.25 / 55.80, 55.85.
 # The plain GEMM's 64-token tiles stay at one CTA: 36864x7168 M = 64 73.11, 75.92 / 80.29,
 # 75.61; 34816x5120 53.48, 53.03 / 53.63, 53.31.
+# Session 46 (``tools/sessions/session46_first.sh``, after session 45's cheaper fix-up), bar 40
+# (one K group below 80 units / two), us, one CTA / two / two with two groups: M = 16
+# 7168x18432 (122) 28.16 / 28.13 / 28.16, 5120x17408 (82) 21.85 / 22.57 / 22.63, 9216x7168 (61)
+# 17.89 / 18.22 / 18.16; M = 32 30.76 / 31.27 / 31.16, 23.84 / 25.33 / 25.34, 19.80 / 20.45 /
+# 20.67. The bar stays.
 TWO_CTAS_MIN_UNITS = 150
 
 
