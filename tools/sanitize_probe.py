@@ -284,3 +284,23 @@ print("whole row blocks probe ran")
 importlib.import_module("sanitize_weights_first")
 # the small-M kernels with row groups
 importlib.import_module("sanitize_row_groups")
+# the activations decoded in the wgmma kernels (``act_decode``, session 46): 300 tokens on
+# 256-token tiles (the second tile's second scale block past the buffer), 3 CTAs, plain and fused
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m as plain_large_m  # noqa: E402
+from cute_kernels.permuted_fp4 import prepare_nvfp4_weight  # noqa: E402
+from cute_kernels.swiglu_quant_large_m import launch_large_m as fused_large_m  # noqa: E402
+
+a, a_sf = reference.nvfp4_quantize(torch.randn(300, 1536, device="cuda", dtype=torch.bfloat16),
+                                   9.0)
+w, w_sf = reference.nvfp4_quantize(torch.randn(384, 1536, device="cuda", dtype=torch.bfloat16),
+                                   9.0)
+one = torch.ones(1, device="cuda")
+plain_large_m(a, prepare_nvfp4_weight(w), w_sf, one,
+              torch.empty(300, 384, device="cuda", dtype=torch.bfloat16), (256, 0, 3), a_sf=a_sf)
+gw, gw_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
+    torch.randn(384, 1536, device="cuda", dtype=torch.bfloat16), 9.0, swizzle=False),
+    permute=True)
+fused_large_m(a, gw, gw_sf, one, one, torch.empty(300, 96, device="cuda", dtype=torch.uint8),
+              torch.empty(384 * 12, device="cuda", dtype=torch.uint8), (256, 0, 3), a_sf=a_sf)
+torch.cuda.synchronize()
+print("act_decode probe ran")

@@ -1,0 +1,104 @@
+"""NVFP4 activations decoded inside the wgmma kernels (``act_decode``, off the public routes):
+compile-only on the CPU for the plain and the fused kernel at two shapes each; on the GPU the
+outputs bit for bit those of the same launch on the activations' decode pass
+(``bf16_activations``), M tails past the 128- / 256-token tile and the 128-row scale blocks."""
+
+import pytest
+import torch
+
+from cute_kernels import (prepare_gate_up_weight, prepare_nvfp4_weight, reference,
+                          restore_gate_up_weight)
+from cute_kernels.k_order import KOrder
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
+from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
+from cute_kernels.testing import compile_only
+from tests.conftest import poisoned
+
+P = int(KOrder.PERMUTED)
+
+
+@pytest.mark.parametrize("n,k,tile_m", [(1024, 7168, 256), (4096, 5120, 128)])
+def test_act_decode_compiles_for_sm90a(n, k, tile_m):
+    assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, 132, 1,
+                        False, False, P, 1, 1, False, False, False, True)
+
+
+@pytest.mark.parametrize("i,k,tile_m", [(512, 7168, 256), (2048, 5120, 128)])
+def test_fused_act_decode_compiles_for_sm90a(i, k, tile_m):
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m, 0, 132, False,
+                        False, P, 1, 1, 0, 1, False, False, False, True)
+
+
+def test_act_decode_limits():
+    """Stream-K, two K groups, narrow tiles and packed-byte weights are not taken."""
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+
+    for bad in ({"stream_k": True}, {"tile_m": 64}, {"k_order": KOrder.IDENTITY},
+                {"k_groups": 2}):
+        options = {"tile_m": 128, "k_order": KOrder.PERMUTED, "act_decode": True} | bad
+        with pytest.raises(AssertionError):
+            NVFP4GemmLargeM(1024, 1024, cutlass.BFloat16, **options)
+
+
+def _nvfp4(m, k):
+    x = torch.randn(m, k, device="cuda") * torch.pow(10.0, torch.rand(m, 1, device="cuda") - 0.5)
+    return reference.nvfp4_quantize(x.to(torch.bfloat16), 448 * 6 / x.abs().amax())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,tile_m,ctas", [(1, 256, 1024, 128, 0), (300, 384, 1536, 256, 5),
+                                               (1000, 1024, 7168, 256, 0),
+                                               (129, 200, 576, 128, 3)])
+def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas):
+    """The plain kernel: the same bits as on the pass's bf16 activations (the decode writes
+    the pass's values), and within the fp64 reference's tolerance; a grid of ``ctas`` CTAs
+    (0: all SMs) walks several tiles a CTA so every stage's mbarrier phases turn over."""
+    a, a_sf = _nvfp4(m, k)
+    w, w_sf = _nvfp4(n, k)
+    alpha = torch.full((1,), 0.25, device="cuda")
+    words = prepare_nvfp4_weight(w)
+    config = (tile_m, 0, ctas) if ctas else (tile_m, 0)
+    want = poisoned(m, n, dtype=torch.bfloat16)
+    launch_large_m(bf16_activations(a, a_sf, KOrder.PERMUTED), words, w_sf, alpha, want,
+                   config)
+    got = poisoned(m, n, dtype=torch.bfloat16)
+    launch_large_m(a, words, w_sf, alpha, got, config, a_sf=a_sf)
+    torch.cuda.synchronize()
+    assert not got.isnan().any()
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+    ref = reference.nvfp4_gemm_fp64(a, a_sf, w, w_sf, 0.25)
+    assert ((got.double() - ref).norm() / ref.norm()).item() <= 1e-2
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,tile_m,ctas", [(300, 320, 832, 256, 3), (1000, 512, 7168, 256, 0),
+                                               (129, 192, 1536, 128, 0)])
+def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas):
+    """The fused kernel (no quantizer warps): codes and scales, padding rows included, bit for
+    bit those of the same launch on the pass's activations."""
+    from layouts import sf_padded_shape
+    from tests.test_nvfp4_gemm_swiglu_quant import _inputs
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    g_t = torch.full((1,), g_out, device="cuda")
+    config = (tile_m, 0, ctas) if ctas else (tile_m, 0)
+    mp, kbp = sf_padded_shape(m, i // 16)
+    outs = []
+    for decode in (False, True):
+        out = poisoned(m, i // 2, dtype=torch.uint8)
+        out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
+        if decode:
+            launch_fused(a, w, w_sf, alpha_t, g_t, out, out_sf, config, a_sf=a_sf)
+        else:
+            launch_fused(bf16_activations(a, a_sf, KOrder.PERMUTED), w, w_sf, alpha_t, g_t, out,
+                         out_sf, config, quantizers=0)
+        outs.append((out, out_sf))
+    torch.cuda.synchronize()
+    assert torch.equal(outs[0][0], outs[1][0])
+    assert torch.equal(outs[0][1].view(torch.uint8), outs[1][1].view(torch.uint8))
