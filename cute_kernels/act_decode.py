@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
+import cutlass.pipeline as pipeline
 
 from .device_mma import BF16X2_POW2_63, POW2_63, bf16x2_splat, in_register
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 from .nvfp4_dequant import permuted_k_chunk
 
 DECODE_WARPS = 3  # warps 1..3 of the producer warpgroup
-UNITS_PER_ROW = 4  # pairs r of a row's words: chunks r and 4 + r of its 64-group
+PAIRS_PER_WORD = 4  # pair r of a word (elements r, r + 4) fills chunks r and 4 + r
 
 
 class ActivationDecode:
@@ -50,8 +51,7 @@ class ActivationDecode:
         """Warps 1..3 (``tidx`` 32..127): every stage this CTA's whole tiles fill, in the
         producer's order. ``sAct32``: the bf16 stages as flat int32 words, unswizzled (the
         stores place the swizzle themselves, ``_decode_act_stage``)."""
-        state = cutlass.pipeline.make_pipeline_state(cutlass.pipeline.PipelineUserType.Consumer,
-                                                     self.stages)
+        state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         two63 = in_register(BF16X2_POW2_63)
         lane = tidx % 32
         tile = cute.arch.block_idx()[0]
@@ -84,7 +84,7 @@ class ActivationDecode:
             sf32 = sf.load().to(cutlass.Float32)
             splats = [bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63)) for q in range(4)]
             for b in cutlass.range_constexpr(2):
-                for r in cutlass.range_constexpr(UNITS_PER_ROW):
+                for r in cutlass.range_constexpr(PAIRS_PER_WORD):
                     chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
                     permuted_k_chunk(words, lambda q: splats[q], r, b, two63, chunk)
                     slot = (4 * b + r) ^ (row % 8)
