@@ -15,8 +15,8 @@ bf16 tile with generic stores, fence them to the async proxy and arrive on the s
 stage's reuse needs nothing more: the producer refills it only after the consumers released
 it, and they release it only after their wgmmas on the decoded tile retired.
 
-Limits (asserted): whole tiles (no stream-K), one K group a stage, 128- or 256-token tiles,
-one CTA an SM, permuted weight words, no quantizer warps (they are the same warps)."""
+Limits (asserted): 128- or 256-token tiles of one K group a stage (whole, stream-K, split-K
+or hybrid), one CTA an SM, permuted weight words, no quantizer warps (the same warps)."""
 
 from __future__ import annotations
 
@@ -48,24 +48,29 @@ class ActivationDecode:
 
     @cute.jit
     def _decode_act_warps(self, mainloop, tok_tiles, sActQ, sActSF, sAct32, act_ready, tidx):
-        """Warps 1..3 (``tidx`` 32..127): every stage this CTA's whole tiles fill, in the
-        producer's order. ``sAct32``: the bf16 stages as flat int32 words, unswizzled (the
-        stores place the swizzle themselves, ``_decode_act_stage``)."""
+        """Warps 1..3 (``tidx`` 32..127): every stage the producer fills, in its order: the
+        k-tiles of this CTA's whole tiles, then of its stream-K range (the stages do not
+        depend on which tile a k-tile is of). ``sAct32``: the bf16 stages as flat int32
+        words, unswizzled (the stores place the swizzle themselves, ``_decode_act_stage``)."""
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
         two63 = in_register(BF16X2_POW2_63)
         lane = tidx % 32
-        tile = cute.arch.block_idx()[0]
-        whole = tok_tiles * self.row_tiles
-        while tile < whole:
-            for _ in cutlass.range(self.k_tiles, unroll=1):
-                mainloop.consumer_wait(state)
-                self._decode_act_stage(sActQ, sActSF, sAct32, state.index, tidx - 32, two63)
-                cute.arch.fence_view_async_shared()
-                cute.arch.sync_warp()
-                if lane == 0:
-                    cute.arch.mbarrier_arrive(act_ready + state.index)
-                state.advance()
-            tile += cute.arch.grid_dim()[0]
+        whole, sk_tiles = self._whole_tiles(tok_tiles)
+        ctas = cute.arch.grid_dim()[0]
+        bid = cute.arch.block_idx()[0]
+        # k-tiles of the whole tiles bid, bid + ctas, .. < whole, then of the stream-K range
+        count = (cutlass.max(whole - bid + ctas - 1, 0) // ctas) * self.k_tiles
+        if cutlass.const_expr(self.stream_k):
+            u, end = self._stream_range(whole, sk_tiles)
+            count = count + (end - u)
+        for _ in cutlass.range(count, unroll=1):
+            mainloop.consumer_wait(state)
+            self._decode_act_stage(sActQ, sActSF, sAct32, state.index, tidx - 32, two63)
+            cute.arch.fence_view_async_shared()
+            cute.arch.sync_warp()
+            if lane == 0:
+                cute.arch.mbarrier_arrive(act_ready + state.index)
+            state.advance()
 
     @cute.jit
     def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, t, two63):

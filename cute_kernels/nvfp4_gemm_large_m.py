@@ -241,9 +241,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         # ``act_decode``: NVFP4 activations (packed codes and their swizzled scales), decoded
         # in the kernel by the producer warpgroup's warps 1..3 (``act_decode``), not bf16
         assert not act_decode or (
-            not (stream_k or splits > 1 or wg_k_split or pair_pieces) and k_groups == 1
-            and ctas_per_sm == 1 and tile_m in (128, 256)
-            and self.k_order == KOrder.PERMUTED), "act_decode: whole 128 / 256-token tiles"
+            not (wg_k_split or pair_pieces) and k_groups == 1 and ctas_per_sm == 1
+            and tile_m in (128, 256) and self.k_order == KOrder.PERMUTED), (
+            "act_decode: 128 / 256-token tiles of one K group, one CTA an SM, permuted words")
         self.act_decode = act_decode
         self.tx_bytes = ((self.act_tx_bytes() if act_decode else tile_m * self.stage_k * 2)
                          + self.tile_n * self.stage_k // 2 + SF_CHUNK_WORDS * 4 * self.groups)
@@ -978,17 +978,19 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    if act_decode:
+        cls = NVFP4GemmLargeMActDecodeStreamK if stream_k else NVFP4GemmLargeMActDecode
+        kernel = cls(n, k, cout, tile_m, stages, sms, splits, stream_k=stream_k, hybrid=hybrid,
+                     k_order=k_order, pdl_trigger=pdl_trigger, act_decode=True)
+        return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, d,
+                            *(fake_stream_k_buffers() if stream_k else ()), stream,
+                            options=compile_options())
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
                                         hybrid=hybrid, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
                                         wg_k_split=wg_k_split, pdl_trigger=pdl_trigger)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
-                            options=compile_options())
-    if act_decode:
-        kernel = NVFP4GemmLargeMActDecode(n, k, cout, tile_m, stages, sms, k_order=k_order,
-                                          pdl_trigger=pdl_trigger, act_decode=True)
-        return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, d, stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
@@ -1012,6 +1014,16 @@ class NVFP4GemmLargeMActDecode(NVFP4GemmLargeM):
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                  mAlpha: cute.Tensor, mD: cute.Tensor, stream):
         self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, mASF=mASF)
+
+
+class NVFP4GemmLargeMActDecodeStreamK(NVFP4GemmLargeM):
+    """``NVFP4GemmLargeMActDecode`` in stream-K, the workspace and counters as arguments."""
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mD: cute.Tensor, mWork: cute.Tensor, mCount: cute.Tensor,
+                 stream):
+        self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, (mWork, mCount), mASF=mASF)
 
 
 class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
@@ -1098,7 +1110,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it). ``a_sf`` (off the public routes, unmeasured): ``a_bf16``
     is NVFP4, packed uint8 [M, K/2] with these swizzled scales, decoded in the kernel
-    (``act_decode``; whole tiles of 128 / 256 tokens on permuted words)."""
+    (``act_decode``: 128- / 256-token tiles of one K group on permuted words)."""
     import torch
 
     m = out.shape[0]
@@ -1107,10 +1119,12 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
             n, k, _ = weight_dims(b)
             tile_m, stages, *ctas = config
             sms = ctas[0] if ctas else sm_count(b.device.index or 0)
-            compile_fn(n, k, str(out.dtype), tile_m, stages, sms, 1, False, False,
+            stream_k = stream_k or splits > 1
+            buffers = stream_k_buffers(m, n, tile_m, sms, out.device) if stream_k else ()
+            compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, stream_k, hybrid,
                        int(operand_k_order(b, k_order)), 1, 1, False, False, pdl_trigger, True)(
                 a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), b.view(torch.int32),
-                b_sf.view(torch.int32).view(-1), alpha_t, out)
+                b_sf.view(torch.int32).view(-1), alpha_t, out, *buffers)
         return
     assert a_bf16.shape[0] >= m, (a_bf16.shape, out.shape)
     if m == 0:

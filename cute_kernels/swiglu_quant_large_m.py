@@ -479,6 +479,14 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    if act_decode:
+        cls = (NVFP4GemmSwigluQuantLargeMActDecodeStreamK if stream_k
+               else NVFP4GemmSwigluQuantLargeMActDecode)
+        kernel = cls(i, k, tile_m, stages, sms, stream_k=stream_k, hybrid=hybrid,
+                     k_order=k_order, splits=splits, pdl_trigger=pdl_trigger, act_decode=True)
+        return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, gs, q, sf,
+                            *(fake_stream_k_buffers() if stream_k else ()), stream,
+                            options=compile_options())
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
                                                    hybrid=hybrid, k_order=k_order,
@@ -487,12 +495,6 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                                    wg_k_split=wg_k_split,
                                                    pdl_trigger=pdl_trigger)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
-                            stream, options=compile_options())
-    if act_decode:
-        kernel = NVFP4GemmSwigluQuantLargeMActDecode(i, k, tile_m, stages, sms,
-                                                     k_order=k_order, pdl_trigger=pdl_trigger,
-                                                     act_decode=True)
-        return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, gs, q, sf,
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
@@ -511,6 +513,18 @@ class NVFP4GemmSwigluQuantLargeMActDecode(NVFP4GemmSwigluQuantLargeM):
                  mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
                  stream):
         self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, mASF=mASF)
+
+
+class NVFP4GemmSwigluQuantLargeMActDecodeStreamK(NVFP4GemmSwigluQuantLargeM):
+    """``NVFP4GemmSwigluQuantLargeMActDecode`` in stream-K, the workspace and counters as
+    arguments."""
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, (mWork, mCount),
+                     mASF=mASF)
 
 
 class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
@@ -586,8 +600,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     no quantizer warps); ``pdl_trigger``: the next launch may start after each CTA's first
     main loop (``NVFP4GemmLargeM``). ``a_sf`` (off the public routes, unmeasured):
     ``a_bf16`` is NVFP4, packed uint8 [M, K/2] with these swizzled scales, decoded in the
-    kernel (``act_decode``: whole 128- / 256-token tiles on permuted words, no quantizer
-    warps)."""
+    kernel (``act_decode``: 128- / 256-token tiles of one K group on permuted words, no
+    quantizer warps)."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
     if a_sf is not None:
@@ -595,11 +609,14 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
             return
         tile_m, stages, *ctas = config
         sms = ctas[0] if ctas else sm_count(w.device.index or 0)
-        compile_fn(i, k, tile_m, stages, sms, False, False, int(operand_k_order(w, k_order)),
-                   1, 1, 0, 1, False, False, pdl_trigger, True)(
+        stream_k = stream_k or splits > 1
+        buffers = stream_k_buffers(out.shape[0], two_i, tile_m, sms, w.device) if stream_k else ()
+        compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid,
+                   int(operand_k_order(w, k_order)), 1, 1, 0, splits, False, False, pdl_trigger,
+                   True)(
             a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), w.view(torch.int32),
             w_sf.view(torch.int32).view(-1), alpha, out_global_scale, out,
-            out_sf.view(torch.uint8).view(-1))
+            out_sf.view(torch.uint8).view(-1), *buffers)
         return
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config

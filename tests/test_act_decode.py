@@ -19,25 +19,47 @@ from tests.conftest import poisoned
 P = int(KOrder.PERMUTED)
 
 
-@pytest.mark.parametrize("n,k,tile_m", [(1024, 7168, 256), (4096, 5120, 128)])
-def test_act_decode_compiles_for_sm90a(n, k, tile_m):
-    assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, 132, 1,
-                        False, False, P, 1, 1, False, False, False, True)
+@pytest.mark.parametrize("n,k,tile_m,splits,stream_k", [
+    (1024, 7168, 256, 1, False), (4096, 5120, 128, 1, False),   # whole tiles
+    (1024, 7168, 128, 2, True), (9216, 7168, 128, 1, True)])    # split-K, stream-K
+def test_act_decode_compiles_for_sm90a(monkeypatch, n, k, tile_m, splits, stream_k):
+    kernels = _compiled_kernels(monkeypatch)
+    assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, 132,
+                        splits, stream_k, False, P, 1, 1, False, False, False, True)
+    assert [(x.act_decode, x.stream_k) for x in kernels] == [(True, stream_k)]
 
 
-@pytest.mark.parametrize("i,k,tile_m", [(512, 7168, 256), (2048, 5120, 128)])
-def test_fused_act_decode_compiles_for_sm90a(i, k, tile_m):
-    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m, 0, 132, False,
-                        False, P, 1, 1, 0, 1, False, False, False, True)
+@pytest.mark.parametrize("i,k,tile_m,splits,stream_k", [
+    (512, 7168, 256, 1, False), (2048, 5120, 128, 1, False), (512, 7168, 128, 2, True)])
+def test_fused_act_decode_compiles_for_sm90a(monkeypatch, i, k, tile_m, splits, stream_k):
+    kernels = _compiled_kernels(monkeypatch)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m, 0, 132,
+                        stream_k, False, P, 1, 1, 0, splits, False, False, False, True)
+    assert [(x.act_decode, x.stream_k) for x in kernels] == [(True, stream_k)]
+
+
+def _compiled_kernels(monkeypatch) -> list:
+    """The kernel objects ``cute.compile`` is given from now on (what a compile function
+    built, not only that something compiled)."""
+    import cutlass.cute as cute
+
+    seen, compile_ = [], cute.compile
+
+    def recording(kernel, *args, **kwargs):
+        seen.append(kernel)
+        return compile_(kernel, *args, **kwargs)
+
+    monkeypatch.setattr(cute, "compile", recording)
+    return seen
 
 
 def test_act_decode_limits():
-    """Stream-K, two K groups, narrow tiles and packed-byte weights are not taken."""
+    """Two CTAs an SM, two K groups, narrow tiles and packed-byte weights are not taken."""
     import cutlass
 
     from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
 
-    for bad in ({"stream_k": True}, {"tile_m": 64}, {"k_order": KOrder.IDENTITY},
+    for bad in ({"ctas_per_sm": 2}, {"tile_m": 64}, {"k_order": KOrder.IDENTITY},
                 {"k_groups": 2}):
         options = {"tile_m": 128, "k_order": KOrder.PERMUTED, "act_decode": True} | bad
         with pytest.raises(AssertionError):
@@ -50,13 +72,16 @@ def _nvfp4(m, k):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,n,k,tile_m,ctas", [(1, 256, 1024, 128, 0), (300, 384, 1536, 256, 5),
-                                               (1000, 1024, 7168, 256, 0),
-                                               (129, 200, 576, 128, 3)])
-def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas):
+@pytest.mark.parametrize("m,n,k,tile_m,ctas,options", [
+    (1, 256, 1024, 128, 0, {}), (300, 384, 1536, 256, 5, {}), (1000, 1024, 7168, 256, 0, {}),
+    (129, 200, 576, 128, 3, {}),
+    (300, 384, 1536, 128, 5, {"stream_k": True}), (1000, 1024, 7168, 128, 0, {"splits": 2}),
+    (700, 640, 1024, 128, 4, {"stream_k": True, "hybrid": True})])
+def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas, options):
     """The plain kernel: the same bits as on the pass's bf16 activations (the decode writes
     the pass's values), and within the fp64 reference's tolerance; a grid of ``ctas`` CTAs
-    (0: all SMs) walks several tiles a CTA so every stage's mbarrier phases turn over."""
+    (0: all SMs) walks several tiles a CTA so every stage's mbarrier phases turn over;
+    whole tiles, stream-K, split-K and the hybrid."""
     a, a_sf = _nvfp4(m, k)
     w, w_sf = _nvfp4(n, k)
     alpha = torch.full((1,), 0.25, device="cuda")
@@ -64,9 +89,9 @@ def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas):
     config = (tile_m, 0, ctas) if ctas else (tile_m, 0)
     want = poisoned(m, n, dtype=torch.bfloat16)
     launch_large_m(bf16_activations(a, a_sf, KOrder.PERMUTED), words, w_sf, alpha, want,
-                   config)
+                   config, **options)
     got = poisoned(m, n, dtype=torch.bfloat16)
-    launch_large_m(a, words, w_sf, alpha, got, config, a_sf=a_sf)
+    launch_large_m(a, words, w_sf, alpha, got, config, a_sf=a_sf, **options)
     torch.cuda.synchronize()
     assert not got.isnan().any()
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
@@ -75,9 +100,10 @@ def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,i,k,tile_m,ctas", [(300, 320, 832, 256, 3), (1000, 512, 7168, 256, 0),
-                                               (129, 192, 1536, 128, 0)])
-def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas):
+@pytest.mark.parametrize("m,i,k,tile_m,ctas,options", [
+    (300, 320, 832, 256, 3, {}), (1000, 512, 7168, 256, 0, {}), (129, 192, 1536, 128, 0, {}),
+    (1024, 512, 7168, 128, 0, {"splits": 2}), (300, 320, 832, 128, 5, {"stream_k": True})])
+def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas, options):
     """The fused kernel (no quantizer warps): codes and scales, padding rows included, bit for
     bit those of the same launch on the pass's activations."""
     from layouts import sf_padded_shape
@@ -94,10 +120,10 @@ def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas):
         out = poisoned(m, i // 2, dtype=torch.uint8)
         out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
         if decode:
-            launch_fused(a, w, w_sf, alpha_t, g_t, out, out_sf, config, a_sf=a_sf)
+            launch_fused(a, w, w_sf, alpha_t, g_t, out, out_sf, config, a_sf=a_sf, **options)
         else:
             launch_fused(bf16_activations(a, a_sf, KOrder.PERMUTED), w, w_sf, alpha_t, g_t, out,
-                         out_sf, config, quantizers=0)
+                         out_sf, config, quantizers=0, **options)
         outs.append((out, out_sf))
     torch.cuda.synchronize()
     assert torch.equal(outs[0][0], outs[1][0])

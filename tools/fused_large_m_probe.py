@@ -93,6 +93,9 @@ for two_i, k, m in select_shapes(POINTS):
         same["decode"] = (q == want).float().mean().item()
         line["decode"] = timed(lambda w: launch_fused(a, w[0], w[1], alpha, gs, q, sf, whole,
                                                       a_sf=a_sf))
+        if pieces:  # the route's split-K launch at M <= 2048 ("pieces128x2" on the pass)
+            line["decode pieces"] = timed(lambda w: launch_fused(
+                a, w[0], w[1], alpha, gs, q, sf, (128, 0), True, False, splits=2, a_sf=a_sf))
         line["plain whole"] = timed(lambda w: launch_plain(x16, w[0], w[1], alpha, h, whole))
         line["plain decode"] = timed(lambda w: launch_plain(a, w[0], w[1], alpha, h, whole,
                                                             a_sf=a_sf))

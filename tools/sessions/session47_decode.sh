@@ -8,7 +8,8 @@
 # tools/sanitize_probe.py (its act_decode launches at the end), then
 # tools/fused_large_m_probe.py with CUTE_KERNELS_PROBE_DECODE=1 at 1024x7168 M = 1024 / 4096
 # / 16384 and 4096x7168 M = 1024 (indices 4, 9, 10, 6): "decode" (no pass) against "whole q0"
-# (the same launch on the pass's activations, pass not timed) and "route" (pass + kernel).
+# (the same launch on the pass's activations, pass not timed) and "route" (pass + kernel);
+# at M = 1024 also "decode pieces" (the route's split-K launch) against "pieces128x2".
 # The decode warps are warps 1..3 of the producer warpgroup at 40 registers, ~280
 # instructions a row of 64 (SASS, CPU): ~840 a thread a 256-token stage, against ~1200 cycles
 # of wgmma a stage at M = 4096; if they cannot keep up, "decode" loses to "whole q0".
