@@ -285,7 +285,8 @@ importlib.import_module("sanitize_weights_first")
 # the small-M kernels with row groups
 importlib.import_module("sanitize_row_groups")
 # the activations decoded in the wgmma kernels (``act_decode``, session 46): 300 tokens on
-# 256-token tiles (the second tile's second scale block past the buffer), 3 CTAs, plain and fused
+# 256-token tiles (the second tile's second scale block past the buffer), 3 CTAs, plain and
+# fused; the plain kernel in stream-K and split-K too
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m as plain_large_m  # noqa: E402
 from cute_kernels.permuted_fp4 import prepare_nvfp4_weight  # noqa: E402
 from cute_kernels.swiglu_quant_large_m import launch_large_m as fused_large_m  # noqa: E402
@@ -295,8 +296,11 @@ a, a_sf = reference.nvfp4_quantize(torch.randn(300, 1536, device="cuda", dtype=t
 w, w_sf = reference.nvfp4_quantize(torch.randn(384, 1536, device="cuda", dtype=torch.bfloat16),
                                    9.0)
 one = torch.ones(1, device="cuda")
-plain_large_m(a, prepare_nvfp4_weight(w), w_sf, one,
-              torch.empty(300, 384, device="cuda", dtype=torch.bfloat16), (256, 0, 3), a_sf=a_sf)
+for config, options in (((256, 0, 3), {}), ((128, 0, 5), {"stream_k": True}),
+                        ((128, 0, 12), {"splits": 2})):
+    plain_large_m(a, prepare_nvfp4_weight(w), w_sf, one,
+                  torch.empty(300, 384, device="cuda", dtype=torch.bfloat16), config, a_sf=a_sf,
+                  **options)
 gw, gw_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
     torch.randn(384, 1536, device="cuda", dtype=torch.bfloat16), 9.0, swizzle=False),
     permute=True)
