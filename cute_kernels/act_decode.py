@@ -25,10 +25,24 @@ import cutlass.cute as cute
 import cutlass.pipeline as pipeline
 
 from .device_mma import BF16X2_POW2_63, POW2_63, bf16x2_splat, in_register
+from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 from .nvfp4_dequant import permuted_k_chunk
 
 DECODE_WARPS = 3  # warps 1..3 of the producer warpgroup
+# The public routes take it where it applies (``decodes_in_kernel``) only with this on: off
+# until measured (``tools/sessions/session47_decode.sh``; an A/B turns it on in a copy).
+ROUTES_DECODE = False
+
+
+def decodes_in_kernel(a_sf, k_order: KOrder, tile_m: int, options: dict) -> bool:
+    """Whether a public large-M launch (``launch_large_m``'s ``options``) decodes its NVFP4
+    activations (``a_sf`` given) in the kernel instead of through ``bf16_activations``: with
+    ``ROUTES_DECODE``, on the launches ``act_decode`` has (the module docstring)."""
+    return (ROUTES_DECODE and a_sf is not None and k_order == KOrder.PERMUTED
+            and tile_m in (128, 256) and options.get("ctas_per_sm", 1) == 1
+            and options.get("k_groups", 1) == 1 and not options.get("wg_k_split")
+            and not options.get("pair_pieces"))
 PAIRS_PER_WORD = 4  # pair r of a word (elements r, r + 4) fills chunks r and 4 + r
 
 

@@ -128,3 +128,53 @@ def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas, options):
     torch.cuda.synchronize()
     assert torch.equal(outs[0][0], outs[1][0])
     assert torch.equal(outs[0][1].view(torch.uint8), outs[1][1].view(torch.uint8))
+
+
+def test_public_routes_decode_only_when_turned_on(monkeypatch):
+    """``decodes_in_kernel``: off by default; on, only NVFP4 activations on permuted words in
+    128- / 256-token tiles of one K group, one CTA an SM."""
+    from cute_kernels import act_decode
+
+    assert not act_decode.decodes_in_kernel(object(), KOrder.PERMUTED, 128, {})
+    monkeypatch.setattr(act_decode, "ROUTES_DECODE", True)
+    assert act_decode.decodes_in_kernel(object(), KOrder.PERMUTED, 256, {"splits": 2})
+    for a_sf, order, tile_m, options in ((None, KOrder.PERMUTED, 128, {}),
+                                         (object(), KOrder.PAIRS, 128, {}),
+                                         (object(), KOrder.PERMUTED, 64, {}),
+                                         (object(), KOrder.PERMUTED, 128, {"ctas_per_sm": 2}),
+                                         (object(), KOrder.PERMUTED, 128, {"k_groups": 2}),
+                                         (object(), KOrder.PERMUTED, 128, {"wg_k_split": True})):
+        assert not act_decode.decodes_in_kernel(a_sf, order, tile_m, options)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(1000, 1024, 7168), (4096, 1024, 7168), (300, 4096, 1536)])
+def test_public_gemm_routes_with_decode_match(monkeypatch, m, n, k):
+    """``nvfp4_gemm`` with ``ROUTES_DECODE`` on: the same bits as with it off."""
+    from cute_kernels import act_decode, nvfp4_gemm
+
+    a, a_sf = _nvfp4(m, k)
+    w, w_sf = _nvfp4(n, k)
+    words = prepare_nvfp4_weight(w)
+    want = nvfp4_gemm(a, a_sf, words, w_sf, 0.25)
+    monkeypatch.setattr(act_decode, "ROUTES_DECODE", True)
+    got = nvfp4_gemm(a, a_sf, words, w_sf, 0.25)
+    torch.cuda.synchronize()
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k", [(1024, 512, 7168), (4096, 512, 7168), (1000, 2048, 1536)])
+def test_public_fused_routes_with_decode_match(monkeypatch, m, i, k):
+    """``nvfp4_gemm_swiglu_quant`` with ``ROUTES_DECODE`` on: the same codes and scales."""
+    from cute_kernels import act_decode, nvfp4_gemm_swiglu_quant
+    from tests.test_nvfp4_gemm_swiglu_quant import _inputs
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    want = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    monkeypatch.setattr(act_decode, "ROUTES_DECODE", True)
+    got = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    torch.cuda.synchronize()
+    assert torch.equal(got[0], want[0])
+    assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
