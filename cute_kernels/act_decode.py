@@ -7,8 +7,8 @@ pass (21 / 77 us, at 94-99% of a copy of its bytes) is the whole gap between the
 cuBLAS + silu (H200 2026-12-02, session 46: the fused kernel alone 76.2 / 281.9 us against
 cuBLAS's bare GEMM 76.0 / 302.8).
 
-The values are the pass's (``nvfp4_dequant.permuted_k_chunk``: ``e2m1 * scale`` exact in bf16,
-in ``PERMUTED_K_ORDER``), so the kernel's output is bit for bit the routed one. Each stage:
+The values are the pass's (``NVFP4DequantPermutedK``: ``e2m1 * scale`` exact in bf16, in
+``PERMUTED_K_ORDER``), so the kernel's output is bit for bit the routed one. Each stage:
 the decode warps wait for its TMA bytes (the pipeline's full barrier, no arrival), write the
 bf16 tile with generic stores, fence them to the async proxy and arrive on the stage's
 ``act_ready`` mbarrier (one arrival a warp); the consumers wait on it before their wgmmas. The
@@ -24,10 +24,10 @@ import cutlass
 import cutlass.cute as cute
 import cutlass.pipeline as pipeline
 
-from .device_mma import BF16X2_POW2_63, POW2_63, bf16x2_splat, in_register
+from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
+                         e2m1x2_by_multiply, in_register, mul_bf16x2)
 from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
-from .nvfp4_dequant import permuted_k_chunk
 
 DECODE_WARPS = 3  # warps 1..3 of the producer warpgroup
 # The public routes take it where it applies (``decodes_in_kernel``) only with this on: off
@@ -89,9 +89,11 @@ class ActivationDecode:
     @cute.jit
     def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, t, two63):
         """Decode thread ``t`` (0..95)'s rows of ``stage``: a row's 8 code words and 4 scales
-        (one word of its block's 128x4 chunk), its 8 output chunks (``permuted_k_chunk``).
-        The stage is the TMA's 128B-swizzled K-major tile (rows of 64 bf16, 128 bytes): 16-byte
-        chunk c of a row sits at chunk c ^ (row % 8) (the 1024-byte aligned 8-row atoms)."""
+        (one word of its block's 128x4 chunk), its 8 output chunks: chunk 4b + r, slot q is
+        pair r (elements r, r + 4) of word 2q + b times scale q, as ``NVFP4DequantPermutedK``
+        (the pass) writes it. The stage is the TMA's 128B-swizzled K-major tile (rows of 64
+        bf16, 128 bytes): 16-byte chunk c of a row sits at chunk c ^ (row % 8) (the 1024-byte
+        aligned 8-row atoms)."""
         for row in cutlass.range(t, self.tile_m, DECODE_WARPS * 32, unroll=1):
             words = cute.make_rmem_tensor((1, 8), cutlass.Int32)
             cute.autovec_copy(cute.local_tile(sActQ[None, None, stage], (1, 8), (row, 0)),
@@ -102,10 +104,18 @@ class ActivationDecode:
                                  stage * self.act_sf_boxes() + row // 128]
             sf32 = sf.load().to(cutlass.Float32)
             splats = [bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63)) for q in range(4)]
+            # pairs 2, 3 of a word decode from it shifted once (``e2m1x2_by_multiply``: the
+            # values of the pass's ``e2m1x2_raw``, one instruction less a pair)
+            shifted = [cutlass.Uint32(words[0, j]) >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
+                       for j in range(8)]
             for b in cutlass.range_constexpr(2):
                 for r in cutlass.range_constexpr(PAIRS_PER_WORD):
                     chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                    permuted_k_chunk(words, lambda q: splats[q], r, b, two63, chunk)
+                    for q in cutlass.range_constexpr(4):
+                        raw = e2m1x2_by_multiply(cutlass.Uint32(words[0, 2 * q + b]),
+                                                 shifted[2 * q + b], r)
+                        chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, splats[q]),
+                                                               two63))
                     slot = (4 * b + r) ^ (row % 8)
                     word = (stage * self.tile_m + row) * (TILE_K // 2) + 4 * slot
                     cute.autovec_copy(chunk, cute.local_tile(sAct32, (1, 4), (0, word // 4)))

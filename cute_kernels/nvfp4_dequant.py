@@ -192,19 +192,10 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
 
     @cute.jit
     def _chunk(self, words, sf32, r, b, two63, chunk):
-        permuted_k_chunk(words, lambda q: bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63)), r,
-                         b, two63, chunk)
-
-
-def permuted_k_chunk(words, splat, r, b: int, two63, chunk):
-    """Output chunk 4b + r of a 64-element group in ``PERMUTED_K_ORDER``: slot q (4 int32, 8
-    bf16) is pair r (elements r and r + 4) of word 2q + b of ``words`` (1 x 8 int32) times its
-    scale (``splat(q)``: bf16x2 ``scale * 2^63``), exact in bf16 (``two63``: bf16x2 2^63).
-    Also the wgmma kernels' own activation decode (``act_decode``)."""
-    for q in range(4):
-        s = splat(q)
-        raw = e2m1x2_raw(cutlass.Uint32(words[0, 2 * q + b]) >> cutlass.Uint32(4 * r), 0)
-        chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+        for q in cutlass.range_constexpr(4):
+            s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
+            raw = e2m1x2_raw(cutlass.Uint32(words[0, 2 * q + b]) >> cutlass.Uint32(4 * r), 0)
+            chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
 
 
 def _compile_group_kernel(kernel):
