@@ -53,6 +53,9 @@ bounds-checked store per value). A subclass replacing it passes its own ``scalar
 tuples to ``_launch`` and declares the shared memory it needs in ``epilogue_smem_bytes`` (the
 pipeline then gets fewer stages); see ``nvfp4_gemm_swiglu_quant``.
 
+``act_decode`` (off the public routes, ``act_decode.py``): NVFP4 activations loaded packed and
+decoded in the kernel by the producer warpgroup's idle warps, instead of by the pass.
+
 Limits: K a multiple of 64; any N >= 1; any M >= 1 (M dynamic, N and K compile-time);
 ``b_sf`` the padded swizzled buffer [pad128(N), K/16] e4m3; a, b, out contiguous and 16-byte
 aligned. bf16 activations whose products with the weights fall below ~2^-63 in magnitude lose
