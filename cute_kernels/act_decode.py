@@ -7,8 +7,10 @@ pass (21 / 77 us, at 94-99% of a copy of its bytes) is the whole gap between the
 cuBLAS + silu (H200 2026-12-02, session 46: the fused kernel alone 76.2 / 281.9 us against
 cuBLAS's bare GEMM 76.0 / 302.8).
 
-The values are the pass's (``NVFP4DequantPermutedK``: ``e2m1 * scale`` exact in bf16, in
-``PERMUTED_K_ORDER``), so the kernel's output is bit for bit the routed one. Each stage:
+The values are the pass's times 2^-63 (``NVFP4DequantPermutedK``: ``e2m1 * scale`` exact in
+bf16, in ``PERMUTED_K_ORDER``; one multiply a pair, not two), and the weights decode to their
+true values (``WeightDecode``: 2^63 once more) instead of times 2^-63: every product, so the
+kernel's output, is bit for bit the routed one. Each stage:
 the decode warps wait for its TMA bytes (the pipeline's full barrier, no arrival), write the
 bf16 tile with generic stores, fence them to the async proxy and arrive on the stage's
 ``act_ready`` mbarrier (one arrival a warp); the consumers wait on it before their wgmmas. The
@@ -24,8 +26,8 @@ import cutlass
 import cutlass.cute as cute
 import cutlass.pipeline as pipeline
 
-from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
-                         e2m1x2_by_multiply, in_register, mul_bf16x2)
+from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
+                         mul_bf16x2)
 from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 
@@ -67,7 +69,6 @@ class ActivationDecode:
         depend on which tile a k-tile is of). ``sAct32``: the bf16 stages as flat int32
         words, unswizzled (the stores place the swizzle themselves, ``_decode_act_stage``)."""
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
-        two63 = in_register(BF16X2_POW2_63)
         lane = tidx % 32
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         ctas = cute.arch.grid_dim()[0]
@@ -79,7 +80,7 @@ class ActivationDecode:
             count = count + (end - u)
         for _ in cutlass.range(count, unroll=1):
             mainloop.consumer_wait(state)
-            self._decode_act_stage(sActQ, sActSF, sAct32, state.index, tidx - 32, two63)
+            self._decode_act_stage(sActQ, sActSF, sAct32, state.index, tidx - 32)
             cute.arch.fence_view_async_shared()
             cute.arch.sync_warp()
             if lane == 0:
@@ -87,13 +88,13 @@ class ActivationDecode:
             state.advance()
 
     @cute.jit
-    def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, t, two63):
+    def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, t):
         """Decode thread ``t`` (0..95)'s rows of ``stage``: a row's 8 code words and 4 scales
         (one word of its block's 128x4 chunk), its 8 output chunks: chunk 4b + r, slot q is
         pair r (elements r, r + 4) of word 2q + b times scale q, as ``NVFP4DequantPermutedK``
-        (the pass) writes it. The stage is the TMA's 128B-swizzled K-major tile (rows of 64
-        bf16, 128 bytes): 16-byte chunk c of a row sits at chunk c ^ (row % 8) (the 1024-byte
-        aligned 8-row atoms)."""
+        (the pass) writes it, times 2^-63. The stage is the TMA's 128B-swizzled K-major tile
+        (rows of 64 bf16, 128 bytes): 16-byte chunk c of a row sits at chunk c ^ (row % 8)
+        (the 1024-byte aligned 8-row atoms)."""
         for row in cutlass.range(t, self.tile_m, DECODE_WARPS * 32, unroll=1):
             words = cute.make_rmem_tensor((1, 8), cutlass.Int32)
             cute.autovec_copy(cute.local_tile(sActQ[None, None, stage], (1, 8), (row, 0)),
@@ -114,8 +115,9 @@ class ActivationDecode:
                     for q in cutlass.range_constexpr(4):
                         raw = e2m1x2_by_multiply(cutlass.Uint32(words[0, 2 * q + b]),
                                                  shifted[2 * q + b], r)
-                        chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, splats[q]),
-                                                               two63))
+                        # e2m1 * scale * 2^-63: the pass's value times 2^-63, which the
+                        # weights give back (``WeightDecode``: true values with act_decode)
+                        chunk[0, q] = cutlass.Int32(mul_bf16x2(raw, splats[q]))
                     slot = (4 * b + r) ^ (row % 8)
                     word = (stage * self.tile_m + row) * (TILE_K // 2) + 4 * slot
                     cute.autovec_copy(chunk, cute.local_tile(sAct32, (1, 4), (0, word // 4)))

@@ -10,8 +10,8 @@
 # / 16384 and 4096x7168 M = 1024 (indices 4, 9, 10, 6): "decode" (no pass) against "whole q0"
 # (the same launch on the pass's activations, pass not timed) and "route" (pass + kernel);
 # at M = 1024 also "decode pieces" (the route's split-K launch) against "pieces128x2".
-# The decode warps are warps 1..3 of the producer warpgroup at 40 registers, ~230
-# instructions a row of 64 (SASS, CPU): ~690 a thread a 256-token stage, against ~1200 cycles
+# The decode warps are warps 1..3 of the producer warpgroup at 40 registers, ~200
+# instructions a row of 64 (SASS, CPU): ~600 a thread a 256-token stage, against ~1200 cycles
 # of wgmma a stage at M = 4096; if they cannot keep up, "decode" loses to "whole q0".
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session47_decode.sh
 source "$(dirname "$0")/../device_common.sh"
