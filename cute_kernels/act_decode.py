@@ -32,6 +32,7 @@ from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 
 DECODE_WARPS = 3  # warps 1..3 of the producer warpgroup
+PAIRS_PER_WORD = 4  # pair r of a word (elements r, r + 4) fills chunks r and 4 + r
 # The public routes take it where it applies (``decodes_in_kernel``) only with this on: off
 # until measured (``tools/sessions/session47_decode.sh``; an A/B turns it on in a copy).
 ROUTES_DECODE = False
@@ -45,7 +46,6 @@ def decodes_in_kernel(a_sf, k_order: KOrder, tile_m: int, options: dict) -> bool
             and tile_m in (128, 256) and options.get("ctas_per_sm", 1) == 1
             and options.get("k_groups", 1) == 1 and not options.get("wg_k_split")
             and not options.get("pair_pieces"))
-PAIRS_PER_WORD = 4  # pair r of a word (elements r, r + 4) fills chunks r and 4 + r
 
 
 class ActivationDecode:

@@ -606,7 +606,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
     k_order = wgmma_k_order(w)
-    if route != "narrow" and decodes_in_kernel(a_sf, k_order, config[0], options):
+    if decodes_in_kernel(a_sf, k_order, config[0], options):  # (not "narrow": 16 / 32 tokens)
         launch_large_m(a, w, w_sf, alpha, out_global_scale, out, out_sf, config,
                        stream_k=stream_k, k_order=k_order, splits=options.get("splits", 1),
                        a_sf=a_sf)
