@@ -102,7 +102,7 @@ class WeightDecode:
                         value = mul_bf16x2(self._word_pair(word, shifted, r), s)
                         if cutlass.const_expr(self.act_decode):
                             # the true weight: the activations carry the 2^-63 instead
-                            # (``act_decode``: one multiply less a pair for the decode warps)
+                            # (``act_decode``: one multiply less a pair for the activations)
                             value = mul_bf16x2(value, in_register(BF16X2_POW2_63))
                         frag32[h + 2 * (r % 2), 0, 4 * gi + 2 * b + r // 2] = value
 

@@ -74,7 +74,7 @@ from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
-from .act_decode import DECODE_WARPS, ActivationDecode
+from .act_decode import ActivationDecode
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
@@ -242,7 +242,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
         # ``act_decode``: NVFP4 activations (packed codes and their swizzled scales), decoded
-        # in the kernel by the producer warpgroup's warps 1..3 (``act_decode``), not bf16
+        # in the kernel by the consumers (``act_decode``), not bf16
         assert not act_decode or (
             not (wg_k_split or pair_pieces) and k_groups == 1 and ctas_per_sm == 1
             and tile_m in (128, 256) and self.k_order == KOrder.PERMUTED), (
@@ -356,12 +356,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
 
         @cute.struct
-        class DecodeStorage:  # ``act_decode``: codes, scales, a stage's decoded-tile mbarrier
+        class DecodeStorage:  # ``act_decode``: the stages' packed codes and scale chunks
             sActQ: cute.struct.Align[
                 cute.struct.MemRange[cutlass.Int32, cute.cosize(aq_layout)], 128]
             sActSF: cute.struct.Align[
                 cute.struct.MemRange[cutlass.Int32, cute.cosize(asf_layout)], 128]
-            act_ready: cute.struct.MemRange[cutlass.Int64, self.stages]
 
         self.shared_storage = SharedStorage
         self.decode_storage = DecodeStorage
@@ -399,18 +398,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
 
         allocator = SmemAllocator()
         storage = allocator.allocate(self.shared_storage)
-        dec = None  # ``act_decode``: (codes, scales, act_ready mbarriers, scale TMA views)
+        dec = None  # ``act_decode``: the stages' codes and scale chunks
         if cutlass.const_expr(self.act_decode):
             dec_storage = allocator.allocate(self.decode_storage)
-            act_ready = dec_storage.act_ready.data_ptr()
-            if tidx == 0:
-                for i in cutlass.range_constexpr(self.stages):
-                    cute.arch.mbarrier_init(act_ready + i, DECODE_WARPS)
-                cute.arch.mbarrier_init_fence()
-            sActQ = dec_storage.sActQ.get_tensor(aq_layout)
-            sActSF = dec_storage.sActSF.get_tensor(asf_layout)
-            dec = (sActQ, sActSF, act_ready)
-        self._act_ready = dec[2] if dec is not None else None  # (the consumers' wait)
+            dec = (dec_storage.sActQ.get_tensor(aq_layout),
+                   dec_storage.sActSF.get_tensor(asf_layout))
         sRed = None  # ``wg_k_split``: warpgroup 1's partial sums
         if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
@@ -476,12 +468,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
-            elif cutlass.const_expr(self.act_decode):
-                # the stages unswizzled, as int32 words (the decode places the swizzle)
-                sAct32 = cute.recast_tensor(storage.sAct.get_tensor(
-                    cute.make_layout((1, cute.cosize(act_layout)))), cutlass.Int32)
-                self._decode_act_warps(mainloop, tok_tiles, dec[0], dec[1], sAct32, dec[2],
-                                       tidx)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -490,8 +476,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
+            act = None  # ``act_decode``: what the consumers decode the activations from, into
+            if cutlass.const_expr(self.act_decode):
+                # the stages unswizzled, as int32 words (the decode places the swizzle)
+                sAct32 = cute.recast_tensor(storage.sAct.get_tensor(
+                    cute.make_layout((1, cute.cosize(act_layout)))), cutlass.Int32)
+                act = (dec[0], dec[1], sAct32, tidx - 128)
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs, streamk, sFlag, sSplat, sRed, pair)
+                          scalars, outs, streamk, sFlag, sSplat, sRed, pair, act)
         if cutlass.const_expr(self.pair_pieces):
             # neither CTA of a pair leaves while the other may still store into its shared
             # memory
@@ -740,7 +732,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs, streamk, sFlag, sSplat, sRed, pair):
+                 outs, streamk, sFlag, sSplat, sRed, pair, act):
         # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
         # g decoding and multiplying K group g of each stage (its wgmmas' B blocks 4g..4g + 3)
         g0 = 0
@@ -754,7 +746,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         tCcC = thr_mma.partition_C(cute.make_identity_tensor((self.tile_n, self.tile_m)))
         frag_shape = thr_mma.partition_shape_A((self.tile_n, TILE_K * self.frag_groups))
         frags = [thr_mma.make_fragment_A(frag_shape) for _ in range(2)]
-        tCrB = (tiled_mma.make_fragment_B(thr_mma.partition_B(sAct)), 4 * g0)
+        # (``act``: with ``act_decode``, the consumers decode B too, ``_decode_stage``)
+        tCrB = (tiled_mma.make_fragment_B(thr_mma.partition_B(sAct)), 4 * g0, act)
         acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((self.tile_n, self.tile_m)),
                                     cutlass.Float32)
         row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
@@ -905,6 +898,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
     @cute.jit
+    def _decode_stage(self, b_views, decode, stage, frag):
+        """A stage's weights into ``frag`` (``_decode_tile``) and, with ``act_decode``, this
+        thread's activation rows into the stage (``b_views``: ``_consume``'s ``tCrB``)."""
+        self._decode_tile(*decode, stage, frag)
+        if cutlass.const_expr(self.act_decode):
+            self._decode_act_rows(b_views[2], stage)
+
+    @cute.jit
     def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
         """``count`` consecutive k-tiles into ``acc`` (zeroed first). The dynamic loop takes
         k-tiles in pairs (fragment 0, then 1) so that fragments are indexed statically; the
@@ -912,7 +913,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         (``self.k_tiles``) except in stream-K, where the tail's parity is a runtime branch."""
         acc.fill(0.0)
         mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frags[0])
+        self._decode_stage(tCrB, decode, read.index, frags[0])
         step = (mainloop, tiled_mma, acc, tCrB, decode)
         pairs = (count - 1) // 2
         for _ in cutlass.range(pairs, unroll=1):
@@ -932,9 +933,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         stage is released. Returns the advanced states: the tracer threads loop-carried values
         through rebinds, not through mutation inside a helper."""
         stage = read.index
-        tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
+        b_views = tCrB
+        tCrB, kb0, _ = tCrB  # the B blocks of the warpgroup's K groups start at kb0
         if cutlass.const_expr(self.act_decode):
-            self._wait_act(self._act_ready, read)
+            self._wait_act()
         warpgroup.fence()
         for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
             cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
@@ -943,7 +945,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         read.advance()
         if cutlass.const_expr(nxt is not None):
             mainloop.consumer_wait(read)
-            self._decode_tile(*decode, read.index, nxt)
+            self._decode_stage(b_views, decode, read.index, nxt)
         warpgroup.wait_group(0)
         mainloop.consumer_release(release)
         release.advance()

@@ -94,8 +94,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  pair_pieces: bool = False, pdl_trigger: bool = False,
                  act_decode: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        # ``act_decode`` (``NVFP4GemmLargeM``'s): its decode warps are the quantizer warps
-        assert not act_decode or quantizers == 0, (act_decode, quantizers)
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
@@ -483,7 +481,8 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
         cls = (NVFP4GemmSwigluQuantLargeMActDecodeStreamK if stream_k
                else NVFP4GemmSwigluQuantLargeMActDecode)
         kernel = cls(i, k, tile_m, stages, sms, stream_k=stream_k, hybrid=hybrid,
-                     k_order=k_order, splits=splits, pdl_trigger=pdl_trigger, act_decode=True)
+                     k_order=k_order, quantizers=quantizers, splits=splits,
+                     pdl_trigger=pdl_trigger, act_decode=True)
         return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, gs, q, sf,
                             *(fake_stream_k_buffers() if stream_k else ()), stream,
                             options=compile_options())
@@ -600,8 +599,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     no quantizer warps); ``pdl_trigger``: the next launch may start after each CTA's first
     main loop (``NVFP4GemmLargeM``). ``a_sf`` (off the public routes, unmeasured):
     ``a_bf16`` is NVFP4, packed uint8 [M, K/2] with these swizzled scales, decoded in the
-    kernel (``act_decode``: 128- / 256-token tiles of one K group on permuted words, no
-    quantizer warps)."""
+    kernel (``act_decode``: 128- / 256-token tiles of one K group on permuted words)."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
     if a_sf is not None:
@@ -609,11 +607,14 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
             return
         tile_m, stages, *ctas = config
         sms = ctas[0] if ctas else sm_count(w.device.index or 0)
+        if quantizers is None:
+            quantizers = quantizer_warps(tile_m, 1, KOrder.PERMUTED, one_tile_a_cta(
+                out.shape[0], two_i, tile_m, sms, stream_k, splits))
         stream_k = stream_k or splits > 1
         buffers = stream_k_buffers(out.shape[0], two_i, tile_m, sms, w.device) if stream_k else ()
         compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid,
-                   int(operand_k_order(w, k_order)), 1, 1, 0, splits, False, False, pdl_trigger,
-                   True)(
+                   int(operand_k_order(w, k_order)), 1, 1, quantizers, splits, False, False,
+                   pdl_trigger, True)(
             a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), w.view(torch.int32),
             w_sf.view(torch.int32).view(-1), alpha, out_global_scale, out,
             out_sf.view(torch.uint8).view(-1), *buffers)

@@ -29,13 +29,16 @@ def test_act_decode_compiles_for_sm90a(monkeypatch, n, k, tile_m, splits, stream
     assert [(x.act_decode, x.stream_k) for x in kernels] == [(True, stream_k)]
 
 
-@pytest.mark.parametrize("i,k,tile_m,splits,stream_k", [
-    (512, 7168, 256, 1, False), (2048, 5120, 128, 1, False), (512, 7168, 128, 2, True)])
-def test_fused_act_decode_compiles_for_sm90a(monkeypatch, i, k, tile_m, splits, stream_k):
+@pytest.mark.parametrize("i,k,tile_m,splits,stream_k,quantizers", [
+    (512, 7168, 256, 1, False, 3), (2048, 5120, 128, 1, False, 0), (512, 7168, 128, 2, True, 0),
+    (512, 7168, 256, 1, True, 3)])
+def test_fused_act_decode_compiles_for_sm90a(monkeypatch, i, k, tile_m, splits, stream_k,
+                                             quantizers):
     kernels = _compiled_kernels(monkeypatch)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m, 0, 132,
-                        stream_k, False, P, 1, 1, 0, splits, False, False, False, True)
-    assert [(x.act_decode, x.stream_k) for x in kernels] == [(True, stream_k)]
+                        stream_k, False, P, 1, 1, quantizers, splits, False, False, False, True)
+    assert [(x.act_decode, x.stream_k, x.quantizers) for x in kernels] == [
+        (True, stream_k, quantizers)]
 
 
 def _compiled_kernels(monkeypatch) -> list:
@@ -101,11 +104,13 @@ def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas, options):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,i,k,tile_m,ctas,options", [
-    (300, 320, 832, 256, 3, {}), (1000, 512, 7168, 256, 0, {}), (129, 192, 1536, 128, 0, {}),
-    (1024, 512, 7168, 128, 0, {"splits": 2}), (300, 320, 832, 128, 5, {"stream_k": True})])
+    (300, 320, 832, 256, 3, {}), (1000, 512, 7168, 256, 0, {"quantizers": 3}),
+    (129, 192, 1536, 128, 0, {}), (1024, 512, 7168, 128, 0, {"splits": 2}),
+    (300, 320, 832, 128, 5, {"stream_k": True, "quantizers": 3}),
+    (600, 512, 1536, 256, 2, {"quantizers": 0})])
 def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas, options):
-    """The fused kernel (no quantizer warps): codes and scales, padding rows included, bit for
-    bit those of the same launch on the pass's activations."""
+    """The fused kernel (with and without quantizer warps): codes and scales, padding rows
+    included, bit for bit those of the same launch on the pass's activations."""
     from layouts import sf_padded_shape
     from tests.test_nvfp4_gemm_swiglu_quant import _inputs
 
@@ -123,7 +128,7 @@ def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas, options):
             launch_fused(a, w, w_sf, alpha_t, g_t, out, out_sf, config, a_sf=a_sf, **options)
         else:
             launch_fused(bf16_activations(a, a_sf, KOrder.PERMUTED), w, w_sf, alpha_t, g_t, out,
-                         out_sf, config, quantizers=0, **options)
+                         out_sf, config, **options)
         outs.append((out, out_sf))
     torch.cuda.synchronize()
     assert torch.equal(outs[0][0], outs[1][0])

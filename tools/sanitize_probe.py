@@ -284,9 +284,10 @@ print("whole row blocks probe ran")
 importlib.import_module("sanitize_weights_first")
 # the small-M kernels with row groups
 importlib.import_module("sanitize_row_groups")
-# the activations decoded in the wgmma kernels (``act_decode``, session 46): 300 tokens on
-# 256-token tiles (the second tile's second scale block past the buffer), 3 CTAs, plain and
-# fused; the plain kernel in stream-K and split-K too
+# the activations decoded in the wgmma kernels (``act_decode``, by the consumers since session
+# 47): 300 tokens on 256-token tiles (the second tile's second scale block past the buffer),
+# 3 CTAs, plain and fused (6 tiles: the rule's 3 quantizer warps); the plain kernel in
+# stream-K and split-K too
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m as plain_large_m  # noqa: E402
 from cute_kernels.permuted_fp4 import prepare_nvfp4_weight  # noqa: E402
 from cute_kernels.swiglu_quant_large_m import launch_large_m as fused_large_m  # noqa: E402
