@@ -39,7 +39,7 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte
 from .dtypes import torch_to_cutlass
 from .k_order import KOrder, order_k
 from .reorder_k import reorder_k
-from .unit_grid import UnitGridKernel, balanced_launch, spread_launch
+from .unit_grid import UnitGridKernel, spread_launch
 
 BLOCK = 16  # elements per scale factor
 
@@ -296,16 +296,11 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
 
     ``spread``: the pass (NVFP4 ``a``'s, or bf16 ``a``'s reordering copy) on a grid of about
     ``SPREAD_PASS_CTAS`` CTAs at as few an SM as it needs (``spread_launch``), for a pass that
-    launches under the kernel before it. Otherwise NVFP4 ``a``'s pass takes
-    ``balanced_launch``'s grid (the default one while ``unit_grid.BALANCE_PASS`` is off)."""
+    launches under the kernel before it."""
     k_order = KOrder(k_order)
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     out_rows = max(m, rows or 0)
-    launch = ()
-    if spread and out_rows:
-        launch = spread_launch(out_rows, k, sm_count(a.device.index))
-    elif a_sf is not None and out_rows:  # (measured on NVFP4 ``a`` only)
-        launch = balanced_launch(out_rows, k, sm_count(a.device.index))
+    launch = spread_launch(out_rows, k, sm_count(a.device.index)) if spread and out_rows else ()
     if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
             and a.is_cuda and a.is_contiguous()):
         return reorder_k(a, rows, launch)  # one kernel, not order_k's strided copy

@@ -65,33 +65,6 @@ def spread_launch(out_rows: int, k: int, sms: int) -> tuple[int, int]:
     return (0 if cap >= THREADS_CTAS_PER_SM else cap), per_thread
 
 
-# The pass's grid without ``spread`` (``balanced_launch``): 2 units a thread where 4 leave the
-# one resident wave uneven and 2 still fit in it. Session 46 (H200 2026-12-02, call 8): at
-# 1024x7168 M = 1024 the pass alone took 5.80 us on 448 CTAs (4 units; 3.4 an SM) and 5.23 on
-# 896 (2 units; 6.8 an SM). Off until the public A/B (``tools/sessions/session47_pass.sh``).
-BALANCE_PASS = False
-PASS_UNITS = (4, 2)  # units a thread a balanced pass may take, the default first
-
-
-def balanced_launch(out_rows: int, k: int, sms: int) -> tuple:
-    """(ctas_per_sm, units_per_thread) of a pass writing ``out_rows`` x ``k`` (not spread),
-    or () for the default (4 units a thread): of the ``PASS_UNITS`` whose grids fit in one
-    wave of ``THREADS_CTAS_PER_SM`` CTAs an SM on ``sms`` SMs, the one whose busiest SM has
-    the fewest units a thread slot (the default on a tie)."""
-    if not BALANCE_PASS:
-        return ()
-    units = out_rows * k // 16
-    best, best_load = PASS_UNITS[0], None
-    for per_thread in PASS_UNITS:
-        ctas = -(-units // (256 * per_thread))
-        if ctas > sms * THREADS_CTAS_PER_SM:
-            continue
-        load = -(-ctas // sms) * per_thread
-        if best_load is None or load < best_load:
-            best, best_load = per_thread, load
-    return () if best == PASS_UNITS[0] else (0, best)
-
-
 class UnitGridKernel:
     """The launch shape such a kernel class shares: ``threads`` a CTA, ``units_per_thread``
     units a thread, PDL where enabled, and with ``ctas_per_sm`` (0: as many as fit) at most

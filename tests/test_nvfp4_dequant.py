@@ -50,18 +50,6 @@ def test_spread_launch_aims_at_its_grid_one_cta_an_sm():
     assert spread_launch(1, 64, 132) == (1, 1)
 
 
-def test_balanced_launch_takes_two_units_where_they_even_out_one_wave(monkeypatch):
-    from cute_kernels import unit_grid
-
-    assert unit_grid.balanced_launch(1024, 7168, 132) == ()  # off: the default grid
-    monkeypatch.setattr(unit_grid, "BALANCE_PASS", True)
-    # (ctas_per_sm, units_per_thread), () for 4 units; 8 CTAs an SM make one wave of 1056
-    assert unit_grid.balanced_launch(1024, 7168, 132) == (0, 2)  # 448 CTAs (4 an SM) / 896 (7)
-    assert unit_grid.balanced_launch(512, 7168, 132) == ()  # 224 (2) / 448 (4): a tie
-    assert unit_grid.balanced_launch(2048, 7168, 132) == ()  # 896 / 1792: two units, two waves
-    assert unit_grid.balanced_launch(4096, 7168, 132) == ()  # more than a wave either way
-
-
 def _random_inputs(m, k, device):
     """Every code and every scale byte (NaN included) appear; fresh each run."""
     q = torch.randint(0, 256, (m, k // 2), dtype=torch.uint8, device=device)
@@ -195,20 +183,4 @@ def test_bf16_activations_spread_is_the_same(permuted, m, k, rows):
     q, sf, _ = _random_inputs(m, k, "cuda")
     want = bf16_activations(q, sf, permuted, rows)
     got = bf16_activations(q, sf, permuted, rows, spread=True)
-    torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("permuted", [False, True])
-@pytest.mark.parametrize("m,k,rows", [(1024, 7168, 1024), (1000, 5120, 1024), (256, 2048, 256)])
-def test_bf16_activations_balanced_is_the_same(monkeypatch, permuted, m, k, rows):
-    """``BALANCE_PASS`` changes only the grid (2 units a thread at these shapes)."""
-    from cute_kernels import unit_grid
-
-    q, sf, _ = _random_inputs(m, k, "cuda")
-    want = bf16_activations(q, sf, permuted, rows)
-    monkeypatch.setattr(unit_grid, "BALANCE_PASS", True)
-    assert unit_grid.balanced_launch(rows, k, torch.cuda.get_device_properties(0)
-                                     .multi_processor_count) == (0, 2)
-    got = bf16_activations(q, sf, permuted, rows)
     torch.testing.assert_close(got, want, rtol=0, atol=0, equal_nan=True)
