@@ -39,6 +39,7 @@ from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 
 CONSUMER_THREADS = 256  # the two consumer warpgroups, who decode the activations
+DECODE_WARPS = 3  # with ``act_warp_rows``: warps 1..3 of the producer warpgroup decode too
 ACT_READY_BARRIER = 10  # named barrier of the consumer threads: a stage's activations decoded
 # (the others: ``nvfp4_gemm_large_m``'s 4..9, the fused epilogue's 1..3)
 PAIRS_PER_WORD = 4  # pair r of a word (elements r, r + 4) fills chunks r and 4 + r
@@ -71,15 +72,70 @@ class ActivationDecode:
         without ``act_decode``, whose layouts still take a size)."""
         return max(1, self.tile_m // 128)
 
+    def warp_rows(self) -> int:
+        """Rows of a stage the decode warps take (rows 0 ..; the consumers the rest)."""
+        return DECODE_WARPS * 32 * self.act_warp_rows
+
+    @cute.jit
+    def _decode_act_warps(self, mainloop, tok_tiles, act, act_ready, tidx):
+        """``act_warp_rows``: warps 1..3 (``tidx`` 32..127) decode rows ``tidx - 32 + 96 j``
+        of every stage the producer fills, in its order: the k-tiles of this CTA's whole
+        tiles, then of its stream-K range (the stages do not depend on which tile a k-tile is
+        of); each warp then fences its stores and arrives on the stage's ``act_ready``."""
+        sActQ, sActSF, sAct32 = act
+        state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
+        whole, sk_tiles = self._whole_tiles(tok_tiles)
+        ctas = cute.arch.grid_dim()[0]
+        bid = cute.arch.block_idx()[0]
+        # k-tiles of the whole tiles bid, bid + ctas, .. < whole, then of the stream-K range
+        count = (cutlass.max(whole - bid + ctas - 1, 0) // ctas) * self.k_tiles
+        if cutlass.const_expr(self.stream_k):
+            u, end = self._stream_range(whole, sk_tiles)
+            count = count + (end - u)
+        for _ in cutlass.range(count, unroll=1):
+            mainloop.consumer_wait(state)
+            for j in cutlass.range_constexpr(self.act_warp_rows):
+                row = tidx - 32 + DECODE_WARPS * 32 * j
+                words, splats = self._act_row_inputs(sActQ, sActSF, state.index, row)
+                for b in cutlass.range_constexpr(2):
+                    self._store_act_half(sAct32, state.index, row, b, [
+                        cutlass.Uint32(words[0, 2 * q + b]) for q in range(4)], splats)
+            self._act_arrive(act_ready, state.index, tidx)
+            state.advance()
+
+    @cute.jit
+    def _act_arrive(self, act_ready, stage, tidx):
+        """The warp's stores of ``stage`` fenced to the async proxy, and (lane 0) its arrival
+        on the stage's ``act_ready``."""
+        cute.arch.fence_view_async_shared()
+        cute.arch.sync_warp()
+        if tidx % 32 == 0:
+            cute.arch.mbarrier_arrive(act_ready + stage)
+
     @cute.jit
     def _decode_act_rows(self, act, stage):
         """Consumer thread ``ctid``'s share of ``stage``'s activations (``act``: codes, scale
-        chunks, the bf16 stages as flat int32 words, ``ctid``), decoded beside its weights
-        while the previous k-tile's wgmmas run: row ``ctid`` of a 256-token tile, half
-        ``ctid // 128`` of row ``ctid % 128`` of a 128-token one; then a fence of the stores to
-        the async proxy (``_wait_act`` is the barrier the wgmmas wait behind)."""
-        sActQ, sActSF, sAct32, ctid = act
-        if cutlass.const_expr(self.tile_m == CONSUMER_THREADS):
+        chunks, the bf16 stages as flat int32 words, ``ctid``, and with ``act_warp_rows`` the
+        ``act_ready`` mbarriers), decoded beside its weights while the previous k-tile's
+        wgmmas run: row ``ctid`` of a 256-token tile, half ``ctid // 128`` of row
+        ``ctid % 128`` of a 128-token one; with ``act_warp_rows`` the half rows of the rows
+        past the decode warps', round robin. Then a fence of the stores to the async proxy
+        (``_wait_act`` is the barrier the wgmmas wait behind)."""
+        sActQ, sActSF, sAct32, ctid = act[:4]
+        if cutlass.const_expr(self.act_warp_rows > 0):
+            rows = self.tile_m - self.warp_rows()
+            for i in cutlass.range_constexpr(-(-2 * rows // CONSUMER_THREADS)):
+                u = ctid + CONSUMER_THREADS * i
+                if u < 2 * rows:
+                    row = self.warp_rows() + u % rows
+                    b = u // rows
+                    words, splats = self._act_row_inputs(sActQ, sActSF, stage, row)
+                    self._store_act_half(sAct32, stage, row, b, [
+                        cutlass.Uint32(cutlass.select_(b == 1, words[0, 2 * q + 1],
+                                                       words[0, 2 * q]))
+                        for q in range(4)], splats)
+            self._act_arrive(act[4], stage, ctid)
+        elif cutlass.const_expr(self.tile_m == CONSUMER_THREADS):
             words, splats = self._act_row_inputs(sActQ, sActSF, stage, ctid)
             for b in cutlass.range_constexpr(2):
                 self._store_act_half(sAct32, stage, ctid, b, [
@@ -92,7 +148,8 @@ class ActivationDecode:
             self._store_act_half(sAct32, stage, row, b, [
                 cutlass.Uint32(cutlass.select_(b == 1, words[0, 2 * q + 1], words[0, 2 * q]))
                 for q in range(4)], splats)
-        cute.arch.fence_view_async_shared()
+        if cutlass.const_expr(self.act_warp_rows == 0):
+            cute.arch.fence_view_async_shared()
 
     @cute.jit
     def _act_row_inputs(self, sActQ, sActSF, stage, row):
@@ -129,8 +186,12 @@ class ActivationDecode:
             cute.autovec_copy(chunk, cute.local_tile(sAct32, (1, 4), (0, word // 4)))
 
     @cute.jit
-    def _wait_act(self):
-        """Consumers, before the wgmmas on a stage: every consumer's rows of it decoded and
-        fenced (``_decode_act_rows``)."""
-        pipeline.NamedBarrier(barrier_id=ACT_READY_BARRIER,
-                              num_threads=CONSUMER_THREADS).arrive_and_wait()
+    def _wait_act(self, act, read):
+        """Consumers, before the wgmmas on stage ``read.index``: every row of it decoded and
+        fenced (``_decode_act_rows``; with ``act_warp_rows`` the decode warps' too, on the
+        stage's ``act_ready``)."""
+        if cutlass.const_expr(self.act_warp_rows > 0):
+            cute.arch.mbarrier_wait(act[4] + read.index, read.phase)
+        else:
+            pipeline.NamedBarrier(barrier_id=ACT_READY_BARRIER,
+                                  num_threads=CONSUMER_THREADS).arrive_and_wait()

@@ -74,7 +74,7 @@ from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
-from .act_decode import ActivationDecode
+from .act_decode import DECODE_WARPS, ActivationDecode
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
@@ -185,7 +185,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False, act_decode: bool = False):
+                 pdl_trigger: bool = False, act_decode: bool = False, act_warp_rows: int = 0):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -248,6 +248,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             and tile_m in (128, 256) and self.k_order == KOrder.PERMUTED), (
             "act_decode: 128 / 256-token tiles of one K group, one CTA an SM, permuted words")
         self.act_decode = act_decode
+        # ``act_warp_rows``: warps 1..3 of the producer warpgroup decode that many rows a
+        # thread of each stage too (``act_decode``), the consumers the rest
+        self.act_warp_rows = act_warp_rows
+        assert act_warp_rows == 0 or (act_decode and self.warp_rows() < tile_m), (
+            act_warp_rows, tile_m)
         self.tx_bytes = ((self.act_tx_bytes() if act_decode else tile_m * self.stage_k * 2)
                          + self.tile_n * self.stage_k // 2 + SF_CHUNK_WORDS * 4 * self.groups)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
@@ -361,6 +366,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
                 cute.struct.MemRange[cutlass.Int32, cute.cosize(aq_layout)], 128]
             sActSF: cute.struct.Align[
                 cute.struct.MemRange[cutlass.Int32, cute.cosize(asf_layout)], 128]
+            # ``act_warp_rows``: a stage's rows decoded (the decode warps and the consumers)
+            act_ready: cute.struct.MemRange[cutlass.Int64, self.stages]
 
         self.shared_storage = SharedStorage
         self.decode_storage = DecodeStorage
@@ -398,11 +405,17 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
 
         allocator = SmemAllocator()
         storage = allocator.allocate(self.shared_storage)
-        dec = None  # ``act_decode``: the stages' codes and scale chunks
+        dec = None  # ``act_decode``: the stages' codes and scale chunks, ``act_ready``
         if cutlass.const_expr(self.act_decode):
             dec_storage = allocator.allocate(self.decode_storage)
+            act_ready = dec_storage.act_ready.data_ptr()
+            if cutlass.const_expr(self.act_warp_rows > 0):
+                if tidx == 0:  # one arrival a decode warp and a consumer warp
+                    for i in cutlass.range_constexpr(self.stages):
+                        cute.arch.mbarrier_init(act_ready + i, DECODE_WARPS + 8)
+                    cute.arch.mbarrier_init_fence()
             dec = (dec_storage.sActQ.get_tensor(aq_layout),
-                   dec_storage.sActSF.get_tensor(asf_layout))
+                   dec_storage.sActSF.get_tensor(asf_layout), act_ready)
         sRed = None  # ``wg_k_split``: warpgroup 1's partial sums
         if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
@@ -468,6 +481,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
+            elif cutlass.const_expr(self.act_warp_rows > 0):
+                self._decode_act_warps(mainloop, tok_tiles,
+                                       (dec[0], dec[1], self._act_words(storage, act_layout)),
+                                       dec[2], tidx)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -478,10 +495,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             act = None  # ``act_decode``: what the consumers decode the activations from, into
             if cutlass.const_expr(self.act_decode):
-                # the stages unswizzled, as int32 words (the decode places the swizzle)
-                sAct32 = cute.recast_tensor(storage.sAct.get_tensor(
-                    cute.make_layout((1, cute.cosize(act_layout)))), cutlass.Int32)
-                act = (dec[0], dec[1], sAct32, tidx - 128)
+                act = (dec[0], dec[1], self._act_words(storage, act_layout), tidx - 128, dec[2])
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair, act)
         if cutlass.const_expr(self.pair_pieces):
@@ -489,6 +503,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             # memory
             cute.arch.cluster_arrive()
             cute.arch.cluster_wait()
+
+    def _act_words(self, storage, act_layout):
+        """``act_decode``: the bf16 stages unswizzled, as flat int32 words (the decode places
+        the swizzle)."""
+        return cute.recast_tensor(storage.sAct.get_tensor(
+            cute.make_layout((1, cute.cosize(act_layout)))), cutlass.Int32)
 
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
@@ -936,7 +956,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         b_views = tCrB
         tCrB, kb0, _ = tCrB  # the B blocks of the warpgroup's K groups start at kb0
         if cutlass.const_expr(self.act_decode):
-            self._wait_act()
+            self._wait_act(b_views[2], read)
         warpgroup.fence()
         for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
             cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
@@ -958,7 +978,7 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                                k_groups: int = 1, wg_k_split: bool = False,
                                pair_pieces: bool = False, pdl_trigger: bool = False,
-                               act_decode: bool = False):
+                               act_decode: bool = False, act_warp_rows: int = 0):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage; 64-row tiles with the warpgroups on the K groups; with those, two K pieces in
@@ -968,7 +988,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
     order (``NVFP4GemmLargeM``; a bool: permuted words or not). ``act_decode``: the
     activations as packed codes int32 [M', K/8] and their swizzled scales int32
-    [pad128(M') * K/64], decoded in the kernel (``act_decode``), before b."""
+    [pad128(M') * K/64], decoded in the kernel (``act_decode``), before b; ``act_warp_rows``
+    rows a thread of each stage by warps 1..3 of the producer warpgroup too."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
@@ -986,7 +1007,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     if act_decode:
         cls = NVFP4GemmLargeMActDecodeStreamK if stream_k else NVFP4GemmLargeMActDecode
         kernel = cls(n, k, cout, tile_m, stages, sms, splits, stream_k=stream_k, hybrid=hybrid,
-                     k_order=k_order, pdl_trigger=pdl_trigger, act_decode=True)
+                     k_order=k_order, pdl_trigger=pdl_trigger, act_decode=True,
+                     act_warp_rows=act_warp_rows)
         return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, d,
                             *(fake_stream_k_buffers() if stream_k else ()), stream,
                             options=compile_options())
@@ -1092,7 +1114,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
                    wg_k_split: bool = False, pair_pieces: bool = False,
                    compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False,
-                   a_sf=None) -> None:
+                   a_sf=None, act_warp_rows: int = 0) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -1115,7 +1137,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it). ``a_sf`` (off the public routes, unmeasured): ``a_bf16``
     is NVFP4, packed uint8 [M, K/2] with these swizzled scales, decoded in the kernel
-    (``act_decode``: 128- / 256-token tiles of one K group on permuted words)."""
+    (``act_decode``: 128- / 256-token tiles of one K group on permuted words; with
+    ``act_warp_rows`` that many rows a thread by the producer warpgroup's warps 1..3)."""
     import torch
 
     m = out.shape[0]
@@ -1127,7 +1150,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
             stream_k = stream_k or splits > 1
             buffers = stream_k_buffers(m, n, tile_m, sms, out.device) if stream_k else ()
             compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, stream_k, hybrid,
-                       int(operand_k_order(b, k_order)), 1, 1, False, False, pdl_trigger, True)(
+                       int(operand_k_order(b, k_order)), 1, 1, False, False, pdl_trigger, True,
+                       act_warp_rows)(
                 a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), b.view(torch.int32),
                 b_sf.view(torch.int32).view(-1), alpha_t, out, *buffers)
         return

@@ -92,8 +92,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
                  pair_pieces: bool = False, pdl_trigger: bool = False,
-                 act_decode: bool = False):
+                 act_decode: bool = False, act_warp_rows: int = 0):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
+        # ``act_warp_rows`` (``NVFP4GemmLargeM``'s): its decode warps are the quantizer warps
+        assert act_warp_rows == 0 or quantizers == 0, (act_warp_rows, quantizers)
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
@@ -117,7 +119,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
                          ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
                          pair_pieces=pair_pieces, pdl_trigger=pdl_trigger,
-                         act_decode=act_decode)
+                         act_decode=act_decode, act_warp_rows=act_warp_rows)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -454,7 +456,8 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                             ctas_per_sm: int = 1, k_groups: int = 1,
                                             quantizers: int = 0, splits: int = 1,
                                             wg_k_split: bool = False, pair_pieces: bool = False,
-                                            pdl_trigger: bool = False, act_decode: bool = False):
+                                            pdl_trigger: bool = False, act_decode: bool = False,
+                                            act_warp_rows: int = 0):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
     ``k_order``, ``ctas_per_sm``, ``k_groups``, ``splits``, ``wg_k_split`` and ``pair_pieces``
     too; ``quantizers`` as ``NVFP4GemmSwigluQuantLargeM``);
@@ -462,7 +465,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``.
     ``act_decode``: the activations packed, codes and scales first (as
-    ``compile_nvfp4_gemm_large_m``'s)."""
+    ``compile_nvfp4_gemm_large_m``'s, ``act_warp_rows`` too)."""
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
@@ -482,7 +485,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                else NVFP4GemmSwigluQuantLargeMActDecode)
         kernel = cls(i, k, tile_m, stages, sms, stream_k=stream_k, hybrid=hybrid,
                      k_order=k_order, quantizers=quantizers, splits=splits,
-                     pdl_trigger=pdl_trigger, act_decode=True)
+                     pdl_trigger=pdl_trigger, act_decode=True, act_warp_rows=act_warp_rows)
         return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, gs, q, sf,
                             *(fake_stream_k_buffers() if stream_k else ()), stream,
                             options=compile_options())
@@ -584,7 +587,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
                    quantizers: int | None = None, splits: int = 1, wg_k_split: bool = False,
                    pair_pieces: bool = False, pdl_trigger: bool = False,
-                   a_sf=None) -> None:
+                   a_sf=None, act_warp_rows: int = 0) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
     with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
@@ -599,7 +602,9 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     no quantizer warps); ``pdl_trigger``: the next launch may start after each CTA's first
     main loop (``NVFP4GemmLargeM``). ``a_sf`` (off the public routes, unmeasured):
     ``a_bf16`` is NVFP4, packed uint8 [M, K/2] with these swizzled scales, decoded in the
-    kernel (``act_decode``: 128- / 256-token tiles of one K group on permuted words)."""
+    kernel (``act_decode``: 128- / 256-token tiles of one K group on permuted words); with
+    ``act_warp_rows`` that many rows a thread by the producer warpgroup's warps 1..3 instead
+    of quantizer warps."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
     if a_sf is not None:
@@ -607,14 +612,16 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
             return
         tile_m, stages, *ctas = config
         sms = ctas[0] if ctas else sm_count(w.device.index or 0)
-        if quantizers is None:
+        if act_warp_rows:
+            quantizers = 0  # (the same warps)
+        elif quantizers is None:
             quantizers = quantizer_warps(tile_m, 1, KOrder.PERMUTED, one_tile_a_cta(
                 out.shape[0], two_i, tile_m, sms, stream_k, splits))
         stream_k = stream_k or splits > 1
         buffers = stream_k_buffers(out.shape[0], two_i, tile_m, sms, w.device) if stream_k else ()
         compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid,
                    int(operand_k_order(w, k_order)), 1, 1, quantizers, splits, False, False,
-                   pdl_trigger, True)(
+                   pdl_trigger, True, act_warp_rows)(
             a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), w.view(torch.int32),
             w_sf.view(torch.int32).view(-1), alpha, out_global_scale, out,
             out_sf.view(torch.uint8).view(-1), *buffers)

@@ -19,26 +19,30 @@ from tests.conftest import poisoned
 P = int(KOrder.PERMUTED)
 
 
-@pytest.mark.parametrize("n,k,tile_m,splits,stream_k", [
-    (1024, 7168, 256, 1, False), (4096, 5120, 128, 1, False),   # whole tiles
-    (1024, 7168, 128, 2, True), (9216, 7168, 128, 1, True)])    # split-K, stream-K
-def test_act_decode_compiles_for_sm90a(monkeypatch, n, k, tile_m, splits, stream_k):
+@pytest.mark.parametrize("n,k,tile_m,splits,stream_k,warp_rows", [
+    (1024, 7168, 256, 1, False, 0), (4096, 5120, 128, 1, False, 0),   # whole tiles
+    (1024, 7168, 128, 2, True, 0), (9216, 7168, 128, 1, True, 0),     # split-K, stream-K
+    (1024, 7168, 256, 1, False, 2), (1024, 7168, 128, 2, True, 1)])   # with the decode warps
+def test_act_decode_compiles_for_sm90a(monkeypatch, n, k, tile_m, splits, stream_k, warp_rows):
     kernels = _compiled_kernels(monkeypatch)
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, 132,
-                        splits, stream_k, False, P, 1, 1, False, False, False, True)
-    assert [(x.act_decode, x.stream_k) for x in kernels] == [(True, stream_k)]
+                        splits, stream_k, False, P, 1, 1, False, False, False, True, warp_rows)
+    assert [(x.act_decode, x.stream_k, x.act_warp_rows) for x in kernels] == [
+        (True, stream_k, warp_rows)]
 
 
-@pytest.mark.parametrize("i,k,tile_m,splits,stream_k,quantizers", [
-    (512, 7168, 256, 1, False, 3), (2048, 5120, 128, 1, False, 0), (512, 7168, 128, 2, True, 0),
-    (512, 7168, 256, 1, True, 3)])
+@pytest.mark.parametrize("i,k,tile_m,splits,stream_k,quantizers,warp_rows", [
+    (512, 7168, 256, 1, False, 3, 0), (2048, 5120, 128, 1, False, 0, 0),
+    (512, 7168, 128, 2, True, 0, 0), (512, 7168, 256, 1, True, 3, 0),
+    (512, 7168, 256, 1, False, 0, 1)])
 def test_fused_act_decode_compiles_for_sm90a(monkeypatch, i, k, tile_m, splits, stream_k,
-                                             quantizers):
+                                             quantizers, warp_rows):
     kernels = _compiled_kernels(monkeypatch)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, k, tile_m, 0, 132,
-                        stream_k, False, P, 1, 1, quantizers, splits, False, False, False, True)
-    assert [(x.act_decode, x.stream_k, x.quantizers) for x in kernels] == [
-        (True, stream_k, quantizers)]
+                        stream_k, False, P, 1, 1, quantizers, splits, False, False, False, True,
+                        warp_rows)
+    assert [(x.act_decode, x.stream_k, x.quantizers, x.act_warp_rows) for x in kernels] == [
+        (True, stream_k, quantizers, warp_rows)]
 
 
 def _compiled_kernels(monkeypatch) -> list:
@@ -79,7 +83,10 @@ def _nvfp4(m, k):
     (1, 256, 1024, 128, 0, {}), (300, 384, 1536, 256, 5, {}), (1000, 1024, 7168, 256, 0, {}),
     (129, 200, 576, 128, 3, {}),
     (300, 384, 1536, 128, 5, {"stream_k": True}), (1000, 1024, 7168, 128, 0, {"splits": 2}),
-    (700, 640, 1024, 128, 4, {"stream_k": True, "hybrid": True})])
+    (700, 640, 1024, 128, 4, {"stream_k": True, "hybrid": True}),
+    (300, 384, 1536, 256, 5, {"act_warp_rows": 1}),
+    (1000, 1024, 7168, 256, 0, {"act_warp_rows": 2}),
+    (300, 384, 1536, 128, 5, {"stream_k": True, "act_warp_rows": 1})])
 def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas, options):
     """The plain kernel: the same bits as on the pass's bf16 activations (the decode writes
     the pass's values), and within the fp64 reference's tolerance; a grid of ``ctas`` CTAs
@@ -92,7 +99,7 @@ def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas, options):
     config = (tile_m, 0, ctas) if ctas else (tile_m, 0)
     want = poisoned(m, n, dtype=torch.bfloat16)
     launch_large_m(bf16_activations(a, a_sf, KOrder.PERMUTED), words, w_sf, alpha, want,
-                   config, **options)
+                   config, **{o: v for o, v in options.items() if o != "act_warp_rows"})
     got = poisoned(m, n, dtype=torch.bfloat16)
     launch_large_m(a, words, w_sf, alpha, got, config, a_sf=a_sf, **options)
     torch.cuda.synchronize()
@@ -107,7 +114,8 @@ def test_act_decode_matches_the_pass(m, n, k, tile_m, ctas, options):
     (300, 320, 832, 256, 3, {}), (1000, 512, 7168, 256, 0, {"quantizers": 3}),
     (129, 192, 1536, 128, 0, {}), (1024, 512, 7168, 128, 0, {"splits": 2}),
     (300, 320, 832, 128, 5, {"stream_k": True, "quantizers": 3}),
-    (600, 512, 1536, 256, 2, {"quantizers": 0})])
+    (600, 512, 1536, 256, 2, {"quantizers": 0}), (1000, 512, 7168, 256, 0, {"act_warp_rows": 1}),
+    (1024, 512, 7168, 128, 0, {"splits": 2, "act_warp_rows": 1})])
 def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas, options):
     """The fused kernel (with and without quantizer warps): codes and scales, padding rows
     included, bit for bit those of the same launch on the pass's activations."""
@@ -128,7 +136,8 @@ def test_fused_act_decode_matches_the_pass(m, i, k, tile_m, ctas, options):
             launch_fused(a, w, w_sf, alpha_t, g_t, out, out_sf, config, a_sf=a_sf, **options)
         else:
             launch_fused(bf16_activations(a, a_sf, KOrder.PERMUTED), w, w_sf, alpha_t, g_t, out,
-                         out_sf, config, **options)
+                         out_sf, config, **{o: v for o, v in options.items()
+                                            if o != "act_warp_rows"})
         outs.append((out, out_sf))
     torch.cuda.synchronize()
     assert torch.equal(outs[0][0], outs[1][0])
