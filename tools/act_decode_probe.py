@@ -12,7 +12,9 @@ call (weights rotated past the L2), per (2I, K, M):
 * ``plain whole`` / ``plain decode wN``: the same for the plain kernel.
 
 Each decode variant's codes are compared with the route's (fraction equal).
-CUTE_KERNELS_BENCH_SHAPES picks points."""
+CUTE_KERNELS_BENCH_SHAPES picks points; ACT_DECODE_PROBE_PLAIN=0 leaves the plain kernel out."""
+
+import os
 
 import torch
 from probe_inputs import fused_operands, gate_up_copies
@@ -28,6 +30,7 @@ from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
 POINTS = [(1024, 7168, 4096), (1024, 7168, 16384), (1024, 7168, 1024), (4096, 7168, 4096)]
 WARP_ROWS = (0, 1, 2)  # 0, 96 or 192 of a 256-token tile's rows by the decode warps
 PERMUTED = True
+PLAIN = os.environ.get("ACT_DECODE_PROBE_PLAIN", "1") == "1"
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
@@ -58,8 +61,9 @@ for two_i, k, m in select_shapes(POINTS):
         same[f"w{r}"] = (q == want).float().mean().item()
         line[f"decode w{r}"] = timed(lambda w, r=r: launch_fused(
             a, w[0], w[1], alpha, gs, q, sf, whole, a_sf=a_sf, act_warp_rows=r))
-    line["plain whole"] = timed(lambda w: launch_plain(x16, w[0], w[1], alpha, h, whole))
-    for r in rows:
+    if PLAIN:
+        line["plain whole"] = timed(lambda w: launch_plain(x16, w[0], w[1], alpha, h, whole))
+    for r in rows if PLAIN else ():
         line[f"plain decode w{r}"] = timed(lambda w, r=r: launch_plain(
             a, w[0], w[1], alpha, h, whole, a_sf=a_sf, act_warp_rows=r))
     print(f"{two_i}x{k} M={m} {whole}: " + " | ".join(f"{n} {us:.1f}" for n, us in line.items())
