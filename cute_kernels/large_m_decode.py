@@ -11,9 +11,8 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 
-from .device_mma import (BF16X2_POW2_63, POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat,
-                         e2m1x2_by_multiply, e2m1x2_from_byte, e2m1x2_permuted, in_register,
-                         mul_bf16x2)
+from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
+                         e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2)
 from .k_order import KOrder
 
 TILE_K = 64  # K of a k-tile's group: four 16-element scale blocks, 4 scale bytes per row
@@ -99,12 +98,8 @@ class WeightDecode:
                     if cutlass.const_expr(self.k_order == KOrder.PAIRS):
                         shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
                     for r in cutlass.range_constexpr(4):
-                        value = mul_bf16x2(self._word_pair(word, shifted, r), s)
-                        if cutlass.const_expr(self.act_decode):
-                            # the true weight: the activations carry the 2^-63 instead
-                            # (``act_decode``: one multiply less a pair for the activations)
-                            value = mul_bf16x2(value, in_register(BF16X2_POW2_63))
-                        frag32[h + 2 * (r % 2), 0, 4 * gi + 2 * b + r // 2] = value
+                        frag32[h + 2 * (r % 2), 0, 4 * gi + 2 * b + r // 2] = mul_bf16x2(
+                            self._word_pair(word, shifted, r), s)
 
     def _word_pair(self, word, shifted, r: int):
         """Pair ``r`` (elements r and r + 4) of a weight word as bf16x2 ``e2m1 * 2^-126``:

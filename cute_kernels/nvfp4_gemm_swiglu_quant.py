@@ -44,7 +44,6 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from layouts import GATE_UP_GROUP, sf_padded_shape
 
 from . import jit, reference
-from .act_decode import decodes_in_kernel
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
@@ -606,11 +605,6 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
     k_order = wgmma_k_order(w)
-    if decodes_in_kernel(a_sf, k_order, config[0], options):  # (not "narrow": 16 / 32 tokens)
-        launch_large_m(a, w, w_sf, alpha, out_global_scale, out, out_sf, config,
-                       stream_k=stream_k, k_order=k_order, splits=options.get("splits", 1),
-                       a_sf=a_sf)
-        return
     launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w, w_sf, alpha,
                    out_global_scale, out, out_sf, config, stream_k=stream_k, k_order=k_order,
                    **options)

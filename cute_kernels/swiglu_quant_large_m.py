@@ -49,8 +49,8 @@ from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import KOrder
 from .large_m_epilogue import staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 compile_tail, fake_packed_activations, fake_stream_k_buffers,
-                                 operand_k_order, stream_k_buffers)
+                                 compile_tail, fake_stream_k_buffers, operand_k_order,
+                                 stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
@@ -91,11 +91,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
-                 pair_pieces: bool = False, pdl_trigger: bool = False,
-                 act_decode: bool = False, act_warp_rows: int = 0):
+                 pair_pieces: bool = False, pdl_trigger: bool = False):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        # ``act_warp_rows`` (``NVFP4GemmLargeM``'s): its decode warps are the quantizer warps
-        assert act_warp_rows == 0 or quantizers == 0, (act_warp_rows, quantizers)
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
@@ -118,8 +115,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
                          ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger,
-                         act_decode=act_decode, act_warp_rows=act_warp_rows)
+                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -456,16 +452,13 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                             ctas_per_sm: int = 1, k_groups: int = 1,
                                             quantizers: int = 0, splits: int = 1,
                                             wg_k_split: bool = False, pair_pieces: bool = False,
-                                            pdl_trigger: bool = False, act_decode: bool = False,
-                                            act_warp_rows: int = 0):
+                                            pdl_trigger: bool = False):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
     ``k_order``, ``ctas_per_sm``, ``k_groups``, ``splits``, ``wg_k_split`` and ``pair_pieces``
     too; ``quantizers`` as ``NVFP4GemmSwigluQuantLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
-    uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``.
-    ``act_decode``: the activations packed, codes and scales first (as
-    ``compile_nvfp4_gemm_large_m``'s, ``act_warp_rows`` too)."""
+    uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
@@ -480,15 +473,6 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
-    if act_decode:
-        cls = (NVFP4GemmSwigluQuantLargeMActDecodeStreamK if stream_k
-               else NVFP4GemmSwigluQuantLargeMActDecode)
-        kernel = cls(i, k, tile_m, stages, sms, stream_k=stream_k, hybrid=hybrid,
-                     k_order=k_order, quantizers=quantizers, splits=splits,
-                     pdl_trigger=pdl_trigger, act_decode=True, act_warp_rows=act_warp_rows)
-        return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, gs, q, sf,
-                            *(fake_stream_k_buffers() if stream_k else ()), stream,
-                            options=compile_options())
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
                                                    hybrid=hybrid, k_order=k_order,
@@ -504,29 +488,6 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                         wg_k_split=wg_k_split, pair_pieces=pair_pieces,
                                         pdl_trigger=pdl_trigger)
     return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, stream, options=compile_options())
-
-
-class NVFP4GemmSwigluQuantLargeMActDecode(NVFP4GemmSwigluQuantLargeM):
-    """The fused kernel with ``act_decode``: packed activations and their scales as
-    arguments."""
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
-                 stream):
-        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, mASF=mASF)
-
-
-class NVFP4GemmSwigluQuantLargeMActDecodeStreamK(NVFP4GemmSwigluQuantLargeM):
-    """``NVFP4GemmSwigluQuantLargeMActDecode`` in stream-K, the workspace and counters as
-    arguments."""
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
-                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
-        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, (mWork, mCount),
-                     mASF=mASF)
 
 
 class NVFP4GemmSwigluQuantLargeMStreamK(NVFP4GemmSwigluQuantLargeM):
@@ -586,8 +547,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
                    quantizers: int | None = None, splits: int = 1, wg_k_split: bool = False,
-                   pair_pieces: bool = False, pdl_trigger: bool = False,
-                   a_sf=None, act_warp_rows: int = 0) -> None:
+                   pair_pieces: bool = False, pdl_trigger: bool = False) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
     with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
@@ -600,32 +560,9 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     ``wg_k_split`` (and with it ``pair_pieces``): 64-row tiles of half an interleave group,
     the warpgroups on the K groups, as ``nvfp4_gemm`` launches (``NVFP4GemmSwigluQuantLargeM``;
     no quantizer warps); ``pdl_trigger``: the next launch may start after each CTA's first
-    main loop (``NVFP4GemmLargeM``). ``a_sf`` (off the public routes, unmeasured):
-    ``a_bf16`` is NVFP4, packed uint8 [M, K/2] with these swizzled scales, decoded in the
-    kernel (``act_decode``: 128- / 256-token tiles of one K group on permuted words); with
-    ``act_warp_rows`` that many rows a thread by the producer warpgroup's warps 1..3 instead
-    of quantizer warps."""
+    main loop (``NVFP4GemmLargeM``)."""
     two_i, k, _ = weight_dims(w)
     i = two_i // 2
-    if a_sf is not None:
-        if out.shape[0] == 0:
-            return
-        tile_m, stages, *ctas = config
-        sms = ctas[0] if ctas else sm_count(w.device.index or 0)
-        if act_warp_rows:
-            quantizers = 0  # (the same warps)
-        elif quantizers is None:
-            quantizers = quantizer_warps(tile_m, 1, KOrder.PERMUTED, one_tile_a_cta(
-                out.shape[0], two_i, tile_m, sms, stream_k, splits))
-        stream_k = stream_k or splits > 1
-        buffers = stream_k_buffers(out.shape[0], two_i, tile_m, sms, w.device) if stream_k else ()
-        compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid,
-                   int(operand_k_order(w, k_order)), 1, 1, quantizers, splits, False, False,
-                   pdl_trigger, True, act_warp_rows)(
-            a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), w.view(torch.int32),
-            w_sf.view(torch.int32).view(-1), alpha, out_global_scale, out,
-            out_sf.view(torch.uint8).view(-1), *buffers)
-        return
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)

@@ -31,9 +31,6 @@ from cute_kernels.nvfp4_quant import silu_mul_nvfp4_quant
 from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
 
 PERMUTED = os.environ.get("CUTE_KERNELS_PROBE_PERMUTED") == "1"
-# ``act_decode`` (session 46; since session 47 the consumers decode) beside the fused kernel on
-# the same whole tiles, and the plain kernel's (permuted words only)
-DECODE = PERMUTED and os.environ.get("CUTE_KERNELS_PROBE_DECODE") == "1"
 
 POINTS = [(36864, 7168, 256), (34816, 5120, 256), (9216, 7168, 1024), (1024, 7168, 256),
           (1024, 7168, 1024), (4096, 7168, 256), (4096, 7168, 1024), (4096, 7168, 4096),
@@ -83,21 +80,6 @@ for two_i, k, m in select_shapes(POINTS):
     for t in (128, 256):
         line[f"plain sk{t}"] = timed(lambda w, t=t: launch_plain(
             x16, w[0], w[1], alpha, h, (t, 0), stream_k=True))
-    if DECODE:  # the activations decoded in the kernel, no pass: against "whole" (the same
-        # launch on the pass's activations, pass not timed) and "pieces128x2"
-        whole = large_m_config(m, two_i, k)
-        if whole[0] < 128:
-            whole = (128, 0)
-        launch_fused(a, weights[0][0], weights[0][1], alpha, gs, q, sf, whole, a_sf=a_sf)
-        same["decode"] = (q == want).float().mean().item()
-        line["decode"] = timed(lambda w: launch_fused(a, w[0], w[1], alpha, gs, q, sf, whole,
-                                                      a_sf=a_sf))
-        if pieces:  # the route's split-K launch at M <= 2048 ("pieces128x2" on the pass)
-            line["decode pieces"] = timed(lambda w: launch_fused(
-                a, w[0], w[1], alpha, gs, q, sf, (128, 0), True, False, splits=2, a_sf=a_sf))
-        line["plain whole"] = timed(lambda w: launch_plain(x16, w[0], w[1], alpha, h, whole))
-        line["plain decode"] = timed(lambda w: launch_plain(a, w[0], w[1], alpha, h, whole,
-                                                            a_sf=a_sf))
     print(f"{two_i}x{k} M={m}: " + " | ".join(f"{n} {us:.1f}" for n, us in line.items())
           + " | codes equal: " + " ".join(f"{n} {v:.4f}" for n, v in same.items()), flush=True)
     del weights
