@@ -14,8 +14,8 @@ weights' 128 x 64, so up to 64 tokens three warps keep up (session 47 measured t
 The values are the pass's (``NVFP4DequantPermutedK``): chunk t = 4 b + r of a row's 64-element
 group holds pair r (elements r, r + 4) of words 2q + b, times scale q, in bf16, exact (two
 multiplies: by ``scale * 2^63``, then by ``2^63``). So the outputs are the routed ones, bit for
-bit. A decode thread takes one 16-byte chunk at a time; eight threads a row store its 128
-bytes, one per swizzled 16-byte slot (no bank conflicts). Each warp fences its stores to the
+bit. A decode thread takes half a row (b) at a time: its 4 words and scales, and the 4 chunks
+4 b + r; sixteen rows a warp store to distinct swizzled 16-byte slots (no bank conflicts). Each warp fences its stores to the
 async proxy and arrives on the stage's ``act_ready`` mbarrier, which the consumers wait on
 before the stage's wgmmas. Nothing more guards the stage's reuse: the producer refills it only
 after the consumers released it, and they release it only after their wgmmas on it retired.
@@ -36,7 +36,6 @@ from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 DECODE_WARPS = 3  # warps 1..3 of the producer warpgroup
 DECODE_THREADS = 32 * DECODE_WARPS
 MAX_TILE_M = 64
-CHUNKS_PER_ROW = TILE_K // 8  # 16-byte chunks of a row's 64-element group
 
 
 def act_decode_fits(tile_m: int, ctas_per_sm: int, k_order: KOrder, wg_k_split: bool = False,
@@ -118,34 +117,36 @@ class ActivationDecode:
 
     @cute.jit
     def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, row_off, j):
-        """Decode thread ``j``'s chunks of ``stage``: j, j + 96, .. of the stage's
-        groups x tile_m x 8 chunks, group-major, then row, then chunk."""
-        chunks = self.groups * self.tile_m * CHUNKS_PER_ROW
+        """Decode thread ``j``'s half rows of ``stage``: units j, j + 96, .. of its
+        groups x tile_m x 2 (K group, row, half b), each the chunks 4 b + r, r = 0..3, from the
+        row's words 2 q + b and its 4 scales. (One 16-byte chunk a thread and iteration was
+        latency-bound: ~380 cycles each, 2-6 a stage, H200 2026-12-02, session 48.)"""
+        units = self.groups * self.tile_m * 2
         two63 = in_register(BF16X2_POW2_63)
-        for i in cutlass.range(-(-chunks // DECODE_THREADS), unroll=1):
-            c = j + DECODE_THREADS * i
-            if c < chunks:
-                g = c // (self.tile_m * CHUNKS_PER_ROW)
-                row = c // CHUNKS_PER_ROW % self.tile_m
-                t = c % CHUNKS_PER_ROW
-                b = t // 4
-                shift = cutlass.Uint32(4 * (t % 4))
+        for i in cutlass.range_constexpr(-(-units // DECODE_THREADS)):
+            u = j + DECODE_THREADS * i
+            if u < units:
+                g = u // (self.tile_m * 2)
+                row = u // 2 % self.tile_m
+                b = u % 2
                 rr = row_off + row
                 sf = cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN)
                 cute.recast_tensor(sf, cutlass.Int32)[0] = sActSF[
                     SF_CHUNK_WORDS * g + (rr % 32) * 4 + rr // 32, 0, stage]
+                words = [cutlass.Uint32(sActQ[row, 8 * g + 2 * q + b, stage]) for q in range(4)]
                 sf32 = sf.load().to(cutlass.Float32)
-                chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                for q in cutlass.range_constexpr(4):
-                    word = cutlass.Uint32(sActQ[row, 8 * g + 2 * q + b, stage])
-                    s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
-                    chunk[0, q] = cutlass.Int32(mul_bf16x2(
-                        mul_bf16x2(e2m1x2_raw(word >> shift, 0), s), two63))
-                # the stage's 128B-swizzled K-major tile: 16-byte chunk t of a row at slot
-                # t ^ (row % 8) of its 128 bytes (1024-byte aligned 8-row atoms, group-major)
-                word0 = (((stage * self.groups + g) * self.tile_m + row) * (TILE_K // 2)
-                         + 4 * (t ^ (row % 8)))
-                cute.autovec_copy(chunk, cute.local_tile(sAct32, (1, 4), (0, word0 // 4)))
+                splats = [bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63)) for q in range(4)]
+                for r in cutlass.range_constexpr(4):
+                    chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+                    for q in cutlass.range_constexpr(4):
+                        chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(
+                            e2m1x2_raw(words[q], r), splats[q]), two63))
+                    # the stage's 128B-swizzled K-major tile: 16-byte chunk t of a row at
+                    # slot t ^ (row % 8) of its 128 bytes (1024-byte aligned 8-row atoms,
+                    # group-major)
+                    word0 = (((stage * self.groups + g) * self.tile_m + row) * (TILE_K // 2)
+                             + 4 * ((4 * b + r) ^ (row % 8)))
+                    cute.autovec_copy(chunk, cute.local_tile(sAct32, (1, 4), (0, word0 // 4)))
 
     @cute.jit
     def _wait_acts(self, act_ready, read):
