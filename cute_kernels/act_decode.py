@@ -34,7 +34,6 @@ from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K
 
 DECODE_WARPS = 3  # warps 1..3 of the producer warpgroup
-DECODE_THREADS = 32 * DECODE_WARPS
 MAX_TILE_M = 64
 
 
@@ -84,47 +83,53 @@ class ActivationDecode:
         k-tiles of this CTA's whole tiles, then of its stream-K pieces), decoded and handed to
         the consumers (``dec``: the stages' codes, scale chunks and ``act_ready``)."""
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
+        # warp 1 + w decodes stages w, w + 3, ..: three stages in flight, not one (the
+        # stage's chain of waits, loads, decode, fence and arrival outlasts the consumers'
+        # wgmmas of a stage)
+        turn = cutlass.Int32(tidx // 32 - 1)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         while tile < whole:
             _, tok_tile = self._tile_coords(tile, tok_tiles)
-            state = self._decode_act_piece(mainloop, state, dec, sAct32, tidx, tok_tile,
-                                           self.k_tiles)
+            state, turn = self._decode_act_piece(mainloop, state, turn, dec, sAct32, tidx,
+                                                 tok_tile, self.k_tiles)
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
                 _, _, count, _, tok_tile = self._stream_piece(u, end, tok_tiles)
-                state = self._decode_act_piece(mainloop, state, dec, sAct32, tidx, tok_tile,
-                                               count)
+                state, turn = self._decode_act_piece(mainloop, state, turn, dec, sAct32, tidx,
+                                                     tok_tile, count)
                 u += count
 
     @cute.jit
-    def _decode_act_piece(self, mainloop, state, dec, sAct32, tidx, tok_tile, count):
-        """``count`` stages of ``tok_tile``: each waited for (its TMA bytes), decoded, fenced to
-        the async proxy and arrived on (one arrival a warp)."""
+    def _decode_act_piece(self, mainloop, state, turn, dec, sAct32, tidx, tok_tile, count):
+        """``count`` stages of ``tok_tile``, the warp's every third (``turn`` 0 on them): each
+        waited for (its TMA bytes), decoded, fenced to the async proxy and arrived on."""
         sActQ, sActSF, act_ready = dec
         row_off = tok_tile * self.tile_m % 128  # the tile's rows in their 128-row scale block
         for _ in cutlass.range(count, unroll=1):
-            mainloop.consumer_wait(state)
-            self._decode_act_stage(sActQ, sActSF, sAct32, state.index, row_off, tidx - 32)
-            cute.arch.fence_view_async_shared()
-            cute.arch.sync_warp()
-            if tidx % 32 == 0:
-                cute.arch.mbarrier_arrive(act_ready + state.index)
+            if turn == 0:
+                mainloop.consumer_wait(state)
+                self._decode_act_stage(sActQ, sActSF, sAct32, state.index, row_off, tidx % 32)
+                cute.arch.fence_view_async_shared()
+                cute.arch.sync_warp()
+                if tidx % 32 == 0:
+                    cute.arch.mbarrier_arrive(act_ready + state.index)
             state.advance()
-        return state
+            turn = cutlass.select_(turn == 0, DECODE_WARPS - 1, turn - 1)
+        return state, turn
 
     @cute.jit
-    def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, row_off, j):
-        """Decode thread ``j``'s half rows of ``stage``: units j, j + 96, .. of its
+    def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, row_off, lane):
+        """Lane ``lane``'s half rows of ``stage``: units lane, lane + 32, .. of its
         groups x tile_m x 2 (K group, row, half b), each the chunks 4 b + r, r = 0..3, from the
         row's words 2 q + b and its 4 scales. (One 16-byte chunk a thread and iteration was
         latency-bound: ~380 cycles each, 2-6 a stage, H200 2026-12-02, session 48.)"""
         units = self.groups * self.tile_m * 2
         two63 = in_register(BF16X2_POW2_63)
-        for i in cutlass.range_constexpr(-(-units // DECODE_THREADS)):
-            u = j + DECODE_THREADS * i
+        for i in cutlass.range_constexpr(-(-units // 32)):
+            u = lane + 32 * i
             if u < units:
                 g = u // (self.tile_m * 2)
                 row = u // 2 % self.tile_m

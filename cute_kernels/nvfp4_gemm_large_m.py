@@ -74,7 +74,7 @@ from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
-from .act_decode import DECODE_WARPS, ActivationDecode, act_decode_fits
+from .act_decode import ActivationDecode, act_decode_fits
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
@@ -398,9 +398,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             assert not self.weights_first()  # the producer loads each stage whole
             dec_storage = allocator.allocate(self.decode_storage)
             act_ready = dec_storage.act_ready.data_ptr()
-            if tidx == 0:  # one arrival a decode warp
+            if tidx == 0:  # one arrival: the decode warp of the stage's turn
                 for i in cutlass.range_constexpr(self.stages):
-                    cute.arch.mbarrier_init(act_ready + i, DECODE_WARPS)
+                    cute.arch.mbarrier_init(act_ready + i, 1)
             aq_layout, asf_layout = self._act_stage_layouts()
             dec = (dec_storage.sActQ.get_tensor(aq_layout),
                    dec_storage.sActSF.get_tensor(asf_layout), act_ready)
