@@ -83,33 +83,32 @@ class ActivationDecode:
         k-tiles of this CTA's whole tiles, then of its stream-K pieces), decoded and handed to
         the consumers (``dec``: the stages' codes, scale chunks and ``act_ready``)."""
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
-        # warp 1 + w decodes stages w, w + 3, ..: three stages in flight, not one (the
-        # stage's chain of waits, loads, decode, fence and arrival outlasts the consumers'
-        # wgmmas of a stage)
-        turn = cutlass.Int32(tidx // 32 - 1)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         while tile < whole:
             _, tok_tile = self._tile_coords(tile, tok_tiles)
-            state, turn = self._decode_act_piece(mainloop, state, turn, dec, sAct32, tidx,
-                                                 tok_tile, self.k_tiles)
+            state = self._decode_act_piece(mainloop, state, dec, sAct32, tidx, tok_tile,
+                                           self.k_tiles)
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
             while u < end:
                 _, _, count, _, tok_tile = self._stream_piece(u, end, tok_tiles)
-                state, turn = self._decode_act_piece(mainloop, state, turn, dec, sAct32, tidx,
-                                                     tok_tile, count)
+                state = self._decode_act_piece(mainloop, state, dec, sAct32, tidx, tok_tile,
+                                               count)
                 u += count
 
     @cute.jit
-    def _decode_act_piece(self, mainloop, state, turn, dec, sAct32, tidx, tok_tile, count):
-        """``count`` stages of ``tok_tile``, the warp's every third (``turn`` 0 on them): each
-        waited for (its TMA bytes), decoded, fenced to the async proxy and arrived on."""
+    def _decode_act_piece(self, mainloop, state, dec, sAct32, tidx, tok_tile, count):
+        """``count`` stages of ``tok_tile``, those of the warp's pipeline slots (slot i is warp
+        1 + i % 3's: three stages in flight, not one, and each slot's bytes always written by
+        the same threads): each waited for (its TMA bytes), decoded, fenced to the async proxy
+        and arrived on."""
         sActQ, sActSF, act_ready = dec
         row_off = tok_tile * self.tile_m % 128  # the tile's rows in their 128-row scale block
+        warp = tidx // 32 - 1
         for _ in cutlass.range(count, unroll=1):
-            if turn == 0:
+            if state.index % DECODE_WARPS == warp:
                 mainloop.consumer_wait(state)
                 self._decode_act_stage(sActQ, sActSF, sAct32, state.index, row_off, tidx % 32)
                 cute.arch.fence_view_async_shared()
@@ -117,8 +116,7 @@ class ActivationDecode:
                 if tidx % 32 == 0:
                     cute.arch.mbarrier_arrive(act_ready + state.index)
             state.advance()
-            turn = cutlass.select_(turn == 0, DECODE_WARPS - 1, turn - 1)
-        return state, turn
+        return state
 
     @cute.jit
     def _decode_act_stage(self, sActQ, sActSF, sAct32, stage, row_off, lane):

@@ -180,6 +180,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
     # 70.86 / 71.44 / 71.45) or gained under 0.8 us (4096x7168 M = 1024 74.87 / 74.14; whole
     # 256-token tiles, untriggered).
     TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
+    # ``act_decode``: pipeline stages (when not given; at most as fit): the decode adds its
+    # latency to every stage's, so more of them in flight keep the same bytes in flight
+    ACT_DECODE_STAGES = 12
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -257,8 +260,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
                   - 4 * self.reduce_words * (2 if pair_pieces else 1))
         stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if act_decode else 0)
-        self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
-                                    budget // stage_bytes)
+        # (``act_decode``: its own cap, the decode's latency on every stage)
+        cap = self.ACT_DECODE_STAGES if act_decode else stage_cap(tile_m, ctas_per_sm, k_groups)
+        self.stages = stages or min(cap, budget // stage_bytes)
         assert self.stages >= 2 and self.stages * stage_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
