@@ -31,7 +31,6 @@ import torch
 
 from layouts import sf_padded_shape
 
-from .act_decode import decodes_in_kernel
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, plain_launch_options, plain_plan,
                              plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
@@ -451,10 +450,6 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     spread = pdl_choices(options, pdl_trigger, spread_pass)
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b)
-    if decodes_in_kernel(m, a_sf, k_order, tile_m, options):
-        launch_large_m(a, b, b_sf, alpha, out, (tile_m, 0), splits, plan[2], plan[3],
-                       k_order=k_order, compile_fn=compile_fn, a_sf=a_sf, **options)
-        return
     launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), b, b_sf, alpha, out,
                    (tile_m, 0), splits, plan[2], plan[3], k_order=k_order,
                    compile_fn=compile_fn, **options)

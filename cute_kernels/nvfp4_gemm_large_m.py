@@ -53,9 +53,6 @@ bounds-checked store per value). A subclass replacing it passes its own ``scalar
 tuples to ``_launch`` and declares the shared memory it needs in ``epilogue_smem_bytes`` (the
 pipeline then gets fewer stages); see ``nvfp4_gemm_swiglu_quant``.
 
-``act_decode`` (``act_decode.py``): at narrow token tiles the NVFP4 activations load packed
-and the producer warpgroup's idle warps decode them into the stages, instead of a pass.
-
 Limits: K a multiple of 64; any N >= 1; any M >= 1 (M dynamic, N and K compile-time);
 ``b_sf`` the padded swizzled buffer [pad128(N), K/16] e4m3; a, b, out contiguous and 16-byte
 aligned. bf16 activations whose products with the weights fall below ~2^-63 in magnitude lose
@@ -74,7 +71,6 @@ from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
 
 from . import jit
-from .act_decode import ActivationDecode, act_decode_fits
 from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
@@ -151,7 +147,7 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
+class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # PDL: how much of its first piece's weights (K elements, whole k-tiles, at least one) a
     # CTA prefetches into L2 before it waits for the activation pass; None, and 64-token tiles
     # of one K group a stage: as many k-tiles as the pipeline has stages (5..8, the rule
@@ -180,15 +176,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
     # 70.86 / 71.44 / 71.45) or gained under 0.8 us (4096x7168 M = 1024 74.87 / 74.14; whole
     # 256-token tiles, untriggered).
     TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
-    # ``act_decode``: pipeline stages (when not given; at most as fit): the decode adds its
-    # latency to every stage's, so more of them in flight keep the same bytes in flight
-    ACT_DECODE_STAGES = 12
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False, act_decode: bool = False):
+                 pdl_trigger: bool = False):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -244,13 +237,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
-        # ``act_decode``: the stages take NVFP4 activations (codes and scale chunks), decoded
-        # in the kernel into a bf16 tile that each stage holds besides (``act_decode``)
-        assert not act_decode or act_decode_fits(tile_m, ctas_per_sm, self.k_order, wg_k_split,
-                                                 pair_pieces), (tile_m, ctas_per_sm, k_order)
-        self.act_decode = act_decode
-        self.tx_bytes = ((self.act_tx_bytes() if act_decode else tile_m * self.stage_k * 2)
-                         + self.tile_n * self.stage_k // 2 + SF_CHUNK_WORDS * 4 * self.groups)
+        self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
+                         + SF_CHUNK_WORDS * 4 * self.groups)
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
                                   PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
@@ -259,11 +247,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         self.reduce_words = 64 * tile_m if wg_k_split else 0
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
                   - 4 * self.reduce_words * (2 if pair_pieces else 1))
-        stage_bytes = self.tx_bytes + (tile_m * self.stage_k * 2 if act_decode else 0)
-        # (``act_decode``: its own cap, the decode's latency on every stage)
-        cap = self.ACT_DECODE_STAGES if act_decode else stage_cap(tile_m, ctas_per_sm, k_groups)
-        self.stages = stages or min(cap, budget // stage_bytes)
-        assert self.stages >= 2 and self.stages * stage_bytes <= budget
+        self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
+                                    budget // self.tx_bytes)
+        assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -290,12 +276,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
-                stream, streamk=(), mASF=None):
+                stream, streamk=()):
         """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop. ``streamk``: the stream-K workspace and arrival
-        counters (empty otherwise). ``act_decode``: ``mA`` the packed codes (int32 [M', K/8])
-        and ``mASF`` their swizzled scales (int32, flat)."""
+        counters (empty otherwise)."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
@@ -316,22 +301,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
         g2s = cpasync.CopyBulkTensorTileG2SOp()
-        act_sf = ()
-        if cutlass.const_expr(self.act_decode):
-            aq_layout, asf_layout = self._act_stage_layouts()
-            tma_act, tma_mA = cpasync.make_tiled_tma_atom(
-                g2s, mA, cute.slice_(aq_layout, (None, None, 0)),
-                (self.tile_m, self.stage_k // 8))
-            # (words of a K group's chunks, chunk column = row block * k_tiles + k-tile)
-            mASF2 = cute.make_tensor(mASF.iterator, cute.make_layout(
-                (SF_CHUNK_WORDS * self.groups, mASF.shape[0] // (SF_CHUNK_WORDS * self.groups))))
-            tma_asf, tma_mASF = cpasync.make_tiled_tma_atom(
-                g2s, mASF2, cute.slice_(asf_layout, (None, None, 0)),
-                (SF_CHUNK_WORDS * self.groups, 1))
-            act_sf = (tma_asf, tma_mASF)
-        else:
-            tma_act, tma_mA = cpasync.make_tiled_tma_atom(
-                g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
+        tma_act, tma_mA = cpasync.make_tiled_tma_atom(
+            g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
             g2s, mB, cute.slice_(self._w_box_layout(w_layout), (None, None, 0)),
             (self._w_box_rows(), self.stage_k // 8))
@@ -355,16 +326,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
 
         self.shared_storage = SharedStorage
-        if cutlass.const_expr(self.act_decode):
-            @cute.struct
-            class DecodeStorage:  # the stages' codes and scale chunks; a stage decoded
-                sActQ: cute.struct.Align[
-                    cute.struct.MemRange[cutlass.Int32, cute.cosize(aq_layout)], 128]
-                sActSF: cute.struct.Align[
-                    cute.struct.MemRange[cutlass.Int32, cute.cosize(asf_layout)], 128]
-                act_ready: cute.struct.MemRange[cutlass.Int64, self.stages]
-
-            self.decode_storage = DecodeStorage
         tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
         if cutlass.const_expr(self.stream_k):
             # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
@@ -375,7 +336,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             grid = 2 * tiles
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    tiled_mma, act_layout, w_layout, sf_layout, act_sf).launch(
+                    tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -388,27 +349,15 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
                tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
-               w_layout: cute.Layout, sf_layout: cute.Layout, act_sf):
+               w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         if warp == 0:
-            for atom in (tma_act, tma_w, tma_sf) + tuple(act_sf[:1]):
+            for atom in (tma_act, tma_w, tma_sf):
                 cpasync.prefetch_descriptor(atom)
 
         allocator = SmemAllocator()
         storage = allocator.allocate(self.shared_storage)
-        dec = None  # ``act_decode``: the stages' codes, scale chunks and ``act_ready``
-        if cutlass.const_expr(self.act_decode):
-            assert not self.weights_first()  # the producer loads each stage whole
-            dec_storage = allocator.allocate(self.decode_storage)
-            act_ready = dec_storage.act_ready.data_ptr()
-            if tidx == 0:  # one arrival: the decode warp of the stage's turn
-                for i in cutlass.range_constexpr(self.stages):
-                    cute.arch.mbarrier_init(act_ready + i, 1)
-            aq_layout, asf_layout = self._act_stage_layouts()
-            dec = (dec_storage.sActQ.get_tensor(aq_layout),
-                   dec_storage.sActSF.get_tensor(asf_layout), act_ready)
-            self._act_ready = act_ready
         sRed = None  # ``wg_k_split``: warpgroup 1's partial sums
         if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
@@ -439,21 +388,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         sSF = storage.sSF.get_tensor(sf_layout)
         sEpi = storage.sEpi.get_tensor(cute.make_layout(max(1, self.epilogue_bytes // 4)))
         # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
-        if cutlass.const_expr(self.act_decode):
-            tAs, tAg = cpasync.tma_partition(
-                tma_act, 0, cute.make_layout(1), cute.group_modes(dec[0], 0, 2),
-                cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k // 8),
-                                                 (None, None)), 0, 2))
-            tQs, tQg = cpasync.tma_partition(
-                act_sf[0], 0, cute.make_layout(1), cute.group_modes(dec[1], 0, 2),
-                cute.group_modes(cute.local_tile(
-                    act_sf[1], (SF_CHUNK_WORDS * self.groups, 1), (None, None)), 0, 2))
-            self._tma_asf = (act_sf[0], tQs, tQg)
-        else:
-            tAs, tAg = cpasync.tma_partition(
-                tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
-                cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k),
-                                                 (None, None)), 0, 2))
+        tAs, tAg = cpasync.tma_partition(
+            tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
+            cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
         sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
         tWs, tWg = cpasync.tma_partition(
             tma_w, 0, cute.make_layout(1), cute.group_modes(sWbox, 0, 2),
@@ -474,10 +411,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
-            elif cutlass.const_expr(self.act_decode):  # (shared memory only: no PDL wait)
-                self._decode_acts(mainloop, tok_tiles, dec, cute.recast_tensor(
-                    storage.sAct.get_tensor(cute.make_layout((1, cute.cosize(act_layout)))),
-                    cutlass.Int32), tidx)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -493,14 +426,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             # memory
             cute.arch.cluster_arrive()
             cute.arch.cluster_wait()
-
-    def _act_stage_layouts(self):
-        """``act_decode``: the stages' packed codes (row-major) and scale chunks, as the
-        weights' (made where they are used: layouts are values of the function that makes
-        them)."""
-        return (cute.make_ordered_layout((self.tile_m, self.stage_k // 8, self.stages),
-                                         order=(1, 0, 2)),
-                cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages)))
 
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
@@ -645,8 +570,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                       tma_bar_ptr=bar)
-            if cutlass.const_expr(self.act_decode):
-                self._copy_act_scales(self._tma_asf, bar, state.index, tok_tile, kt)
             self._copy_weights(tma_w, tWs, tWg, tma_sf, tSs, tSg, bar, state.index, row_tile,
                                kt)
             mainloop.producer_commit(state)
@@ -926,8 +849,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue, ActivationDecode):
         through rebinds, not through mutation inside a helper."""
         stage = read.index
         tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
-        if cutlass.const_expr(self.act_decode):
-            self._wait_acts(self._act_ready, read)
         warpgroup.fence()
         for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
             cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
@@ -948,8 +869,7 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                stream_k: bool = False, hybrid: bool = False,
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                                k_groups: int = 1, wg_k_split: bool = False,
-                               pair_pieces: bool = False, pdl_trigger: bool = False,
-                               act_decode: bool = False):
+                               pair_pieces: bool = False, pdl_trigger: bool = False):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage; 64-row tiles with the warpgroups on the K groups; with those, two K pieces in
@@ -957,9 +877,7 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
-    order (``NVFP4GemmLargeM``; a bool: permuted words or not). ``act_decode``: the
-    activations as packed codes int32 [M', K/8] and their swizzled scales int32
-    [pad128(M') * K/64], before b, decoded in the kernel (``act_decode``)."""
+    order (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
     # the activations' rows their own symbol: M or more (``bf16_activations(rows=)``, whose
@@ -974,13 +892,6 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
-    if act_decode:
-        kernel = NVFP4GemmLargeMActDecode(n, k, cout, tile_m, stages, sms, splits,
-                                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
-                                          k_groups=k_groups, pdl_trigger=pdl_trigger,
-                                          act_decode=True)
-        return cute.compile(kernel, *fake_packed_activations(k), b, b_sf, alpha, d,
-                            *fake_stream_k_buffers(), stream, options=compile_options())
     if stream_k:
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
                                         hybrid=hybrid, k_order=k_order,
@@ -1002,26 +913,6 @@ class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
                  mD: cute.Tensor, mWork: cute.Tensor, mCount: cute.Tensor, stream):
         self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, (mWork, mCount))
-
-
-def fake_packed_activations(k: int) -> tuple:
-    """``act_decode``'s activations as compiled arguments: codes int32 [M', K/8] and scales
-    int32, flat (their own shape symbols)."""
-    return (make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), k // 8), stride_order=(1, 0),
-                                     assumed_align=16),
-            make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=16))
-
-
-class NVFP4GemmLargeMActDecode(NVFP4GemmLargeM):
-    """``NVFP4GemmLargeM(act_decode=True)`` with the packed activations and their scales as
-    arguments, and the stream-K workspace and counters (unused without stream-K)."""
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-                 mAlpha: cute.Tensor, mD: cute.Tensor, mWork: cute.Tensor, mCount: cute.Tensor,
-                 stream):
-        streamk = (mWork, mCount) if cutlass.const_expr(self.stream_k) else ()
-        self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, streamk, mASF=mASF)
 
 
 def fake_stream_k_buffers():
@@ -1074,8 +965,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
                    wg_k_split: bool = False, pair_pieces: bool = False,
-                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False,
-                   a_sf=None) -> None:
+                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -1096,8 +986,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     distributed shared memory. ``pdl_trigger``: the next launch may start after each CTA's
     first main loop (``NVFP4GemmLargeM``).
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
-    (the probes pass variants of it). ``a_sf`` given: ``a_bf16`` is NVFP4, packed uint8
-    [M, K/2] with these swizzled scales, decoded in the kernel (``act_decode``; its limits)."""
+    (the probes pass variants of it)."""
     import torch
 
     m = out.shape[0]
@@ -1106,17 +995,6 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
         return  # an empty persistent grid cannot launch
     n, k, _ = weight_dims(b)
     tile_m, stages, *ctas = config
-    if a_sf is not None:
-        assert not (wg_k_split or pair_pieces) and ctas_per_sm == 1, (wg_k_split, ctas_per_sm)
-        sms = ctas[0] if ctas else sm_count(b.device.index or 0)
-        stream_k = stream_k or splits > 1
-        compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, stream_k, hybrid,
-                   int(operand_k_order(b, k_order)), 1, k_groups, False, False, pdl_trigger,
-                   True)(
-            a_bf16.view(torch.int32), a_sf.view(torch.int32).view(-1), b.view(torch.int32),
-            b_sf.view(torch.int32).view(-1), alpha_t, out,
-            *stream_k_buffers(m, n, tile_m, sms if stream_k else 1, out.device))
-        return
     # K split in the launch: the stream-K fix-up on a grid of tiles x splits CTAs, which cuts
     # every tile into the same pieces, instead of fp32 partials that a torch.sum added and a
     # copy cast (H200 2026-12-01, session 30, ``tools/split_fixup_probe.py``, public launch us,

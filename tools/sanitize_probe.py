@@ -284,5 +284,3 @@ print("whole row blocks probe ran")
 importlib.import_module("sanitize_weights_first")
 # the small-M kernels with row groups
 importlib.import_module("sanitize_row_groups")
-# the wgmma kernel decoding its NVFP4 activations
-importlib.import_module("sanitize_act_decode")
