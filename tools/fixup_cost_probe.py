@@ -18,7 +18,8 @@ import importlib
 import cutlass
 import cutlass.cute as cute
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms, public_and_alone, replaced, replaced_call
+from probe_inputs import (fp4_gemm_operands, launches_compiled_by, print_forms,
+                          public_and_alone, replaced, replaced_call)
 
 from cute_kernels import jit
 from cute_kernels.bench.timing import select_shapes
@@ -72,12 +73,7 @@ def compile_form(name: str, *args):
 
 def forced(name: str) -> dict:
     """``nvfp4_gemm``'s ``launch_large_m`` with every launch compiled in form ``name``."""
-    launch = PLAIN.launch_large_m
-
-    def launch_variant(*args, **kwargs):
-        kwargs["compile_fn"] = lambda *c: compile_form(name, *c)
-        launch(*args, **kwargs)
-    return {"launch_large_m": launch_variant}
+    return launches_compiled_by(PLAIN, lambda *c: compile_form(name, *c))
 
 
 alpha = torch.full((1,), 0.5, device="cuda")

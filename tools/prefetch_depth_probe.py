@@ -20,8 +20,8 @@ import importlib
 import os
 
 import torch
-from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words, print_forms,
-                          replaced, replaced_call)
+from probe_inputs import (fp4_gemm_operands, fused_operands, gate_up_words,
+                          launches_compiled_by, print_forms, replaced, replaced_call)
 
 from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes
@@ -65,12 +65,7 @@ def compile_fused(switches: tuple, *args):
 
 def forced(module, compile_variant, switches: tuple):
     """``module``'s ``launch_large_m`` with every launch compiled by ``compile_variant``."""
-    launch = module.launch_large_m
-
-    def launch_variant(*args, **kwargs):
-        kwargs["compile_fn"] = lambda *c: compile_variant(switches, *c)
-        launch(*args, **kwargs)
-    return {"launch_large_m": launch_variant}
+    return launches_compiled_by(module, lambda *c: compile_variant(switches, *c))
 
 
 alpha = torch.full((1,), 0.5, device="cuda")

@@ -43,6 +43,18 @@ def replaced_call(call, module, attrs: dict):
     return run
 
 
+def launches_compiled_by(module, compile_fn) -> dict:
+    """``replaced`` attributes for ``module``: its ``launch_large_m`` with every launch compiled
+    by ``compile_fn`` (called with the compile arguments): a probe's kernel variant on the
+    public routes."""
+    launch = module.launch_large_m
+
+    def launch_variant(*args, **kwargs):
+        kwargs["compile_fn"] = compile_fn
+        launch(*args, **kwargs)
+    return {"launch_large_m": launch_variant}
+
+
 def made_before(made: dict, make):
     """A stand-in for ``bf16_activations`` that answers from ``made``: each (operand, K order,
     rows) made once by ``make`` (the real pass, unspread) on its first call, outside any
