@@ -24,6 +24,7 @@ from probe_inputs import (fp4_gemm_operands, launches_compiled_by, print_forms,
 from cute_kernels import jit
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
+from cute_kernels.stream_k import CONSUMER_THREADS
 
 PLAIN = importlib.import_module("cute_kernels.nvfp4_gemm")
 LARGE_M = importlib.import_module("cute_kernels.nvfp4_gemm_large_m")
@@ -35,7 +36,8 @@ CAP = 1
 @cute.jit
 def no_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
              mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
-             threads: cutlass.Constexpr = 256, head_check: cutlass.Constexpr = True):
+             threads: cutlass.Constexpr = CONSUMER_THREADS,
+             head_check: cutlass.Constexpr = True):
     """``stream_k_fixup`` taken out: every piece is its tile's last."""
     return cutlass.Boolean(True)
 

@@ -21,8 +21,8 @@ for m, k in select_shapes(POINTS):
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        9.0)
     out = torch.empty(m, k, dtype=torch.bfloat16, device="cuda")
-    words, sf, out32 = a.view(torch.int32).view(-1, 8), a_sf.view(-1), out.view(torch.int32)
-    out32 = out32.view(-1, 32)
+    words, sf = a.view(torch.int32).view(-1, 8), a_sf.view(-1)
+    out32 = out.view(torch.int32).view(-1, 32)
     nbytes = a.numel() + a_sf.numel() + out.numel() * 2
     src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
     dst = torch.empty_like(src)
