@@ -79,7 +79,8 @@ from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
-from .stream_k import stream_k_fixup, workspace_words
+from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
+                       store_tail, stream_k_fixup, tile_cut, workspace_words)
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -89,6 +90,7 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 # setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
 # CTA) or 80 (two) registers each at launch, moved to the consumers
 PRODUCER_REGS = {1: 40, 2: 24}
+FIXUP_WARP = 3  # the asynchronous stream-K fix-up's warp (``ASYNC_FIXUP``)
 
 
 def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: int) -> bool:
@@ -176,6 +178,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 70.86 / 71.44 / 71.45) or gained under 0.8 us (4096x7168 M = 1024 74.87 / 74.14; whole
     # 256-token tiles, untriggered).
     TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
+    # Stream-K (one piece a CTA range's end, not split-K), one CTA an SM: the asynchronous
+    # fix-up (``stream_k``'s second half): the head piece finishes its tile from partials that
+    # the fix-up warp gathered into shared memory during its main loop; the other pieces
+    # store theirs and go on. Tiles with more pieces than ``fixup_slots`` + 1 take
+    # ``stream_k_fixup``.
+    ASYNC_FIXUP = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -250,6 +258,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
+        # the asynchronous fix-up: shared memory for the other pieces of a head's tile, as many
+        # as fit beside the stages (at most as many as a tile can have)
+        self.piece_words = self.tile_n * tile_m
+        self.fixup_slots = 0
+        if (self.ASYNC_FIXUP and stream_k and splits == 1 and not wg_k_split
+                and ctas_per_sm == 1 and self._fixup_warp_free()):
+            spare = budget - self.stages * self.tx_bytes - 256
+            self.fixup_slots = max(0, min(max_pieces(self.row_tiles, self.k_tiles, sms) - 1,
+                                          MAX_GATHERED, spare // (4 * self.piece_words)))
+        self.async_fixup = self.fixup_slots > 0
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -370,6 +388,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if tidx == 0:
                 cute.arch.mbarrier_init(recv_bar, 1)
             pair = (sRecv, recv_bar)
+        gather = None  # ``async_fixup``: (the gathered pieces, their mbarrier)
+        if cutlass.const_expr(self.async_fixup):
+            sPieces = allocator.allocate_tensor(
+                cutlass.Float32, cute.make_layout(self.fixup_slots * self.piece_words), 128)
+            gathered = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(1), 8).iterator
+            if tidx == 0:
+                cute.arch.mbarrier_init(gathered, 1)
+            gather = (sPieces, gathered)
         # One full barrier per stage (TMA bytes) and one empty barrier that every consumer
         # warp arrives on once.
         mainloop = pipeline.PipelineTmaAsync.create(
@@ -411,6 +437,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
+            elif cutlass.const_expr(self.async_fixup):
+                if warp == FIXUP_WARP:
+                    self._fixup_warp(tok_tiles, streamk, gather)
+                else:
+                    self._side_warps(warp, sEpi, scalars, outs)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
@@ -420,7 +451,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
-                          scalars, outs, streamk, sFlag, sSplat, sRed, pair)
+                          scalars, outs, streamk, sFlag, sSplat, sRed, pair, gather)
         if cutlass.const_expr(self.pair_pieces):
             # neither CTA of a pair leaves while the other may still store into its shared
             # memory
@@ -656,7 +687,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
-                 outs, streamk, sFlag, sSplat, sRed, pair):
+                 outs, streamk, sFlag, sSplat, sRed, pair, gather):
         # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
         # g decoding and multiplying K group g of each stage (its wgmmas' B blocks 4g..4g + 3)
         g0 = 0
@@ -710,7 +741,19 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 self._trigger_dependents()
                 self._reduce_warpgroups(acc, ctid, sRed)
                 last = cutlass.Boolean(True)
-                if count != self.k_tiles:
+                gathers = cutlass.Boolean(False)  # the asynchronous fix-up takes the tile
+                pieces = cutlass.Int32(0)
+                if cutlass.const_expr(self.async_fixup):
+                    if count != self.k_tiles:
+                        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
+                        gathers = pieces - 1 <= self.fixup_slots
+                    if gathers:
+                        if kt0 == 0:  # the head
+                            add_gathered(acc, pieces, *gather, ctid)
+                        else:
+                            store_tail(acc, ctid, streamk[0])
+                            last = cutlass.Boolean(False)
+                if not gathers and count != self.k_tiles:
                     fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
                              sk_tiles, ctid, *streamk, sFlag, piece)
                     if cutlass.const_expr(self.wg_k_split):
@@ -724,6 +767,34 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                         tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
+
+    def _fixup_warp_free(self) -> bool:
+        """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
+        return True
+
+    @cute.jit
+    def _fixup_warp(self, tok_tiles, streamk, gather):
+        """``async_fixup``, warp ``FIXUP_WARP``: the stream-K pieces of this CTA's range that
+        the asynchronous fix-up takes, as ``_consume`` walks them: its first piece if a tail
+        (``release_tail``), its last if a head (``gather_pieces``, lane 0). Whole tiles and
+        tiles of too many pieces need nothing here."""
+        if cutlass.const_expr(self.pdl):
+            cute.arch.griddepcontrol_wait()  # the counters may still be the last launch's
+        whole, sk_tiles = self._whole_tiles(tok_tiles)
+        u, end = self._stream_range(whole, sk_tiles)
+        piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
+        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
+        if kt0 != 0 and pieces - 1 <= self.fixup_slots:
+            release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece)
+        # the last piece: from the last tile's start or the range's, whichever is later
+        last_tile = (end - 1) // self.k_tiles
+        u = cutlass.max(u, last_tile * self.k_tiles)
+        piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
+        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
+        if kt0 == 0 and count != self.k_tiles and pieces - 1 <= self.fixup_slots:
+            if cute.arch.lane_idx() == 0:
+                gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
+                              *gather, self.piece_words)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a

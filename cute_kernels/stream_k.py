@@ -42,6 +42,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 import cutlass.pipeline as pipeline
+from cutlass.experimental import primitives as prims
 
 CONSUMER_THREADS = 256
 BARRIER_ID = 4  # named barrier of the consumer threads (the fused epilogue uses 1..3)
@@ -146,6 +147,111 @@ def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas,
             for i in cutlass.range_constexpr(per_thread):
                 acc[i] = acc[i] + cute.arch.load(mWork.iterator + base + i * threads,
                                                  cutlass.Float32, cop="cg")
+
+
+# ---------------------------------------------------------------- the asynchronous fix-up
+# (``NVFP4GemmLargeM.ASYNC_FIXUP``). The head piece of a tile always finishes it. The other
+# pieces (each the first of its CTA's range) store their partials and go on at once: the
+# consumers arrive on TAIL_STORED_BARRIER, and the fix-up warp (an idle producer-warpgroup
+# warp) waits there and sets the piece's bit in the tile's counter with one release. The head
+# CTA's fix-up warp polls the counter while the head's main loop runs, bulk-copies each piece
+# into shared memory as its bit appears (one mbarrier for all of them), and resets the counter
+# once every bit is in; the head's consumers then add the pieces from shared memory, in piece
+# order (the same sum as ``stream_k_fixup``'s, so the same bits).
+# The head waits for other CTAs here, where ``stream_k_fixup`` never does. It cannot deadlock
+# in a grid that is resident at once (the persistent grid is one wave): the awaited pieces
+# start their CTAs' ranges and wait for nothing. (CUTLASS's stream-K waits the same way.)
+TAIL_STORED_BARRIER = 10  # consumers + the fix-up warp: a tail piece is in the workspace
+MAX_GATHERED = 30  # the counter's bits: pieces after the head a tile may have
+POLL_NS = 64  # the fix-up warp's sleep between polls (it shares the SM's issue slots)
+
+
+def max_pieces(row_tiles: int, k_tiles: int, sms: int) -> int:
+    """The most pieces a stream-K tile of ``k_tiles`` units can be cut into: with one token
+    tile (the fewest units, so the shortest ranges) on ``min(units, sms)`` CTAs."""
+    units = row_tiles * k_tiles
+    shortest = units // min(units, sms)
+    return -(-(k_tiles - 1) // shortest) + 1
+
+
+@cute.jit
+def tile_cut(tile, k_tiles: cutlass.Constexpr, tiles):
+    """(the CTA holding the head piece, pieces) of stream-K ``tile`` of ``tiles``."""
+    ctas = cute.arch.grid_dim()[0]
+    units = tiles * k_tiles
+    first_unit = tile * k_tiles
+    c_first = _cta_of(first_unit, units, ctas)
+    return c_first, _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
+
+
+@cute.jit
+def store_tail(acc: cute.Tensor, ctid, mWork: cute.Tensor,
+               threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """Asynchronous fix-up, by the consumers: a tail piece's partial (always its CTA's first
+    piece: slot ``2 c``) to the workspace; the fix-up warp releases it (``release_tail``)."""
+    mine = _slot_start(cute.arch.block_idx()[0], 0, cute.size(acc), threads, ctid)
+    for i in cutlass.range_constexpr(cute.size(acc)):
+        mWork[mine + i * threads] = acc[i]
+    pipeline.NamedBarrier(barrier_id=TAIL_STORED_BARRIER, num_threads=threads + 32).arrive()
+
+
+@cute.jit
+def release_tail(tile, k_tiles: cutlass.Constexpr, tiles, mCount: cute.Tensor, counter,
+                 threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """Asynchronous fix-up, by the fix-up warp: once the consumers' stores of this CTA's tail
+    piece of ``tile`` are in (the barrier orders them before lane 0's release, which covers
+    them), set the piece's bit in the tile's counter."""
+    pipeline.NamedBarrier(barrier_id=TAIL_STORED_BARRIER,
+                          num_threads=threads + 32).arrive_and_wait()
+    if cute.arch.lane_idx() == 0:
+        c_first, _ = tile_cut(tile, k_tiles, tiles)
+        piece = cute.arch.block_idx()[0] - c_first
+        cute.arch.red(mCount.iterator + counter, cutlass.Int32(1) << piece, op="add",
+                      dtype=cutlass.Int32, sem="release", scope="gpu")
+
+
+@cute.jit
+def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
+                  mCount: cute.Tensor, counter, sPieces: cute.Tensor, gathered,
+                  words: cutlass.Constexpr):
+    """Asynchronous fix-up, by lane 0 of the head CTA's fix-up warp: bulk-copy the other
+    pieces of ``tile`` (``words`` fp32 each) into ``sPieces`` (piece p at (p - 1) words) as
+    their bits appear in the counter, completing on the mbarrier ``gathered``; then reset
+    the counter for the next launch."""
+    c_first, pieces = tile_cut(tile, k_tiles, tiles)
+    cute.arch.mbarrier_arrive_and_expect_tx(gathered, (pieces - 1) * words * 4)
+    want = (cutlass.Int32(1) << pieces) - 2
+    seen = cutlass.Int32(0)
+    while seen != want:
+        new = cute.arch.load(mCount.iterator + counter, cutlass.Int32, sem="acquire",
+                             scope="gpu") & ~seen
+        if new != 0:
+            # the pieces were written through the generic proxy, the bulk copy reads through
+            # the async one
+            cute.arch.fence_proxy("async.global")
+            for p in cutlass.range(1, pieces, unroll=1):
+                if (new >> p) & 1 != 0:
+                    src = _slot_start(c_first + p, 0, words, 1, 0)
+                    prims.cp_async_bulk_shared_cluster_global(
+                        sPieces.iterator + (p - 1) * words, mWork.iterator + src, gathered,
+                        words * 4)
+            seen = seen | new
+        else:
+            prims.nanosleep(POLL_NS)
+    mCount[counter] = cutlass.Int32(0)
+
+
+@cute.jit
+def add_gathered(acc: cute.Tensor, pieces, sPieces: cute.Tensor, gathered, ctid,
+                 threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """Asynchronous fix-up, by the head's consumers: ``acc`` (piece 0) += pieces 1 ..
+    ``pieces`` - 1 from shared memory, in piece order, once they are all in."""
+    cute.arch.mbarrier_wait(gathered, 0)
+    words = cute.size(acc) * threads
+    for p in cutlass.range(1, pieces, unroll=1):
+        base = (p - 1) * words + ctid
+        for i in cutlass.range_constexpr(cute.size(acc)):
+            acc[i] = acc[i] + sPieces[base + i * threads]
 
 
 def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:

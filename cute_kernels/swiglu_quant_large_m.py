@@ -48,9 +48,9 @@ from .device_mma import POW2_63
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import KOrder
 from .large_m_epilogue import staged_line_bases, staged_line_slot
-from .nvfp4_gemm_large_m import (H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N, NVFP4GemmLargeM,
-                                 compile_tail, fake_stream_k_buffers, operand_k_order,
-                                 stream_k_buffers)
+from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N,
+                                 NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
+                                 operand_k_order, stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
@@ -118,6 +118,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                          pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
+
+    def _fixup_warp_free(self) -> bool:
+        """The asynchronous fix-up's warp is idle unless all three side warps quantize."""
+        return self.quantizers < FIXUP_WARP
 
     def _w_box_rows(self) -> int:
         """``wg_k_split``: the up and gate halves of a tile are boxes of 32 rows."""

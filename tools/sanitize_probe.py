@@ -284,3 +284,5 @@ print("whole row blocks probe ran")
 importlib.import_module("sanitize_weights_first")
 # the small-M kernels with row groups
 importlib.import_module("sanitize_row_groups")
+# the asynchronous stream-K fix-up
+importlib.import_module("sanitize_async_fixup")
