@@ -80,7 +80,7 @@ from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
-                       store_tail, stream_k_fixup, tile_cut, workspace_words)
+                       store_late, store_tail, stream_k_fixup, tile_cut, workspace_words)
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -184,6 +184,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # store theirs and go on. Tiles with more pieces than ``fixup_slots`` + 1 take
     # ``stream_k_fixup``.
     ASYNC_FIXUP = False
+    # With it, on tiles of up to 64 tokens: pieces that are a CTA's whole range (they end with
+    # the head) go through the late region past the arrival counters (``stream_k``'s
+    # ``store_late``), read by the head's consumers themselves.
+    LATE_DIRECT = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -268,6 +272,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             self.fixup_slots = max(0, min(max_pieces(self.row_tiles, self.k_tiles, sms) - 1,
                                           MAX_GATHERED, spare // (4 * self.piece_words)))
         self.async_fixup = self.fixup_slots > 0
+        self.late_direct = self.async_fixup and self.LATE_DIRECT and tile_m <= 64
+        assert not self.late_direct or late_region(tile_m, splits, wg_k_split, ctas_per_sm)
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -748,10 +754,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                         _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
                         gathers = pieces - 1 <= self.fixup_slots
                     if gathers:
+                        late_base = tok_tiles * self.row_tiles  # past the counters
                         if kt0 == 0:  # the head
-                            add_gathered(acc, pieces, *gather, ctid)
+                            add_gathered(acc, piece - whole, self.k_tiles, sk_tiles, *gather,
+                                         streamk[1], late_base, ctid, late=self.late_direct)
                         else:
-                            store_tail(acc, ctid, streamk[0])
+                            self._store_piece(acc, ctid, streamk, late_base, count == end - u)
                             last = cutlass.Boolean(False)
                 if not gathers and count != self.k_tiles:
                     fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
@@ -767,6 +775,18 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                         tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
+
+    @cute.jit
+    def _store_piece(self, acc, ctid, streamk, late_base, whole_range):
+        """The asynchronous fix-up's store of a piece that is not its tile's head: to the late
+        region if it is its CTA's ``whole_range`` (``late_direct``), else to the workspace."""
+        if cutlass.const_expr(self.late_direct):
+            if whole_range:
+                store_late(acc, ctid, streamk[1], late_base)
+            else:
+                store_tail(acc, ctid, streamk[0])
+        else:
+            store_tail(acc, ctid, streamk[0])
 
     def _fixup_warp_free(self) -> bool:
         """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
@@ -784,7 +804,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         u, end = self._stream_range(whole, sk_tiles)
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
         _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
-        if kt0 != 0 and pieces - 1 <= self.fixup_slots:
+        released = kt0 != 0 and pieces - 1 <= self.fixup_slots
+        if cutlass.const_expr(self.late_direct):
+            if count == end - u:  # a late piece: no release
+                released = cutlass.Boolean(False)
+        if released:
             release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece)
         # the last piece: from the last tile's start or the range's, whichever is later
         last_tile = (end - 1) // self.k_tiles
@@ -794,7 +818,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if kt0 == 0 and count != self.k_tiles and pieces - 1 <= self.fixup_slots:
             if cute.arch.lane_idx() == 0:
                 gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
-                              *gather, self.piece_words)
+                              *gather, self.piece_words, self.late_direct)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
@@ -992,9 +1016,17 @@ def fake_stream_k_buffers():
             make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=4))
 
 
-def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N):
+def late_region(tile_m: int, splits: int, wg_k_split: bool, ctas_per_sm: int) -> bool:
+    """Whether a stream-K launch's counters get the late region past them (``LATE_DIRECT``
+    may use it): narrow tiles of 128 rows, one CTA an SM, not split-K."""
+    return tile_m <= 64 and splits == 1 and not wg_k_split and ctas_per_sm == 1
+
+
+def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N,
+                     late: bool = False):
     """(fp32 workspace, zeroed int32 arrival counters, one per output tile: ``arrival_counters``)
-    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows."""
+    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows; with
+    ``late`` (``late_region``) the counters are followed by a tile's words a CTA, zero too."""
     import torch
 
     from .arrival_counters import arrival_counters
@@ -1002,7 +1034,7 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int
     tiles = -(-m // tile_m) * -(-n // tile_n)
     return (torch.empty(workspace_words(ctas, tile_m, tile_n), dtype=torch.float32,
                         device=device),
-            arrival_counters(tiles, device))
+            arrival_counters(tiles + (ctas * tile_m * tile_n if late else 0), device))
 
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
@@ -1079,7 +1111,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,
-                                          64 if wg_k_split else TILE_N))
+                                          64 if wg_k_split else TILE_N,
+                                          late_region(tile_m, splits, wg_k_split, ctas_per_sm)))
         return
     compile_fn(n, k, str(out.dtype), tile_m, stages, sms,
                *((1, False, False) + tail if tail else ()))(*args, out)

@@ -65,20 +65,29 @@ def test_which_launches_take_it(monkeypatch):
     # 256 rows of 8192 K on 40 CTAs: 21 pieces of 32 KB a tile, more than fit
     many = _plain(monkeypatch, True, 256, 8192, 64)
     assert 0 < many.fixup_slots < max_pieces(2, 128, 132) - 1
+    assert not _plain(monkeypatch, True).late_direct  # LATE_DIRECT off
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", True)
+    assert _plain(monkeypatch, True, tile_m=64).late_direct
+    assert not _plain(monkeypatch, True, tile_m=128).late_direct
+    assert not _plain(monkeypatch, False, tile_m=64).late_direct
+    monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", True)
     fused = [NVFP4GemmSwigluQuantLargeM(4608, 7168, 64, 0, 132, stream_k=True,
                                         quantizers=q).fixup_slots for q in (0, 2, 3)]
     assert fused[0] > 0 and fused[1] > 0 and fused[2] == 0
 
 
-@pytest.mark.parametrize("n,k,tile_m,k_groups", [(9216, 7168, 16, 1), (5120, 17408, 32, 2)])
-def test_compiles_for_sm90a(monkeypatch, n, k, tile_m, k_groups):
+@pytest.mark.parametrize("n,k,tile_m,k_groups,late", [(9216, 7168, 16, 1, False),
+                                                      (5120, 17408, 32, 2, True)])
+def test_compiles_for_sm90a(monkeypatch, n, k, tile_m, k_groups, late):
     monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", True)
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", late)
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, 132, 1,
                         True, False, 1, 1, k_groups)
 
 
 def test_fused_compiles_for_sm90a(monkeypatch):
     monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", True)
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", True)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 64, 0, 132, True,
                         False, 1, 1, 1, 2)
 
@@ -94,19 +103,23 @@ def _gemm_inputs(m, n, k):
 @pytest.mark.parametrize("m,n,k,config,options", [
     (13, 1160, 1664, (16, 0, 6), {}),                # 10 tiles of 26 k-tiles on 6 CTAs
     (29, 1160, 1664, (32, 0, 6), {"k_groups": 2}),   # two K groups a stage
-    (13, 256, 4096, (16, 0, 20), {}),                # 10 pieces a tile
+    (13, 256, 4096, (16, 0, 20), {}),                # 10 pieces a tile, most whole ranges
+    (29, 1160, 4096, (32, 0, 30), {"k_groups": 2}),  # ranges of 10.7 k-tiles, tiles of 32
+    (64, 1160, 4096, (64, 0, 40), {}),               # up to 5 pieces a tile: not all fit
     (64, 256, 8192, (64, 0, 40), {}),                # 21 pieces a tile: too many, the old way
     (200, 1160, 832, (16, 0, 9), {"hybrid": True}),  # whole tiles, then 13 stream-K tiles
     (129, 1160, 832, (64, 0, 11), {}),               # pieces cross tiles, M tail
 ])
 def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, options):
-    """Against ``stream_k_fixup`` bit for bit and the fp64 reference, three launches in a row
-    each (a counter left set would hang or corrupt the next)."""
+    """Against ``stream_k_fixup`` bit for bit and the fp64 reference, with and without
+    ``LATE_DIRECT``, twice in a row each (a counter or late word left set would hang or
+    corrupt the next launch)."""
     a, b, b_sf, alpha = _gemm_inputs(m, n, k)
     alpha_t = torch.full((1,), alpha, device="cuda")
     outs = []
-    for on in (False, True, True, True):
+    for on, late in ((False, False), (True, False), (True, False), (True, True), (True, True)):
         monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", on)
+        monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", late)
         out = poisoned(m, n, dtype=torch.float32)
         launch_large_m(a, b, b_sf, alpha_t, out, config, stream_k=True,
                        compile_fn=compile_nvfp4_gemm_large_m.uncached, **options)
@@ -121,15 +134,17 @@ def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, option
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("config,quantizers", [((16, 0, 5), 0), ((64, 0, 7), 2)])
+@pytest.mark.parametrize("config,quantizers", [((16, 0, 5), 0), ((64, 0, 7), 2),
+                                               ((16, 0, 40), 0)])
 def test_fused_same_bits(monkeypatch, config, quantizers):
     """The fused kernel's stream-K launch: the same codes and scales either way."""
     from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_large_m
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(45, 320, 832, True)
     outs = []
-    for on in (False, True, True):
+    for on, late in ((False, False), (True, False), (True, True), (True, True)):
         monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", on)
+        monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", late)
         outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, True,
                                  quantizers=quantizers,
                                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))

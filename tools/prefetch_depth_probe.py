@@ -12,7 +12,8 @@ and the same route with every wgmma launch on a variant of ``FORMS``: the rule b
 40 ("stages"), 128 / 384 K elements prefetched ("k128", "k384"; 64-token tiles of one K group a
 stage keep the stages), or 0 / 2 / 4 / 8 k-tiles of weights loaded before the wait ("w0",
 "w2", ...; at most the stages; "w0": L2 prefetch alone, the rule's launches too); or the
-asynchronous stream-K fix-up ("async", ``ASYNC_FIXUP``; session 49). Their
+asynchronous stream-K fix-up ("async", ``ASYNC_FIXUP``; "late": with ``LATE_DIRECT``;
+session 49). Their
 outputs are checked equal to the public route's. One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times only those;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -41,13 +42,16 @@ POINTS = [("gemm", 7168, 18432, 16), ("gemm", 9216, 7168, 16), ("gemm", 5120, 17
           ("fused", 4096, 7168, 64), ("fused", 4096, 7168, 256), ("fused", 9216, 7168, 16),
           ("fused", 36864, 7168, 16), ("fused", 36864, 7168, 64), ("fused", 1024, 7168, 1024),
           ("fused", 4096, 7168, 1024), ("gemm", 36864, 7168, 32), ("gemm", 34816, 5120, 16),
-          ("fused", 36864, 7168, 32), ("fused", 34816, 5120, 16), ("fused", 9216, 7168, 64)]
+          ("fused", 36864, 7168, 32), ("fused", 34816, 5120, 16), ("fused", 9216, 7168, 64),
+          ("gemm", 5120, 17408, 32), ("gemm", 5120, 17408, 64), ("gemm", 9216, 7168, 32),
+          ("gemm", 34816, 5120, 64), ("fused", 9216, 7168, 32)]
 # a form's NVFP4GemmLargeM switches
 FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
          "k384": (("PREFETCH_K", 384),), "w0": (("WEIGHTS_BEFORE_WAIT", 0),),
          "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
          "w4": (("WEIGHTS_BEFORE_WAIT", 4),), "w8": (("WEIGHTS_BEFORE_WAIT", 8),),
-         "async": (("ASYNC_FIXUP", True),)}
+         "async": (("ASYNC_FIXUP", True),),
+         "late": (("ASYNC_FIXUP", True), ("LATE_DIRECT", True))}
 CHOSEN = os.environ.get("CUTE_KERNELS_PROBE_FORMS", ",".join(FORMS)).split(",")
 
 

@@ -14,10 +14,15 @@ from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
 
 one = torch.full((1,), 0.5, device="cuda")
 # (M, N, K, config, options): 10 tiles of 26 k-tiles on 6 CTAs (3 pieces a tile), 2 row tiles
-# on 20 CTAs (10 pieces), 21 pieces of 64 tokens (more than fit: ``stream_k_fixup``), hybrid
+# on 20 CTAs (10 pieces, most of them CTAs' whole ranges: late with LATE_DIRECT), 21 pieces of
+# 64 tokens (more than fit: ``stream_k_fixup``), hybrid
 LAUNCHES = [(13, 1160, 1664, (16, 0, 6), {}), (13, 256, 4096, (16, 0, 20), {}),
             (64, 256, 8192, (64, 0, 40), {}), (200, 1160, 832, (16, 0, 9), {"hybrid": True})]
-with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True}):
+
+
+def launches():
+    """The plain kernel's ``LAUNCHES`` and the fused kernel's stream-K launch with two
+    quantizer warps beside the fix-up warp."""
     for m, n, k, config, options in LAUNCHES:
         b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda",
                                                        dtype=torch.bfloat16), 50.0)
@@ -25,7 +30,6 @@ with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True}):
         launch_large_m(x, b, b_sf, one, torch.empty(m, n, device="cuda"), config,
                        stream_k=True, compile_fn=compile_nvfp4_gemm_large_m.uncached,
                        **options)
-    # the fused kernel, two quantizer warps beside the fix-up warp
     w, w_sf = reference.nvfp4_quantize(torch.randn(640, 832, device="cuda",
                                                    dtype=torch.bfloat16), 50.0)
     a, a_sf = reference.nvfp4_quantize(torch.randn(45, 832, device="cuda",
@@ -35,5 +39,10 @@ with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True}):
                  torch.empty(128 * 20, device="cuda", dtype=torch.uint8), (64, 0, 7),
                  stream_k=True, quantizers=2,
                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached)
+
+
+for late in (False, True):
+    with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True, "LATE_DIRECT": late}):
+        launches()
 torch.cuda.synchronize()
 print("async fix-up probe ran")
