@@ -178,12 +178,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 70.86 / 71.44 / 71.45) or gained under 0.8 us (4096x7168 M = 1024 74.87 / 74.14; whole
     # 256-token tiles, untriggered).
     TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
-    # Stream-K (one piece a CTA range's end, not split-K), one CTA an SM: the asynchronous
-    # fix-up (``stream_k``'s second half): the head piece finishes its tile from partials that
-    # the fix-up warp gathered into shared memory during its main loop; the other pieces
-    # store theirs and go on. Tiles with more pieces than ``fixup_slots`` + 1 take
-    # ``stream_k_fixup``.
-    ASYNC_FIXUP = False
+    # Stream-K (not split-K), one CTA an SM: the asynchronous fix-up (``stream_k``'s second
+    # half): the head piece finishes its tile from partials that the fix-up warp gathered into
+    # shared memory during its main loop; the other pieces store theirs and go on. Tiles with
+    # more pieces than ``fixup_slots`` + 1 take ``stream_k_fixup``. The launches it changes
+    # are 16..64-token tiles (wider ones leave no room for a piece). H200 2026-12-02, session
+    # 49, ``tools/prefetch_depth_probe.py``, graph us, ``stream_k_fixup`` / this, same bits:
+    # nvfp4_gemm M = 16 9216x7168 17.93 / 17.29, 5120x17408 21.95 / 21.12, 7168x18432
+    # 28.66 / 28.20; 7168x18432 M = 32 31.03 / 29.45, M = 64 38.42 / 36.75; 9216x7168 M = 64
+    # 23.13 / 22.20; the fused op 9216x7168 M = 16 18.52 / 17.73, M = 64 25.15 / 23.55.
+    ASYNC_FIXUP = True
     # With it, on tiles of up to 64 tokens: pieces that are a CTA's whole range (they end with
     # the head) go through the late region past the arrival counters (``stream_k``'s
     # ``store_late``), read by the head's consumers themselves.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Session 49, second call (~250 s): the asynchronous fix-up's tests and sanitizer launches with
-# LATE_DIRECT as well, then tools/prefetch_depth_probe.py's "async" and "late" forms against
-# the public route at every launch the fix-up changes (stream-K, 16..64-token tiles, one CTA
-# an SM) and issue 5's points.
+# Session 49, second call (~250 s): the asynchronous fix-up, now the default: its tests and
+# sanitizer launches (with LATE_DIRECT as well), then tools/prefetch_depth_probe.py's "sync"
+# (stream_k_fixup alone) and "late" forms against the public route at every launch the fix-up
+# changes (stream-K, 16..64-token tiles, one CTA an SM) and issue 5's points.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session49_late.sh
 source "$(dirname "$0")/../device_common.sh"
-export CUTE_KERNELS_PROBE_FORMS=async,late
+export CUTE_KERNELS_PROBE_FORMS=sync,late
 POINTS="1 2 0 6 7 12 20 29 30 31 32 33 34 10"
 warm_points prefetch_depth_probe 240 $POINTS
 gpu_tests 200 /tmp/logs/t-async.log tests/test_async_fixup.py &
