@@ -18,6 +18,12 @@ session 32: 7168x2048 M = 64 in two pieces 12.24 -> 11.94 us), resets the counte
 the ordinary epilogue (``D = alpha * acc`` or the fused SwiGLU + quantization). No CTA ever
 waits for another, so the scheme cannot deadlock whatever the residency.
 
+Where the launch has a warp to spare and shared memory for a tile's other pieces (16..64-token
+tiles, one CTA an SM; ``NVFP4GemmLargeM.ASYNC_FIXUP``, the default since session 49) the
+asynchronous fix-up below takes the tile instead: the head piece always finishes it, from
+pieces gathered into shared memory while its main loop ran, and the other pieces store theirs
+without any round trip. The head then waits for other CTAs (see that section's comment).
+
 The fix-up sits on every CTA's path twice, so its latency shows (H200 2026-12-02, session 45,
 ``tools/loop_ab_probe.py``, graph us, same output bits, two rounds each):
 * One release a CTA, not a fence a thread: the consumer barrier orders every thread's stores
