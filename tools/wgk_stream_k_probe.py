@@ -1,0 +1,52 @@
+"""Issue 5's stream-K points on 64-row tiles (``wg_k_split``: both consumer warpgroups on one
+64-row tile, each on one K group of a stage) instead of 128-row ones: twice the tiles, so
+each tile is cut into about half as many pieces, and fewer of them are a CTA's whole range
+(the pieces the asynchronous fix-up still waits for after the head's main loop). Those
+launches keep ``stream_k_fixup`` (the asynchronous one needs all 256 consumer threads on
+the piece). Forms, graph us per call: "public" (the route: 128-row tiles, the asynchronous
+fix-up) and "wgk" (the same plan with ``wg_k_split`` and two K groups a stage). The outputs
+differ by the sums' order only (printed: the largest difference relative to the output's
+largest value). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+
+import torch
+from probe_inputs import fp4_gemm_operands, print_forms, replaced_call
+
+from cute_kernels import nvfp4_gemm
+from cute_kernels.bench.timing import select_shapes, warm_only
+
+PLAIN = importlib.import_module("cute_kernels.nvfp4_gemm")
+POINTS = [(9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 16), (7168, 18432, 32),
+          (7168, 18432, 64)]
+planned = PLAIN.planned_launch
+
+
+def planned_on_64_rows(m, n, k, plan, wg_k_split=False):
+    """``planned_launch`` with stream-K plans on 64-row tiles of two K groups a stage."""
+    tile_m, splits, options = planned(m, n, k, plan, wg_k_split)
+    if plan[2]:
+        options = options | {"k_groups": 2, "wg_k_split": True, "ctas_per_sm": 1}
+    return tile_m, splits, options
+
+
+alpha = torch.full((1,), 0.5, device="cuda")
+for n, k, m in select_shapes(POINTS):
+    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
+
+    def public(w):
+        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+    calls = {"public": public,
+             "wgk": replaced_call(public, PLAIN, {"planned_launch": planned_on_64_rows})}
+    results = []
+    for call in calls.values():
+        out.zero_()
+        call(weights[0])
+        torch.cuda.synchronize()
+        results.append(out.float().clone())
+    if not warm_only():
+        diff = (results[1] - results[0]).abs().max() / results[0].abs().max()
+        print(f"gemm {n}x{k} M={m}: wgk relative difference {diff:.2e}")
+    print_forms(f"gemm {n}x{k} M={m}", calls, weights)
+    del weights, calls
