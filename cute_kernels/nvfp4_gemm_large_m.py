@@ -270,13 +270,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # as fit beside the stages (at most as many as a tile can have)
         self.piece_words = self.tile_n * tile_m
         self.fixup_slots = 0
-        if (self.ASYNC_FIXUP and stream_k and splits == 1 and not wg_k_split
-                and ctas_per_sm == 1 and self._fixup_warp_free()):
+        # (with ``wg_k_split`` warpgroup 0 holds the pieces: 128 threads)
+        self.fixup_threads = 128 if wg_k_split else 256
+        if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1
+                and self._fixup_warp_free()):
             spare = budget - self.stages * self.tx_bytes - 256
             self.fixup_slots = max(0, min(max_pieces(self.row_tiles, self.k_tiles, sms) - 1,
                                           MAX_GATHERED, spare // (4 * self.piece_words)))
         self.async_fixup = self.fixup_slots > 0
-        self.late_direct = self.async_fixup and self.LATE_DIRECT and tile_m <= 64
+        self.late_direct = (self.async_fixup and self.LATE_DIRECT and tile_m <= 64
+                            and not wg_k_split)
         assert not self.late_direct or late_region(tile_m, splits, wg_k_split, ctas_per_sm)
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
@@ -759,12 +762,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                         gathers = pieces - 1 <= self.fixup_slots
                     if gathers:
                         late_base = tok_tiles * self.row_tiles  # past the counters
-                        if kt0 == 0:  # the head
-                            add_gathered(acc, piece - whole, self.k_tiles, sk_tiles, *gather,
-                                         streamk[1], late_base, ctid, late=self.late_direct)
-                        else:
-                            self._store_piece(acc, ctid, streamk, late_base, count == end - u)
+                        if cutlass.const_expr(self.wg_k_split):
                             last = cutlass.Boolean(False)
+                            if ctid < 128:  # warpgroup 0 holds the piece
+                                last = self._async_piece(acc, ctid, gather, streamk, late_base,
+                                                         piece - whole, kt0, sk_tiles,
+                                                         count == end - u)
+                        else:
+                            last = self._async_piece(acc, ctid, gather, streamk, late_base,
+                                                     piece - whole, kt0, sk_tiles,
+                                                     count == end - u)
                 if not gathers and count != self.k_tiles:
                     fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
                              sk_tiles, ctid, *streamk, sFlag, piece)
@@ -781,16 +788,26 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self._epilogue_finish(ctid, sEpi, scalars, outs)
 
     @cute.jit
-    def _store_piece(self, acc, ctid, streamk, late_base, whole_range):
-        """The asynchronous fix-up's store of a piece that is not its tile's head: to the late
-        region if it is its CTA's ``whole_range`` (``late_direct``), else to the workspace."""
-        if cutlass.const_expr(self.late_direct):
-            if whole_range:
-                store_late(acc, ctid, streamk[1], late_base)
-            else:
-                store_tail(acc, ctid, streamk[0])
+    def _async_piece(self, acc, ctid, gather, streamk, late_base, tile, kt0, sk_tiles,
+                     whole_range):
+        """The asynchronous fix-up of a cut piece of stream-K ``tile`` (from the region's
+        start) by the ``fixup_threads`` holding it; returns whether it finished the tile (the
+        head). The head adds the other pieces (``add_gathered``). Any other piece is stored:
+        to the late region if it is its CTA's ``whole_range`` (``late_direct``), else to the
+        workspace (``store_tail``)."""
+        last = cutlass.Boolean(kt0 == 0)
+        if kt0 == 0:
+            add_gathered(acc, tile, self.k_tiles, sk_tiles, *gather, streamk[1], late_base,
+                         ctid, threads=self.fixup_threads, late=self.late_direct)
         else:
-            store_tail(acc, ctid, streamk[0])
+            if cutlass.const_expr(self.late_direct):
+                if whole_range:
+                    store_late(acc, ctid, streamk[1], late_base)
+                else:
+                    store_tail(acc, ctid, streamk[0])
+            else:
+                store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
+        return last
 
     def _fixup_warp_free(self) -> bool:
         """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
@@ -813,7 +830,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if count == end - u:  # a late piece: no release
                 released = cutlass.Boolean(False)
         if released:
-            release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece)
+            release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
+                         threads=self.fixup_threads)
         # the last piece: from the last tile's start or the range's, whichever is later
         last_tile = (end - 1) // self.k_tiles
         u = cutlass.max(u, last_tile * self.k_tiles)

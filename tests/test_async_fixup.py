@@ -50,8 +50,8 @@ def _plain(monkeypatch, on: bool, n=9216, k=7168, tile_m=16, **options):
 
 
 def test_which_launches_take_it(monkeypatch):
-    """Stream-K at one CTA an SM with a free warp; not split-K, two CTAs an SM, 64-row tiles,
-    whole tiles or the fused kernel's three quantizer warps. Slots: a tile's other pieces, as
+    """Stream-K at one CTA an SM with a free warp (64-row tiles too); not split-K, two CTAs an
+    SM, whole tiles or the fused kernel's three quantizer warps. Slots: a tile's other pieces, as
     many as fit beside the stages (issue 5's points: 9216x7168 cuts a tile into 3 pieces at
     most, 5120x17408 into 5, 7168x18432 into 4)."""
     assert _plain(monkeypatch, False).fixup_slots == 0
@@ -61,7 +61,8 @@ def test_which_launches_take_it(monkeypatch):
     assert _plain(monkeypatch, True, stream_k=False).fixup_slots == 0
     assert _plain(monkeypatch, True, 4096, 7168, 64, splits=4).fixup_slots == 0
     assert _plain(monkeypatch, True, ctas_per_sm=2).fixup_slots == 0
-    assert _plain(monkeypatch, True, k_groups=2, wg_k_split=True).fixup_slots == 0
+    # 64-row tiles: warpgroup 0's 128 threads hold the pieces
+    assert _plain(monkeypatch, True, k_groups=2, wg_k_split=True).fixup_slots > 0
     # 256 rows of 8192 K on 40 CTAs: 21 pieces of 32 KB a tile, more than fit
     many = _plain(monkeypatch, True, 256, 8192, 64)
     assert 0 < many.fixup_slots < max_pieces(2, 128, 132) - 1
@@ -109,6 +110,8 @@ def _gemm_inputs(m, n, k):
     (64, 256, 8192, (64, 0, 40), {}),                # 21 pieces a tile: too many, the old way
     (200, 1160, 832, (16, 0, 9), {"hybrid": True}),  # whole tiles, then 13 stream-K tiles
     (129, 1160, 832, (64, 0, 11), {}),               # pieces cross tiles, M tail
+    (13, 1160, 1664, (16, 0, 12), {"k_groups": 2, "wg_k_split": True}),  # 64-row tiles
+    (13, 256, 4096, (16, 0, 20), {"k_groups": 2, "wg_k_split": True}),   # 6 pieces a tile
 ])
 def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, options):
     """Against ``stream_k_fixup`` bit for bit and the fp64 reference, with and without

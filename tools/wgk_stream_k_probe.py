@@ -6,16 +6,20 @@ launches keep ``stream_k_fixup`` (the asynchronous one needs all 256 consumer th
 the piece). Forms, graph us per call: "public" (the route: 128-row tiles, the asynchronous
 fix-up) and "wgk" (the same plan with ``wg_k_split`` and two K groups a stage). The outputs
 differ by the sums' order only (printed: the largest difference relative to the output's
-largest value). One point per CUTE_KERNELS_BENCH_SHAPES index;
+largest value), and "wgksync": that with ``stream_k_fixup`` (``ASYNC_FIXUP`` off; since
+this session's change the asynchronous fix-up takes 64-row tiles too, warpgroup 0's 128
+threads holding the pieces). One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms, replaced_call
+from probe_inputs import (fp4_gemm_operands, launches_compiled_by, print_forms, replaced,
+                          replaced_call)
 
-from cute_kernels import nvfp4_gemm
+from cute_kernels import jit, nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
 PLAIN = importlib.import_module("cute_kernels.nvfp4_gemm")
 POINTS = [(9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 16), (7168, 18432, 32),
@@ -31,14 +35,23 @@ def planned_on_64_rows(m, n, k, plan, wg_k_split=False):
     return tile_m, splits, options
 
 
+@jit.cached
+def compile_sync(*args):
+    """``compile_nvfp4_gemm_large_m(*args)`` with ``stream_k_fixup`` alone."""
+    with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": False}):
+        return compile_nvfp4_gemm_large_m.uncached(*args)
+
+
+ON_64_ROWS = {"planned_launch": planned_on_64_rows}
+SYNC_64 = ON_64_ROWS | launches_compiled_by(PLAIN, compile_sync)
 alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
 
     def public(w):
         nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-    calls = {"public": public,
-             "wgk": replaced_call(public, PLAIN, {"planned_launch": planned_on_64_rows})}
+    calls = {"public": public, "wgk": replaced_call(public, PLAIN, ON_64_ROWS),
+             "wgksync": replaced_call(public, PLAIN, SYNC_64)}
     results = []
     for call in calls.values():
         out.zero_()
@@ -47,6 +60,7 @@ for n, k, m in select_shapes(POINTS):
         results.append(out.float().clone())
     if not warm_only():
         diff = (results[1] - results[0]).abs().max() / results[0].abs().max()
-        print(f"gemm {n}x{k} M={m}: wgk relative difference {diff:.2e}")
+        same = torch.equal(results[1], results[2])
+        print(f"gemm {n}x{k} M={m}: wgk relative difference {diff:.2e}, wgksync same: {same}")
     print_forms(f"gemm {n}x{k} M={m}", calls, weights)
     del weights, calls
