@@ -80,7 +80,7 @@ from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
-                       store_late, store_tail, stream_k_fixup, tile_cut, workspace_words)
+                       store_tail, stream_k_fixup, tile_cut, workspace_words)
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -186,12 +186,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 49, ``tools/prefetch_depth_probe.py``, graph us, ``stream_k_fixup`` / this, same bits:
     # nvfp4_gemm M = 16 9216x7168 17.93 / 17.29, 5120x17408 21.95 / 21.12, 7168x18432
     # 28.66 / 28.20; 7168x18432 M = 32 31.03 / 29.45, M = 64 38.42 / 36.75; 9216x7168 M = 64
-    # 23.13 / 22.20; the fused op 9216x7168 M = 16 18.52 / 17.73, M = 64 25.15 / 23.55.
+    # 23.13 / 22.20; the fused op 9216x7168 M = 16 18.52 / 17.73, M = 64 25.15 / 23.55. Call 2:
+    # 5120x17408 M = 32 23.96 / 22.38, 9216x7168 M = 32 19.70 / 19.00, 34816x5120 M = 64 49.01
+    # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
-    # With it, on tiles of up to 64 tokens: pieces that are a CTA's whole range (they end with
-    # the head) go through the late region past the arrival counters (``stream_k``'s
-    # ``store_late``), read by the head's consumers themselves.
-    LATE_DIRECT = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -266,8 +264,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
-        # the asynchronous fix-up: shared memory for the other pieces of a head's tile, as many
-        # as fit beside the stages (at most as many as a tile can have)
+        # the asynchronous fix-up: shared memory beside the stages for the other pieces of a
+        # head's tile, as many as a tile can have, or none of it. Where only some tiles fit,
+        # the mix measured slower than ``stream_k_fixup`` alone (H200 2026-12-02, session 49:
+        # 5120x17408 M = 64, 5 pieces a tile at most, 3 slots: 30.27 against 29.75 us)
         self.piece_words = self.tile_n * tile_m
         self.fixup_slots = 0
         # (with ``wg_k_split`` warpgroup 0 holds the pieces: 128 threads)
@@ -275,12 +275,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1
                 and self._fixup_warp_free()):
             spare = budget - self.stages * self.tx_bytes - 256
-            self.fixup_slots = max(0, min(max_pieces(self.row_tiles, self.k_tiles, sms) - 1,
-                                          MAX_GATHERED, spare // (4 * self.piece_words)))
+            others = max_pieces(self.row_tiles, self.k_tiles, sms) - 1
+            if others <= min(MAX_GATHERED, spare // (4 * self.piece_words)):
+                self.fixup_slots = others
         self.async_fixup = self.fixup_slots > 0
-        self.late_direct = (self.async_fixup and self.LATE_DIRECT and tile_m <= 64
-                            and not wg_k_split)
-        assert not self.late_direct or late_region(tile_m, splits, wg_k_split, ctas_per_sm)
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -761,17 +759,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                         _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
                         gathers = pieces - 1 <= self.fixup_slots
                     if gathers:
-                        late_base = tok_tiles * self.row_tiles  # past the counters
                         if cutlass.const_expr(self.wg_k_split):
                             last = cutlass.Boolean(False)
                             if ctid < 128:  # warpgroup 0 holds the piece
-                                last = self._async_piece(acc, ctid, gather, streamk, late_base,
-                                                         piece - whole, kt0, sk_tiles,
-                                                         count == end - u)
+                                last = self._async_piece(acc, ctid, gather, streamk,
+                                                         piece - whole, kt0, sk_tiles)
                         else:
-                            last = self._async_piece(acc, ctid, gather, streamk, late_base,
-                                                     piece - whole, kt0, sk_tiles,
-                                                     count == end - u)
+                            last = self._async_piece(acc, ctid, gather, streamk, piece - whole,
+                                                     kt0, sk_tiles)
                 if not gathers and count != self.k_tiles:
                     fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
                              sk_tiles, ctid, *streamk, sFlag, piece)
@@ -788,25 +783,17 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self._epilogue_finish(ctid, sEpi, scalars, outs)
 
     @cute.jit
-    def _async_piece(self, acc, ctid, gather, streamk, late_base, tile, kt0, sk_tiles,
-                     whole_range):
+    def _async_piece(self, acc, ctid, gather, streamk, tile, kt0, sk_tiles):
         """The asynchronous fix-up of a cut piece of stream-K ``tile`` (from the region's
-        start) by the ``fixup_threads`` holding it; returns whether it finished the tile (the
-        head). The head adds the other pieces (``add_gathered``). Any other piece is stored:
-        to the late region if it is its CTA's ``whole_range`` (``late_direct``), else to the
-        workspace (``store_tail``)."""
+        start) by the ``fixup_threads`` holding it; returns whether it finished the tile: the
+        head adds the other pieces (``add_gathered``), any other piece is stored
+        (``store_tail``)."""
         last = cutlass.Boolean(kt0 == 0)
         if kt0 == 0:
-            add_gathered(acc, tile, self.k_tiles, sk_tiles, *gather, streamk[1], late_base,
-                         ctid, threads=self.fixup_threads, late=self.late_direct)
+            add_gathered(acc, tile, self.k_tiles, sk_tiles, *gather, ctid,
+                         threads=self.fixup_threads)
         else:
-            if cutlass.const_expr(self.late_direct):
-                if whole_range:
-                    store_late(acc, ctid, streamk[1], late_base)
-                else:
-                    store_tail(acc, ctid, streamk[0])
-            else:
-                store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
+            store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last
 
     def _fixup_warp_free(self) -> bool:
@@ -825,11 +812,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         u, end = self._stream_range(whole, sk_tiles)
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
         _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
-        released = kt0 != 0 and pieces - 1 <= self.fixup_slots
-        if cutlass.const_expr(self.late_direct):
-            if count == end - u:  # a late piece: no release
-                released = cutlass.Boolean(False)
-        if released:
+        if kt0 != 0 and pieces - 1 <= self.fixup_slots:
             release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
                          threads=self.fixup_threads)
         # the last piece: from the last tile's start or the range's, whichever is later
@@ -840,7 +823,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if kt0 == 0 and count != self.k_tiles and pieces - 1 <= self.fixup_slots:
             if cute.arch.lane_idx() == 0:
                 gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
-                              *gather, self.piece_words, self.late_direct)
+                              *gather, self.piece_words)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
@@ -1038,17 +1021,9 @@ def fake_stream_k_buffers():
             make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=4))
 
 
-def late_region(tile_m: int, splits: int, wg_k_split: bool, ctas_per_sm: int) -> bool:
-    """Whether a stream-K launch's counters get the late region past them (``LATE_DIRECT``
-    may use it): narrow tiles of 128 rows, one CTA an SM, not split-K."""
-    return tile_m <= 64 and splits == 1 and not wg_k_split and ctas_per_sm == 1
-
-
-def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N,
-                     late: bool = False):
+def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N):
     """(fp32 workspace, zeroed int32 arrival counters, one per output tile: ``arrival_counters``)
-    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows; with
-    ``late`` (``late_region``) the counters are followed by a tile's words a CTA, zero too."""
+    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows."""
     import torch
 
     from .arrival_counters import arrival_counters
@@ -1056,7 +1031,7 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int
     tiles = -(-m // tile_m) * -(-n // tile_n)
     return (torch.empty(workspace_words(ctas, tile_m, tile_n), dtype=torch.float32,
                         device=device),
-            arrival_counters(tiles + (ctas * tile_m * tile_n if late else 0), device))
+            arrival_counters(tiles, device))
 
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
@@ -1133,8 +1108,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,
-                                          64 if wg_k_split else TILE_N,
-                                          late_region(tile_m, splits, wg_k_split, ctas_per_sm)))
+                                          64 if wg_k_split else TILE_N))
         return
     compile_fn(n, k, str(out.dtype), tile_m, stages, sms,
                *((1, False, False) + tail if tail else ()))(*args, out)

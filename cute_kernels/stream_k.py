@@ -167,13 +167,11 @@ def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas,
 # The head waits for other CTAs here, where ``stream_k_fixup`` never does. It cannot deadlock
 # in a grid that is resident at once (the persistent grid is one wave): the awaited pieces
 # start their CTAs' ranges and wait for nothing. (CUTLASS's stream-K waits the same way.)
-# Late pieces (``NVFP4GemmLargeM.LATE_DIRECT``): a piece that is its CTA's whole range ends
-# when the head does, so the gather above would add a flag's round trips after the head's main
-# loop. Such a piece goes to its CTA's slot of a late region past the arrival counters instead,
-# each word XORed with LATE_MARK, and the head's consumers load the words themselves, each
-# until it is no longer 0 (the region's value at rest), then put the 0 back. LATE_MARK is a
-# NaN that no arithmetic returns (NaN results are canonical), so no stored word is 0.
-LATE_MARK = 0x7FBADBAD
+# A piece that is its CTA's whole range ends when the head does, so the head still waits for
+# its store, release, poll and copy after its main loop. Loading such pieces word by word in
+# the head's consumers instead (no flag: a late region past the counters, each word XORed with
+# a NaN mark so that 0 means not yet) measured 1-6 us slower (H200 2026-12-02, session 49;
+# ``notes/late-pieces.patch``).
 TAIL_STORED_BARRIER = 10  # consumers + the fix-up warp: a tail piece is in the workspace
 MAX_GATHERED = 30  # the counter's bits: pieces after the head a tile may have
 POLL_NS = 64  # the fix-up warp's sleep between polls (it shares the SM's issue slots)
@@ -195,51 +193,6 @@ def tile_cut(tile, k_tiles: cutlass.Constexpr, tiles):
     first_unit = tile * k_tiles
     c_first = _cta_of(first_unit, units, ctas)
     return c_first, _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
-
-
-@cute.jit
-def whole_range(cta, tile, k_tiles: cutlass.Constexpr, tiles):
-    """Whether CTA ``cta``'s range, which starts inside stream-K ``tile``, ends in it too."""
-    units = tiles * k_tiles
-    return _cta_start(cta + 1, units, cute.arch.grid_dim()[0]) <= (tile + 1) * k_tiles
-
-
-@cute.jit
-def _late_slot(cta, late_base, words: cutlass.Constexpr):
-    """Where CTA ``cta``'s late piece starts past ``late_base`` in the counters buffer."""
-    return late_base + cta * words
-
-
-@cute.jit
-def store_late(acc: cute.Tensor, ctid, mCount: cute.Tensor, late_base,
-               threads: cutlass.Constexpr = CONSUMER_THREADS):
-    """Late pieces, by the consumers: this CTA's piece (its whole range) to its late slot,
-    each word XORed with LATE_MARK, element-major and thread-minor; no flag."""
-    acc32 = cute.recast_tensor(acc, cutlass.Int32)
-    base = _late_slot(cute.arch.block_idx()[0], late_base, cute.size(acc) * threads) + ctid
-    for i in cutlass.range_constexpr(cute.size(acc)):
-        cute.arch.store(mCount.iterator + base + i * threads,
-                        acc32[i] ^ cutlass.Int32(LATE_MARK), sem="relaxed", scope="gpu")
-
-
-@cute.jit
-def _add_late(acc: cute.Tensor, cta, mCount: cute.Tensor, late_base, ctid,
-              threads: cutlass.Constexpr):
-    """``acc`` += CTA ``cta``'s late piece, each word loaded until it is in; the slot is left
-    0 again for the next launch."""
-    base = _late_slot(cta, late_base, cute.size(acc) * threads) + ctid
-    words = cute.make_rmem_tensor(cute.make_layout(cute.size(acc)), cutlass.Int32)
-    for i in cutlass.range_constexpr(cute.size(acc)):
-        words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
-                                  sem="relaxed", scope="gpu")
-    values = cute.recast_tensor(words, cutlass.Float32)
-    for i in cutlass.range_constexpr(cute.size(acc)):
-        while words[i] == 0:
-            words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
-                                      sem="relaxed", scope="gpu")
-        words[i] = words[i] ^ cutlass.Int32(LATE_MARK)
-        acc[i] = acc[i] + values[i]
-        mCount[base + i * threads] = cutlass.Int32(0)
 
 
 @cute.jit
@@ -271,21 +224,14 @@ def release_tail(tile, k_tiles: cutlass.Constexpr, tiles, mCount: cute.Tensor, c
 @cute.jit
 def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
                   mCount: cute.Tensor, counter, sPieces: cute.Tensor, gathered,
-                  words: cutlass.Constexpr, late: cutlass.Constexpr = False):
+                  words: cutlass.Constexpr):
     """Asynchronous fix-up, by lane 0 of the head CTA's fix-up warp: bulk-copy the other
     pieces of ``tile`` (``words`` fp32 each) into ``sPieces`` (piece p at (p - 1) words) as
     their bits appear in the counter, completing on the mbarrier ``gathered``; then reset
-    the counter for the next launch. With ``late``, not the late pieces (``store_late``)."""
+    the counter for the next launch."""
     c_first, pieces = tile_cut(tile, k_tiles, tiles)
-    want = cutlass.Int32(0)  # the pieces that come through the counter: not late ones
-    for p in cutlass.range(1, pieces, unroll=1):
-        counted = cutlass.Boolean(True)
-        if cutlass.const_expr(late):
-            if whole_range(c_first + p, tile, k_tiles, tiles):
-                counted = cutlass.Boolean(False)
-        if counted:
-            want = want | (cutlass.Int32(1) << p)
-    cute.arch.mbarrier_arrive_and_expect_tx(gathered, cute.arch.popc(want) * words * 4)
+    cute.arch.mbarrier_arrive_and_expect_tx(gathered, (pieces - 1) * words * 4)
+    want = (cutlass.Int32(1) << pieces) - 2
     seen = cutlass.Int32(0)
     while seen != want:
         new = cute.arch.load(mCount.iterator + counter, cutlass.Int32, sem="acquire",
@@ -308,25 +254,17 @@ def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
 
 @cute.jit
 def add_gathered(acc: cute.Tensor, tile, k_tiles: cutlass.Constexpr, tiles,
-                 sPieces: cute.Tensor, gathered, mCount: cute.Tensor, late_base, ctid,
-                 threads: cutlass.Constexpr = CONSUMER_THREADS,
-                 late: cutlass.Constexpr = False):
+                 sPieces: cute.Tensor, gathered, ctid,
+                 threads: cutlass.Constexpr = CONSUMER_THREADS):
     """Asynchronous fix-up, by the head's consumers: ``acc`` (piece 0) += pieces 1 ..
-    ``pieces`` - 1 of ``tile``, in piece order: from shared memory once the gathered ones are
-    all in, and with ``late`` the late ones from their slots (``_add_late``)."""
-    c_first, pieces = tile_cut(tile, k_tiles, tiles)
+    ``pieces`` - 1 of ``tile`` from shared memory, in piece order, once they are all in."""
+    _, pieces = tile_cut(tile, k_tiles, tiles)
     cute.arch.mbarrier_wait(gathered, 0)
     words = cute.size(acc) * threads
     for p in cutlass.range(1, pieces, unroll=1):
-        gathered_here = cutlass.Boolean(True)
-        if cutlass.const_expr(late):
-            if whole_range(c_first + p, tile, k_tiles, tiles):
-                _add_late(acc, c_first + p, mCount, late_base, ctid, threads)
-                gathered_here = cutlass.Boolean(False)
-        if gathered_here:
-            base = (p - 1) * words + ctid
-            for i in cutlass.range_constexpr(cute.size(acc)):
-                acc[i] = acc[i] + sPieces[base + i * threads]
+        base = (p - 1) * words + ctid
+        for i in cutlass.range_constexpr(cute.size(acc)):
+            acc[i] = acc[i] + sPieces[base + i * threads]
 
 
 def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:

@@ -50,7 +50,7 @@ from .k_order import KOrder
 from .large_m_epilogue import staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N,
                                  NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
-                                 late_region, operand_k_order, stream_k_buffers)
+                                 operand_k_order, stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
@@ -593,6 +593,5 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
         args += stream_k_buffers(out.shape[0], 2 * i, tile_m, sms, w.device,
-                                 64 if wg_k_split else TILE_N,
-                                 late_region(tile_m, splits, wg_k_split, ctas_per_sm))
+                                 64 if wg_k_split else TILE_N)
     kernel(*args)

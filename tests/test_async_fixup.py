@@ -51,9 +51,9 @@ def _plain(monkeypatch, on: bool, n=9216, k=7168, tile_m=16, **options):
 
 def test_which_launches_take_it(monkeypatch):
     """Stream-K at one CTA an SM with a free warp (64-row tiles too); not split-K, two CTAs an
-    SM, whole tiles or the fused kernel's three quantizer warps. Slots: a tile's other pieces, as
-    many as fit beside the stages (issue 5's points: 9216x7168 cuts a tile into 3 pieces at
-    most, 5120x17408 into 5, 7168x18432 into 4)."""
+    SM, whole tiles or the fused kernel's three quantizer warps. Slots: a tile's other pieces,
+    all of them beside the stages or none (issue 5's points: 9216x7168 cuts a tile into 3
+    pieces at most, 5120x17408 into 5, 7168x18432 into 4)."""
     assert _plain(monkeypatch, False).fixup_slots == 0
     assert _plain(monkeypatch, True).fixup_slots == 2
     assert _plain(monkeypatch, True, 5120, 17408, k_groups=2).fixup_slots == 4
@@ -63,32 +63,23 @@ def test_which_launches_take_it(monkeypatch):
     assert _plain(monkeypatch, True, ctas_per_sm=2).fixup_slots == 0
     # 64-row tiles: warpgroup 0's 128 threads hold the pieces
     assert _plain(monkeypatch, True, k_groups=2, wg_k_split=True).fixup_slots > 0
-    # 256 rows of 8192 K on 40 CTAs: 21 pieces of 32 KB a tile, more than fit
-    many = _plain(monkeypatch, True, 256, 8192, 64)
-    assert 0 < many.fixup_slots < max_pieces(2, 128, 132) - 1
-    assert not _plain(monkeypatch, True).late_direct  # LATE_DIRECT off
-    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", True)
-    assert _plain(monkeypatch, True, tile_m=64).late_direct
-    assert not _plain(monkeypatch, True, tile_m=128).late_direct
-    assert not _plain(monkeypatch, False, tile_m=64).late_direct
-    monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", True)
+    # 5 pieces of 64 tokens a tile at most, room for 3: none (measured slower)
+    assert _plain(monkeypatch, True, 5120, 17408, 64).fixup_slots == 0
+    assert _plain(monkeypatch, True, 256, 8192, 64).fixup_slots == 0  # 128 pieces on 132 CTAs
     fused = [NVFP4GemmSwigluQuantLargeM(4608, 7168, 64, 0, 132, stream_k=True,
                                         quantizers=q).fixup_slots for q in (0, 2, 3)]
     assert fused[0] > 0 and fused[1] > 0 and fused[2] == 0
 
 
-@pytest.mark.parametrize("n,k,tile_m,k_groups,late", [(9216, 7168, 16, 1, False),
-                                                      (5120, 17408, 32, 2, True)])
-def test_compiles_for_sm90a(monkeypatch, n, k, tile_m, k_groups, late):
+@pytest.mark.parametrize("n,k,tile_m,k_groups", [(9216, 7168, 16, 1), (5120, 17408, 32, 2)])
+def test_compiles_for_sm90a(monkeypatch, n, k, tile_m, k_groups):
     monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", True)
-    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", late)
     assert compile_only(compile_nvfp4_gemm_large_m, n, k, "torch.bfloat16", tile_m, 0, 132, 1,
                         True, False, 1, 1, k_groups)
 
 
 def test_fused_compiles_for_sm90a(monkeypatch):
     monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", True)
-    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", True)
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 64, 0, 132, True,
                         False, 1, 1, 1, 2)
 
@@ -106,23 +97,22 @@ def _gemm_inputs(m, n, k):
     (29, 1160, 1664, (32, 0, 6), {"k_groups": 2}),   # two K groups a stage
     (13, 256, 4096, (16, 0, 20), {}),                # 10 pieces a tile, most whole ranges
     (29, 1160, 4096, (32, 0, 30), {"k_groups": 2}),  # ranges of 10.7 k-tiles, tiles of 32
-    (64, 1160, 4096, (64, 0, 40), {}),               # up to 5 pieces a tile: not all fit
-    (64, 256, 8192, (64, 0, 40), {}),                # 21 pieces a tile: too many, the old way
     (200, 1160, 832, (16, 0, 9), {"hybrid": True}),  # whole tiles, then 13 stream-K tiles
     (129, 1160, 832, (64, 0, 11), {}),               # pieces cross tiles, M tail
     (13, 1160, 1664, (16, 0, 12), {"k_groups": 2, "wg_k_split": True}),  # 64-row tiles
     (13, 256, 4096, (16, 0, 20), {"k_groups": 2, "wg_k_split": True}),   # 6 pieces a tile
 ])
 def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, options):
-    """Against ``stream_k_fixup`` bit for bit and the fp64 reference, with and without
-    ``LATE_DIRECT``, twice in a row each (a counter or late word left set would hang or
-    corrupt the next launch)."""
+    """Against ``stream_k_fixup`` bit for bit and the fp64 reference, three launches in a row
+    (a counter left set would hang or corrupt the next)."""
     a, b, b_sf, alpha = _gemm_inputs(m, n, k)
     alpha_t = torch.full((1,), alpha, device="cuda")
     outs = []
-    for on, late in ((False, False), (True, False), (True, False), (True, True), (True, True)):
+    kernel = NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], config[1], config[2],
+                             stream_k=True, **options)
+    assert kernel.async_fixup  # (ASYNC_FIXUP, the default)
+    for on in (False, True, True, True):
         monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", on)
-        monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", late)
         out = poisoned(m, n, dtype=torch.float32)
         launch_large_m(a, b, b_sf, alpha_t, out, config, stream_k=True,
                        compile_fn=compile_nvfp4_gemm_large_m.uncached, **options)
@@ -145,9 +135,8 @@ def test_fused_same_bits(monkeypatch, config, quantizers):
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(45, 320, 832, True)
     outs = []
-    for on, late in ((False, False), (True, False), (True, True), (True, True)):
+    for on in (False, True, True):
         monkeypatch.setattr(NVFP4GemmLargeM, "ASYNC_FIXUP", on)
-        monkeypatch.setattr(NVFP4GemmLargeM, "LATE_DIRECT", late)
         outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, True,
                                  quantizers=quantizers,
                                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))

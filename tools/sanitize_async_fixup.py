@@ -14,10 +14,10 @@ from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
 
 one = torch.full((1,), 0.5, device="cuda")
 # (M, N, K, config, options): 10 tiles of 26 k-tiles on 6 CTAs (3 pieces a tile), 2 row tiles
-# on 20 CTAs (10 pieces, most of them CTAs' whole ranges: late with LATE_DIRECT), 21 pieces of
-# 64 tokens (more than fit: ``stream_k_fixup``), hybrid
+# on 20 CTAs (10 pieces), hybrid, 64-row tiles
 LAUNCHES = [(13, 1160, 1664, (16, 0, 6), {}), (13, 256, 4096, (16, 0, 20), {}),
-            (64, 256, 8192, (64, 0, 40), {}), (200, 1160, 832, (16, 0, 9), {"hybrid": True})]
+            (200, 1160, 832, (16, 0, 9), {"hybrid": True}),
+            (13, 1160, 1664, (16, 0, 12), {"k_groups": 2, "wg_k_split": True})]
 
 
 def launches():
@@ -41,8 +41,7 @@ def launches():
                  compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached)
 
 
-for late in (False, True):
-    with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True, "LATE_DIRECT": late}):
-        launches()
+with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True}):
+    launches()
 torch.cuda.synchronize()
 print("async fix-up probe ran")
