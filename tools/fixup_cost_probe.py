@@ -61,7 +61,9 @@ def capped_produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma
 
 CAPPED = {"_mainloop": capped_mainloop, "_produce_piece": capped_produce_piece,
           "WEIGHTS_BEFORE_WAIT": 0}
-FORMS = {"nofix": ({}, True), "cap1": (CAPPED, False), "cap1nofix": (CAPPED, True)}
+# (without the fix-up: with ``ASYNC_FIXUP`` off, so that ``stream_k_fixup`` takes every tile)
+SYNC = {"ASYNC_FIXUP": False}
+FORMS = {"nofix": (SYNC, True), "cap1": (CAPPED, False), "cap1nofix": (CAPPED | SYNC, True)}
 
 
 @jit.cached
