@@ -180,9 +180,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     TRIGGER_PAIR_WEIGHTS_BEFORE_WAIT = 4
     # Stream-K (not split-K), one CTA an SM: the asynchronous fix-up (``stream_k``'s second
     # half): the head piece finishes its tile from partials that the fix-up warp gathered into
-    # shared memory during its main loop; the other pieces store theirs and go on. Tiles with
-    # more pieces than ``fixup_slots`` + 1 take ``stream_k_fixup``. The launches it changes
-    # are 16..64-token tiles (wider ones leave no room for a piece). H200 2026-12-02, session
+    # shared memory during its main loop; the other pieces store theirs and go on. A launch
+    # takes it where all of a tile's other pieces fit beside the stages (``fixup_slots``): the
+    # 16..64-token tiles of the big weights (wider ones leave no room). H200 2026-12-02, session
     # 49, ``tools/prefetch_depth_probe.py``, graph us, ``stream_k_fixup`` / this, same bits:
     # nvfp4_gemm M = 16 9216x7168 17.93 / 17.29, 5120x17408 21.95 / 21.12, 7168x18432
     # 28.66 / 28.20; 7168x18432 M = 32 31.03 / 29.45, M = 64 38.42 / 36.75; 9216x7168 M = 64
