@@ -762,11 +762,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                         if cutlass.const_expr(self.wg_k_split):
                             last = cutlass.Boolean(False)
                             if ctid < 128:  # warpgroup 0 holds the piece
-                                last = self._async_piece(acc, ctid, gather, streamk,
-                                                         piece - whole, kt0, sk_tiles)
+                                last = self._async_piece(acc, ctid, gather, streamk, kt0,
+                                                         pieces)
                         else:
-                            last = self._async_piece(acc, ctid, gather, streamk, piece - whole,
-                                                     kt0, sk_tiles)
+                            last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
                 if not gathers and count != self.k_tiles:
                     fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
                              sk_tiles, ctid, *streamk, sFlag, piece)
@@ -783,15 +782,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self._epilogue_finish(ctid, sEpi, scalars, outs)
 
     @cute.jit
-    def _async_piece(self, acc, ctid, gather, streamk, tile, kt0, sk_tiles):
-        """The asynchronous fix-up of a cut piece of stream-K ``tile`` (from the region's
-        start) by the ``fixup_threads`` holding it; returns whether it finished the tile: the
-        head adds the other pieces (``add_gathered``), any other piece is stored
-        (``store_tail``)."""
+    def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
+        """The asynchronous fix-up of a cut piece (from k-tile ``kt0`` of a tile of ``pieces``)
+        by the ``fixup_threads`` holding it; returns whether it finished the tile: the head
+        adds the other pieces (``add_gathered``), any other piece is stored (``store_tail``)."""
         last = cutlass.Boolean(kt0 == 0)
         if kt0 == 0:
-            add_gathered(acc, tile, self.k_tiles, sk_tiles, *gather, ctid,
-                         threads=self.fixup_threads)
+            add_gathered(acc, pieces, *gather, ctid, threads=self.fixup_threads)
         else:
             store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last

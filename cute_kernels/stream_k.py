@@ -179,7 +179,9 @@ POLL_NS = 64  # the fix-up warp's sleep between polls (it shares the SM's issue 
 
 def max_pieces(row_tiles: int, k_tiles: int, sms: int) -> int:
     """The most pieces a stream-K tile of ``k_tiles`` units can be cut into: with one token
-    tile (the fewest units, so the shortest ranges) on ``min(units, sms)`` CTAs."""
+    tile (the fewest units, so the shortest ranges) on ``min(units, sms)`` CTAs. (A hybrid
+    launch's stream-K region can cut finer; its tiles of more pieces take
+    ``stream_k_fixup``, as the kernel checks each tile.)"""
     units = row_tiles * k_tiles
     shortest = units // min(units, sms)
     return -(-(k_tiles - 1) // shortest) + 1
@@ -253,12 +255,10 @@ def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
 
 
 @cute.jit
-def add_gathered(acc: cute.Tensor, tile, k_tiles: cutlass.Constexpr, tiles,
-                 sPieces: cute.Tensor, gathered, ctid,
+def add_gathered(acc: cute.Tensor, pieces, sPieces: cute.Tensor, gathered, ctid,
                  threads: cutlass.Constexpr = CONSUMER_THREADS):
     """Asynchronous fix-up, by the head's consumers: ``acc`` (piece 0) += pieces 1 ..
-    ``pieces`` - 1 of ``tile`` from shared memory, in piece order, once they are all in."""
-    _, pieces = tile_cut(tile, k_tiles, tiles)
+    ``pieces`` - 1 of its tile from shared memory, in piece order, once they are all in."""
     cute.arch.mbarrier_wait(gathered, 0)
     words = cute.size(acc) * threads
     for p in cutlass.range(1, pieces, unroll=1):
