@@ -84,13 +84,6 @@ def test_fused_compiles_for_sm90a(monkeypatch):
                         False, 1, 1, 1, 2)
 
 
-def _gemm_inputs(m, n, k):
-    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
-    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
-    a = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
-    return a, b, b_sf, float(torch.rand(()) * 2 + 0.1)
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k,config,options", [
     (13, 1160, 1664, (16, 0, 6), {}),                # 10 tiles of 26 k-tiles on 6 CTAs
@@ -105,7 +98,9 @@ def _gemm_inputs(m, n, k):
 def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, options):
     """Against ``stream_k_fixup`` bit for bit and the fp64 reference, three launches in a row
     (a counter left set would hang or corrupt the next)."""
-    a, b, b_sf, alpha = _gemm_inputs(m, n, k)
+    from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
+
+    a, b, b_sf, alpha = _inputs(m, n, k)
     alpha_t = torch.full((1,), alpha, device="cuda")
     outs = []
     kernel = NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], config[1], config[2],
@@ -120,8 +115,7 @@ def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, option
         assert not out.isnan().any()
         outs.append(out)
     want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
-    err = ((outs[1].double() - want).norm() / want.norm()).item()
-    assert err <= 1e-3
+    assert _rel_err(outs[1], want) <= 1e-3
     for out in outs[1:]:
         torch.testing.assert_close(out, outs[0], rtol=0, atol=0)
 
