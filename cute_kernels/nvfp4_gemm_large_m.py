@@ -199,6 +199,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # hold it up). A probe's switch (stream-K, one CTA an SM, no hybrid, splits or
     # ``wg_k_split``; the plain GEMM).
     PAIR_K = False
+    # A probe's switch: the same kernel launched in clusters of two CTAs that never talk to
+    # each other (an even grid), to tell the cluster launch's own cost from ``pair_k``'s.
+    CLUSTER_LAUNCH = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -377,10 +380,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # every range gets at least one unit; with splits, a piece of 1 / splits of a tile
             tiles = tiles * (self.splits if self.splits > 1 else self.tile_units)
         grid = cutlass.min(tiles, self.sms // self.per_range) * self.per_range
+        if cutlass.const_expr(self.CLUSTER_LAUNCH and not self.pair_k):
+            grid = cutlass.min(tiles, self.sms // 2) * 2
         cluster = {}
         if cutlass.const_expr(self.pair_pieces):  # a cluster of two CTAs a tile, not persistent
             grid = 2 * tiles
-        if cutlass.const_expr(self.pair_pieces or self.pair_k):
+        if cutlass.const_expr(self.pair_pieces or self.pair_k or self.CLUSTER_LAUNCH):
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(

@@ -14,7 +14,8 @@ stage keep the stages), or 0 / 2 / 4 / 8 k-tiles of weights loaded before the wa
 "w2", ...; at most the stages; "w0": L2 prefetch alone, the rule's launches too); or the
 asynchronous stream-K fix-up ("async", ``ASYNC_FIXUP``; "sync": without it,
 ``stream_k_fixup`` alone; session 49); or stream-K ranges on clusters of two ("pairk",
-``PAIR_K``; "pairsync": with ``stream_k_fixup`` alone; session 50). Their outputs are
+``PAIR_K``; "pairsync": with ``stream_k_fixup`` alone; "cluster": the public kernel launched
+in clusters of two that do nothing together, ``CLUSTER_LAUNCH``; session 50). Their outputs are
 checked equal to the public route's ("pairk" sums in another order). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times
 only those; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -52,7 +53,8 @@ FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
          "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
          "w4": (("WEIGHTS_BEFORE_WAIT", 4),), "w8": (("WEIGHTS_BEFORE_WAIT", 8),),
          "async": (("ASYNC_FIXUP", True),), "sync": (("ASYNC_FIXUP", False),),
-         "pairk": (("PAIR_K", True),), "pairsync": (("PAIR_K", True), ("ASYNC_FIXUP", False))}
+         "pairk": (("PAIR_K", True),), "pairsync": (("PAIR_K", True), ("ASYNC_FIXUP", False)),
+         "cluster": (("CLUSTER_LAUNCH", True),)}
 CHOSEN = os.environ.get("CUTE_KERNELS_PROBE_FORMS", ",".join(FORMS)).split(",")
 
 
