@@ -66,7 +66,6 @@ import cutlass.cute as cute
 import cutlass.pipeline as pipeline
 import cutlass.utils.hopper_helpers as sm90_utils
 from cutlass.cute.nvgpu import OperandMajorMode, cpasync, warpgroup
-from cutlass._mlir.dialects import nvvm
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 from cutlass.tensor_utils import LayoutEnum
@@ -80,8 +79,8 @@ from .k_order import KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
-from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, range_of_cta,
-                       release_tail, store_tail, stream_k_fixup, tile_cut, workspace_words)
+from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
+                       store_tail, stream_k_fixup, tile_cut, workspace_words)
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -191,17 +190,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 5120x17408 M = 32 23.96 / 22.38, 9216x7168 M = 32 19.70 / 19.00, 34816x5120 M = 64 49.01
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
-    # Stream-K ranges taken by clusters of two CTAs (``pair_k``), each CTA on one half of
-    # every unit's K (units of two k-tiles, CTA r taking k-tile 2 u + r); at a piece's end the
-    # second CTA stores its sums into the first's shared memory (``st.async``), and the first
-    # adds them and takes part in the fix-up alone. Half the ranges, twice as long: fewer
-    # pieces that are a range's whole length (they end with the head they belong to and
-    # hold it up). A probe's switch (stream-K, one CTA an SM, no hybrid, splits or
-    # ``wg_k_split``; the plain GEMM).
-    PAIR_K = False
-    # A probe's switch: the same kernel launched in clusters of two CTAs that never talk to
-    # each other (an even grid), to tell the cluster launch's own cost from ``pair_k``'s.
-    CLUSTER_LAUNCH = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -262,12 +250,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.splits = splits
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
-        self.pair_k = (self.PAIR_K and stream_k and splits == 1 and not hybrid
-                       and ctas_per_sm == 1 and not wg_k_split and self.k_tiles % 2 == 0
-                       and self._pair_k_free())
-        # a stream-K range's CTAs, and k-tiles a stream-K unit (each CTA loads one of them)
-        self.per_range = 2 if self.pair_k else 1
-        self.tile_units = self.k_tiles // self.per_range
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
         self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
@@ -277,10 +259,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.epilogue_bytes = self.epilogue_smem_bytes()
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0
-        self.piece_words = self.tile_n * tile_m
-        # ``pair_k``: the second CTA's sums of a piece, as received by the first
-        self.pair_words = self.piece_words if self.pair_k else 0
-        budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes - 4 * self.pair_words
+        budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
                   - 4 * self.reduce_words * (2 if pair_pieces else 1))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
@@ -289,13 +268,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # head's tile, as many as a tile can have, or none of it. Where only some tiles fit,
         # the mix measured slower than ``stream_k_fixup`` alone (H200 2026-12-02, session 49:
         # 5120x17408 M = 64, 5 pieces a tile at most, 3 slots: 30.27 against 29.75 us)
+        self.piece_words = self.tile_n * tile_m
         self.fixup_slots = 0
         # (with ``wg_k_split`` warpgroup 0 holds the pieces: 128 threads)
         self.fixup_threads = 128 if wg_k_split else 256
         if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1
                 and self._fixup_warp_free()):
             spare = budget - self.stages * self.tx_bytes - 256
-            others = max_pieces(self.row_tiles, self.tile_units, sms // self.per_range) - 1
+            others = max_pieces(self.row_tiles, self.k_tiles, sms) - 1
             if others <= min(MAX_GATHERED, spare // (4 * self.piece_words)):
                 self.fixup_slots = others
         self.async_fixup = self.fixup_slots > 0
@@ -377,15 +357,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.shared_storage = SharedStorage
         tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
         if cutlass.const_expr(self.stream_k):
-            # every range gets at least one unit; with splits, a piece of 1 / splits of a tile
-            tiles = tiles * (self.splits if self.splits > 1 else self.tile_units)
-        grid = cutlass.min(tiles, self.sms // self.per_range) * self.per_range
-        if cutlass.const_expr(self.CLUSTER_LAUNCH and not self.pair_k):
-            grid = cutlass.min(tiles, self.sms // 2) * 2
+            # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
+            tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
+        grid = cutlass.min(tiles, self.sms)
         cluster = {}
         if cutlass.const_expr(self.pair_pieces):  # a cluster of two CTAs a tile, not persistent
             grid = 2 * tiles
-        if cutlass.const_expr(self.pair_pieces or self.pair_k or self.CLUSTER_LAUNCH):
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
                     tiled_mma, act_layout, w_layout, sf_layout).launch(
@@ -422,16 +399,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if tidx == 0:
                 cute.arch.mbarrier_init(recv_bar, 1)
             pair = (sRecv, recv_bar)
-        if cutlass.const_expr(self.pair_k):
-            # (the second CTA's sums as received, their mbarrier, the first CTA's arrivals
-            # once it has read them: one a consumer warp)
-            sRecv = allocator.allocate_tensor(cutlass.Float32,
-                                              cute.make_layout(self.pair_words), 16)
-            pair_bars = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(2), 8).iterator
-            if tidx == 0:
-                cute.arch.mbarrier_init(pair_bars, 1)
-                cute.arch.mbarrier_init(pair_bars + 1, 4 * self.consumers)
-            pair = (sRecv, pair_bars, pair_bars + 1)
         gather = None  # ``async_fixup``: (the gathered pieces, their mbarrier)
         if cutlass.const_expr(self.async_fixup):
             sPieces = allocator.allocate_tensor(
@@ -450,7 +417,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             defer_sync=True)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
-        cluster_mn = (2, 1) if self.pair_pieces or self.pair_k else (1, 1)
+        cluster_mn = (2, 1) if self.pair_pieces else (1, 1)
         pipeline.pipeline_init_arrive(cluster_shape_mn=cluster_mn, is_relaxed=True)
 
         sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
@@ -483,8 +450,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                               tSs, tSg)
             elif cutlass.const_expr(self.async_fixup):
                 if warp == FIXUP_WARP:
-                    if cute.arch.block_idx()[0] % self.per_range == 0:
-                        self._fixup_warp(tok_tiles, streamk, gather)
+                    self._fixup_warp(tok_tiles, streamk, gather)
                 else:
                     self._side_warps(warp, sEpi, scalars, outs)
             else:
@@ -497,8 +463,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
                           scalars, outs, streamk, sFlag, sSplat, sRed, pair, gather)
-        if cutlass.const_expr(self.pair_pieces or self.pair_k):
-            # neither CTA of a pair leaves while the other may still reach its shared memory
+        if cutlass.const_expr(self.pair_pieces):
+            # neither CTA of a pair leaves while the other may still store into its shared
+            # memory
             cute.arch.cluster_arrive()
             cute.arch.cluster_wait()
 
@@ -542,15 +509,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 u += first_units
             while u < end:
                 _, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
-                state = self._produce_piece(*loads, state, row_tile, tok_tile,
-                                            self._piece_k_tile(kt0), count)
+                state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0, count)
                 u += count
         mainloop.producer_tail(state)
 
     @cute.jit
     def _first_piece(self, tok_tiles):
         """(row tile, token tile, first k-tile, k-tiles) of this CTA's first piece (k-tiles 0:
-        none; ``per_range`` apart), as ``_produce`` walks them."""
+        none), as ``_produce`` walks them."""
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         tile = cute.arch.block_idx()[0]
         row_tile = cutlass.Int32(0)
@@ -568,15 +534,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 u, end = self._stream_range(whole, sk_tiles)
                 if u < end:
                     _, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
-                    kt0 = self._piece_k_tile(kt0)
         return row_tile, tok_tile, kt0, count
-
-    def _piece_k_tile(self, kt0):
-        """This CTA's first k-tile of a stream-K piece from unit ``kt0`` (its k-tiles are
-        ``per_range`` apart): the unit, or with ``pair_k`` k-tile 2 kt0 + the CTA's rank."""
-        if self.pair_k:
-            return kt0 * 2 + cute.arch.block_idx()[0] % 2
-        return kt0
 
     @cute.jit
     def _prefetch_first_weights(self, tok_tiles, tma_w, tWg, tma_sf, tSg):
@@ -585,10 +543,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         the previous kernel writes; the activations, its output, are loaded after the wait)."""
         row_tile, _, kt0, count = self._first_piece(tok_tiles)
         for i in cutlass.range(cutlass.min(count, self.prefetch_k_tiles()), unroll=1):
-            kt = kt0 + i * self.per_range
             for box in self._w_boxes(row_tile):
-                cute.prefetch(tma_w, tWg[None, box, kt])
-            cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)])
+                cute.prefetch(tma_w, tWg[None, box, kt0 + i])
+            cute.prefetch(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt0 + i)])
 
     def weights_before_wait(self) -> int:
         """``WEIGHTS_BEFORE_WAIT`` where a probe sets it; otherwise
@@ -625,19 +582,18 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         for i in cutlass.range(ready, unroll=1):
             mainloop.producer_acquire(state)
             self._copy_weights(*loads[4:], mainloop.producer_get_barrier(state), state.index,
-                               row_tile, kt0 + i * self.per_range)
+                               row_tile, kt0 + i)
             mainloop.producer_commit(state)
             state.advance()
         cute.arch.griddepcontrol_wait()
         # the same stages from the pipeline's start: their full barriers expect these bytes too
         acts = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         for i in cutlass.range(ready, unroll=1):
-            cute.copy(tma_act, tAg[None, tok_tile, kt0 + i * self.per_range],
-                      tAs[None, acts.index],
+            cute.copy(tma_act, tAg[None, tok_tile, kt0 + i], tAs[None, acts.index],
                       tma_bar_ptr=mainloop.producer_get_barrier(acts))
             acts.advance()
-        state = self._produce_piece(*loads, state, row_tile, tok_tile,
-                                    kt0 + ready * self.per_range, count - ready)
+        state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0 + ready,
+                                    count - ready)
         return state, tile, first_units
 
     def prefetch_k_tiles(self) -> int:
@@ -649,10 +605,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
                        state, row_tile, tok_tile, kt0, count):
-        """TMA loads of ``count`` k-tiles of one output tile from ``kt0``, ``per_range``
-        apart (stream-K pieces; whole tiles have one CTA a range)."""
+        """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
         for i in cutlass.range(count, unroll=1):
-            kt = kt0 + i * self.per_range
+            kt = kt0 + i
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
@@ -720,24 +675,25 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     @cute.jit
     def _stream_range(self, first, sk_tiles):
         """Stream-K: this CTA's units ``[c U / P, (c + 1) U / P)`` of the U = sk_tiles x
-        tile_units (tile, unit) units from tile ``first`` on, P ranges (``range_of_cta``;
-        64-bit products: U P passes 2^31 at large M)."""
-        units = sk_tiles * self.tile_units
-        c, ctas = range_of_cta(self.per_range)
-        base = first * self.tile_units
+        k_tiles (tile, k-tile) units from tile ``first`` on, P CTAs (64-bit products: U P
+        passes 2^31 at large M)."""
+        units = sk_tiles * self.k_tiles
+        c = cute.arch.block_idx()[0]
+        ctas = cute.arch.grid_dim()[0]
+        base = first * self.k_tiles
         start = cutlass.Int32(cutlass.Int64(c) * cutlass.Int64(units) // cutlass.Int64(ctas))
         end = cutlass.Int32(cutlass.Int64(c + 1) * cutlass.Int64(units) // cutlass.Int64(ctas))
         return base + start, base + end
 
     @cute.jit
     def _stream_piece(self, u, end, tok_tiles):
-        """(tile, first unit, units, row tile, token tile) of the piece that starts at unit
+        """(tile, first k-tile, k-tiles, row tile, token tile) of the piece that starts at unit
         ``u``: up to the end of the tile or of the CTA's range. The producer and the consumers
-        walk the same pieces. (A unit is a k-tile but with ``pair_k``: ``_piece_k_tile``.)"""
-        tile = u // self.tile_units
-        kt0 = u - tile * self.tile_units
+        walk the same pieces."""
+        tile = u // self.k_tiles
+        kt0 = u - tile * self.k_tiles
         row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-        return tile, kt0, cutlass.min(self.tile_units - kt0, end - u), row_tile, tok_tile
+        return tile, kt0, cutlass.min(self.k_tiles - kt0, end - u), row_tile, tok_tile
 
     # ---------------------------------------------------------------- consumer warpgroups
     @cute.jit
@@ -788,7 +744,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
-            pieces_done = cutlass.Int32(0)  # ``pair_k``: the pair's exchanges so far
             while u < end:
                 piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile),
@@ -796,52 +751,35 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 read, release = self._mainloop(*step, read, release, count)
                 self._trigger_dependents()
                 self._reduce_warpgroups(acc, ctid, sRed)
-                holds = cutlass.Boolean(True)  # this CTA holds the piece's sums
-                if cutlass.const_expr(self.pair_k):
-                    holds = self._pair_sum(acc, ctid, cute.arch.block_idx()[0] % 2, *pair,
-                                           threads=256, phase=pieces_done % 2)
-                    pieces_done += 1
-                if holds:
-                    self._piece_end(acc, ctid, (piece, u, kt0, count, whole, sk_tiles),
-                                    (row_tile, tok_tile), tCcC, sEpi, scalars, outs, streamk,
-                                    sFlag, gather)
+                last = cutlass.Boolean(True)
+                gathers = cutlass.Boolean(False)  # the asynchronous fix-up takes the tile
+                pieces = cutlass.Int32(0)
+                if cutlass.const_expr(self.async_fixup):
+                    if count != self.k_tiles:
+                        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
+                        gathers = pieces - 1 <= self.fixup_slots
+                    if gathers:
+                        if cutlass.const_expr(self.wg_k_split):
+                            last = cutlass.Boolean(False)
+                            if ctid < 128:  # warpgroup 0 holds the piece
+                                last = self._async_piece(acc, ctid, gather, streamk, kt0,
+                                                         pieces)
+                        else:
+                            last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
+                if not gathers and count != self.k_tiles:
+                    fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
+                             sk_tiles, ctid, *streamk, sFlag, piece)
+                    if cutlass.const_expr(self.wg_k_split):
+                        if ctid < 128:  # warpgroup 0 holds the piece
+                            last = stream_k_fixup(*fixup, threads=128,
+                                                  head_check=self.splits == 1)
+                    else:
+                        last = stream_k_fixup(*fixup, head_check=self.splits == 1)
+                if last:
+                    self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
+                                        tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
-
-    @cute.jit
-    def _piece_end(self, acc, ctid, cut, coords, tCcC, sEpi, scalars, outs, streamk, sFlag,
-                   gather):
-        """A stream-K piece's sums in ``acc``, ``cut`` = (piece's tile, first unit, first unit
-        in its tile, units, whole tiles, stream-K tiles): the fix-up if the piece is cut
-        (asynchronous where the launch has it and the tile's pieces fit, ``stream_k_fixup``
-        otherwise), then the epilogue of tile ``coords`` = (row tile, token tile) where this
-        CTA finishes it."""
-        piece, u, kt0, count, whole, sk_tiles = cut
-        last = cutlass.Boolean(True)
-        gathers = cutlass.Boolean(False)  # the asynchronous fix-up takes the tile
-        pieces = cutlass.Int32(0)
-        if cutlass.const_expr(self.async_fixup):
-            if count != self.tile_units:
-                _, pieces = tile_cut(piece - whole, self.tile_units, sk_tiles, self.per_range)
-                gathers = pieces - 1 <= self.fixup_slots
-            if gathers:
-                if cutlass.const_expr(self.wg_k_split):
-                    last = cutlass.Boolean(False)
-                    if ctid < 128:  # warpgroup 0 holds the piece
-                        last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
-                else:
-                    last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
-        if not gathers and count != self.tile_units:
-            fixup = (acc, piece - whole, u - whole * self.tile_units, self.tile_units,
-                     sk_tiles, ctid, *streamk, sFlag, piece)
-            if cutlass.const_expr(self.wg_k_split):
-                if ctid < 128:  # warpgroup 0 holds the piece
-                    last = stream_k_fixup(*fixup, threads=128, head_check=self.splits == 1)
-            else:
-                last = stream_k_fixup(*fixup, head_check=self.splits == 1,
-                                      per_range=self.per_range)
-        if last:
-            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, *coords)
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
@@ -852,16 +790,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if kt0 == 0:
             add_gathered(acc, pieces, *gather, ctid, threads=self.fixup_threads)
         else:
-            store_tail(acc, ctid, streamk[0], threads=self.fixup_threads,
-                       per_range=self.per_range)
+            store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last
 
     def _fixup_warp_free(self) -> bool:
         """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
-        return True
-
-    def _pair_k_free(self) -> bool:
-        """Whether ``PAIR_K`` may apply: the epilogue runs in the consumers alone."""
         return True
 
     @cute.jit
@@ -875,19 +808,19 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         u, end = self._stream_range(whole, sk_tiles)
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
-        _, pieces = tile_cut(piece - whole, self.tile_units, sk_tiles, self.per_range)
+        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
         if kt0 != 0 and pieces - 1 <= self.fixup_slots:
-            release_tail(piece - whole, self.tile_units, sk_tiles, streamk[1], piece,
-                         threads=self.fixup_threads, per_range=self.per_range)
+            release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
+                         threads=self.fixup_threads)
         # the last piece: from the last tile's start or the range's, whichever is later
-        last_tile = (end - 1) // self.tile_units
-        u = cutlass.max(u, last_tile * self.tile_units)
+        last_tile = (end - 1) // self.k_tiles
+        u = cutlass.max(u, last_tile * self.k_tiles)
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
-        _, pieces = tile_cut(piece - whole, self.tile_units, sk_tiles, self.per_range)
-        if kt0 == 0 and count != self.tile_units and pieces - 1 <= self.fixup_slots:
+        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
+        if kt0 == 0 and count != self.k_tiles and pieces - 1 <= self.fixup_slots:
             if cute.arch.lane_idx() == 0:
-                gather_pieces(piece - whole, self.tile_units, sk_tiles, *streamk, piece,
-                              *gather, self.piece_words, self.per_range)
+                gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
+                              *gather, self.piece_words)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
@@ -952,40 +885,27 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
 
     @cute.jit
-    def _pair_sum(self, acc, ctid, rank, sRecv, recv_bar, empty_bar=None,
-                  threads: cutlass.Constexpr = 128, phase=0):
-        """The sum of a piece's two halves in a cluster of two, by the ``threads`` holding
-        them in both CTAs (warpgroup 0 with ``pair_pieces``, all consumers with ``pair_k``):
-        the second CTA (``rank`` 1) stores its ``acc`` into the first's ``sRecv`` (16 bytes a
-        thread and store, element-major, thread-minor: a warp's 512 contiguous bytes),
-        completing on the first's ``recv_bar``; the first expects those bytes, waits and adds
-        them (half 0 + half 1: the same order on every run). Returns whether this CTA holds
-        the sum (the first). ``empty_bar`` (``pair_k``, the pair sums a piece after piece:
-        ``phase`` its count's parity): each of the first CTA's warps arrives on the second's
-        once it has read, and the second waits for that before it stores again."""
+    def _pair_sum(self, acc, ctid, rank, sRecv, recv_bar):
+        """``pair_pieces``, by warpgroup 0 of both CTAs with the piece's sums: the second CTA
+        (``rank`` 1) stores its ``acc`` into the first's ``sRecv`` (16 bytes a thread and
+        store, element-major, thread-minor: a warp's 512 contiguous bytes), completing on the
+        first's ``recv_bar``; the first expects those bytes, waits and adds them (K half 0 +
+        K half 1: the same order on every run)."""
         acc32 = cute.recast_tensor(acc, cutlass.Int32)
         quads = cute.size(acc) // 4
         if rank == 1:
-            if cutlass.const_expr(empty_bar is not None):
-                cute.arch.mbarrier_wait(empty_bar, phase ^ 1)  # (fresh: parity 1 is done)
             for j in cutlass.range_constexpr(quads):
-                at = cute.make_ptr(cutlass.Int32,
-                                   (sRecv.iterator + (j * threads + ctid) * 4).toint(),
+                at = cute.make_ptr(cutlass.Int32, (sRecv.iterator + (j * 128 + ctid) * 4).toint(),
                                    cute.AddressSpace.smem, assumed_align=16)
                 cute.arch.store_async_dsmem(
                     at, (acc32[4 * j], acc32[4 * j + 1], acc32[4 * j + 2], acc32[4 * j + 3]),
                     recv_bar, 0)
         else:
             if ctid == 0:
-                cute.arch.mbarrier_arrive_and_expect_tx(recv_bar, 4 * cute.size(acc) * threads)
-            cute.arch.mbarrier_wait(recv_bar, phase)
+                cute.arch.mbarrier_arrive_and_expect_tx(recv_bar, 4 * cute.size(acc) * 128)
+            cute.arch.mbarrier_wait(recv_bar, 0)
             for i in cutlass.range_constexpr(cute.size(acc)):
-                acc[i] = acc[i] + sRecv[((i // 4) * threads + ctid) * 4 + i % 4]
-            if cutlass.const_expr(empty_bar is not None):
-                cute.arch.sync_warp()
-                if cute.arch.lane_idx() == 0:
-                    cute.arch.mbarrier_arrive(empty_bar, 1, scope=nvvm.MemScopeKind.CLUSTER)
-        return rank == 0
+                acc[i] = acc[i] + sRecv[((i // 4) * 128 + ctid) * 4 + i % 4]
 
     @cute.jit
     def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):

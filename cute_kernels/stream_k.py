@@ -67,13 +67,6 @@ def _cta_of(u, units, ctas):
 
 
 @cute.jit
-def range_of_cta(per_range: cutlass.Constexpr):
-    """(this CTA's stream-K range, the ranges): one CTA a range, or ``per_range`` (a cluster
-    of two with ``NVFP4GemmLargeM.pair_k``, whose first CTA alone takes part in the fix-up)."""
-    return (cute.arch.block_idx()[0] // per_range, cute.arch.grid_dim()[0] // per_range)
-
-
-@cute.jit
 def _slot_start(cta, last_of_range, per_thread: cutlass.Constexpr, threads: cutlass.Constexpr,
                 ctid):
     """Where thread ``ctid``'s words of a piece of CTA ``cta`` start in the workspace: slot
@@ -87,7 +80,7 @@ def _slot_start(cta, last_of_range, per_thread: cutlass.Constexpr, threads: cutl
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
                    mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
                    threads: cutlass.Constexpr = CONSUMER_THREADS,
-                   head_check: cutlass.Constexpr = True, per_range: cutlass.Constexpr = 1):
+                   head_check: cutlass.Constexpr = True):
     """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
     stream-K region of ``tiles`` tiles), run by the ``threads`` consumer threads (``ctid``; all
     256, or warpgroup 0 where it holds the tile alone) with their ``acc`` fragments: store the
@@ -95,9 +88,9 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     whether the others are all in: it is then last without either); returns whether this CTA
     arrived last, its ``acc`` then holding the tile's whole sum. ``head_check`` is for ranges
     that run one after another (stream-K proper); a K split's pieces run side by side, where
-    the check would mostly find the others still out and cost a round trip. ``per_range``:
-    CTAs a range (``range_of_cta``)."""
-    c, ctas = range_of_cta(per_range)
+    the check would mostly find the others still out and cost a round trip."""
+    ctas = cute.arch.grid_dim()[0]
+    c = cute.arch.block_idx()[0]
     units = tiles * k_tiles
     per_thread = cute.size(acc)
     first_unit = tile * k_tiles
@@ -195,9 +188,9 @@ def max_pieces(row_tiles: int, k_tiles: int, sms: int) -> int:
 
 
 @cute.jit
-def tile_cut(tile, k_tiles: cutlass.Constexpr, tiles, per_range: cutlass.Constexpr = 1):
-    """(the range holding the head piece, pieces) of stream-K ``tile`` of ``tiles``."""
-    _, ctas = range_of_cta(per_range)
+def tile_cut(tile, k_tiles: cutlass.Constexpr, tiles):
+    """(the CTA holding the head piece, pieces) of stream-K ``tile`` of ``tiles``."""
+    ctas = cute.arch.grid_dim()[0]
     units = tiles * k_tiles
     first_unit = tile * k_tiles
     c_first = _cta_of(first_unit, units, ctas)
@@ -206,10 +199,10 @@ def tile_cut(tile, k_tiles: cutlass.Constexpr, tiles, per_range: cutlass.Constex
 
 @cute.jit
 def store_tail(acc: cute.Tensor, ctid, mWork: cute.Tensor,
-               threads: cutlass.Constexpr = CONSUMER_THREADS, per_range: cutlass.Constexpr = 1):
-    """Asynchronous fix-up, by the consumers: a tail piece's partial (always its range's first
+               threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """Asynchronous fix-up, by the consumers: a tail piece's partial (always its CTA's first
     piece: slot ``2 c``) to the workspace; the fix-up warp releases it (``release_tail``)."""
-    mine = _slot_start(range_of_cta(per_range)[0], 0, cute.size(acc), threads, ctid)
+    mine = _slot_start(cute.arch.block_idx()[0], 0, cute.size(acc), threads, ctid)
     for i in cutlass.range_constexpr(cute.size(acc)):
         mWork[mine + i * threads] = acc[i]
     pipeline.NamedBarrier(barrier_id=TAIL_STORED_BARRIER, num_threads=threads + 32).arrive()
@@ -217,16 +210,15 @@ def store_tail(acc: cute.Tensor, ctid, mWork: cute.Tensor,
 
 @cute.jit
 def release_tail(tile, k_tiles: cutlass.Constexpr, tiles, mCount: cute.Tensor, counter,
-                 threads: cutlass.Constexpr = CONSUMER_THREADS,
-                 per_range: cutlass.Constexpr = 1):
+                 threads: cutlass.Constexpr = CONSUMER_THREADS):
     """Asynchronous fix-up, by the fix-up warp: once the consumers' stores of this CTA's tail
     piece of ``tile`` are in (the barrier orders them before lane 0's release, which covers
     them), set the piece's bit in the tile's counter."""
     pipeline.NamedBarrier(barrier_id=TAIL_STORED_BARRIER,
                           num_threads=threads + 32).arrive_and_wait()
     if cute.arch.lane_idx() == 0:
-        c_first, _ = tile_cut(tile, k_tiles, tiles, per_range)
-        piece = range_of_cta(per_range)[0] - c_first
+        c_first, _ = tile_cut(tile, k_tiles, tiles)
+        piece = cute.arch.block_idx()[0] - c_first
         cute.arch.red(mCount.iterator + counter, cutlass.Int32(1) << piece, op="add",
                       dtype=cutlass.Int32, sem="release", scope="gpu")
 
@@ -234,12 +226,12 @@ def release_tail(tile, k_tiles: cutlass.Constexpr, tiles, mCount: cute.Tensor, c
 @cute.jit
 def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
                   mCount: cute.Tensor, counter, sPieces: cute.Tensor, gathered,
-                  words: cutlass.Constexpr, per_range: cutlass.Constexpr = 1):
+                  words: cutlass.Constexpr):
     """Asynchronous fix-up, by lane 0 of the head CTA's fix-up warp: bulk-copy the other
     pieces of ``tile`` (``words`` fp32 each) into ``sPieces`` (piece p at (p - 1) words) as
     their bits appear in the counter, completing on the mbarrier ``gathered``; then reset
     the counter for the next launch."""
-    c_first, pieces = tile_cut(tile, k_tiles, tiles, per_range)
+    c_first, pieces = tile_cut(tile, k_tiles, tiles)
     cute.arch.mbarrier_arrive_and_expect_tx(gathered, (pieces - 1) * words * 4)
     want = (cutlass.Int32(1) << pieces) - 2
     seen = cutlass.Int32(0)

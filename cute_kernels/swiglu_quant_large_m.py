@@ -123,11 +123,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         """The asynchronous fix-up's warp is idle unless all three side warps quantize."""
         return self.quantizers < FIXUP_WARP
 
-    def _pair_k_free(self) -> bool:
-        """Not here: the side warps' quantization would wait for tiles the second CTA of a
-        pair never has."""
-        return False
-
     def _w_box_rows(self) -> int:
         """``wg_k_split``: the up and gate halves of a tile are boxes of 32 rows."""
         return GATE_UP_GROUP // 2 if self.wg_k_split else self.tile_n

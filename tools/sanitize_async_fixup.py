@@ -1,6 +1,5 @@
 """The asynchronous stream-K fix-up's launches (``NVFP4GemmLargeM.ASYNC_FIXUP``, uncached
-compiles), and stream-K on clusters of two (``PAIR_K``) with either fix-up, for
-compute-sanitizer: imported at the end of ``sanitize_probe``, or alone
+compiles) for compute-sanitizer: imported at the end of ``sanitize_probe``, or alone
 (``python tools/sanitize_async_fixup.py``)."""
 
 import torch
@@ -19,26 +18,18 @@ one = torch.full((1,), 0.5, device="cuda")
 LAUNCHES = [(13, 1160, 1664, (16, 0, 6), {}), (13, 256, 4096, (16, 0, 20), {}),
             (200, 1160, 832, (16, 0, 9), {"hybrid": True}),
             (13, 1160, 1664, (16, 0, 12), {"k_groups": 2, "wg_k_split": True})]
-# ``PAIR_K``: 10 tiles of 13 units on 6 ranges, two K groups a stage on 15 ranges
-PAIR_LAUNCHES = [(13, 1160, 1664, (16, 0, 12), {}),
-                 (29, 1160, 4096, (32, 0, 30), {"k_groups": 2})]
 
 
-def plain_launches(shapes):
-    """The plain kernel's stream-K launches of ``shapes`` ((M, N, K, config, options))."""
-    for m, n, k, config, options in shapes:
+def launches():
+    """The plain kernel's ``LAUNCHES`` and the fused kernel's stream-K launch with two
+    quantizer warps beside the fix-up warp."""
+    for m, n, k, config, options in LAUNCHES:
         b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda",
                                                        dtype=torch.bfloat16), 50.0)
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         launch_large_m(x, b, b_sf, one, torch.empty(m, n, device="cuda"), config,
                        stream_k=True, compile_fn=compile_nvfp4_gemm_large_m.uncached,
                        **options)
-
-
-def launches():
-    """The plain kernel's ``LAUNCHES`` and the fused kernel's stream-K launch with two
-    quantizer warps beside the fix-up warp."""
-    plain_launches(LAUNCHES)
     w, w_sf = reference.nvfp4_quantize(torch.randn(640, 832, device="cuda",
                                                    dtype=torch.bfloat16), 50.0)
     a, a_sf = reference.nvfp4_quantize(torch.randn(45, 832, device="cuda",
@@ -52,8 +43,5 @@ def launches():
 
 with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": True}):
     launches()
-for on in (True, False):
-    with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": on, "PAIR_K": True}):
-        plain_launches(PAIR_LAUNCHES)
 torch.cuda.synchronize()
 print("async fix-up probe ran")
