@@ -9,11 +9,13 @@ python -m pytest -m gpu --collect-only -q -p no:cacheprovider 2>/dev/null | grep
   > /tmp/ids.txt
 echo "$(wc -l < /tmp/ids.txt) GPU tests"
 split -n l/12 /tmp/ids.txt /tmp/shard.
+set -f  # (test ids hold [...]: no globbing)
 for f in /tmp/shard.*; do
   timeout 530 python -m pytest -v -p no:cacheprovider $(cat "$f") \
     > "/tmp/logs/t-$(basename "$f").log" 2>&1 &
 done
 wait
+set +f
 echo "tests done after $(elapsed) s"
 cat /tmp/logs/t-shard.*.log > "$OUT/gpu-tests.log"
 echo "passed $(grep -c ' PASSED' "$OUT/gpu-tests.log"), failed $(grep -c ' FAILED' "$OUT/gpu-tests.log"), errors $(grep -c ' ERROR' "$OUT/gpu-tests.log")"
