@@ -9,8 +9,9 @@ python -m pytest -m gpu --collect-only -q -p no:cacheprovider 2>/dev/null | grep
   > /tmp/ids.txt
 echo "$(wc -l < /tmp/ids.txt) GPU tests"
 split -n l/12 /tmp/ids.txt /tmp/shard.
+shards=(/tmp/shard.*)
 set -f  # (test ids hold [...]: no globbing)
-for f in /tmp/shard.*; do
+for f in "${shards[@]}"; do
   timeout 530 python -m pytest -v -p no:cacheprovider $(cat "$f") \
     > "/tmp/logs/t-$(basename "$f").log" 2>&1 &
 done
