@@ -453,6 +453,8 @@ def wg_k_pairs(m: int, n: int, k: int) -> bool:
 # activation pass spread over the SMs, up to ``PDL_SPREAD_TRIGGER_MAX_M``
 PDL_TRIGGER_MAX_M = 256
 PDL_SPREAD_TRIGGER_MAX_M = 512
+# stream-K launches that trigger spread their pass on token tiles up to this wide
+PDL_STREAM_K_SPREAD_MAX_TILE = 32
 
 
 def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stream_k: bool,
@@ -472,11 +474,16 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
     14.79). Session 35 lost with several tiles a CTA (7168x2048 M = 1024 45.27 / 47.30).
 
     Stream-K, one token tile, up to ``PDL_TRIGGER_MAX_M`` tokens: the trigger, the spread
-    only on 16-token tiles (``tools/narrow_spread_probe.py``, M = 16, trigger / both:
-    9216x7168 19.90 / 19.48, 5120x17408 24.26 / 23.81, 7168x18432 30.94 / 30.43), where it
-    lost on wider ones (M = 64: 7168x18432 39.87 / 40.50, 36864x7168 70.74 / 71.12; with the
-    first spread pass, 4 units a thread, 7168x18432 M = 64 40.25 untriggered / 39.79 /
-    40.34). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65).
+    on 16- and 32-token tiles (``tools/narrow_spread_probe.py``, M = 16, trigger / both:
+    9216x7168 19.90 / 19.48, 5120x17408 24.26 / 23.81, 7168x18432 30.94 / 30.43; session 50,
+    with the asynchronous fix-up, M = 32, untriggered / trigger / both, two rounds:
+    7168x18432 29.43, 29.40 / 29.17, 29.18 / 28.85, 28.90, 5120x17408 22.62, 22.68 / 22.31,
+    22.27 / 21.95, 21.99, 9216x7168 19.07, 19.08 / 18.87, 18.83 / 18.31, 18.31). 64-token
+    tiles keep it unspread: mixed in session 50 (M = 64, trigger / both: 7168x18432 36.52,
+    36.47 / 36.64, 36.65, 5120x17408 29.60, 29.66 / 30.13, 30.12, 9216x7168 22.08, 22.10 /
+    21.76, 21.75), lost in session 36 (7168x18432 39.87 / 40.50, 36864x7168 70.74 / 71.12;
+    with the first spread pass, 4 units a thread, 7168x18432 M = 64 40.25 untriggered / 39.79
+    / 40.34). Over two token tiles both lost (5120x17408 M = 256 68.35 / 69.03 / 68.65).
     With more tiles than CTAs, the trigger alone where the launch holds two CTAs an SM, on
     16- or 32-token tiles (H200 2026-12-01, session 38, ``tools/pass_spread_probe.py``,
     untriggered / trigger / both: 36864x7168 M = 16 50.16 / 48.42 / 49.05, M = 32 53.24 /
@@ -490,7 +497,7 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
         one_row = m <= PDL_TRIGGER_MAX_M and tok_tiles == 1
         fits = tiles <= ctas
         trigger = one_row and (fits or (tile_m <= 32 and ctas >= 2 * H200_SMS))
-        return trigger, trigger and fits and tile_m <= 16
+        return trigger, trigger and fits and tile_m <= PDL_STREAM_K_SPREAD_MAX_TILE
     pieces = 2 if pair_pieces else splits
     trigger = m <= PDL_SPREAD_TRIGGER_MAX_M and tiles * pieces <= ctas
     return trigger, trigger
