@@ -198,114 +198,6 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
             chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
 
 
-class PersistentGroupPass:
-    """Mixed into a 64-group kernel (``NVFP4DequantUnitScale`` or ``NVFP4DequantPermutedK``,
-    whose ``_load_words``, ``_load_scales`` and ``_chunk`` it reuses): a resident grid of
-    ``ctas_per_sm`` CTAs an SM (the launch bound holds their registers), CTA c taking the
-    units ``[c U / G, (c + 1) U / G)``, thread t every 256th of them from the range's start
-    + t, with the loads of its next ``depth`` - 1 units in flight while it writes one. The
-    grid launched in waves leaves the last wave part-empty (M = 4096, K = 7168: 1792 CTAs at 5
-    an SM, 2.7 waves), and the pass ran at ~84% of a copy's rate there; here every thread has
-    the same number of units, give or take one. A probe's form (``PERSISTENT_PASS``)."""
-
-    def _persistent_setup(self, depth: int, ctas_per_sm: int, sms: int):
-        assert depth >= 1 and ctas_per_sm >= 1
-        self.depth, self.max_ctas, self.min_ctas = depth, ctas_per_sm * sms, ctas_per_sm
-
-    @cute.jit
-    def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
-        units = mW.shape[0] * 4
-        out_units = mOut.shape[0] * 4
-        m = mW.shape[0] * 64 // self.k
-        sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
-                                                             (self.kb + 3) // 4 * 4))
-        per_cta = self.threads * self.depth
-        ctas = cutlass.min((out_units + per_cta - 1) // per_cta, self.max_ctas)
-        self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
-            grid=(ctas, 1, 1), block=(self.threads, 1, 1), stream=stream, use_pdl=self.pdl,
-            # (the carveout given: no shared memory here, and none to ask the device about)
-            min_blocks_per_mp=self.min_ctas, preferred_smem_carveout=0)
-
-    @cute.kernel
-    def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
-               units: cutlass.Int32, out_units: cutlass.Int32):
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        grid = cute.arch.grid_dim()[0]
-        if cutlass.const_expr(self.pdl):
-            cute.arch.griddepcontrol_launch_dependents()
-            cute.arch.griddepcontrol_wait()
-        start = cutlass.Int32(cutlass.Int64(bidx) * cutlass.Int64(out_units)
-                              // cutlass.Int64(grid))
-        end = cutlass.Int32(cutlass.Int64(bidx + 1) * cutlass.Int64(out_units)
-                            // cutlass.Int64(grid))
-        first = start + tidx
-        count = cutlass.Int32(0)  # this thread's units
-        if first < end:
-            count = (end - first + self.threads - 1) // self.threads
-        depth = self.depth
-        words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32) for _ in range(depth)]
-        sfs = [cute.make_rmem_tensor((4,), cutlass.Float8E4M3FN) for _ in range(depth)]
-        for d in cutlass.range_constexpr(depth):
-            self._load_unit(mW, mSF, sSF, first + d * self.threads, d < count, units,
-                            words[d], sfs[d])
-        two63 = in_register(BF16X2_POW2_63)
-        rounds = count // depth
-        for r in cutlass.range(rounds, unroll=1):
-            for d in cutlass.range_constexpr(depth):
-                i = r * depth + d
-                u = first + i * self.threads
-                self._write_unit(mOut, u, units, words[d], sfs[d], two63)
-                self._load_unit(mW, mSF, sSF, u + depth * self.threads, i + depth < count,
-                                units, words[d], sfs[d])
-        for d in cutlass.range_constexpr(depth):  # the last count % depth units
-            i = rounds * depth + d
-            if i < count:
-                self._write_unit(mOut, first + i * self.threads, units, words[d], sfs[d],
-                                 two63)
-
-    @cute.jit
-    def _load_unit(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, u, wanted,
-                   units, words, sf):
-        """Unit ``u``'s code words and scales into ``words`` / ``sf``, if ``wanted`` and it
-        has codes (units past them are zero rows)."""
-        if wanted:
-            if u < units:
-                self._load_words(mW, u, words)
-                self._load_scales(mSF, sSF, u // 4, sf)
-
-    @cute.jit
-    def _write_unit(self, mOut: cute.Tensor, u, units, words, sf, two63):
-        """Unit ``u``'s two output chunks: decoded, or zeros past the codes."""
-        if u < units:
-            sf32 = sf.load().to(cutlass.Float32)
-            for b in cutlass.range_constexpr(2):
-                chunk = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                self._chunk(words, sf32, u % 4, b, two63, chunk)
-                cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4), (u // 4, 4 * b + u % 4)))
-        else:
-            zeros = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-            zeros.fill(0)
-            for b in cutlass.range_constexpr(2):
-                cute.autovec_copy(zeros, cute.local_tile(mOut, (1, 4), (u // 4, 4 * b + u % 4)))
-
-
-class NVFP4DequantPermutedKPersistent(PersistentGroupPass, NVFP4DequantPermutedK):
-    """``NVFP4DequantPermutedK`` on ``PersistentGroupPass``'s resident grid."""
-
-    def __init__(self, k: int, depth: int, ctas_per_sm: int, sms: int):
-        NVFP4DequantPermutedK.__init__(self, k)
-        self._persistent_setup(depth, ctas_per_sm, sms)
-
-
-class NVFP4DequantUnitScalePersistent(PersistentGroupPass, NVFP4DequantUnitScale):
-    """``NVFP4DequantUnitScale`` on ``PersistentGroupPass``'s resident grid."""
-
-    def __init__(self, k: int, depth: int, ctas_per_sm: int, sms: int):
-        NVFP4DequantUnitScale.__init__(self, k)
-        self._persistent_setup(depth, ctas_per_sm, sms)
-
-
 def _compile_group_kernel(kernel):
     """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M'*K/64, 32], M' >= M
     (zeros past M)."""
@@ -332,15 +224,6 @@ def compile_nvfp4_dequant_unit_scale(k: int, ctas_per_sm: int = 0, units_per_thr
     ``ctas_per_sm`` and ``units_per_thread`` as its."""
     return _compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm,
                                                        units_per_thread=units_per_thread))
-
-
-@jit.cached
-def compile_nvfp4_dequant_persistent(k: int, permuted: bool, depth: int, ctas_per_sm: int,
-                                     sms: int):
-    """Tensor-free compile of ``PersistentGroupPass``'s kernels (permuted K order or not):
-    static K (a multiple of 64), dynamic M."""
-    cls = NVFP4DequantPermutedKPersistent if permuted else NVFP4DequantUnitScalePersistent
-    return _compile_group_kernel(cls(k, depth, ctas_per_sm, sms))
 
 
 @jit.cached
