@@ -34,8 +34,9 @@ def _triggers(m, n, k):
     (64, 4096, 7168, (True, True)),    # two K pieces in a cluster pair
     (128, 4096, 7168, (True, True)),   # two K pieces through global memory
     (64, 9216, 7168, (True, False)), (128, 9216, 7168, (True, False)),  # stream-K
-    (16, 7168, 18432, (True, True)), (64, 7168, 18432, (True, False)),  # spread: 16- and
-    (16, 9216, 7168, (True, True)), (32, 7168, 18432, (True, True)),    # 32-token tiles
+    # spread: 16- and 32-token tiles, not 64
+    (16, 7168, 18432, (True, True)), (64, 7168, 18432, (True, False)),
+    (16, 9216, 7168, (True, True)), (32, 7168, 18432, (True, True)),
     (32, 9216, 7168, (True, True)), (32, 5120, 17408, (True, True)),
     (256, 5120, 17408, (False, False)),  # stream-K over two token tiles
     (1024, 4096, 7168, (False, False)), (1024, 7168, 2048, (False, False)),  # past 512
