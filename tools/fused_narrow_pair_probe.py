@@ -21,6 +21,9 @@ trigger, and the spread pass on 16-token tiles only, ``pdl_trigger_plan``). Poin
 34816x5120 M = 16. There "public" is the public route (triggered) and "narrow" untriggered.
 On 36864x7168 and 34816x5120 at 16 tokens or fewer (more tiles than CTAs), "unspread" is the
 trigger without the spread pass, as ``nvfp4_gemm``'s launch takes it since session 38.
+At 17..32 tokens on weights of one CTA an SM (9216x7168 M = 32, point 13), "spread32" is the
+trigger with the spread pass on the 32-token tiles, as ``nvfp4_gemm``'s launch takes it since
+session 50 (prepared in session 50, unmeasured).
 Per point, a check of the wgmma launch's codes and scales against the public route's (the same
 h: equal but at rounding boundaries), then graph us of back-to-back calls (interleaved, two
 rounds). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
@@ -47,16 +50,17 @@ POINTS = [(4096, 7168, 9, True), (4096, 7168, 12, True), (4096, 7168, 16, True),
           (34816, 5120, 16, False)]
 
 
-def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool, spread: bool = True):
+def narrow(a, a_sf, w, w_sf, q, sf, trigger: bool, spread: bool = True,
+           spread_max_tile: int = 16):
     """The fused kernel on ``nvfp4_gemm``'s 16- or 32-token stream-K launch ("narrow",
-    ``large_m_route``'s tile), with the PDL trigger (and on 16-token tiles the spread pass,
-    unless not ``spread``) or without."""
+    ``large_m_route``'s tile), with the PDL trigger (and on tiles of at most
+    ``spread_max_tile`` tokens the spread pass, unless not ``spread``) or without."""
     two_i, k, m = w.shape[0], w.shape[1] * 8, a.shape[0]
     tile = large_m_route(max(m, 9), two_i // 2, k)[1]
     config, stream_k, options = route_launch("narrow", tile, m, two_i, k)
     k_order = wgmma_k_order(w)
     a_bf16 = bf16_activations(a, a_sf, k_order, -(-m // tile) * tile,
-                              spread=spread and trigger and tile <= 16)
+                              spread=spread and trigger and tile <= spread_max_tile)
     launch_large_m(a_bf16, w, w_sf, alpha, gs, q, sf, config, stream_k=stream_k,
                    k_order=k_order, pdl_trigger=trigger, **options)
 
@@ -79,6 +83,8 @@ for two_i, k, m, fp4 in select_shapes(POINTS):
         calls["narrow"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, False)
         if m <= 16 and two_i >= 32768:  # more tiles than CTAs: the trigger alone too
             calls["unspread"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, True, False)
+        if 16 < m <= 32 and two_i < 32768:  # one CTA an SM: the spread on 32-token tiles
+            calls["spread32"] = lambda w: narrow(a, a_sf, w[0], w[1], q, sf, True, True, 32)
     label = f"fused {'W4A4' if fp4 else 'W4A16'} {two_i}x{k} M={m}"
     if not warm_only():
         calls["public"](weights[0])
