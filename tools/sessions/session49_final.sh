@@ -10,9 +10,7 @@ POINTS="1 2 0 6 7 12 20 30 31"
 warm_points prefetch_depth_probe 240 $POINTS
 gpu_tests 280 /tmp/logs/t-async.log tests/test_async_fixup.py &
 gpu_tests 280 /tmp/logs/t-large.log tests/test_nvfp4_gemm_large_m.py &
-report_warm "warm-up + tests"
-test_summary
-cp /tmp/logs/t-*.log "$OUT/"
+report_warm_and_tests
 sanitize_script sanitize_async_fixup
 run_points prefetch_depth_probe 200 $POINTS
 echo "done after $(elapsed) s"

@@ -16,9 +16,7 @@ gpu_tests 280 /tmp/logs/t-fused.log tests/test_nvfp4_gemm_swiglu_quant.py \
   -k "stream_k or narrow or pieces or graph or chain or large_m_matches" &
 gpu_tests 280 /tmp/logs/t-gemm.log tests/test_nvfp4_gemm.py \
   -k "stream_k or packed or graph or chain or 9_tokens or matches_fp64" &
-report_warm "warm-up + tests"
-test_summary
-cp /tmp/logs/t-*.log "$OUT/"
+report_warm_and_tests
 sanitize_script sanitize_async_fixup
 run_points prefetch_depth_probe 300 $POINTS
 run_points wgk_stream_k_probe 120 0 1 2 3 4

@@ -11,9 +11,7 @@ timeout 60 python -c "from cutlass.utils import HardwareInfo as H
 print('clusters of two at once:', H().get_max_active_clusters(2))"
 warm_points prefetch_depth_probe 240 $POINTS
 gpu_tests 200 /tmp/logs/t-pairk.log tests/test_pair_k.py &
-report_warm "warm-up + tests"
-test_summary
-cp /tmp/logs/t-*.log "$OUT/"
+report_warm_and_tests
 sanitize_script sanitize_async_fixup
 run_points prefetch_depth_probe 260 $POINTS
 echo "done after $(elapsed) s"
