@@ -9,9 +9,7 @@ export CUTE_KERNELS_PROBE_FORMS=async
 POINTS="1 2 0 6 7 12 20 29"
 warm_points prefetch_depth_probe 240 $POINTS
 gpu_tests 200 /tmp/logs/t-async.log tests/test_async_fixup.py &
-report_warm "warm-up + tests"
-test_summary
-cp /tmp/logs/t-async.log "$OUT/"
+report_warm_and_tests
 sanitize_script sanitize_async_fixup
 run_points prefetch_depth_probe 300 $POINTS
 echo "done after $(elapsed) s"
