@@ -751,35 +751,44 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 read, release = self._mainloop(*step, read, release, count)
                 self._trigger_dependents()
                 self._reduce_warpgroups(acc, ctid, sRed)
-                last = cutlass.Boolean(True)
-                gathers = cutlass.Boolean(False)  # the asynchronous fix-up takes the tile
-                pieces = cutlass.Int32(0)
-                if cutlass.const_expr(self.async_fixup):
-                    if count != self.k_tiles:
-                        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
-                        gathers = pieces - 1 <= self.fixup_slots
-                    if gathers:
-                        if cutlass.const_expr(self.wg_k_split):
-                            last = cutlass.Boolean(False)
-                            if ctid < 128:  # warpgroup 0 holds the piece
-                                last = self._async_piece(acc, ctid, gather, streamk, kt0,
-                                                         pieces)
-                        else:
-                            last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
-                if not gathers and count != self.k_tiles:
-                    fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles,
-                             sk_tiles, ctid, *streamk, sFlag, piece)
-                    if cutlass.const_expr(self.wg_k_split):
-                        if ctid < 128:  # warpgroup 0 holds the piece
-                            last = stream_k_fixup(*fixup, threads=128,
-                                                  head_check=self.splits == 1)
-                    else:
-                        last = stream_k_fixup(*fixup, head_check=self.splits == 1)
+                last = self._piece_fixup(acc, ctid, (piece, u, kt0, count, whole, sk_tiles),
+                                         streamk, sFlag, gather)
                 if last:
                     self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
                                         tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
+
+    @cute.jit
+    def _piece_fixup(self, acc, ctid, cut, streamk, sFlag, gather):
+        """A stream-K piece's fix-up, ``cut`` = (its tile, first unit, first k-tile in the
+        tile, k-tiles, whole tiles, stream-K tiles): the asynchronous one where the launch
+        has it and the tile's pieces fit, ``stream_k_fixup`` otherwise, nothing for a whole
+        tile; returns whether this CTA finishes the tile (``acc`` then holds its sums)."""
+        piece, u, kt0, count, whole, sk_tiles = cut
+        last = cutlass.Boolean(True)
+        gathers = cutlass.Boolean(False)  # the asynchronous fix-up takes the tile
+        pieces = cutlass.Int32(0)
+        if cutlass.const_expr(self.async_fixup):
+            if count != self.k_tiles:
+                _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
+                gathers = pieces - 1 <= self.fixup_slots
+            if gathers:
+                if cutlass.const_expr(self.wg_k_split):
+                    last = cutlass.Boolean(False)
+                    if ctid < 128:  # warpgroup 0 holds the piece
+                        last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
+                else:
+                    last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
+        if not gathers and count != self.k_tiles:
+            fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles, sk_tiles,
+                     ctid, *streamk, sFlag, piece)
+            if cutlass.const_expr(self.wg_k_split):
+                if ctid < 128:  # warpgroup 0 holds the piece
+                    last = stream_k_fixup(*fixup, threads=128, head_check=self.splits == 1)
+            else:
+                last = stream_k_fixup(*fixup, head_check=self.splits == 1)
+        return last
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
