@@ -511,16 +511,19 @@ def packed_route(m: int, i: int, k: int) -> tuple[str, object]:
 def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
     """(trigger, spread) of the fused kernel on the "narrow" route (``nvfp4_gemm``'s
     stream-K launch with ``tile_m``-token tiles and ``ctas_per_sm`` CTAs an SM): the PDL
-    trigger after the first main loop on 16-token tiles, with the spread activation pass, and
-    on 32-token tiles at two CTAs an SM. It differs from ``pdl_trigger_plan`` (the plain
-    GEMM's): the fused kernel gained with more tiles than CTAs, and lost on 32-token tiles
-    at one CTA an SM. H200 2026-12-01, session 38, ``tools/fused_narrow_pair_probe.py``,
+    trigger after the first main loop on 16- and 32-token tiles; the spread activation pass on
+    16-token tiles, and on 32-token tiles at one CTA an SM. It differs from
+    ``pdl_trigger_plan`` (the plain GEMM's): the fused kernel gained from the spread with more
+    tiles than CTAs. H200 2026-12-01, session 38, ``tools/fused_narrow_pair_probe.py``,
     permuted words, graph us, untriggered / triggered: 36864x7168 M = 16 50.22 / 49.46,
-    M = 32 53.01 / 51.46; 34816x5120 M = 16 37.79 / 36.76; 9216x7168 M = 32 22.99 / 23.30; at
-    9..16 tokens on 9216x7168 (the small kernel until then, 20.47 / 20.53 / 20.49 at M = 9 /
-    12 / 16) 22.03 / 19.92, 21.98 / 20.04, 22.01 / 20.02."""
-    trigger = tile_m <= 16 or (tile_m <= 32 and ctas_per_sm >= 2)
-    return trigger, tile_m <= 16
+    M = 32 53.01 / 51.46; 34816x5120 M = 16 37.79 / 36.76; at 9..16 tokens on 9216x7168 (the
+    small kernel until then, 20.47 / 20.53 / 20.49 at M = 9 / 12 / 16) 22.03 / 19.92, 21.98 /
+    20.04, 22.01 / 20.02. At one CTA an SM the 32-token tiles lost to the trigger then
+    (9216x7168 M = 32 22.99 / 23.30), before the asynchronous stream-K fix-up; session 51
+    (2026-12-02, same probe, two rounds, untriggered / trigger / trigger + spread): 9216x7168
+    M = 32 19.94, 20.00 / 19.09, 19.20 / 18.65, 18.58."""
+    trigger = tile_m <= 32
+    return trigger, tile_m <= 16 or (trigger and ctas_per_sm == 1)
 
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:

@@ -115,15 +115,15 @@ def _permuted_weights(n, k, count=3):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,i", [(12, 2048), (64, 2048), (256, 2048), (512, 2048),
-                                 (12, 4608)])
+                                 (12, 4608), (32, 4608)])
 def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m, i):
     """NVFP4 MLP steps on launches that trigger, each behind a spread activation pass: the
     quantization, the fused gate_up op (4096x7168: half-group tiles, a cluster pair at 12
     tokens on permuted words and at 64, whole tiles at 256; its 128-row route at 512;
-    9216x7168 at 12 tokens: the "narrow" 16-token stream-K route, ``narrow_pdl_plan``) and the
-    down ``nvfp4_gemm`` (7168x2048: whole tiles; at 12 tokens its small kernel), whose bf16
-    output feeds the next step. Replayed from a graph with no gaps between kernels, bit for
-    bit the eager run."""
+    9216x7168 at 12 / 32 tokens: the "narrow" 16- / 32-token stream-K route at one CTA an SM,
+    ``narrow_pdl_plan``) and the down ``nvfp4_gemm`` (7168x2048: whole tiles; at 12 tokens
+    its small kernel), whose bf16 output feeds the next step. Replayed from a graph with no
+    gaps between kernels, bit for bit the eager run."""
     from cute_kernels.nvfp4_gemm_swiglu_quant import (half_group_route, large_m_route,
                                                       narrow_pdl_plan)
     from tests.test_nvfp4_gemm_swiglu_quant import _weights
@@ -132,10 +132,12 @@ def test_triggered_w4a4_mlp_chain_in_a_graph_matches_eager(m, i):
     w, w_sf, g_w = _weights(i, k, "cuda")
     down = _permuted_weights(k, i)
     x = (torch.randn(m, k, device="cuda") * 2).to(torch.bfloat16)
-    if m <= 16:  # the half-group and narrow routes take 9..16 tokens on permuted words only
+    if m <= 16 or i == 4608:  # the half-group and narrow routes: on permuted words
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+        tile = 16 if m <= 16 else 32
         assert half_group_route(m, i, k, True, True) or (
-            large_m_route(m, i, k) == ("narrow", 16) and narrow_pdl_plan(16, 1) == (True, True))
+            large_m_route(m, i, k) == ("narrow", tile) and narrow_pdl_plan(tile, 1) == (True,
+                                                                                      True))
     else:
         assert _triggers(m, 7168, 2048) == (True, True)
     # the scales from one eager step (then fixed): x's 4x headroom, h's amax, y of a few units
@@ -209,7 +211,7 @@ def test_triggered_chain_with_more_tiles_than_ctas_matches_eager(m):
     (16, 18432, 7168, (True, True)),    # more tiles than CTAs: the fused kernel still gained
     (16, 17408, 5120, (True, True)),
     (32, 18432, 7168, (True, False)),   # 32-token tiles at two CTAs an SM: no spread
-    (32, 4608, 7168, (False, False)),   # at one CTA an SM the trigger lost
+    (32, 4608, 7168, (True, True)),     # one CTA an SM: both (session 51)
 ])
 def test_fused_narrow_route_triggers_where_measured_faster(monkeypatch, m, i, k, want):
     """The fused op's "narrow" route (``nvfp4_gemm``'s stream-K launch, session 38,
