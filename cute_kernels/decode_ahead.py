@@ -54,6 +54,7 @@ CHUNK_K = 512       # K elements a counter covers
 DECODERS = 96       # warps 1..3 of the producer warpgroup
 DECODE_BARRIER = 11  # the decoders' named barrier (see nvfp4_gemm_large_m's list)
 UNROLL = 2          # groups a decoder thread loads before it converts them
+PREFETCH_CHUNKS = 2  # chunks a decoder thread prefetches into L2 ahead of the one it decodes
 
 
 def decode_chunks(k: int, stage_k: int) -> int:
@@ -100,7 +101,11 @@ class DecodeAhead:
             first = tok_tile * self.tile_m + row_tile * self.slice_rows()
             rows = cutlass.max(0, cutlass.min(self.slice_rows(),
                                               self.tile_m - row_tile * self.slice_rows()))
+            for c in cutlass.range_constexpr(PREFETCH_CHUNKS):
+                self._prefetch_chunk(mCodes, mASF, sSF, tid, c, rows, first, groups_per_row, m)
             for c in cutlass.range(self.chunks(), unroll=1):
+                self._prefetch_chunk(mCodes, mASF, sSF, tid, c + PREFETCH_CHUNKS, rows, first,
+                                     groups_per_row, m)
                 g0 = c * chunk_groups
                 width = cutlass.min(chunk_groups, groups_per_row - g0)
                 units = rows * width
@@ -117,6 +122,26 @@ class DecodeAhead:
                                   cutlass.Int32(1), op="add", dtype=cutlass.Int32,
                                   sem="release", scope="gpu")
             tile += cute.arch.grid_dim()[0]
+
+    @cute.jit
+    def _prefetch_chunk(self, mCodes, mASF, sSF, tid, c, rows, first, groups_per_row, m):
+        """Chunk ``c``'s codes and scales of this thread's units into L2 (none past the last
+        chunk or M), so that its loads there hit L2: the decoders' chunks are otherwise a
+        chain of DRAM round trips, stores and fences."""
+        chunk_groups = self.chunk_k_tiles() * self.groups
+        if c < self.chunks():
+            g0 = c * chunk_groups
+            width = cutlass.min(chunk_groups, groups_per_row - g0)
+            u = tid
+            while u < rows * width:
+                row = first + u // width
+                group = g0 + u % width
+                if row < m:
+                    cute.arch.prefetch((mCodes.iterator + (row * groups_per_row + group) * 8)
+                                       .llvm_ptr, cache_level="L2")
+                    byte = cute.crd2idx((row, 4 * group), sSF.layout)
+                    cute.arch.prefetch((mASF.iterator + byte).llvm_ptr, cache_level="L2")
+                u += DECODERS
 
     @cute.jit
     def _decode_units(self, mCodes, mASF, sSF, mOut, u, units, width, first, g0,
