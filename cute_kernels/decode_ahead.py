@@ -70,6 +70,11 @@ class DecodeAhead:
     bytes, counters, the bf16 operand as int32 [rows * K / 64, 32])."""
 
     decode_ahead = True
+    # Probe switches (``tools/decode_ahead_probe.py``'s forms; wrong sums with either): the
+    # producer does not wait for the counters (how much the decoders slow the consumers down),
+    # or the decoders release every chunk without decoding it (what the counters cost).
+    PROBE_NO_WAIT = False
+    PROBE_NO_DECODE = False
 
     def chunk_k_tiles(self) -> int:
         """Pipeline k-tiles a counter covers."""
@@ -110,6 +115,8 @@ class DecodeAhead:
                 width = cutlass.min(chunk_groups, groups_per_row - g0)
                 units = rows * width
                 u = tid
+                if cutlass.const_expr(self.PROBE_NO_DECODE):
+                    u = units
                 while u < units:
                     self._decode_units(mCodes, mASF, sSF, mOut, u, units, width, first, g0,
                                        groups_per_row, m, two63)
@@ -186,7 +193,7 @@ class DecodeAhead:
     def _await_decoded(self, decode, tok_tile, kt):
         """Before k-tile ``kt``'s activation load: at a chunk's first k-tile, wait until every
         row tile's decoders are in, then count this producer in (the last resets)."""
-        if kt % self.chunk_k_tiles() == 0:
+        if kt % self.chunk_k_tiles() == 0 and not self.PROBE_NO_WAIT:
             mCount = decode[2]
             counter = mCount.iterator + tok_tile * self.chunks() + kt // self.chunk_k_tiles()
             seen = cute.arch.load(counter, cutlass.Int32, sem="acquire", scope="gpu")
@@ -249,7 +256,8 @@ def compile_fused_decode_ahead(i: int, k: int, tile_m: int, stages: int = 0,
 
 
 def launch_fused_decode_ahead(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
-                              tile_m: int, sms: int | None = None) -> None:
+                              tile_m: int, sms: int | None = None,
+                              compile_fn=compile_fused_decode_ahead) -> None:
     """The fused op on whole ``tile_m``-token tiles over ``sms`` CTAs (None: one an SM),
     decoding ``a`` (NVFP4 [M, K/2], ``a_sf`` swizzled) itself; ``w`` permuted words.
     Validated operands, M >= 1."""
@@ -257,7 +265,7 @@ def launch_fused_decode_ahead(a, a_sf, w, w_sf, alpha, out_global_scale, out, ou
     two_i = w.shape[0]
     tok_tiles = -(-m // tile_m)
     sms = sms or sm_count(w.device.index or 0)
-    kernel = compile_fused_decode_ahead(two_i // 2, k, tile_m, 0, sms)
+    kernel = compile_fn(two_i // 2, k, tile_m, 0, sms)
     operand = torch.empty((tok_tiles * tile_m, k), dtype=torch.bfloat16, device=a.device)
     counters = arrival_counters(tok_tiles * decode_chunks(k, TILE_K), a.device)
     kernel(operand, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
