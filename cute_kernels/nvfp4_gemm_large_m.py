@@ -190,11 +190,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 5120x17408 M = 32 23.96 / 22.38, 9216x7168 M = 32 19.70 / 19.00, 34816x5120 M = 64 49.01
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
-    # A subclass whose producer-warpgroup warps 1..3 decode the NVFP4 activations into the bf16
-    # operand during the launch (``decode_ahead``): the producer waits for each chunk
-    # (``_await_decoded``) before its activation loads, and the side warps run
-    # ``_decode_ahead`` instead of ``_side_warps``.
-    decode_ahead = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -310,12 +305,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
-                stream, streamk=(), decode=()):
+                stream, streamk=()):
         """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop. ``streamk``: the stream-K workspace and arrival
-        counters (empty otherwise); ``decode``: ``decode_ahead``'s tensors (empty
-        otherwise)."""
+        counters (empty otherwise)."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
@@ -371,7 +365,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             grid = 2 * tiles
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    decode, tiled_mma, act_layout, w_layout, sf_layout).launch(
+                    tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -383,7 +377,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     @cute.kernel
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
-               decode, tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
+               tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
                w_layout: cute.Layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
@@ -453,9 +447,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
-                              tSs, tSg, decode)
-            elif cutlass.const_expr(self.decode_ahead):
-                self._decode_ahead(warp, tok_tiles, decode)
+                              tSs, tSg)
             elif cutlass.const_expr(self.async_fixup):
                 if warp == FIXUP_WARP:
                     self._fixup_warp(tok_tiles, streamk, gather)
@@ -490,7 +482,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # ---------------------------------------------------------------- producer warp
     @cute.jit
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
-                 tSg, decode=()):
+                 tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
@@ -509,8 +501,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             whole = cutlass.Int32(0)  # (no persistent loop)
         while tile < whole:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
-            state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles,
-                                        decode)
+            state = self._produce_piece(*loads, state, row_tile, tok_tile, 0, self.k_tiles)
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
@@ -613,15 +604,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     @cute.jit
     def _produce_piece(self, mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg,
-                       state, row_tile, tok_tile, kt0, count, decode=()):
-        """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile (with
-        ``decode_ahead``, each chunk's activations once they are decoded)."""
+                       state, row_tile, tok_tile, kt0, count):
+        """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
         for i in cutlass.range(count, unroll=1):
             kt = kt0 + i
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
-            if cutlass.const_expr(self.decode_ahead):
-                self._await_decoded(decode, tok_tile, kt)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
                       tma_bar_ptr=bar)
             self._copy_weights(tma_w, tWs, tWg, tma_sf, tSs, tSg, bar, state.index, row_tile,
