@@ -70,6 +70,8 @@ all_gpu_tests() {
   python -m pytest -m gpu --collect-only -q -p no:cacheprovider 2>/dev/null | grep '::' \
     > /tmp/ids.txt
   echo "$(wc -l < /tmp/ids.txt) GPU tests"
+  # (a warm machine keeps an earlier call's shards and logs: none of them may join this run)
+  rm -f /tmp/shard.* /tmp/logs/t-shard.*.log
   split -n "l/$shards" /tmp/ids.txt /tmp/shard.
   local files=(/tmp/shard.*)
   set -f  # (test ids hold [...]: no globbing)
