@@ -378,7 +378,7 @@ def print_forms(label: str, calls: dict, copies: list, rounds: int = 2) -> None:
 _SWITCHED: dict = {}
 
 
-def _switched_compiler(fn, cls, attrs: dict, name: str):
+def switched_compiler(fn, cls, attrs: dict, name: str):
     """``fn`` (a ``jit.cached`` compile function) compiling with ``cls``'s ``attrs`` replaced,
     cached under ``name`` (its own key, beside the default's)."""
     from cute_kernels import jit
@@ -398,7 +398,7 @@ def switched_small_m_compilers(name: str, attrs: dict) -> dict:
         from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 
         _SWITCHED[name] = {
-            fn.__name__: _switched_compiler(fn, NVFP4GemmSmallM, attrs, f"{fn.__name__}_{name}")
+            fn.__name__: switched_compiler(fn, NVFP4GemmSmallM, attrs, f"{fn.__name__}_{name}")
             for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split)}
     return _SWITCHED[name]
 
@@ -441,7 +441,7 @@ def switched_fused_small_m_compilers(name: str, attrs: dict) -> dict:
 
     key = f"fused_{name}"
     if key not in _SWITCHED:
-        _SWITCHED[key] = {"compile_nvfp4_gemm_swiglu_quant_small_m": _switched_compiler(
+        _SWITCHED[key] = {"compile_nvfp4_gemm_swiglu_quant_small_m": switched_compiler(
             compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM, attrs,
             f"compile_fused_{name}")}
     return _SWITCHED[key]

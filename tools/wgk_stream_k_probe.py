@@ -1,23 +1,22 @@
 """Issue 5's stream-K points on 64-row tiles (``wg_k_split``: both consumer warpgroups on one
 64-row tile, each on one K group of a stage) instead of 128-row ones: twice the tiles, so
 each tile is cut into about half as many pieces, and fewer of them are a CTA's whole range
-(the pieces the asynchronous fix-up still waits for after the head's main loop). Those
-launches keep ``stream_k_fixup`` (the asynchronous one needs all 256 consumer threads on
-the piece). Forms, graph us per call: "public" (the route: 128-row tiles, the asynchronous
-fix-up) and "wgk" (the same plan with ``wg_k_split`` and two K groups a stage). The outputs
-differ by the sums' order only (printed: the largest difference relative to the output's
-largest value), and "wgksync": that with ``stream_k_fixup`` (``ASYNC_FIXUP`` off; since
-this session's change the asynchronous fix-up takes 64-row tiles too, warpgroup 0's 128
-threads holding the pieces). One point per CUTE_KERNELS_BENCH_SHAPES index;
+(the pieces the asynchronous fix-up still waits for after the head's main loop). Forms,
+graph us per call: "public" (the route: 128-row tiles, the asynchronous fix-up), "wgk" (the
+same plan with ``wg_k_split`` and two K groups a stage; there warpgroup 0's 128 threads hold
+the asynchronous fix-up's pieces) and "wgksync" ("wgk" with ``stream_k_fixup``,
+``ASYNC_FIXUP`` off). The outputs of "public" and "wgk" differ by the sums' order only
+(printed: the largest difference relative to the output's largest value); "wgk" and
+"wgksync" should be equal. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
 import torch
-from probe_inputs import (fp4_gemm_operands, launches_compiled_by, print_forms, replaced,
-                          replaced_call)
+from probe_inputs import (fp4_gemm_operands, launches_compiled_by, print_forms, replaced_call,
+                          switched_compiler)
 
-from cute_kernels import jit, nvfp4_gemm
+from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
@@ -35,13 +34,9 @@ def planned_on_64_rows(m, n, k, plan, wg_k_split=False):
     return tile_m, splits, options
 
 
-@jit.cached
-def compile_sync(*args):
-    """``compile_nvfp4_gemm_large_m(*args)`` with ``stream_k_fixup`` alone."""
-    with replaced(NVFP4GemmLargeM, {"ASYNC_FIXUP": False}):
-        return compile_nvfp4_gemm_large_m.uncached(*args)
-
-
+# ``compile_nvfp4_gemm_large_m`` with ``stream_k_fixup`` alone
+compile_sync = switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
+                                 {"ASYNC_FIXUP": False}, "compile_sync")
 ON_64_ROWS = {"planned_launch": planned_on_64_rows}
 SYNC_64 = ON_64_ROWS | launches_compiled_by(PLAIN, compile_sync)
 alpha = torch.full((1,), 0.5, device="cuda")
