@@ -18,7 +18,8 @@ from __future__ import annotations
 import cutlass
 from cutlass.cute.arch.nvvm_wrappers import inline_ptx
 
-from .permuted_fp4 import MASK_P, PAIR3_MASK, PAIR3_MULTIPLIER, PAIR_ROTATION
+from .permuted_fp4 import (BYTE_PAIR, MASK_P, MASK_P_HIGH, MASK_P_LOW, PAIR3_MASK,
+                           PAIR3_MULTIPLIER, PAIR_ROTATION)
 
 BF16X2_POW2_63 = 0x5F005F00   # bf16 2^63 in both halves
 POW2_63 = float(2**63)
@@ -132,6 +133,43 @@ def e2m1x2_permuted(word, r: int):
         return rotate_left(word, PAIR_ROTATION[r]) & cutlass.Uint32(MASK_P)
     return (((word & cutlass.Uint32(PAIR3_MASK)) * cutlass.Uint32(PAIR3_MULTIPLIER))
             & cutlass.Uint32(MASK_P))
+
+
+def rotate_left_by(word, bits):
+    """``word`` rotated left by a runtime ``bits`` (0..31; one funnel shift)."""
+    return inline_ptx("shf.l.wrap.b32 {$w0}, {$r0}, {$r0}, {$r1};",
+                      write_only_types=[cutlass.Uint32],
+                      read_only_args=[cutlass.Uint32(word), cutlass.Uint32(bits)])
+
+
+def permuted_byte_constants(q):
+    """``permuted_fp4.BYTE_PAIR[q]`` for a runtime ``q`` (0..3), as the four registers
+    ``e2m1x2_permuted_byte`` takes; computed once a thread, outside the decode loops."""
+    def per_q(values, width=8):  # one byte (or 16-bit half) of a packed constant
+        packed = sum(v << (width * i) for i, v in enumerate(values))
+        mask = (1 << width) - 1
+        return (cutlass.Uint32(packed) >> (q * width)) & cutlass.Uint32(mask)
+    lo_rot = per_q([c[0] for c in BYTE_PAIR])
+    hi_rot = per_q([c[1] for c in BYTE_PAIR])
+    odd, upper = q & 1, q >> 1
+    # q even: all ones and 1 (the rotation alone places the element); q odd: pair 3's mask
+    # (low half for q = 1, high for q = 3) and multiplier (16 bits up for q = 1)
+    shift = cutlass.Uint32(16) * cutlass.Uint32(upper)
+    hi_mask = cutlass.select_(odd == 1, cutlass.Uint32(BYTE_PAIR[1][2]) << shift,
+                              cutlass.Uint32(0xFFFFFFFF))
+    hi_mult = cutlass.select_(odd == 1, cutlass.Uint32(BYTE_PAIR[1][3]) >> shift,
+                              cutlass.Uint32(1))
+    return lo_rot, hi_rot, cutlass.Uint32(hi_mask), cutlass.Uint32(hi_mult)
+
+
+def e2m1x2_permuted_byte(word, constants):
+    """Elements 2q and 2q + 1 of a permuted word (byte q of the standard one) as
+    ``e2m1x2_raw`` lays a pair out, ``constants`` = ``permuted_byte_constants(q)``: two
+    funnel shifts, three masks and a multiply (``permuted_fp4.byte_pair``)."""
+    lo_rot, hi_rot, hi_mask, hi_mult = constants
+    low = rotate_left_by(word, lo_rot) & cutlass.Uint32(MASK_P_LOW)
+    high = (rotate_left_by(word, hi_rot) & hi_mask) * hi_mult
+    return low | (high & cutlass.Uint32(MASK_P_HIGH))
 
 
 def bf16_pair(lo_word, hi_word, r: int):

@@ -17,6 +17,10 @@ that slot s of both operands holds the same element. Three orders:
   instructions a word, against 8 for permuted words): the pairs are the permuted words', so
   the activations come in ``PERMUTED_K_ORDER``. It replaced session 28's byte order (each
   word's bytes in turn, 20 instructions a word; ``wgmma_k_order`` has the figures).
+* ``KOrder.PERMUTED_IDENTITY``: permuted words decoded to K as it is: thread q reads all 8
+  words of the row's group, as IDENTITY does, and takes elements 2q, 2q + 1 of each
+  (``device_mma.e2m1x2_permuted_byte``: 6 instructions a word, against 2 for PERMUTED's
+  whole words). bf16 activations then need no reordering copy (W4A16 at large M).
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ class KOrder(enum.IntEnum):
     IDENTITY = 0
     PERMUTED = 1
     PAIRS = 2
+    PERMUTED_IDENTITY = 3
+
+
+# The orders that leave K as it is (the activations need no reordering)
+IN_PLACE_ORDERS = (KOrder.IDENTITY, KOrder.PERMUTED_IDENTITY)
 
 
 def _slot_elements(element_of) -> list[int]:
@@ -73,10 +82,18 @@ def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.
     return out
 
 
-def wgmma_k_order(b: torch.Tensor) -> KOrder:
+# bf16 activations (W4A16) of at least this many tokens on permuted words take
+# PERMUTED_IDENTITY where they need no padding to whole token tiles (None: never)
+W4A16_IN_PLACE_MIN_M: int | None = None
+
+
+def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrder:
     """The order for weights ``b``: PERMUTED for permuted int32 words, PAIRS for packed uint8
     bytes, with NVFP4 activations (their dequantize pass writes any order at no cost) and bf16
-    ones (``reorder_k``'s copy) alike. H200 2026-12-01 (``tools/packed_order_probe.py`` and
+    ones (``reorder_k``'s copy) alike; except that ``bf16_m`` bf16 tokens (0: NVFP4
+    activations) that the wgmma kernel can read as they are (not ``padded`` to whole token
+    tiles) take PERMUTED_IDENTITY on permuted words from ``W4A16_IN_PLACE_MIN_M`` tokens: no
+    copy before the kernel. H200 2026-12-01 (``tools/packed_order_probe.py`` and
     ``tools/w4a16_order_probe.py``, public plans, us, in place / session 28's byte order /
     pairs / permuted words): NVFP4 activations, nvfp4_gemm 36864x7168 M = 16 70.5 / 60.6 /
     53.4 / 51.0, M = 64 89.9 / 82.0 / 74.5 / 70.7, M = 256 179.8 / 177.2 / 176.0 / 175.3,
@@ -84,4 +101,8 @@ def wgmma_k_order(b: torch.Tensor) -> KOrder:
     75.3 / 71.9; bf16 activations, nvfp4_gemm 36864x7168 M = 64 88.5 / 82.4 / 74.9, 9216x7168
     M = 64 30.3 / 29.3 / 27.1, 7168x18432 M = 64 50.3 / 47.2 / 42.9, 7168x2048 M = 256 18.5 /
     17.7 / 17.3, the fused op 36864x7168 M = 64 93.0 / 81.6 / 75.6."""
-    return KOrder.PERMUTED if b.dtype == torch.int32 else KOrder.PAIRS
+    if b.dtype != torch.int32:
+        return KOrder.PAIRS
+    if (W4A16_IN_PLACE_MIN_M is not None and bf16_m >= W4A16_IN_PLACE_MIN_M and not padded):
+        return KOrder.PERMUTED_IDENTITY
+    return KOrder.PERMUTED

@@ -1,9 +1,10 @@
 """The wgmma kernels' weight decode (``NVFP4GemmLargeM``'s, the fused kernel's too): a mixin
 with the consumer's per-stage decode of packed FP4 weights and their e4m3 scales from shared
 memory into the wgmma A fragment, as bf16x2 ``e2m1 * scale * 2^-63`` (the module docstring of
-``nvfp4_gemm_large_m`` says why 2^-63). Three word layouts (``KOrder``): packed bytes in place
-(IDENTITY), permuted words (PERMUTED) and packed bytes two words at a time (PAIRS); the last
-two fix the K order of the activations (``k_order.PERMUTED_K_ORDER``).
+``nvfp4_gemm_large_m`` says why 2^-63). Four word layouts (``KOrder``): packed bytes and
+permuted words in place (IDENTITY, PERMUTED_IDENTITY: K as it is), permuted words two at a time
+(PERMUTED) and packed bytes two words at a time (PAIRS); the last two fix the K order of the
+activations (``k_order.PERMUTED_K_ORDER``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import cutlass
 import cutlass.cute as cute
 
 from .device_mma import (POW2_63, STANDARD_HIGH_SHIFT, bf16x2_splat, e2m1x2_by_multiply,
-                         e2m1x2_from_byte, e2m1x2_permuted, mul_bf16x2)
-from .k_order import KOrder
+                         e2m1x2_from_byte, e2m1x2_permuted, e2m1x2_permuted_byte, mul_bf16x2,
+                         permuted_byte_constants)
+from .k_order import IN_PLACE_ORDERS, KOrder
 
 TILE_K = 64  # K of a k-tile's group: four 16-element scale blocks, 4 scale bytes per row
 SF_CHUNK_WORDS = 128  # 512 scale bytes of a 128-row x 4-block atom, as 32-bit words
@@ -37,12 +39,17 @@ class WeightDecode:
         ``p`` holds the bf16 pair at row ``row0 + 8 (p % 2)``, K ``16 kb + 8 (p // 2) + k0``
         and ``+ 1`` (k0 = 2q): byte ``q`` of packed word ``2 kb + p // 2`` of that row. So a
         thread reads its two rows whole (2 x 32 bytes a group) and their four scales each. A
-        group's scales are its own 512-byte chunk of the stage (``_group_scales``)."""
+        group's scales are its own 512-byte chunk of the stage (``_group_scales``). Permuted
+        words (PERMUTED_IDENTITY) give byte q's elements by ``e2m1x2_permuted_byte``."""
         frag32 = cute.recast_tensor(frag, cutlass.Uint32)
-        if cutlass.const_expr(self.k_order != KOrder.IDENTITY):
+        if cutlass.const_expr(self.k_order not in IN_PLACE_ORDERS):
             self._decode_tile_words(sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag32)
             return
-        selector = cutlass.Uint32(0x4440) + cutlass.Uint32((k0 % 8) // 2)  # byte q of a word
+        q = cutlass.Uint32((k0 % 8) // 2)
+        selector = cutlass.Uint32(0x4440) + q  # byte q of a word
+        constants = None
+        if cutlass.const_expr(self.k_order == KOrder.PERMUTED_IDENTITY):
+            constants = permuted_byte_constants(q)
         for gi in cutlass.range_constexpr(self.frag_groups):
             g = g0 + gi
             for h in cutlass.range_constexpr(2):
@@ -56,7 +63,11 @@ class WeightDecode:
                 for kb in cutlass.range_constexpr(4):
                     s = self._scale_splat(splat, sf[kb])
                     for half in cutlass.range_constexpr(2):
-                        raw = e2m1x2_from_byte(words[2 * kb + half], selector)
+                        word = words[2 * kb + half]
+                        if cutlass.const_expr(constants is not None):
+                            raw = e2m1x2_permuted_byte(word, constants)
+                        else:
+                            raw = e2m1x2_from_byte(word, selector)
                         frag32[h + 2 * half, 0, 4 * gi + kb] = mul_bf16x2(raw, s)
 
     def _scale_splat(self, splat, scale):

@@ -37,7 +37,7 @@ from .device_fp4 import e2m1_scaled
 from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
                          in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .k_order import KOrder, order_k
+from .k_order import IN_PLACE_ORDERS, KOrder, order_k
 from .reorder_k import reorder_k
 from .unit_grid import UnitGridKernel, spread_launch
 
@@ -301,17 +301,17 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     out_rows = max(m, rows or 0)
     launch = spread_launch(out_rows, k, sm_count(a.device.index)) if spread and out_rows else ()
-    if (a_sf is None and k_order != KOrder.IDENTITY and m * k < 2**31 and k % 64 == 0
+    if (a_sf is None and k_order not in IN_PLACE_ORDERS and m * k < 2**31 and k % 64 == 0
             and a.is_cuda and a.is_contiguous()):
         return reorder_k(a, rows, launch)  # one kernel, not order_k's strided copy
     if a_sf is None or m * k >= 2**31 or k % 64:
         x = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
-        return x if k_order == KOrder.IDENTITY else order_k(x, k_order, rows)
+        return x if k_order in IN_PLACE_ORDERS else order_k(x, k_order, rows)
     out = torch.empty((out_rows, k), dtype=torch.bfloat16, device=a.device)
     if out.shape[0]:  # one launch writes the rows past M too (no memset between it and the
         # GEMM, which its PDL trigger lets start early)
         # PERMUTED and PAIRS both take PERMUTED_K_ORDER
-        compile_group = (compile_nvfp4_dequant_unit_scale if k_order == KOrder.IDENTITY
+        compile_group = (compile_nvfp4_dequant_unit_scale if k_order in IN_PLACE_ORDERS
                          else compile_nvfp4_dequant_permuted_k)
         compile_group(k, *launch)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
                                   out.view(torch.int32).view(-1, 32))

@@ -449,7 +449,7 @@ def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
     spread = pdl_choices(options, pdl_trigger, spread_pass)
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
-    k_order = wgmma_k_order(b)
+    k_order = wgmma_k_order(b, m if a_sf is None else 0, rows != m)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), b, b_sf, alpha, out,
                    (tile_m, 0), splits, plan[2], plan[3], k_order=k_order,
                    compile_fn=compile_fn, **options)

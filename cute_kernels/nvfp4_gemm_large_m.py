@@ -1059,11 +1059,13 @@ def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
 
 def operand_k_order(b, k_order: KOrder | None) -> KOrder:
     """``k_order`` checked against weights ``b`` (PAIRS and IDENTITY decode packed bytes,
-    PERMUTED permuted words); None: IDENTITY for packed bytes, PERMUTED for words."""
+    PERMUTED and PERMUTED_IDENTITY permuted words); None: IDENTITY for packed bytes, PERMUTED
+    for words."""
     permuted = weight_dims(b)[2]
     if k_order is None:
         return KOrder.PERMUTED if permuted else KOrder.IDENTITY
-    assert (k_order == KOrder.PERMUTED) == permuted, (k_order, b.dtype)
+    words = k_order in (KOrder.PERMUTED, KOrder.PERMUTED_IDENTITY)
+    assert words == permuted, (k_order, b.dtype)
     return KOrder(k_order)
 
 

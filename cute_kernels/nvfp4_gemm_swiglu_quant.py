@@ -587,8 +587,9 @@ def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
     tile_m, splits, options = planned_launch(m, two_i, k, plain_plan(m, two_i, k),
                                              wg_k_split=True)
     spread = pdl_choices(options, pdl_trigger, spread_pass)
-    k_order = wgmma_k_order(w)
-    launch_large_m(bf16_activations(a, a_sf, k_order, -(-m // tile_m) * tile_m, spread), w,
+    rows = -(-m // tile_m) * tile_m
+    k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w,
                    w_sf, alpha, out_global_scale, out, out_sf, (tile_m, 0), k_order=k_order,
                    compile_fn=compile_fn, splits=splits, **options)
 
@@ -607,7 +608,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     spread = False
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
-    k_order = wgmma_k_order(w)
+    k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w, w_sf, alpha,
                    out_global_scale, out, out_sf, config, stream_k=stream_k, k_order=k_order,
                    **options)

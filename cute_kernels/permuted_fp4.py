@@ -50,6 +50,29 @@ PAIR3_MASK = 0x001B001B
 PAIR3_MULTIPLIER = (1 << 2) | (1 << 7) | (1 << 12)
 _PAIR3_SOURCE = {6: 4, 7: 0, 8: 1, 15: 3}
 
+# Byte q of the standard word (elements 2q and 2q + 1, the low one in the low half) out of a
+# permuted word, for the wgmma kernels' decode with K as it is (``KOrder.PERMUTED_IDENTITY``):
+# the low element by a rotation and P's low half; the high one by a rotation, a mask and a
+# multiply (pair 3's copies, 16 bits up where its element sits in the low half) and P's high
+# half. Per q: (low rotation, high rotation, high mask, high multiplier), ``byte_pair``.
+WORD_MASK = 0xFFFFFFFF
+BYTE_PAIR = ((0, 26, WORD_MASK, 1),
+             (13, 0, PAIR3_MASK & 0xFFFF, PAIR3_MULTIPLIER << 16),
+             (16, 10, WORD_MASK, 1),
+             (29, 0, PAIR3_MASK & 0xFFFF0000, PAIR3_MULTIPLIER))
+MASK_P_LOW, MASK_P_HIGH = MASK_P & 0xFFFF, MASK_P & 0xFFFF0000
+
+
+def byte_pair(word: int, q: int) -> int:
+    """``BYTE_PAIR``'s rule on Python integers (the device's ``e2m1x2_permuted_byte``): the
+    bf16x2 pair of elements 2q, 2q + 1 (as ``device_mma.e2m1x2_raw`` lays pairs out) of the
+    permuted 32-bit ``word``."""
+    def rotl(w, s):
+        return ((w << s) | (w >> (32 - s))) & WORD_MASK if s else w
+    lo_rot, hi_rot, hi_mask, hi_mult = BYTE_PAIR[q]
+    high = ((rotl(word, hi_rot) & hi_mask) * hi_mult) & WORD_MASK
+    return (rotl(word, lo_rot) & MASK_P_LOW) | (high & MASK_P_HIGH)
+
 
 def _source_bit(j: int, t: int) -> int:
     """Bit of the permuted word that holds bit ``t`` of element ``j``'s code."""

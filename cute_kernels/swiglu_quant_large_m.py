@@ -46,7 +46,7 @@ from .arch import compile_options, sm_count
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block16
 from .device_mma import POW2_63
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
-from .k_order import KOrder
+from .k_order import IN_PLACE_ORDERS, KOrder
 from .large_m_epilogue import staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N,
                                  NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
@@ -534,8 +534,8 @@ def quantizer_warps(tile_m: int, ctas_per_sm: int, k_order: KOrder,
                     one_tile_a_cta: bool = False) -> int:
     """The quantizer warps of a fused large-M launch (the comment above); ``one_tile_a_cta``:
     every CTA has one output tile or one K piece of one."""
-    return (QUANTIZER_WARPS if k_order != KOrder.IDENTITY and ctas_per_sm == 1 and tile_m >= 128
-            and not one_tile_a_cta else 0)
+    return (QUANTIZER_WARPS if k_order not in IN_PLACE_ORDERS and ctas_per_sm == 1
+            and tile_m >= 128 and not one_tile_a_cta else 0)
 
 
 def one_tile_a_cta(m: int, two_i: int, tile_m: int, ctas: int, stream_k: bool,

@@ -23,9 +23,10 @@ from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_spl
 from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
 from cute_kernels.k_order import PERMUTED_K_ORDER, KOrder, order_k
 from cute_kernels.permuted_fp4 import (MASK_P, PAIR3_MASK, PAIR3_MULTIPLIER, PAIR_ROTATION,
-                                       PERMUTATION, permute_fp4_words, standard_packed,
-                                       unpermute_fp4_words, weight_dims)
+                                       PERMUTATION, byte_pair, permute_fp4_words,
+                                       standard_packed, unpermute_fp4_words, weight_dims)
 from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused_large_m
 from cute_kernels.testing import compile_only
 from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
 
@@ -67,6 +68,27 @@ def test_pairs_of_the_permuted_word_equal_the_standard_ones():
     for w in words:
         p = _permute_word(w)
         assert all(_permuted_pair(p, r) == _standard_pair(w, r) for r in range(4)), hex(w)
+
+
+def _element_pair(w, lo, hi):
+    """Elements ``lo`` and ``hi`` of standard word ``w`` as one raw bf16x2 pair (low, high)."""
+    def placed(j):
+        code = (w >> (4 * j)) & 0xF
+        return ((code & 7) << 6) | ((code >> 3) << 15)
+    return placed(lo) | (placed(hi) << 16)
+
+
+def test_byte_pairs_of_the_permuted_word_equal_the_standard_bytes():
+    """``permuted_fp4.byte_pair`` (the wgmma kernels' in-place decode of permuted words,
+    ``KOrder.PERMUTED_IDENTITY``): elements 2q, 2q + 1 of the standard word, every code in
+    every position."""
+    words = [1 << b for b in range(32)] + [0, WORD]
+    words += [random.getrandbits(32) for _ in range(20000)]
+    words += [sum(c << (4 * j) for j in range(8)) for c in range(16)]
+    for w in words:
+        p = _permute_word(w)
+        assert all(byte_pair(p, q) == _element_pair(w, 2 * q, 2 * q + 1) for q in range(4)), \
+            hex(w)
 
 
 def test_standard_pairs_by_multiply_on_every_nibble_pattern():
@@ -178,6 +200,10 @@ def test_gate_up_permute_round_trips():
                                                     True, True, True)),
     ("fused large", compile_nvfp4_gemm_swiglu_quant_large_m, (192, 576, 128, 0, 132, True, False,
                                                               True)),
+    ("large in place", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1,
+                                                    False, False, int(KOrder.PERMUTED_IDENTITY))),
+    ("fused large in place", compile_nvfp4_gemm_swiglu_quant_large_m,
+     (192, 576, 128, 0, 132, True, False, int(KOrder.PERMUTED_IDENTITY))),
     ("dequantize", compile_nvfp4_dequant_permuted_k, (576,)),
 ])
 def test_permuted_kernels_compile_for_sm90a(name, fn, args):
@@ -248,6 +274,78 @@ def test_large_m_paths_match_fp64_reference(config, splits, stream_k, hybrid, fp
     launch_large_m(bf16_activations(a, a_sf, True), prepare_nvfp4_weight(b), b_sf,
                    torch.full((1,), 0.5, device="cuda"), out, config, splits, stream_k, hybrid)
     assert _rel_err(out, want) <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k,hybrid", [
+    ((128, 0), False, False), ((256, 0), False, False), ((64, 0, 7), True, False),
+    ((128, 2, 5), True, True)])
+def test_words_in_place_equal_packed_bytes_in_place(config, stream_k, hybrid):
+    """``KOrder.PERMUTED_IDENTITY`` gives each MMA slot the element ``KOrder.IDENTITY`` gives
+    it from packed bytes: the same bits, and the fp64 reference (M, N tails; bf16
+    activations as they are)."""
+    m, n, k = 777, 1160, 576
+    b, b_sf = _weights(n, k)
+    a, _ = _activations(m, k, False)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    outs = []
+    for weights, order in ((prepare_nvfp4_weight(b), KOrder.PERMUTED_IDENTITY),
+                           (b, KOrder.IDENTITY)):
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_large_m(a, weights, b_sf, alpha, out, config, 1, stream_k, hybrid, k_order=order)
+        outs.append(out)
+    assert torch.equal(outs[0], outs[1])
+    assert _rel_err(outs[0], reference.nvfp4_gemm_fp64(a, None, b, b_sf, 0.5)) <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k", [((128, 0), False), ((128, 0, 9), True)])
+def test_fused_words_in_place_equal_packed_bytes_in_place(config, stream_k):
+    """The fused wgmma kernel in ``KOrder.PERMUTED_IDENTITY`` against ``KOrder.IDENTITY`` on
+    the packed bytes: the same codes and scales, and the reference."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+
+    m, i, k = 300, 512, 1024
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    g_t = torch.full((1,), g_out, device="cuda")
+    got = []
+    for weights, order in ((prepare_nvfp4_weight(w), KOrder.PERMUTED_IDENTITY),
+                           (w, KOrder.IDENTITY)):
+        _, want_sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+        out = torch.full((m, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
+        out_sf = torch.full_like(want_sf.view(torch.uint8), 0xFF).view(torch.float8_e4m3fn)
+        launch_fused_large_m(a, weights, w_sf, alpha_t, g_t, out, out_sf, config,
+                             stream_k=stream_k, k_order=order)
+        got.append((out, out_sf))
+    assert torch.equal(got[0][0], got[1][0])
+    assert torch.equal(got[0][1].view(torch.uint8), got[1][1].view(torch.uint8))
+    _check_against_reference(*got[0], a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [256, 300])
+def test_w4a16_in_place_route(monkeypatch, m):
+    """With ``W4A16_IN_PLACE_MIN_M`` reached, bf16 activations that fill whole token tiles go
+    to the kernel as they are (no ``reorder_k``), the others through the copy; both match the
+    reference, ``nvfp4_gemm`` and the fused op."""
+    from cute_kernels import k_order, nvfp4_dequant
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+
+    monkeypatch.setattr(k_order, "W4A16_IN_PLACE_MIN_M", 256)
+    copies = []
+    real_reorder = nvfp4_dequant.reorder_k
+    monkeypatch.setattr(nvfp4_dequant, "reorder_k",
+                        lambda *args: copies.append(1) or real_reorder(*args))
+    n, k = 1024, 2048
+    b, b_sf = _weights(n, k)
+    a, _ = _activations(m, k, False)
+    got = nvfp4_gemm(a, None, prepare_nvfp4_weight(b), b_sf, 0.5, out_dtype=torch.float32)
+    assert _rel_err(got, reference.nvfp4_gemm_fp64(a, None, b, b_sf, 0.5)) <= 1e-3
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, k, False)
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, prepare_nvfp4_weight(w), w_sf, alpha, g_out)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    assert (len(copies) == 0) == (m == 256), copies
 
 
 @pytest.mark.gpu
