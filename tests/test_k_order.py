@@ -71,6 +71,26 @@ def test_wgmma_k_order_by_weights():
     assert wgmma_k_order(torch.zeros(64, 32, dtype=torch.uint8)) == KOrder.PAIRS
 
 
+def test_w4a16_in_place_rule():
+    """bf16 activations on permuted words of at most W4A16_IN_PLACE_MAX_N rows from
+    W4A16_IN_PLACE_MIN_M tokens, unpadded, are read as they are; everything else keeps its
+    order (NVFP4 activations: bf16_m 0)."""
+    from cute_kernels import k_order
+
+    m, n = k_order.W4A16_IN_PLACE_MIN_M, k_order.W4A16_IN_PLACE_MAX_N
+    words, packed = torch.zeros(n, 8, dtype=torch.int32), torch.zeros(n, 32, dtype=torch.uint8)
+    assert wgmma_k_order(words, m, padded=False) == KOrder.PERMUTED_IDENTITY
+    assert wgmma_k_order(words, 4 * m, padded=False) == KOrder.PERMUTED_IDENTITY
+    assert wgmma_k_order(words, m, padded=True) == KOrder.PERMUTED
+    assert wgmma_k_order(words, m - 1, padded=False) == KOrder.PERMUTED
+    assert wgmma_k_order(words, 0, padded=False) == KOrder.PERMUTED
+    assert wgmma_k_order(torch.zeros(n + 64, 8, dtype=torch.int32), m,
+                         padded=False) == KOrder.PERMUTED
+    assert wgmma_k_order(packed, m, padded=False) == KOrder.PAIRS
+    x = torch.randn(4, 128, dtype=torch.bfloat16)
+    assert bf16_activations(x, None, KOrder.PERMUTED_IDENTITY, rows=4) is x
+
+
 @pytest.mark.parametrize("name,fn,args", [
     ("large pairs", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1,
                                                  False, False, 2)),

@@ -24,7 +24,7 @@ POINTS = [("fused", 1024, 7168, 1024), ("fused", 1024, 7168, 4096), ("fused", 10
 
 
 def in_place(call):
-    with replaced(k_order, {"W4A16_IN_PLACE_MIN_M": 1}):
+    with replaced(k_order, {"W4A16_IN_PLACE_MIN_M": 1, "W4A16_IN_PLACE_MAX_N": 1 << 20}):
         return call()
 
 

@@ -14,7 +14,9 @@ packed weights, and ``prepare_nvfp4_weight``'s permuted words (the models' layou
 are timed in turn (``time_graphs_interleaved_us``): separate runs of
 the two drifted by up to 3% (H200, 2026-11-30), as much as the margins in question. From
 M = 256 (compute-bound) the permuted fused op and cuBLAS + silu are also timed each in its own
-steady state under the power cap ("sustained", ``timing.time_sustained_us``).
+steady state under the power cap ("sustained", ``timing.time_sustained_us``). From M = 256
+the permuted fused op on bf16 activations too ("fused W4A16", against cuBLAS + silu on the same
+activations): the prefill path where the activations are not quantized.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from .timing import (SUSTAINED_MIN_M, rotations_for, select_shapes, time_graph_u
 
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 MS = [1, 8, 16, 64, 256, 1024, 4096, 16384]
+W4A16_MIN_M = 256  # from here also the fused op on bf16 activations ("fused W4A16")
 
 
 def _calls_per_graph(m: int) -> int:
@@ -91,6 +94,13 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
             rows.append(Row("swiglu", "nvfp4_gemm_swiglu_quant permuted",
                             f"M={m} 2I={two_i} K={k}", fused_p_us, bytes=wbytes,
                             flops=2 * m * two_i * k, comparators=comps_p))
+            if m >= W4A16_MIN_M:  # bf16 activations (prefill): the same x cuBLAS takes
+                w4a16_us = time_graph_us(
+                    [lambda w=w: nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)
+                     for w in permuted], per_graph)
+                rows.append(Row("swiglu", "fused W4A16 permuted", f"M={m} 2I={two_i} K={k}",
+                                w4a16_us, flops=2 * m * two_i * k,
+                                comparators={"cuBLAS+silu": comps["cuBLAS+silu"]}))
             if m >= SUSTAINED_MIN_M:  # compute-bound: the power cap's steady state too
                 fused_s, cublas_s = time_sustained_us(
                     [fused(permuted), [lambda w=w: cublas(w) for w in w16s]], per_graph)
