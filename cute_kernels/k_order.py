@@ -39,6 +39,8 @@ class KOrder(enum.IntEnum):
 
 # The orders that leave K as it is (the activations need no reordering)
 IN_PLACE_ORDERS = (KOrder.IDENTITY, KOrder.PERMUTED_IDENTITY)
+# The orders that decode permuted words (the others packed bytes)
+WORD_ORDERS = (KOrder.PERMUTED, KOrder.PERMUTED_IDENTITY)
 
 
 def _slot_elements(element_of) -> list[int]:

@@ -75,7 +75,7 @@ from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
-from .k_order import KOrder
+from .k_order import WORD_ORDERS, KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
@@ -1064,8 +1064,7 @@ def operand_k_order(b, k_order: KOrder | None) -> KOrder:
     permuted = weight_dims(b)[2]
     if k_order is None:
         return KOrder.PERMUTED if permuted else KOrder.IDENTITY
-    words = k_order in (KOrder.PERMUTED, KOrder.PERMUTED_IDENTITY)
-    assert words == permuted, (k_order, b.dtype)
+    assert (k_order in WORD_ORDERS) == permuted, (k_order, b.dtype)
     return KOrder(k_order)
 
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from cute_kernels import reference
-from cute_kernels.k_order import KOrder
+from cute_kernels.k_order import WORD_ORDERS, KOrder
 from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config, large_m_plan,
                                         plain_launch_options, stream_k_ctas, stream_k_groups,
                                         stream_k_plan)
@@ -212,7 +212,7 @@ def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, k_order):
     a, b, b_sf, alpha = _inputs(m, n, k)
     assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], k_groups=2).stage_k == 128
     want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
-    if k_order == KOrder.PERMUTED:
+    if k_order in WORD_ORDERS:
         b = prepare_nvfp4_weight(b)
     out = poisoned(m, n, dtype=torch.float32)
     launch_large_m(bf16_activations(a, None, k_order), b, b_sf,

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from cute_kernels import prepare_nvfp4_weight, reference
-from cute_kernels.k_order import KOrder
+from cute_kernels.k_order import WORD_ORDERS, KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
                                              launch_large_m)
@@ -34,7 +34,7 @@ def test_wg_k_split_needs_two_k_groups():
 
 
 def _launch(a, b, b_sf, alpha, out, k_order, config, **kw):
-    if k_order == KOrder.PERMUTED:
+    if k_order in WORD_ORDERS:
         b = prepare_nvfp4_weight(b)
     launch_large_m(bf16_activations(a, None, k_order), b, b_sf,
                    torch.full((1,), alpha, device="cuda"), out, config, k_groups=2,
