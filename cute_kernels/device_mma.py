@@ -142,13 +142,16 @@ def rotate_left_by(word, bits):
                       read_only_args=[cutlass.Uint32(word), cutlass.Uint32(bits)])
 
 
+# q = 3's mask and multiplier are q = 1's moved by 16 bits (``permuted_byte_constants``)
+assert BYTE_PAIR[3][2:] == (BYTE_PAIR[1][2] << 16, BYTE_PAIR[1][3] >> 16)
+
+
 def permuted_byte_constants(q):
     """``permuted_fp4.BYTE_PAIR[q]`` for a runtime ``q`` (0..3), as the four registers
     ``e2m1x2_permuted_byte`` takes; computed once a thread, outside the decode loops."""
-    def per_q(values, width=8):  # one byte (or 16-bit half) of a packed constant
-        packed = sum(v << (width * i) for i, v in enumerate(values))
-        mask = (1 << width) - 1
-        return (cutlass.Uint32(packed) >> (q * width)) & cutlass.Uint32(mask)
+    def per_q(values):  # byte q of the constant that packs the four values
+        packed = sum(v << (8 * i) for i, v in enumerate(values))
+        return (cutlass.Uint32(packed) >> (q * 8)) & cutlass.Uint32(0xFF)
     lo_rot = per_q([c[0] for c in BYTE_PAIR])
     hi_rot = per_q([c[1] for c in BYTE_PAIR])
     odd, upper = q & 1, q >> 1
