@@ -190,6 +190,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 5120x17408 M = 32 23.96 / 22.38, 9216x7168 M = 32 19.70 / 19.00, 34816x5120 M = 64 49.01
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
+    # The in-place decode of permuted words (``KOrder.PERMUTED_IDENTITY``) needs four scale
+    # splats a row and K group: from the shared table at 256-token tiles too (probe switch,
+    # ``tools/in_place_table_probe.py``; below 256 tokens every order takes the table)
+    IN_PLACE_SCALE_TABLE = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -296,7 +300,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # shared-memory pipe busy (ncu: 69-92% at M = 256): there the lookups measured ~1%
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
-        self.scale_table = tile_m <= 128
+        self.scale_table = tile_m <= 128 or (self.IN_PLACE_SCALE_TABLE
+                                             and self.k_order == KOrder.PERMUTED_IDENTITY)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
