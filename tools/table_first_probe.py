@@ -11,9 +11,9 @@ CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import importlib
 
 import torch
-from probe_inputs import fp4_gemm_operands, print_forms, replaced, replaced_call
+from probe_inputs import fp4_gemm_operands, print_forms, replaced_call, switched_compiler
 
-from cute_kernels import jit, nvfp4_gemm
+from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm import small_m_regime
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
@@ -24,24 +24,11 @@ GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
 POINTS = [(9216, 7168, 4), (9216, 7168, 8), (5120, 17408, 4), (5120, 17408, 8),
           (4096, 7168, 4), (4096, 7168, 8), (7168, 18432, 4), (7168, 18432, 8),
           (7168, 2048, 4), (7168, 2048, 8)]
-
-
-@jit.cached
-def compile_table_first(*args):
-    """``compile_nvfp4_gemm_small_m(*args)`` with the table before the wait."""
-    with replaced(NVFP4GemmSmallM, {"TABLE_BEFORE_WAIT": True}):
-        return compile_nvfp4_gemm_small_m.uncached(*args)
-
-
-@jit.cached
-def compile_split_table_first(*args):
-    """``compile_nvfp4_gemm_small_m_split(*args)`` likewise."""
-    with replaced(NVFP4GemmSmallM, {"TABLE_BEFORE_WAIT": True}):
-        return compile_nvfp4_gemm_small_m_split.uncached(*args)
-
-
-TABLE_FIRST = {"compile_nvfp4_gemm_small_m": compile_table_first,
-               "compile_nvfp4_gemm_small_m_split": compile_split_table_first}
+TABLE_FIRST = {name: switched_compiler(fn, NVFP4GemmSmallM, {"TABLE_BEFORE_WAIT": True},
+                                      name.replace("compile_", "compile_table_first_"))
+               for name, fn in (("compile_nvfp4_gemm_small_m", compile_nvfp4_gemm_small_m),
+                                ("compile_nvfp4_gemm_small_m_split",
+                                 compile_nvfp4_gemm_small_m_split))}
 
 alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
