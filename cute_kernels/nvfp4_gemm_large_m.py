@@ -191,9 +191,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
     # The in-place decode of permuted words (``KOrder.PERMUTED_IDENTITY``) needs four scale
-    # splats a row and K group: from the shared table at 256-token tiles too (probe switch,
-    # ``tools/in_place_table_probe.py``; below 256 tokens every order takes the table)
-    IN_PLACE_SCALE_TABLE = False
+    # splats a row and K group: from the shared table at 256-token tiles too (below 256 tokens
+    # every order takes it). H200 2026-12-02 (session 52, ``tools/in_place_table_probe.py``,
+    # W4A16 on the public launch, graph us, two rounds alike, converted / table): the fused op
+    # 1024x7168 M = 4096 84.65 / 82.51, 4096x7168 M = 1024 82.61 / 80.42; nvfp4_gemm
+    # 4096x7168 M = 1024 80.69 / 78.73, 5120x17408 263.22 / 261.66
+    IN_PLACE_SCALE_TABLE = True
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
