@@ -317,6 +317,35 @@ def planned(kind: str, n: int, k: int, m: int) -> dict:
     return dict(config=config, stream_k=stream_k, **options)
 
 
+def wgmma_point(kind: str, n: int, k: int, m: int, permuted: bool = False) -> tuple:
+    """A W4A16 wgmma point: (weight copies, x, alpha, out, launch). ``launch(w, a_bf16, **kw)``
+    runs ``planned``'s launch on copy ``w`` ("gemm": ``launch_large_m`` into ``out``, bf16
+    [M, N]; "fused": the fused kernel into codes and scales of its own, ``out`` None); the
+    copies are packed bytes or, ``permuted``, the models' words."""
+    from cute_kernels.nvfp4_gemm_large_m import launch_large_m
+    from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
+    from layouts import sf_padded_shape
+
+    plan = planned(kind, n, k, m)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    if kind == "gemm":
+        words = permuted_weight_copies(n, k) if permuted else weight_copies(n, k)
+        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+
+        def launch(w, a_bf16, **kw):
+            launch_large_m(a_bf16, w[0], w[1], alpha, out, **plan, **kw)
+        return words, x, alpha, out, launch
+    words = gate_up_words(n, k, True) if permuted else gate_up_copies(n, k)
+    gs = torch.full((1,), 30.0, device="cuda")
+    q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
+    sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
+
+    def launch_gate_up(w, a_bf16, **kw):
+        launch_fused(a_bf16, w[0], w[1], alpha, gs, q, sf, **plan, **kw)
+    return words, x, alpha, None, launch_gate_up
+
+
 def fits(kind: str, n: int, k: int, launch: dict) -> bool:
     """Whether a launch (``planned``'s keywords, its config's stages given) constructs: its
     stages fit the kernel's shared memory, its K groups divide K."""

@@ -6,16 +6,13 @@ permuted words the public function against their wgmma launch. (Session 28's byt
 "bytes", lost to pairs at every point and is gone: ``notes/raw/s29-call2-w4a16.log``.) Graph
 us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index."""
 
-import torch
-from probe_inputs import gate_up_copies, planned, print_variant_rounds, weight_copies
+from probe_inputs import planned, print_variant_rounds, wgmma_point
 
 from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
-from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
-from layouts import sf_padded_shape
 
 POINTS = [("gemm", 36864, 7168, 32), ("gemm", 36864, 7168, 64), ("gemm", 36864, 7168, 256),
           ("gemm", 36864, 7168, 1024), ("gemm", 9216, 7168, 64), ("gemm", 9216, 7168, 256),
@@ -33,24 +30,10 @@ POINTS = [("gemm", 36864, 7168, 32), ("gemm", 36864, 7168, 64), ("gemm", 36864, 
 for kind, n, k, m in select_shapes(POINTS):
     plan = planned(kind, n, k, m)
     rows = -(-m // plan["config"][0]) * plan["config"][0]
-    alpha = torch.full((1,), 0.5, device="cuda")
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    if kind == "gemm":
-        words = weight_copies(n, k)
-        out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    words, x, alpha, out, launch = wgmma_point(kind, n, k, m)
 
-        def run(w, order):
-            launch_large_m(bf16_activations(x, None, order, rows), w[0], w[1], alpha, out,
-                           **plan, k_order=order)
-    else:
-        words = gate_up_copies(n, k)
-        gs = torch.full((1,), 30.0, device="cuda")
-        q = torch.empty(m, n // 4, device="cuda", dtype=torch.uint8)
-        sf = torch.empty(sf_padded_shape(m, n // 32), device="cuda", dtype=torch.uint8)
-
-        def run(w, order):
-            launch_fused(bf16_activations(x, None, order, rows), w[0], w[1], alpha, gs, q, sf,
-                         **plan, k_order=order)
+    def run(w, order):
+        launch(w, bf16_activations(x, None, order, rows), k_order=order)
     calls = {"identity": (words, lambda w: run(w, KOrder.IDENTITY)),
              "pairs": (words, lambda w: run(w, KOrder.PAIRS))}
     if kind == "gemm" and m <= 16:
