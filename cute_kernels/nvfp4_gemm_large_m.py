@@ -784,19 +784,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if gathers:
                 if cutlass.const_expr(self.wg_k_split):
                     last = cutlass.Boolean(False)
-                    if ctid < 128:  # warpgroup 0 holds the piece
-                        last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
-                else:
+                if self._holds_piece(ctid):
                     last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
         if not gathers and count != self.k_tiles:
-            fixup = (acc, piece - whole, u - whole * self.k_tiles, self.k_tiles, sk_tiles,
-                     ctid, *streamk, sFlag, piece)
-            if cutlass.const_expr(self.wg_k_split):
-                if ctid < 128:  # warpgroup 0 holds the piece
-                    last = stream_k_fixup(*fixup, threads=128, head_check=self.splits == 1)
-            else:
-                last = stream_k_fixup(*fixup, head_check=self.splits == 1)
+            if self._holds_piece(ctid):
+                last = stream_k_fixup(acc, piece - whole, u - whole * self.k_tiles,
+                                      self.k_tiles, sk_tiles, ctid, *streamk, sFlag, piece,
+                                      threads=self.fixup_threads,
+                                      head_check=self.splits == 1)
         return last
+
+    def _holds_piece(self, ctid):
+        """Whether consumer thread ``ctid`` holds a stream-K piece's sums, the ``fixup_threads``
+        (with ``wg_k_split`` warpgroup 0 holds the piece, else both warpgroups)."""
+        return ctid < 128 if self.wg_k_split else cutlass.Boolean(True)
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
