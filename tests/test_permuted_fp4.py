@@ -204,6 +204,12 @@ def test_gate_up_permute_round_trips():
                                                     False, False, int(KOrder.PERMUTED_IDENTITY))),
     ("fused large in place", compile_nvfp4_gemm_swiglu_quant_large_m,
      (192, 576, 128, 0, 132, True, False, int(KOrder.PERMUTED_IDENTITY))),
+    # 256-token tiles: the in-place decode's splats from the shared table there too
+    ("large in place 256", compile_nvfp4_gemm_large_m, (1024, 7168, "torch.bfloat16", 256, 0,
+                                                        132, 1, False, False,
+                                                        int(KOrder.PERMUTED_IDENTITY))),
+    ("fused large in place 256", compile_nvfp4_gemm_swiglu_quant_large_m,
+     (512, 7168, 256, 0, 132, False, False, int(KOrder.PERMUTED_IDENTITY))),
     ("dequantize", compile_nvfp4_dequant_permuted_k, (576,)),
 ])
 def test_permuted_kernels_compile_for_sm90a(name, fn, args):
@@ -299,7 +305,8 @@ def test_words_in_place_equal_packed_bytes_in_place(config, stream_k, hybrid):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("config,stream_k", [((128, 0), False), ((128, 0, 9), True)])
+@pytest.mark.parametrize("config,stream_k", [((128, 0), False), ((128, 0, 9), True),
+                                             ((256, 0), False)])
 def test_fused_words_in_place_equal_packed_bytes_in_place(config, stream_k):
     """The fused wgmma kernel in ``KOrder.PERMUTED_IDENTITY`` against ``KOrder.IDENTITY`` on
     the packed bytes: the same codes and scales, and the reference."""
