@@ -87,7 +87,8 @@ def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.
 # bf16 activations (W4A16) of at least W4A16_IN_PLACE_MIN_M tokens on permuted words of at
 # most W4A16_IN_PLACE_MAX_N rows take PERMUTED_IDENTITY where they need no padding to whole
 # token tiles. The copy it saves costs about as much as the GEMM over N / 400 rows; the
-# in-place decode costs the wgmma kernels ~8% at 256-token tiles and more on narrower ones.
+# in-place decode costs the wgmma kernels ~8% at 256-token tiles (~6% since its splats come
+# from the shared table, ``NVFP4GemmLargeM.IN_PLACE_SCALE_TABLE``) and more on narrower ones.
 # H200 2026-12-02 (session 52, ``tools/w4a16_in_place_probe.py``, graph us, two rounds alike,
 # copy / in place, cuBLAS (+ silu) beside): the fused op 1024x7168 M = 256 18.2 / 19.9 (19.0),
 # M = 1024 39.0 / 35.7 (29.9), M = 4096 113.8 / 85.6 (91.7), M = 16384 447.0 / 342.3 (362.5);
@@ -96,27 +97,26 @@ def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.
 # 81.8, 5120x17408 263.6 / 258.3, 7168x2048 46.6 / 48.3, 9216x7168 184.7 / 189.7, 36864x7168
 # 707.8 / 761.5; M = 256 4096x7168 26.3 / 30.3, 7168x2048 14.4 / 17.7; 7168x2048 M = 4096
 # 169.1 / 169.9. Outputs equal to the copy route's within fp32 rounding (codes equal).
-W4A16_IN_PLACE_MIN_M: int | None = 1024
+W4A16_IN_PLACE_MIN_M = 1024
 W4A16_IN_PLACE_MAX_N = 5120
 
 
 def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrder:
-    """The order for weights ``b``: PERMUTED for permuted int32 words, PAIRS for packed uint8
-    bytes, with NVFP4 activations (their dequantize pass writes any order at no cost) and bf16
-    ones (``reorder_k``'s copy) alike; except that ``bf16_m`` bf16 tokens (0: NVFP4
-    activations) that the wgmma kernel can read as they are (not ``padded`` to whole token
-    tiles) take PERMUTED_IDENTITY on permuted words from ``W4A16_IN_PLACE_MIN_M`` tokens and
-    up to ``W4A16_IN_PLACE_MAX_N`` rows: no copy before the kernel. H200 2026-12-01 (``tools/packed_order_probe.py`` and
-    ``tools/w4a16_order_probe.py``, public plans, us, in place / session 28's byte order /
-    pairs / permuted words): NVFP4 activations, nvfp4_gemm 36864x7168 M = 16 70.5 / 60.6 /
-    53.4 / 51.0, M = 64 89.9 / 82.0 / 74.5 / 70.7, M = 256 179.8 / 177.2 / 176.0 / 175.3,
-    4096x7168 M = 64 22.0 / 20.2 / 19.1 / 18.5, the fused op 36864x7168 M = 64 95.1 / 81.4 /
-    75.3 / 71.9; bf16 activations, nvfp4_gemm 36864x7168 M = 64 88.5 / 82.4 / 74.9, 9216x7168
-    M = 64 30.3 / 29.3 / 27.1, 7168x18432 M = 64 50.3 / 47.2 / 42.9, 7168x2048 M = 256 18.5 /
-    17.7 / 17.3, the fused op 36864x7168 M = 64 93.0 / 81.6 / 75.6."""
+    """The order for weights ``b``: PERMUTED for permuted int32 words, PAIRS for packed uint8 bytes,
+    with NVFP4 activations (their dequantize pass writes any order at no cost) and bf16 ones
+    (``reorder_k``'s copy) alike; except that ``bf16_m`` bf16 tokens (0: NVFP4 activations) that the
+    wgmma kernel can read as they are (not ``padded`` to whole token tiles) take PERMUTED_IDENTITY
+    on permuted words from ``W4A16_IN_PLACE_MIN_M`` tokens and up to ``W4A16_IN_PLACE_MAX_N`` rows:
+    no copy before the kernel. H200 2026-12-01 (``tools/packed_order_probe.py`` and
+    ``tools/w4a16_order_probe.py``, public plans, us, in place / session 28's byte order / pairs /
+    permuted words): NVFP4 activations, nvfp4_gemm 36864x7168 M = 16 70.5 / 60.6 / 53.4 / 51.0, M =
+    64 89.9 / 82.0 / 74.5 / 70.7, M = 256 179.8 / 177.2 / 176.0 / 175.3, 4096x7168 M = 64 22.0 /
+    20.2 / 19.1 / 18.5, the fused op 36864x7168 M = 64 95.1 / 81.4 / 75.3 / 71.9; bf16 activations,
+    nvfp4_gemm 36864x7168 M = 64 88.5 / 82.4 / 74.9, 9216x7168 M = 64 30.3 / 29.3 / 27.1, 7168x18432
+    M = 64 50.3 / 47.2 / 42.9, 7168x2048 M = 256 18.5 / 17.7 / 17.3, the fused op 36864x7168 M = 64
+    93.0 / 81.6 / 75.6."""
     if b.dtype != torch.int32:
         return KOrder.PAIRS
-    if (W4A16_IN_PLACE_MIN_M is not None and bf16_m >= W4A16_IN_PLACE_MIN_M and not padded
-            and b.shape[0] <= W4A16_IN_PLACE_MAX_N):
+    if bf16_m >= W4A16_IN_PLACE_MIN_M and not padded and b.shape[0] <= W4A16_IN_PLACE_MAX_N:
         return KOrder.PERMUTED_IDENTITY
     return KOrder.PERMUTED
