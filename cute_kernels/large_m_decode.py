@@ -45,11 +45,12 @@ class WeightDecode:
         if cutlass.const_expr(self.k_order not in IN_PLACE_ORDERS):
             self._decode_tile_words(sW, sSF8, row0, k0, splat, g0, sf_row, stage, frag32)
             return
-        q = cutlass.Uint32((k0 % 8) // 2)
-        selector = cutlass.Uint32(0x4440) + q  # byte q of a word
-        constants = None
-        if cutlass.const_expr(self.k_order == KOrder.PERMUTED_IDENTITY):
+        q = cutlass.Uint32((k0 % 8) // 2)  # byte q of each word
+        words_in_place = self.k_order == KOrder.PERMUTED_IDENTITY
+        if cutlass.const_expr(words_in_place):
             constants = permuted_byte_constants(q)
+        else:
+            selector = cutlass.Uint32(0x4440) + q
         for gi in cutlass.range_constexpr(self.frag_groups):
             g = g0 + gi
             for h in cutlass.range_constexpr(2):
@@ -64,7 +65,7 @@ class WeightDecode:
                     s = self._scale_splat(splat, sf[kb])
                     for half in cutlass.range_constexpr(2):
                         word = words[2 * kb + half]
-                        if cutlass.const_expr(constants is not None):
+                        if cutlass.const_expr(words_in_place):
                             raw = e2m1x2_permuted_byte(word, constants)
                         else:
                             raw = e2m1x2_from_byte(word, selector)
