@@ -12,15 +12,45 @@ permuted words, its activation pass included), "swapped" (``nvfp4_gemm(w, w_sf, 
 the same weights' packed bytes: the pass on the weights, the [N, M] product), "fused" (the
 fused op's public route on the gate_up form of a weight of this shape), "cublas" (bf16
 x @ w^T) and "cublas_silu" (+ torch silu * up). The swapped product is checked against the
-normal one (relative difference). One point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+normal one (relative difference). ``CUTE_KERNELS_PROBE_PARTS=1``: also each GEMM without
+its pass ("normal_alone", "swapped_alone": the bf16 operand made before, ``made_before``) and
+both on whole 128-token tiles ("normal_whole128", "swapped_whole128": the plans at 2048 tokens
+are stream-K, where the fused op's whole tiles ran faster). One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+import os
 
 import torch
 import torch.nn.functional as F
-from probe_inputs import gate_up_words, print_variant_rounds, weight_copies
+from probe_inputs import gate_up_words, made_before, print_variant_rounds, replaced, weight_copies
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_nvfp4_weight, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes, warm_only
+
+GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
+PARTS = os.environ.get("CUTE_KERNELS_PROBE_PARTS") == "1"
+WHOLE128 = (128, 1, False, False)  # plain_plan's / packed_plan's (tile_m, splits, sk, hybrid)
+
+
+def alone(call, made: dict):
+    """``call`` with ``nvfp4_gemm``'s pass answered from ``made`` (no launch after the first)."""
+    make = made_before(made, GEMM.bf16_activations)
+
+    def run(w):
+        with replaced(GEMM, {"bf16_activations": make}):
+            return call(w)
+    return run
+
+
+def whole128(call):
+    """``call`` with both plans forced onto whole 128-token tiles."""
+    def run(w):
+        with replaced(GEMM, {"plain_plan": lambda m, n, k: WHOLE128,
+                             "packed_plan": lambda m, n, k: WHOLE128}):
+            return call(w)
+    return run
+
 
 # (N, K, M): the fused shapes' [2I, K] weight
 POINTS = [(1024, 7168, 4096), (1024, 7168, 16384), (1024, 7168, 2048), (1024, 7168, 1024),
@@ -47,6 +77,16 @@ for n, k, m in select_shapes(POINTS):
         "cublas": (w16s, lambda w: x @ w.t()),
         "cublas_silu": (w16s, cublas_silu),
     }
+    if PARTS:
+        normal, swapped = variants["normal"][1], variants["swapped"][1]
+        variants["normal_alone"] = (words, alone(normal, {}))
+        variants["swapped_alone"] = (packed, alone(swapped, {}))
+        variants["normal_whole128"] = (words, whole128(normal))
+        variants["swapped_whole128"] = (packed, whole128(swapped))
+        for name in ("normal_alone", "swapped_alone"):  # every copy's operand made uncaptured
+            copies, call = variants[name]
+            for w in copies:
+                call(w)
     if not warm_only():
         want = nvfp4_gemm(a, a_sf, words[0][0], words[0][1], 0.5).double()
         got = nvfp4_gemm(packed[0][0], packed[0][1], a, a_sf, 0.5).double().t()
