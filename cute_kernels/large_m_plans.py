@@ -360,6 +360,23 @@ def wide_pieces(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
             and k_tiles % 2 == 0 and k_tiles // 2 >= WIDE_PIECES_MIN_K_TILES)
 
 
+# A stream-K plan on 256-token tiles takes whole 128-token tiles instead where those fill one
+# wave to at least this much: no fix-up, and the same weight tile decoded for fewer tokens a CTA
+# but on every SM. ``tools/swapped_roles_probe.py`` (H200 2026-12-03, session 53, public us,
+# two rounds): 1024x7168 M = 2048 stream-K 56.88, 56.89 against whole 128-token tiles 46.81,
+# 47.00 (cuBLAS 40.6; the fused op's ``mid_m_launch`` had taken them already, 48.9). No
+# weight of issue 5's list has such a plan at 129..16384 tokens: only weights of at most
+# ~4096 rows do (1024x7168 at 1793..2048 tokens, 2048x7168 at 897..1024).
+NARROW_WHOLE_MIN_FILL = 0.9
+
+
+def narrow_whole_wave(m: int, n: int, sms: int = H200_SMS) -> bool:
+    """Whether whole 128-token tiles fill one wave to ``NARROW_WHOLE_MIN_FILL`` (a 256-token
+    stream-K plan then takes them)."""
+    tiles = -(-m // 128) * -(-n // TILE_N)
+    return NARROW_WHOLE_MIN_FILL * sms <= tiles <= sms
+
+
 # Per call on the host path of every large-M launch: pure in its integers, so memoized (a few
 # microseconds of Python each time otherwise)
 @functools.lru_cache(maxsize=4096)
@@ -368,9 +385,12 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
     ``large_m_plan``'s K splits; without a K split, ``mid_m_launch``'s launch where it has
     one (129..``PLAIN_MID_M_MAX`` tokens, a few waves); one wave of whole 64-token tiles in
-    128-token pieces where ``wide_pieces`` takes it."""
+    128-token pieces where ``wide_pieces`` takes it; whole 128-token tiles instead of
+    256-token stream-K where ``narrow_whole_wave`` takes it."""
     stream_plan = stream_k_plan(m, n, k)
-    if stream_plan is not None:
+    if stream_plan == (256, False) and narrow_whole_wave(m, n):
+        plan = 128, 1, False, False
+    elif stream_plan is not None:
         plan = stream_plan[0], 1, True, stream_plan[1]
     else:
         plan = *large_m_plan(m, n, k), False, False

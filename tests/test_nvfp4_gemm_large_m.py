@@ -387,6 +387,54 @@ def test_plain_plan_past_128_tokens_is_the_fastest_measured():
     assert plain_plan(1024, 7168, 2048) == (256, 1, False, False)
 
 
+ISSUE_5_WEIGHTS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
+                   (4096, 7168), (7168, 2048)]
+
+
+def test_narrow_whole_wave_takes_whole_128_token_tiles_over_256_token_stream_k(monkeypatch):
+    """A 256-token stream-K plan gives way to whole 128-token tiles that fill one wave to
+    ``NARROW_WHOLE_MIN_FILL`` (1024x7168 M = 2048: 56.9 -> 46.8 us on the H200); fewer tiles
+    keep stream-K, and no weight of issue 5's list changes plan at 129..16384 tokens."""
+    from cute_kernels import large_m_plans
+    from cute_kernels.large_m_plans import narrow_whole_wave, plain_plan, stream_k_plan
+
+    assert stream_k_plan(2048, 1024, 7168) == (256, False)
+    assert plain_plan(2048, 1024, 7168) == (128, 1, False, False)    # 128 tiles of 132
+    assert plain_plan(1792, 1024, 7168) == (256, 1, True, False)     # 112 tiles: 85%
+    assert not narrow_whole_wave(2049, 1024)                          # 136 tiles: two waves
+    ms = range(129, 16385, 3)
+    plans = {(n, k, m): plain_plan(m, n, k) for n, k in ISSUE_5_WEIGHTS for m in ms}
+    plain_plan.cache_clear()
+    monkeypatch.setattr(large_m_plans, "narrow_whole_wave", lambda m, n: False)
+    try:
+        for (n, k, m), plan in plans.items():
+            assert plain_plan(m, n, k) == plan, (n, k, m)
+    finally:
+        plain_plan.cache_clear()  # (the cache must not keep the rule-less plans)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1900, 2048])
+def test_narrow_whole_wave_plan_matches_fp64_reference(m):
+    """``nvfp4_gemm`` on ``narrow_whole_wave``'s plan (whole 128-token tiles, one wave of 128
+    and 120 tiles: 1024x7168 at 2048 and 1900 tokens, the last tile 108 tokens), NVFP4
+    activations on permuted words and on packed bytes, against the fp64 product."""
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
+    from cute_kernels.large_m_plans import plain_plan
+
+    n, k = 1024, 7168
+    assert plain_plan(m, n, k) == (128, 1, False, False)
+    x, b, b_sf, alpha = _inputs(m, n, k)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    for weights in (prepare_nvfp4_weight(b), b):
+        out = poisoned(m, n, dtype=torch.float32)
+        nvfp4_gemm(a, a_sf, weights, b_sf, alpha, out_dtype=torch.float32, out=out)
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        assert _rel_err(out, want) <= 1e-3, weights.dtype
+
+
 def test_wide_pieces_needs_one_wave_and_long_pieces():
     """``wide_pieces``: whole 64-token tiles in one wave, two 128-token pieces in one wave,
     at least ``WIDE_PIECES_MIN_K_TILES`` k-tiles a piece, more than 64 tokens."""

@@ -35,7 +35,7 @@ from .timing import (SUSTAINED_MIN_M, rotations_for, select_shapes, time_graph_u
                      time_graphs_interleaved_us, time_sustained_us)
 
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
-MS = [1, 8, 16, 64, 256, 1024, 4096, 16384]
+MS = [1, 8, 16, 64, 256, 512, 1024, 2048, 4096, 16384]  # issue 6: every M >= 256
 W4A16_MIN_M = 256  # from here also the fused op on bf16 activations ("fused W4A16")
 
 
