@@ -361,12 +361,13 @@ def wide_pieces(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
 
 
 # A stream-K plan on 256-token tiles takes whole 128-token tiles instead where those fill one
-# wave to at least this much: no fix-up, and the same weight tile decoded for fewer tokens a CTA
-# but on every SM. ``tools/swapped_roles_probe.py`` (H200 2026-12-03, session 53, public us,
-# two rounds): 1024x7168 M = 2048 stream-K 56.88, 56.89 against whole 128-token tiles 46.81,
-# 47.00 (cuBLAS 40.6; the fused op's ``mid_m_launch`` had taken them already, 48.9). No
-# weight of issue 5's list has such a plan at 129..16384 tokens: only weights of at most
-# ~4096 rows do (1024x7168 at 1793..2048 tokens, 2048x7168 at 897..1024).
+# wave to at least this much: no fix-up, and every SM busy for the whole K loop.
+# ``tools/narrow_whole_probe.py`` (H200 2026-12-03, session 53, public us, two rounds alike;
+# whole 128-token tiles / the 256-token stream-K plan / cuBLAS): 1024x7168 M = 2048 47.2 /
+# 57.3 / 40.9, M = 1800 46.0 / 57.2 / 37.9; 2048x7168 M = 1024 42.3 / 52.9 / 40.6, M = 900
+# 41.5 / 51.8 / 38.0; 3072x7168 M = 640 40.2 / 53.4 / 40.4, M = 520 39.0 / 52.7 / 33.9;
+# 1536x7168 M = 1400 44.3 / 57.7 / 41.4; 512x7168 M = 4096 58.0 / 86.2 / 42.3. No weight on
+# issue 5's list has such a plan at 129..16384 tokens: only weights of at most ~4096 rows do.
 NARROW_WHOLE_MIN_FILL = 0.9
 
 
