@@ -387,15 +387,12 @@ def test_plain_plan_past_128_tokens_is_the_fastest_measured():
     assert plain_plan(1024, 7168, 2048) == (256, 1, False, False)
 
 
-ISSUE_5_WEIGHTS = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
-                   (4096, 7168), (7168, 2048)]
-
-
 def test_narrow_whole_wave_takes_whole_128_token_tiles_over_256_token_stream_k(monkeypatch):
     """A 256-token stream-K plan gives way to whole 128-token tiles that fill one wave to
     ``NARROW_WHOLE_MIN_FILL`` (1024x7168 M = 2048: 56.9 -> 46.8 us on the H200); fewer tiles
     keep stream-K, and no weight of issue 5's list changes plan at 129..16384 tokens."""
     from cute_kernels import large_m_plans
+    from cute_kernels.bench.nvfp4_gemm_suite import SHAPES as ISSUE_5_WEIGHTS
     from cute_kernels.large_m_plans import narrow_whole_wave, plain_plan, stream_k_plan
 
     assert stream_k_plan(2048, 1024, 7168) == (256, False)

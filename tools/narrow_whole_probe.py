@@ -9,7 +9,7 @@ for after a rule change) and "cublas" (bf16). One point per CUTE_KERNELS_BENCH_S
 import importlib
 
 import torch
-from probe_inputs import permuted_weight_copies, print_variant_rounds, replaced
+from probe_inputs import gemm_on_plan, permuted_weight_copies, print_variant_rounds
 
 from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes
@@ -25,13 +25,6 @@ POINTS = [(1024, 7168, 2048), (1024, 7168, 1800), (2048, 7168, 1024), (2048, 716
           (3072, 7168, 640), (3072, 7168, 520), (1536, 7168, 1400), (512, 7168, 4096)]
 
 
-def forced(plan):
-    def run(a, a_sf, w):
-        with replaced(GEMM, {"plain_plan": lambda m, n, k: plan}):
-            return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-    return run
-
-
 for n, k, m in select_shapes(POINTS):
     x16 = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x16, 100.0)
@@ -39,11 +32,10 @@ for n, k, m in select_shapes(POINTS):
     words = permuted_weight_copies(n, k)
     w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
     w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
-    whole, streamed = forced(WHOLE128), forced(STREAM_K256)
     variants = {
         "plan": (words, lambda w: nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)),
-        "whole128": (words, lambda w: whole(a, a_sf, w)),
-        "stream_k": (words, lambda w: streamed(a, a_sf, w)),
+        "whole128": (words, lambda w: gemm_on_plan(a, a_sf, w, WHOLE128)),
+        "stream_k": (words, lambda w: gemm_on_plan(a, a_sf, w, STREAM_K256)),
         "cublas": (w16s, lambda w: x @ w.t()),
     }
     print_variant_rounds(f"{n}x{k} M={m} plan {GEMM.plain_plan(m, n, k)}", variants)
