@@ -34,8 +34,8 @@ from layouts import sf_tiled_layout
 from . import jit
 from .arch import compile_options, sm_count
 from .device_fp4 import e2m1_scaled
-from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte, e2m1x2_raw,
-                         in_register, mul_bf16x2)
+from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte,
+                         e2m1x2_permuted, e2m1x2_raw, in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 from .k_order import IN_PLACE_ORDERS, KOrder, order_k
 from .reorder_k import reorder_k
@@ -198,6 +198,24 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
             chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
 
 
+class NVFP4DequantPermutedWords(NVFP4DequantPermutedK):
+    """``NVFP4DequantPermutedK`` reading ``permuted_fp4``'s words instead of packed bytes: the
+    same output (``PERMUTED_K_ORDER``), each pair taken from the bit-permuted word
+    (``e2m1x2_permuted``; the thread's pair r is a runtime value, so all four are formed and
+    one selected). The swapped fused kernel's weight pass on permuted words
+    (``swiglu_quant_swapped``)."""
+
+    @cute.jit
+    def _chunk(self, words, sf32, r, b, two63, chunk):
+        for q in cutlass.range_constexpr(4):
+            s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
+            word = cutlass.Uint32(words[0, 2 * q + b])
+            raw = e2m1x2_permuted(word, 0)
+            for p in cutlass.range_constexpr(1, 4):
+                raw = cutlass.select_(r == p, e2m1x2_permuted(word, p), raw)
+            chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+
+
 def _compile_group_kernel(kernel):
     """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M'*K/64, 32], M' >= M
     (zeros past M)."""
@@ -216,6 +234,15 @@ def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thr
     ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
     return _compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
                                                        units_per_thread=units_per_thread))
+
+
+@jit.cached
+def compile_nvfp4_dequant_permuted_words(k: int, ctas_per_sm: int = 0,
+                                         units_per_thread: int = 4):
+    """Tensor-free compile of ``NVFP4DequantPermutedWords``: static K (a multiple of 64),
+    dynamic rows; ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
+    return _compile_group_kernel(NVFP4DequantPermutedWords(k, ctas_per_sm=ctas_per_sm,
+                                                           units_per_thread=units_per_thread))
 
 
 @jit.cached

@@ -321,7 +321,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
-            (SF_CHUNK_WORDS * self.groups, self.row_tiles * self.k_tiles)))
+            (SF_CHUNK_WORDS * self.groups, self._sf_columns(mBSF))))
         tiled_mma = sm90_utils.make_trivial_tiled_mma(
             cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
             cutlass.Float32, (self.tile_n // 64, 1, 1), tiler_mn=(64, self.tile_m),
@@ -380,6 +380,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # all of the unified memory as shared memory (given, or the DSL asks the device
             # for a carveout when min_blocks_per_mp > 1: none at compile-only)
             preferred_smem_carveout=100 if self.ctas_per_sm > 1 else None)
+
+    def _sf_columns(self, mBSF: cute.Tensor):
+        """The scale buffer's columns of ``SF_CHUNK_WORDS * groups`` words: the static row
+        tiles' (a subclass whose register operand has a dynamic row count takes the buffer's)."""
+        return self.row_tiles * self.k_tiles
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel

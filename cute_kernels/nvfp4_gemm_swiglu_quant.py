@@ -63,6 +63,7 @@ from .nvfp4_gemm_small_m_split import (config_compile_tail, config_splits, fake_
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m, launch_large_m
+from .swiglu_quant_swapped import FEATURE_TILE, bf16_gate_up_weights, launch_swapped
 from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -594,11 +595,29 @@ def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
                    compile_fn=compile_fn, splits=splits, **options)
 
 
+# NVFP4 activations of at least this many tokens a weight row take the swapped kernel
+# (``swiglu_quant_swapped``): its pass decodes the 2I x K weights, not the M x K activations.
+SWAPPED_MIN_TOKENS_PER_ROW = 2
+SWAPPED = True  # (probes switch it off)
+
+
+def swapped_route(m: int, two_i: int, a_fp4: bool) -> bool:
+    """Whether the fused op takes the swapped kernel: NVFP4 activations, 2I a multiple of its
+    256-feature tiles, and at least ``SWAPPED_MIN_TOKENS_PER_ROW`` tokens a weight row."""
+    return (SWAPPED and a_fp4 and two_i % FEATURE_TILE == 0
+            and m >= SWAPPED_MIN_TOKENS_PER_ROW * two_i)
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
-    ``bf16_activations``, as ``nvfp4_gemm`` at large M)."""
+    ``bf16_activations``, as ``nvfp4_gemm`` at large M), or the swapped kernel
+    (``swapped_route``)."""
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
+    if swapped_route(m, two_i, a_sf is not None):
+        launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
+                       out_sf)
+        return
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)

@@ -1,0 +1,203 @@
+"""``nvfp4_gemm_swiglu_quant``'s kernel with the operands' roles swapped, for token counts well
+above the weight's rows (W4A4 only).
+
+The wgmma kernels decode their register operand (normally the weights) in the main loop and
+read the other operand as bf16 from shared memory, so NVFP4 activations first go through a
+pass that writes M x K bf16 (``bf16_activations``): at 1024x7168 and 4096 tokens that pass is
+16 of 89 us. Here the NVFP4 activations' packed bytes are the register operand
+(``KOrder.PAIRS``) and the gate_up weights go through the pass instead
+(``bf16_gate_up_weights``: 2I x K whatever M is). ``NVFP4GemmLargeM``'s "weight rows" are then
+tokens and its "tokens" the weight's features:
+
+* A CTA tile is 128 tokens (two consumer warpgroups x 64, the register operand's rows, a
+  dynamic count: ``_sf_columns``, ``_tile_coords``) x 256 features: two interleave groups of
+  64 up and 64 gate rows (``tile_m`` = 256, whole tiles, bands of feature tiles as the normal
+  kernel's bands of token tiles).
+* The accumulator holds (token, feature): element e = v0 + 2 v1 + 4 j of a thread is token
+  r + 8 v1, feature 8 j + 2 q + v0, so the gate partner of an up value (j % 16 < 8) is
+  element e + 32 of the same thread: h = (alpha * up) * silu(alpha * gate) forms in
+  registers, with the normal kernel's arithmetic (the same bits).
+* h goes to shared memory as the normal fused kernel's token lines (64 fp32 h columns, 16-byte
+  chunks swizzled by the line, ``staged_line_slot``), line 128 g + t for group g and token t,
+  and all 256 consumer threads quantize the (line, 16-column block) items
+  (``NVFP4GemmSwigluQuantLargeM._quantize_item``). The CTAs of the last token tile zero scale
+  rows M .. pad128(M) of their blocks.
+"""
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.pipeline as pipeline
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from layouts import GATE_UP_GROUP
+
+from . import jit
+from .arch import compile_options, sm_count
+from .device_mma import POW2_63
+from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
+from .k_order import KOrder
+from .large_m_epilogue import staged_line_slot
+from .nvfp4_dequant import bf16_activations, compile_nvfp4_dequant_permuted_words
+from .nvfp4_gemm_large_m import H200_SMS, L2_BAND_BYTES, SF_CHUNK_WORDS, TILE_N
+from .nvfp4_quant import silu_mul_fast
+from .permuted_fp4 import weight_dims
+from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
+from .unit_grid import spread_launch
+
+TOKEN_TILE = TILE_N  # tokens a CTA tile: the register operand's rows
+FEATURE_TILE = 2 * TILE_N  # weight rows a CTA tile: two interleave groups
+GROUPS = FEATURE_TILE // (2 * GATE_UP_GROUP)  # interleave groups a tile
+
+
+class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
+    """The fused kernel with NVFP4 activations as the register operand (the module docstring):
+    static I, K; M dynamic; whole 128-token x 256-feature tiles."""
+
+    def __init__(self, i: int, k: int, stages: int = 0, sms: int = H200_SMS,
+                 k_groups: int = 1):
+        assert (2 * i) % FEATURE_TILE == 0, i
+        super().__init__(i, k, FEATURE_TILE, stages, sms, k_order=KOrder.PAIRS,
+                         k_groups=k_groups)
+        self.feature_tiles = 2 * i // FEATURE_TILE
+        self.row_tiles = self.feature_tiles  # (the launch's tiles: M's 128-row tiles x these)
+        # bands of feature tiles whose bf16 weights fit the L2 band (the normal kernel's bands
+        # of token tiles), all token tiles inside a band
+        self.group = max(1, min(8, L2_BAND_BYTES // (FEATURE_TILE * k * 2)))
+
+    def _sf_columns(self, mBSF: cute.Tensor):
+        """The activations' scale chunks: pad128(M) rows, a dynamic count."""
+        return mBSF.shape[0] // (SF_CHUNK_WORDS * self.groups)
+
+    @cute.jit
+    def _whole_tiles(self, tok_tiles):
+        """Every tile whole: ``tok_tiles`` (the kernel's count of 128-row tiles of M, here the
+        register operand's) x the feature tiles."""
+        return tok_tiles * self.feature_tiles, 0
+
+    @cute.jit
+    def _tile_coords(self, tile, tok_tiles):
+        """(token tile, feature tile) of linear tile ``tile``: bands of ``group`` feature tiles,
+        feature tile fastest inside a band, over all ``tok_tiles`` token tiles."""
+        band_size = self.group * tok_tiles
+        band = tile // band_size
+        r = tile - band * band_size
+        width = cutlass.min(self.group, self.feature_tiles - band * self.group)
+        return r // width, band * self.group + r % width
+
+    @cute.jit
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``row_tile`` is the token tile, ``tok_tile`` the feature tile (interleave groups
+        2 ``tok_tile`` and 2 ``tok_tile`` + 1). h as lines (``_swapped_h_lines``), the last
+        token tile's scale padding, then the consumers quantize (``_quantize_item``)."""
+        mQ, mSF = outs
+        done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
+        h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
+        done.arrive_and_wait()  # the previous tile's h is read by every thread
+        self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
+        if ctid < 128:
+            self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
+        h_ready.arrive_and_wait()
+        tok0 = row_tile * TOKEN_TILE
+        items = TOKEN_TILE * (GATE_UP_GROUP // BLOCK)  # a group's (line, block) items
+        table = self._table(sEpi)
+        gs = scalars[1][0]
+        for g in cutlass.range_constexpr(GROUPS):
+            where = self._group_where(sEpi, mSF, g, GROUPS * tok_tile + g, tok0)
+            for p in cutlass.range_constexpr(items // 256):
+                self._quantize_item(where, gs, table, mQ, ctid + 256 * p)
+
+    def _group_where(self, sEpi, mSF, g: int, group, tok0):
+        """``_quantize_item``'s view of interleave group ``group``'s lines (the tile's
+        ``g``-th: lines 128 g ..) and scale blocks."""
+        chunks = TOKEN_TILE * (GATE_UP_GROUP // 4)
+        sChunks = cute.make_tensor(sEpi.iterator + g * TOKEN_TILE * GATE_UP_GROUP,
+                                   cute.make_layout((chunks, 4), stride=(4, 1)))
+        kb0 = group * (GATE_UP_GROUP // BLOCK)
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, TOKEN_TILE)
+        return sChunks, sSF, r0, tok0, kb0
+
+    @cute.jit
+    def _swapped_h_lines(self, acc, tCcC, sEpi, alpha):
+        """h of the thread's up elements (j % 16 < 8) and their gate partners (e + 32) into
+        line 128 g + token, column c = 8 (j % 16) + 2 q + v0 of group g = j // 16: 16-byte
+        chunk c // 4 at ``staged_line_slot``. All loads (none here) and arithmetic before
+        the stores: the slots are runtime values."""
+        token, col = tCcC[0]  # r, 2 q: the thread's first element
+        lines = (GATE_UP_GROUP // 4)  # chunks a line
+        for e in cutlass.range_constexpr(cute.size(acc)):
+            j = e // 4
+            if cutlass.const_expr(j % 16 < 8):
+                up = acc[e] * cutlass.Float32(POW2_63) * alpha
+                gate = acc[e + 32] * cutlass.Float32(POW2_63) * alpha
+                acc[e] = up * silu_mul_fast(gate, cutlass.Float32(1.0))
+        for e in cutlass.range_constexpr(cute.size(acc)):
+            j = e // 4
+            if cutlass.const_expr(j % 16 < 8):
+                line = (j // 16) * TOKEN_TILE + token + 8 * ((e // 2) % 2)
+                c = 8 * (j % 16) + col + e % 2
+                slot = staged_line_slot(line, c // 4, lines)
+                sEpi[slot * 4 + c % 4] = acc[e]
+
+    @cute.jit
+    def _zero_swapped_padding(self, mQ, mSF, wg_tid, token_tile, feature_tile):
+        """The first warpgroup, on the last token tile: scale rows M .. pad128(M) of the
+        tile's 8 blocks, two a warp."""
+        if token_tile * TOKEN_TILE + TOKEN_TILE >= mQ.shape[0]:
+            blocks = GROUPS * GATE_UP_GROUP // BLOCK
+            zero_scale_padding(mSF, self.kb_out, mQ.shape[0], wg_tid % 32,
+                               feature_tile * blocks + 2 * (wg_tid // 32), 2)
+
+
+@jit.cached
+def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
+                                            sms: int = H200_SMS, k_groups: int = 1):
+    """Static I (weights [2I, K]), K, stages, persistent grid and K groups a stage; M dynamic.
+    Arguments of the compiled function: the weights as bf16 [2I, K] in ``PERMUTED_K_ORDER``
+    (``bf16_gate_up_weights``), the activations' packed bytes as int32 [M, K/8], their
+    swizzled scales as int32 words (pad128(M) * K/64), alpha, out_global_scale, out uint8
+    [M, I/2], out_sf bytes (flat uint8)."""
+    m = cute.sym_int()
+    w = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
+                                 assumed_align=16)
+    a = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), k // 8), stride_order=(1, 0),
+                                 assumed_align=16)
+    a_sf = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=16)
+    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms, k_groups)
+    return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, stream, options=compile_options())
+
+
+def launch_swapped(w_bf16: torch.Tensor, a: torch.Tensor, a_sf: torch.Tensor,
+                   alpha: torch.Tensor, out_global_scale: torch.Tensor, out: torch.Tensor,
+                   out_sf: torch.Tensor, stages: int = 0, ctas: int = 0, k_groups: int = 1,
+                   compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped) -> None:
+    """The swapped kernel on validated operands: ``w_bf16`` [2I, K] from
+    ``bf16_gate_up_weights``, ``a`` packed uint8 [M, K/2] and its swizzled scales, out uint8
+    [M, I/2], out_sf the swizzled scale bytes; ``ctas``: the persistent grid (0: the SMs)."""
+    two_i, k = w_bf16.shape
+    sms = ctas or sm_count(a.device.index or 0)
+    compile_fn(two_i // 2, k, stages, sms, k_groups)(
+        w_bf16, a.view(torch.int32), a_sf.view(torch.int32).view(-1), alpha,
+        out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+
+
+def bf16_gate_up_weights(w: torch.Tensor, w_sf: torch.Tensor, spread: bool = False
+                         ) -> torch.Tensor:
+    """The swapped kernel's shared-memory operand: the [2I, K] weights (packed bytes or
+    permuted words) dequantized to bf16 with global scale 1 (exact), each 64-element group of
+    K in ``PERMUTED_K_ORDER``, the order in which the kernel decodes the activations' packed
+    bytes (``KOrder.PAIRS``). ``spread``: on ``spread_launch``'s grid."""
+    two_i, k, permuted = weight_dims(w)
+    if not permuted:
+        return bf16_activations(w, w_sf, KOrder.PAIRS, spread=spread)
+    out = torch.empty((two_i, k), dtype=torch.bfloat16, device=w.device)
+    launch = spread_launch(two_i, k, sm_count(w.device.index)) if spread else ()
+    compile_nvfp4_dequant_permuted_words(k, *launch)(
+        w.view(-1, 8), w_sf.view(-1), out.view(torch.int32).view(-1, 32))
+    return out

@@ -1,0 +1,103 @@
+"""The fused op's swapped kernel (NVFP4 activations as the register operand, the weights through
+the pass): compile-only on the CPU, the route rule, and on the GPU the weight pass's bits and
+the kernel against the fp64 reference."""
+
+import pytest
+import torch
+
+from cute_kernels import nvfp4_gemm_swiglu_quant, reference
+from cute_kernels import nvfp4_gemm_swiglu_quant as fused_module
+from cute_kernels.k_order import KOrder, order_k
+from cute_kernels.nvfp4_dequant import compile_nvfp4_dequant_permuted_words, nvfp4_dequantize
+from cute_kernels.nvfp4_gemm_swiglu_quant import swapped_route
+from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
+from cute_kernels.swiglu_quant_swapped import (bf16_gate_up_weights,
+                                               compile_nvfp4_gemm_swiglu_quant_swapped,
+                                               launch_swapped)
+from cute_kernels.testing import compile_only
+from layouts import sf_padded_shape
+from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+
+
+@pytest.mark.parametrize("i,k", [(512, 7168), (128, 512)])
+def test_swapped_kernel_compiles_for_sm90a(i, k):
+    compile_only(compile_nvfp4_gemm_swiglu_quant_swapped, i, k)
+
+
+def test_permuted_words_pass_compiles_for_sm90a():
+    compile_only(compile_nvfp4_dequant_permuted_words, 7168)
+
+
+def test_swapped_route():
+    """NVFP4 activations, 2I a multiple of 256, at least two tokens a weight row."""
+    assert swapped_route(4096, 1024, True) and swapped_route(2048, 1024, True)
+    assert not swapped_route(2047, 1024, True)
+    assert not swapped_route(4096, 1024, False)   # bf16 activations keep the normal kernel
+    assert not swapped_route(4096, 384, True)     # 2I not a multiple of the 256-feature tile
+
+
+def _permuted(w):
+    return prepare_nvfp4_weight(w)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("two_i,k", [(1024, 7168), (256, 576)])
+def test_weight_pass_is_the_dequantized_weight_in_pairs_order(two_i, k):
+    """Packed bytes and permuted words alike: e2m1 * scale in bf16, K in PERMUTED_K_ORDER."""
+    w = torch.randn(two_i, k, device="cuda").to(torch.bfloat16)
+    packed, sf = reference.nvfp4_quantize(w, 448 * 6 / w.float().abs().amax())
+    want = order_k(nvfp4_dequantize(packed, sf, 1.0), KOrder.PAIRS)
+    assert torch.equal(bf16_gate_up_weights(packed, sf), want)
+    assert torch.equal(bf16_gate_up_weights(_permuted(packed), sf), want)
+
+
+def _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw):
+    m, i = a.shape[0], w.shape[0] // 2
+    mp, kbp = sf_padded_shape(m, i // 16)
+    out = poisoned(m, i // 2, dtype=torch.uint8)
+    out_sf = poisoned(mp, kbp, dtype=torch.uint8)
+    f32 = dict(dtype=torch.float32, device="cuda")
+    launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, torch.tensor([alpha], **f32),
+                   torch.tensor([g_out], **f32), out, out_sf, **kw)
+    return out, out_sf.view(torch.float8_e4m3fn)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,kw", [
+    (1, 128, 512, {}),              # one token in a 128-token tile, one feature tile
+    (129, 256, 576, {}),            # an M tail, 9 k-tiles, two feature tiles
+    (1000, 512, 7168, {}),          # 1024x7168, 8 token tiles
+    (2100, 512, 7168, {"ctas": 5}),  # 17 x 4 tiles on 5 CTAs: the persistent loop
+    (700, 1152, 1024, {"ctas": 7}),  # 9 feature tiles in bands of 8
+])
+@pytest.mark.parametrize("permute", [False, True])
+def test_swapped_kernel_matches_reference(m, i, k, kw, permute):
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    if permute:
+        w = _permuted(w)
+    out, out_sf = _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    again, again_sf = _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw)
+    assert torch.equal(again, out) and torch.equal(again_sf.view(torch.uint8),
+                                                   out_sf.view(torch.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [512, 777])
+def test_public_op_takes_the_swapped_kernel(m, monkeypatch):
+    """256x512 weights from 512 tokens: the public op launches the swapped kernel, and its
+    result is the normal route's where the scales agree."""
+    i, k = 128, 512
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    calls = []
+    monkeypatch.setattr(fused_module, "launch_swapped",
+                        lambda *args, **kw: calls.append(1) or launch_swapped(*args, **kw))
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert calls
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    monkeypatch.setattr(fused_module, "SWAPPED", False)
+    normal, normal_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert len(calls) == 1
+    assert torch.equal(out, normal) and torch.equal(out_sf.view(torch.uint8),
+                                                    normal_sf.view(torch.uint8))
