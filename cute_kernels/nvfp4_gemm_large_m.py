@@ -363,7 +363,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             sSplat: cute.struct.Align[cute.struct.MemRange[cutlass.Uint32, 256], 16]
 
         self.shared_storage = SharedStorage
-        tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m * self.row_tiles
+        tiles = self._m_tiles(outs[0].shape[0]) * self.row_tiles
         if cutlass.const_expr(self.stream_k):
             # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
@@ -380,6 +380,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # all of the unified memory as shared memory (given, or the DSL asks the device
             # for a carveout when min_blocks_per_mp > 1: none at compile-only)
             preferred_smem_carveout=100 if self.ctas_per_sm > 1 else None)
+
+    def _m_tiles(self, m):
+        """The tiles of the output's M rows (``tok_tiles``): tile_m tokens each (a subclass
+        whose register operand holds the tokens tiles them by its rows)."""
+        return (m + self.tile_m - 1) // self.tile_m
 
     def _sf_columns(self, mBSF: cute.Tensor):
         """The scale buffer's columns of ``SF_CHUNK_WORDS * groups`` words: the static row
@@ -452,7 +457,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                              (None, None)), 0, 2))
         pipeline.pipeline_init_wait(cluster_shape_mn=cluster_mn)
 
-        tok_tiles = (outs[0].shape[0] + self.tile_m - 1) // self.tile_m
+        tok_tiles = self._m_tiles(outs[0].shape[0])
         if tidx < 128:
             cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:

@@ -65,14 +65,18 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         # of token tiles), all token tiles inside a band
         self.group = max(1, min(8, L2_BAND_BYTES // (FEATURE_TILE * k * 2)))
 
+    def _m_tiles(self, m):
+        """The token tiles: 128 tokens each, the register operand's rows."""
+        return (m + TOKEN_TILE - 1) // TOKEN_TILE
+
     def _sf_columns(self, mBSF: cute.Tensor):
         """The activations' scale chunks: pad128(M) rows, a dynamic count."""
         return mBSF.shape[0] // (SF_CHUNK_WORDS * self.groups)
 
     @cute.jit
     def _whole_tiles(self, tok_tiles):
-        """Every tile whole: ``tok_tiles`` (the kernel's count of 128-row tiles of M, here the
-        register operand's) x the feature tiles."""
+        """Every tile whole: ``tok_tiles`` (the token tiles, ``_m_tiles``) x the feature
+        tiles."""
         return tok_tiles * self.feature_tiles, 0
 
     @cute.jit

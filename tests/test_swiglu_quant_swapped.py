@@ -2,11 +2,12 @@
 the pass): compile-only on the CPU, the route rule, and on the GPU the weight pass's bits and
 the kernel against the fp64 reference."""
 
+import importlib
+
 import pytest
 import torch
 
 from cute_kernels import nvfp4_gemm_swiglu_quant, reference
-from cute_kernels import nvfp4_gemm_swiglu_quant as fused_module
 from cute_kernels.k_order import KOrder, order_k
 from cute_kernels.nvfp4_dequant import compile_nvfp4_dequant_permuted_words, nvfp4_dequantize
 from cute_kernels.nvfp4_gemm_swiglu_quant import swapped_route
@@ -18,6 +19,8 @@ from cute_kernels.testing import compile_only
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
+
+fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 
 @pytest.mark.parametrize("i,k", [(512, 7168), (128, 512)])

@@ -10,6 +10,7 @@ included, forced at every point), "swapped_alone" (the kernel on bf16 weights ma
 against the normal one (equal code and scale bytes). One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
+import importlib
 import os
 
 import torch
@@ -17,10 +18,10 @@ import torch.nn.functional as F
 from probe_inputs import fused_operands, gate_up_words, print_variant_rounds, replaced
 
 from cute_kernels import nvfp4_gemm_swiglu_quant
-from cute_kernels import nvfp4_gemm_swiglu_quant as FUSED
 from cute_kernels.bench.timing import rotations_for, select_shapes, warm_only
 from cute_kernels.swiglu_quant_swapped import bf16_gate_up_weights, launch_swapped
 
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 PERMUTE = os.environ.get("CUTE_KERNELS_PROBE_PACKED") != "1"  # the models' permuted words
 
 # (2I, K, M)
