@@ -39,7 +39,8 @@ from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import KOrder
 from .large_m_epilogue import staged_line_slot
 from .nvfp4_dequant import bf16_activations, compile_nvfp4_dequant_permuted_words
-from .nvfp4_gemm_large_m import H200_SMS, L2_BAND_BYTES, SF_CHUNK_WORDS, TILE_N
+from .nvfp4_gemm_large_m import (H200_SMS, L2_BAND_BYTES, SF_CHUNK_WORDS, TILE_N,
+                                 fake_stream_k_buffers, stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
@@ -54,11 +55,17 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
     """The fused kernel with NVFP4 activations as the register operand (the module docstring):
     static I, K; M dynamic; whole 128-token x 256-feature tiles."""
 
+    # (the asynchronous fix-up sizes its slots by the static row tiles: tokens here)
+    ASYNC_FIXUP = False
+
     def __init__(self, i: int, k: int, stages: int = 0, sms: int = H200_SMS,
-                 k_groups: int = 1):
+                 stream_k: bool = False, splits: int = 1):
+        """``stream_k`` / ``splits`` as ``NVFP4GemmLargeM``'s: the (tile, k-tile) units shared
+        out evenly over the persistent grid, or every tile in ``splits`` pieces
+        (``stream_k_fixup``; the last piece's CTA runs the epilogue)."""
         assert (2 * i) % FEATURE_TILE == 0, i
-        super().__init__(i, k, FEATURE_TILE, stages, sms, k_order=KOrder.PAIRS,
-                         k_groups=k_groups)
+        super().__init__(i, k, FEATURE_TILE, stages, sms, stream_k=stream_k or splits > 1,
+                         k_order=KOrder.PAIRS, splits=splits)
         self.feature_tiles = 2 * i // FEATURE_TILE
         self.row_tiles = self.feature_tiles  # (the launch's tiles: M's 128-row tiles x these)
         # bands of feature tiles whose bf16 weights fit the L2 band (the normal kernel's bands
@@ -72,12 +79,6 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
     def _sf_columns(self, mBSF: cute.Tensor):
         """The activations' scale chunks: pad128(M) rows, a dynamic count."""
         return mBSF.shape[0] // (SF_CHUNK_WORDS * self.groups)
-
-    @cute.jit
-    def _whole_tiles(self, tok_tiles):
-        """Every tile whole: ``tok_tiles`` (the token tiles, ``_m_tiles``) x the feature
-        tiles."""
-        return tok_tiles * self.feature_tiles, 0
 
     @cute.jit
     def _tile_coords(self, tile, tok_tiles):
@@ -153,14 +154,27 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
                                feature_tile * blocks + 2 * (wg_tid // 32), 2)
 
 
+class NVFP4GemmSwigluQuantSwappedStreamK(NVFP4GemmSwigluQuantSwapped):
+    """The swapped kernel in stream-K (``stream_k`` or ``splits``), the workspace and counters
+    as arguments."""
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream, (mWork, mCount))
+
+
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
-                                            sms: int = H200_SMS, k_groups: int = 1):
-    """Static I (weights [2I, K]), K, stages, persistent grid and K groups a stage; M dynamic.
-    Arguments of the compiled function: the weights as bf16 [2I, K] in ``PERMUTED_K_ORDER``
-    (``bf16_gate_up_weights``), the activations' packed bytes as int32 [M, K/8], their
-    swizzled scales as int32 words (pad128(M) * K/64), alpha, out_global_scale, out uint8
-    [M, I/2], out_sf bytes (flat uint8)."""
+                                            sms: int = H200_SMS, stream_k: bool = False,
+                                            splits: int = 1):
+    """Static I (weights [2I, K]), K, stages, persistent grid and stream-K form (as
+    ``NVFP4GemmSwigluQuantSwapped``); M dynamic. Arguments of the compiled function: the
+    weights as bf16 [2I, K] in ``PERMUTED_K_ORDER`` (``bf16_gate_up_weights``), the
+    activations' packed bytes as int32 [M, K/8], their swizzled scales as int32 words
+    (pad128(M) * K/64), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
+    uint8); in stream-K then the workspace and counters (``launch_swapped``)."""
     m = cute.sym_int()
     w = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
@@ -173,22 +187,33 @@ def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
-    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms, k_groups)
+    if stream_k or splits > 1:
+        kernel = NVFP4GemmSwigluQuantSwappedStreamK(i, k, stages, sms, stream_k, splits)
+        return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
+                            stream, options=compile_options())
+    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms)
     return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
 def launch_swapped(w_bf16: torch.Tensor, a: torch.Tensor, a_sf: torch.Tensor,
                    alpha: torch.Tensor, out_global_scale: torch.Tensor, out: torch.Tensor,
-                   out_sf: torch.Tensor, stages: int = 0, ctas: int = 0, k_groups: int = 1,
-                   compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped) -> None:
+                   out_sf: torch.Tensor, stages: int = 0, ctas: int = 0, stream_k: bool = False,
+                   splits: int = 1, compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped) -> None:
     """The swapped kernel on validated operands: ``w_bf16`` [2I, K] from
     ``bf16_gate_up_weights``, ``a`` packed uint8 [M, K/2] and its swizzled scales, out uint8
-    [M, I/2], out_sf the swizzled scale bytes; ``ctas``: the persistent grid (0: the SMs)."""
+    [M, I/2], out_sf the swizzled scale bytes; ``ctas``: the persistent grid (0: the SMs);
+    ``stream_k`` / ``splits``: ``NVFP4GemmSwigluQuantSwapped``'s."""
     two_i, k = w_bf16.shape
+    m = out.shape[0]
     sms = ctas or sm_count(a.device.index or 0)
-    compile_fn(two_i // 2, k, stages, sms, k_groups)(
-        w_bf16, a.view(torch.int32), a_sf.view(torch.int32).view(-1), alpha,
-        out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    args = (w_bf16, a.view(torch.int32), a_sf.view(torch.int32).view(-1), alpha,
+            out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    if stream_k or splits > 1:
+        # tiles of 256 features x 128 tokens: the counters' and workspace's tile shape
+        args += stream_k_buffers(two_i, m, FEATURE_TILE, sms, a.device, TOKEN_TILE)
+        compile_fn(two_i // 2, k, stages, sms, stream_k, splits)(*args)
+        return
+    compile_fn(two_i // 2, k, stages, sms)(*args)
 
 
 def bf16_gate_up_weights(w: torch.Tensor, w_sf: torch.Tensor, spread: bool = False

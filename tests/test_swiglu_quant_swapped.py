@@ -23,9 +23,10 @@ from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
 fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 
-@pytest.mark.parametrize("i,k", [(512, 7168), (128, 512)])
-def test_swapped_kernel_compiles_for_sm90a(i, k):
-    compile_only(compile_nvfp4_gemm_swiglu_quant_swapped, i, k)
+@pytest.mark.parametrize("args", [(512, 7168), (128, 512), (512, 7168, 0, 132, True),
+                                  (512, 7168, 0, 132, False, 2)])
+def test_swapped_kernel_compiles_for_sm90a(args):
+    compile_only(compile_nvfp4_gemm_swiglu_quant_swapped, *args)
 
 
 def test_permuted_words_pass_compiles_for_sm90a():
@@ -73,6 +74,9 @@ def _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw):
     (1000, 512, 7168, {}),          # 1024x7168, 8 token tiles
     (2100, 512, 7168, {"ctas": 5}),  # 17 x 4 tiles on 5 CTAs: the persistent loop
     (700, 1152, 1024, {"ctas": 7}),  # 9 feature tiles in bands of 8
+    (1000, 512, 7168, {"stream_k": True}),            # 32 tiles' units on the SMs
+    (2100, 512, 7168, {"stream_k": True, "ctas": 7}),  # ranges across tiles
+    (300, 256, 576, {"splits": 3}),                     # 6 tiles in three K pieces
 ])
 @pytest.mark.parametrize("permute", [False, True])
 def test_swapped_kernel_matches_reference(m, i, k, kw, permute):

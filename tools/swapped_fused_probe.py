@@ -5,7 +5,8 @@ weight's rows (session 53's lead for issue 6's 1024x7168 at M >= 2048).
 Variants, graph us, interleaved, two rounds, gate_up weight copies rotated past the L2 (the
 same activations for all): "public" (the public op as it routes now), "normal" (the public op
 with the swapped route off, ``SWAPPED``), "swapped" (the swapped launch, its weight pass
-included, forced at every point), "swapped_alone" (the kernel on bf16 weights made before),
+included, forced at every point, whole tiles), "swapped_sk" / "swapped_split2" (the same in
+stream-K / in two K pieces a tile), "swapped_alone" (the kernel on bf16 weights made before),
 "cublas" (bf16 x @ w^T) and "cublas_silu" (+ torch silu * up). The swapped result is checked
 against the normal one (equal code and scale bytes). One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -50,6 +51,13 @@ for two_i, k, m in select_shapes(POINTS):
     def swapped(w):
         launch_swapped(bf16_gate_up_weights(w[0], w[1]), a, a_sf, alpha, gs, q, sf)
 
+    def swapped_sk(w):
+        launch_swapped(bf16_gate_up_weights(w[0], w[1]), a, a_sf, alpha, gs, q, sf,
+                       stream_k=True)
+
+    def swapped_split2(w):
+        launch_swapped(bf16_gate_up_weights(w[0], w[1]), a, a_sf, alpha, gs, q, sf, splits=2)
+
     def swapped_alone(w):
         key = w[0].data_ptr()
         if key not in made:
@@ -63,7 +71,9 @@ for two_i, k, m in select_shapes(POINTS):
     for w in gate_up:  # every copy's bf16 weights made uncaptured
         swapped_alone(w)
     variants = {"public": (gate_up, public), "normal": (gate_up, normal),
-                "swapped": (gate_up, swapped), "swapped_alone": (gate_up, swapped_alone),
+                "swapped": (gate_up, swapped), "swapped_sk": (gate_up, swapped_sk),
+                "swapped_split2": (gate_up, swapped_split2),
+                "swapped_alone": (gate_up, swapped_alone),
                 "cublas": (w16s, lambda w: x @ w.t()), "cublas_silu": (w16s, cublas_silu)}
     if not warm_only():
         swapped(gate_up[0])
