@@ -18,7 +18,9 @@ for m, two_i, k, ctas in ((129, 512, 576, 3), (1, 256, 512, 0), (300, 2304, 1024
     alpha = torch.tensor([0.5], device="cuda")
     gs = torch.tensor([30.0], device="cuda")
     for weights in (w, prepare_nvfp4_weight(w)):
-        launch_swapped(bf16_gate_up_weights(weights, w_sf), a, a_sf, alpha, gs, out, out_sf,
-                       ctas=ctas)
+        w16 = bf16_gate_up_weights(weights, w_sf)
+        launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, ctas=ctas)
+    launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, ctas=ctas, stream_k=True)
+    launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, splits=2)
 torch.cuda.synchronize()
 print("swapped fused probe ran")
