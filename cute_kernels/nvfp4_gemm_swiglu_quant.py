@@ -35,6 +35,7 @@ CPU tensors: the reference (``reference.gemm_swiglu_quant``).
 from __future__ import annotations
 
 import functools
+import math
 
 import cutlass
 import cutlass.cute as cute
@@ -63,7 +64,8 @@ from .nvfp4_gemm_small_m_split import (config_compile_tail, config_splits, fake_
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m, launch_large_m
-from .swiglu_quant_swapped import FEATURE_TILE, bf16_gate_up_weights, launch_swapped
+from .swiglu_quant_swapped import (FEATURE_TILE, TOKEN_TILE, bf16_gate_up_weights,
+                                   launch_swapped)
 from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
 from .validate import as_scale_tensor, check_contiguous, check_dtype
 
@@ -595,17 +597,38 @@ def _half_groups(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf,
                    compile_fn=compile_fn, splits=splits, **options)
 
 
-# NVFP4 activations of at least this many tokens a weight row take the swapped kernel
-# (``swiglu_quant_swapped``): its pass decodes the 2I x K weights, not the M x K activations.
+# NVFP4 activations of at least SWAPPED_MIN_TOKENS_PER_ROW tokens a weight row take the
+# swapped kernel (``swiglu_quant_swapped``: its pass decodes the 2I x K weights, not the M x K
+# activations) where its 128 x 256 tiles fill at least SWAPPED_MIN_WAVES of the SMs. H200
+# 2026-12-03, session 54, ``tools/swapped_fused_probe.py``, permuted words, graph us, two
+# rounds alike, normal route / swapped whole tiles / swapped stream-K (cuBLAS + silu):
+# 1024x7168 M = 1024 32.0 / 75.0 / 41.6 (29.2), M = 2048 49.2 / 75.2 / 54.2 (47.8), M = 3072
+# 78.4 / 75.7 / 69.7 (70.1), M = 4096 92.6 / 76.7 / 85.5 (88.7), M = 8192 182.1 / 146.2 /
+# 156.3 (171.6), M = 16384 364.3 / 288.8 / 303.7 (349.4); 4096x7168 M = 8192 610.7-622.5 /
+# 609.0-614.9 / 731.8, M = 16384 1305.3-1308.4 / 1251.4-1257.0 / 1474.2; 9216x7168
+# M = 16384 (1.8 tokens a row) 2845.1 / 2853.3. Codes and scales equal to the normal
+# route's at every point.
 SWAPPED_MIN_TOKENS_PER_ROW = 2
+SWAPPED_MIN_WAVES = 0.7
+# Stream-K costs about SK_FIXED + SK_PER_WAVE waves of whole tiles for ``waves`` of them (the
+# fix-up and the ranges; fitted to the 1024x7168 rows above: 15 + 74 w us against 71 us a
+# wave of whole tiles, the weight pass's ~5 us in both), so it pays where the last wave of
+# whole tiles is mostly empty.
+SK_FIXED, SK_PER_WAVE = 0.14, 1.04
 SWAPPED = True  # (probes switch it off)
 
 
-def swapped_route(m: int, two_i: int, a_fp4: bool) -> bool:
-    """Whether the fused op takes the swapped kernel: NVFP4 activations, 2I a multiple of its
-    256-feature tiles, and at least ``SWAPPED_MIN_TOKENS_PER_ROW`` tokens a weight row."""
-    return (SWAPPED and a_fp4 and two_i % FEATURE_TILE == 0
-            and m >= SWAPPED_MIN_TOKENS_PER_ROW * two_i)
+def swapped_route(m: int, two_i: int, a_fp4: bool, sms: int = H200_SMS) -> str | None:
+    """The swapped kernel's launch, "whole" or "stream_k", or None (the normal routes): NVFP4
+    activations, 2I a multiple of its 256-feature tiles, ``SWAPPED_MIN_TOKENS_PER_ROW`` and
+    ``SWAPPED_MIN_WAVES`` (the comment above)."""
+    if not (SWAPPED and a_fp4 and two_i % FEATURE_TILE == 0
+            and m >= SWAPPED_MIN_TOKENS_PER_ROW * two_i):
+        return None
+    waves = -(-m // TOKEN_TILE) * (two_i // FEATURE_TILE) / sms
+    if waves < SWAPPED_MIN_WAVES:
+        return None
+    return "stream_k" if SK_FIXED + SK_PER_WAVE * waves < math.ceil(waves) else "whole"
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
@@ -614,9 +637,10 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     (``swapped_route``)."""
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
-    if swapped_route(m, two_i, a_sf is not None):
+    swapped = swapped_route(m, two_i, a_sf is not None)
+    if swapped is not None:
         launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
-                       out_sf)
+                       out_sf, stream_k=swapped == "stream_k")
         return
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
     if route == "split":

@@ -34,11 +34,18 @@ def test_permuted_words_pass_compiles_for_sm90a():
 
 
 def test_swapped_route():
-    """NVFP4 activations, 2I a multiple of 256, at least two tokens a weight row."""
-    assert swapped_route(4096, 1024, True) and swapped_route(2048, 1024, True)
-    assert not swapped_route(2047, 1024, True)
-    assert not swapped_route(4096, 1024, False)   # bf16 activations keep the normal kernel
-    assert not swapped_route(4096, 384, True)     # 2I not a multiple of the 256-feature tile
+    """NVFP4 activations, 2I a multiple of 256, at least two tokens a weight row, tiles for
+    0.7 of the SMs; stream-K where the last wave of whole tiles would be mostly empty (the
+    points measured, session 54)."""
+    assert swapped_route(2048, 1024, True) is None     # 64 tiles: the normal route (49.2 us)
+    assert swapped_route(3072, 1024, True) == "stream_k"  # 96 tiles: 69.7 against 78.4
+    for m in (4000, 4096, 8192, 16384):
+        assert swapped_route(m, 1024, True) == "whole"
+    assert swapped_route(8192, 4096, True) == "whole"
+    assert swapped_route(16384, 9216, True) is None    # 1.8 tokens a row: even
+    assert swapped_route(4096, 1024, False) is None    # bf16 activations keep the normal kernel
+    assert swapped_route(4096, 384, True) is None      # 2I not a multiple of the 256-feature tile
+    assert swapped_route(4300, 1024, True) == "stream_k"  # 136 tiles: 1.03 waves
 
 
 def _permuted(w):
@@ -91,20 +98,26 @@ def test_swapped_kernel_matches_reference(m, i, k, kw, permute):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 777])
-def test_public_op_takes_the_swapped_kernel(m, monkeypatch):
-    """256x512 weights from 512 tokens: the public op launches the swapped kernel, and its
-    result is the normal route's where the scales agree."""
-    i, k = 128, 512
+@pytest.mark.parametrize("m,i,k,min_waves,form", [
+    (512, 128, 512, 0.0, "stream_k"),    # 4 tiles (the wave rule off)
+    (777, 128, 512, 0.0, "stream_k"),    # an M tail
+    (3072, 512, 1024, 0.7, "stream_k"),  # 96 tiles: 0.73 waves
+    (14336, 128, 512, 0.7, "whole"),     # 112 tiles: 0.85 waves
+])
+def test_public_op_takes_the_swapped_kernel(m, i, k, min_waves, form, monkeypatch):
+    """The public op launches the swapped kernel in the route's form; on whole tiles with the
+    normal route's bits (stream-K adds its pieces' fp32 sums: the reference check only)."""
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    monkeypatch.setattr(fused_module, "SWAPPED_MIN_WAVES", min_waves)
     calls = []
     monkeypatch.setattr(fused_module, "launch_swapped",
-                        lambda *args, **kw: calls.append(1) or launch_swapped(*args, **kw))
+                        lambda *args, **kw: calls.append(kw) or launch_swapped(*args, **kw))
     out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
-    assert calls
+    assert calls and calls[0]["stream_k"] == (form == "stream_k")
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
     monkeypatch.setattr(fused_module, "SWAPPED", False)
     normal, normal_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     assert len(calls) == 1
-    assert torch.equal(out, normal) and torch.equal(out_sf.view(torch.uint8),
-                                                    normal_sf.view(torch.uint8))
+    if form == "whole":
+        assert torch.equal(out, normal) and torch.equal(out_sf.view(torch.uint8),
+                                                        normal_sf.view(torch.uint8))
