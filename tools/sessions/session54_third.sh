@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Session 54 (~400 s): every GPU test with the swapped route on (12 shards side by side), then
+# tools/swapped_fused_probe.py at 1024x7168 M = 3072 / 4000 (the public op on the new rule).
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session54_third.sh
+source "$(dirname "$0")/../device_common.sh"
+POINTS="3 9"
+warm_points swapped_fused_probe 250 $POINTS
+all_gpu_tests 12 300
+report_warm
+run_points swapped_fused_probe 120 $POINTS
+echo "done after $(elapsed) s"
