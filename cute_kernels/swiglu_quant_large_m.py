@@ -448,6 +448,17 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             gQ[0] = codes
             sSF[r0 + t, b] = byte
 
+def fake_fused_tail(i: int) -> tuple:
+    """The fused kernels' compiled arguments after the operands: alpha, out_global_scale,
+    out uint8 [M, I/2] (M dynamic), out_sf bytes (flat) and the stream."""
+    q = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(), i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    return (make_fake_compact_tensor(cutlass.Float32, (1,)),
+            make_fake_compact_tensor(cutlass.Float32, (1,)), q,
+            make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16),
+            make_fake_stream(use_tvm_ffi_env_stream=True))
+
+
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
@@ -463,7 +474,6 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
-    m = cute.sym_int()
     # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
@@ -471,12 +481,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                  assumed_align=16)
     b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
                                                     * SF_CHUNK_WORDS,), assumed_align=16)
-    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    alpha, gs, q, sf, stream = fake_fused_tail(i)
     if stream_k:
         kernel = NVFP4GemmSwigluQuantLargeMStreamK(i, k, tile_m, stages, sms, stream_k=True,
                                                    hybrid=hybrid, k_order=k_order,

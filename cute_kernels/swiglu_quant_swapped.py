@@ -28,7 +28,7 @@ import cutlass
 import cutlass.cute as cute
 import cutlass.pipeline as pipeline
 import torch
-from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.cute.runtime import make_fake_compact_tensor
 
 from layouts import GATE_UP_GROUP
 
@@ -43,7 +43,7 @@ from .nvfp4_gemm_large_m import (H200_SMS, L2_BAND_BYTES, SF_CHUNK_WORDS, TILE_N
                                  fake_stream_k_buffers, stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
-from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
+from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM, fake_fused_tail
 from .unit_grid import spread_launch
 
 TOKEN_TILE = TILE_N  # tokens a CTA tile: the register operand's rows
@@ -175,18 +175,12 @@ def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
     activations' packed bytes as int32 [M, K/8], their swizzled scales as int32 words
     (pad128(M) * K/64), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); in stream-K then the workspace and counters (``launch_swapped``)."""
-    m = cute.sym_int()
     w = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
     a = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), k // 8), stride_order=(1, 0),
                                  assumed_align=16)
     a_sf = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=16)
-    alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
-    stream = make_fake_stream(use_tvm_ffi_env_stream=True)
+    alpha, gs, q, sf, stream = fake_fused_tail(i)
     if stream_k or splits > 1:
         kernel = NVFP4GemmSwigluQuantSwappedStreamK(i, k, stages, sms, stream_k, splits)
         return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
