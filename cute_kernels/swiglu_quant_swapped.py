@@ -59,13 +59,14 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
     ASYNC_FIXUP = False
 
     def __init__(self, i: int, k: int, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, splits: int = 1):
+                 stream_k: bool = False, splits: int = 1, quantizers: int = 0):
         """``stream_k`` / ``splits`` as ``NVFP4GemmLargeM``'s: the (tile, k-tile) units shared
         out evenly over the persistent grid, or every tile in ``splits`` pieces
-        (``stream_k_fixup``; the last piece's CTA runs the epilogue)."""
+        (``stream_k_fixup``; the last piece's CTA runs the epilogue); ``quantizers`` as
+        ``NVFP4GemmSwigluQuantLargeM``'s (``_handed_over_lines``)."""
         assert (2 * i) % FEATURE_TILE == 0, i
         super().__init__(i, k, FEATURE_TILE, stages, sms, stream_k=stream_k or splits > 1,
-                         k_order=KOrder.PAIRS, splits=splits)
+                         k_order=KOrder.PAIRS, splits=splits, quantizers=quantizers)
         self.feature_tiles = 2 * i // FEATURE_TILE
         self.row_tiles = self.feature_tiles  # (the launch's tiles: M's 128-row tiles x these)
         # bands of feature tiles whose bf16 weights fit the L2 band (the normal kernel's bands
@@ -95,6 +96,14 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         """``row_tile`` is the token tile, ``tok_tile`` the feature tile (interleave groups
         2 ``tok_tile`` and 2 ``tok_tile`` + 1). h as lines (``_swapped_h_lines``), the last
         token tile's scale padding, then the consumers quantize (``_quantize_item``)."""
+        if cutlass.const_expr(self.quantizers > 0):
+            self._handed_over_lines(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        else:
+            self._consumers_quantize(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+
+    @cute.jit
+    def _consumers_quantize(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` without quantizer warps: the 256 consumers quantize the tile."""
         mQ, mSF = outs
         done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
         h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
@@ -111,6 +120,51 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
             where = self._group_where(sEpi, mSF, g, GROUPS * tok_tile + g, tok0)
             for p in cutlass.range_constexpr(items // 256):
                 self._quantize_item(where, gs, table, mQ, ctid + 256 * p)
+
+    @cute.jit
+    def _handed_over_lines(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+        """``_epilogue`` with ``quantizers``: once they are done with the previous lines, h as
+        lines, the tile's coordinates (feature tile, token tile) in the handover's slots, then
+        every consumer arrives on h full and goes on (``NVFP4GemmSwigluQuantLargeM``'s
+        ``_handed_over_h``, whose ``_side_warps`` and ``_epilogue_finish`` call
+        ``_claimed_quantize`` with these coordinates)."""
+        mQ, mSF = outs
+        handed = scalars[2]
+        full, empty, slots, _ = self._handover(sEpi)
+        cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
+        self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
+        if ctid < 128:
+            self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
+        if ctid == 0:
+            slots[0] = tok_tile
+            slots[1] = row_tile
+            slots[2] = cutlass.Int32(0)
+        cute.arch.mbarrier_arrive(full)
+        handed[0] = handed[0] + 1
+        handed[1] = tok_tile
+        handed[2] = row_tile
+
+    @cute.jit
+    def _claimed_quantize(self, sEpi, gs, outs, slots, feature_tile, token_tile):
+        """The handed-over lines of (``feature_tile``, ``token_tile``) quantized in 32-item
+        claims (``slots[2]``), group 0's items first: a claim never spans the two groups."""
+        mQ, mSF = outs
+        tok0 = token_tile * TOKEN_TILE
+        per_group = TOKEN_TILE * (GATE_UP_GROUP // BLOCK)
+        wheres = [self._group_where(sEpi, mSF, g, GROUPS * feature_tile + g, tok0)
+                  for g in range(GROUPS)]
+        table = self._table(sEpi)
+        lane = cute.arch.lane_idx()
+        first = cutlass.Int32(0)
+        while first < GROUPS * per_group:
+            got = cutlass.Int32(0)
+            if lane == 0:
+                got = cute.arch.atomic_add(slots.iterator + 2, cutlass.Int32(32), scope="cta")
+            first = cute.arch.shuffle_sync(got, 0)
+            for g in cutlass.range_constexpr(GROUPS):
+                item = first + lane - g * per_group
+                if item >= 0 and item < per_group:
+                    self._quantize_item(wheres[g], gs, table, mQ, item)
 
     def _group_where(self, sEpi, mSF, g: int, group, tok0):
         """``_quantize_item``'s view of interleave group ``group``'s lines (the tile's
@@ -168,7 +222,7 @@ class NVFP4GemmSwigluQuantSwappedStreamK(NVFP4GemmSwigluQuantSwapped):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            splits: int = 1):
+                                            splits: int = 1, quantizers: int = 0):
     """Static I (weights [2I, K]), K, stages, persistent grid and stream-K form (as
     ``NVFP4GemmSwigluQuantSwapped``); M dynamic. Arguments of the compiled function: the
     weights as bf16 [2I, K] in ``PERMUTED_K_ORDER`` (``bf16_gate_up_weights``), the
@@ -182,32 +236,35 @@ def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
     a_sf = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=16)
     alpha, gs, q, sf, stream = fake_fused_tail(i)
     if stream_k or splits > 1:
-        kernel = NVFP4GemmSwigluQuantSwappedStreamK(i, k, stages, sms, stream_k, splits)
+        kernel = NVFP4GemmSwigluQuantSwappedStreamK(i, k, stages, sms, stream_k, splits,
+                                                    quantizers)
         return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms)
+    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms, quantizers=quantizers)
     return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
 def launch_swapped(w_bf16: torch.Tensor, a: torch.Tensor, a_sf: torch.Tensor,
                    alpha: torch.Tensor, out_global_scale: torch.Tensor, out: torch.Tensor,
                    out_sf: torch.Tensor, stages: int = 0, ctas: int = 0, stream_k: bool = False,
-                   splits: int = 1, compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped) -> None:
+                   splits: int = 1, quantizers: int = 0,
+                   compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped) -> None:
     """The swapped kernel on validated operands: ``w_bf16`` [2I, K] from
     ``bf16_gate_up_weights``, ``a`` packed uint8 [M, K/2] and its swizzled scales, out uint8
     [M, I/2], out_sf the swizzled scale bytes; ``ctas``: the persistent grid (0: the SMs);
-    ``stream_k`` / ``splits``: ``NVFP4GemmSwigluQuantSwapped``'s."""
+    ``stream_k`` / ``splits`` / ``quantizers``: ``NVFP4GemmSwigluQuantSwapped``'s."""
     two_i, k = w_bf16.shape
     m = out.shape[0]
     sms = ctas or sm_count(a.device.index or 0)
     args = (w_bf16, a.view(torch.int32), a_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
+    tail = (quantizers,) if quantizers else ()  # (the cache keys by the arguments given)
     if stream_k or splits > 1:
         # tiles of 256 features x 128 tokens: the counters' and workspace's tile shape
         args += stream_k_buffers(two_i, m, FEATURE_TILE, sms, a.device, TOKEN_TILE)
-        compile_fn(two_i // 2, k, stages, sms, stream_k, splits)(*args)
+        compile_fn(two_i // 2, k, stages, sms, stream_k, splits, *tail)(*args)
         return
-    compile_fn(two_i // 2, k, stages, sms)(*args)
+    compile_fn(two_i // 2, k, stages, sms, *((False, 1) + tail if tail else ()))(*args)
 
 
 def bf16_gate_up_weights(w: torch.Tensor, w_sf: torch.Tensor, spread: bool = False

@@ -24,7 +24,8 @@ fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 
 @pytest.mark.parametrize("args", [(512, 7168), (128, 512), (512, 7168, 0, 132, True),
-                                  (512, 7168, 0, 132, False, 2)])
+                                  (512, 7168, 0, 132, False, 2),
+                                  (512, 7168, 0, 132, False, 1, 3)])
 def test_swapped_kernel_compiles_for_sm90a(args):
     compile_only(compile_nvfp4_gemm_swiglu_quant_swapped, *args)
 
@@ -84,6 +85,8 @@ def _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw):
     (1000, 512, 7168, {"stream_k": True}),            # 32 tiles' units on the SMs
     (2100, 512, 7168, {"stream_k": True, "ctas": 7}),  # ranges across tiles
     (300, 256, 576, {"splits": 3}),                     # 6 tiles in three K pieces
+    (2100, 512, 7168, {"quantizers": 3, "ctas": 5}),  # the quantizer warps, 14 tiles a CTA
+    (1000, 512, 7168, {"quantizers": 3, "stream_k": True}),
 ])
 @pytest.mark.parametrize("permute", [False, True])
 def test_swapped_kernel_matches_reference(m, i, k, kw, permute):

@@ -6,7 +6,8 @@ Variants, graph us, interleaved, two rounds, gate_up weight copies rotated past 
 same activations for all): "public" (the public op as it routes now), "normal" (the public op
 with the swapped route off, ``SWAPPED``), "swapped" (the swapped launch, its weight pass
 included, forced at every point, whole tiles), "swapped_sk" / "swapped_split2" (the same in
-stream-K / in two K pieces a tile), "swapped_alone" (the kernel on bf16 weights made before),
+stream-K / in two K pieces a tile), "swapped_q3" (whole tiles, three quantizer warps),
+"swapped_alone" (the kernel on bf16 weights made before),
 "cublas" (bf16 x @ w^T) and "cublas_silu" (+ torch silu * up). The swapped result is checked
 against the normal one (equal code and scale bytes). One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -58,6 +59,10 @@ for two_i, k, m in select_shapes(POINTS):
     def swapped_split2(w):
         launch_swapped(bf16_gate_up_weights(w[0], w[1]), a, a_sf, alpha, gs, q, sf, splits=2)
 
+    def swapped_q3(w):
+        launch_swapped(bf16_gate_up_weights(w[0], w[1]), a, a_sf, alpha, gs, q, sf,
+                       quantizers=3)
+
     def swapped_alone(w):
         key = w[0].data_ptr()
         if key not in made:
@@ -72,7 +77,7 @@ for two_i, k, m in select_shapes(POINTS):
         swapped_alone(w)
     variants = {"public": (gate_up, public), "normal": (gate_up, normal),
                 "swapped": (gate_up, swapped), "swapped_sk": (gate_up, swapped_sk),
-                "swapped_split2": (gate_up, swapped_split2),
+                "swapped_split2": (gate_up, swapped_split2), "swapped_q3": (gate_up, swapped_q3),
                 "swapped_alone": (gate_up, swapped_alone),
                 "cublas": (w16s, lambda w: x @ w.t()), "cublas_silu": (w16s, cublas_silu)}
     if not warm_only():

@@ -22,5 +22,6 @@ for m, two_i, k, ctas in ((129, 512, 576, 3), (1, 256, 512, 0), (300, 2304, 1024
         launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, ctas=ctas)
     launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, ctas=ctas, stream_k=True)
     launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, splits=2)
+    launch_swapped(w16, a, a_sf, alpha, gs, out, out_sf, ctas=ctas, quantizers=3)
 torch.cuda.synchronize()
 print("swapped fused probe ran")
