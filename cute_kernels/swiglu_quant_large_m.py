@@ -448,6 +448,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             gQ[0] = codes
             sSF[r0 + t, b] = byte
 
+
 def fake_fused_tail(i: int) -> tuple:
     """The fused kernels' compiled arguments after the operands: alpha, out_global_scale,
     out uint8 [M, I/2] (M dynamic), out_sf bytes (flat) and the stream."""

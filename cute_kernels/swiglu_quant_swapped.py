@@ -11,17 +11,20 @@ tokens and its "tokens" the weight's features:
 
 * A CTA tile is 128 tokens (two consumer warpgroups x 64, the register operand's rows, a
   dynamic count: ``_sf_columns``, ``_tile_coords``) x 256 features: two interleave groups of
-  64 up and 64 gate rows (``tile_m`` = 256, whole tiles, bands of feature tiles as the normal
-  kernel's bands of token tiles).
+  64 up and 64 gate rows (``tile_m`` = 256; bands of feature tiles as the normal kernel's
+  bands of token tiles), whole or in stream-K (the base class's fix-up).
 * The accumulator holds (token, feature): element e = v0 + 2 v1 + 4 j of a thread is token
   r + 8 v1, feature 8 j + 2 q + v0, so the gate partner of an up value (j % 16 < 8) is
   element e + 32 of the same thread: h = (alpha * up) * silu(alpha * gate) forms in
   registers, with the normal kernel's arithmetic (the same bits).
 * h goes to shared memory as the normal fused kernel's token lines (64 fp32 h columns, 16-byte
   chunks swizzled by the line, ``staged_line_slot``), line 128 g + t for group g and token t,
-  and all 256 consumer threads quantize the (line, 16-column block) items
-  (``NVFP4GemmSwigluQuantLargeM._quantize_item``). The CTAs of the last token tile zero scale
-  rows M .. pad128(M) of their blocks.
+  and the 256 consumer threads (or three quantizer warps, ``quantizers``) quantize the
+  (line, 16-column block) items (``NVFP4GemmSwigluQuantLargeM._quantize_item``). The CTAs of
+  the last token tile zero scale rows M .. pad128(M) of their blocks.
+
+``nvfp4_gemm_swiglu_quant`` takes it where tokens outnumber the weight's rows at least twice and
+its tiles fill most of a wave (``swapped_route``).
 """
 
 import cutlass
@@ -53,7 +56,7 @@ GROUPS = FEATURE_TILE // (2 * GATE_UP_GROUP)  # interleave groups a tile
 
 class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
     """The fused kernel with NVFP4 activations as the register operand (the module docstring):
-    static I, K; M dynamic; whole 128-token x 256-feature tiles."""
+    static I, K; M dynamic; 128-token x 256-feature tiles."""
 
     # (the asynchronous fix-up sizes its slots by the static row tiles: tokens here)
     ASYNC_FIXUP = False
@@ -180,10 +183,9 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
     def _swapped_h_lines(self, acc, tCcC, sEpi, alpha):
         """h of the thread's up elements (j % 16 < 8) and their gate partners (e + 32) into
         line 128 g + token, column c = 8 (j % 16) + 2 q + v0 of group g = j // 16: 16-byte
-        chunk c // 4 at ``staged_line_slot``. All loads (none here) and arithmetic before
-        the stores: the slots are runtime values."""
+        chunk c // 4 at ``staged_line_slot``."""
         token, col = tCcC[0]  # r, 2 q: the thread's first element
-        lines = (GATE_UP_GROUP // 4)  # chunks a line
+        chunks = GATE_UP_GROUP // 4  # 16-byte chunks a line
         for e in cutlass.range_constexpr(cute.size(acc)):
             j = e // 4
             if cutlass.const_expr(j % 16 < 8):
@@ -195,7 +197,7 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
             if cutlass.const_expr(j % 16 < 8):
                 line = (j // 16) * TOKEN_TILE + token + 8 * ((e // 2) % 2)
                 c = 8 * (j % 16) + col + e % 2
-                slot = staged_line_slot(line, c // 4, lines)
+                slot = staged_line_slot(line, c // 4, chunks)
                 sEpi[slot * 4 + c % 4] = acc[e]
 
     @cute.jit
