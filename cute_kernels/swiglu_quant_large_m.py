@@ -372,14 +372,21 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
             self._h_lines(acc, tCcC, ctid, sEpi, scalars[0][0])
         if ctid < 128:
             self._zero_scale_padding_of_last(mQ, mSF, ctid, row_tile, tok_tile)
+        self._hand_over(ctid, full, slots, handed, row_tile, tok_tile)
+
+    @cute.jit
+    def _hand_over(self, ctid, full, slots, handed, first, second):
+        """The staged h handed to the quantizer warps: its coordinates (``first`` >= 0, the
+        ones ``_claimed_quantize`` takes) and a reset claim counter in the slots, every
+        consumer's arrival on h full, and the count and coordinates kept in ``handed``."""
         if ctid == 0:
-            slots[0] = row_tile
-            slots[1] = tok_tile
+            slots[0] = first
+            slots[1] = second
             slots[2] = cutlass.Int32(0)
         cute.arch.mbarrier_arrive(full)
         handed[0] = handed[0] + 1
-        handed[1] = row_tile
-        handed[2] = tok_tile
+        handed[1] = first
+        handed[2] = second
 
     @cute.jit
     def _half_group_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):

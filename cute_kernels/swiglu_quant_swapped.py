@@ -138,14 +138,7 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
         if ctid < 128:
             self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
-        if ctid == 0:
-            slots[0] = tok_tile
-            slots[1] = row_tile
-            slots[2] = cutlass.Int32(0)
-        cute.arch.mbarrier_arrive(full)
-        handed[0] = handed[0] + 1
-        handed[1] = tok_tile
-        handed[2] = row_tile
+        self._hand_over(ctid, full, slots, handed, tok_tile, row_tile)
 
     @cute.jit
     def _claimed_quantize(self, sEpi, gs, outs, slots, feature_tile, token_tile):
