@@ -194,8 +194,13 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
     def _chunk(self, words, sf32, r, b, two63, chunk):
         for q in cutlass.range_constexpr(4):
             s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
-            raw = e2m1x2_raw(cutlass.Uint32(words[0, 2 * q + b]) >> cutlass.Uint32(4 * r), 0)
+            raw = self._pair(cutlass.Uint32(words[0, 2 * q + b]), r)
             chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+
+    @cute.jit
+    def _pair(self, word, r):
+        """Pair ``r`` (a runtime 0..3) of a packed-byte word as bf16x2 ``e2m1 * 2^-126``."""
+        return e2m1x2_raw(word >> cutlass.Uint32(4 * r), 0)
 
 
 class NVFP4DequantPermutedWords(NVFP4DequantPermutedK):
@@ -206,14 +211,12 @@ class NVFP4DequantPermutedWords(NVFP4DequantPermutedK):
     (``swiglu_quant_swapped``)."""
 
     @cute.jit
-    def _chunk(self, words, sf32, r, b, two63, chunk):
-        for q in cutlass.range_constexpr(4):
-            s = bf16x2_splat(sf32[q] * cutlass.Float32(POW2_63))
-            word = cutlass.Uint32(words[0, 2 * q + b])
-            raw = e2m1x2_permuted(word, 0)
-            for p in cutlass.range_constexpr(1, 4):
-                raw = cutlass.select_(r == p, e2m1x2_permuted(word, p), raw)
-            chunk[0, q] = cutlass.Int32(mul_bf16x2(mul_bf16x2(raw, s), two63))
+    def _pair(self, word, r):
+        """Pair ``r`` of a permuted word: all four formed, ``r``'s selected."""
+        raw = e2m1x2_permuted(word, 0)
+        for p in cutlass.range_constexpr(1, 4):
+            raw = cutlass.select_(r == p, e2m1x2_permuted(word, p), raw)
+        return raw
 
 
 def _compile_group_kernel(kernel):
