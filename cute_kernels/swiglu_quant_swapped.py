@@ -47,7 +47,6 @@ from .nvfp4_gemm_large_m import (H200_SMS, L2_BAND_BYTES, SF_CHUNK_WORDS, TILE_N
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM, fake_fused_tail
-from .unit_grid import spread_launch
 
 TOKEN_TILE = TILE_N  # tokens a CTA tile: the register operand's rows
 FEATURE_TILE = 2 * TILE_N  # weight rows a CTA tile: two interleave groups
@@ -262,17 +261,15 @@ def launch_swapped(w_bf16: torch.Tensor, a: torch.Tensor, a_sf: torch.Tensor,
     compile_fn(two_i // 2, k, stages, sms, *((False, 1) + tail if tail else ()))(*args)
 
 
-def bf16_gate_up_weights(w: torch.Tensor, w_sf: torch.Tensor, spread: bool = False
-                         ) -> torch.Tensor:
+def bf16_gate_up_weights(w: torch.Tensor, w_sf: torch.Tensor) -> torch.Tensor:
     """The swapped kernel's shared-memory operand: the [2I, K] weights (packed bytes or
     permuted words) dequantized to bf16 with global scale 1 (exact), each 64-element group of
     K in ``PERMUTED_K_ORDER``, the order in which the kernel decodes the activations' packed
-    bytes (``KOrder.PAIRS``). ``spread``: on ``spread_launch``'s grid."""
+    bytes (``KOrder.PAIRS``)."""
     two_i, k, permuted = weight_dims(w)
     if not permuted:
-        return bf16_activations(w, w_sf, KOrder.PAIRS, spread=spread)
+        return bf16_activations(w, w_sf, KOrder.PAIRS)
     out = torch.empty((two_i, k), dtype=torch.bfloat16, device=w.device)
-    launch = spread_launch(two_i, k, sm_count(w.device.index)) if spread else ()
-    compile_nvfp4_dequant_permuted_words(k, *launch)(
+    compile_nvfp4_dequant_permuted_words(k)(
         w.view(-1, 8), w_sf.view(-1), out.view(torch.int32).view(-1, 32))
     return out
