@@ -49,10 +49,6 @@ def test_swapped_route():
     assert swapped_route(4300, 1024, True) == "stream_k"  # 136 tiles: 1.03 waves
 
 
-def _permuted(w):
-    return prepare_nvfp4_weight(w)
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("two_i,k", [(1024, 7168), (256, 576)])
 def test_weight_pass_is_the_dequantized_weight_in_pairs_order(two_i, k):
@@ -61,7 +57,7 @@ def test_weight_pass_is_the_dequantized_weight_in_pairs_order(two_i, k):
     packed, sf = reference.nvfp4_quantize(w, 448 * 6 / w.float().abs().amax())
     want = order_k(nvfp4_dequantize(packed, sf, 1.0), KOrder.PAIRS)
     assert torch.equal(bf16_gate_up_weights(packed, sf), want)
-    assert torch.equal(bf16_gate_up_weights(_permuted(packed), sf), want)
+    assert torch.equal(bf16_gate_up_weights(prepare_nvfp4_weight(packed), sf), want)
 
 
 def _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw):
@@ -92,7 +88,7 @@ def _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw):
 def test_swapped_kernel_matches_reference(m, i, k, kw, permute):
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     if permute:
-        w = _permuted(w)
+        w = prepare_nvfp4_weight(w)
     out, out_sf = _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw)
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
     again, again_sf = _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw)
