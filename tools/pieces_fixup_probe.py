@@ -1,0 +1,47 @@
+"""What the K pieces' fix-up costs on the "pieces" launches (issue 6's 1024x7168 at M = 512 /
+1024: the kernels alone take 18.7 / 25.4 us on 128 CTAs of 28 / 56 k-tiles, while whole
+128-token tiles of 112 k-tiles at M = 2048 take ~41). Each pieces launch is set beside a
+launch of whole 128-token tiles with the same CTAs (128) and the same k-tiles a CTA but no
+fix-up: the same weight rows, K / splits, splits x M tokens. The kernels alone on bf16
+activations made before (permuted words), "plain" (bf16 out) and "fused" (the consumers
+quantize), plus cuBLAS bf16 on each shape. Graph us, interleaved, two rounds; one point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import fused_operands, gate_up_words, print_variant_rounds
+
+from cute_kernels import reference
+from cute_kernels.bench.timing import rotations_for, select_shapes
+from cute_kernels.k_order import KOrder
+from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_plain
+from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
+
+# (2I, K, M, splits): the pieces launch; its twin is (2I, K / splits, M x splits, 1)
+POINTS = [(1024, 7168, 512, 4), (1024, 7168, 1024, 2)]
+
+
+def time_launch(two_i: int, k: int, m: int, splits: int) -> None:
+    ops = fused_operands(two_i, k, m, True)
+    words = gate_up_words(two_i, k, True)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    gscale = torch.full((1,), 30.0, device="cuda")
+    out16 = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
+    x16, q, sf = ops["x16"], ops["q"], ops["sf"]
+    x = reference.nvfp4_dequantize(ops["a"], ops["a_sf"], 100.0, m, k,
+                                   out_dtype=torch.bfloat16)
+    w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
+    w16s = [w16] + [w16.clone() for _ in range(rotations_for(two_i * k * 2) - 1)]
+    variants = {
+        "plain": (words, lambda w: launch_plain(x16, w[0], w[1], alpha, out16, (128, 0),
+                                                splits, k_order=KOrder.PERMUTED)),
+        "fused": (words, lambda w: launch_fused(x16, w[0], w[1], alpha, gscale, q, sf,
+                                                (128, 0), splits=splits,
+                                                k_order=KOrder.PERMUTED, quantizers=0)),
+        "cublas": (w16s, lambda w: x @ w.t()),
+    }
+    print_variant_rounds(f"{two_i}x{k} M={m} 128-token tiles x {splits} pieces", variants)
+
+
+for two_i, k, m, splits in select_shapes(POINTS):
+    time_launch(two_i, k, m, splits)
+    time_launch(two_i, k // splits, m * splits, 1)
