@@ -44,6 +44,12 @@ class StagedEpilogue:
         or the tile's tokens if fewer."""
         return min(EPILOGUE_BYTES // (64 * self.out_dtype.width // 8), self.tile_m)
 
+    def _epilogue_shares(self, splits: int) -> bool:
+        """Whether ``_epilogue`` can take one of ``splits`` token shares of a tile (``share``,
+        the scattered K pieces'): whole staged buffers of tokens a share."""
+        return (not self._staged_epilogue()
+                or (self.tile_m // splits) % self._epilogue_tokens() == 0)
+
     @cute.jit
     def _epilogue_setup(self, ctid, sEpi, scalars):
         """Once per CTA before the first tile, by the consumer threads (``ctid`` 0..255): where
@@ -63,38 +69,45 @@ class StagedEpilogue:
         pass
 
     @cute.jit
-    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile, share=None):
         """out[token, row] = acc[row, token] * 2^63 * alpha (the 2^63, exact, undoes the
         weights' 2^-63); rows past N and tokens past M are skipped. ``acc`` is consumer thread
         ``ctid``'s (0..255) fragment of the tile's [128 rows, tile_m tokens], ``tCcC`` its
-        coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory."""
+        coordinates; ``sEpi`` the ``epilogue_smem_bytes`` of shared memory; ``share``: (p,
+        splits), only the tile's token share p of ``splits`` (all of it where p is -1)."""
         self._store_tile(acc, tCcC, ctid, sEpi, scalars[0][0], outs[0], outs[0].shape[0],
-                         row_tile, tok_tile)
+                         row_tile, tok_tile, share)
 
     @cute.jit
-    def _store_tile(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile):
-        """The tile to ``mD``: through shared memory
-        (``_staged_store``) where ``_staged_epilogue`` holds, else value by value."""
+    def _store_tile(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile, share=None):
+        """The tile (or ``share``) to ``mD``: through shared memory (``_staged_store``) where
+        ``_staged_epilogue`` holds, else value by value."""
         if cutlass.const_expr(self._staged_epilogue()):
-            self._staged_store(acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile)
+            self._staged_store(acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile, share)
         else:
-            self._store(acc, tCcC, alpha, mD, m, row_tile, tok_tile)
+            self._store(acc, tCcC, alpha, mD, m, row_tile, tok_tile, share)
 
     @cute.jit
-    def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile):
+    def _store(self, acc, tCcC, alpha, mD, m, row_tile, tok_tile, share=None):
         """mD[token, row] = acc * 2^63 * alpha in ``out_dtype`` for the tile's rows
-        below N and tokens below M."""
+        below N and tokens below M (of ``share`` only)."""
         row0 = row_tile * self.tile_n
         tok0 = tok_tile * self.tile_m
-        for i in cutlass.range(cute.size(acc), unroll_full=True):
-            row, tok = tCcC[i]
-            row = row + row0
-            tok = tok + tok0
-            if row < self.n and tok < m:
-                mD[tok, row] = (acc[i] * cutlass.Float32(POW2_63) * alpha).to(self.out_dtype)
+        runs = share_runs(share, cute.size(acc))
+        for r in cutlass.range_constexpr(len(runs)):
+            taken, first, end = runs[r]
+            if taken:
+                for i in cutlass.range_constexpr(first, end):
+                    row, tok = tCcC[i]
+                    row = row + row0
+                    tok = tok + tok0
+                    if row < self.n and tok < m:
+                        mD[tok, row] = (acc[i] * cutlass.Float32(POW2_63) * alpha).to(
+                            self.out_dtype)
 
     @cute.jit
-    def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile):
+    def _staged_store(self, acc, tCcC, ctid, sEpi, alpha, mD, m, row_tile, tok_tile,
+                      share=None):
         """``_store``'s values through shared memory, ``_epilogue_tokens()`` tokens at a time
         per consumer warpgroup: each thread writes its fragment's values into the token's line
         of the warpgroup's 64 rows (128 bytes in 16 bits, 256 in fp32), then each thread
@@ -111,9 +124,7 @@ class StagedEpilogue:
         other slots; a warp reading lines reads whole ones."""
         tokens = self._epilogue_tokens()
         per_chunk = 16 // (self.out_dtype.width // 8)  # E: rows in a 16-byte chunk
-        chunks = 64 // per_chunk  # in a token's line
         wg = ctid // 128
-        ltid = ctid % 128
         sD = cute.recast_tensor(sEpi, self.out_dtype)
         # 16-byte chunks of the buffers (sEpi is 128-byte aligned)
         sChunks = cute.make_tensor(cute.recast_tensor(sEpi, cutlass.Int32).iterator,
@@ -121,31 +132,65 @@ class StagedEpilogue:
                                                     stride=(4, 1)))
         mD32 = cute.recast_tensor(mD, cutlass.Int32)
         s = cutlass.Float32(POW2_63) * alpha
-        buffer_elems = tokens * 64
-        wg_base = wg * 2 * buffer_elems
-        bases = staged_line_bases(tCcC, per_chunk, wg_base)
+        bases = staged_line_bases(tCcC, per_chunk, wg * 2 * tokens * 64)
         barrier = pipeline.NamedBarrier(barrier_id=EPILOGUE_BARRIER + wg, num_threads=128)
         barrier.arrive_and_wait()  # the warpgroup's last reads of the buffers are done
+        runs = share_runs(share, self.tile_m // tokens)
+        for r in cutlass.range_constexpr(len(runs)):
+            taken, first, end = runs[r]
+            if taken:
+                for part in cutlass.range_constexpr(first, end):
+                    self._staged_part(acc, part, ctid, (sD, sChunks, mD32, bases, barrier), s,
+                                      m, row_tile, tok_tile)
+
+    @cute.jit
+    def _staged_part(self, acc, part: cutlass.Constexpr, ctid, where, s, m, row_tile,
+                     tok_tile):
+        """``_staged_store``'s ``part``: its tokens' values (times ``s``) into buffer
+        ``part % 2`` of the warpgroup's two, then their lines to ``mD``."""
+        sD, sChunks, mD32, bases, barrier = where
+        tokens = self._epilogue_tokens()
+        per_chunk = 16 // (self.out_dtype.width // 8)  # E: rows in a 16-byte chunk
+        chunks = 64 // per_chunk  # in a token's line
+        wg = ctid // 128
+        ltid = ctid % 128
+        buffer_elems = tokens * 64
+        wg_base = wg * 2 * buffer_elems
         row0 = row_tile * self.tile_n + wg * 64
-        for part in cutlass.range_constexpr(self.tile_m // tokens):
-            buf = (part % 2) * buffer_elems
-            for jj in cutlass.range_constexpr(tokens // 8):
-                j = part * (tokens // 8) + jj
-                for v in cutlass.range_constexpr(4):
-                    sD[bases[v] + buf + jj * 8 * 64] = (acc[v + 4 * j] * s).to(self.out_dtype)
-            barrier.arrive_and_wait()
-            for p in cutlass.range_constexpr(tokens * chunks // 128):
-                task = ltid + 128 * p
-                t = task // chunks
-                c = task % chunks
-                slot = (wg_base + buf) // per_chunk + staged_line_slot(t, c, chunks)
-                line = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
-                tok_g = tok_tile * self.tile_m + part * tokens + t
-                row_g = row0 + per_chunk * c
-                if tok_g < m and row_g < self.n:
-                    cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
-                                                            (tok_g, row_g // per_chunk)))
+        buf = (part % 2) * buffer_elems
+        for jj in cutlass.range_constexpr(tokens // 8):
+            j = part * (tokens // 8) + jj
+            for v in cutlass.range_constexpr(4):
+                sD[bases[v] + buf + jj * 8 * 64] = (acc[v + 4 * j] * s).to(self.out_dtype)
+        barrier.arrive_and_wait()
+        for p in cutlass.range_constexpr(tokens * chunks // 128):
+            task = ltid + 128 * p
+            t = task // chunks
+            c = task % chunks
+            slot = (wg_base + buf) // per_chunk + staged_line_slot(t, c, chunks)
+            line = cute.make_rmem_tensor((1, 4), cutlass.Int32)
+            cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
+            tok_g = tok_tile * self.tile_m + part * tokens + t
+            row_g = row0 + per_chunk * c
+            if tok_g < m and row_g < self.n:
+                cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
+                                                        (tok_g, row_g // per_chunk)))
+
+
+def share_runs(share, count: int) -> list:
+    """``count`` items of a tile in token order (fragment elements, staged parts, quantization
+    items) as runs (condition, first, end): for ``share`` = (p, splits) the ``splits`` equal
+    runs, each taken where p is its index or -1 (the whole tile); for None one run, always."""
+    if share is None:
+        return [(True, 0, count)]
+    p, splits = share
+    n = count // splits
+    return [((p < 0) | (p == r), r * n, (r + 1) * n) for r in range(splits)]
+
+
+def first_share(share):
+    """Whether ``share`` (``share_runs``') is the tile's first share or the whole tile."""
+    return True if share is None else share[0] < 1
 
 
 def staged_line_bases(tCcC, per_chunk: int, first=0, line: int = 64) -> list:

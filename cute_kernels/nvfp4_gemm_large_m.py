@@ -80,7 +80,7 @@ from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
-                       store_tail, stream_k_fixup, tile_cut, workspace_words)
+                       scatter_fixup, store_tail, stream_k_fixup, tile_cut, workspace_words)
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -190,6 +190,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 5120x17408 M = 32 23.96 / 22.38, 9216x7168 M = 32 19.70 / 19.00, 34816x5120 M = 64 49.01
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
+    # K splits (``splits`` > 1) whose tiles x splits CTAs are one resident wave: each piece's
+    # CTA adds and finishes its own share of the tile (``stream_k.scatter_fixup``) instead of
+    # the last arrival adding every piece and running the whole epilogue. Unmeasured (session
+    # 55, ``tools/pieces_fixup_probe.py``: 1024x7168 M = 512 in four pieces took 18.8 us, whole
+    # tiles of the same k-tiles a CTA 13.5; M = 1024 in two 25.6 against 21.7).
+    SCATTER_PIECES = True
     # The in-place decode of permuted words (``KOrder.PERMUTED_IDENTITY``) needs four scale
     # splats a row and K group: from the shared table at 256-token tiles too (below 256 tokens
     # every order takes it). H200 2026-12-02 (session 52, ``tools/in_place_table_probe.py``,
@@ -286,6 +292,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if others <= min(MAX_GATHERED, spare // (4 * self.piece_words)):
                 self.fixup_slots = others
         self.async_fixup = self.fixup_slots > 0
+        # ``SCATTER_PIECES``: pieces of two or four 8-token column groups a thread's share
+        self.scatter = (self.SCATTER_PIECES and splits > 1 and not wg_k_split
+                        and ctas_per_sm == 1 and (tile_m // 8) % splits == 0
+                        and self._epilogue_shares(splits))
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
         # PDL: the kernel may launch while the previous one on the stream (the activations'
         # dequantization) finishes; every thread waits for it (griddepcontrol.wait) before
@@ -769,11 +779,17 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 read, release = self._mainloop(*step, read, release, count)
                 self._trigger_dependents()
                 self._reduce_warpgroups(acc, ctid, sRed)
-                last = self._piece_fixup(acc, ctid, (piece, u, kt0, count, whole, sk_tiles),
-                                         streamk, sFlag, gather)
-                if last:
-                    self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
-                                        tok_tile)
+                cut = (piece, u, kt0, count, whole, sk_tiles)
+                if cutlass.const_expr(self.scatter):
+                    share = self._scattered_fixup(acc, ctid, cut, streamk, sFlag, gather)
+                    if share >= -1:
+                        self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
+                                            tok_tile, (share, self.splits))
+                else:
+                    last = self._piece_fixup(acc, ctid, cut, streamk, sFlag, gather)
+                    if last:
+                        self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
+                                            tok_tile)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
 
@@ -803,6 +819,19 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                       threads=self.fixup_threads,
                                       head_check=self.splits == 1)
         return last
+
+    @cute.jit
+    def _scattered_fixup(self, acc, ctid, cut, streamk, sFlag, gather):
+        """``scatter``: the CTA's share of its tile (``scatter_fixup``) where the grid is
+        exactly tiles x splits CTAs, one piece each; otherwise (more tiles than that at this
+        M) ``_piece_fixup``: -1 where it finishes the whole tile, -2 where it does not."""
+        share = cutlass.Int32(-2)
+        if cute.arch.grid_dim()[0] == cut[5] * self.splits:
+            share = scatter_fixup(acc, ctid, self.splits, *streamk)
+        else:
+            if self._piece_fixup(acc, ctid, cut, streamk, sFlag, gather):
+                share = cutlass.Int32(-1)
+        return share
 
     def _holds_piece(self, ctid):
         """Whether consumer thread ``ctid`` holds a stream-K piece's sums, the ``fixup_threads``
@@ -936,14 +965,19 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 acc[i] = acc[i] + sRecv[((i // 4) * 128 + ctid) * 4 + i % 4]
 
     @cute.jit
-    def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+    def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                       share=None):
         """``_epilogue`` by the threads holding the tile's sums: all consumers, or warpgroup 0
-        with ``wg_k_split``."""
+        with ``wg_k_split``; ``share`` (``scatter``): (p, splits), the tile's share p of
+        ``splits`` (its tokens ``[p T / splits, (p + 1) T / splits)``) or the whole tile
+        where p is -1."""
         if cutlass.const_expr(self.wg_k_split):
             if ctid < 128:
                 self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-        else:
+        elif cutlass.const_expr(share is None):
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        else:
+            self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile, share)
 
     @cute.jit
     def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):

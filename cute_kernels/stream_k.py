@@ -270,3 +270,70 @@ def add_gathered(acc: cute.Tensor, pieces, sPieces: cute.Tensor, gathered, ctid,
 def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:
     """fp32 words of the workspace: two slots of a [tile_n, tile_m] tile per CTA."""
     return 2 * ctas * tile_m * tile_n
+
+
+# ---------------------------------------------------------------- the scattered K pieces
+# A K-split launch (``splits`` > 1 on a grid of exactly tiles x splits CTAs) gives CTA c piece
+# c % splits of tile c // splits, and all the pieces of a tile run side by side. There
+# ``stream_k_fixup``'s last arrival reads every other piece (three 64 KB pieces of a 128 x 128
+# tile at four pieces; with its own piece not the first, all four) and runs the whole
+# epilogue while the tile's other CTAs have nothing left to do. Here each piece's CTA owns a
+# share of the tile instead: tokens [p T / S, (p + 1) T / S) of piece p, which are fragment
+# elements [p E / S, (p + 1) E / S) of every consumer thread (element v + 4 j holds token
+# 8 j + 2 q + v % 2). Each CTA stores the other shares of its partial, counts itself in, waits
+# for the tile's other pieces (they run at once: the grid is one resident wave, as the
+# asynchronous fix-up's wait assumes), adds its share's pieces in piece order (the sum
+# ``stream_k_fixup`` forms: the same bits) and runs the epilogue on its share alone.
+def scatter_share(acc: cute.Tensor, splits: int) -> int:
+    """Fragment elements in a CTA's share of a tile cut into ``splits`` K pieces."""
+    return cute.size(acc) // splits
+
+
+@cute.jit
+def scatter_fixup(acc: cute.Tensor, ctid, splits: cutlass.Constexpr, mWork: cute.Tensor,
+                  mCount: cute.Tensor, threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """The scattered K pieces' fix-up (the comment above), run by the ``threads`` consumer
+    threads after the piece's main loop; returns the CTA's share p, whose elements of ``acc``
+    then hold the tile's sums. The tile's counter goes to ``splits`` as its pieces arrive and
+    on to 2 ``splits`` as their CTAs leave the wait; the last to leave resets it."""
+    c = cute.arch.block_idx()[0]
+    tile = c // splits
+    p = c - tile * splits
+    per_thread = cute.size(acc)
+    share = scatter_share(acc, splits)
+    barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
+    mine = _slot_start(c, 0, per_thread, threads, ctid)
+    for s in cutlass.range_constexpr(splits):
+        if p != s:
+            for i in cutlass.range_constexpr(s * share, (s + 1) * share):
+                mWork[mine + i * threads] = acc[i]
+    # (one release for the CTA after the barrier, as ``stream_k_fixup``'s arrival)
+    barrier.arrive_and_wait()
+    if ctid == 0:
+        cute.arch.atomic_add(mCount.iterator + tile, cutlass.Int32(1), sem="acq_rel",
+                             scope="gpu")
+        while cute.arch.load(mCount.iterator + tile, cutlass.Int32, sem="acquire",
+                             scope="gpu") < splits:
+            prims.nanosleep(POLL_NS)
+        left = cute.arch.atomic_add(mCount.iterator + tile, cutlass.Int32(1), scope="gpu")
+        if left == 2 * splits - 1:
+            mCount[tile] = cutlass.Int32(0)
+    barrier.arrive_and_wait()
+    first = _slot_start(c - p, 0, per_thread, threads, ctid)  # piece 0's slot
+    stride = _slot_start(1, 0, per_thread, threads, 0)  # one CTA's slots further
+    for s in cutlass.range_constexpr(splits):
+        if p == s:
+            for i in cutlass.range_constexpr(s * share, (s + 1) * share):
+                total = acc[i]
+                if cutlass.const_expr(s != 0):
+                    total = cute.arch.load(mWork.iterator + first + i * threads,
+                                           cutlass.Float32, cop="cg")
+                for q in cutlass.range_constexpr(1, splits):
+                    if cutlass.const_expr(q == s):
+                        total = total + acc[i]
+                    else:
+                        total = total + cute.arch.load(
+                            mWork.iterator + first + q * stride + i * threads,
+                            cutlass.Float32, cop="cg")
+                acc[i] = total
+    return p

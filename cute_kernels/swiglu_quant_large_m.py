@@ -47,7 +47,7 @@ from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_b
 from .device_mma import POW2_63
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import IN_PLACE_ORDERS, KOrder
-from .large_m_epilogue import staged_line_bases, staged_line_slot
+from .large_m_epilogue import first_share, share_runs, staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N,
                                  NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
                                  operand_k_order, stream_k_buffers)
@@ -118,6 +118,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                          pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
+
+    def _epilogue_shares(self, splits: int) -> bool:
+        """The scattered K pieces' shares: where the consumers quantize (not with quantizer
+        warps or on half groups)."""
+        return self.quantizers == 0 and not self.wg_k_split
 
     def _fixup_warp_free(self) -> bool:
         """The asynchronous fix-up's warp is idle unless all three side warps quantize."""
@@ -252,18 +257,20 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         self._launch(mA, mB, mBSF, (mAlpha, mG), (mQ, mSF), stream)
 
     @cute.jit
-    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile, share=None):
         """Row tile ``row_tile`` is interleave group ``row_tile``: consumer warpgroup 0 holds the
         up rows of h columns ``64 row_tile ..``, warpgroup 1 their gate rows, in the same
         fragment positions. ``scalars`` = (alpha, G), ``outs`` = (packed [M, I/2], scale
         bytes). With ``quantizers`` the quantizer warps quantize the staged h
-        (``_handed_over_h``), else the consumers (``_staged_epilogue_h``)."""
+        (``_handed_over_h``), else the consumers (``_staged_epilogue_h``, which alone takes a
+        ``share`` of the tile's tokens: ``NVFP4GemmLargeM._tile_epilogue``'s)."""
         if cutlass.const_expr(self.quantizers > 0):
             self._handed_over_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         elif cutlass.const_expr(self.wg_k_split):
             self._half_group_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
-            self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            self._staged_epilogue_h(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                                    share)
 
     @cute.jit
     def _zero_scale_padding_of_last(self, mQ, mSF, wg_tid, row_tile, tok_tile):
@@ -279,22 +286,24 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                                    row_tile * blocks + wg_tid // 32, 1)
 
     @cute.jit
-    def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+    def _staged_epilogue_h(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                           share=None):
         """``_epilogue`` with the consumers quantizing: h as token lines
         (``_h_lines``: 64 fp32 = 256 bytes, 16-byte chunk c at slot c ^ (token % 8)), then all
-        256 threads quantize (token, block) items with ``_staged_quantize``."""
+        256 threads quantize (token, block) items with ``_staged_quantize``; of ``share``'s
+        tokens only (its first share zeroes the scale padding)."""
         mQ, mSF = outs
         alpha = scalars[0][0]
         wg_tid = ctid % 128
         done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
         h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
         done.arrive_and_wait()  # the previous tile's h is read by every thread
-        self._h_lines(acc, tCcC, ctid, sEpi, alpha)
-        if ctid < 128:
+        self._h_lines(acc, tCcC, ctid, sEpi, alpha, share)
+        if ctid < 128 and first_share(share):
             self._zero_scale_padding_of_last(mQ, mSF, wg_tid, row_tile, tok_tile)
         h_ready.arrive_and_wait()
         self._staged_quantize(sEpi, scalars[1][0], self._table(sEpi), mQ, mSF, ctid, row_tile,
-                              tok_tile * self.tile_m)
+                              tok_tile * self.tile_m, share=share)
 
     def _line_slots(self, tCcC, n_acc: int) -> list:
         """The shared-memory element of each fragment element v + 4 j in the tile's token
@@ -303,37 +312,48 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         return [bases[e % 4] + e // 4 * 8 * self.line_cols for e in range(n_acc)]
 
     @cute.jit
-    def _h_lines(self, acc, tCcC, ctid, sEpi, alpha):
+    def _h_lines(self, acc, tCcC, ctid, sEpi, alpha, share=None):
         """h as token lines: the gate warpgroup writes silu(alpha * gate) to its fragment's
         line slots; after ``GATE_FULL`` the up warpgroup, whose fragment positions are the
         same, multiplies its own slots by alpha * up in place (no thread reads another's
-        slot, so the lines need no barrier before they are rewritten)."""
+        slot, so the lines need no barrier before they are rewritten). ``share``: of its
+        tokens' elements only."""
         full = pipeline.NamedBarrier(barrier_id=self.GATE_FULL, num_threads=256)
         n_acc = cute.size(acc)
         slots = self._line_slots(tCcC, n_acc)
+        runs = share_runs(share, n_acc)
         if ctid >= 128:
-            self._store_silu_gate(acc, sEpi, slots, alpha)
+            for r in cutlass.range_constexpr(len(runs)):
+                taken, first, end = runs[r]
+                if taken:
+                    self._store_silu_gate(acc, sEpi, slots, alpha, first, end)
             full.arrive_and_wait()
         else:
             full.arrive_and_wait()
-            self._up_times_silu(acc, sEpi, slots, alpha)
+            for r in cutlass.range_constexpr(len(runs)):
+                taken, first, end = runs[r]
+                if taken:
+                    self._up_times_silu(acc, sEpi, slots, alpha, first, end)
 
     @cute.jit
-    def _store_silu_gate(self, acc, sEpi, slots, alpha):
-        """The gate threads' half of ``_h_lines``: silu(alpha * gate) into their line slots."""
-        for e in cutlass.range_constexpr(cute.size(acc)):
+    def _store_silu_gate(self, acc, sEpi, slots, alpha, first: int = 0, end: int = 0):
+        """The gate threads' half of ``_h_lines``: silu(alpha * gate) into their line slots
+        (of elements ``first`` .. ``end`` - 1; ``end`` 0: to the last)."""
+        for e in cutlass.range_constexpr(first, end or cute.size(acc)):
             gate = acc[e] * cutlass.Float32(POW2_63) * alpha
             sEpi[slots[e]] = silu_mul_fast(gate, cutlass.Float32(1.0))
 
     @cute.jit
-    def _up_times_silu(self, acc, sEpi, slots, alpha):
+    def _up_times_silu(self, acc, sEpi, slots, alpha, first: int = 0, end: int = 0):
         """The up threads' half of ``_h_lines``: h = (alpha * up) * silu in place of the silu
-        in the same slots. Every load before the first store: the four bases are runtime
-        values, so a store could alias a later load and would hold it back (~15 us at
-        36864x7168 M = 1024 when interleaved)."""
-        for e in cutlass.range_constexpr(cute.size(acc)):
+        in the same slots (of elements ``first`` .. ``end`` - 1; ``end`` 0: to the last).
+        Every load before the first store: the four bases are runtime values, so a store
+        could alias a later load and would hold it back (~15 us at 36864x7168 M = 1024 when
+        interleaved)."""
+        end = end or cute.size(acc)
+        for e in cutlass.range_constexpr(first, end):
             acc[e] = acc[e] * cutlass.Float32(POW2_63) * alpha * sEpi[slots[e]]
-        for e in cutlass.range_constexpr(cute.size(acc)):
+        for e in cutlass.range_constexpr(first, end):
             sEpi[slots[e]] = acc[e]
 
     @cute.jit
@@ -413,14 +433,17 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
 
     @cute.jit
     def _staged_quantize(self, sEpi, gs, table, mQ, mSF, tid, row_tile, tok0,
-                         threads: cutlass.Constexpr = 256):
+                         threads: cutlass.Constexpr = 256, share=None):
         """Items ``tid`` + ``threads`` p of the staged h (``_quantize_item``) by the
-        consumers."""
-        items = self.tile_m * (self.line_cols // BLOCK)
+        consumers (of ``share``'s tokens only: items are token-major)."""
         where = self._quantize_where(sEpi, mSF, row_tile, tok0)
-        for p in cutlass.range_constexpr((items + threads - 1) // threads):
-            if tid + threads * p < items:
-                self._quantize_item(where, gs, table, mQ, tid + threads * p)
+        runs = share_runs(share, self.tile_m * (self.line_cols // BLOCK))
+        for r in cutlass.range_constexpr(len(runs)):
+            taken, first, end = runs[r]
+            if taken:
+                for p in cutlass.range_constexpr((end - first + threads - 1) // threads):
+                    if tid + threads * p < end - first:
+                        self._quantize_item(where, gs, table, mQ, first + tid + threads * p)
 
     def _quantize_where(self, sEpi, mSF, row_tile, tok0):
         """What ``_quantize_item`` needs of the tile: h as 16-byte chunks, its scale tile (and

@@ -75,6 +75,10 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         # of token tiles), all token tiles inside a band
         self.group = max(1, min(8, L2_BAND_BYTES // (FEATURE_TILE * k * 2)))
 
+    def _epilogue_shares(self, splits: int) -> bool:
+        """No scattered K pieces: this epilogue takes whole tiles."""
+        return False
+
     def _m_tiles(self, m):
         """The token tiles: 128 tokens each, the register operand's rows."""
         return (m + TOKEN_TILE - 1) // TOKEN_TILE

@@ -4,20 +4,31 @@
 launch of whole 128-token tiles with the same CTAs (128) and the same k-tiles a CTA but no
 fix-up: the same weight rows, K / splits, splits x M tokens. The kernels alone on bf16
 activations made before (permuted words), "plain" (bf16 out) and "fused" (the consumers
-quantize), plus cuBLAS bf16 on each shape. Graph us, interleaved, two rounds; one point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+quantize), each with the scattered pieces (``SCATTER_PIECES``, the default) and with
+``stream_k_fixup`` ("_fixup"), the public fused op ("public") and cuBLAS bf16 on each shape.
+Session 55 call 1 (before the scattered pieces), graph us: M = 512 plain 18.8 / fused 20.4,
+its twin 13.5 / 14.7; M = 1024 25.6 / 27.3, its twin 21.7 / 23.1. Graph us, interleaved, two
+rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
+only."""
 
 import torch
-from probe_inputs import fused_operands, gate_up_words, print_variant_rounds
+from probe_inputs import fused_operands, gate_up_words, print_variant_rounds, switched_compiler
 
-from cute_kernels import reference
+from cute_kernels import nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import launch_large_m as launch_plain
-from cute_kernels.swiglu_quant_large_m import launch_large_m as launch_fused
+from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
+                                             launch_large_m as launch_plain)
+from cute_kernels.swiglu_quant_large_m import (compile_nvfp4_gemm_swiglu_quant_large_m,
+                                               launch_large_m as launch_fused)
 
 # (2I, K, M, splits): the pieces launch; its twin is (2I, K / splits, M x splits, 1)
 POINTS = [(1024, 7168, 512, 4), (1024, 7168, 1024, 2)]
+OFF = {"SCATTER_PIECES": False}
+PLAIN_FIXUP = switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, OFF,
+                                "compile_nvfp4_gemm_large_m_fixup")
+FUSED_FIXUP = switched_compiler(compile_nvfp4_gemm_swiglu_quant_large_m, NVFP4GemmLargeM, OFF,
+                                "compile_nvfp4_gemm_swiglu_quant_large_m_fixup")
 
 
 def time_launch(two_i: int, k: int, m: int, splits: int) -> None:
@@ -31,12 +42,21 @@ def time_launch(two_i: int, k: int, m: int, splits: int) -> None:
                                    out_dtype=torch.bfloat16)
     w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
     w16s = [w16] + [w16.clone() for _ in range(rotations_for(two_i * k * 2) - 1)]
+    def plain(w, compile_fn=compile_nvfp4_gemm_large_m):
+        launch_plain(x16, w[0], w[1], alpha, out16, (128, 0), splits, k_order=KOrder.PERMUTED,
+                     compile_fn=compile_fn)
+
+    def fused(w, compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m):
+        launch_fused(x16, w[0], w[1], alpha, gscale, q, sf, (128, 0), splits=splits,
+                     k_order=KOrder.PERMUTED, quantizers=0, compile_fn=compile_fn)
+
     variants = {
-        "plain": (words, lambda w: launch_plain(x16, w[0], w[1], alpha, out16, (128, 0),
-                                                splits, k_order=KOrder.PERMUTED)),
-        "fused": (words, lambda w: launch_fused(x16, w[0], w[1], alpha, gscale, q, sf,
-                                                (128, 0), splits=splits,
-                                                k_order=KOrder.PERMUTED, quantizers=0)),
+        "plain": (words, plain),
+        "plain_fixup": (words, lambda w: plain(w, PLAIN_FIXUP)),
+        "fused": (words, fused),
+        "fused_fixup": (words, lambda w: fused(w, FUSED_FIXUP)),
+        "public": (words, lambda w: nvfp4_gemm_swiglu_quant(ops["a"], ops["a_sf"], w[0], w[1],
+                                                            0.5, 30.0)),
         "cublas": (w16s, lambda w: x @ w.t()),
     }
     print_variant_rounds(f"{two_i}x{k} M={m} 128-token tiles x {splits} pieces", variants)

@@ -100,6 +100,15 @@ for cfg, sk, cps in (((16, 0, 3), False, 1), ((256, 0, 2), False, 1), ((64, 0, 5
 # ... fp32 out through it: whole tiles, and split-K (stream-K pieces: 3 splits of 3 k-tiles)
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (128, 0, 1))
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0), 3)
+# the scattered K pieces (``SCATTER_PIECES``): fp32 16-token shares, bf16 32-token shares,
+# the fused kernel's 64-token shares, and a grid shorter than tiles x splits (the fallback)
+launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0), 4)
+for cfg in ((128, 0), (128, 0, 3)):
+    launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda",
+                                                    dtype=torch.bfloat16), cfg, 4)
+launch_fused_large(xl, wp, wp_sf, one, torch.full((1,), 30.0, device="cuda"),
+                   torch.empty(129, 64, device="cuda", dtype=torch.uint8),
+                   torch.empty(256 * 8, device="cuda", dtype=torch.uint8), (128, 0), splits=2)
 # the hybrid: 6 tiles on 2 CTAs, 4 whole and 2 in stream-K
 launch_gemm_large(xl, b, b_sf, one, torch.empty(129, b.shape[0], device="cuda"), (64, 0, 2),
                   stream_k=True, hybrid=True)
