@@ -1162,6 +1162,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     # 14.5, M = 64 18.6 / 16.3, M = 128 22.9 / 21.4; 7168x2048 M = 32 12.6 / 10.0)
     stream_k = stream_k or splits > 1
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
+    # (split-K pieces may wait for each other, ``SCATTER_PIECES``: the grid resident at once)
+    assert splits == 1 or sms <= ctas_per_sm * sm_count(b.device.index or 0), (sms, splits)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
                         pair_pieces, pdl_trigger)

@@ -606,6 +606,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
     sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
+    # (split-K pieces may wait for each other, ``SCATTER_PIECES``: the grid resident at once)
+    assert splits == 1 or sms <= ctas_per_sm * sm_count(w.device.index or 0), (sms, splits)
     k_order = operand_k_order(w, k_order)
     if wg_k_split:
         quantizers = 0
