@@ -22,8 +22,12 @@ from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm
 from cute_kernels.swiglu_quant_large_m import (compile_nvfp4_gemm_swiglu_quant_large_m,
                                                launch_large_m as launch_fused)
 
-# (2I, K, M, splits): the pieces launch; its twin is (2I, K / splits, M x splits, 1)
-POINTS = [(1024, 7168, 512, 4), (1024, 7168, 1024, 2)]
+# (2I, K, M, tile_m, splits, twin): the pieces launch; its twin (where asked) is (2I,
+# K / splits, M x splits, tile_m, 1). The last three: other "pieces" routes the scattered
+# pieces take (the fused op at 64-token tiles, 4096x7168 at 128 / 256 tokens)
+POINTS = [(1024, 7168, 512, 128, 4, True), (1024, 7168, 1024, 128, 2, True),
+          (1024, 7168, 256, 64, 4, False), (4096, 7168, 128, 128, 4, False),
+          (4096, 7168, 256, 128, 2, False)]
 OFF = {"SCATTER_PIECES": False}
 PLAIN_FIXUP = switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, OFF,
                                 "compile_nvfp4_gemm_large_m_fixup")
@@ -31,7 +35,7 @@ FUSED_FIXUP = switched_compiler(compile_nvfp4_gemm_swiglu_quant_large_m, NVFP4Ge
                                 "compile_nvfp4_gemm_swiglu_quant_large_m_fixup")
 
 
-def time_launch(two_i: int, k: int, m: int, splits: int) -> None:
+def time_launch(two_i: int, k: int, m: int, tile_m: int, splits: int) -> None:
     ops = fused_operands(two_i, k, m, True)
     words = gate_up_words(two_i, k, True)
     alpha = torch.full((1,), 0.5, device="cuda")
@@ -43,11 +47,11 @@ def time_launch(two_i: int, k: int, m: int, splits: int) -> None:
     w16 = torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)
     w16s = [w16] + [w16.clone() for _ in range(rotations_for(two_i * k * 2) - 1)]
     def plain(w, compile_fn=compile_nvfp4_gemm_large_m):
-        launch_plain(x16, w[0], w[1], alpha, out16, (128, 0), splits, k_order=KOrder.PERMUTED,
+        launch_plain(x16, w[0], w[1], alpha, out16, (tile_m, 0), splits, k_order=KOrder.PERMUTED,
                      compile_fn=compile_fn)
 
     def fused(w, compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m):
-        launch_fused(x16, w[0], w[1], alpha, gscale, q, sf, (128, 0), splits=splits,
+        launch_fused(x16, w[0], w[1], alpha, gscale, q, sf, (tile_m, 0), splits=splits,
                      k_order=KOrder.PERMUTED, quantizers=0, compile_fn=compile_fn)
 
     variants = {
@@ -59,9 +63,10 @@ def time_launch(two_i: int, k: int, m: int, splits: int) -> None:
                                                             0.5, 30.0)),
         "cublas": (w16s, lambda w: x @ w.t()),
     }
-    print_variant_rounds(f"{two_i}x{k} M={m} 128-token tiles x {splits} pieces", variants)
+    print_variant_rounds(f"{two_i}x{k} M={m} {tile_m}-token tiles x {splits} pieces", variants)
 
 
-for two_i, k, m, splits in select_shapes(POINTS):
-    time_launch(two_i, k, m, splits)
-    time_launch(two_i, k // splits, m * splits, 1)
+for two_i, k, m, tile_m, splits, twin in select_shapes(POINTS):
+    time_launch(two_i, k, m, tile_m, splits)
+    if twin:
+        time_launch(two_i, k // splits, m * splits, tile_m, 1)
