@@ -55,6 +55,7 @@ def test_compiles_for_sm90a():
     (7, 1160, 1024, (64, 0), 4, torch.float32),      # N tail, 16-token shares
     (129, 1000, 1024, (128, 0), 2, torch.bfloat16),  # M and N tails
     (500, 1000, 2048, (128, 0, 20), 4, torch.bfloat16),  # 128 pieces on 20 CTAs: fallback
+    (1000, 1024, 7168, (256, 0), 4, torch.bfloat16),  # 256-token tiles, 64-token shares
 ])
 def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, splits, out_dtype):
     """Against ``stream_k_fixup`` bit for bit and the fp64 reference, three launches in a row
@@ -86,6 +87,8 @@ def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, splits
     (1000, 512, 7168, (128, 0), 2),     # ~1024 tokens in two pieces
     (45, 192, 1024, (64, 0), 4),        # 16-token shares, the last tile's scale padding
     (300, 320, 1024, (128, 0, 7), 2),   # 30 pieces on 7 CTAs: fallback
+    (1000, 512, 7168, (256, 0), 4),     # 256-token tiles in four pieces
+    (500, 512, 7168, (256, 0), 8),      # ... in eight, 32-token shares
 ])
 def test_fused_same_bits(monkeypatch, m, i, k, config, splits):
     """The fused kernel's split-K launch: the same codes and scales either way, and against
