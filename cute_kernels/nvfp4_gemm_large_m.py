@@ -191,10 +191,15 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
     # K splits (``splits`` > 1) whose tiles x splits CTAs are one resident wave: each piece's
-    # CTA adds and finishes its own share of the tile (``stream_k.scatter_fixup``) instead of
-    # the last arrival adding every piece and running the whole epilogue. Unmeasured (session
-    # 55, ``tools/pieces_fixup_probe.py``: 1024x7168 M = 512 in four pieces took 18.8 us, whole
-    # tiles of the same k-tiles a CTA 13.5; M = 1024 in two 25.6 against 21.7).
+    # CTA adds and finishes its own token share of the tile (``stream_k.scatter_fixup``)
+    # instead of the last arrival adding every piece and running the whole epilogue. Same
+    # bits. H200 2026-12-03 (session 55 call 2, ``tools/pieces_fixup_probe.py``, the kernels
+    # alone, graph us, stream_k_fixup / this, plain (bf16 out) and fused): 1024x7168 M = 512
+    # (128-token tiles x 4) 18.66 / 16.80 and 20.27 / 17.50; M = 1024 (x 2) 25.34 / 25.11 and
+    # 26.99 / 25.73; M = 256 (64-token tiles x 4, fused) 15.65 / 14.14; 4096x7168 M = 128 (x 4)
+    # 18.60 / 16.50 and 20.17 / 17.37; M = 256 (x 2) 24.73 / 24.47 and 26.22 / 24.85. Whole
+    # tiles of the same k-tiles a CTA (no fix-up) take 13.0 and 21.7 for the plain M = 512 /
+    # 1024 launches: two pieces still pay ~3.4 us of stores, release, poll and loads.
     SCATTER_PIECES = True
     # The in-place decode of permuted words (``KOrder.PERMUTED_IDENTITY``) needs four scale
     # splats a row and K group: from the shared table at 256-token tiles too (below 256 tokens

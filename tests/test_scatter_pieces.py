@@ -4,6 +4,8 @@ as ``stream_k_fixup`` (the same sum in the same order) for the plain and the fus
 launch after launch (the counters reset), and where the grid is shorter than tiles x splits
 (the launch then falls back to ``stream_k_fixup``)."""
 
+import functools
+
 import cutlass
 import pytest
 import torch
@@ -16,6 +18,15 @@ from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
 from cute_kernels.swiglu_quant_swapped import NVFP4GemmSwigluQuantSwapped
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(compile_fn, scatter: bool, *args):
+    """``compile_fn``'s kernel with ``SCATTER_PIECES`` as given, compiled once per test run
+    (the default cache keys by the arguments alone, not by the switch)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(NVFP4GemmLargeM, "SCATTER_PIECES", scatter)
+        return compile_fn.uncached(*args)
 
 
 def _plain(monkeypatch, on=True, n=1024, k=7168, tile_m=128, splits=4,
@@ -68,10 +79,9 @@ def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, splits
                   cutlass.Float32 if out_dtype == torch.float32 else cutlass.BFloat16).scatter
     outs = []
     for on in (False, True, True, True):
-        monkeypatch.setattr(NVFP4GemmLargeM, "SCATTER_PIECES", on)
         out = poisoned(m, n, dtype=out_dtype)
         launch_large_m(a, b, b_sf, alpha_t, out, config, splits,
-                       compile_fn=compile_nvfp4_gemm_large_m.uncached)
+                       compile_fn=functools.partial(_compiled, compile_nvfp4_gemm_large_m, on))
         torch.cuda.synchronize()
         assert not out.isnan().any()
         outs.append(out)
@@ -88,9 +98,8 @@ def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, splits
     (45, 192, 1024, (64, 0), 4),        # 16-token shares, the last tile's scale padding
     (300, 320, 1024, (128, 0, 7), 2),   # 30 pieces on 7 CTAs: fallback
     (1000, 512, 7168, (256, 0), 4),     # 256-token tiles in four pieces
-    (500, 512, 7168, (256, 0), 8),      # ... in eight, 32-token shares
 ])
-def test_fused_same_bits(monkeypatch, m, i, k, config, splits):
+def test_fused_same_bits(m, i, k, config, splits):
     """The fused kernel's split-K launch: the same codes and scales either way, and against
     the reference quantization."""
     from tests.test_nvfp4_gemm_swiglu_quant import (_check_against_reference, _inputs,
@@ -99,10 +108,9 @@ def test_fused_same_bits(monkeypatch, m, i, k, config, splits):
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     outs = []
     for on in (False, True, True):
-        monkeypatch.setattr(NVFP4GemmLargeM, "SCATTER_PIECES", on)
+        compile_fn = functools.partial(_compiled, compile_nvfp4_gemm_swiglu_quant_large_m, on)
         outs.append(_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, True, splits=splits,
-                                 quantizers=0,
-                                 compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached))
+                                 quantizers=0, compile_fn=compile_fn))
     _check_against_reference(*outs[1], a, a_sf, w, w_sf, alpha, g_out)
     for out, out_sf in outs[1:]:
         assert torch.equal(out, outs[0][0])
