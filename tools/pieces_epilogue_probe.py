@@ -11,8 +11,7 @@ one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` com
 
 import importlib
 
-import torch
-from probe_inputs import fused_operands, gate_up_words, print_variant_rounds, replaced
+from probe_inputs import pieces_operands, print_variant_rounds, replaced
 
 from cute_kernels import nvfp4_gemm_swiglu_quant
 from cute_kernels.k_order import KOrder
@@ -48,11 +47,7 @@ def public_with(attrs: dict, a, a_sf):
 POINTS = [(1024, 7168, 512, 4), (1024, 7168, 1024, 2)]
 
 for two_i, k, m, splits in select_shapes(POINTS):
-    ops = fused_operands(two_i, k, m, True)
-    words = gate_up_words(two_i, k, True)
-    alpha = torch.full((1,), 0.5, device="cuda")
-    gscale = torch.full((1,), 30.0, device="cuda")
-    out16 = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
+    ops, words, alpha, gscale, out16 = pieces_operands(two_i, k, m)
     x16, q, sf = ops["x16"], ops["q"], ops["sf"]
 
     def fused(w, quantizers=None):

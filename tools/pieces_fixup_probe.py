@@ -12,7 +12,7 @@ rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM
 only."""
 
 import torch
-from probe_inputs import fused_operands, gate_up_words, print_variant_rounds, switched_compiler
+from probe_inputs import pieces_operands, print_variant_rounds, switched_compiler
 
 from cute_kernels import nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes
@@ -36,11 +36,7 @@ FUSED_FIXUP = switched_compiler(compile_nvfp4_gemm_swiglu_quant_large_m, NVFP4Ge
 
 
 def time_launch(two_i: int, k: int, m: int, tile_m: int, splits: int) -> None:
-    ops = fused_operands(two_i, k, m, True)
-    words = gate_up_words(two_i, k, True)
-    alpha = torch.full((1,), 0.5, device="cuda")
-    gscale = torch.full((1,), 30.0, device="cuda")
-    out16 = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
+    ops, words, alpha, gscale, out16 = pieces_operands(two_i, k, m)
     x16, q, sf = ops["x16"], ops["q"], ops["sf"]
     x = reference.nvfp4_dequantize(ops["a"], ops["a_sf"], 100.0, m, k,
                                    out_dtype=torch.bfloat16)

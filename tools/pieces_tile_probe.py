@@ -11,7 +11,7 @@ import importlib
 
 import torch
 import torch.nn.functional as F
-from probe_inputs import fused_operands, gate_up_words, print_variant_rounds, replaced
+from probe_inputs import pieces_operands, print_variant_rounds, replaced
 
 from cute_kernels import nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import rotations_for, select_shapes
@@ -30,10 +30,7 @@ def route_of(tile_m: int, splits: int):
 
 
 for two_i, k, m, plans in select_shapes(POINTS):
-    ops = fused_operands(two_i, k, m, True)
-    words = gate_up_words(two_i, k, True)
-    alpha = torch.full((1,), 0.5, device="cuda")
-    gscale = torch.full((1,), 30.0, device="cuda")
+    ops, words, alpha, gscale, _ = pieces_operands(two_i, k, m)
     x16, q, sf = ops["x16"], ops["q"], ops["sf"]
     if m % 256:  # (256-token tiles read whole tiles of activations)
         x16 = torch.cat([x16, x16.new_zeros(-m % 256, k)])

@@ -152,6 +152,15 @@ def fused_operands(two_i: int, k: int, m: int, permuted: bool) -> dict:
             "h": torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)}
 
 
+def pieces_operands(two_i: int, k: int, m: int) -> tuple:
+    """A fused large-M point on permuted words: (``fused_operands``, the gate_up word copies,
+    alpha 0.5 and out_global_scale 30 as one-element tensors, a bf16 [M, 2I] output for the
+    plain kernel on the same launch)."""
+    return (fused_operands(two_i, k, m, True), gate_up_words(two_i, k, True),
+            torch.full((1,), 0.5, device="cuda"), torch.full((1,), 30.0, device="cuda"),
+            torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16))
+
+
 def weight_copies(n: int, k: int) -> list:
     """(packed, swizzled scales) NVFP4 copies of a random [N, K] weight."""
     return [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
