@@ -257,13 +257,17 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.wg_k_split = wg_k_split
         self.tile_n = 64 if wg_k_split else TILE_N  # weight rows per CTA tile
         self.frag_groups = 1 if wg_k_split else self.groups  # K groups a warpgroup decodes
-        # ``pair_pieces`` (with ``wg_k_split``, whole tiles): clusters of two CTAs on each tile,
-        # CTA r taking K half r; the second's sums go to the first through distributed shared
-        # memory (``st.async`` on an mbarrier), which adds them and runs the epilogue: the two
-        # pieces of a tile without the stream-K fix-up's global round trip, fence and atomic
-        # (``large_m_plans.wg_k_pairs``)
-        assert not pair_pieces or (wg_k_split and not stream_k and splits == 1
-                                   and ctas_per_sm == 1), (pair_pieces, stream_k, splits)
+        # ``pair_pieces`` (whole tiles): clusters of two CTAs on each tile, CTA r taking K half
+        # r, the sums exchanged through distributed shared memory (``st.async`` on an
+        # mbarrier): the two pieces of a tile without the stream-K fix-up's global round trips,
+        # fence and atomic. With ``wg_k_split`` (64-row tiles, ``large_m_plans.wg_k_pairs``) the
+        # second's sums go to the first, which runs the epilogue; on 128-row tiles each CTA
+        # sends the other's token share and finishes its own, as the scattered pieces
+        # (``_pair_share_sum``; built in session 55, not yet measured or routed)
+        assert not pair_pieces or (
+            (wg_k_split or ((tile_m // 8) % 2 == 0 and self._epilogue_shares(2)))
+            and not stream_k and splits == 1 and ctas_per_sm == 1), (pair_pieces, stream_k,
+                                                                     splits)
         self.pair_pieces = pair_pieces
         self.splits = splits
         self.k_tiles = k // self.stage_k
@@ -277,8 +281,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.epilogue_bytes = self.epilogue_smem_bytes()
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0
+        # ``pair_pieces``: what the other CTA sends, fp32: a 64-row tile, or half a 128-row one
+        self.recv_words = 64 * tile_m if pair_pieces else 0
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-                  - 4 * self.reduce_words * (2 if pair_pieces else 1))
+                  - 4 * (self.reduce_words + self.recv_words))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -427,7 +433,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
         if cutlass.const_expr(self.pair_pieces):
             sRecv = allocator.allocate_tensor(cutlass.Float32,
-                                              cute.make_layout(self.reduce_words), 16)
+                                              cute.make_layout(self.recv_words), 16)
             recv_bar = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(1), 8).iterator
             if tidx == 0:
                 cute.arch.mbarrier_init(recv_bar, 1)
@@ -940,11 +946,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self._mainloop(*loop, self._tile_decode(decode, row_tile), frags, read, release,
                        self.k_tiles // 2)
         self._trigger_dependents()
-        self._reduce_warpgroups(acc, ctid, sRed)
-        if ctid < 128:
-            self._pair_sum(acc, ctid, cta % 2, *pair)
-        if cta % 2 == 0:
-            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        if cutlass.const_expr(self.wg_k_split):
+            self._reduce_warpgroups(acc, ctid, sRed)
+            if ctid < 128:
+                self._pair_sum(acc, ctid, cta % 2, *pair)
+            if cta % 2 == 0:
+                self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+        else:
+            self._pair_share_sum(acc, ctid, cta % 2, *pair)
+            self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                                (cta % 2, 2))
 
     @cute.jit
     def _pair_sum(self, acc, ctid, rank, sRecv, recv_bar):
@@ -968,6 +979,36 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             cute.arch.mbarrier_wait(recv_bar, 0)
             for i in cutlass.range_constexpr(cute.size(acc)):
                 acc[i] = acc[i] + sRecv[((i // 4) * 128 + ctid) * 4 + i % 4]
+
+    @cute.jit
+    def _pair_share_sum(self, acc, ctid, rank, sRecv, recv_bar):
+        """``pair_pieces`` on 128-row tiles, by the 256 consumers of both CTAs: each stores the
+        other CTA's token share of its sums (fragment elements [r E / 2, (r + 1) E / 2) for
+        rank r, as ``stream_k.scatter_fixup``'s shares) into that CTA's ``sRecv`` (16 bytes a
+        thread and store, element-major, thread-minor), completing on its ``recv_bar``, then
+        waits for its own share's other half and adds it: K half 0 + K half 1, the same sum
+        as ``stream_k_fixup``'s (the same bits)."""
+        acc32 = cute.recast_tensor(acc, cutlass.Int32)
+        half = cute.size(acc) // 2
+        for other in cutlass.range_constexpr(2):
+            if rank != other:
+                for j in cutlass.range_constexpr(half // 4):
+                    e = other * half + 4 * j
+                    at = cute.make_ptr(cutlass.Int32,
+                                       (sRecv.iterator + (j * 256 + ctid) * 4).toint(),
+                                       cute.AddressSpace.smem, assumed_align=16)
+                    cute.arch.store_async_dsmem(
+                        at, (acc32[e], acc32[e + 1], acc32[e + 2], acc32[e + 3]), recv_bar,
+                        other)
+        if ctid == 0:
+            cute.arch.mbarrier_arrive_and_expect_tx(recv_bar, 4 * half * 256)
+        cute.arch.mbarrier_wait(recv_bar, 0)
+        for mine in cutlass.range_constexpr(2):
+            if rank == mine:
+                for i in cutlass.range_constexpr(half):
+                    got = sRecv[((i // 4) * 256 + ctid) * 4 + i % 4]
+                    e = mine * half + i
+                    acc[e] = acc[e] + got if mine == 0 else got + acc[e]
 
     @cute.jit
     def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
@@ -1108,8 +1149,8 @@ def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
     order = int(k_order)
     if pdl_trigger:
         return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, True)
-    if wg_k_split:
-        return (order, ctas_per_sm, k_groups, True) + ((True,) if pair_pieces else ())
+    if wg_k_split or pair_pieces:
+        return (order, ctas_per_sm, k_groups, wg_k_split) + ((True,) if pair_pieces else ())
     if ctas_per_sm != 1 or k_groups != 1:
         return (order, ctas_per_sm) + ((k_groups,) if k_groups != 1 else ())
     return (order,) if order else ()

@@ -609,7 +609,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     # (split-K pieces may wait for each other, ``SCATTER_PIECES``: the grid resident at once)
     assert splits == 1 or sms <= ctas_per_sm * sm_count(w.device.index or 0), (sms, splits)
     k_order = operand_k_order(w, k_order)
-    if wg_k_split:
+    if wg_k_split or pair_pieces:
         quantizers = 0
     if quantizers is None:
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
@@ -621,6 +621,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     elif wg_k_split:
         tail = (int(k_order), ctas_per_sm, 2, 0, splits, True) + ((True,) if pair_pieces
                                                                   else ())
+    elif pair_pieces:  # (128-row tiles: the consumers quantize their token shares)
+        tail = (int(k_order), ctas_per_sm, k_groups, 0, splits, False, True)
     elif quantizers or splits > 1:
         tail = (int(k_order), ctas_per_sm, k_groups, quantizers) + ((splits,) if splits > 1
                                                                     else ())

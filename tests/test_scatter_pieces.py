@@ -2,7 +2,8 @@
 which split-K launches take it (CPU), that it compiles for sm_90a, and on a GPU the same bits
 as ``stream_k_fixup`` (the same sum in the same order) for the plain and the fused kernel,
 launch after launch (the counters reset), and where the grid is shorter than tiles x splits
-(the launch then falls back to ``stream_k_fixup``)."""
+(the launch then falls back to ``stream_k_fixup``). Then the same shares between the two K
+halves of a cluster pair on 128-row tiles (``pair_pieces`` without ``wg_k_split``)."""
 
 import functools
 
@@ -115,3 +116,66 @@ def test_fused_same_bits(m, i, k, config, splits):
     for out, out_sf in outs[1:]:
         assert torch.equal(out, outs[0][0])
         assert torch.equal(out_sf.view(torch.uint8), outs[0][1].view(torch.uint8))
+
+
+def test_pairs_on_128_row_tiles_need_token_shares():
+    """``pair_pieces`` on 128-row tiles: where the epilogue takes two token shares (not the
+    fused kernel's quantizer warps, not 16-token shares of the plain bf16 buffers)."""
+    assert NVFP4GemmLargeM(1024, 7168, cutlass.BFloat16, 128, pair_pieces=True).recv_words
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(1024, 7168, cutlass.BFloat16, 32, pair_pieces=True)
+    with pytest.raises(AssertionError):
+        NVFP4GemmSwigluQuantLargeM(512, 7168, 128, quantizers=3, pair_pieces=True)
+
+
+def test_pairs_on_128_row_tiles_compile_for_sm90a():
+    assert compile_only(compile_nvfp4_gemm_large_m, 1160, 1024, "torch.float32", 64, 0, 132,
+                        1, False, False, 1, 1, 1, False, True)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 320, 1024, 128, 0, 132, False,
+                        False, 1, 1, 1, 0, 1, False, True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,config,out_dtype", [
+    (1000, 1024, 7168, (128, 0), torch.bfloat16),  # 1024x7168 at ~1024 tokens: 64 pairs
+    (129, 1000, 1024, (128, 0), torch.float32),    # M and N tails
+    (7, 1160, 1024, (64, 0), torch.float32),       # 32-token shares
+])
+def test_pairs_same_bits_as_two_pieces(m, n, k, config, out_dtype):
+    """A cluster pair's K halves (``pair_pieces``) against the same halves as two split-K
+    pieces: bit for bit, and against the fp64 reference."""
+    from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
+
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    outs = []
+    for options in ({"splits": 2}, {"pair_pieces": True}, {"pair_pieces": True}):
+        out = poisoned(m, n, dtype=out_dtype)
+        launch_large_m(a, b, b_sf, alpha_t, out, config, **options)
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        outs.append(out)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    assert _rel_err(outs[1], want) <= (1e-3 if out_dtype == torch.float32 else 4e-3)
+    for out in outs[1:]:
+        torch.testing.assert_close(out, outs[0], rtol=0, atol=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,config", [
+    (1000, 512, 7168, (128, 0)),  # 1024x7168 at ~1024 tokens
+    (45, 192, 1024, (64, 0)),     # 32-token shares, the last tile's scale padding
+    (300, 320, 1024, (128, 0)),   # M tail
+])
+def test_fused_pairs_same_bits_as_two_pieces(m, i, k, config):
+    from tests.test_nvfp4_gemm_swiglu_quant import (_check_against_reference, _inputs,
+                                                     _run_large_m)
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    want = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, True, splits=2, quantizers=0)
+    got = [_run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, pair_pieces=True)
+           for _ in range(2)]
+    _check_against_reference(*got[0], a, a_sf, w, w_sf, alpha, g_out)
+    for out, out_sf in got:
+        assert torch.equal(out, want[0])
+        assert torch.equal(out_sf.view(torch.uint8), want[1].view(torch.uint8))

@@ -5,7 +5,8 @@ launch of whole 128-token tiles with the same CTAs (128) and the same k-tiles a 
 fix-up: the same weight rows, K / splits, splits x M tokens. The kernels alone on bf16
 activations made before (permuted words), "plain" (bf16 out) and "fused" (the consumers
 quantize), each with the scattered pieces (``SCATTER_PIECES``, the default) and with
-``stream_k_fixup`` ("_fixup"), the public fused op ("public") and cuBLAS bf16 on each shape.
+``stream_k_fixup`` ("_fixup"), at two pieces also as a cluster pair's K halves ("_pair",
+``pair_pieces``), the public fused op ("public") and cuBLAS bf16 on each shape.
 Session 55 call 1 (before the scattered pieces), graph us: M = 512 plain 18.8 / fused 20.4,
 its twin 13.5 / 14.7; M = 1024 25.6 / 27.3, its twin 21.7 / 23.1. Graph us, interleaved, two
 rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
@@ -59,6 +60,13 @@ def time_launch(two_i: int, k: int, m: int, tile_m: int, splits: int) -> None:
                                                             0.5, 30.0)),
         "cublas": (w16s, lambda w: x @ w.t()),
     }
+    if splits == 2:  # the two K halves in a cluster pair instead (``pair_pieces``)
+        variants["plain_pair"] = (words, lambda w: launch_plain(
+            x16, w[0], w[1], alpha, out16, (tile_m, 0), k_order=KOrder.PERMUTED,
+            pair_pieces=True))
+        variants["fused_pair"] = (words, lambda w: launch_fused(
+            x16, w[0], w[1], alpha, gscale, q, sf, (tile_m, 0), k_order=KOrder.PERMUTED,
+            pair_pieces=True))
     print_variant_rounds(f"{two_i}x{k} M={m} {tile_m}-token tiles x {splits} pieces", variants)
 
 

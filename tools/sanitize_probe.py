@@ -179,6 +179,14 @@ for cfg in ((16, 0), (32, 0)):
                        torch.empty(45, 64, device="cuda", dtype=torch.uint8),
                        torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
                        k_groups=2, wg_k_split=True, pair_pieces=True)
+# two K halves in clusters of two on 128-row tiles (pair_pieces without wg_k_split: each CTA
+# sends the other's token share), plain fp32 (64-token tiles) and fused (128-token tiles)
+launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), (64, 0),
+                  pair_pieces=True)
+launch_fused_large(x640, wp640, wp640_sf, one, torch.full((1,), 30.0, device="cuda"),
+                   torch.empty(45, 64, device="cuda", dtype=torch.uint8),
+                   torch.empty(128 * 8, device="cuda", dtype=torch.uint8), (128, 0),
+                   pair_pieces=True)
 # ... with the gate warpgroup behind (GATE_AHEAD off: uncached compiles)
 from probe_inputs import replaced  # noqa: E402
 
