@@ -72,17 +72,27 @@ def test_compiles_for_sm90a():
 def test_same_bits_as_the_fixup_it_replaces(monkeypatch, m, n, k, config, splits, out_dtype):
     """Against ``stream_k_fixup`` bit for bit and the fp64 reference, three launches in a row
     (a counter left set would hang or corrupt the next)."""
+    assert _plain(monkeypatch, True, n, k, config[0], splits,
+                  cutlass.Float32 if out_dtype == torch.float32 else cutlass.BFloat16).scatter
+
+    def launch(operands, out, scatter):
+        launch_large_m(*operands, out, config, splits, compile_fn=functools.partial(
+            _compiled, compile_nvfp4_gemm_large_m, scatter))
+    _plain_launches_agree(m, n, k, out_dtype, launch, (False, True, True, True))
+
+
+def _plain_launches_agree(m, n, k, out_dtype, launch, forms):
+    """``launch((a, b, b_sf, alpha), out, form)`` for each of ``forms`` on the same operands
+    (poisoned outputs): no NaN, the second within the fp64 reference's tolerance, and all bit
+    for bit as the first."""
     from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
 
     a, b, b_sf, alpha = _inputs(m, n, k)
-    alpha_t = torch.full((1,), alpha, device="cuda")
-    assert _plain(monkeypatch, True, n, k, config[0], splits,
-                  cutlass.Float32 if out_dtype == torch.float32 else cutlass.BFloat16).scatter
+    operands = (a, b, b_sf, torch.full((1,), alpha, device="cuda"))
     outs = []
-    for on in (False, True, True, True):
+    for form in forms:
         out = poisoned(m, n, dtype=out_dtype)
-        launch_large_m(a, b, b_sf, alpha_t, out, config, splits,
-                       compile_fn=functools.partial(_compiled, compile_nvfp4_gemm_large_m, on))
+        launch(operands, out, form)
         torch.cuda.synchronize()
         assert not out.isnan().any()
         outs.append(out)
@@ -144,21 +154,10 @@ def test_pairs_on_128_row_tiles_compile_for_sm90a():
 def test_pairs_same_bits_as_two_pieces(m, n, k, config, out_dtype):
     """A cluster pair's K halves (``pair_pieces``) against the same halves as two split-K
     pieces: bit for bit, and against the fp64 reference."""
-    from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
-
-    a, b, b_sf, alpha = _inputs(m, n, k)
-    alpha_t = torch.full((1,), alpha, device="cuda")
-    outs = []
-    for options in ({"splits": 2}, {"pair_pieces": True}, {"pair_pieces": True}):
-        out = poisoned(m, n, dtype=out_dtype)
-        launch_large_m(a, b, b_sf, alpha_t, out, config, **options)
-        torch.cuda.synchronize()
-        assert not out.isnan().any()
-        outs.append(out)
-    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
-    assert _rel_err(outs[1], want) <= (1e-3 if out_dtype == torch.float32 else 4e-3)
-    for out in outs[1:]:
-        torch.testing.assert_close(out, outs[0], rtol=0, atol=0)
+    def launch(operands, out, options):
+        launch_large_m(*operands, out, config, **options)
+    _plain_launches_agree(m, n, k, out_dtype, launch,
+                          ({"splits": 2}, {"pair_pieces": True}, {"pair_pieces": True}))
 
 
 @pytest.mark.gpu
