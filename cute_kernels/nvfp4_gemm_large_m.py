@@ -1183,9 +1183,11 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     added in the same launch: the stream-K launch on tiles x splits CTAs (at most the
     persistent grid's size). With ``stream_k`` the CTAs share out the (tile, k-tile) units
     evenly and fix cut tiles up in the same launch (``stream_k``: the CTA that arrives last on
-    a tile adds its pieces in order, deterministic); ``hybrid`` (with ``stream_k``) keeps
-    whole tiles for all but the last one to two waves' worth. ``ctas_per_sm`` 2 (token tiles of at
-    most 64): two CTAs share each SM, a persistent grid of twice the SM count by default.
+    a tile adds its pieces in order, deterministic; a K split's pieces, side by side, each add
+    and store their own token share where ``SCATTER_PIECES`` takes them); ``hybrid`` (with
+    ``stream_k``) keeps whole tiles for all but the last one to two waves' worth.
+    ``ctas_per_sm`` 2 (token tiles of at most 64): two CTAs share each SM, a persistent grid of
+    twice the SM count by default.
     ``k_groups`` 2: two 64-element K groups per pipeline stage (``NVFP4GemmLargeM``);
     ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group;
     ``pair_pieces`` (with that, whole tiles): two CTAs a tile in a cluster, summed through
