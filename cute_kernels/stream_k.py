@@ -284,11 +284,6 @@ def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:
 # for the tile's other pieces (they run at once: the grid is one resident wave, as the
 # asynchronous fix-up's wait assumes), adds its share's pieces in piece order (the sum
 # ``stream_k_fixup`` forms: the same bits) and runs the epilogue on its share alone.
-def scatter_share(acc: cute.Tensor, splits: int) -> int:
-    """Fragment elements in a CTA's share of a tile cut into ``splits`` K pieces."""
-    return cute.size(acc) // splits
-
-
 @cute.jit
 def scatter_fixup(acc: cute.Tensor, ctid, splits: cutlass.Constexpr, mWork: cute.Tensor,
                   mCount: cute.Tensor, threads: cutlass.Constexpr = CONSUMER_THREADS):
@@ -300,7 +295,7 @@ def scatter_fixup(acc: cute.Tensor, ctid, splits: cutlass.Constexpr, mWork: cute
     tile = c // splits
     p = c - tile * splits
     per_thread = cute.size(acc)
-    share = scatter_share(acc, splits)
+    share = per_thread // splits  # fragment elements in a share
     barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
     mine = _slot_start(c, 0, per_thread, threads, ctid)
     for s in cutlass.range_constexpr(splits):
