@@ -33,6 +33,12 @@ class StagedEpilogue:
             return 0
         return self.consumers * 2 * self._epilogue_tokens() * 64 * self.out_dtype.width // 8
 
+    def epilogue_scratch_words(self) -> int:
+        """fp32 words at the start of the epilogue's shared memory that hold nothing from one
+        tile to the next (a subclass whose epilogue keeps its buffer's head only while it runs
+        says how many): none here."""
+        return 0
+
     def _staged_epilogue(self) -> bool:
         """Whether the epilogue stages its output through shared memory (``_staged_store``):
         N a multiple of the rows in 16 bytes of output (8 in 16 bits, 4 in fp32), so that

@@ -110,6 +110,7 @@ SPLAT_READY = 5  # named barrier of the consumer threads: the scale splat table 
 # accumulators (warpgroup 1's partial is in place / warpgroup 0 has read it)
 REDUCE_FULL_BARRIER = 8
 REDUCE_EMPTY_BARRIER = 9
+PAIR_READ_BARRIER = 11  # the consumers: the pair's received sums are read (``recv_in_epilogue``)
 CONSUMER_REGS = {1: 232, 2: 104}
 # Pipeline stages a CTA (when not given): as many as fit, at most MAX_STAGES (deeper lost at
 # M = 32: session 16, ``tools/large_m_stages_probe.py``), and at most NARROW_STAGES for 16- and
@@ -281,10 +282,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.epilogue_bytes = self.epilogue_smem_bytes()
         # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
         self.reduce_words = 64 * tile_m if wg_k_split else 0
-        # ``pair_pieces``: what the other CTA sends, fp32: a 64-row tile, or half a 128-row one
+        # ``pair_pieces``: what the other CTA sends, fp32: a 64-row tile, or half a 128-row one.
+        # On 128-row tiles (one tile a CTA, received before its epilogue starts) it lands in
+        # the epilogue's scratch where that holds it: the fused kernel then keeps 8 stages, not 7
         self.recv_words = 64 * tile_m if pair_pieces else 0
+        self.recv_in_epilogue = (pair_pieces and not wg_k_split
+                                 and self.recv_words <= self.epilogue_scratch_words())
         budget = (SMEM_BYTES // ctas_per_sm - 4096 - self.epilogue_bytes
-                  - 4 * (self.reduce_words + self.recv_words))
+                  - 4 * (self.reduce_words + (0 if self.recv_in_epilogue else self.recv_words)))
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
@@ -432,8 +437,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                              cute.make_layout(self.reduce_words), 16)
         pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
         if cutlass.const_expr(self.pair_pieces):
-            sRecv = allocator.allocate_tensor(cutlass.Float32,
-                                              cute.make_layout(self.recv_words), 16)
+            if cutlass.const_expr(self.recv_in_epilogue):
+                sRecv = storage.sEpi.get_tensor(cute.make_layout(self.recv_words))
+            else:
+                sRecv = allocator.allocate_tensor(cutlass.Float32,
+                                                  cute.make_layout(self.recv_words), 16)
             recv_bar = allocator.allocate_tensor(cutlass.Int64, cute.make_layout(1), 8).iterator
             if tidx == 0:
                 cute.arch.mbarrier_init(recv_bar, 1)
@@ -1009,6 +1017,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     got = sRecv[((i // 4) * 256 + ctid) * 4 + i % 4]
                     e = mine * half + i
                     acc[e] = acc[e] + got if mine == 0 else got + acc[e]
+        if cutlass.const_expr(self.recv_in_epilogue):  # all read before the epilogue writes
+            pipeline.NamedBarrier(barrier_id=PAIR_READ_BARRIER, num_threads=256).arrive_and_wait()
 
     @cute.jit
     def _tile_epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,

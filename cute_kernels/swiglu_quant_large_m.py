@@ -154,6 +154,11 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         handover = (48 if self.GATE_AHEAD else 32) if self.quantizers else 0
         return (GATE_UP_GROUP * self.tile_m + RECIPROCAL_TABLE_SIZE) * 4 + handover
 
+    def epilogue_scratch_words(self) -> int:
+        """The silu(gate) / h buffer: written and read within a tile's epilogue (the table
+        after it stays)."""
+        return GATE_UP_GROUP * self.tile_m
+
     def _table(self, sEpi: cute.Tensor) -> cute.Tensor:
         return cute.make_tensor(sEpi.iterator + GATE_UP_GROUP * self.tile_m,
                                 cute.make_layout(RECIPROCAL_TABLE_SIZE))

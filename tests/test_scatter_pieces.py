@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from cute_kernels import reference
+from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
                                              launch_large_m)
 from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
@@ -136,6 +137,17 @@ def test_pairs_on_128_row_tiles_need_token_shares():
         NVFP4GemmLargeM(1024, 7168, cutlass.BFloat16, 32, pair_pieces=True)
     with pytest.raises(AssertionError):
         NVFP4GemmSwigluQuantLargeM(512, 7168, 128, quantizers=3, pair_pieces=True)
+
+
+def test_fused_pairs_receive_in_the_epilogue_scratch():
+    """The fused pair's received sums share the silu(gate) buffer (``recv_in_epilogue``): it
+    keeps the split-K launch's stages; the plain kernel's staging is too small to hold them."""
+    pair = NVFP4GemmSwigluQuantLargeM(512, 7168, 128, k_order=KOrder.PERMUTED, pair_pieces=True)
+    pieces = NVFP4GemmSwigluQuantLargeM(512, 7168, 128, k_order=KOrder.PERMUTED, splits=2,
+                                        stream_k=True)
+    assert pair.recv_in_epilogue and pair.stages == pieces.stages == 8
+    assert not NVFP4GemmLargeM(1024, 7168, cutlass.BFloat16, 128,
+                               pair_pieces=True).recv_in_epilogue
 
 
 def test_pairs_on_128_row_tiles_compile_for_sm90a():
