@@ -428,6 +428,38 @@ WG_K_SPLIT_MAX_M = 128
 WG_K_SPLIT_MIN_STAGES = 8  # 128-K stages a piece at least (``MIN_SPLIT_K_TILES`` / 2)
 WG_K_SPLIT_MID_MAX_M = 256
 WG_K_SPLIT_MID_MIN_FILL = 0.9  # of a wave, by whole 128-token tiles at 129..256 tokens
+# Past this many tokens ``plain_plan``'s 128-token tiles in two or four K pieces take their
+# launch: since the scattered pieces (``NVFP4GemmLargeM.SCATTER_PIECES``, session 55) they beat
+# the 64-row tiles. ``tools/pieces_route_probe.py`` (H200 2026-12-03, session 56 call 1, public
+# calls, graph us, two rounds alike; 64-row tiles / the scattered pieces, ``nvfp4_gemm`` then
+# the fused op): 4096x7168 M = 65 17.90 / 16.41, 20.11 / 18.84; M = 128 18.03 / 16.83, 20.26 /
+# 18.86; M = 192 25.12 / 24.66, 26.88 / 26.45; M = 256 25.25 / 25.05, 27.21 / 26.80 (two pieces,
+# before their cluster pairs, ``pieces_pair``). At 64 tokens and below the 64-row tiles pair up
+# (``wg_k_pairs``) and stay.
+WG_K_SPLIT_PIECES_FROM_M = 64
+
+
+def scattered_pieces(tile_m: int, splits: int) -> bool:
+    """Whether a split-K launch of ``tile_m``-token tiles in ``splits`` pieces is the scattered
+    pieces' (each piece a whole number of 8-token column groups of 128-token tiles: two or four)."""
+    return tile_m == 128 and splits in (2, 4)
+
+
+# Two K pieces of 128-token tiles (``plain_plan``'s split-K launches of two, the fused op's
+# "pieces" of two) run as cluster pairs (``pair_pieces``: each CTA sends the other its token
+# share of its sums through distributed shared memory) instead of the scattered pieces' global
+# round trips. ``tools/pieces_fixup_probe.py`` (H200 2026-12-03, session 56 call 1, the
+# kernels alone, graph us, two rounds alike; scattered / pair): plain 1024x7168 M = 1024 25.39
+# / 22.72, 4096x7168 M = 256 24.79 / 22.61; fused (its pair then on 7 stages, now 8:
+# ``recv_in_epilogue``) 25.92 / 25.51 and 25.13 / 25.31.
+PAIR_TWO_PIECES = True
+
+
+def pieces_pair(tile_m: int, splits: int, k: int) -> bool:
+    """Whether a split-K launch of ``tile_m``-token tiles in ``splits`` pieces of K runs as
+    cluster pairs instead (``PAIR_TWO_PIECES``; K halves of whole k-tiles with one or two K
+    groups a k-tile)."""
+    return (PAIR_TWO_PIECES and tile_m == 128 and splits == 2 and k % (4 * TILE_K) == 0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -439,6 +471,8 @@ def wg_k_split_plan(m: int, n: int, k: int, sms: int = H200_SMS) -> tuple[int, i
     ``WG_K_SPLIT_MID_MAX_M`` whole 128-token tiles that fill ``WG_K_SPLIT_MID_MIN_FILL`` of a
     wave."""
     if m > WG_K_SPLIT_MID_MAX_M or (k // TILE_K) % 2 or plain_plan(m, n, k)[2]:
+        return None
+    if m > WG_K_SPLIT_PIECES_FROM_M and scattered_pieces(*plain_plan(m, n, k)[:2]):
         return None
     if m > WG_K_SPLIT_MAX_M:
         tiles = -(-m // 128) * -(-n // 64)

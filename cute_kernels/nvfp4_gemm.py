@@ -32,8 +32,8 @@ import torch
 from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
-from .large_m_plans import (packed_plan, pdl_trigger_plan, plain_launch_options, plain_plan,
-                             plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
+from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
+                             plain_plan, plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
                              wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
@@ -418,6 +418,8 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
         (tile_m, splits), options = split_plan, {"k_groups": 2, "wg_k_split": True}
         if wg_k_pairs(m, n, k):  # the two K pieces in a cluster, no global fix-up
             splits, options["pair_pieces"] = 1, True
+    elif not stream_k and pieces_pair(tile_m, splits, k):  # (128-row tiles, token shares)
+        splits, options["pair_pieces"] = 1, True
     ctas = options.get("ctas_per_sm", 1) * H200_SMS  # the plans' grid
     tile_n = 64 if options.get("wg_k_split") else TILE_N
     options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(

@@ -50,8 +50,8 @@ from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
-                            packed_widens, plain_launch_options, plain_plan, stream_k_plan,
-                            plain_wgmma_from_9_tokens, wg_k_split_plan,
+                            packed_widens, pieces_pair, plain_launch_options, plain_plan,
+                            plain_wgmma_from_9_tokens, stream_k_plan, wg_k_split_plan,
                             wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_placement,
@@ -537,6 +537,8 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     if route == "whole":
         return plan, False, {}
     if route == "pieces":
+        if pieces_pair(*plan, k):  # two pieces: a cluster pair's K halves
+            return (plan[0], 0), False, {"pair_pieces": True}
         return (plan[0], 0), True, {"splits": plan[1]}
     if route == "narrow":
         return (plan, 0), True, plain_launch_options(m, two_i, k, plan, True)

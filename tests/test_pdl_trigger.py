@@ -30,9 +30,11 @@ def _triggers(m, n, k):
 @pytest.mark.parametrize("m,n,k,want", [
     (32, 7168, 2048, (True, True)), (64, 7168, 2048, (True, True)),  # one tile a CTA
     (256, 7168, 2048, (True, True)), (512, 4096, 7168, (True, True)),
-    (256, 4096, 7168, (True, True)),   # 64-row tiles (wg_k_split), one a CTA
+    (256, 4096, 2048, (True, True)),   # 64-row tiles (wg_k_split), one a CTA
     (64, 4096, 7168, (True, True)),    # two K pieces in a cluster pair
-    (128, 4096, 7168, (True, True)),   # two K pieces through global memory
+    (96, 4096, 2048, (True, True)),    # two K pieces through global memory
+    (128, 4096, 7168, (True, True)),   # four scattered K pieces of 128-token tiles
+    (256, 4096, 7168, (True, True)),   # their two K halves in a cluster pair
     (64, 9216, 7168, (True, False)), (128, 9216, 7168, (True, False)),  # stream-K
     # spread: 16- and 32-token tiles, not 64
     (16, 7168, 18432, (True, True)), (64, 7168, 18432, (True, False)),

@@ -92,10 +92,15 @@ def test_wg_k_split_plan():
     assert wg_k_split_plan(32, 7168, 2048) == (32, 1)     # two pieces of 56 -> 112 whole
     assert wg_k_split_plan(96, 7168, 2048) == (128, 1)
     assert wg_k_split_plan(17, 4096, 7168) == (32, 2)     # four pieces of 32 -> two of 64
-    assert wg_k_split_plan(128, 4096, 7168) == (128, 2)
+    assert wg_k_split_plan(96, 4096, 2048) == (128, 2)
     # 129..256 tokens: whole 128-token tiles filling a wave (session 33 calls 6, 7)
-    assert wg_k_split_plan(129, 4096, 7168) == wg_k_split_plan(256, 4096, 7168) == (128, 1)
-    assert wg_k_split_plan(257, 4096, 7168) is None
+    assert wg_k_split_plan(129, 4096, 4096) == wg_k_split_plan(256, 4096, 2048) == (128, 1)
+    assert wg_k_split_plan(257, 4096, 2048) is None
+    # past 64 tokens, not where the plan has 128-token tiles in two or four K pieces: the
+    # scattered pieces and the cluster pairs beat the 64-row tiles there (session 56)
+    assert wg_k_split_plan(64, 4096, 7168) == (64, 2)
+    for m in (65, 128, 129, 256):
+        assert wg_k_split_plan(m, 4096, 7168) is None, m
     assert wg_k_split_plan(256, 7168, 2048) is None       # two waves
     assert wg_k_split_plan(200, 1024, 7168) is None       # 32 tiles
     assert wg_k_split_plan(64, 9216, 7168) is None        # stream-K plan (lost there)
@@ -110,8 +115,8 @@ def test_wg_k_pairs():
     from cute_kernels.large_m_plans import wg_k_pairs
 
     assert wg_k_pairs(17, 4096, 7168) and wg_k_pairs(64, 4096, 7168)
-    assert not wg_k_pairs(128, 4096, 7168)                # 128-token tiles
-    assert not wg_k_pairs(200, 4096, 7168)                # whole tiles
+    assert not wg_k_pairs(96, 4096, 2048)                 # 128-token tiles
+    assert not wg_k_pairs(200, 4096, 2048)                # whole tiles
     assert not wg_k_pairs(64, 7168, 2048) and not wg_k_pairs(32, 7168, 2048)
     assert not wg_k_pairs(64, 9216, 7168)                 # no 64-row tiles
 
@@ -124,7 +129,7 @@ def test_wg_k_pairs():
     (17, 4096, 7168, True), (17, 4096, 7168, False),
     (64, 4096, 7168, True),     # two K pieces in clusters of two CTAs (``wg_k_pairs``)
     (12, 4096, 7168, True),     # pairs of 16-token tiles (permuted words, session 36)
-    (200, 4096, 7168, True)])   # 128-token tiles at 129..256 tokens
+    (200, 4096, 2048, True)])   # 128-token tiles at 129..256 tokens
 @pytest.mark.parametrize("permuted", [True, False])
 def test_public_route_in_64_row_tiles(m, n, k, fp4_a, permuted):
     from cute_kernels import nvfp4_gemm

@@ -1,0 +1,79 @@
+"""Session 56's routes onto 128-token tiles in K pieces against the routes before, public calls
+on permuted words with NVFP4 activations (the pass included): "gemm" (``nvfp4_gemm`` as routed
+now: past 64 tokens the scattered pieces where ``plain_plan`` has two or four, two as cluster
+pairs), "gemm_scatter" (``PAIR_TWO_PIECES`` off: two scattered pieces) and "gemm_64row" (the
+64-row tiles of session 33 as well: the route before), the fused op likewise ("fused",
+"fused_scatter", "fused_64row"), cuBLAS bf16 and cuBLAS + torch silu * up beside. Graph us,
+interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import contextlib
+import importlib
+
+import torch
+import torch.nn.functional as F
+from probe_inputs import permuted_weight_copies, pieces_operands, print_variant_rounds
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels.bench.timing import rotations_for, select_shapes
+
+PLANS = importlib.import_module("cute_kernels.large_m_plans")
+ROUTED = [PLANS, importlib.import_module("cute_kernels.nvfp4_gemm"),
+          importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")]
+
+# (N = 2I, K, M): four pieces, two pieces (4096x7168), two pieces (1024x7168)
+POINTS = [(4096, 7168, 65), (4096, 7168, 128), (4096, 7168, 192), (4096, 7168, 256),
+          (1024, 7168, 960), (1024, 7168, 1024)]
+FORMS = {"": {}, "_scatter": {"PAIR_TWO_PIECES": False},
+         "_64row": {"PAIR_TWO_PIECES": False, "WG_K_SPLIT_PIECES_FROM_M": 256}}
+
+
+def _clear_plan_caches():
+    for module in ROUTED:
+        for value in vars(module).values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
+
+
+@contextlib.contextmanager
+def routing(switches: dict):
+    """The plans with ``large_m_plans``' switches as given (memoized plans recomputed)."""
+    saved = {name: getattr(PLANS, name) for name in switches}
+    for name, value in switches.items():
+        setattr(PLANS, name, value)
+    _clear_plan_caches()
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(PLANS, name, value)
+        _clear_plan_caches()
+
+
+for n, k, m in select_shapes(POINTS):
+    ops, gate_up, _, _, _ = pieces_operands(n, k, m)
+    a, a_sf = ops["a"], ops["a_sf"]
+    words = permuted_weight_copies(n, k)
+    x = reference.nvfp4_dequantize(a, a_sf, 100.0, m, k, out_dtype=torch.bfloat16)
+    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+
+    def gemm(w, switches):
+        with routing(switches):
+            nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+
+    def fused(w, switches):
+        with routing(switches):
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+
+    def cublas_silu(w):
+        y = x @ w.t()
+        return F.silu(y[:, :n // 2]) * y[:, n // 2:]
+
+    variants = {}
+    for op, call, copies in (("gemm", gemm, words), ("fused", fused, gate_up)):
+        for suffix, switches in FORMS.items():
+            variants[op + suffix] = (copies, lambda w, c=call, s=switches: c(w, s))
+    variants["cublas"] = (w16s, lambda w: x @ w.t())
+    variants["cublas_silu"] = (w16s, cublas_silu)
+    print_variant_rounds(f"{n}x{k} M={m}", variants)
