@@ -50,7 +50,8 @@ from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
-                            packed_widens, pieces_pair, plain_launch_options, plain_plan,
+                            packed_widens, pdl_trigger_plan, pieces_pair,
+                            plain_launch_options, plain_plan,
                             plain_wgmma_from_9_tokens, stream_k_plan, wg_k_split_plan,
                             wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
@@ -529,6 +530,12 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
     return trigger, tile_m <= 16 or (trigger and ctas_per_sm == 1)
 
 
+# The "pieces" launches (K pieces, or their cluster pairs) with ``nvfp4_gemm``'s PDL trigger and
+# spread activation pass where ``pdl_trigger_plan`` gives them; unmeasured on the fused kernel
+# before session 56 (``tools/pair_route_probe.py``'s "fused_pdl"): off.
+PIECES_PDL = False
+
+
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
     """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
     routes: "whole", "stream_k" (``fused_stream_k_options``), "narrow" (the plain GEMM's
@@ -537,9 +544,13 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     if route == "whole":
         return plan, False, {}
     if route == "pieces":
-        if pieces_pair(*plan, k):  # two pieces: a cluster pair's K halves
-            return (plan[0], 0), False, {"pair_pieces": True}
-        return (plan[0], 0), True, {"splits": plan[1]}
+        tile_m, splits = plan
+        pair = pieces_pair(tile_m, splits, k)  # two pieces: a cluster pair's K halves
+        options = {"pair_pieces": True} if pair else {"splits": splits}
+        if PIECES_PDL:  # (the caller takes "spread_pass" out)
+            options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(
+                m, two_i, tile_m, TILE_N, 1 if pair else splits, False, pair, H200_SMS)
+        return (tile_m, 0), not pair, options
     if route == "narrow":
         return (plan, 0), True, plain_launch_options(m, two_i, k, plan, True)
     assert route == "stream_k", route
@@ -650,7 +661,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         return
     config, stream_k, options = route_launch(route, plan, m, two_i, k)
     rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
-    spread = False
+    spread = options.pop("spread_pass", False)
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
     k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)

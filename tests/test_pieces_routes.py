@@ -3,6 +3,8 @@ op take the scattered pieces past 64 tokens where ``plain_plan`` has two or four
 the 64-row tiles), and two pieces run as cluster pairs (``pieces_pair``). The plans on CPU,
 compile-only, and on a GPU the public functions against the fp64 reference at every tail."""
 
+import importlib
+
 import pytest
 import torch
 
@@ -12,8 +14,11 @@ from cute_kernels.large_m_plans import pieces_pair, plain_plan, scattered_pieces
 from cute_kernels.nvfp4_gemm import planned_launch
 from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m
 from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_route, route_launch
+from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
+
+fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 
 def test_two_pieces_pair_up():
@@ -48,9 +53,22 @@ def test_fused_pieces_of_two_pair_up():
 
 
 def test_pair_with_the_pdl_trigger_compiles_for_sm90a():
-    """``nvfp4_gemm``'s pairs of 128-row tiles trigger the next launch (``pdl_trigger_plan``)."""
+    """``nvfp4_gemm``'s pairs of 128-row tiles trigger the next launch (``pdl_trigger_plan``),
+    as may the fused op's (``PIECES_PDL``)."""
     assert compile_only(compile_nvfp4_gemm_large_m, 4096, 7168, "torch.bfloat16", 128, 0, 132,
                         1, False, False, 2, 1, 1, False, True, True)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, 128, 0, 132,
+                        False, False, 2, 1, 1, 0, 1, False, True, True)
+
+
+def test_pieces_pdl_options(monkeypatch):
+    """With ``PIECES_PDL`` the fused "pieces" launches take ``pdl_trigger_plan``'s trigger and
+    spread pass, as ``nvfp4_gemm``'s."""
+    monkeypatch.setattr(fused_module, "PIECES_PDL", True)
+    assert route_launch("pieces", (128, 2), 200, 4096, 7168)[2] == {
+        "pair_pieces": True, "pdl_trigger": True, "spread_pass": True}
+    assert route_launch("pieces", (128, 2), 1000, 1024, 7168)[2] == {
+        "pair_pieces": True, "pdl_trigger": False, "spread_pass": False}  # past 512 tokens
 
 
 @pytest.mark.gpu
@@ -82,4 +100,20 @@ def test_fused_matches_reference(m, i, k, permuted):
     if permuted:
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     for _ in range(2):  # a pair or a piece counter left set would corrupt the next call
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k", [(65, 2048, 7168), (200, 2048, 7168), (1000, 512, 7168)])
+def test_fused_with_pieces_pdl_matches_reference(monkeypatch, m, i, k):
+    """``PIECES_PDL`` (up to 1024 tokens here): the trigger and the spread pass of the next
+    call, three calls in a row."""
+    from cute_kernels import large_m_plans
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    monkeypatch.setattr(fused_module, "PIECES_PDL", True)
+    monkeypatch.setattr(large_m_plans, "PDL_SPREAD_TRIGGER_MAX_M", 1024)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    for _ in range(3):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)

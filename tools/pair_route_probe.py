@@ -1,9 +1,10 @@
 """Session 56's routes onto 128-token tiles in K pieces against the routes before, public calls
 on permuted words with NVFP4 activations (the pass included): "gemm" (``nvfp4_gemm`` as routed
 now: past 64 tokens the scattered pieces where ``plain_plan`` has two or four, two as cluster
-pairs), "gemm_scatter" (``PAIR_TWO_PIECES`` off: two scattered pieces) and "gemm_64row" (the
-64-row tiles of session 33 as well: the route before), the fused op likewise ("fused",
-"fused_scatter", "fused_64row"), cuBLAS bf16 and cuBLAS + torch silu * up beside. Graph us,
+pairs), "gemm_scatter" (``PAIR_TWO_PIECES`` off: two scattered pieces), "gemm_64row" (the
+64-row tiles of session 33 as well: the route before) and "gemm_pdl" (the PDL trigger and
+spread pass up to 1024 tokens), the fused op likewise ("fused", ..., "fused_pdl": with
+``PIECES_PDL``), cuBLAS bf16 and cuBLAS + torch silu * up beside. Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -18,14 +19,17 @@ from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
-ROUTED = [PLANS, importlib.import_module("cute_kernels.nvfp4_gemm"),
-          importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")]
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+ROUTED = [PLANS, importlib.import_module("cute_kernels.nvfp4_gemm"), FUSED]
 
 # (N = 2I, K, M): four pieces, two pieces (4096x7168), two pieces (1024x7168)
 POINTS = [(4096, 7168, 65), (4096, 7168, 128), (4096, 7168, 192), (4096, 7168, 256),
           (1024, 7168, 960), (1024, 7168, 1024)]
-FORMS = {"": {}, "_scatter": {"PAIR_TWO_PIECES": False},
-         "_64row": {"PAIR_TWO_PIECES": False, "WG_K_SPLIT_PIECES_FROM_M": 256}}
+# a form: (module, switch, value) triples
+FORMS = {"": [], "_scatter": [(PLANS, "PAIR_TWO_PIECES", False)],
+         "_64row": [(PLANS, "PAIR_TWO_PIECES", False), (PLANS, "WG_K_SPLIT_PIECES_FROM_M", 256)],
+         # the PDL trigger and spread pass on the fused "pieces" launches, and up to 1024 tokens
+         "_pdl": [(FUSED, "PIECES_PDL", True), (PLANS, "PDL_SPREAD_TRIGGER_MAX_M", 1024)]}
 
 
 def _clear_plan_caches():
@@ -36,17 +40,18 @@ def _clear_plan_caches():
 
 
 @contextlib.contextmanager
-def routing(switches: dict):
-    """The plans with ``large_m_plans``' switches as given (memoized plans recomputed)."""
-    saved = {name: getattr(PLANS, name) for name in switches}
-    for name, value in switches.items():
-        setattr(PLANS, name, value)
+def routing(switches: list):
+    """The routes with the (module, switch, value) ``switches`` set (memoized plans
+    recomputed)."""
+    saved = [(module, name, getattr(module, name)) for module, name, _ in switches]
+    for module, name, value in switches:
+        setattr(module, name, value)
     _clear_plan_caches()
     try:
         yield
     finally:
-        for name, value in saved.items():
-            setattr(PLANS, name, value)
+        for module, name, value in saved:
+            setattr(module, name, value)
         _clear_plan_caches()
 
 
