@@ -508,6 +508,12 @@ def wg_k_pairs(m: int, n: int, k: int) -> bool:
 # activation pass spread over the SMs, up to ``PDL_SPREAD_TRIGGER_MAX_M``
 PDL_TRIGGER_MAX_M = 256
 PDL_SPREAD_TRIGGER_MAX_M = 512
+# Cluster pairs of 128-token tiles (``pieces_pair``) trigger and spread up to this many tokens
+# (one wave of pairs: 1024x7168 at 897..1024). ``tools/pair_route_probe.py`` (H200 2026-12-03,
+# session 56 call 2, graph us, two rounds alike, pairs untriggered / both): ``nvfp4_gemm``
+# 1024x7168 M = 960 26.76 / 26.37, M = 1024 26.96 / 26.49; the fused op 29.58 / 28.99 and
+# 29.74 / 29.07 (``PIECES_PDL``).
+PDL_PAIR_TRIGGER_MAX_M = 1024
 # stream-K launches that trigger spread their pass on token tiles up to this wide
 PDL_STREAM_K_SPREAD_MAX_TILE = 32
 
@@ -554,7 +560,8 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
         trigger = one_row and (fits or (tile_m <= 32 and ctas >= 2 * H200_SMS))
         return trigger, trigger and fits and tile_m <= PDL_STREAM_K_SPREAD_MAX_TILE
     pieces = 2 if pair_pieces else splits
-    trigger = m <= PDL_SPREAD_TRIGGER_MAX_M and tiles * pieces <= ctas
+    max_m = PDL_PAIR_TRIGGER_MAX_M if pair_pieces else PDL_SPREAD_TRIGGER_MAX_M
+    trigger = m <= max_m and tiles * pieces <= ctas
     return trigger, trigger
 
 

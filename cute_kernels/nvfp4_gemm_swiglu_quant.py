@@ -531,9 +531,12 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
 
 
 # The "pieces" launches (K pieces, or their cluster pairs) with ``nvfp4_gemm``'s PDL trigger and
-# spread activation pass where ``pdl_trigger_plan`` gives them; unmeasured on the fused kernel
-# before session 56 (``tools/pair_route_probe.py``'s "fused_pdl"): off.
-PIECES_PDL = False
+# spread activation pass where ``pdl_trigger_plan`` gives them. ``tools/pair_route_probe.py``
+# (H200 2026-12-03, session 56 call 2, graph us, two rounds alike, untriggered / both):
+# 4096x7168 M = 65 (four pieces) 18.90 / 18.15, M = 128 18.95 / 18.56, M = 192 (pairs) 26.26 /
+# 25.42, M = 256 26.70 / 25.87; 1024x7168 M = 960 29.58 / 28.99, M = 1024 29.74 / 29.07 (with
+# ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8).
+PIECES_PDL = True
 
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:

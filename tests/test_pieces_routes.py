@@ -43,7 +43,8 @@ def test_nvfp4_gemm_plans(m, n, k, want):
     assert options.get("wg_k_split", False) == (m <= 64)
 
 
-def test_fused_pieces_of_two_pair_up():
+def test_fused_pieces_of_two_pair_up(monkeypatch):
+    monkeypatch.setattr(fused_module, "PIECES_PDL", False)
     assert large_m_route(200, 2048, 7168) == ("pieces", (128, 2))
     assert route_launch("pieces", (128, 2), 200, 4096, 7168) == ((128, 0), False,
                                                                   {"pair_pieces": True})
@@ -61,14 +62,18 @@ def test_pair_with_the_pdl_trigger_compiles_for_sm90a():
                         False, False, 2, 1, 1, 0, 1, False, True, True)
 
 
-def test_pieces_pdl_options(monkeypatch):
-    """With ``PIECES_PDL`` the fused "pieces" launches take ``pdl_trigger_plan``'s trigger and
-    spread pass, as ``nvfp4_gemm``'s."""
-    monkeypatch.setattr(fused_module, "PIECES_PDL", True)
+def test_pieces_pdl_options():
+    """The fused "pieces" launches take ``pdl_trigger_plan``'s trigger and spread pass
+    (``PIECES_PDL``), as ``nvfp4_gemm``'s: K pieces up to 512 tokens, pairs up to 1024."""
     assert route_launch("pieces", (128, 2), 200, 4096, 7168)[2] == {
         "pair_pieces": True, "pdl_trigger": True, "spread_pass": True}
+    assert route_launch("pieces", (128, 4), 500, 1024, 7168)[2] == {
+        "splits": 4, "pdl_trigger": True, "spread_pass": True}
     assert route_launch("pieces", (128, 2), 1000, 1024, 7168)[2] == {
-        "pair_pieces": True, "pdl_trigger": False, "spread_pass": False}  # past 512 tokens
+        "pair_pieces": True, "pdl_trigger": True, "spread_pass": True}
+    assert route_launch("pieces", (128, 2), 1000, 4096, 7168)[2]["pdl_trigger"] is False
+    tile_m, splits, options = planned_launch(1000, 1024, 7168, plain_plan(1000, 1024, 7168))
+    assert options["pair_pieces"] and options["pdl_trigger"] and options["spread_pass"]
 
 
 @pytest.mark.gpu
@@ -105,14 +110,12 @@ def test_fused_matches_reference(m, i, k, permuted):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,i,k", [(65, 2048, 7168), (200, 2048, 7168), (1000, 512, 7168)])
-def test_fused_with_pieces_pdl_matches_reference(monkeypatch, m, i, k):
-    """``PIECES_PDL`` (up to 1024 tokens here): the trigger and the spread pass of the next
-    call, three calls in a row."""
-    from cute_kernels import large_m_plans
+def test_fused_with_pieces_pdl_matches_reference(m, i, k):
+    """``PIECES_PDL``: the trigger and the spread pass of the next call, three calls in a
+    row."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
-    monkeypatch.setattr(fused_module, "PIECES_PDL", True)
-    monkeypatch.setattr(large_m_plans, "PDL_SPREAD_TRIGGER_MAX_M", 1024)
+    assert fused_module.PIECES_PDL
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     for _ in range(3):

@@ -2,10 +2,11 @@
 on permuted words with NVFP4 activations (the pass included): "gemm" (``nvfp4_gemm`` as routed
 now: past 64 tokens the scattered pieces where ``plain_plan`` has two or four, two as cluster
 pairs), "gemm_scatter" (``PAIR_TWO_PIECES`` off: two scattered pieces), "gemm_64row" (the
-64-row tiles of session 33 as well: the route before) and "gemm_pdl" (the PDL trigger and
-spread pass up to 1024 tokens), the fused op likewise ("fused", ..., "fused_pdl": with
-``PIECES_PDL``), cuBLAS bf16 and cuBLAS + torch silu * up beside. Graph us,
-interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+64-row tiles of session 33 as well: the route before) and "gemm_nopdl" (the pairs' PDL trigger
+and spread pass to 512 tokens, not 1024), the fused op likewise ("fused", ..., "fused_nopdl":
+without ``PIECES_PDL``), cuBLAS bf16 and cuBLAS + torch silu * up beside. (Session 56 call 2
+ran the forms before ``PIECES_PDL`` and ``PDL_PAIR_TRIGGER_MAX_M``: its "_pdl" form had them.)
+Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import contextlib
@@ -22,14 +23,18 @@ PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 ROUTED = [PLANS, importlib.import_module("cute_kernels.nvfp4_gemm"), FUSED]
 
-# (N = 2I, K, M): four pieces, two pieces (4096x7168), two pieces (1024x7168)
+# (N = 2I, K, M): four pieces, two pieces (4096x7168), two pieces (1024x7168); then the fused
+# op's other "pieces" launches (1024x7168: 64-token tiles in four pieces to 256 tokens, then
+# 128-token ones)
 POINTS = [(4096, 7168, 65), (4096, 7168, 128), (4096, 7168, 192), (4096, 7168, 256),
-          (1024, 7168, 960), (1024, 7168, 1024)]
+          (1024, 7168, 960), (1024, 7168, 1024), (1024, 7168, 64), (1024, 7168, 128),
+          (1024, 7168, 256), (1024, 7168, 512)]
 # a form: (module, switch, value) triples
 FORMS = {"": [], "_scatter": [(PLANS, "PAIR_TWO_PIECES", False)],
          "_64row": [(PLANS, "PAIR_TWO_PIECES", False), (PLANS, "WG_K_SPLIT_PIECES_FROM_M", 256)],
-         # the PDL trigger and spread pass on the fused "pieces" launches, and up to 1024 tokens
-         "_pdl": [(FUSED, "PIECES_PDL", True), (PLANS, "PDL_SPREAD_TRIGGER_MAX_M", 1024)]}
+         # without the PDL trigger and spread pass on the fused "pieces" launches and on the
+         # pairs past 512 tokens (session 56 call 2 had them as the form "_pdl", then off)
+         "_nopdl": [(FUSED, "PIECES_PDL", False), (PLANS, "PDL_PAIR_TRIGGER_MAX_M", 512)]}
 
 
 def _clear_plan_caches():
