@@ -264,7 +264,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # fence and atomic. With ``wg_k_split`` (64-row tiles, ``large_m_plans.wg_k_pairs``) the
         # second's sums go to the first, which runs the epilogue; on 128-row tiles each CTA
         # sends the other's token share and finishes its own, as the scattered pieces
-        # (``_pair_share_sum``; built in session 55, not yet measured or routed)
+        # (``_pair_share_sum``; where ``large_m_plans.pieces_pair`` routes two K pieces)
         assert not pair_pieces or (
             (wg_k_split or ((tile_m // 8) % 2 == 0 and self._epilogue_shares(2)))
             and not stream_k and splits == 1 and ctas_per_sm == 1), (pair_pieces, stream_k,
