@@ -537,6 +537,9 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
 # 25.42, M = 256 26.70 / 25.87; 1024x7168 M = 960 29.58 / 28.99, M = 1024 29.74 / 29.07 (with
 # ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8).
 PIECES_PDL = True
+# The "whole" launches likewise (one wave of whole tiles, one a CTA, where ``pdl_trigger_plan``
+# gives it): unmeasured (session 56's ``tools/pair_route_probe.py`` "_pdl2k" form): off.
+WHOLE_PDL = False
 
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
@@ -545,7 +548,11 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     launch, with its CTAs per SM and K groups) and "pieces" (plan (tile_m, splits): stream-K
     on tiles x splits CTAs, the plain GEMM's split-K launch)."""
     if route == "whole":
-        return plan, False, {}
+        options = {}
+        if WHOLE_PDL:  # (the caller takes "spread_pass" out)
+            options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(
+                m, two_i, plan[0], TILE_N, 1, False, False, H200_SMS)
+        return plan, False, options
     if route == "pieces":
         tile_m, splits = plan
         pair = pieces_pair(tile_m, splits, k)  # two pieces: a cluster pair's K halves
