@@ -96,7 +96,9 @@ def test_nvfp4_gemm_matches_reference(m, n, k, fp4_a, permuted):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,i,k", [(65, 2048, 7168), (200, 2048, 7168), (1000, 512, 7168),
-                                   (960, 512, 7168)])
+                                   (960, 512, 7168),
+                                   # 1024x7168's other pieces: 64- and 128-token tiles x 4
+                                   (100, 512, 7168), (200, 512, 7168), (500, 512, 7168)])
 @pytest.mark.parametrize("permuted", [True, False])
 def test_fused_matches_reference(m, i, k, permuted):
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs

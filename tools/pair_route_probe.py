@@ -25,10 +25,10 @@ FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 ROUTED = [PLANS, importlib.import_module("cute_kernels.nvfp4_gemm"), FUSED]
 
 # (N = 2I, K, M): four pieces, two pieces (4096x7168), two pieces (1024x7168); then the fused
-# op's other "pieces" launches (1024x7168: 64-token tiles in four pieces to 256 tokens, then
+# op's other "pieces" launches (1024x7168: 64-token tiles in four pieces at 65..256 tokens, then
 # 128-token ones)
 POINTS = [(4096, 7168, 65), (4096, 7168, 128), (4096, 7168, 192), (4096, 7168, 256),
-          (1024, 7168, 960), (1024, 7168, 1024), (1024, 7168, 64), (1024, 7168, 128),
+          (1024, 7168, 960), (1024, 7168, 1024), (1024, 7168, 100), (1024, 7168, 128),
           (1024, 7168, 256), (1024, 7168, 512), (1024, 7168, 2048)]
 # a form: (module, switch, value) triples
 FORMS = {"": [], "_scatter": [(PLANS, "PAIR_TWO_PIECES", False)],
