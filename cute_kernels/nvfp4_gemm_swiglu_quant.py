@@ -535,7 +535,8 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
 # (H200 2026-12-03, session 56 call 2, graph us, two rounds alike, untriggered / both):
 # 4096x7168 M = 65 (four pieces) 18.90 / 18.15, M = 128 18.95 / 18.56, M = 192 (pairs) 26.26 /
 # 25.42, M = 256 26.70 / 25.87; 1024x7168 M = 960 29.58 / 28.99, M = 1024 29.74 / 29.07 (with
-# ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8).
+# ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8). 128-token tiles only: narrower pieces
+# (1024x7168 at 65..256 tokens) are unmeasured with it.
 PIECES_PDL = True
 # The "whole" launches likewise (one wave of whole tiles, one a CTA, where ``pdl_trigger_plan``
 # gives it): unmeasured (session 56's ``tools/pair_route_probe.py`` "_pdl2k" form): off.
@@ -557,7 +558,7 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
         tile_m, splits = plan
         pair = pieces_pair(tile_m, splits, k)  # two pieces: a cluster pair's K halves
         options = {"pair_pieces": True} if pair else {"splits": splits}
-        if PIECES_PDL:  # (the caller takes "spread_pass" out)
+        if PIECES_PDL and tile_m == 128:  # (the caller takes "spread_pass" out)
             options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(
                 m, two_i, tile_m, TILE_N, 1 if pair else splits, False, pair, H200_SMS)
         return (tile_m, 0), not pair, options

@@ -63,8 +63,9 @@ def test_pair_with_the_pdl_trigger_compiles_for_sm90a():
 
 
 def test_pieces_pdl_options():
-    """The fused "pieces" launches take ``pdl_trigger_plan``'s trigger and spread pass
-    (``PIECES_PDL``), as ``nvfp4_gemm``'s: K pieces up to 512 tokens, pairs up to 1024."""
+    """The fused "pieces" launches of 128-token tiles take ``pdl_trigger_plan``'s trigger and
+    spread pass (``PIECES_PDL``), as ``nvfp4_gemm``'s: K pieces up to 512 tokens, pairs up to
+    1024."""
     assert route_launch("pieces", (128, 2), 200, 4096, 7168)[2] == {
         "pair_pieces": True, "pdl_trigger": True, "spread_pass": True}
     assert route_launch("pieces", (128, 4), 500, 1024, 7168)[2] == {
@@ -72,6 +73,7 @@ def test_pieces_pdl_options():
     assert route_launch("pieces", (128, 2), 1000, 1024, 7168)[2] == {
         "pair_pieces": True, "pdl_trigger": True, "spread_pass": True}
     assert route_launch("pieces", (128, 2), 1000, 4096, 7168)[2]["pdl_trigger"] is False
+    assert route_launch("pieces", (64, 4), 200, 1024, 7168)[2] == {"splits": 4}  # unmeasured
     tile_m, splits, options = planned_launch(1000, 1024, 7168, plain_plan(1000, 1024, 7168))
     assert options["pair_pieces"] and options["pdl_trigger"] and options["spread_pass"]
 
