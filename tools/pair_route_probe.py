@@ -13,12 +13,11 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 import contextlib
 import importlib
 
-import torch
 import torch.nn.functional as F
-from probe_inputs import permuted_weight_copies, pieces_operands, print_variant_rounds
+from probe_inputs import print_variant_rounds, route_point_operands
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
-from cute_kernels.bench.timing import rotations_for, select_shapes
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
+from cute_kernels.bench.timing import select_shapes
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
@@ -65,12 +64,7 @@ def routing(switches: list):
 
 
 for n, k, m in select_shapes(POINTS):
-    ops, gate_up, _, _, _ = pieces_operands(n, k, m)
-    a, a_sf = ops["a"], ops["a_sf"]
-    words = permuted_weight_copies(n, k)
-    x = reference.nvfp4_dequantize(a, a_sf, 100.0, m, k, out_dtype=torch.bfloat16)
-    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+    a, a_sf, words, gate_up, x, w16s = route_point_operands(n, k, m)
 
     def gemm(w, switches):
         with routing(switches):

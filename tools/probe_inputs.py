@@ -161,6 +161,18 @@ def pieces_operands(two_i: int, k: int, m: int) -> tuple:
             torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16))
 
 
+def route_point_operands(n: int, k: int, m: int) -> tuple:
+    """A public-route point on permuted words (``nvfp4_gemm`` on [N, K], the fused op on
+    2I = N): (NVFP4 activations a, a_sf; ``permuted_weight_copies``; the gate_up word copies;
+    a's bf16 values; bf16 [N, K] copies for cuBLAS)."""
+    ops, gate_up, _, _, _ = pieces_operands(n, k, m)
+    a, a_sf = ops["a"], ops["a_sf"]
+    x = reference.nvfp4_dequantize(a, a_sf, 100.0, m, k, out_dtype=torch.bfloat16)
+    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+    return a, a_sf, permuted_weight_copies(n, k), gate_up, x, w16s
+
+
 def weight_copies(n: int, k: int) -> list:
     """(packed, swizzled scales) NVFP4 copies of a random [N, K] weight."""
     return [reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
