@@ -535,12 +535,11 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
 # (H200 2026-12-03, session 56 call 2, graph us, two rounds alike, untriggered / both):
 # 4096x7168 M = 65 (four pieces) 18.90 / 18.15, M = 128 18.95 / 18.56, M = 192 (pairs) 26.26 /
 # 25.42, M = 256 26.70 / 25.87; 1024x7168 M = 960 29.58 / 28.99, M = 1024 29.74 / 29.07 (with
-# ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8). 128-token tiles only: narrower pieces
-# (1024x7168 at 65..256 tokens) are unmeasured with it.
+# ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8); call 3: 1024x7168 M = 512 (four
+# pieces) 20.43 / 20.03. 128-token tiles only: narrower pieces (1024x7168 at 65..256 tokens) are
+# unmeasured with it. One wave of whole tiles lost with it (call 3, 1024x7168 M = 2048 with the
+# trigger to 2048 tokens: 49.14 -> 49.49): "whole" launches keep none.
 PIECES_PDL = True
-# The "whole" launches likewise (one wave of whole tiles, one a CTA, where ``pdl_trigger_plan``
-# gives it): unmeasured (session 56's ``tools/pair_route_probe.py`` "_pdl2k" form): off.
-WHOLE_PDL = False
 
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
@@ -549,11 +548,7 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     launch, with its CTAs per SM and K groups) and "pieces" (plan (tile_m, splits): stream-K
     on tiles x splits CTAs, the plain GEMM's split-K launch)."""
     if route == "whole":
-        options = {}
-        if WHOLE_PDL:  # (the caller takes "spread_pass" out)
-            options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(
-                m, two_i, plan[0], TILE_N, 1, False, False, H200_SMS)
-        return plan, False, options
+        return plan, False, {}
     if route == "pieces":
         tile_m, splits = plan
         pair = pieces_pair(tile_m, splits, k)  # two pieces: a cluster pair's K halves

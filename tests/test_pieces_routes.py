@@ -125,18 +125,3 @@ def test_fused_with_pieces_pdl_matches_reference(m, i, k):
     for _ in range(3):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
-
-@pytest.mark.gpu
-def test_fused_whole_with_pdl_matches_reference(monkeypatch):
-    """``WHOLE_PDL`` (one wave of whole tiles, here up to 2048 tokens): the trigger and the
-    spread pass of the next call, three calls in a row, an M tail."""
-    from cute_kernels import large_m_plans
-    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
-
-    monkeypatch.setattr(fused_module, "WHOLE_PDL", True)
-    monkeypatch.setattr(large_m_plans, "PDL_SPREAD_TRIGGER_MAX_M", 2048)
-    assert route_launch("whole", (128, 0), 2000, 1024, 7168)[2]["pdl_trigger"]
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(2000, 512, 7168, True)
-    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    for _ in range(3):
-        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
