@@ -409,7 +409,8 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
     in ``plain_plan``'s form (tile_m, splits, stream_k, hybrid) with ``plain_launch_options``'
     CTAs per SM and K groups; with ``wg_k_split``, 64-row tiles instead where
     ``wg_k_split_plan`` has a launch (two K pieces of tiles of up to 64 tokens in clusters of
-    two CTAs, ``wg_k_pairs``); the PDL trigger and the spread activation pass where
+    two CTAs, ``wg_k_pairs``); else two K pieces of 128-token tiles as cluster pairs
+    (``pieces_pair``); the PDL trigger and the spread activation pass where
     ``pdl_trigger_plan`` (options ``pdl_trigger`` and ``spread_pass``)."""
     tile_m, splits, stream_k, _ = plan
     options = plain_launch_options(m, n, k, tile_m, stream_k)

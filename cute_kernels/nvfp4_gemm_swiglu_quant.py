@@ -546,7 +546,9 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
     routes: "whole", "stream_k" (``fused_stream_k_options``), "narrow" (the plain GEMM's
     launch, with its CTAs per SM and K groups) and "pieces" (plan (tile_m, splits): stream-K
-    on tiles x splits CTAs, the plain GEMM's split-K launch)."""
+    on tiles x splits CTAs, the plain GEMM's split-K launch; two pieces of 128-token tiles as
+    cluster pairs, ``pieces_pair``; on 128-token tiles ``PIECES_PDL``'s trigger and spread
+    pass, the option "spread_pass" for the caller to take out)."""
     if route == "whole":
         return plan, False, {}
     if route == "pieces":
