@@ -536,10 +536,12 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
 # 4096x7168 M = 65 (four pieces) 18.90 / 18.15, M = 128 18.95 / 18.56, M = 192 (pairs) 26.26 /
 # 25.42, M = 256 26.70 / 25.87; 1024x7168 M = 960 29.58 / 28.99, M = 1024 29.74 / 29.07 (with
 # ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8); call 3: 1024x7168 M = 512 (four
-# pieces) 20.43 / 20.03. 128-token tiles only: narrower pieces (1024x7168 at 65..256 tokens) are
-# unmeasured with it. One wave of whole tiles lost with it (call 3, 1024x7168 M = 2048 with the
-# trigger to 2048 tokens: 49.14 -> 49.49): "whole" launches keep none.
+# pieces) 20.43 / 20.03. Tiles of ``PIECES_PDL_MIN_TILE_M`` tokens or more: narrower pieces
+# (1024x7168 at 65..256 tokens) are unmeasured with it. One wave of whole tiles lost with it
+# (call 3, 1024x7168 M = 2048 with the trigger to 2048 tokens: 49.14 -> 49.49): "whole"
+# launches keep none.
 PIECES_PDL = True
+PIECES_PDL_MIN_TILE_M = 128
 
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
@@ -547,15 +549,16 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
     routes: "whole", "stream_k" (``fused_stream_k_options``), "narrow" (the plain GEMM's
     launch, with its CTAs per SM and K groups) and "pieces" (plan (tile_m, splits): stream-K
     on tiles x splits CTAs, the plain GEMM's split-K launch; two pieces of 128-token tiles as
-    cluster pairs, ``pieces_pair``; on 128-token tiles ``PIECES_PDL``'s trigger and spread
-    pass, the option "spread_pass" for the caller to take out)."""
+    cluster pairs, ``pieces_pair``; on tiles of ``PIECES_PDL_MIN_TILE_M`` tokens or more
+    ``PIECES_PDL``'s trigger and spread pass, the option "spread_pass" for the caller to take
+    out)."""
     if route == "whole":
         return plan, False, {}
     if route == "pieces":
         tile_m, splits = plan
         pair = pieces_pair(tile_m, splits, k)  # two pieces: a cluster pair's K halves
         options = {"pair_pieces": True} if pair else {"splits": splits}
-        if PIECES_PDL and tile_m == 128:  # (the caller takes "spread_pass" out)
+        if PIECES_PDL and tile_m >= PIECES_PDL_MIN_TILE_M:  # (the caller takes "spread_pass")
             options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(
                 m, two_i, tile_m, TILE_N, 1 if pair else splits, False, pair, H200_SMS)
         return (tile_m, 0), not pair, options

@@ -79,6 +79,21 @@ def test_pieces_pdl_options():
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("m", [100, 256])
+def test_fused_pdl_on_64_token_pieces_matches_reference(monkeypatch, m):
+    """The probe's form with the fused pieces' PDL on 64-token tiles (1024x7168): correct
+    before it is measured."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    monkeypatch.setattr(fused_module, "PIECES_PDL_MIN_TILE_M", 64)
+    assert route_launch("pieces", (64, 4), m, 1024, 7168)[2]["pdl_trigger"]
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    for _ in range(3):
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k", [(65, 4096, 7168), (128, 4096, 7168), (200, 4096, 7168),
                                    (1000, 1024, 7168), (900, 1024, 7168)])
 @pytest.mark.parametrize("fp4_a", [True, False])

@@ -4,7 +4,8 @@ now: past 64 tokens the scattered pieces where ``plain_plan`` has two or four, t
 pairs), "gemm_scatter" (``PAIR_TWO_PIECES`` off: two scattered pieces), "gemm_64row" (the
 64-row tiles of session 33 as well: the route before) and "gemm_nopdl" (the pairs' PDL trigger
 and spread pass to 512 tokens, not 1024), the fused op likewise ("fused", ..., "fused_nopdl":
-without ``PIECES_PDL``), cuBLAS bf16 and cuBLAS + torch silu * up beside. (Session 56 call 2
+without ``PIECES_PDL``; "fused_pdl64": with it on 64-token tiles too), cuBLAS bf16 and cuBLAS
++ torch silu * up beside. (Session 56 call 2
 ran the forms before ``PIECES_PDL`` and ``PDL_PAIR_TRIGGER_MAX_M``: its "_pdl" form had them;
 call 3 a "_pdl2k" form at M = 2048, one wave of whole tiles with them up to 2048 tokens, the
 fused op's too: it lost, and went.)
@@ -35,7 +36,9 @@ FORMS = {"": [], "_scatter": [(PLANS, "PAIR_TWO_PIECES", False)],
          "_64row": [(PLANS, "PAIR_TWO_PIECES", False), (PLANS, "WG_K_SPLIT_PIECES_FROM_M", 256)],
          # without the PDL trigger and spread pass on the fused "pieces" launches and on the
          # pairs past 512 tokens (session 56 call 2 had them as the form "_pdl", then off)
-         "_nopdl": [(FUSED, "PIECES_PDL", False), (PLANS, "PDL_PAIR_TRIGGER_MAX_M", 512)]}
+         "_nopdl": [(FUSED, "PIECES_PDL", False), (PLANS, "PDL_PAIR_TRIGGER_MAX_M", 512)],
+         # the fused pieces' PDL on 64-token tiles too (1024x7168 at 65..256 tokens)
+         "_pdl64": [(FUSED, "PIECES_PDL_MIN_TILE_M", 64)]}
 
 
 def _clear_plan_caches():
