@@ -1078,6 +1078,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         release.advance()
         return read, release
 
+def launch_ctas(ctas: list, ctas_per_sm: int, splits: int, device) -> int:
+    """The persistent grid's CTAs of a large-M launch: the config's (``ctas``, [] or [n]) or
+    ``ctas_per_sm`` an SM of the torch ``device``. A K split's pieces may wait for each other
+    (``SCATTER_PIECES``): its grid must be resident at once."""
+    resident = ctas_per_sm * sm_count(device.index or 0)
+    sms = ctas[0] if ctas else resident
+    assert splits == 1 or sms <= resident, (sms, splits)
+    return sms
+
+
 @jit.cached
 def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128,
                                stages: int = 0, sms: int = H200_SMS, splits: int = 1,
@@ -1219,9 +1229,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     # split + sum / stream-K on tiles x splits CTAs: 4096x7168 M = 17 16.1 / 14.4, M = 32 16.6 /
     # 14.5, M = 64 18.6 / 16.3, M = 128 22.9 / 21.4; 7168x2048 M = 32 12.6 / 10.0)
     stream_k = stream_k or splits > 1
-    sms = ctas[0] if ctas else ctas_per_sm * sm_count(b.device.index or 0)
-    # (split-K pieces may wait for each other, ``SCATTER_PIECES``: the grid resident at once)
-    assert splits == 1 or sms <= ctas_per_sm * sm_count(b.device.index or 0), (sms, splits)
+    sms = launch_ctas(ctas, ctas_per_sm, splits, b.device)
     args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
                         pair_pieces, pdl_trigger)

@@ -42,7 +42,7 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from layouts import GATE_UP_GROUP
 
 from . import jit
-from .arch import compile_options, sm_count
+from .arch import compile_options
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block16
 from .device_mma import POW2_63
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
@@ -50,7 +50,7 @@ from .k_order import IN_PLACE_ORDERS, KOrder
 from .large_m_epilogue import first_share, share_runs, staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N,
                                  NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
-                                 operand_k_order, stream_k_buffers)
+                                 launch_ctas, operand_k_order, stream_k_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 
@@ -610,9 +610,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
-    sms = ctas[0] if ctas else ctas_per_sm * sm_count(w.device.index or 0)
-    # (split-K pieces may wait for each other, ``SCATTER_PIECES``: the grid resident at once)
-    assert splits == 1 or sms <= ctas_per_sm * sm_count(w.device.index or 0), (sms, splits)
+    sms = launch_ctas(ctas, ctas_per_sm, splits, w.device)
     k_order = operand_k_order(w, k_order)
     if wg_k_split or pair_pieces:
         quantizers = 0
