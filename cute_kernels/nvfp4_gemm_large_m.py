@@ -1030,7 +1030,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.wg_k_split):
             if ctid < 128:
                 self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
-        elif cutlass.const_expr(share is None):
+        elif cutlass.const_expr(share is None):  # (the swapped kernel's takes no share)
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile, share)
