@@ -536,12 +536,13 @@ def narrow_pdl_plan(tile_m: int, ctas_per_sm: int) -> tuple[bool, bool]:
 # 4096x7168 M = 65 (four pieces) 18.90 / 18.15, M = 128 18.95 / 18.56, M = 192 (pairs) 26.26 /
 # 25.42, M = 256 26.70 / 25.87; 1024x7168 M = 960 29.58 / 28.99, M = 1024 29.74 / 29.07 (with
 # ``PDL_PAIR_TRIGGER_MAX_M``; cuBLAS + silu 29.4-29.8); call 3: 1024x7168 M = 512 (four
-# pieces) 20.43 / 20.03. Tiles of ``PIECES_PDL_MIN_TILE_M`` tokens or more: narrower pieces
-# (1024x7168 at 65..256 tokens) are unmeasured with it. One wave of whole tiles lost with it
+# pieces) 20.43 / 20.03. The 64-token pieces (1024x7168 at 65..256 tokens) gain too (session 57
+# call 1, the probe's "_pdl64" form then, trigger from 128 / from 64 tokens): M = 100 14.42 /
+# 13.79, M = 256 15.62 / 15.29. One wave of whole tiles lost with it
 # (call 3, 1024x7168 M = 2048 with the trigger to 2048 tokens: 49.14 -> 49.49): "whole"
 # launches keep none.
 PIECES_PDL = True
-PIECES_PDL_MIN_TILE_M = 128
+PIECES_PDL_MIN_TILE_M = 64
 
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:

@@ -73,19 +73,18 @@ def test_pieces_pdl_options():
     assert route_launch("pieces", (128, 2), 1000, 1024, 7168)[2] == {
         "pair_pieces": True, "pdl_trigger": True, "spread_pass": True}
     assert route_launch("pieces", (128, 2), 1000, 4096, 7168)[2]["pdl_trigger"] is False
-    assert route_launch("pieces", (64, 4), 200, 1024, 7168)[2] == {"splits": 4}  # unmeasured
+    options = route_launch("pieces", (64, 4), 200, 1024, 7168)[2]
+    assert options["splits"] == 4 and options["pdl_trigger"]  # 64-token pieces: PDL too
     tile_m, splits, options = planned_launch(1000, 1024, 7168, plain_plan(1000, 1024, 7168))
     assert options["pair_pieces"] and options["pdl_trigger"] and options["spread_pass"]
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m", [100, 256])
-def test_fused_pdl_on_64_token_pieces_matches_reference(monkeypatch, m):
-    """The probe's form with the fused pieces' PDL on 64-token tiles (1024x7168): correct
-    before it is measured."""
+def test_fused_pdl_on_64_token_pieces_matches_reference(m):
+    """The fused pieces' PDL on 64-token tiles (1024x7168 at 65..256 tokens)."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
-    monkeypatch.setattr(fused_module, "PIECES_PDL_MIN_TILE_M", 64)
     assert route_launch("pieces", (64, 4), m, 1024, 7168)[2]["pdl_trigger"]
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, True)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)

@@ -37,8 +37,9 @@ FORMS = {"": [], "_scatter": [(PLANS, "PAIR_TWO_PIECES", False)],
          # without the PDL trigger and spread pass on the fused "pieces" launches and on the
          # pairs past 512 tokens (session 56 call 2 had them as the form "_pdl", then off)
          "_nopdl": [(FUSED, "PIECES_PDL", False), (PLANS, "PDL_PAIR_TRIGGER_MAX_M", 512)],
-         # the fused pieces' PDL on 64-token tiles too (1024x7168 at 65..256 tokens)
-         "_pdl64": [(FUSED, "PIECES_PDL_MIN_TILE_M", 64)]}
+         # the fused pieces' PDL on 128-token tiles only (before session 57 it was so: the
+         # form "_pdl64" then measured the 64-token tiles with it, now the default)
+         "_pdl128": [(FUSED, "PIECES_PDL_MIN_TILE_M", 128)]}
 
 
 def _clear_plan_caches():
