@@ -4,7 +4,8 @@ now: past 64 tokens the scattered pieces where ``plain_plan`` has two or four, t
 pairs), "gemm_scatter" (``PAIR_TWO_PIECES`` off: two scattered pieces), "gemm_64row" (the
 64-row tiles of session 33 as well: the route before) and "gemm_nopdl" (the pairs' PDL trigger
 and spread pass to 512 tokens, not 1024), the fused op likewise ("fused", ..., "fused_nopdl":
-without ``PIECES_PDL``; "fused_pdl64": with it on 64-token tiles too), cuBLAS bf16 and cuBLAS
+without ``PIECES_PDL``; "fused_pdl128": with it on 128-token tiles only, as before session
+57), cuBLAS bf16 and cuBLAS
 + torch silu * up beside. (Session 56 call 2
 ran the forms before ``PIECES_PDL`` and ``PDL_PAIR_TRIGGER_MAX_M``: its "_pdl" form had them;
 call 3 a "_pdl2k" form at M = 2048, one wave of whole tiles with them up to 2048 tokens, the
