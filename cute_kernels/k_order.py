@@ -21,6 +21,11 @@ that slot s of both operands holds the same element. Three orders:
   words of the row's group, as IDENTITY does, and takes elements 2q, 2q + 1 of each
   (``device_mma.e2m1x2_permuted_byte``: 6 instructions a word, against 2 for PERMUTED's
   whole words). bf16 activations then need no reordering copy (W4A16 at large M).
+* ``KOrder.BF16``: no decode in the main loop: the weights come as bf16 [N, K] (K as it is,
+  ``e2m1 * scale * 2^-63``: the values the decode would give; ``nvfp4_dequant.bf16_weights``'
+  pass) and wgmma reads both operands from shared memory. For bf16 activations on small
+  weights at many tokens (W4A16), where the decode in the main loop costs more than the
+  pass over the weights.
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ class KOrder(enum.IntEnum):
     PERMUTED = 1
     PAIRS = 2
     PERMUTED_IDENTITY = 3
+    BF16 = 4
 
 
 # The orders that leave K as it is (the activations need no reordering)
-IN_PLACE_ORDERS = (KOrder.IDENTITY, KOrder.PERMUTED_IDENTITY)
+IN_PLACE_ORDERS = (KOrder.IDENTITY, KOrder.PERMUTED_IDENTITY, KOrder.BF16)
 # The orders that decode permuted words (the others packed bytes)
 WORD_ORDERS = (KOrder.PERMUTED, KOrder.PERMUTED_IDENTITY)
 

@@ -219,7 +219,7 @@ class NVFP4DequantPermutedWords(NVFP4DequantPermutedK):
         return raw
 
 
-def _compile_group_kernel(kernel):
+def compile_group_kernel(kernel):
     """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M'*K/64, 32], M' >= M
     (zeros past M)."""
     w = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 8), stride_order=(1, 0),
@@ -235,7 +235,7 @@ def _compile_group_kernel(kernel):
 def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M;
     ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
-    return _compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
+    return compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
                                                        units_per_thread=units_per_thread))
 
 
@@ -244,7 +244,7 @@ def compile_nvfp4_dequant_permuted_words(k: int, ctas_per_sm: int = 0,
                                          units_per_thread: int = 4):
     """Tensor-free compile of ``NVFP4DequantPermutedWords``: static K (a multiple of 64),
     dynamic rows; ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
-    return _compile_group_kernel(NVFP4DequantPermutedWords(k, ctas_per_sm=ctas_per_sm,
+    return compile_group_kernel(NVFP4DequantPermutedWords(k, ctas_per_sm=ctas_per_sm,
                                                            units_per_thread=units_per_thread))
 
 
@@ -252,7 +252,7 @@ def compile_nvfp4_dequant_permuted_words(k: int, ctas_per_sm: int = 0,
 def compile_nvfp4_dequant_unit_scale(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
     """Tensor-free compile of ``NVFP4DequantUnitScale``: static K (a multiple of 64), dynamic M;
     ``ctas_per_sm`` and ``units_per_thread`` as its."""
-    return _compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm,
+    return compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm,
                                                        units_per_thread=units_per_thread))
 
 

@@ -227,6 +227,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # per thread, row and group, ``permuted_fp4``'s words (PERMUTED) or packed bytes
         # (PAIRS) (``_decode_tile``)
         self.k_order = KOrder(k_order)
+        # ``KOrder.BF16``: bf16 weights (``bf16_weights``' pass), read by wgmma from shared
+        # memory like the activations: no decode, no scales
+        self.bf16_weights = self.k_order == KOrder.BF16
+        assert not self.bf16_weights or (not wg_k_split and ctas_per_sm == 1), (wg_k_split,
+                                                                                ctas_per_sm)
         # Stream-K (``stream_k``): each CTA takes a contiguous range of the (tile,
         # k-tile) units instead of whole tiles; a tile split across CTAs is summed by the one
         # that finishes it last.
@@ -276,6 +281,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
         self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
+        if self.bf16_weights:
+            self.tx_bytes = (tile_m + self.tile_n) * self.stage_k * 2
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
                                   PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
@@ -329,8 +336,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # shared-memory pipe busy (ncu: 69-92% at M = 256): there the lookups measured ~1%
         # slower (``tools/ab_wgmma_decode.sh``, H200 2026-11-30: 36864x7168 M = 256 204.1 /
         # 206.4 us, 34816x5120 140.9 / 145.6), while 32..128-token tiles gained 1-9%
-        self.scale_table = tile_m <= 128 or (self.IN_PLACE_SCALE_TABLE
-                                             and self.k_order == KOrder.PERMUTED_IDENTITY)
+        self.scale_table = not self.bf16_weights and (
+            tile_m <= 128 or (self.IN_PLACE_SCALE_TABLE
+                              and self.k_order == KOrder.PERMUTED_IDENTITY))
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
@@ -351,16 +359,21 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         tiled_mma = sm90_utils.make_trivial_tiled_mma(
             cutlass.BFloat16, cutlass.BFloat16, OperandMajorMode.K, OperandMajorMode.K,
             cutlass.Float32, (self.tile_n // 64, 1, 1), tiler_mn=(64, self.tile_m),
-            a_source=warpgroup.OperandSource.RMEM)
+            a_source=(warpgroup.OperandSource.SMEM if self.bf16_weights
+                      else warpgroup.OperandSource.RMEM))
 
         act_atom = warpgroup.make_smem_layout_atom(
             sm90_utils.get_smem_layout_atom(LayoutEnum.ROW_MAJOR, cutlass.BFloat16, TILE_K),
             cutlass.BFloat16)
         act_layout = cute.tile_to_shape(act_atom, (self.tile_m, self.stage_k, self.stages),
                                         order=(0, 1, 2))
-        # Packed weights: 128 rows x 8 words, row-major, unswizzled (a thread reads whole rows).
+        # Packed weights: 128 rows x 8 words, row-major, unswizzled (a thread reads whole rows);
+        # bf16 weights as the activations (wgmma's swizzled K-major tile)
         w_layout = cute.make_ordered_layout((self.tile_n, self.stage_k // 8, self.stages),
                                             order=(1, 0, 2))
+        if cutlass.const_expr(self.bf16_weights):
+            w_layout = cute.tile_to_shape(act_atom, (self.tile_n, self.stage_k, self.stages),
+                                          order=(0, 1, 2))
         sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
         g2s = cpasync.CopyBulkTensorTileG2SOp()
@@ -368,7 +381,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
         tma_w, tma_mB = cpasync.make_tiled_tma_atom(
             g2s, mB, cute.slice_(self._w_box_layout(w_layout), (None, None, 0)),
-            (self._w_box_rows(), self.stage_k // 8))
+            (self._w_box_rows(), self._w_box_k()))
         tma_sf, tma_mSF = cpasync.make_tiled_tma_atom(
             g2s, mSF, cute.slice_(sf_layout, (None, None, 0)), (SF_CHUNK_WORDS * self.groups, 1))
 
@@ -377,7 +390,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             barriers: cute.struct.MemRange[cutlass.Int64, self.stages * 2]
             sAct: cute.struct.Align[
                 cute.struct.MemRange[cutlass.BFloat16, cute.cosize(act_layout)], 1024]
-            sW: cute.struct.Align[cute.struct.MemRange[cutlass.Int32, cute.cosize(w_layout)], 128]
+            sW: cute.struct.Align[cute.struct.MemRange[self._w_dtype(), cute.cosize(w_layout)],
+                                  1024 if self.bf16_weights else 128]
             sSF: cute.struct.Align[
                 cute.struct.MemRange[cutlass.Int32, cute.cosize(sf_layout)], 128]
             # the epilogue's words (at least one, so the struct is the same for every kernel)
@@ -407,6 +421,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # for a carveout when min_blocks_per_mp > 1: none at compile-only)
             preferred_smem_carveout=100 if self.ctas_per_sm > 1 else None)
 
+    def _w_dtype(self) -> type[cutlass.Numeric]:
+        """The weights' shared-memory element: packed int32 words, or bf16 (``bf16_weights``)."""
+        return cutlass.BFloat16 if self.bf16_weights else cutlass.Int32
+
+    def _w_box_k(self) -> int:
+        """A weight TMA box's K extent in the weights' elements: words, or bf16 values."""
+        return self.stage_k if self.bf16_weights else self.stage_k // 8
+
     def _m_tiles(self, m):
         """The tiles of the output's M rows (``tok_tiles``): tile_m tokens each (a subclass
         whose register operand holds the tokens tiles them by its rows)."""
@@ -422,7 +444,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
                tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
-               w_layout: cute.Layout, sf_layout: cute.Layout):
+               w_layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         if warp == 0:
@@ -468,17 +490,22 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         pipeline.pipeline_init_arrive(cluster_shape_mn=cluster_mn, is_relaxed=True)
 
         sAct = storage.sAct.get_tensor(act_layout.outer, swizzle=act_layout.inner)
-        sW = storage.sW.get_tensor(w_layout)
+        if cutlass.const_expr(self.bf16_weights):
+            sW = storage.sW.get_tensor(w_layout.outer, swizzle=w_layout.inner)
+        else:
+            sW = storage.sW.get_tensor(w_layout)
         sSF = storage.sSF.get_tensor(sf_layout)
         sEpi = storage.sEpi.get_tensor(cute.make_layout(max(1, self.epilogue_bytes // 4)))
         # (TMA, rest...) views: one TMA copy per tile coordinate and k-tile, and per stage.
         tAs, tAg = cpasync.tma_partition(
             tma_act, 0, cute.make_layout(1), cute.group_modes(sAct, 0, 2),
             cute.group_modes(cute.local_tile(mA, (self.tile_m, self.stage_k), (None, None)), 0, 2))
-        sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
+        sWbox = sW  # (bf16 weights: one box a tile, the swizzled stages as they are)
+        if cutlass.const_expr(not self.bf16_weights):
+            sWbox = cute.make_tensor(sW.iterator, self._w_box_layout(w_layout))
         tWs, tWg = cpasync.tma_partition(
             tma_w, 0, cute.make_layout(1), cute.group_modes(sWbox, 0, 2),
-            cute.group_modes(cute.local_tile(mB, (self._w_box_rows(), self.stage_k // 8),
+            cute.group_modes(cute.local_tile(mB, (self._w_box_rows(), self._w_box_k()),
                                              (None, None)), 0, 2))
         tSs, tSg = cpasync.tma_partition(
             tma_sf, 0, cute.make_layout(1), cute.group_modes(sSF, 0, 2),
@@ -491,7 +518,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:
                 if cutlass.const_expr(self.pdl and not self.weights_first()):
-                    self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
+                    if cutlass.const_expr(not self.bf16_weights):  # (the pass writes those)
+                        self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
@@ -607,7 +635,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def weights_first(self) -> bool:
         """Whether the producer loads its first weights into the stages before the PDL wait
         (``weights_before_wait``) instead of prefetching them into L2."""
-        return self.pdl and self.weights_before_wait() > 0
+        return self.pdl and self.weights_before_wait() > 0 and not self.bf16_weights
 
     @cute.jit
     def _produce_first_piece(self, loads, state, tok_tiles, whole, tile):
@@ -676,8 +704,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             for j in cutlass.range_constexpr(len(boxes)):
                 cute.copy(tma_w, tWg[None, boxes[j], kt], tWs[None, stage * len(boxes) + j],
                           tma_bar_ptr=bar)
-        cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)], tSs[None, stage],
-                  tma_bar_ptr=bar)
+        if cutlass.const_expr(not self.bf16_weights):
+            cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)], tSs[None, stage],
+                      tma_bar_ptr=bar)
 
     def _w_box_rows(self) -> int:
         """Weight rows a TMA box: the tile's (a subclass may load a tile in several boxes,
@@ -689,7 +718,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if self._w_box_rows() == self.tile_n:
             return w_layout
         return cute.make_ordered_layout(
-            (self._w_box_rows(), self.stage_k // 8, self.stages * self.tile_n
+            (self._w_box_rows(), self._w_box_k(), self.stages * self.tile_n
              // self._w_box_rows()), order=(1, 0, 2))
 
     def _w_boxes(self, row_tile) -> list:
@@ -755,15 +784,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             mma_tid = ctid % 128
         thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
-        tCcA = thr_mma.partition_A(cute.make_identity_tensor((self.tile_n, self.stage_k)))
         tCcC = thr_mma.partition_C(cute.make_identity_tensor((self.tile_n, self.tile_m)))
-        frag_shape = thr_mma.partition_shape_A((self.tile_n, TILE_K * self.frag_groups))
-        frags = [thr_mma.make_fragment_A(frag_shape) for _ in range(2)]
         tCrB = (tiled_mma.make_fragment_B(thr_mma.partition_B(sAct)), 4 * g0)
         acc = cute.make_rmem_tensor(thr_mma.partition_shape_C((self.tile_n, self.tile_m)),
                                     cutlass.Float32)
-        row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
-        decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None, g0)
+        if cutlass.const_expr(self.bf16_weights):
+            # the weights' wgmma descriptors, every stage (``_mainloop_smem``): no decode
+            frags = tiled_mma.make_fragment_A(thr_mma.partition_A(sW))
+            decode = None
+        else:
+            tCcA = thr_mma.partition_A(cute.make_identity_tensor((self.tile_n, self.stage_k)))
+            frag_shape = thr_mma.partition_shape_A((self.tile_n, TILE_K * self.frag_groups))
+            frags = [thr_mma.make_fragment_A(frag_shape) for _ in range(2)]
+            row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
+            decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None, g0)
         if cutlass.const_expr(self.scale_table):
             # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
             sf = e4m3x2_to_f32(ctid, 0)
@@ -906,7 +940,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     def _tile_decode(self, decode, row_tile):
         """``_decode_tile``'s arguments for ``row_tile``: ``decode`` and the ``_sf_row`` of the
-        thread's rows (``decode[2]``: its first fragment row)."""
+        thread's rows (``decode[2]``: its first fragment row); None without a decode
+        (``bf16_weights``)."""
+        if decode is None:
+            return None
         return decode + (self._sf_row(row_tile, decode[2]),)
 
     def _sf_row(self, row_tile, row0):
@@ -1041,6 +1078,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         k-tiles in pairs (fragment 0, then 1) so that fragments are indexed statically; the
         last one or two k-tiles are unrolled, the last decodes nothing. ``count`` is static
         (``self.k_tiles``) except in stream-K, where the tail's parity is a runtime branch."""
+        if cutlass.const_expr(self.bf16_weights):
+            return self._mainloop_smem(mainloop, tiled_mma, acc, tCrB, frags, read, release,
+                                       count)
         acc.fill(0.0)
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
@@ -1078,6 +1118,39 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         release.advance()
         return read, release
 
+    @cute.jit
+    def _mainloop_smem(self, mainloop, tiled_mma, acc, tCrB, tCrA, read, release, count):
+        """``_mainloop`` with both operands in shared memory (``bf16_weights``; ``tCrA``: the
+        weights' descriptors, every stage): each k-tile's wgmmas are issued while the last
+        k-tile's are in flight, whose stage is released once they retire."""
+        acc.fill(0.0)
+        read = self._mma_smem(mainloop, tiled_mma, acc, tCrB, tCrA, read)
+        for _ in cutlass.range(count - 1, unroll=1):
+            read = self._mma_smem(mainloop, tiled_mma, acc, tCrB, tCrA, read)
+            warpgroup.wait_group(1)
+            mainloop.consumer_release(release)
+            release.advance()
+        warpgroup.wait_group(0)
+        mainloop.consumer_release(release)
+        release.advance()
+        return read, release
+
+    @cute.jit
+    def _mma_smem(self, mainloop, tiled_mma, acc, tCrB, tCrA, read):
+        """The wgmmas of the k-tile in ``read``'s stage (one commit group, once it is full);
+        returns the advanced state."""
+        tCrB, kb0 = tCrB
+        mainloop.consumer_wait(read)
+        stage = read.index
+        warpgroup.fence()
+        for kb in cutlass.range_constexpr(cute.size(tCrA, mode=[2])):
+            cute.gemm(tiled_mma, acc, tCrA[None, None, kb, stage],
+                      tCrB[None, None, kb0 + kb, stage], acc)
+        warpgroup.commit_group()
+        read.advance()
+        return read
+
+
 def launch_ctas(ctas: list, ctas_per_sm: int, splits: int, device) -> int:
     """The persistent grid's CTAs of a large-M launch: the config's (``ctas``, [] or [n]) or
     ``ctas_per_sm`` an SM of the torch ``device``. A K split's pieces may wait for each other
@@ -1109,8 +1182,7 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     # zero rows keep the TMA inside the buffer); the kernel takes M from the output
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
-    b = make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
-                                 assumed_align=16)
+    b = fake_weights(n, k, k_order)
     row_tiles = (n + TILE_N - 1) // TILE_N
     b_sf = make_fake_compact_tensor(cutlass.Int32, (row_tiles * (k // TILE_K) * SF_CHUNK_WORDS,),
                                     assumed_align=16)
@@ -1128,6 +1200,33 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                              ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
                              pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
     return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
+
+
+def fake_weights(n: int, k: int, k_order: KOrder):
+    """The weights as compiled arguments: int32 words [N, K/8] (packed bytes are viewed as
+    words too), or bf16 [N, K] (``KOrder.BF16``)."""
+    if k_order == KOrder.BF16:
+        return make_fake_compact_tensor(cutlass.BFloat16, (n, k), stride_order=(1, 0),
+                                        assumed_align=16)
+    return make_fake_compact_tensor(cutlass.Int32, (n, k // 8), stride_order=(1, 0),
+                                    assumed_align=16)
+
+
+def operand_dims(b) -> tuple[int, int]:
+    """(N, K) of the weights a launch takes: NVFP4 (``weight_dims``) or bf16 [N, K]."""
+    import torch
+
+    if b.dtype == torch.bfloat16:
+        return b.shape[0], b.shape[1]
+    return weight_dims(b)[:2]
+
+
+def weight_words(b):
+    """The weights as the kernels' argument: NVFP4 bytes or words as int32 words, bf16 as
+    it is."""
+    import torch
+
+    return b if b.dtype == torch.bfloat16 else b.view(torch.int32)
 
 
 class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
@@ -1178,8 +1277,14 @@ def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
 
 def operand_k_order(b, k_order: KOrder | None) -> KOrder:
     """``k_order`` checked against weights ``b`` (PAIRS and IDENTITY decode packed bytes,
-    PERMUTED and PERMUTED_IDENTITY permuted words); None: IDENTITY for packed bytes, PERMUTED
-    for words."""
+    PERMUTED and PERMUTED_IDENTITY permuted words, BF16 takes bf16 ones); None: IDENTITY for
+    packed bytes, PERMUTED for words, BF16 for bf16."""
+    import torch
+
+    if b.dtype == torch.bfloat16:
+        assert k_order in (None, KOrder.BF16), k_order
+        return KOrder.BF16
+    assert k_order != KOrder.BF16, b.dtype
     permuted = weight_dims(b)[2]
     if k_order is None:
         return KOrder.PERMUTED if permuted else KOrder.IDENTITY
@@ -1221,7 +1326,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     assert a_bf16.shape[0] >= m, (a_bf16.shape, out.shape)
     if m == 0:
         return  # an empty persistent grid cannot launch
-    n, k, _ = weight_dims(b)
+    n, k = operand_dims(b)
     tile_m, stages, *ctas = config
     # K split in the launch: the stream-K fix-up on a grid of tiles x splits CTAs, which cuts
     # every tile into the same pieces, instead of fp32 partials that a torch.sum added and a
@@ -1230,7 +1335,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     # 14.5, M = 64 18.6 / 16.3, M = 128 22.9 / 21.4; 7168x2048 M = 32 12.6 / 10.0)
     stream_k = stream_k or splits > 1
     sms = launch_ctas(ctas, ctas_per_sm, splits, b.device)
-    args = (a_bf16, b.view(torch.int32), b_sf.view(torch.int32).view(-1), alpha_t)
+    args = (a_bf16, weight_words(b), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
                         pair_pieces, pdl_trigger)
     if stream_k:

@@ -48,6 +48,7 @@ from . import jit, reference
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
+from .bf16_weights import bf16_weights
 from .k_order import wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, pdl_trigger_plan, pieces_pair,
@@ -656,6 +657,25 @@ def swapped_route(m: int, two_i: int, a_fp4: bool, sms: int = H200_SMS) -> str |
     return "stream_k" if SK_FIXED + SK_PER_WAVE * waves < math.ceil(waves) else "whole"
 
 
+# bf16 activations (W4A16) on weights of at most BF16_WEIGHTS_MAX_WEIGHTS values from
+# BF16_WEIGHTS_MIN_M tokens: the weights through ``bf16_weights``' pass (2I x K bf16, whatever
+# M is) and the fused kernel on ``KOrder.BF16`` (both operands from shared memory, no decode in
+# the main loop), on the launch the route gives NVFP4 activations (whole tiles, stream-K or K
+# pieces, one CTA an SM). To be measured (``tools/bf16_weights_probe.py``).
+BF16_WEIGHTS = True
+BF16_WEIGHTS_MIN_M = 512
+BF16_WEIGHTS_MAX_WEIGHTS = 4096 * 7168
+
+
+def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str,
+                       options: dict) -> bool:
+    """Whether ``_large_m`` takes the bf16 weights' launch (the comment above) on ``route``
+    with ``route_launch``'s ``options``."""
+    return (BF16_WEIGHTS and not a_fp4 and m >= BF16_WEIGHTS_MIN_M
+            and two_i * k <= BF16_WEIGHTS_MAX_WEIGHTS and route in ("whole", "stream_k", "pieces")
+            and options.get("ctas_per_sm", 1) == 1 and not options.get("wg_k_split"))
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
     ``bf16_activations``, as ``nvfp4_gemm`` at large M), or the swapped kernel
@@ -676,6 +696,10 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     spread = options.pop("spread_pass", False)
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
+    if bf16_weights_route(m, two_i, k, a_sf is not None, route, options):
+        launch_large_m(a, bf16_weights(w, w_sf), w_sf, alpha, out_global_scale, out, out_sf,
+                       config, stream_k=stream_k, **options)
+        return
     k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)
     launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w, w_sf, alpha,
                    out_global_scale, out, out_sf, config, stream_k=stream_k, k_order=k_order,

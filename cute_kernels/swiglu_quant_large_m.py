@@ -50,9 +50,9 @@ from .k_order import IN_PLACE_ORDERS, KOrder
 from .large_m_epilogue import first_share, share_runs, staged_line_bases, staged_line_slot
 from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, TILE_N,
                                  NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
-                                 launch_ctas, operand_k_order, stream_k_buffers)
+                                 fake_weights, launch_ctas, operand_dims, operand_k_order,
+                                 stream_k_buffers, weight_words)
 from .nvfp4_quant import silu_mul_fast
-from .permuted_fp4 import weight_dims
 
 
 class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
@@ -513,8 +513,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
     # the activations' rows their own symbol: M or more (as ``compile_nvfp4_gemm_large_m``)
     a = make_fake_compact_tensor(cutlass.BFloat16, (cute.sym_int(), k), stride_order=(1, 0),
                                  assumed_align=16)
-    b = make_fake_compact_tensor(cutlass.Int32, (2 * i, k // 8), stride_order=(1, 0),
-                                 assumed_align=16)
+    b = fake_weights(2 * i, k, k_order)
     b_sf = make_fake_compact_tensor(cutlass.Int32, (2 * i // TILE_N * (k // TILE_K)
                                                     * SF_CHUNK_WORDS,), assumed_align=16)
     alpha, gs, q, sf, stream = fake_fused_tail(i)
@@ -606,7 +605,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     the warpgroups on the K groups, as ``nvfp4_gemm`` launches (``NVFP4GemmSwigluQuantLargeM``;
     no quantizer warps); ``pdl_trigger``: the next launch may start after each CTA's first
     main loop (``NVFP4GemmLargeM``)."""
-    two_i, k, _ = weight_dims(w)
+    two_i, k = operand_dims(w)
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
     tile_m, stages, *ctas = config
@@ -632,7 +631,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     else:
         tail = compile_tail(k_order, ctas_per_sm, k_groups)
     kernel = compile_fn(i, k, tile_m, stages, sms, stream_k, hybrid, *tail)
-    args = (a_bf16, w.view(torch.int32), w_sf.view(torch.int32).view(-1), alpha,
+    args = (a_bf16, weight_words(w), w_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     if stream_k:
         args += stream_k_buffers(out.shape[0], 2 * i, tile_m, sms, w.device,

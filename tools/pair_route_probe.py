@@ -13,11 +13,10 @@ fused op's too: it lost, and went.)
 Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import contextlib
 import importlib
 
 import torch.nn.functional as F
-from probe_inputs import print_variant_rounds, route_point_operands
+from probe_inputs import print_variant_rounds, route_point_operands, routing
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import select_shapes
@@ -43,38 +42,15 @@ FORMS = {"": [], "_scatter": [(PLANS, "PAIR_TWO_PIECES", False)],
          "_pdl128": [(FUSED, "PIECES_PDL_MIN_TILE_M", 128)]}
 
 
-def _clear_plan_caches():
-    for module in ROUTED:
-        for value in vars(module).values():
-            if hasattr(value, "cache_clear"):
-                value.cache_clear()
-
-
-@contextlib.contextmanager
-def routing(switches: list):
-    """The routes with the (module, switch, value) ``switches`` set (memoized plans
-    recomputed)."""
-    saved = [(module, name, getattr(module, name)) for module, name, _ in switches]
-    for module, name, value in switches:
-        setattr(module, name, value)
-    _clear_plan_caches()
-    try:
-        yield
-    finally:
-        for module, name, value in saved:
-            setattr(module, name, value)
-        _clear_plan_caches()
-
-
 for n, k, m in select_shapes(POINTS):
     a, a_sf, words, gate_up, x, w16s = route_point_operands(n, k, m)
 
     def gemm(w, switches):
-        with routing(switches):
+        with routing(switches, ROUTED):
             nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
 
     def fused(w, switches):
-        with routing(switches):
+        with routing(switches, ROUTED):
             nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
     def cublas_silu(w):

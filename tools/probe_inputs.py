@@ -129,6 +129,28 @@ def unpadded(*modules):
         yield
 
 
+@contextlib.contextmanager
+def routing(switches: list, routed: list):
+    """The public routes with the (module, switch, value) ``switches`` set, the memoized plans
+    of the ``routed`` modules recomputed on the way in and out."""
+    def clear_plan_caches():
+        for module in routed:
+            for value in vars(module).values():
+                if hasattr(value, "cache_clear"):
+                    value.cache_clear()
+
+    saved = [(module, name, getattr(module, name)) for module, name, _ in switches]
+    for module, name, value in switches:
+        setattr(module, name, value)
+    clear_plan_caches()
+    try:
+        yield
+    finally:
+        for module, name, value in saved:
+            setattr(module, name, value)
+        clear_plan_caches()
+
+
 def copies_for(bytes_per_copy: int) -> int:
     """Weight copies of a probe: a rotation past the L2, or one in a warm-up process (which
     only compiles; dozens of them at once ran the GPU out of memory in session 20)."""

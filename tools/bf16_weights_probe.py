@@ -1,0 +1,47 @@
+"""The fused op on bf16 activations (W4A16) with the weights through ``bf16_weights``' pass and
+both wgmma operands from shared memory (``KOrder.BF16``) against the decode in the main loop:
+"fused" (the public route as it is), "fused_decode" (``BF16_WEIGHTS`` off: the route before),
+"fused_bf16" (the bf16 weights wherever the launch allows: any M, any weight size), cuBLAS
+bf16 + torch silu * up beside. Public calls on permuted words; graph us, interleaved, two
+rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
+only."""
+
+import importlib
+
+import torch
+import torch.nn.functional as F
+from probe_inputs import gate_up_words, print_variant_rounds, routing
+
+from cute_kernels import nvfp4_gemm_swiglu_quant
+from cute_kernels.bench.timing import rotations_for, select_shapes
+
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
+
+# (2I, K, M): 1024x7168 where W4A16 trailed cuBLAS + silu (0.82-0.95x at 512..2048 tokens),
+# its tail and neighbours; 4096x7168
+POINTS = [(1024, 7168, 256), (1024, 7168, 512), (1024, 7168, 1000), (1024, 7168, 1024),
+          (1024, 7168, 2048), (1024, 7168, 4096), (4096, 7168, 512), (4096, 7168, 1024),
+          (4096, 7168, 2048), (4096, 7168, 4096)]
+FORMS = {"": [], "_decode": [(FUSED, "BF16_WEIGHTS", False)],
+         "_bf16": [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS", 2**40)]}
+
+for n, k, m in select_shapes(POINTS):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    gate_up = gate_up_words(n, k, True)
+    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+
+    def fused(w, switches):
+        with routing(switches, ROUTED):
+            nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)
+
+    def cublas_silu(w):
+        y = x @ w.t()
+        return F.silu(y[:, :n // 2]) * y[:, n // 2:]
+
+    variants = {"fused" + suffix: (gate_up, lambda w, s=switches: fused(w, s))
+                for suffix, switches in FORMS.items()}
+    variants["cublas"] = (w16s, lambda w: x @ w.t())
+    variants["cublas_silu"] = (w16s, cublas_silu)
+    print_variant_rounds(f"{n}x{k} M={m} W4A16", variants)
