@@ -658,22 +658,34 @@ def swapped_route(m: int, two_i: int, a_fp4: bool, sms: int = H200_SMS) -> str |
 
 
 # bf16 activations (W4A16) on weights of at most BF16_WEIGHTS_MAX_WEIGHTS values from
-# BF16_WEIGHTS_MIN_M tokens: the weights through ``bf16_weights``' pass (2I x K bf16, whatever
-# M is) and the fused kernel on ``KOrder.BF16`` (both operands from shared memory, no decode in
-# the main loop), on the launch the route gives NVFP4 activations (whole tiles, stream-K or K
-# pieces, one CTA an SM). To be measured (``tools/bf16_weights_probe.py``).
+# BF16_WEIGHTS_MIN_M tokens, where the route launches 128-token tiles whole or in stream-K:
+# the weights through ``bf16_weights``' pass (2I x K bf16, whatever M is; ~5 us at 1024x7168)
+# and the fused kernel on ``KOrder.BF16`` (both operands from shared memory, no decode in the
+# main loop) on that launch. There every token tile decodes the weights again, the decode
+# showing at 128-token tiles. Elsewhere the pass costs more than it saves: the K pieces' bf16
+# kernel moves twice the bytes of the decoding one through the L2 and is no faster, and
+# 256-token tiles hide the decode. H200 2026-12-03 (session 57 call 2,
+# ``tools/bf16_weights_probe.py``, permuted words, graph us, two rounds alike, decode / bf16
+# weights (cuBLAS + silu)): 1024x7168 M = 2048 (whole tiles) 58.31 / 47.05 (49.12); the
+# pieces: M = 256 15.97 / 20.97 (19.36), M = 512 22.62 / 25.77 (22.46), M = 1000 34.89 / 33.41
+# (31.63), M = 1024 31.31 / 33.10 (30.72); M = 4096 (256-token tiles) 84.41 / 85.28 (91.64);
+# 4096x7168 (its pass ~20 us) M = 512 45.04 / 64.91, M = 1024 82.41 / 98.88, M = 2048 164.08 /
+# 179.39, M = 4096 330.16 / 342.18.
 BF16_WEIGHTS = True
 BF16_WEIGHTS_MIN_M = 512
-BF16_WEIGHTS_MAX_WEIGHTS = 4096 * 7168
+BF16_WEIGHTS_MAX_WEIGHTS = 1024 * 7168
+BF16_WEIGHTS_ROUTES = ("whole", "stream_k")
+BF16_WEIGHTS_TILE_M = 128  # (None: any; a probe's form)
 
 
-def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str,
+def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, tile_m: int,
                        options: dict) -> bool:
     """Whether ``_large_m`` takes the bf16 weights' launch (the comment above) on ``route``
-    with ``route_launch``'s ``options``."""
+    with ``route_launch``'s token tile and ``options`` (one CTA an SM, not half groups)."""
     return (BF16_WEIGHTS and not a_fp4 and m >= BF16_WEIGHTS_MIN_M
-            and two_i * k <= BF16_WEIGHTS_MAX_WEIGHTS and route in ("whole", "stream_k", "pieces")
-            and options.get("ctas_per_sm", 1) == 1 and not options.get("wg_k_split"))
+            and two_i * k <= BF16_WEIGHTS_MAX_WEIGHTS and route in BF16_WEIGHTS_ROUTES
+            and BF16_WEIGHTS_TILE_M in (None, tile_m) and options.get("ctas_per_sm", 1) == 1
+            and not options.get("wg_k_split"))
 
 
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
@@ -696,7 +708,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     spread = options.pop("spread_pass", False)
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
-    if bf16_weights_route(m, two_i, k, a_sf is not None, route, options):
+    if bf16_weights_route(m, two_i, k, a_sf is not None, route, config[0], options):
         launch_large_m(a, bf16_weights(w, w_sf), w_sf, alpha, out_global_scale, out, out_sf,
                        config, stream_k=stream_k, **options)
         return

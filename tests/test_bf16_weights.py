@@ -50,17 +50,19 @@ def test_fused_kernel_compiles(tail):
 
 
 def test_route():
-    """W4A16 only, from ``BF16_WEIGHTS_MIN_M`` tokens, on small weights, on launches of one CTA
-    an SM that are not half groups."""
-    m = fused_module.BF16_WEIGHTS_MIN_M
-    route, plan = large_m_route(m, 512, 7168)
-    options = route_launch(route, plan, m, 1024, 7168)[2]
-    assert bf16_weights_route(m, 1024, 7168, False, route, options)
-    assert not bf16_weights_route(m, 1024, 7168, True, route, options)
-    assert not bf16_weights_route(m - 1, 1024, 7168, False, route, options)
-    assert not bf16_weights_route(m, 36864, 7168, False, route, options)
-    assert not bf16_weights_route(m, 1024, 7168, False, "split", options)
-    assert not bf16_weights_route(m, 1024, 7168, False, route, {"ctas_per_sm": 2})
+    """W4A16 only, from ``BF16_WEIGHTS_MIN_M`` tokens, on small weights, on 128-token whole or
+    stream-K launches of one CTA an SM."""
+    for m in (768, 1100, 1536, 2048, 3072):
+        route, plan = large_m_route(m, 512, 7168)
+        config, _, options = route_launch(route, plan, m, 1024, 7168)
+        assert bf16_weights_route(m, 1024, 7168, False, route, config[0], options), m
+        assert not bf16_weights_route(m, 1024, 7168, True, route, config[0], options)
+        assert not bf16_weights_route(m, 4096, 7168, False, route, config[0], options)
+    for m in (256, 512, 1000, 1024, 4096):  # K pieces; 256-token tiles
+        route, plan = large_m_route(m, 512, 7168)
+        config, _, options = route_launch(route, plan, m, 1024, 7168)
+        assert not bf16_weights_route(m, 1024, 7168, False, route, config[0], options), m
+    assert not bf16_weights_route(2048, 1024, 7168, False, "whole", 128, {"ctas_per_sm": 2})
 
 
 def _weights(n, k, permuted):
@@ -100,30 +102,32 @@ def test_plain_kernel_matches_reference(m, launch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 1000, 1024, 2048])
+@pytest.mark.parametrize("m", [768, 1100, 1800, 2048])
 @pytest.mark.parametrize("permute", [True, False])
 def test_public_fused_matches_reference(m, permute):
-    """The public op on bf16 activations where it takes the bf16 weights (1024x7168: K pieces,
-    a pair, whole tiles; 1000: a token tail)."""
+    """The public op on bf16 activations where it takes the bf16 weights (1024x7168: stream-K,
+    whole tiles; 1100 and 1800: token tails)."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
     if permute:
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     route, plan = large_m_route(m, 512, 7168)
-    assert bf16_weights_route(m, 1024, 7168, False, route,
-                              route_launch(route, plan, m, 1024, 7168)[2])
+    config, _, options = route_launch(route, plan, m, 1024, 7168)
+    assert bf16_weights_route(m, 1024, 7168, False, route, config[0], options)
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [129, 300])
-def test_forced_route_at_fewer_tokens_matches_reference(monkeypatch, m):
-    """The bf16 weights below ``BF16_WEIGHTS_MIN_M`` (the probe's "_bf16" form): 64-token
-    tiles in four pieces, a tail."""
+@pytest.mark.parametrize("m", [129, 300, 512, 1000])
+def test_forced_route_matches_reference(monkeypatch, m):
+    """The bf16 weights on the K pieces too (the probe's "_bf16" form): 64-token tiles in four
+    pieces, 128-token ones in four, a cluster pair; tails."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     monkeypatch.setattr(fused_module, "BF16_WEIGHTS_MIN_M", 0)
+    monkeypatch.setattr(fused_module, "BF16_WEIGHTS_ROUTES", ("whole", "stream_k", "pieces"))
+    monkeypatch.setattr(fused_module, "BF16_WEIGHTS_TILE_M", None)
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
     _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)

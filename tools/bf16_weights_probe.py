@@ -22,9 +22,14 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 # its tail and neighbours; 4096x7168
 POINTS = [(1024, 7168, 256), (1024, 7168, 512), (1024, 7168, 1000), (1024, 7168, 1024),
           (1024, 7168, 2048), (1024, 7168, 4096), (4096, 7168, 512), (4096, 7168, 1024),
-          (4096, 7168, 2048), (4096, 7168, 4096)]
+          (4096, 7168, 2048), (4096, 7168, 4096),
+          # then the 128-token whole / stream-K launches of 1024x7168 (session 57 call 3)
+          (1024, 7168, 768), (1024, 7168, 1100), (1024, 7168, 1536), (1024, 7168, 1800),
+          (1024, 7168, 2500), (1024, 7168, 3072)]
 FORMS = {"": [], "_decode": [(FUSED, "BF16_WEIGHTS", False)],
-         "_bf16": [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS", 2**40)]}
+         "_bf16": [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS", 2**40),
+                   (FUSED, "BF16_WEIGHTS_ROUTES", ("whole", "stream_k", "pieces")),
+                   (FUSED, "BF16_WEIGHTS_TILE_M", None)]}
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
