@@ -45,6 +45,8 @@ class KOrder(enum.IntEnum):
 
 # The orders that leave K as it is (the activations need no reordering)
 IN_PLACE_ORDERS = (KOrder.IDENTITY, KOrder.PERMUTED_IDENTITY, KOrder.BF16)
+# The orders the main loop decodes (all but BF16's bf16 weights)
+DECODE_ORDERS = tuple(order for order in KOrder if order != KOrder.BF16)
 # The orders that decode permuted words (the others packed bytes)
 WORD_ORDERS = (KOrder.PERMUTED, KOrder.PERMUTED_IDENTITY)
 

@@ -658,30 +658,33 @@ def swapped_route(m: int, two_i: int, a_fp4: bool, sms: int = H200_SMS) -> str |
 
 
 # bf16 activations (W4A16) on weights of at most BF16_WEIGHTS_MAX_WEIGHTS values from
-# BF16_WEIGHTS_MIN_M tokens, where the route launches 128-token tiles whole or in stream-K:
-# the weights through ``bf16_weights``' pass (2I x K bf16, whatever M is; ~5 us at 1024x7168)
-# and the fused kernel on ``KOrder.BF16`` (both operands from shared memory, no decode in the
-# main loop) on that launch. There every token tile decodes the weights again, the decode
-# showing at 128-token tiles. Elsewhere the pass costs more than it saves: the K pieces' bf16
-# kernel moves twice the bytes of the decoding one through the L2 and is no faster, and
-# 256-token tiles hide the decode. H200 2026-12-03 (session 57 call 2,
-# ``tools/bf16_weights_probe.py``, permuted words, graph us, two rounds alike, decode / bf16
-# weights (cuBLAS + silu)): 1024x7168 M = 2048 (whole tiles) 58.31 / 47.05 (49.12); the
-# pieces: M = 256 15.97 / 20.97 (19.36), M = 512 22.62 / 25.77 (22.46), M = 1000 34.89 / 33.41
-# (31.63), M = 1024 31.31 / 33.10 (30.72); M = 4096 (256-token tiles) 84.41 / 85.28 (91.64);
-# 4096x7168 (its pass ~20 us) M = 512 45.04 / 64.91, M = 1024 82.41 / 98.88, M = 2048 164.08 /
-# 179.39, M = 4096 330.16 / 342.18.
+# BF16_WEIGHTS_MIN_M tokens, where the route launches whole 128-token tiles: the weights
+# through ``bf16_weights``' pass (2I x K bf16, whatever M is; ~5 us at 1024x7168) and the fused
+# kernel on ``KOrder.BF16`` (both operands from shared memory, no decode in the main loop) on
+# that launch. There each CTA's one tile decodes its weights in the main loop, on 128 tokens
+# too few to hide it. Elsewhere the pass costs more than it saves: the K pieces' and the
+# stream-K launches' bf16 kernel moves twice the bytes of the decoding one through the L2 and
+# is no faster, and 256-token tiles hide the decode. H200 2026-12-03 (session 57 calls 2 and
+# 3, ``tools/bf16_weights_probe.py``, permuted words, graph us, two rounds alike, decode /
+# bf16 weights (cuBLAS + silu)): 1024x7168 whole tiles M = 1536 57.72 / 43.57 (39.04),
+# M = 1800 58.68 / 49.10 (45.97), M = 2048 58.31 / 47.05 (49.12); K pieces M = 256 15.97 /
+# 20.97 (19.36), M = 512 22.62 / 25.77 (22.46), M = 1000 34.89 / 33.41 (31.63), M = 1024
+# 31.31 / 33.10 (30.72); stream-K M = 768 31.36 / 34.93 (32.79), M = 1100 43.12 / 44.89
+# (32.27), M = 2500 84.89 / 87.23 (59.78), M = 3072 89.80 / 88.80 (71.57); 256-token tiles
+# M = 4096 84.41 / 85.28 (91.64); 4096x7168 (its pass ~20 us) M = 512 45.04 / 64.91, M = 1024
+# 82.41 / 98.88, M = 2048 164.08 / 179.39, M = 4096 330.16 / 342.18.
 BF16_WEIGHTS = True
 BF16_WEIGHTS_MIN_M = 512
 BF16_WEIGHTS_MAX_WEIGHTS = 1024 * 7168
-BF16_WEIGHTS_ROUTES = ("whole", "stream_k")
+BF16_WEIGHTS_ROUTES = ("whole",)
 BF16_WEIGHTS_TILE_M = 128  # (None: any; a probe's form)
 
 
 def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, tile_m: int,
                        options: dict) -> bool:
     """Whether ``_large_m`` takes the bf16 weights' launch (the comment above) on ``route``
-    with ``route_launch``'s token tile and ``options`` (one CTA an SM, not half groups)."""
+    with ``route_launch``'s token tile and ``options`` (one CTA an SM, not half groups; the
+    probe's forms widen ``BF16_WEIGHTS_ROUTES`` and ``BF16_WEIGHTS_TILE_M``)."""
     return (BF16_WEIGHTS and not a_fp4 and m >= BF16_WEIGHTS_MIN_M
             and two_i * k <= BF16_WEIGHTS_MAX_WEIGHTS and route in BF16_WEIGHTS_ROUTES
             and BF16_WEIGHTS_TILE_M in (None, tile_m) and options.get("ctas_per_sm", 1) == 1

@@ -21,6 +21,7 @@ from tests.conftest import poisoned
 
 fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 BF16 = int(KOrder.BF16)
+ALL_ROUTES = ("whole", "stream_k", "pieces")
 
 
 @pytest.mark.parametrize("permuted", [True, False])
@@ -50,15 +51,15 @@ def test_fused_kernel_compiles(tail):
 
 
 def test_route():
-    """W4A16 only, from ``BF16_WEIGHTS_MIN_M`` tokens, on small weights, on 128-token whole or
-    stream-K launches of one CTA an SM."""
-    for m in (768, 1100, 1536, 2048, 3072):
+    """W4A16 only, from ``BF16_WEIGHTS_MIN_M`` tokens, on small weights, on whole 128-token
+    tiles of one CTA an SM."""
+    for m in (1536, 1800, 2048):
         route, plan = large_m_route(m, 512, 7168)
         config, _, options = route_launch(route, plan, m, 1024, 7168)
         assert bf16_weights_route(m, 1024, 7168, False, route, config[0], options), m
         assert not bf16_weights_route(m, 1024, 7168, True, route, config[0], options)
         assert not bf16_weights_route(m, 4096, 7168, False, route, config[0], options)
-    for m in (256, 512, 1000, 1024, 4096):  # K pieces; 256-token tiles
+    for m in (256, 512, 768, 1000, 1024, 1100, 2500, 3072, 4096):  # pieces; stream-K; 256
         route, plan = large_m_route(m, 512, 7168)
         config, _, options = route_launch(route, plan, m, 1024, 7168)
         assert not bf16_weights_route(m, 1024, 7168, False, route, config[0], options), m
@@ -102,11 +103,11 @@ def test_plain_kernel_matches_reference(m, launch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [768, 1100, 1800, 2048])
+@pytest.mark.parametrize("m", [1536, 1800, 2048])
 @pytest.mark.parametrize("permute", [True, False])
 def test_public_fused_matches_reference(m, permute):
-    """The public op on bf16 activations where it takes the bf16 weights (1024x7168: stream-K,
-    whole tiles; 1100 and 1800: token tails)."""
+    """The public op on bf16 activations where it takes the bf16 weights (1024x7168: whole
+    tiles; 1800: a token tail)."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
@@ -120,14 +121,14 @@ def test_public_fused_matches_reference(m, permute):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [129, 300, 512, 1000])
+@pytest.mark.parametrize("m", [129, 300, 512, 1000, 1100])
 def test_forced_route_matches_reference(monkeypatch, m):
-    """The bf16 weights on the K pieces too (the probe's "_bf16" form): 64-token tiles in four
-    pieces, 128-token ones in four, a cluster pair; tails."""
+    """The bf16 weights on the K pieces and stream-K too (the probe's "_bf16" form): 64-token
+    tiles in four pieces, 128-token ones in four, a cluster pair, stream-K; tails."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     monkeypatch.setattr(fused_module, "BF16_WEIGHTS_MIN_M", 0)
-    monkeypatch.setattr(fused_module, "BF16_WEIGHTS_ROUTES", ("whole", "stream_k", "pieces"))
+    monkeypatch.setattr(fused_module, "BF16_WEIGHTS_ROUTES", ALL_ROUTES)
     monkeypatch.setattr(fused_module, "BF16_WEIGHTS_TILE_M", None)
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
     _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
