@@ -2,9 +2,10 @@
 both wgmma operands from shared memory (``KOrder.BF16``) against the decode in the main loop:
 "fused" (the public route as it is), "fused_decode" (``BF16_WEIGHTS`` off: the route before),
 "fused_bf16" (the bf16 weights wherever the launch allows: any M, any weight size), cuBLAS
-bf16 + torch silu * up beside. Public calls on permuted words; graph us, interleaved, two
-rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
-only."""
+bf16 + torch silu * up beside; from point 16 on also stream-K on 256-token tiles ("_sk256",
+"_bf16_sk256") and the op on NVFP4 activations ("fp4", "fp4_sk256"). Public calls on permuted
+words; graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -12,7 +13,7 @@ import torch
 import torch.nn.functional as F
 from probe_inputs import gate_up_words, print_variant_rounds, routing
 
-from cute_kernels import nvfp4_gemm_swiglu_quant
+from cute_kernels import nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import rotations_for, select_shapes
 
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
@@ -25,28 +26,41 @@ POINTS = [(1024, 7168, 256), (1024, 7168, 512), (1024, 7168, 1000), (1024, 7168,
           (4096, 7168, 2048), (4096, 7168, 4096),
           # then the 128-token whole / stream-K launches of 1024x7168 (session 57 call 3)
           (1024, 7168, 768), (1024, 7168, 1100), (1024, 7168, 1536), (1024, 7168, 1800),
-          (1024, 7168, 2500), (1024, 7168, 3072)]
-FORMS = {"": [], "_decode": [(FUSED, "BF16_WEIGHTS", False)],
-         "_bf16": [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS", 2**40),
-                   (FUSED, "BF16_WEIGHTS_ROUTES", ("whole", "stream_k", "pieces")),
-                   (FUSED, "BF16_WEIGHTS_TILE_M", None)]}
+          (1024, 7168, 2500), (1024, 7168, 3072),
+          # then the stream-K stretch of 1024x7168 on 256-token tiles (session 57 call 4)
+          (1024, 7168, 2500), (1024, 7168, 3072), (1024, 7168, 1100)]
+ANY_BF16 = [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS", 2**40),
+            (FUSED, "BF16_WEIGHTS_ROUTES", ("whole", "stream_k", "pieces")),
+            (FUSED, "BF16_WEIGHTS_TILE_M", None)]
+SK256 = [(FUSED, "large_m_route", lambda m, i, k: ("stream_k", 256))]
+FORMS = {"": [], "_decode": [(FUSED, "BF16_WEIGHTS", False)], "_bf16": ANY_BF16}
+# points 16 on: also stream-K on 256-token tiles (``large_m_route`` replaced), decoding or on
+# bf16 weights, and the op on NVFP4 activations (W4A4) as routed and so
+LATE_FORMS = {"_sk256": SK256, "_bf16_sk256": SK256 + ANY_BF16}
+FP4_FORMS = {"": [], "_sk256": SK256}
 
-for n, k, m in select_shapes(POINTS):
+for point in select_shapes(range(len(POINTS))):
+    n, k, m = POINTS[point]
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     gate_up = gate_up_words(n, k, True)
     w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
     w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
 
-    def fused(w, switches):
+    def fused(w, switches, a=x, a_sf=None):
         with routing(switches, ROUTED):
-            nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
     def cublas_silu(w):
         y = x @ w.t()
         return F.silu(y[:, :n // 2]) * y[:, n // 2:]
 
+    forms = dict(FORMS, **(LATE_FORMS if point >= 16 else {}))
     variants = {"fused" + suffix: (gate_up, lambda w, s=switches: fused(w, s))
-                for suffix, switches in FORMS.items()}
+                for suffix, switches in forms.items()}
+    if point >= 16:
+        variants.update({"fp4" + suffix: (gate_up, lambda w, s=switches: fused(w, s, a4, a4_sf))
+                         for suffix, switches in FP4_FORMS.items()})
     variants["cublas"] = (w16s, lambda w: x @ w.t())
     variants["cublas_silu"] = (w16s, cublas_silu)
     print_variant_rounds(f"{n}x{k} M={m} W4A16", variants)

@@ -1,6 +1,6 @@
 """The ``KOrder.BF16`` launches for compute-sanitizer (memcheck, racecheck): the weight pass,
 the plain kernel whole / in four scattered pieces / as a cluster pair / in stream-K at a token
-tail, and the public fused op on bf16 activations (1024x7168, M = 1000: a pair, a tail)."""
+tail, and the public fused op on bf16 activations (1024x7168, M = 1800: whole tiles, a tail)."""
 
 import torch
 
@@ -20,7 +20,7 @@ print("plain kernel ran")
 
 raw = reference.nvfp4_quantize(torch.randn(1024, 7168, device="cuda"), 100.0, swizzle=False)
 w, w_sf = prepare_gate_up_weight(*raw, permute=True)
-nvfp4_gemm_swiglu_quant(torch.randn(1000, 7168, device="cuda", dtype=torch.bfloat16), None, w,
+nvfp4_gemm_swiglu_quant(torch.randn(1800, 7168, device="cuda", dtype=torch.bfloat16), None, w,
                         w_sf, 0.5, 30.0)
 torch.cuda.synchronize()
 print("fused op ran")
