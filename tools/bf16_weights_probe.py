@@ -3,7 +3,8 @@ both wgmma operands from shared memory (``KOrder.BF16``) against the decode in t
 "fused" (the public route as it is), "fused_decode" (``BF16_WEIGHTS`` off: the route before),
 "fused_bf16" (the bf16 weights wherever the launch allows: any M, any weight size), cuBLAS
 bf16 + torch silu * up beside; from point 16 on also stream-K on 256-token tiles ("_sk256",
-"_bf16_sk256") and the op on NVFP4 activations ("fp4", "fp4_sk256"). Public calls on permuted
+"_bf16_sk256") and the op on NVFP4 activations ("fp4", "fp4_sk256"), from point 19 on the route
+and "_sk256" alone. Public calls on permuted
 words; graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -28,7 +29,10 @@ POINTS = [(1024, 7168, 256), (1024, 7168, 512), (1024, 7168, 1000), (1024, 7168,
           (1024, 7168, 768), (1024, 7168, 1100), (1024, 7168, 1536), (1024, 7168, 1800),
           (1024, 7168, 2500), (1024, 7168, 3072),
           # then the stream-K stretch of 1024x7168 on 256-token tiles (session 57 call 4)
-          (1024, 7168, 2500), (1024, 7168, 3072), (1024, 7168, 1100)]
+          (1024, 7168, 2500), (1024, 7168, 3072), (1024, 7168, 1100),
+          # then W4A16's in-place stream-K launches of 128-token tiles against 256 (call 5)
+          (1024, 7168, 1280), (1024, 7168, 2304), (1024, 7168, 2816), (1024, 7168, 4608),
+          (1024, 7168, 6656), (4096, 7168, 1792)]
 ANY_BF16 = [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS", 2**40),
             (FUSED, "BF16_WEIGHTS_ROUTES", ("whole", "stream_k", "pieces")),
             (FUSED, "BF16_WEIGHTS_TILE_M", None)]
@@ -56,9 +60,11 @@ for point in select_shapes(range(len(POINTS))):
         return F.silu(y[:, :n // 2]) * y[:, n // 2:]
 
     forms = dict(FORMS, **(LATE_FORMS if point >= 16 else {}))
+    if point >= 19:
+        forms = {"": [], "_sk256": SK256}
     variants = {"fused" + suffix: (gate_up, lambda w, s=switches: fused(w, s))
                 for suffix, switches in forms.items()}
-    if point >= 16:
+    if 16 <= point < 19:
         variants.update({"fp4" + suffix: (gate_up, lambda w, s=switches: fused(w, s, a4, a4_sf))
                          for suffix, switches in FP4_FORMS.items()})
     variants["cublas"] = (w16s, lambda w: x @ w.t())
