@@ -6,5 +6,7 @@
 source "$(dirname "$0")/../device_common.sh"
 warm_points bf16_weights_probe 200 19 20 21 22 23 24
 report_warm
+gpu_tests 200 /tmp/logs/t-w4a16.log tests/test_w4a16_stream_k.py
+test_summary
 run_points bf16_weights_probe 200 19 20 21 22 23 24
 echo "done after $(elapsed) s"
