@@ -49,7 +49,7 @@ from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .bf16_weights import bf16_weights
-from .k_order import wgmma_k_order
+from .k_order import W4A16_IN_PLACE_MAX_N, W4A16_IN_PLACE_MIN_M, wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, pdl_trigger_plan, pieces_pair,
                             plain_launch_options, plain_plan,
@@ -691,6 +691,30 @@ def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, tile
             and not options.get("wg_k_split"))
 
 
+# bf16 activations (W4A16) on permuted words that the stream-K route cuts into 128-token tiles
+# take 256-token ones where those need no padding (M a multiple of 256), so that the weights
+# decode in place (``wgmma_k_order``: from W4A16_IN_PLACE_MIN_M tokens, up to
+# W4A16_IN_PLACE_MAX_N rows) on twice the tokens a decode: it hides there, not on 128. H200
+# 2026-12-03 (session 57 calls 4, 5, ``tools/bf16_weights_probe.py``, graph us, two rounds
+# alike, 128 / 256 (cuBLAS + silu)): 1024x7168 M = 1280 43.40 / 43.17 (33.51), M = 2304 68.63 /
+# 59.84 (58.14), M = 2816 78.99 / 64.53 (65.32), M = 3072 88.95 / 71.99 (70.86), M = 4608
+# 131.66 / 104.18 (110.17), M = 6656 201.66 / 181.15 (165.18); 4096x7168 M = 1792 198.13 /
+# 151.66 (168.77). Where the tokens need padding (the reordering copy either way) the
+# 256-token tiles lost: 1024x7168 M = 1100 43.17 / 56.34, M = 2500 84.56 / 86.98.
+W4A16_STREAM_K_TILE_M = 256
+
+
+def w4a16_stream_k_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
+                        plan) -> object:
+    """``large_m_route``'s plan, or ``W4A16_STREAM_K_TILE_M`` for W4A16's stream-K launches
+    that then decode in place (the comment above)."""
+    if (not a_fp4 and permuted and route == "stream_k" and plan < W4A16_STREAM_K_TILE_M
+            and m % W4A16_STREAM_K_TILE_M == 0 and m >= W4A16_IN_PLACE_MIN_M
+            and two_i <= W4A16_IN_PLACE_MAX_N):
+        return W4A16_STREAM_K_TILE_M
+    return plan
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
     ``bf16_activations``, as ``nvfp4_gemm`` at large M), or the swapped kernel
@@ -703,6 +727,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
                        out_sf, stream_k=swapped == "stream_k")
         return
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
+    plan = w4a16_stream_k_plan(m, two_i, a_sf is not None, w.dtype == torch.int32, route, plan)
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return
