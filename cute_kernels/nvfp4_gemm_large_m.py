@@ -10,7 +10,10 @@ activations are the MMA's B operand, read by ``wgmma`` from the TMA-filled (128B
 tile. No bf16 copy of the weights exists in shared memory and the two consumer warpgroups
 never wait on each other: each decodes exactly the fragment it multiplies. (The alternative, a
 transform stage writing a decoded bf16 weight tile to shared memory for a plain SS ``wgmma``,
-costs 16 KB of shared-memory stores and a barrier between warpgroups per k-tile.)
+costs 16 KB of shared-memory stores and a barrier between warpgroups per k-tile.) Where the
+decode cannot hide at all (bf16 activations on whole 128-token tiles of a small weight), the
+weights may instead come decoded by a pass over them (``KOrder.BF16``, ``bf16_weights``): both
+operands then reach wgmma from shared memory (``_mainloop_smem``).
 
 CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
 tokens (the wgmma N side: 16, 32, 64, 128 or 256) x 64 K. One producer warp issues, per k-tile,
