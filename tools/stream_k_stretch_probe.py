@@ -1,0 +1,54 @@
+"""1024x7168's stream-K stretch (the fused op's 128-token stream-K route at 769..1100 and
+2049..4095 tokens, 0.70-0.91x of cuBLAS + silu in session 57) against the other launches of
+the same tokens, on NVFP4 activations ("fp4...") and bf16 ones ("w16..."): the route as it is,
+whole 128-token tiles (two waves where they overflow one), whole / stream-K 256-token tiles,
+cuBLAS + silu beside. (On bf16 activations "_whole128" takes the bf16 weights,
+``bf16_weights_route``, and the route 256-token stream-K tiles where M is a multiple of 256,
+``w4a16_stream_k_plan``.) Public calls on permuted words, ``large_m_route`` replaced for a form;
+graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+
+import torch
+import torch.nn.functional as F
+from probe_inputs import gate_up_words, print_variant_rounds, routing
+
+from cute_kernels import nvfp4_gemm_swiglu_quant, reference
+from cute_kernels.bench.timing import rotations_for, select_shapes
+
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
+
+POINTS = [(1024, 7168, 1100), (1024, 7168, 1280), (1024, 7168, 2500), (1024, 7168, 2816)]
+
+
+def forced(route, plan):
+    return [(FUSED, "large_m_route", lambda m, i, k: (route, plan))]
+
+
+FORMS = {"": [], "_whole128": forced("whole", (128, 0)), "_whole256": forced("whole", (256, 0)),
+         "_sk256": forced("stream_k", 256)}
+
+for n, k, m in select_shapes(POINTS):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
+    gate_up = gate_up_words(n, k, True)
+    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+
+    def fused(w, switches, a, a_sf):
+        with routing(switches, ROUTED):
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+
+    def cublas_silu(w):
+        y = x @ w.t()
+        return F.silu(y[:, :n // 2]) * y[:, n // 2:]
+
+    variants = {}
+    for name, a, a_sf in (("fp4", a4, a4_sf), ("w16", x, None)):
+        for suffix, switches in FORMS.items():
+            variants[name + suffix] = (gate_up, lambda w, s=switches, a=a, a_sf=a_sf:
+                                       fused(w, s, a, a_sf))
+    variants["cublas_silu"] = (w16s, cublas_silu)
+    print_variant_rounds(f"{n}x{k} M={m}", variants)
