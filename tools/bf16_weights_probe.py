@@ -11,11 +11,11 @@ words; graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPE
 import importlib
 
 import torch
-import torch.nn.functional as F
-from probe_inputs import gate_up_words, print_variant_rounds, routing
+from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
+                          public_fused)
 
-from cute_kernels import nvfp4_gemm_swiglu_quant, reference
-from cute_kernels.bench.timing import rotations_for, select_shapes
+from cute_kernels import reference
+from cute_kernels.bench.timing import select_shapes
 
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
@@ -48,16 +48,10 @@ for point in select_shapes(range(len(POINTS))):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     gate_up = gate_up_words(n, k, True)
-    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+    w16s = bf16_weight_rotation(n, k)
 
     def fused(w, switches, a=x, a_sf=None):
-        with routing(switches, ROUTED):
-            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-
-    def cublas_silu(w):
-        y = x @ w.t()
-        return F.silu(y[:, :n // 2]) * y[:, n // 2:]
+        public_fused(ROUTED)(w, switches, a, a_sf)
 
     forms = dict(FORMS, **(LATE_FORMS if point >= 16 else {}))
     if point >= 19:
@@ -68,5 +62,5 @@ for point in select_shapes(range(len(POINTS))):
         variants.update({"fp4" + suffix: (gate_up, lambda w, s=switches: fused(w, s, a4, a4_sf))
                          for suffix, switches in FP4_FORMS.items()})
     variants["cublas"] = (w16s, lambda w: x @ w.t())
-    variants["cublas_silu"] = (w16s, cublas_silu)
+    variants["cublas_silu"] = (w16s, lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m} W4A16", variants)

@@ -15,10 +15,10 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 
 import importlib
 
-import torch.nn.functional as F
-from probe_inputs import print_variant_rounds, route_point_operands, routing
+from probe_inputs import (cublas_silu, print_variant_rounds, public_fused, route_point_operands,
+                          routing)
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
+from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
@@ -50,17 +50,12 @@ for n, k, m in select_shapes(POINTS):
             nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
 
     def fused(w, switches):
-        with routing(switches, ROUTED):
-            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-
-    def cublas_silu(w):
-        y = x @ w.t()
-        return F.silu(y[:, :n // 2]) * y[:, n // 2:]
+        public_fused(ROUTED)(w, switches, a, a_sf)
 
     variants = {}
     for op, call, copies in (("gemm", gemm, words), ("fused", fused, gate_up)):
         for suffix, switches in FORMS.items():
             variants[op + suffix] = (copies, lambda w, c=call, s=switches: c(w, s))
     variants["cublas"] = (w16s, lambda w: x @ w.t())
-    variants["cublas_silu"] = (w16s, cublas_silu)
+    variants["cublas_silu"] = (w16s, lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)

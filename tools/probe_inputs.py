@@ -151,6 +151,32 @@ def routing(switches: list, routed: list):
         clear_plan_caches()
 
 
+def public_fused(routed: list):
+    """``fused(w, switches, a, a_sf)``: the public fused op on gate_up copy ``w`` (alpha 0.5,
+    out_global_scale 30) with ``routing(switches, routed)``."""
+    from cute_kernels import nvfp4_gemm_swiglu_quant
+
+    def fused(w, switches, a, a_sf):
+        with routing(switches, routed):
+            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+    return fused
+
+
+def cublas_silu(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The fused op's comparator: cuBLAS ``x @ w.T`` on a bf16 [2I, K] weight, then torch
+    ``silu(gate) * up`` of its halves."""
+    import torch.nn.functional as F
+
+    y = x @ w.t()
+    return F.silu(y[:, :w.shape[0] // 2]) * y[:, w.shape[0] // 2:]
+
+
+def bf16_weight_rotation(n: int, k: int) -> list:
+    """Copies of a random bf16 [N, K] weight for cuBLAS, a rotation past the L2."""
+    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    return [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
+
+
 def copies_for(bytes_per_copy: int) -> int:
     """Weight copies of a probe: a rotation past the L2, or one in a warm-up process (which
     only compiles; dozens of them at once ran the GPU out of memory in session 20)."""
@@ -190,9 +216,7 @@ def route_point_operands(n: int, k: int, m: int) -> tuple:
     ops, gate_up, _, _, _ = pieces_operands(n, k, m)
     a, a_sf = ops["a"], ops["a_sf"]
     x = reference.nvfp4_dequantize(a, a_sf, 100.0, m, k, out_dtype=torch.bfloat16)
-    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
-    return a, a_sf, permuted_weight_copies(n, k), gate_up, x, w16s
+    return a, a_sf, permuted_weight_copies(n, k), gate_up, x, bf16_weight_rotation(n, k)
 
 
 def weight_copies(n: int, k: int) -> list:

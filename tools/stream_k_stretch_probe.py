@@ -11,11 +11,11 @@ graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 import importlib
 
 import torch
-import torch.nn.functional as F
-from probe_inputs import gate_up_words, print_variant_rounds, routing
+from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
+                          public_fused)
 
-from cute_kernels import nvfp4_gemm_swiglu_quant, reference
-from cute_kernels.bench.timing import rotations_for, select_shapes
+from cute_kernels import reference
+from cute_kernels.bench.timing import select_shapes
 
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
@@ -34,21 +34,11 @@ for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     gate_up = gate_up_words(n, k, True)
-    w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-    w16s = [w16] + [w16.clone() for _ in range(rotations_for(n * k * 2) - 1)]
-
-    def fused(w, switches, a, a_sf):
-        with routing(switches, ROUTED):
-            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-
-    def cublas_silu(w):
-        y = x @ w.t()
-        return F.silu(y[:, :n // 2]) * y[:, n // 2:]
-
+    fused = public_fused(ROUTED)
     variants = {}
     for name, a, a_sf in (("fp4", a4, a4_sf), ("w16", x, None)):
         for suffix, switches in FORMS.items():
             variants[name + suffix] = (gate_up, lambda w, s=switches, a=a, a_sf=a_sf:
                                        fused(w, s, a, a_sf))
-    variants["cublas_silu"] = (w16s, cublas_silu)
+    variants["cublas_silu"] = (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)
