@@ -715,12 +715,34 @@ def w4a16_stream_k_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: 
     return plan
 
 
+# The swapped kernel's tiles as cluster pairs (``NVFP4GemmSwigluQuantSwapped(pair_pieces)``:
+# each tile's two K halves, CTA r finishing interleave group r) where those CTAs fill one wave
+# to at least SWAPPED_PAIRS_MIN_WAVES: at 1024x7168 M = 2048 its 64 whole tiles leave half the
+# SMs idle (75.2 us, stream-K 54.2, two K pieces with the global fix-up 51.7: session 54,
+# against the normal route's 49-52). Built after session 57's last device call: off until
+# ``tools/swapped_pair_probe.py`` measures it.
+SWAPPED_PAIRS = False
+SWAPPED_PAIRS_MIN_WAVES = 0.9
+
+
+def swapped_pairs(m: int, two_i: int, k: int, a_fp4: bool, sms: int = H200_SMS) -> bool:
+    """Whether ``_large_m`` takes the swapped kernel's cluster pairs (the comment above)."""
+    pairs = 2 * -(-m // TOKEN_TILE) * (two_i // FEATURE_TILE)
+    return (SWAPPED_PAIRS and SWAPPED and a_fp4 and two_i % FEATURE_TILE == 0
+            and (k // 64) % 2 == 0 and m >= SWAPPED_MIN_TOKENS_PER_ROW * two_i
+            and SWAPPED_PAIRS_MIN_WAVES * sms <= pairs <= sms)
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
     ``bf16_activations``, as ``nvfp4_gemm`` at large M), or the swapped kernel
     (``swapped_route``)."""
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
+    if swapped_pairs(m, two_i, k, a_sf is not None):
+        launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
+                       out_sf, pair_pieces=True)
+        return
     swapped = swapped_route(m, two_i, a_sf is not None)
     if swapped is not None:
         launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,

@@ -59,16 +59,24 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
 
     # (the asynchronous fix-up sizes its slots by the static row tiles: tokens here)
     ASYNC_FIXUP = False
+    # K splits keep the last piece's fix-up (``stream_k_fixup``): the scattered pieces' shares
+    # are not measured here
+    SCATTER_PIECES = False
 
     def __init__(self, i: int, k: int, stages: int = 0, sms: int = H200_SMS,
-                 stream_k: bool = False, splits: int = 1, quantizers: int = 0):
+                 stream_k: bool = False, splits: int = 1, quantizers: int = 0,
+                 pair_pieces: bool = False):
         """``stream_k`` / ``splits`` as ``NVFP4GemmLargeM``'s: the (tile, k-tile) units shared
         out evenly over the persistent grid, or every tile in ``splits`` pieces
         (``stream_k_fixup``; the last piece's CTA runs the epilogue); ``quantizers`` as
-        ``NVFP4GemmSwigluQuantLargeM``'s (``_handed_over_lines``)."""
+        ``NVFP4GemmSwigluQuantLargeM``'s (``_handed_over_lines``); ``pair_pieces``: each tile's
+        two K halves in a cluster of two CTAs (``NVFP4GemmLargeM``'s), CTA r finishing the
+        tile's interleave group r (its share of the sums: elements [64 r, 64 r + 64) of a
+        thread, j // 16 = r)."""
         assert (2 * i) % FEATURE_TILE == 0, i
         super().__init__(i, k, FEATURE_TILE, stages, sms, stream_k=stream_k or splits > 1,
-                         k_order=KOrder.PAIRS, splits=splits, quantizers=quantizers)
+                         k_order=KOrder.PAIRS, splits=splits, quantizers=quantizers,
+                         pair_pieces=pair_pieces)
         self.feature_tiles = 2 * i // FEATURE_TILE
         self.row_tiles = self.feature_tiles  # (the launch's tiles: M's 128-row tiles x these)
         # bands of feature tiles whose bf16 weights fit the L2 band (the normal kernel's bands
@@ -76,8 +84,9 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         self.group = max(1, min(8, L2_BAND_BYTES // (FEATURE_TILE * k * 2)))
 
     def _epilogue_shares(self, splits: int) -> bool:
-        """No scattered K pieces: this epilogue takes whole tiles."""
-        return False
+        """Halves of a tile (a cluster pair's), one interleave group each, where the consumers
+        quantize."""
+        return splits == 2 and self.quantizers == 0
 
     def _m_tiles(self, m):
         """The token tiles: 128 tokens each, the register operand's rows."""
@@ -98,34 +107,55 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         return r // width, band * self.group + r % width
 
     @cute.jit
-    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
+    def _epilogue(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile, share=None):
         """``row_tile`` is the token tile, ``tok_tile`` the feature tile (interleave groups
         2 ``tok_tile`` and 2 ``tok_tile`` + 1). h as lines (``_swapped_h_lines``), the last
-        token tile's scale padding, then the consumers quantize (``_quantize_item``)."""
+        token tile's scale padding, then the consumers quantize (``_quantize_item``); ``share``
+        ((r, 2), a cluster pair's): interleave group r alone."""
         if cutlass.const_expr(self.quantizers > 0):
             self._handed_over_lines(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
-            self._consumers_quantize(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
+            self._consumers_quantize(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                                     share)
 
     @cute.jit
-    def _consumers_quantize(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
-        """``_epilogue`` without quantizer warps: the 256 consumers quantize the tile."""
+    def _consumers_quantize(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile,
+                            share=None):
+        """``_epilogue`` without quantizer warps: the 256 consumers quantize the tile (with
+        ``share``, its group ``share[0]``)."""
         mQ, mSF = outs
         done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
         h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
         done.arrive_and_wait()  # the previous tile's h is read by every thread
-        self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
-        if ctid < 128:
-            self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
-        h_ready.arrive_and_wait()
-        tok0 = row_tile * TOKEN_TILE
-        items = TOKEN_TILE * (GATE_UP_GROUP // BLOCK)  # a group's (line, block) items
-        table = self._table(sEpi)
-        gs = scalars[1][0]
         for g in cutlass.range_constexpr(GROUPS):
-            where = self._group_where(sEpi, mSF, g, GROUPS * tok_tile + g, tok0)
-            for p in cutlass.range_constexpr(items // 256):
-                self._quantize_item(where, gs, table, mQ, ctid + 256 * p)
+            if cutlass.const_expr(share is None):
+                self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0], g)
+            else:
+                if share[0] == g:
+                    self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0], g)
+        if ctid < 128:
+            if cutlass.const_expr(share is None):
+                self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
+            else:
+                if share[0] == 0:  # (both groups' blocks: one CTA of the pair)
+                    self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
+        h_ready.arrive_and_wait()
+        for g in cutlass.range_constexpr(GROUPS):
+            if cutlass.const_expr(share is None):
+                self._quantize_group(sEpi, scalars, outs, ctid, row_tile, tok_tile, g)
+            else:
+                if share[0] == g:
+                    self._quantize_group(sEpi, scalars, outs, ctid, row_tile, tok_tile, g)
+
+    @cute.jit
+    def _quantize_group(self, sEpi, scalars, outs, ctid, row_tile, tok_tile, g: int):
+        """The 256 consumers quantize the tile's interleave group ``g`` (its lines'
+        (line, block) items)."""
+        mQ, mSF = outs
+        items = TOKEN_TILE * (GATE_UP_GROUP // BLOCK)
+        where = self._group_where(sEpi, mSF, g, GROUPS * tok_tile + g, row_tile * TOKEN_TILE)
+        for p in cutlass.range_constexpr(items // 256):
+            self._quantize_item(where, scalars[1][0], self._table(sEpi), mQ, ctid + 256 * p)
 
     @cute.jit
     def _handed_over_lines(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
@@ -138,7 +168,8 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         handed = scalars[2]
         full, empty, slots, _ = self._handover(sEpi)
         cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
-        self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
+        for g in cutlass.range_constexpr(GROUPS):
+            self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0], g)
         if ctid < 128:
             self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
         self._hand_over(ctid, full, slots, handed, tok_tile, row_tile)
@@ -176,21 +207,21 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         return sChunks, sSF, r0, tok0, kb0
 
     @cute.jit
-    def _swapped_h_lines(self, acc, tCcC, sEpi, alpha):
-        """h of the thread's up elements (j % 16 < 8) and their gate partners (e + 32) into
-        line 128 g + token, column c = 8 (j % 16) + 2 q + v0 of group g = j // 16: 16-byte
-        chunk c // 4 at ``staged_line_slot``."""
+    def _swapped_h_lines(self, acc, tCcC, sEpi, alpha, group: int):
+        """h of the thread's up elements (j % 16 < 8) of interleave group ``group`` (j // 16)
+        and their gate partners (e + 32) into line 128 g + token, column c = 8 (j % 16) +
+        2 q + v0 of group g = j // 16: 16-byte chunk c // 4 at ``staged_line_slot``."""
         token, col = tCcC[0]  # r, 2 q: the thread's first element
         chunks = GATE_UP_GROUP // 4  # 16-byte chunks a line
         for e in cutlass.range_constexpr(cute.size(acc)):
             j = e // 4
-            if cutlass.const_expr(j % 16 < 8):
+            if cutlass.const_expr(j % 16 < 8 and j // 16 == group):
                 up = acc[e] * cutlass.Float32(POW2_63) * alpha
                 gate = acc[e + 32] * cutlass.Float32(POW2_63) * alpha
                 acc[e] = up * silu_mul_fast(gate, cutlass.Float32(1.0))
         for e in cutlass.range_constexpr(cute.size(acc)):
             j = e // 4
-            if cutlass.const_expr(j % 16 < 8):
+            if cutlass.const_expr(j % 16 < 8 and j // 16 == group):
                 line = (j // 16) * TOKEN_TILE + token + 8 * ((e // 2) % 2)
                 c = 8 * (j % 16) + col + e % 2
                 slot = staged_line_slot(line, c // 4, chunks)
@@ -220,9 +251,10 @@ class NVFP4GemmSwigluQuantSwappedStreamK(NVFP4GemmSwigluQuantSwapped):
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
                                             sms: int = H200_SMS, stream_k: bool = False,
-                                            splits: int = 1, quantizers: int = 0):
-    """Static I (weights [2I, K]), K, stages, persistent grid and stream-K form (as
-    ``NVFP4GemmSwigluQuantSwapped``); M dynamic. Arguments of the compiled function: the
+                                            splits: int = 1, quantizers: int = 0,
+                                            pair_pieces: bool = False):
+    """Static I (weights [2I, K]), K, stages, persistent grid and stream-K or cluster-pair
+    form (as ``NVFP4GemmSwigluQuantSwapped``); M dynamic. Arguments of the compiled function: the
     weights as bf16 [2I, K] in ``PERMUTED_K_ORDER`` (``bf16_gate_up_weights``), the
     activations' packed bytes as int32 [M, K/8], their swizzled scales as int32 words
     (pad128(M) * K/64), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
@@ -238,7 +270,8 @@ def compile_nvfp4_gemm_swiglu_quant_swapped(i: int, k: int, stages: int = 0,
                                                     quantizers)
         return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
-    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms, quantizers=quantizers)
+    kernel = NVFP4GemmSwigluQuantSwapped(i, k, stages, sms, quantizers=quantizers,
+                                         pair_pieces=pair_pieces)
     return cute.compile(kernel, w, a, a_sf, alpha, gs, q, sf, stream, options=compile_options())
 
 
@@ -246,17 +279,23 @@ def launch_swapped(w_bf16: torch.Tensor, a: torch.Tensor, a_sf: torch.Tensor,
                    alpha: torch.Tensor, out_global_scale: torch.Tensor, out: torch.Tensor,
                    out_sf: torch.Tensor, stages: int = 0, ctas: int = 0, stream_k: bool = False,
                    splits: int = 1, quantizers: int = 0,
-                   compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped) -> None:
+                   compile_fn=compile_nvfp4_gemm_swiglu_quant_swapped,
+                   pair_pieces: bool = False) -> None:
     """The swapped kernel on validated operands: ``w_bf16`` [2I, K] from
     ``bf16_gate_up_weights``, ``a`` packed uint8 [M, K/2] and its swizzled scales, out uint8
     [M, I/2], out_sf the swizzled scale bytes; ``ctas``: the persistent grid (0: the SMs);
-    ``stream_k`` / ``splits`` / ``quantizers``: ``NVFP4GemmSwigluQuantSwapped``'s."""
+    ``stream_k`` / ``splits`` / ``quantizers`` / ``pair_pieces`` (whole tiles, no quantizer
+    warps): ``NVFP4GemmSwigluQuantSwapped``'s."""
     two_i, k = w_bf16.shape
     m = out.shape[0]
     sms = ctas or sm_count(a.device.index or 0)
     args = (w_bf16, a.view(torch.int32), a_sf.view(torch.int32).view(-1), alpha,
             out_global_scale, out, out_sf.view(torch.uint8).view(-1))
     tail = (quantizers,) if quantizers else ()  # (the cache keys by the arguments given)
+    if pair_pieces:
+        assert not (stream_k or quantizers or splits > 1), (stream_k, quantizers, splits)
+        compile_fn(two_i // 2, k, stages, sms, False, 1, 0, True)(*args)
+        return
     if stream_k or splits > 1:
         # tiles of 256 features x 128 tokens: the counters' and workspace's tile shape
         args += stream_k_buffers(two_i, m, FEATURE_TILE, sms, a.device, TOKEN_TILE)

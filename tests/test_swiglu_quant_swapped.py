@@ -25,7 +25,8 @@ fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 @pytest.mark.parametrize("args", [(512, 7168), (128, 512), (512, 7168, 0, 132, True),
                                   (512, 7168, 0, 132, False, 2),
-                                  (512, 7168, 0, 132, False, 1, 3)])
+                                  (512, 7168, 0, 132, False, 1, 3),
+                                  (512, 7168, 0, 132, False, 1, 0, True)])
 def test_swapped_kernel_compiles_for_sm90a(args):
     compile_only(compile_nvfp4_gemm_swiglu_quant_swapped, *args)
 
@@ -47,6 +48,33 @@ def test_swapped_route():
     assert swapped_route(4096, 1024, False) is None    # bf16 activations keep the normal kernel
     assert swapped_route(4096, 384, True) is None      # 2I not a multiple of the 256-feature tile
     assert swapped_route(4300, 1024, True) == "stream_k"  # 136 tiles: 1.03 waves
+
+
+def test_swapped_pairs_rule(monkeypatch):
+    """Off until measured; on, where the pairs fill one wave to ``SWAPPED_PAIRS_MIN_WAVES``
+    (1024x7168 M = 2048: 128 CTAs), not past it, not on bf16 activations or odd k-tiles."""
+    assert not fused_module.swapped_pairs(2048, 1024, 7168, True)
+    monkeypatch.setattr(fused_module, "SWAPPED_PAIRS", True)
+    assert fused_module.swapped_pairs(2048, 1024, 7168, True)
+    assert not fused_module.swapped_pairs(2049, 1024, 7168, True)  # 136 CTAs
+    assert not fused_module.swapped_pairs(2048, 1024, 7168, False)
+    assert not fused_module.swapped_pairs(2048, 1024, 7168 - 64, True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k", [(2048, 512, 7168), (300, 128, 512)])
+def test_public_op_takes_the_swapped_pairs(m, i, k, monkeypatch):
+    """The probe's "_pair" form: the public op on the swapped kernel's cluster pairs."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    for name, value in (("SWAPPED_PAIRS", True), ("SWAPPED_PAIRS_MIN_WAVES", 0.0),
+                        ("SWAPPED_MIN_TOKENS_PER_ROW", 0)):
+        monkeypatch.setattr(fused_module, name, value)
+    calls = []
+    monkeypatch.setattr(fused_module, "launch_swapped",
+                        lambda *args, **kw: calls.append(kw) or launch_swapped(*args, **kw))
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert calls == [{"pair_pieces": True}]
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu
@@ -83,6 +111,9 @@ def _run_swapped(a, a_sf, w, w_sf, alpha, g_out, **kw):
     (300, 256, 576, {"splits": 3}),                     # 6 tiles in three K pieces
     (2100, 512, 7168, {"quantizers": 3, "ctas": 5}),  # the quantizer warps, 14 tiles a CTA
     (1000, 512, 7168, {"quantizers": 3, "stream_k": True}),
+    (1, 128, 512, {"pair_pieces": True}),      # cluster pairs: each CTA one interleave group
+    (129, 256, 1024, {"pair_pieces": True}),   # an M tail, two feature tiles
+    (2048, 512, 7168, {"pair_pieces": True}),  # 1024x7168: 64 tiles, 128 CTAs
 ])
 @pytest.mark.parametrize("permute", [False, True])
 def test_swapped_kernel_matches_reference(m, i, k, kw, permute):
