@@ -127,10 +127,10 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         done = pipeline.NamedBarrier(barrier_id=self.QUANT_DONE, num_threads=256)
         h_ready = pipeline.NamedBarrier(barrier_id=self.H_READY, num_threads=256)
         done.arrive_and_wait()  # the previous tile's h is read by every thread
-        for g in cutlass.range_constexpr(GROUPS):
-            if cutlass.const_expr(share is None):
-                self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0], g)
-            else:
+        if cutlass.const_expr(share is None):
+            self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
+        else:
+            for g in cutlass.range_constexpr(GROUPS):
                 if share[0] == g:
                     self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0], g)
         if ctid < 128:
@@ -140,22 +140,23 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
                 if share[0] == 0:  # (both groups' blocks: one CTA of the pair)
                     self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
         h_ready.arrive_and_wait()
+        tok0 = row_tile * TOKEN_TILE
+        quantize = (sEpi, mQ, mSF, scalars[1][0], self._table(sEpi), ctid, tok0, tok_tile)
         for g in cutlass.range_constexpr(GROUPS):
             if cutlass.const_expr(share is None):
-                self._quantize_group(sEpi, scalars, outs, ctid, row_tile, tok_tile, g)
+                self._quantize_group(*quantize, g)
             else:
                 if share[0] == g:
-                    self._quantize_group(sEpi, scalars, outs, ctid, row_tile, tok_tile, g)
+                    self._quantize_group(*quantize, g)
 
     @cute.jit
-    def _quantize_group(self, sEpi, scalars, outs, ctid, row_tile, tok_tile, g: int):
+    def _quantize_group(self, sEpi, mQ, mSF, gs, table, ctid, tok0, tok_tile, g: int):
         """The 256 consumers quantize the tile's interleave group ``g`` (its lines'
-        (line, block) items)."""
-        mQ, mSF = outs
+        (line, block) items; the tile's tokens from ``tok0``)."""
         items = TOKEN_TILE * (GATE_UP_GROUP // BLOCK)
-        where = self._group_where(sEpi, mSF, g, GROUPS * tok_tile + g, row_tile * TOKEN_TILE)
+        where = self._group_where(sEpi, mSF, g, GROUPS * tok_tile + g, tok0)
         for p in cutlass.range_constexpr(items // 256):
-            self._quantize_item(where, scalars[1][0], self._table(sEpi), mQ, ctid + 256 * p)
+            self._quantize_item(where, gs, table, mQ, ctid + 256 * p)
 
     @cute.jit
     def _handed_over_lines(self, acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile):
@@ -168,8 +169,7 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         handed = scalars[2]
         full, empty, slots, _ = self._handover(sEpi)
         cute.arch.mbarrier_wait(empty, (handed[0] % 2) ^ 1)
-        for g in cutlass.range_constexpr(GROUPS):
-            self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0], g)
+        self._swapped_h_lines(acc, tCcC, sEpi, scalars[0][0])
         if ctid < 128:
             self._zero_swapped_padding(mQ, mSF, ctid, row_tile, tok_tile)
         self._hand_over(ctid, full, slots, handed, tok_tile, row_tile)
@@ -207,21 +207,22 @@ class NVFP4GemmSwigluQuantSwapped(NVFP4GemmSwigluQuantLargeM):
         return sChunks, sSF, r0, tok0, kb0
 
     @cute.jit
-    def _swapped_h_lines(self, acc, tCcC, sEpi, alpha, group: int):
-        """h of the thread's up elements (j % 16 < 8) of interleave group ``group`` (j // 16)
-        and their gate partners (e + 32) into line 128 g + token, column c = 8 (j % 16) +
-        2 q + v0 of group g = j // 16: 16-byte chunk c // 4 at ``staged_line_slot``."""
+    def _swapped_h_lines(self, acc, tCcC, sEpi, alpha, group: int | None = None):
+        """h of the thread's up elements (j % 16 < 8; of interleave group ``group`` = j // 16
+        alone where given) and their gate partners (e + 32) into line 128 g + token, column
+        c = 8 (j % 16) + 2 q + v0 of group g = j // 16: 16-byte chunk c // 4 at
+        ``staged_line_slot``."""
         token, col = tCcC[0]  # r, 2 q: the thread's first element
         chunks = GATE_UP_GROUP // 4  # 16-byte chunks a line
         for e in cutlass.range_constexpr(cute.size(acc)):
             j = e // 4
-            if cutlass.const_expr(j % 16 < 8 and j // 16 == group):
+            if cutlass.const_expr(j % 16 < 8 and group in (None, j // 16)):
                 up = acc[e] * cutlass.Float32(POW2_63) * alpha
                 gate = acc[e + 32] * cutlass.Float32(POW2_63) * alpha
                 acc[e] = up * silu_mul_fast(gate, cutlass.Float32(1.0))
         for e in cutlass.range_constexpr(cute.size(acc)):
             j = e // 4
-            if cutlass.const_expr(j % 16 < 8 and j // 16 == group):
+            if cutlass.const_expr(j % 16 < 8 and group in (None, j // 16)):
                 line = (j // 16) * TOKEN_TILE + token + 8 * ((e // 2) % 2)
                 c = 8 * (j % 16) + col + e % 2
                 slot = staged_line_slot(line, c // 4, chunks)
