@@ -3,7 +3,7 @@
 wgmma's A fragment gives thread q of each quad the slots (k16 block kb, 8 half + 2 q + e) of a
 row's 64-element group; the weights' decode (``NVFP4GemmLargeM._decode_tile``) decides which
 weight element each slot gets, and the activations must come with K in the same order, so
-that slot s of both operands holds the same element. Three orders:
+that slot s of both operands holds the same element. The orders:
 
 * ``KOrder.IDENTITY``: packed weight bytes decoded as they lie: thread q reads all 8 words of
   the row's group (2 x LDS.128) and its 4 scales to use byte q of each. K as it is, for
