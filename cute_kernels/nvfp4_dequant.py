@@ -236,7 +236,7 @@ def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thr
     """Tensor-free compile of ``NVFP4DequantPermutedK``: static K (a multiple of 64), dynamic M;
     ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
     return compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
-                                                       units_per_thread=units_per_thread))
+                                                      units_per_thread=units_per_thread))
 
 
 @jit.cached
@@ -245,7 +245,7 @@ def compile_nvfp4_dequant_permuted_words(k: int, ctas_per_sm: int = 0,
     """Tensor-free compile of ``NVFP4DequantPermutedWords``: static K (a multiple of 64),
     dynamic rows; ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
     return compile_group_kernel(NVFP4DequantPermutedWords(k, ctas_per_sm=ctas_per_sm,
-                                                           units_per_thread=units_per_thread))
+                                                          units_per_thread=units_per_thread))
 
 
 @jit.cached
@@ -253,7 +253,7 @@ def compile_nvfp4_dequant_unit_scale(k: int, ctas_per_sm: int = 0, units_per_thr
     """Tensor-free compile of ``NVFP4DequantUnitScale``: static K (a multiple of 64), dynamic M;
     ``ctas_per_sm`` and ``units_per_thread`` as its."""
     return compile_group_kernel(NVFP4DequantUnitScale(k, ctas_per_sm=ctas_per_sm,
-                                                       units_per_thread=units_per_thread))
+                                                      units_per_thread=units_per_thread))
 
 
 @jit.cached
