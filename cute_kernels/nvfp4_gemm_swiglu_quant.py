@@ -49,7 +49,7 @@ from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .bf16_weights import bf16_weights
-from .k_order import W4A16_IN_PLACE_MAX_N, W4A16_IN_PLACE_MIN_M, wgmma_k_order
+from .k_order import W4A16_IN_PLACE_MAX_N, W4A16_IN_PLACE_MIN_M, KOrder, wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, pdl_trigger_plan, pieces_pair,
                             plain_launch_options, plain_plan,
@@ -739,14 +739,11 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     (``swapped_route``)."""
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
-    if swapped_pairs(m, two_i, k, a_sf is not None):
-        launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
-                       out_sf, pair_pieces=True)
-        return
-    swapped = swapped_route(m, two_i, a_sf is not None)
+    swapped = ("pair" if swapped_pairs(m, two_i, k, a_sf is not None)
+               else swapped_route(m, two_i, a_sf is not None))
     if swapped is not None:
         launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
-                       out_sf, stream_k=swapped == "stream_k")
+                       out_sf, stream_k=swapped == "stream_k", pair_pieces=swapped == "pair")
         return
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
     plan = w4a16_stream_k_plan(m, two_i, a_sf is not None, w.dtype == torch.int32, route, plan)
@@ -759,13 +756,13 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     if route == "narrow":
         options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
     if bf16_weights_route(m, two_i, k, a_sf is not None, route, config[0], options):
-        launch_large_m(a, bf16_weights(w, w_sf), w_sf, alpha, out_global_scale, out, out_sf,
-                       config, stream_k=stream_k, **options)
-        return
-    k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)
-    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), w, w_sf, alpha,
-                   out_global_scale, out, out_sf, config, stream_k=stream_k, k_order=k_order,
-                   **options)
+        k_order = KOrder.BF16  # bf16 a as it is, the weights through their pass
+        acts, weights = a, bf16_weights(w, w_sf)
+    else:
+        k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)
+        acts, weights = bf16_activations(a, a_sf, k_order, rows, spread), w
+    launch_large_m(acts, weights, w_sf, alpha, out_global_scale, out, out_sf, config,
+                   stream_k=stream_k, k_order=k_order, **options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

@@ -73,7 +73,7 @@ def test_public_op_takes_the_swapped_pairs(m, i, k, monkeypatch):
     monkeypatch.setattr(fused_module, "launch_swapped",
                         lambda *args, **kw: calls.append(kw) or launch_swapped(*args, **kw))
     out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
-    assert calls == [{"pair_pieces": True}]
+    assert calls == [{"stream_k": False, "pair_pieces": True}]
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 
