@@ -642,18 +642,27 @@ SWAPPED_MIN_WAVES = 0.7
 # whole tiles is mostly empty.
 SK_FIXED, SK_PER_WAVE = 0.14, 1.04
 SWAPPED = True  # (probes switch it off)
+# Under SWAPPED_MIN_WAVES the swapped kernel's stream-K still beats the normal route's own
+# stream-K launch, from SWAPPED_STREAM_K_MIN_WAVES: H200 2026-12-03, session 58 call 2,
+# ``tools/swapped_pair_probe.py``, permuted words, graph us, two rounds alike, normal route /
+# swapped stream-K (cuBLAS + silu): 1024x7168 M = 2304 (0.55 waves) 60.73 / 57.86 (58.11),
+# M = 2500 (0.61) 69.14 / 62.29 (59.69). Where the normal route has whole tiles it loses:
+# M = 1536 45.72 / 46.73, 1792 47.15 / 51.44, 1920 47.82 / 51.99, 2048 48.93 / 54.17.
+SWAPPED_STREAM_K_MIN_WAVES = 0.5
 
 
-def swapped_route(m: int, two_i: int, a_fp4: bool, sms: int = H200_SMS) -> str | None:
+def swapped_route(m: int, two_i: int, k: int, a_fp4: bool, sms: int = H200_SMS) -> str | None:
     """The swapped kernel's launch, "whole" or "stream_k", or None (the normal routes): NVFP4
     activations, 2I a multiple of its 256-feature tiles, ``SWAPPED_MIN_TOKENS_PER_ROW`` and
-    ``SWAPPED_MIN_WAVES`` (the comment above)."""
+    ``SWAPPED_MIN_WAVES``, or from ``SWAPPED_STREAM_K_MIN_WAVES`` where ``large_m_route``
+    launches stream-K (the comments above)."""
     if not (SWAPPED and a_fp4 and two_i % FEATURE_TILE == 0
             and m >= SWAPPED_MIN_TOKENS_PER_ROW * two_i):
         return None
     waves = -(-m // TOKEN_TILE) * (two_i // FEATURE_TILE) / sms
     if waves < SWAPPED_MIN_WAVES:
-        return None
+        normal_stream_k = large_m_route(m, two_i // 2, k)[0] == "stream_k"
+        return "stream_k" if normal_stream_k and waves >= SWAPPED_STREAM_K_MIN_WAVES else None
     return "stream_k" if SK_FIXED + SK_PER_WAVE * waves < math.ceil(waves) else "whole"
 
 
@@ -716,20 +725,24 @@ def w4a16_stream_k_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: 
 
 
 # The swapped kernel's tiles as cluster pairs (``NVFP4GemmSwigluQuantSwapped(pair_pieces)``:
-# each tile's two K halves, CTA r finishing interleave group r) where those CTAs fill one wave
-# to at least SWAPPED_PAIRS_MIN_WAVES: at 1024x7168 M = 2048 its 64 whole tiles leave half the
-# SMs idle (75.2 us, stream-K 54.2, two K pieces with the global fix-up 51.7: session 54,
-# against the normal route's 49-52). Built after session 57's last device call: off until
-# ``tools/swapped_pair_probe.py`` measures it.
-SWAPPED_PAIRS = False
-SWAPPED_PAIRS_MIN_WAVES = 0.9
+# each tile's two K halves, CTA r finishing interleave group r) on NVFP4 activations of at
+# least SWAPPED_PAIRS_MIN_TOKENS_PER_ROW tokens a weight row, where those CTAs fill one wave
+# to at least SWAPPED_PAIRS_MIN_WAVES: at 1024x7168 M = 2048 the 64 whole tiles leave half the
+# SMs idle (75.2 us, session 54). H200 2026-12-03, session 58 call 2,
+# ``tools/swapped_pair_probe.py``, permuted words, graph us, two rounds alike, normal route /
+# pairs (cuBLAS + silu): 1024x7168 M = 1536 (96 CTAs) 45.72 / 44.95 (38.87), M = 1792 (112)
+# 47.15 / 45.13 (47.08), M = 1920 (120) 47.82 / 45.28 (48.28), M = 2048 (128) 48.93 / 45.36
+# (48.96).
+SWAPPED_PAIRS = True
+SWAPPED_PAIRS_MIN_WAVES = 0.7
+SWAPPED_PAIRS_MIN_TOKENS_PER_ROW = 1.5
 
 
 def swapped_pairs(m: int, two_i: int, k: int, a_fp4: bool, sms: int = H200_SMS) -> bool:
     """Whether ``_large_m`` takes the swapped kernel's cluster pairs (the comment above)."""
     pairs = 2 * -(-m // TOKEN_TILE) * (two_i // FEATURE_TILE)
     return (SWAPPED_PAIRS and SWAPPED and a_fp4 and two_i % FEATURE_TILE == 0
-            and (k // 64) % 2 == 0 and m >= SWAPPED_MIN_TOKENS_PER_ROW * two_i
+            and (k // 64) % 2 == 0 and m >= SWAPPED_PAIRS_MIN_TOKENS_PER_ROW * two_i
             and SWAPPED_PAIRS_MIN_WAVES * sms <= pairs <= sms)
 
 
@@ -740,7 +753,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
     two_i, k, _ = weight_dims(w)
     m, i = a.shape[0], two_i // 2
     swapped = ("pair" if swapped_pairs(m, two_i, k, a_sf is not None)
-               else swapped_route(m, two_i, a_sf is not None))
+               else swapped_route(m, two_i, k, a_sf is not None))
     if swapped is not None:
         launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
                        out_sf, stream_k=swapped == "stream_k", pair_pieces=swapped == "pair")

@@ -37,28 +37,58 @@ def test_permuted_words_pass_compiles_for_sm90a():
 
 def test_swapped_route():
     """NVFP4 activations, 2I a multiple of 256, at least two tokens a weight row, tiles for
-    0.7 of the SMs; stream-K where the last wave of whole tiles would be mostly empty (the
-    points measured, session 54)."""
-    assert swapped_route(2048, 1024, True) is None     # 64 tiles: the normal route (49.2 us)
-    assert swapped_route(3072, 1024, True) == "stream_k"  # 96 tiles: 69.7 against 78.4
+    0.7 of the SMs, or for 0.5 where the normal route is stream-K; stream-K where the last
+    wave of whole tiles would be mostly empty (the points measured, sessions 54 and 58)."""
+    assert swapped_route(2048, 1024, 7168, True) is None  # 64 tiles: the normal whole tiles
+    assert swapped_route(2304, 1024, 7168, True) == "stream_k"  # 0.55 waves: 57.9 against 60.7
+    assert swapped_route(2500, 1024, 7168, True) == "stream_k"  # 0.61 waves: 62.3 against 69.1
+    assert swapped_route(3072, 1024, 7168, True) == "stream_k"  # 96 tiles: 69.7 against 78.4
     for m in (4000, 4096, 8192, 16384):
-        assert swapped_route(m, 1024, True) == "whole"
-    assert swapped_route(8192, 4096, True) == "whole"
-    assert swapped_route(16384, 9216, True) is None    # 1.8 tokens a row: even
-    assert swapped_route(4096, 1024, False) is None    # bf16 activations keep the normal kernel
-    assert swapped_route(4096, 384, True) is None      # 2I not a multiple of the 256-feature tile
-    assert swapped_route(4300, 1024, True) == "stream_k"  # 136 tiles: 1.03 waves
+        assert swapped_route(m, 1024, 7168, True) == "whole"
+    assert swapped_route(8192, 4096, 7168, True) == "whole"
+    assert swapped_route(16384, 9216, 7168, True) is None  # 1.8 tokens a row: even
+    assert swapped_route(4096, 1024, 7168, False) is None  # bf16 activations: the normal kernel
+    assert swapped_route(4096, 384, 7168, True) is None  # 2I not a multiple of the 256 features
+    assert swapped_route(4300, 1024, 7168, True) == "stream_k"  # 136 tiles: 1.03 waves
+
+
+def test_swapped_route_under_the_waves_follows_the_normal_stream_k(monkeypatch):
+    """Under ``SWAPPED_MIN_WAVES`` the swapped stream-K replaces only the normal route's own
+    stream-K, from ``SWAPPED_STREAM_K_MIN_WAVES``."""
+    monkeypatch.setattr(fused_module, "large_m_route", lambda m, i, k: ("whole", (128, 0)))
+    assert swapped_route(2500, 1024, 7168, True) is None
+    monkeypatch.setattr(fused_module, "large_m_route", lambda m, i, k: ("stream_k", 128))
+    assert swapped_route(2500, 1024, 7168, True) == "stream_k"
+    assert swapped_route(2048, 1024, 7168, True) is None  # 0.48 waves
 
 
 def test_swapped_pairs_rule(monkeypatch):
-    """Off until measured; on, where the pairs fill one wave to ``SWAPPED_PAIRS_MIN_WAVES``
-    (1024x7168 M = 2048: 128 CTAs), not past it, not on bf16 activations or odd k-tiles."""
-    assert not fused_module.swapped_pairs(2048, 1024, 7168, True)
-    monkeypatch.setattr(fused_module, "SWAPPED_PAIRS", True)
-    assert fused_module.swapped_pairs(2048, 1024, 7168, True)
+    """Where the pairs fill one wave to ``SWAPPED_PAIRS_MIN_WAVES`` from 1.5 tokens a weight
+    row (1024x7168 M = 1536..2048: 96..128 CTAs), not past it, not on bf16 activations or odd
+    k-tiles; off with ``SWAPPED_PAIRS``."""
+    for m in (1536, 1792, 2048):
+        assert fused_module.swapped_pairs(m, 1024, 7168, True)
+    assert not fused_module.swapped_pairs(1535, 1024, 7168, True)  # under 1.5 tokens a row
     assert not fused_module.swapped_pairs(2049, 1024, 7168, True)  # 136 CTAs
     assert not fused_module.swapped_pairs(2048, 1024, 7168, False)
     assert not fused_module.swapped_pairs(2048, 1024, 7168 - 64, True)
+    assert not fused_module.swapped_pairs(16384, 9216, 7168, True)  # many waves
+    monkeypatch.setattr(fused_module, "SWAPPED_PAIRS", False)
+    assert not fused_module.swapped_pairs(2048, 1024, 7168, True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,k,form", [(1664, 512, 7168, "pair"), (2304, 512, 7168, "stream_k")])
+def test_public_op_routes_1024x7168_to_the_swapped_kernel(m, i, k, form, monkeypatch):
+    """The rules as they are (no switch): 1024x7168's pairs (1664 tokens: 104 CTAs, an M
+    tail) and the swapped stream-K where the normal route is stream-K (2304: 0.55 waves)."""
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
+    calls = []
+    monkeypatch.setattr(fused_module, "launch_swapped",
+                        lambda *args, **kw: calls.append(kw) or launch_swapped(*args, **kw))
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    assert calls == [{"stream_k": form == "stream_k", "pair_pieces": form == "pair"}]
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu

@@ -61,13 +61,14 @@ gpu_tests() {
   shift 2
   timeout "$secs" python -m pytest -m gpu -q -p no:cacheprovider "$@" > "$log" 2>&1
 }
-# all_gpu_tests SHARDS SECONDS: every GPU test, its ids split into SHARDS contiguous shards run
+# all_gpu_tests SHARDS SECONDS [PATH...]: every GPU test (of PATHs if given), its ids split into SHARDS contiguous shards run
 # side by side (-v: a shard cut by the limit still shows what passed), logs joined in
 # $OUT/gpu-tests.log, one summary line and each shard's last line shown. Session 50: the
 # 1218 tests in 12 shards took 242 s on a fresh machine (cold kernel cache).
 all_gpu_tests() {
   local shards=$1 secs=$2 f
-  python -m pytest -m gpu --collect-only -q -p no:cacheprovider 2>/dev/null | grep '::' \
+  shift 2
+  python -m pytest -m gpu --collect-only -q -p no:cacheprovider "$@" 2>/dev/null | grep '::' \
     > /tmp/ids.txt
   echo "$(wc -l < /tmp/ids.txt) GPU tests"
   # (a warm machine keeps an earlier call's shards and logs: none of them may join this run)

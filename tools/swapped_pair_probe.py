@@ -20,9 +20,10 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 
 # (2I, K, M): 1024x7168 where the normal route trails cuBLAS + silu (M = 2048 0.98-0.99x) and
 # below it, down to 48 tiles (96 CTAs); then past it, where the normal route is stream-K
-# (0.87x at M = 2500) and the swapped kernel's wave rule (0.7) keeps it off
+# (0.87x at M = 2500) and the swapped kernel's wave rule (0.7) kept it off (session 58 took
+# both); then two points between those measured (an M tail in the pairs, 17 tiles stream-K)
 POINTS = [(1024, 7168, 2048), (1024, 7168, 1920), (1024, 7168, 1792), (1024, 7168, 1536),
-          (1024, 7168, 2304), (1024, 7168, 2500)]
+          (1024, 7168, 2304), (1024, 7168, 2500), (1024, 7168, 1664), (1024, 7168, 2100)]
 FORMS = {"": [],
          "_pair": [(FUSED, "SWAPPED_PAIRS", True), (FUSED, "SWAPPED_PAIRS_MIN_WAVES", 0.0),
                    (FUSED, "SWAPPED_MIN_TOKENS_PER_ROW", 0)],
