@@ -16,7 +16,9 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   half_group_route, launch_small_m, large_m_route,
                                                   packed_route, route_launch,
-                                                  swiglu_small_m_config, swiglu_small_m_regime)
+                                                  swapped_pairs, swapped_route,
+                                                  swiglu_small_m_config, swiglu_small_m_regime,
+                                                  w4a16_stream_k_plan)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
@@ -728,11 +730,15 @@ def _check_large_m_routes(m, i, k, fp4_a):
     # split-K pieces (then the same bits as that launch), or the split route (same rule, other
     # bits); where it takes the half interleave groups instead (``half_group_route``: K summed
     # in another order, so other bits at rounding boundaries), ``large_m_route``'s launch is
-    # checked against the reference alone
+    # checked against the reference alone; so is the swapped kernel's launch where it sums K
+    # in pieces (cluster pairs, stream-K)
     got, got_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(got, got_sf, a, a_sf, w, w_sf, alpha, g_out)
+    if swapped_pairs(m, 2 * i, k, fp4_a) or swapped_route(m, 2 * i, k, fp4_a) == "stream_k":
+        return
     half_groups = half_group_route(m, i, k, fp4_a, w.dtype == torch.int32)
     route, plan = large_m_route(m, i, k)
+    plan = w4a16_stream_k_plan(m, 2 * i, fp4_a, w.dtype == torch.int32, route, plan)
     if route == "stream_k":
         out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True)
     elif route == "narrow":

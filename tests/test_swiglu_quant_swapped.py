@@ -97,7 +97,7 @@ def test_public_op_takes_the_swapped_pairs(m, i, k, monkeypatch):
     """The probe's "_pair" form: the public op on the swapped kernel's cluster pairs."""
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, True)
     for name, value in (("SWAPPED_PAIRS", True), ("SWAPPED_PAIRS_MIN_WAVES", 0.0),
-                        ("SWAPPED_MIN_TOKENS_PER_ROW", 0)):
+                        ("SWAPPED_PAIRS_MIN_TOKENS_PER_ROW", 0)):
         monkeypatch.setattr(fused_module, name, value)
     calls = []
     monkeypatch.setattr(fused_module, "launch_swapped",

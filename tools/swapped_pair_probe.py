@@ -2,7 +2,8 @@
 256-feature tile's two K halves in a cluster of two CTAs, CTA r finishing interleave group r)
 where its whole tiles fill half a wave: "fp4" (the public route as it is), "fp4_pair" (the
 pairs wherever they fit one wave), "fp4_swapped" (the swapped kernel whole / stream-K, its
-wave and tokens-a-row rules off), cuBLAS + silu beside. NVFP4 activations, permuted words;
+wave and tokens-a-row rules off), "fp4_normal" (the swapped kernel off: the normal route),
+cuBLAS + silu beside. NVFP4 activations, permuted words;
 graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -26,8 +27,9 @@ POINTS = [(1024, 7168, 2048), (1024, 7168, 1920), (1024, 7168, 1792), (1024, 716
           (1024, 7168, 2304), (1024, 7168, 2500), (1024, 7168, 1664), (1024, 7168, 2100)]
 FORMS = {"": [],
          "_pair": [(FUSED, "SWAPPED_PAIRS", True), (FUSED, "SWAPPED_PAIRS_MIN_WAVES", 0.0),
-                   (FUSED, "SWAPPED_MIN_TOKENS_PER_ROW", 0)],
-         "_swapped": [(FUSED, "SWAPPED_MIN_TOKENS_PER_ROW", 0), (FUSED, "SWAPPED_MIN_WAVES", 0.0)]}
+                   (FUSED, "SWAPPED_PAIRS_MIN_TOKENS_PER_ROW", 0)],
+         "_swapped": [(FUSED, "SWAPPED_MIN_TOKENS_PER_ROW", 0), (FUSED, "SWAPPED_MIN_WAVES", 0.0)],
+         "_normal": [(FUSED, "SWAPPED", False)]}
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
