@@ -1,12 +1,12 @@
 """1024x7168's stream-K stretch (the fused op's 128-token stream-K route at 769..1100 and
-2049..4095 tokens, 0.70-0.91x of cuBLAS + silu in session 57) against the other launches of
-the same tokens, on NVFP4 activations ("fp4...") and bf16 ones ("w16..."): the route as it is,
+2049..4095 tokens, 0.70-0.91x of cuBLAS + silu in session 57) against the other launches of the
+same tokens, on NVFP4 activations ("fp4...") and bf16 ones ("w16..."): the route as it is,
 whole 128-token tiles (two waves where they overflow one), whole / stream-K 256-token tiles,
-cuBLAS + silu beside. (On bf16 activations "_whole128" takes the bf16 weights,
-``bf16_weights_route``, and the route 256-token stream-K tiles where M is a multiple of 256,
-``w4a16_stream_k_plan``.) Public calls on permuted words, ``large_m_route`` replaced for a form;
-graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+256-token tiles in two / four K pieces, cuBLAS + silu beside. (On bf16 activations "_whole128"
+takes the bf16 weights, ``bf16_weights_route``, and the route 256-token stream-K tiles where M
+is a multiple of 256, ``w4a16_stream_k_plan``.) Public calls on permuted words,
+``large_m_route`` replaced for a form; graph us, interleaved, two rounds; one point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -20,15 +20,19 @@ from cute_kernels.bench.timing import select_shapes
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 
-POINTS = [(1024, 7168, 1100), (1024, 7168, 1280), (1024, 7168, 2500), (1024, 7168, 2816)]
+# (4, 5: M = 1024 / 1536, W4A16 0.94x of cuBLAS + silu on two K pieces of 128-token tiles, W4A4
+# 0.87x at 1536 on the swapped kernel's pairs: the 256-token tiles in K pieces beside)
+POINTS = [(1024, 7168, 1100), (1024, 7168, 1280), (1024, 7168, 2500), (1024, 7168, 2816),
+          (1024, 7168, 1024), (1024, 7168, 1536)]
 
 
-def forced(route, plan):
-    return [(FUSED, "large_m_route", lambda m, i, k: (route, plan))]
+def forced(route, plan):  # (the swapped kernel off: it takes 1536 / 2500 NVFP4 tokens first)
+    return [(FUSED, "large_m_route", lambda m, i, k: (route, plan)), (FUSED, "SWAPPED", False)]
 
 
 FORMS = {"": [], "_whole128": forced("whole", (128, 0)), "_whole256": forced("whole", (256, 0)),
-         "_sk256": forced("stream_k", 256)}
+         "_sk256": forced("stream_k", 256), "_pieces256x2": forced("pieces", (256, 2)),
+         "_pieces256x4": forced("pieces", (256, 4))}
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
