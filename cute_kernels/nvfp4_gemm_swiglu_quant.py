@@ -711,16 +711,31 @@ def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, tile
 # 151.66 (168.77). Where the tokens need padding (the reordering copy either way) the
 # 256-token tiles lost: 1024x7168 M = 1100 43.17 / 56.34, M = 2500 84.56 / 86.98.
 W4A16_STREAM_K_TILE_M = 256
+# The same for the K pieces: two pieces of 128-token tiles (cluster pairs) become four of
+# 256-token tiles where those fit one wave (W4A16_PIECES_PLAN). H200 2026-12-03, session 58
+# call 5, ``tools/stream_k_stretch_probe.py``, graph us, two rounds alike, route / (256, 4)
+# (cuBLAS + silu): 1024x7168 M = 1024 31.30 / 29.83 (29.51); NVFP4 activations (a bf16 pass
+# either way) lose on it, 29.27 / 33.47. Off until its GPU test has run (session 59's first
+# call; ``tests/test_w4a16_stream_k.py``).
+W4A16_PIECES = False
+W4A16_PIECES_PLAN = (256, 4)
 
 
-def w4a16_stream_k_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
-                        plan) -> object:
-    """``large_m_route``'s plan, or ``W4A16_STREAM_K_TILE_M`` for W4A16's stream-K launches
-    that then decode in place (the comment above)."""
-    if (not a_fp4 and permuted and route == "stream_k" and plan < W4A16_STREAM_K_TILE_M
-            and m % W4A16_STREAM_K_TILE_M == 0 and m >= W4A16_IN_PLACE_MIN_M
-            and two_i <= W4A16_IN_PLACE_MAX_N):
+def w4a16_in_place_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
+                        plan, sms: int = H200_SMS) -> object:
+    """``large_m_route``'s plan, or the 256-token tiles' plan for W4A16's stream-K launches
+    (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_PLAN``) that then decode in
+    place (the comments above)."""
+    in_place = (not a_fp4 and permuted and m % W4A16_STREAM_K_TILE_M == 0
+                and m >= W4A16_IN_PLACE_MIN_M and two_i <= W4A16_IN_PLACE_MAX_N)
+    if not in_place:
+        return plan
+    if route == "stream_k" and plan < W4A16_STREAM_K_TILE_M:
         return W4A16_STREAM_K_TILE_M
+    tile_m, splits = W4A16_PIECES_PLAN
+    if (W4A16_PIECES and route == "pieces" and plan == (128, 2)
+            and splits * (m // tile_m) * -(-two_i // TILE_N) <= sms):
+        return W4A16_PIECES_PLAN
     return plan
 
 
@@ -759,7 +774,7 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
                        out_sf, stream_k=swapped == "stream_k", pair_pieces=swapped == "pair")
         return
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
-    plan = w4a16_stream_k_plan(m, two_i, a_sf is not None, w.dtype == torch.int32, route, plan)
+    plan = w4a16_in_place_plan(m, two_i, a_sf is not None, w.dtype == torch.int32, route, plan)
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return

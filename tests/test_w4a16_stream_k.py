@@ -1,7 +1,9 @@
-"""bf16 activations (W4A16) in place (``KOrder.PERMUTED_IDENTITY``) on 256-token stream-K tiles
-where the route has 128-token ones (``w4a16_stream_k_plan``): the rule on CPU, and the public
-fused op against the fp64 reference on that launch (forced as ``tools/bf16_weights_probe.py``'s
-"_sk256" form, the launch the rule gives at these token counts)."""
+"""bf16 activations (W4A16) in place (``KOrder.PERMUTED_IDENTITY``) on 256-token tiles where
+the route has 128-token ones (``w4a16_in_place_plan``): stream-K, and four K pieces for two
+(``W4A16_PIECES``); the rules on CPU, and the public fused op against the fp64 reference on
+those launches (forced as ``tools/bf16_weights_probe.py``'s "_sk256" form and
+``tools/stream_k_stretch_probe.py``'s "_pieces256x4", the launches the rules give at these
+token counts)."""
 
 import importlib
 
@@ -20,9 +22,9 @@ fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 def test_rule(m, two_i, want):
     route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
     assert (route, plan) == ("stream_k", 128)
-    assert fused_module.w4a16_stream_k_plan(m, two_i, False, True, route, plan) == want
-    assert fused_module.w4a16_stream_k_plan(m, two_i, True, True, route, plan) == 128  # W4A4
-    assert fused_module.w4a16_stream_k_plan(m, two_i, False, False, route, plan) == 128
+    assert fused_module.w4a16_in_place_plan(m, two_i, False, True, route, plan) == want
+    assert fused_module.w4a16_in_place_plan(m, two_i, True, True, route, plan) == 128  # W4A4
+    assert fused_module.w4a16_in_place_plan(m, two_i, False, False, route, plan) == 128
 
 
 @pytest.mark.gpu
@@ -35,3 +37,59 @@ def test_public_fused_on_256_token_stream_k_matches_reference(monkeypatch, m):
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+
+
+def test_pieces_rule(monkeypatch):
+    """Two pieces of 128-token tiles become four of 256 in place where those fit one wave
+    (1024x7168 M = 1024: 128 CTAs), with ``W4A16_PIECES`` on."""
+    route, plan = fused_module.large_m_route(1024, 512, 7168)
+    assert (route, plan) == ("pieces", (128, 2))
+    rule = fused_module.w4a16_in_place_plan
+    assert rule(1024, 1024, False, True, route, plan) == plan  # off until measured correct
+    monkeypatch.setattr(fused_module, "W4A16_PIECES", True)
+    assert rule(1024, 1024, False, True, route, plan) == (256, 4)
+    assert rule(1024, 1024, True, True, route, plan) == plan   # W4A4 loses on it
+    assert rule(1024, 1024, False, False, route, plan) == plan  # packed bytes: not in place
+    assert rule(768, 1024, False, True, route, plan) == plan   # under the in-place tokens
+    assert rule(1024, 2048, False, True, route, plan) == plan  # 256 CTAs: two waves
+    assert rule(1024, 1024, False, True, route, (128, 4)) == (128, 4)
+
+
+def test_256_token_pieces_in_place_compile_for_sm90a():
+    """The launch the pieces rule gives 1024x7168 at M = 1024: 128 CTAs, four K pieces of
+    256-token tiles, the weights decoded in place."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.swiglu_quant_large_m import (compile_nvfp4_gemm_swiglu_quant_large_m,
+                                                   one_tile_a_cta, quantizer_warps)
+    from cute_kernels.testing import compile_only
+
+    tile_m, splits = fused_module.W4A16_PIECES_PLAN
+    ctas = splits * (1024 // tile_m) * (1024 // fused_module.TILE_N)
+    order = KOrder.PERMUTED_IDENTITY
+    quantizers = quantizer_warps(tile_m, 1, order,
+                                 one_tile_a_cta(1024, 1024, tile_m, ctas, True, splits))
+    compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 512, 7168, tile_m, 0, ctas, True,
+                 False, order, 1, 1, quantizers, splits)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i", [(1024, 512), (1280, 192)])
+def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i):
+    """The forced launch (1024x7168 M = 1024 as measured; 384 rows, five token tiles), then
+    the public route with ``W4A16_PIECES`` on."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, False)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    with monkeypatch.context() as forced:
+        forced.setattr(fused_module, "large_m_route", lambda m, i, k: ("pieces", (256, 4)))
+        for _ in range(2):
+            _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+    monkeypatch.setattr(fused_module, "W4A16_PIECES", True)
+    if m == 1024:
+        calls = []
+        launch = fused_module.launch_large_m
+        monkeypatch.setattr(fused_module, "launch_large_m",
+                            lambda *args, **kw: calls.append((args[7], kw)) or launch(*args, **kw))
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+        assert calls and all(c[0][0] == 256 and c[1]["splits"] == 4 for c in calls)

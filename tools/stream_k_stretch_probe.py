@@ -4,7 +4,7 @@ same tokens, on NVFP4 activations ("fp4...") and bf16 ones ("w16..."): the route
 whole 128-token tiles (two waves where they overflow one), whole / stream-K 256-token tiles,
 256-token tiles in two / four K pieces, cuBLAS + silu beside. (On bf16 activations "_whole128"
 takes the bf16 weights, ``bf16_weights_route``, and the route 256-token stream-K tiles where M
-is a multiple of 256, ``w4a16_stream_k_plan``.) Public calls on permuted words,
+is a multiple of 256, ``w4a16_in_place_plan``.) Public calls on permuted words,
 ``large_m_route`` replaced for a form; graph us, interleaved, two rounds; one point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
