@@ -2,11 +2,12 @@
 2049..4095 tokens, 0.70-0.91x of cuBLAS + silu in session 57) against the other launches of the
 same tokens, on NVFP4 activations ("fp4...") and bf16 ones ("w16..."): the route as it is,
 whole 128-token tiles (two waves where they overflow one), whole / stream-K 256-token tiles,
-256-token tiles in two / four K pieces, cuBLAS + silu beside. (On bf16 activations "_whole128"
-takes the bf16 weights, ``bf16_weights_route``, and the route 256-token stream-K tiles where M
-is a multiple of 256, ``w4a16_in_place_plan``.) Public calls on permuted words,
-``large_m_route`` replaced for a form; graph us, interleaved, two rounds; one point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+256-token tiles in two / four / eight K pieces, W4A16 in place from 256 tokens ("ip"), cuBLAS +
+silu beside. (On bf16 activations "_whole128" takes the bf16 weights, ``bf16_weights_route``,
+and the route 256-token stream-K tiles where M is a multiple of 256, ``w4a16_in_place_plan``.)
+Public calls on permuted words, ``large_m_route`` replaced for a form; graph us, interleaved,
+two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
+compiles only."""
 
 import importlib
 
@@ -18,12 +19,16 @@ from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
 
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+K_ORDER = importlib.import_module("cute_kernels.k_order")
+IN_PLACE = [(K_ORDER, "W4A16_IN_PLACE_MIN_M", 256)]
 ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 
 # (4, 5: M = 1024 / 1536, W4A16 0.94x of cuBLAS + silu on two K pieces of 128-token tiles, W4A4
 # 0.87x at 1536 on the swapped kernel's pairs: the 256-token tiles in K pieces beside)
 POINTS = [(1024, 7168, 1100), (1024, 7168, 1280), (1024, 7168, 2500), (1024, 7168, 2816),
-          (1024, 7168, 1024), (1024, 7168, 1536)]
+          (1024, 7168, 1024), (1024, 7168, 1536), (1024, 7168, 512)]
+# (6: M = 512, W4A16 0.95-1.00x on four K pieces of 128-token tiles after the reordering copy:
+# 256-token tiles in four / eight pieces, and the weights decoded in place from 256 tokens)
 
 
 def forced(route, plan):  # (the swapped kernel off: it takes 1536 / 2500 NVFP4 tokens first)
@@ -32,7 +37,9 @@ def forced(route, plan):  # (the swapped kernel off: it takes 1536 / 2500 NVFP4 
 
 FORMS = {"": [], "_whole128": forced("whole", (128, 0)), "_whole256": forced("whole", (256, 0)),
          "_sk256": forced("stream_k", 256), "_pieces256x2": forced("pieces", (256, 2)),
-         "_pieces256x4": forced("pieces", (256, 4))}
+         "_pieces256x4": forced("pieces", (256, 4)), "_pieces256x8": forced("pieces", (256, 8)),
+         "_ip": IN_PLACE, "_pieces256x4ip": forced("pieces", (256, 4)) + IN_PLACE,
+         "_pieces256x8ip": forced("pieces", (256, 8)) + IN_PLACE}
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
