@@ -73,16 +73,20 @@ def test_256_token_pieces_in_place_compile_for_sm90a():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,i", [(1024, 512), (1280, 192)])
-def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i):
-    """The forced launch (1024x7168 M = 1024 as measured; 384 rows, five token tiles), then
-    the public route with ``W4A16_PIECES`` on."""
+@pytest.mark.parametrize("m,i,plan", [
+    (1024, 512, (256, 4)),  # 1024x7168 as measured: 128 CTAs
+    (1280, 192, (256, 4)),  # 384 rows, five token tiles
+    (1280, 512, (256, 3)),  # 112 k-tiles in three uneven pieces (the probe's "_pieces256x3")
+])
+def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, plan):
+    """The forced launch, then (1024x7168 M = 1024) the public route with ``W4A16_PIECES``
+    on."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, False)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     with monkeypatch.context() as forced:
-        forced.setattr(fused_module, "large_m_route", lambda m, i, k: ("pieces", (256, 4)))
+        forced.setattr(fused_module, "large_m_route", lambda m, i, k: ("pieces", plan))
         for _ in range(2):
             _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
     monkeypatch.setattr(fused_module, "W4A16_PIECES", True)

@@ -1,6 +1,7 @@
-"""W4A16 in place on four K pieces of 256-token tiles (``W4A16_PIECES_PLAN``) for
-compute-sanitizer (memcheck, racecheck): the public fused op, that route forced, on 1024x7168
-at 1024 tokens (128 CTAs) and on 384 rows at 1280 (five token tiles, an I tail)."""
+"""W4A16 in place on K pieces of 256-token tiles (``W4A16_PIECES_PLAN`` and three uneven
+pieces) for compute-sanitizer (memcheck, racecheck): the public fused op, that route forced,
+on 1024x7168 at 1024 tokens (four pieces, 128 CTAs), 384 rows at 1280 (five token tiles, an I
+tail) and 1024x7168 at 1280 (three pieces of 37-38 k-tiles, 120 CTAs)."""
 
 import importlib
 
@@ -9,9 +10,11 @@ import torch
 from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
 
 fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
-fused.large_m_route = lambda m, i, k: ("pieces", fused.W4A16_PIECES_PLAN)
 
-for m, two_i, k in ((1024, 1024, 7168), (1280, 384, 7168)):
+for m, two_i, k, plan in ((1024, 1024, 7168, fused.W4A16_PIECES_PLAN),
+                          (1280, 384, 7168, fused.W4A16_PIECES_PLAN),
+                          (1280, 1024, 7168, (256, 3))):
+    fused.large_m_route = lambda m, i, k, plan=plan: ("pieces", plan)
     raw = reference.nvfp4_quantize(torch.randn(two_i, k, device="cuda"), 100.0, swizzle=False)
     w, w_sf = prepare_gate_up_weight(*raw, permute=True)
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)

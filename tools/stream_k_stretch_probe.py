@@ -2,12 +2,12 @@
 2049..4095 tokens, 0.70-0.91x of cuBLAS + silu in session 57) against the other launches of the
 same tokens, on NVFP4 activations ("fp4...") and bf16 ones ("w16..."): the route as it is,
 whole 128-token tiles (two waves where they overflow one), whole / stream-K 256-token tiles,
-256-token tiles in two / four / eight K pieces, W4A16 in place from 256 tokens ("ip"), cuBLAS +
-silu beside. (On bf16 activations "_whole128" takes the bf16 weights, ``bf16_weights_route``,
-and the route 256-token stream-K tiles where M is a multiple of 256, ``w4a16_in_place_plan``.)
-Public calls on permuted words, ``large_m_route`` replaced for a form; graph us, interleaved,
-two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
-compiles only."""
+256-token tiles in two / three / four / eight K pieces, W4A16 in place from 256 tokens ("ip"),
+cuBLAS + silu beside. (On bf16 activations "_whole128" takes the bf16 weights,
+``bf16_weights_route``, and the route 256-token stream-K tiles where M is a multiple of 256,
+``w4a16_in_place_plan``.) Public calls on permuted words, ``large_m_route`` replaced for a
+form; graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -37,6 +37,7 @@ def forced(route, plan):  # (the swapped kernel off: it takes 1536 / 2500 NVFP4 
 
 FORMS = {"": [], "_whole128": forced("whole", (128, 0)), "_whole256": forced("whole", (256, 0)),
          "_sk256": forced("stream_k", 256), "_pieces256x2": forced("pieces", (256, 2)),
+         "_pieces256x3": forced("pieces", (256, 3)),
          "_pieces256x4": forced("pieces", (256, 4)), "_pieces256x8": forced("pieces", (256, 8)),
          "_ip": IN_PLACE, "_pieces256x4ip": forced("pieces", (256, 4)) + IN_PLACE,
          "_pieces256x8ip": forced("pieces", (256, 8)) + IN_PLACE}
