@@ -22,7 +22,7 @@ that slot s of both operands holds the same element. The orders:
   (``device_mma.e2m1x2_permuted_byte``: 6 instructions a word, against 2 for PERMUTED's
   whole words). bf16 activations then need no reordering copy (W4A16 at large M).
 * ``KOrder.BF16``: no decode in the main loop: the weights come as bf16 [N, K] (K as it is,
-  ``e2m1 * scale * 2^-63``: the values the decode would give; ``nvfp4_dequant.bf16_weights``'
+  ``e2m1 * scale * 2^-63``: the values the decode would give; ``bf16_weights.bf16_weights``'
   pass) and wgmma reads both operands from shared memory. For bf16 activations on small
   weights at many tokens (W4A16), where the decode in the main loop costs more than the
   pass over the weights.
@@ -125,6 +125,12 @@ def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrd
     93.0 / 81.6 / 75.6."""
     if b.dtype != torch.int32:
         return KOrder.PAIRS
-    if bf16_m >= W4A16_IN_PLACE_MIN_M and not padded and b.shape[0] <= W4A16_IN_PLACE_MAX_N:
+    if w4a16_in_place(bf16_m, b.shape[0], padded):
         return KOrder.PERMUTED_IDENTITY
     return KOrder.PERMUTED
+
+
+def w4a16_in_place(bf16_m: int, n: int, padded: bool) -> bool:
+    """Whether ``bf16_m`` bf16 tokens, not ``padded`` to whole token tiles, on permuted words
+    of ``n`` rows decode them in place (PERMUTED_IDENTITY: ``wgmma_k_order``'s rule)."""
+    return bf16_m >= W4A16_IN_PLACE_MIN_M and not padded and n <= W4A16_IN_PLACE_MAX_N

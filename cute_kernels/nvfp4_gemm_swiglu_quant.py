@@ -49,7 +49,7 @@ from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .bf16_weights import bf16_weights
-from .k_order import W4A16_IN_PLACE_MAX_N, W4A16_IN_PLACE_MIN_M, KOrder, wgmma_k_order
+from .k_order import KOrder, w4a16_in_place, wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, pdl_trigger_plan, pieces_pair,
                             plain_launch_options, plain_plan,
@@ -726,9 +726,8 @@ def w4a16_in_place_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: 
     """``large_m_route``'s plan, or the 256-token tiles' plan for W4A16's stream-K launches
     (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_PLAN``) that then decode in
     place (the comments above)."""
-    in_place = (not a_fp4 and permuted and m % W4A16_STREAM_K_TILE_M == 0
-                and m >= W4A16_IN_PLACE_MIN_M and two_i <= W4A16_IN_PLACE_MAX_N)
-    if not in_place:
+    # (256-token tiles: padded unless M is a multiple of 256)
+    if a_fp4 or not permuted or not w4a16_in_place(m, two_i, m % W4A16_STREAM_K_TILE_M != 0):
         return plan
     if route == "stream_k" and plan < W4A16_STREAM_K_TILE_M:
         return W4A16_STREAM_K_TILE_M
