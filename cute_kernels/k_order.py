@@ -107,6 +107,13 @@ def order_k(x: torch.Tensor, k_order: KOrder, rows: int | None = None) -> torch.
 # 169.1 / 169.9. Outputs equal to the copy route's within fp32 rounding (codes equal).
 W4A16_IN_PLACE_MIN_M = 1024
 W4A16_IN_PLACE_MAX_N = 5120
+# Weights of at most W4A16_IN_PLACE_NARROW_N rows from W4A16_IN_PLACE_NARROW_MIN_M tokens: the
+# copy is a larger share of a GEMM that narrow. H200 2026-12-03 (session 59 call 1,
+# ``tools/stream_k_stretch_probe.py``, graph us, two rounds alike, copy / in place (cuBLAS +
+# silu)): the fused op 1024x7168 M = 512 (four K pieces of 128-token tiles) 22.47 / 20.97
+# (21.4); session 53 had 25.04 / 24.73 there on its route, and 4096-row weights losing 23-31%.
+W4A16_IN_PLACE_NARROW_N = 1024
+W4A16_IN_PLACE_NARROW_MIN_M = 512
 
 
 def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrder:
@@ -132,5 +139,9 @@ def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrd
 
 def w4a16_in_place(bf16_m: int, n: int, padded: bool) -> bool:
     """Whether ``bf16_m`` bf16 tokens, not ``padded`` to whole token tiles, on permuted words
-    of ``n`` rows decode them in place (PERMUTED_IDENTITY: ``wgmma_k_order``'s rule)."""
-    return bf16_m >= W4A16_IN_PLACE_MIN_M and not padded and n <= W4A16_IN_PLACE_MAX_N
+    of ``n`` rows decode them in place (PERMUTED_IDENTITY: ``wgmma_k_order``'s rule; narrow
+    weights from fewer tokens, the comment above ``W4A16_IN_PLACE_NARROW_N``)."""
+    min_m = W4A16_IN_PLACE_MIN_M
+    if n <= W4A16_IN_PLACE_NARROW_N:
+        min_m = min(min_m, W4A16_IN_PLACE_NARROW_MIN_M)
+    return bf16_m >= min_m and not padded and n <= W4A16_IN_PLACE_MAX_N

@@ -711,31 +711,36 @@ def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, tile
 # 151.66 (168.77). Where the tokens need padding (the reordering copy either way) the
 # 256-token tiles lost: 1024x7168 M = 1100 43.17 / 56.34, M = 2500 84.56 / 86.98.
 W4A16_STREAM_K_TILE_M = 256
-# The same for the K pieces: two pieces of 128-token tiles (cluster pairs) become four of
-# 256-token tiles where those fit one wave (W4A16_PIECES_PLAN). H200 2026-12-03, session 58
-# call 5, ``tools/stream_k_stretch_probe.py``, graph us, two rounds alike, route / (256, 4)
-# (cuBLAS + silu): 1024x7168 M = 1024 31.30 / 29.83 (29.51); NVFP4 activations (a bf16 pass
-# either way) lose on it, 29.27 / 33.47. Off until its GPU test has run (session 59's first
-# call; ``tests/test_w4a16_stream_k.py``).
-W4A16_PIECES = False
-W4A16_PIECES_PLAN = (256, 4)
+# The same for the K pieces: two pieces of 128-token tiles (cluster pairs), or the 128-token
+# stream-K, become four or three K pieces of 256-token tiles (W4A16_PIECES_SPLITS, the most
+# that fit one wave) from W4A16_PIECES_MIN_M tokens. H200 2026-12-03, session 59 call 1,
+# ``tools/stream_k_stretch_probe.py``, graph us, two rounds alike, route / four / three pieces
+# (cuBLAS + silu): 1024x7168 M = 1024 31.23 / 30.16 / 38.55 (29.91), M = 1280 (stream-K)
+# 43.05 / 46.79 (160 CTAs) / 39.72 (33.86); M = 512: 22.47 (in place 20.97) / 25.96 (in
+# place). NVFP4 activations (a bf16 pass either way) lose on them: M = 1024 29.28 / 33.93,
+# M = 1280 38.74 / 44.98. Memcheck / racecheck clean (``tools/sanitize_w4a16_pieces.py``).
+W4A16_PIECES = True
+W4A16_PIECES_MIN_M = 1024
+W4A16_PIECES_SPLITS = (4, 3)
 
 
-def w4a16_in_place_plan(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
-                        plan, sms: int = H200_SMS) -> object:
-    """``large_m_route``'s plan, or the 256-token tiles' plan for W4A16's stream-K launches
-    (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_PLAN``) that then decode in
-    place (the comments above)."""
+def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
+                         plan, sms: int = H200_SMS) -> tuple[str, object]:
+    """``large_m_route``'s ``(route, plan)``, or the 256-token tiles' for W4A16's stream-K
+    launches (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_SPLITS``) that then
+    decode in place (the comments above)."""
     # (256-token tiles: padded unless M is a multiple of 256)
-    if a_fp4 or not permuted or not w4a16_in_place(m, two_i, m % W4A16_STREAM_K_TILE_M != 0):
-        return plan
+    if (a_fp4 or not permuted or m < W4A16_PIECES_MIN_M
+            or not w4a16_in_place(m, two_i, m % W4A16_STREAM_K_TILE_M != 0)):
+        return route, plan
+    if W4A16_PIECES and (route, plan) in (("pieces", (128, 2)), ("stream_k", 128)):
+        tiles = (m // W4A16_STREAM_K_TILE_M) * -(-two_i // TILE_N)
+        for splits in W4A16_PIECES_SPLITS:
+            if splits * tiles <= sms:
+                return "pieces", (W4A16_STREAM_K_TILE_M, splits)
     if route == "stream_k" and plan < W4A16_STREAM_K_TILE_M:
-        return W4A16_STREAM_K_TILE_M
-    tile_m, splits = W4A16_PIECES_PLAN
-    if (W4A16_PIECES and route == "pieces" and plan == (128, 2)
-            and splits * (m // tile_m) * -(-two_i // TILE_N) <= sms):
-        return W4A16_PIECES_PLAN
-    return plan
+        return route, W4A16_STREAM_K_TILE_M
+    return route, plan
 
 
 # The swapped kernel's tiles as cluster pairs (``NVFP4GemmSwigluQuantSwapped(pair_pieces)``:
@@ -773,7 +778,8 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
                        out_sf, stream_k=swapped == "stream_k", pair_pieces=swapped == "pair")
         return
     route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
-    plan = w4a16_in_place_plan(m, two_i, a_sf is not None, w.dtype == torch.int32, route, plan)
+    route, plan = w4a16_in_place_route(m, two_i, a_sf is not None, w.dtype == torch.int32,
+                                       route, plan)
     if route == "split":
         launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
         return

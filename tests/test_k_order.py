@@ -91,6 +91,22 @@ def test_w4a16_in_place_rule():
     assert bf16_activations(x, None, KOrder.PERMUTED_IDENTITY, rows=4) is x
 
 
+def test_w4a16_in_place_rule_for_narrow_weights(monkeypatch):
+    """Weights of at most W4A16_IN_PLACE_NARROW_N rows decode in place from
+    W4A16_IN_PLACE_NARROW_MIN_M tokens (or W4A16_IN_PLACE_MIN_M where that is lower)."""
+    from cute_kernels import k_order
+
+    m, n = k_order.W4A16_IN_PLACE_NARROW_MIN_M, k_order.W4A16_IN_PLACE_NARROW_N
+    assert m < k_order.W4A16_IN_PLACE_MIN_M
+    assert k_order.w4a16_in_place(m, n, padded=False)
+    assert not k_order.w4a16_in_place(m, n, padded=True)
+    assert not k_order.w4a16_in_place(m - 1, n, padded=False)
+    assert not k_order.w4a16_in_place(m, n + 64, padded=False)
+    assert not k_order.w4a16_in_place(0, n, padded=False)
+    monkeypatch.setattr(k_order, "W4A16_IN_PLACE_MIN_M", 256)
+    assert k_order.w4a16_in_place(256, n, padded=False)
+
+
 @pytest.mark.parametrize("name,fn,args", [
     ("large pairs", compile_nvfp4_gemm_large_m, (200, 576, "torch.bfloat16", 128, 0, 132, 1,
                                                  False, False, 2)),

@@ -18,7 +18,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   packed_route, route_launch,
                                                   swapped_pairs, swapped_route,
                                                   swiglu_small_m_config, swiglu_small_m_regime,
-                                                  w4a16_in_place_plan)
+                                                  w4a16_in_place_route)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
@@ -737,8 +737,8 @@ def _check_large_m_routes(m, i, k, fp4_a):
     if swapped_pairs(m, 2 * i, k, fp4_a) or swapped_route(m, 2 * i, k, fp4_a) == "stream_k":
         return
     half_groups = half_group_route(m, i, k, fp4_a, w.dtype == torch.int32)
-    route, plan = large_m_route(m, i, k)
-    plan = w4a16_in_place_plan(m, 2 * i, fp4_a, w.dtype == torch.int32, route, plan)
+    route, plan = w4a16_in_place_route(m, 2 * i, fp4_a, w.dtype == torch.int32,
+                                       *large_m_route(m, i, k))
     if route == "stream_k":
         out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True)
     elif route == "narrow":

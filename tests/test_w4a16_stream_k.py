@@ -1,9 +1,9 @@
 """bf16 activations (W4A16) in place (``KOrder.PERMUTED_IDENTITY``) on 256-token tiles where
-the route has 128-token ones (``w4a16_in_place_plan``): stream-K, and four K pieces for two
-(``W4A16_PIECES``); the rules on CPU, and the public fused op against the fp64 reference on
-those launches (forced as ``tools/bf16_weights_probe.py``'s "_sk256" form and
-``tools/stream_k_stretch_probe.py``'s "_pieces256x4", the launches the rules give at these
-token counts)."""
+the route has 128-token ones (``w4a16_in_place_route``): stream-K, and four or three K pieces
+(``W4A16_PIECES``) for two pieces or stream-K where those fit one wave; the rules on CPU, and
+the public fused op against the fp64 reference on those launches (forced as
+``tools/bf16_weights_probe.py``'s "_sk256" form and ``tools/stream_k_stretch_probe.py``'s
+"_pieces256x4" / "_pieces256x3", then as the rules give them)."""
 
 import importlib
 
@@ -16,15 +16,18 @@ fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 @pytest.mark.parametrize("m,two_i,want", [
     (2304, 1024, 256), (3072, 1024, 256), (4608, 1024, 256), (1792, 4096, 256),
+    (1280, 4096, 256),  # 160 tiles of 256 tokens: no K pieces in one wave
     (2500, 1024, 128),  # padded to 256-token tiles: not in place
     (1100, 1024, 128),
+    (768, 1024, 128),  # under W4A16_PIECES_MIN_M
 ])
 def test_rule(m, two_i, want):
     route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
     assert (route, plan) == ("stream_k", 128)
-    assert fused_module.w4a16_in_place_plan(m, two_i, False, True, route, plan) == want
-    assert fused_module.w4a16_in_place_plan(m, two_i, True, True, route, plan) == 128  # W4A4
-    assert fused_module.w4a16_in_place_plan(m, two_i, False, False, route, plan) == 128
+    rule = fused_module.w4a16_in_place_route
+    assert rule(m, two_i, False, True, route, plan) == ("stream_k", want)
+    assert rule(m, two_i, True, True, route, plan) == (route, 128)  # W4A4
+    assert rule(m, two_i, False, False, route, plan) == (route, 128)
 
 
 @pytest.mark.gpu
@@ -41,18 +44,21 @@ def test_public_fused_on_256_token_stream_k_matches_reference(monkeypatch, m):
 
 def test_pieces_rule(monkeypatch):
     """Two pieces of 128-token tiles become four of 256 in place where those fit one wave
-    (1024x7168 M = 1024: 128 CTAs), with ``W4A16_PIECES`` on."""
+    (1024x7168 M = 1024: 128 CTAs), the 128-token stream-K three (M = 1280: 120 CTAs)."""
     route, plan = fused_module.large_m_route(1024, 512, 7168)
     assert (route, plan) == ("pieces", (128, 2))
-    rule = fused_module.w4a16_in_place_plan
-    assert rule(1024, 1024, False, True, route, plan) == plan  # off until measured correct
-    monkeypatch.setattr(fused_module, "W4A16_PIECES", True)
-    assert rule(1024, 1024, False, True, route, plan) == (256, 4)
-    assert rule(1024, 1024, True, True, route, plan) == plan   # W4A4 loses on it
-    assert rule(1024, 1024, False, False, route, plan) == plan  # packed bytes: not in place
-    assert rule(768, 1024, False, True, route, plan) == plan   # under the in-place tokens
-    assert rule(1024, 2048, False, True, route, plan) == plan  # 256 CTAs: two waves
-    assert rule(1024, 1024, False, True, route, (128, 4)) == (128, 4)
+    rule = fused_module.w4a16_in_place_route
+    assert rule(1024, 1024, False, True, route, plan) == ("pieces", (256, 4))
+    assert rule(1280, 1024, False, True, "stream_k", 128) == ("pieces", (256, 3))
+    assert fused_module.large_m_route(1280, 512, 7168) == ("stream_k", 128)
+    assert rule(1024, 1024, True, True, route, plan) == (route, plan)   # W4A4 loses on it
+    assert rule(1024, 1024, False, False, route, plan) == (route, plan)  # bytes: not in place
+    assert rule(768, 1024, False, True, route, plan) == (route, plan)   # under the tokens
+    assert rule(1024, 2048, False, True, route, plan) == (route, plan)  # 256 CTAs: two waves
+    assert rule(1024, 1024, False, True, route, (128, 4)) == (route, (128, 4))
+    monkeypatch.setattr(fused_module, "W4A16_PIECES", False)
+    assert rule(1024, 1024, False, True, route, plan) == (route, plan)
+    assert rule(1280, 1024, False, True, "stream_k", 128) == ("stream_k", 256)
 
 
 def test_256_token_pieces_in_place_compile_for_sm90a():
@@ -63,7 +69,7 @@ def test_256_token_pieces_in_place_compile_for_sm90a():
                                                    one_tile_a_cta, quantizer_warps)
     from cute_kernels.testing import compile_only
 
-    tile_m, splits = fused_module.W4A16_PIECES_PLAN
+    tile_m, splits = 256, fused_module.W4A16_PIECES_SPLITS[0]
     ctas = splits * (1024 // tile_m) * (1024 // fused_module.TILE_N)
     order = KOrder.PERMUTED_IDENTITY
     quantizers = quantizer_warps(tile_m, 1, order,
@@ -79,8 +85,7 @@ def test_256_token_pieces_in_place_compile_for_sm90a():
     (1280, 512, (256, 3)),  # 112 k-tiles in three uneven pieces (the probe's "_pieces256x3")
 ])
 def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, plan):
-    """The forced launch, then (1024x7168 M = 1024) the public route with ``W4A16_PIECES``
-    on."""
+    """The forced launch, then (1024x7168) the public route, which takes it."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, False)
@@ -89,11 +94,29 @@ def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, p
         forced.setattr(fused_module, "large_m_route", lambda m, i, k: ("pieces", plan))
         for _ in range(2):
             _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
-    monkeypatch.setattr(fused_module, "W4A16_PIECES", True)
-    if m == 1024:
+    if i == 512:
         calls = []
         launch = fused_module.launch_large_m
         monkeypatch.setattr(fused_module, "launch_large_m",
                             lambda *args, **kw: calls.append((args[7], kw)) or launch(*args, **kw))
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
-        assert calls and all(c[0][0] == 256 and c[1]["splits"] == 4 for c in calls)
+        assert calls and all(c[0][0] == plan[0] and c[1]["splits"] == plan[1] for c in calls)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [512, 640])
+def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, m):
+    """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four K pieces of 128-token tiles
+    (512) and the 128-token stream-K (640) read the bf16 activations as they are."""
+    from cute_kernels import nvfp4_dequant
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    copies = []
+    reorder = nvfp4_dequant.reorder_k
+    monkeypatch.setattr(nvfp4_dequant, "reorder_k",
+                        lambda *args: copies.append(1) or reorder(*args))
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    for _ in range(2):
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+    assert not copies

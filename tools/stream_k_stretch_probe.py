@@ -5,7 +5,7 @@ whole 128-token tiles (two waves where they overflow one), whole / stream-K 256-
 256-token tiles in two / three / four / eight K pieces, W4A16 in place from 256 tokens ("ip"),
 cuBLAS + silu beside. (On bf16 activations "_whole128" takes the bf16 weights,
 ``bf16_weights_route``, and the route 256-token stream-K tiles where M is a multiple of 256,
-``w4a16_in_place_plan``.) Public calls on permuted words, ``large_m_route`` replaced for a
+``w4a16_in_place_route``.) Public calls on permuted words, ``large_m_route`` replaced for a
 form; graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -26,9 +26,13 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 # (4, 5: M = 1024 / 1536, W4A16 0.94x of cuBLAS + silu on two K pieces of 128-token tiles, W4A4
 # 0.87x at 1536 on the swapped kernel's pairs: the 256-token tiles in K pieces beside)
 POINTS = [(1024, 7168, 1100), (1024, 7168, 1280), (1024, 7168, 2500), (1024, 7168, 2816),
-          (1024, 7168, 1024), (1024, 7168, 1536), (1024, 7168, 512)]
+          (1024, 7168, 1024), (1024, 7168, 1536), (1024, 7168, 512),
+          (1024, 7168, 640), (1024, 7168, 768), (1024, 7168, 896)]
 # (6: M = 512, W4A16 0.95-1.00x on four K pieces of 128-token tiles after the reordering copy:
 # 256-token tiles in four / eight pieces, and the weights decoded in place from 256 tokens)
+# (7-9: M = 640 / 768 / 896, the 128-token stream-K that ``W4A16_IN_PLACE_NARROW_MIN_M`` now
+# decodes in place, against the copy ("_copy": the rule before it) and K pieces of 128-token
+# tiles, in place)
 
 
 def forced(route, plan):  # (the swapped kernel off: it takes 1536 / 2500 NVFP4 tokens first)
@@ -40,7 +44,9 @@ FORMS = {"": [], "_whole128": forced("whole", (128, 0)), "_whole256": forced("wh
          "_pieces256x3": forced("pieces", (256, 3)),
          "_pieces256x4": forced("pieces", (256, 4)), "_pieces256x8": forced("pieces", (256, 8)),
          "_ip": IN_PLACE, "_pieces256x4ip": forced("pieces", (256, 4)) + IN_PLACE,
-         "_pieces256x8ip": forced("pieces", (256, 8)) + IN_PLACE}
+         "_pieces256x8ip": forced("pieces", (256, 8)) + IN_PLACE,
+         "_copy": [(K_ORDER, "W4A16_IN_PLACE_NARROW_MIN_M", 1024)],
+         "_pieces128x2": forced("pieces", (128, 2)), "_pieces128x3": forced("pieces", (128, 3))}
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
