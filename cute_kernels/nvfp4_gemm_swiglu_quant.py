@@ -473,6 +473,24 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     return route
 
 
+# ``mid_m_launch``'s 128-token stream-K takes whole 128-token tiles in K pieces instead where
+# at least two pieces of each fit one wave (the most that fit, to STREAM_K_PIECES_MAX_SPLITS):
+# no stream-K ranges, every CTA one piece. H200 2026-12-03, session 59 call 2,
+# ``tools/stream_k_stretch_probe.py``, graph us, two rounds alike, stream-K / pieces (cuBLAS +
+# silu), NVFP4 activations; W4A16 in place: 1024x7168 M = 640 (three pieces) 26.84 / 26.10;
+# 28.91 / 28.27 (27.17), M = 768 (two) 28.51 / 28.23; 31.75 / 30.81 (32.6; W4A16 then takes
+# four pieces of 256-token tiles, 28.48), M = 896 (two) 30.91 / 28.60; 34.62 / 31.05 (27.78).
+STREAM_K_PIECES_MAX_SPLITS = 4
+
+
+def stream_k_pieces(m: int, two_i: int, k: int, sms: int = H200_SMS) -> int:
+    """K pieces for 128-token tiles in place of the 128-token stream-K (the comment above);
+    0 where fewer than two fit one wave or the weights are over ``PIECES_MAX_WEIGHTS``."""
+    tiles = -(-m // 128) * -(-two_i // TILE_N)
+    splits = min(STREAM_K_PIECES_MAX_SPLITS, sms // tiles)
+    return splits if splits >= 2 and two_i * k <= PIECES_MAX_WEIGHTS else 0
+
+
 def _route_before_wide_pieces(m: int, i: int, k: int) -> tuple[str, object]:
     """``large_m_route`` but for its last rule (``wide_pieces``)."""
     plan = split_route_plan(m, i, k)
@@ -482,6 +500,9 @@ def _route_before_wide_pieces(m: int, i: int, k: int) -> tuple[str, object]:
         kind, tile_m = mid
         if pieces and kind == "whole" and 2 * -(-m // tile_m) * -(-2 * i // TILE_N) < H200_SMS:
             return "pieces", plan[:2]
+        splits = stream_k_pieces(m, 2 * i, k) if kind == "stream_k" and tile_m == 128 else 0
+        if splits:
+            return "pieces", (128, splits)
         return ("whole", (tile_m, 0)) if kind == "whole" else ("stream_k", tile_m)
     if pieces:
         return "pieces", plan[:2]
@@ -720,7 +741,7 @@ W4A16_STREAM_K_TILE_M = 256
 # place). NVFP4 activations (a bf16 pass either way) lose on them: M = 1024 29.28 / 33.93,
 # M = 1280 38.74 / 44.98. Memcheck / racecheck clean (``tools/sanitize_w4a16_pieces.py``).
 W4A16_PIECES = True
-W4A16_PIECES_MIN_M = 1024
+W4A16_PIECES_MIN_M = 768
 W4A16_PIECES_SPLITS = (4, 3)
 
 

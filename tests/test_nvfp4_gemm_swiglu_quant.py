@@ -305,7 +305,8 @@ def test_large_m_route():
     # mid_m_launch's one wave of whole 64-token tiles in 128-token pieces (wide_pieces)
     assert large_m_route(256, 2048, 7168) == ("pieces", (128, 2))
     assert large_m_route(256, 1024, 2048) == ("whole", (64, 0))  # K 2048: short pieces
-    assert large_m_route(768, 512, 7168) == ("stream_k", 128)    # mid_m_launch, not split
+    assert large_m_route(1100, 512, 7168) == ("stream_k", 128)   # mid_m_launch, not split
+    assert large_m_route(768, 512, 7168) == ("pieces", (128, 2))  # its pieces in one wave
     assert large_m_route(64, 4608, 7168) == ("stream_k", 64)     # over 32 Mi values
     assert large_m_route(256, 18432, 7168) == ("stream_k", 256)
     assert large_m_route(4096, 18432, 7168)[0] == "whole"
@@ -372,7 +373,9 @@ def test_mid_m_launch_is_the_fastest_fused_launch_measured():
     # small weights: the split-K pieces where the launch is whole tiles under half the SMs
     assert large_m_route(256, 512, 7168)[0] == "pieces"       # 1024x7168: 32 64-token tiles
     assert large_m_route(512, 512, 7168)[0] == "pieces"       # 64
-    assert large_m_route(768, 512, 7168) == ("stream_k", 128)
+    # its 128-token stream-K as K pieces where two or more fit one wave (stream_k_pieces)
+    assert large_m_route(768, 512, 7168) == ("pieces", (128, 2))
+    assert large_m_route(1100, 512, 7168) == ("stream_k", 128)
     # one wave of whole 64-token tiles (mid_m_launch's) in 128-token pieces (wide_pieces)
     assert mid_m_launch(1024, 1024, 7168) == ("whole", 64)
     assert large_m_route(1024, 512, 7168) == ("pieces", (128, 2))  # 128 tiles
@@ -710,12 +713,24 @@ def test_large_m_matches_reference(m, i, k, fp4_a):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,route", [(520, "stream_k"), (1000, "pieces")])
+@pytest.mark.parametrize("m,route", [(520, ("pieces", (128, 3))), (700, ("pieces", (128, 2))),
+                                     (1000, ("pieces", (128, 2))), (1100, ("stream_k", 128))])
 def test_small_weight_mid_m_routes_match_reference(m, route):
-    """1024x7168: 128-token stream-K tiles at 513..640 tokens (MID_M_STREAM_K_MIN_K_TILES),
-    the wide pieces at 897..1024 (wide_pieces)."""
-    assert large_m_route(m, 512, 7168)[0] == route
+    """1024x7168: ``mid_m_launch``'s 128-token stream-K as K pieces at 513..896 tokens
+    (``stream_k_pieces``), the pieces at 897..1024 (split_route_plan), stream-K past them."""
+    assert large_m_route(m, 512, 7168) == route
     _check_large_m_routes(m, 512, 7168, True)
+
+
+def test_stream_k_pieces_rule():
+    """Two to four K pieces of whole 128-token tiles where they fit one wave."""
+    from cute_kernels.nvfp4_gemm_swiglu_quant import stream_k_pieces
+
+    assert [stream_k_pieces(m, 1024, 7168) for m in (513, 640, 641, 896, 1024, 1100)] == [
+        3, 3, 2, 2, 2, 0]
+    assert stream_k_pieces(128, 1024, 7168) == 4  # (the most kept to four)
+    assert stream_k_pieces(640, 36864, 7168) == 0  # weights over PIECES_MAX_WEIGHTS
+    assert stream_k_pieces(640, 1024, 7168, sms=78) == 0
 
 
 def _check_large_m_routes(m, i, k, fp4_a):

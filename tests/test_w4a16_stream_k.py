@@ -19,7 +19,6 @@ fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
     (1280, 4096, 256),  # 160 tiles of 256 tokens: no K pieces in one wave
     (2500, 1024, 128),  # padded to 256-token tiles: not in place
     (1100, 1024, 128),
-    (768, 1024, 128),  # under W4A16_PIECES_MIN_M
 ])
 def test_rule(m, two_i, want):
     route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
@@ -44,7 +43,8 @@ def test_public_fused_on_256_token_stream_k_matches_reference(monkeypatch, m):
 
 def test_pieces_rule(monkeypatch):
     """Two pieces of 128-token tiles become four of 256 in place where those fit one wave
-    (1024x7168 M = 1024: 128 CTAs), the 128-token stream-K three (M = 1280: 120 CTAs)."""
+    (1024x7168 M = 768 / 1024: 96 / 128 CTAs), the 128-token stream-K three (M = 1280: 120
+    CTAs)."""
     route, plan = fused_module.large_m_route(1024, 512, 7168)
     assert (route, plan) == ("pieces", (128, 2))
     rule = fused_module.w4a16_in_place_route
@@ -53,7 +53,8 @@ def test_pieces_rule(monkeypatch):
     assert fused_module.large_m_route(1280, 512, 7168) == ("stream_k", 128)
     assert rule(1024, 1024, True, True, route, plan) == (route, plan)   # W4A4 loses on it
     assert rule(1024, 1024, False, False, route, plan) == (route, plan)  # bytes: not in place
-    assert rule(768, 1024, False, True, route, plan) == (route, plan)   # under the tokens
+    assert rule(768, 1024, False, True, route, plan) == ("pieces", (256, 4))
+    assert rule(512, 1024, False, True, route, plan) == (route, plan)   # under the tokens
     assert rule(1024, 2048, False, True, route, plan) == (route, plan)  # 256 CTAs: two waves
     assert rule(1024, 1024, False, True, route, (128, 4)) == (route, (128, 4))
     monkeypatch.setattr(fused_module, "W4A16_PIECES", False)
@@ -83,6 +84,7 @@ def test_256_token_pieces_in_place_compile_for_sm90a():
     (1024, 512, (256, 4)),  # 1024x7168 as measured: 128 CTAs
     (1280, 192, (256, 4)),  # 384 rows, five token tiles
     (1280, 512, (256, 3)),  # 112 k-tiles in three uneven pieces (the probe's "_pieces256x3")
+    (768, 512, (256, 4)),  # three token tiles, 96 CTAs
 ])
 def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, plan):
     """The forced launch, then (1024x7168) the public route, which takes it."""
@@ -104,10 +106,10 @@ def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, p
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 640])
+@pytest.mark.parametrize("m", [512, 640, 896])
 def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, m):
-    """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four K pieces of 128-token tiles
-    (512) and the 128-token stream-K (640) read the bf16 activations as they are."""
+    """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four, three and two K pieces of
+    128-token tiles read the bf16 activations as they are."""
     from cute_kernels import nvfp4_dequant
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
