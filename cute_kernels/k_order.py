@@ -114,6 +114,14 @@ W4A16_IN_PLACE_MAX_N = 5120
 # (21.4); session 53 had 25.04 / 24.73 there on its route, and 4096-row weights losing 23-31%.
 W4A16_IN_PLACE_NARROW_N = 1024
 W4A16_IN_PLACE_NARROW_MIN_M = 512
+# ... and there a last token tile at least W4A16_IN_PLACE_TAIL_MIN_FILL full is read in place
+# too, the TMA filling it past M (its fill is slow where the tile is nearly empty: 9216x7168
+# M = 129, ``bf16_activations``). H200 2026-12-03 (session 59 call 4,
+# ``tools/w4a16_tail_probe.py``, graph us, two rounds alike, the fused op 1024x7168, copy / in
+# place (cuBLAS + silu), the last tile's fill): M = 700 (47%) 32.9 / 30.6 (25.1), M = 1000
+# (81%) 35.1 / 31.1 (31.6), M = 1100 (59%) 43.1 / 39.8 (32.2), M = 2500 (53%) 84.5 / 78.0
+# (59.3); codes equal but for 0-3 bytes (the K order inside a group rounds the sums).
+W4A16_IN_PLACE_TAIL_MIN_FILL = 0.45
 
 
 def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrder:
@@ -135,6 +143,14 @@ def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrd
     if w4a16_in_place(bf16_m, b.shape[0], padded):
         return KOrder.PERMUTED_IDENTITY
     return KOrder.PERMUTED
+
+
+def w4a16_tail_in_place(bf16_m: int, n: int, tile_m: int) -> bool:
+    """Whether ``bf16_m`` bf16 tokens on permuted words of ``n`` rows whose last ``tile_m``-token
+    tile is partial are read in place all the same (``W4A16_IN_PLACE_TAIL_MIN_FILL``); the
+    caller asks ``w4a16_in_place`` then as if unpadded."""
+    return (n <= W4A16_IN_PLACE_NARROW_N
+            and bf16_m % tile_m >= W4A16_IN_PLACE_TAIL_MIN_FILL * tile_m)
 
 
 def w4a16_in_place(bf16_m: int, n: int, padded: bool) -> bool:

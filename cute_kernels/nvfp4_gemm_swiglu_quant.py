@@ -49,7 +49,7 @@ from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .bf16_weights import bf16_weights
-from .k_order import KOrder, w4a16_in_place, wgmma_k_order
+from .k_order import KOrder, w4a16_in_place, w4a16_tail_in_place, wgmma_k_order
 from .large_m_plans import (fused_stream_k_options, large_m_config, mid_m_launch,
                             packed_widens, pdl_trigger_plan, pieces_pair,
                             plain_launch_options, plain_plan,
@@ -813,7 +813,8 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         k_order = KOrder.BF16  # bf16 a as it is, the weights through their pass
         acts, weights = a, bf16_weights(w, w_sf)
     else:
-        k_order = wgmma_k_order(w, m if a_sf is None else 0, rows != m)
+        padded = rows != m and not w4a16_tail_in_place(m, two_i, config[0])
+        k_order = wgmma_k_order(w, m if a_sf is None else 0, padded)
         acts, weights = bf16_activations(a, a_sf, k_order, rows, spread), w
     launch_large_m(acts, weights, w_sf, alpha, out_global_scale, out, out_sf, config,
                    stream_k=stream_k, k_order=k_order, **options)

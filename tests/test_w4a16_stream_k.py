@@ -106,10 +106,12 @@ def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, p
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 640, 896])
+@pytest.mark.parametrize("m", [512, 640, 896, 700, 1100, 2500])
 def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, m):
     """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four, three and two K pieces of
-    128-token tiles read the bf16 activations as they are."""
+    128-token tiles read the bf16 activations as they are; so do token tails whose last tile
+    is at least ``W4A16_IN_PLACE_TAIL_MIN_FILL`` full (700: two K pieces, 1100 / 2500: the
+    128-token stream-K), the TMA filling that tile past M."""
     from cute_kernels import nvfp4_dequant
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
@@ -122,3 +124,17 @@ def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, 
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
     assert not copies
+
+
+def test_tail_in_place_rule():
+    """Narrow weights read a partial last token tile in place from the fill that measured
+    faster (47%: 1024x7168 M = 700 on 128-token tiles); nearly empty tiles keep the copy."""
+    from cute_kernels.k_order import W4A16_IN_PLACE_NARROW_N, w4a16_tail_in_place
+
+    n = W4A16_IN_PLACE_NARROW_N
+    assert [w4a16_tail_in_place(m, n, 128) for m in (700, 1000, 1100, 2500)] == [True] * 4
+    assert not w4a16_tail_in_place(513, n, 128)
+    assert not w4a16_tail_in_place(1025, n, 128)
+    assert not w4a16_tail_in_place(700, n + 64, 128)  # wider weights: not measured
+    assert w4a16_tail_in_place(700, n, 256)  # 188 of 256 rows
+    assert not w4a16_tail_in_place(300, n, 256)  # 44 of 256
