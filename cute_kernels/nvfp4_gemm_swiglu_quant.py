@@ -738,8 +738,9 @@ W4A16_STREAM_K_TILE_M = 256
 # ``tools/stream_k_stretch_probe.py``, graph us, two rounds alike, route / four / three pieces
 # (cuBLAS + silu): 1024x7168 M = 1024 31.23 / 30.16 / 38.55 (29.91), M = 1280 (stream-K)
 # 43.05 / 46.79 (160 CTAs) / 39.72 (33.86); M = 512: 22.47 (in place 20.97) / 25.96 (in
-# place). NVFP4 activations (a bf16 pass either way) lose on them: M = 1024 29.28 / 33.93,
-# M = 1280 38.74 / 44.98. Memcheck / racecheck clean (``tools/sanitize_w4a16_pieces.py``).
+# place); call 2, M = 768 (two pieces of 128-token tiles, in place) 30.81 / 28.48 (32.58).
+# NVFP4 activations (a bf16 pass either way) lose on them: M = 1024 29.28 / 33.93, M = 1280
+# 38.74 / 44.98. Memcheck / racecheck clean (``tools/sanitize_w4a16_pieces.py``).
 W4A16_PIECES = True
 W4A16_PIECES_MIN_M = 768
 W4A16_PIECES_SPLITS = (4, 3)
