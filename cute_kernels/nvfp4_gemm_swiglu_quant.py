@@ -756,7 +756,7 @@ def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route:
             or not w4a16_in_place(m, two_i, m % W4A16_STREAM_K_TILE_M != 0)):
         return route, plan
     if W4A16_PIECES and (route, plan) in (("pieces", (128, 2)), ("stream_k", 128)):
-        tiles = (m // W4A16_STREAM_K_TILE_M) * -(-two_i // TILE_N)
+        tiles = -(-m // W4A16_STREAM_K_TILE_M) * -(-two_i // TILE_N)
         for splits in W4A16_PIECES_SPLITS:
             if splits * tiles <= sms:
                 return "pieces", (W4A16_STREAM_K_TILE_M, splits)

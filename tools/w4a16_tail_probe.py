@@ -1,8 +1,9 @@
 """W4A16 (bf16 activations) on permuted words where the token count leaves the last token tile
 partial: the public fused op as it is (``reorder_k``'s copy into whole tiles, zero rows past
 M) against the same launch reading the activations in place with the TMA filling the last
-tile past M ("_tail": ``k_order.w4a16_in_place`` asked as if unpadded), NVFP4 activations'
-route and cuBLAS + silu beside. Prints the two W4A16 outputs' differing code bytes (the K
+tile past M ("_tail": ``k_order.w4a16_in_place`` asked as if unpadded, since session 59 the
+route on narrow weights whose last tile is 45% full; "_tail256": the fused op's 256-token
+plans too, ``w4a16_in_place_route``), NVFP4 activations' route and cuBLAS + silu beside. Prints the two W4A16 outputs' differing code bytes (the K
 order inside a group changes the fp32 rounding: a step at rounding boundaries). Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -21,9 +22,13 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"),
           importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")]
 IN_PLACE = K_ORDER.w4a16_in_place
 TAIL = [(K_ORDER, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
+TAIL256 = TAIL + [(ROUTED[1], "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 
 # 1024x7168: two K pieces of 128-token tiles (700), the 128-token stream-K (1100, 2500)
-POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168, 1000)]
+POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168, 1000),
+          # (4-8: emptier last tiles, 22% / 16% / 28%, on 1024x7168; 4096-row weights)
+          (1024, 7168, 540), (1024, 7168, 660), (1024, 7168, 1060), (4096, 7168, 1100),
+          (4096, 7168, 2500)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -40,6 +45,7 @@ for n, k, m in select_shapes(POINTS):
     variants = {
         "w16": (gate_up, lambda w: fused(w, [], x, None)),
         "w16_tail": (gate_up, lambda w: fused(w, TAIL, x, None)),
+        "w16_tail256": (gate_up, lambda w: fused(w, TAIL256, x, None)),
         "fp4": (gate_up, lambda w: fused(w, [], a4, a4_sf)),
         "cublas_silu": (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w)),
     }
