@@ -723,8 +723,9 @@ def bf16_weights_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, tile
 
 # bf16 activations (W4A16) on permuted words that the stream-K route cuts into 128-token tiles
 # take 256-token ones where those need no padding (M a multiple of 256), so that the weights
-# decode in place (``wgmma_k_order``: from W4A16_IN_PLACE_MIN_M tokens, up to
-# W4A16_IN_PLACE_MAX_N rows) on twice the tokens a decode: it hides there, not on 128. H200
+# decode in place (``k_order.w4a16_in_place``: from W4A16_IN_PLACE_MIN_M tokens, or
+# W4A16_IN_PLACE_NARROW_MIN_M on narrow weights, up to W4A16_IN_PLACE_MAX_N rows) on twice
+# the tokens a decode: it hides there, not on 128. H200
 # 2026-12-03 (session 57 calls 4, 5, ``tools/bf16_weights_probe.py``, graph us, two rounds
 # alike, 128 / 256 (cuBLAS + silu)): 1024x7168 M = 1280 43.40 / 43.17 (33.51), M = 2304 68.63 /
 # 59.84 (58.14), M = 2816 78.99 / 64.53 (65.32), M = 3072 88.95 / 71.99 (70.86), M = 4608

@@ -3,8 +3,9 @@ partial: the public fused op as it is (``reorder_k``'s copy into whole tiles, ze
 M) against the same launch reading the activations in place with the TMA filling the last
 tile past M ("_tail": ``k_order.w4a16_in_place`` asked as if unpadded, since session 59 the
 route on narrow weights whose last tile is 45% full; "_tail256": the fused op's 256-token
-plans too, ``w4a16_in_place_route``), NVFP4 activations' route and cuBLAS + silu beside. Prints the two W4A16 outputs' differing code bytes (the K
-order inside a group changes the fp32 rounding: a step at rounding boundaries). Graph us,
+plans too, ``w4a16_in_place_route``), NVFP4 activations' route and cuBLAS + silu beside.
+Prints the two W4A16 outputs' differing code bytes (the K order inside a group changes the
+fp32 rounding: a step at rounding boundaries). Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -18,11 +19,11 @@ from cute_kernels import nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 K_ORDER = importlib.import_module("cute_kernels.k_order")
-ROUTED = [importlib.import_module("cute_kernels.large_m_plans"),
-          importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")]
+FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 IN_PLACE = K_ORDER.w4a16_in_place
 TAIL = [(K_ORDER, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
-TAIL256 = TAIL + [(ROUTED[1], "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
+TAIL256 = TAIL + [(FUSED, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 
 # 1024x7168: two K pieces of 128-token tiles (700), the 128-token stream-K (1100, 2500)
 POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168, 1000),
