@@ -745,6 +745,12 @@ W4A16_STREAM_K_TILE_M = 256
 W4A16_PIECES = True
 W4A16_PIECES_MIN_M = 768
 W4A16_PIECES_SPLITS = (4, 3)
+# Both hold on token tails whose last 256-token tile ``k_order.w4a16_tail_in_place`` reads in
+# place (narrow weights, the tile at least W4A16_IN_PLACE_TAIL_MIN_FILL full): no copy, the
+# TMA filling the tile past M. H200 2026-12-03 (session 60 call 2, ``tools/w4a16_tail_probe.py``,
+# graph us, two rounds alike, 128-token stream-K with the tail in place / 256-token stream-K
+# in place (cuBLAS + silu)): 1024x7168 M = 2500 78.3 / 65.7 (59.7).
+W4A16_256_ON_TAILS = True
 
 
 def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
@@ -752,9 +758,11 @@ def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route:
     """``large_m_route``'s ``(route, plan)``, or the 256-token tiles' for W4A16's stream-K
     launches (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_SPLITS``) that then
     decode in place (the comments above)."""
-    # (256-token tiles: padded unless M is a multiple of 256)
+    # (256-token tiles: padded unless M is a multiple of 256 or the tail is read in place)
+    padded = m % W4A16_STREAM_K_TILE_M != 0 and not (
+        W4A16_256_ON_TAILS and w4a16_tail_in_place(m, two_i, W4A16_STREAM_K_TILE_M))
     if (a_fp4 or not permuted or m < W4A16_PIECES_MIN_M
-            or not w4a16_in_place(m, two_i, m % W4A16_STREAM_K_TILE_M != 0)):
+            or not w4a16_in_place(m, two_i, padded)):
         return route, plan
     if W4A16_PIECES and (route, plan) in (("pieces", (128, 2)), ("stream_k", 128)):
         tiles = -(-m // W4A16_STREAM_K_TILE_M) * -(-two_i // TILE_N)

@@ -17,8 +17,9 @@ fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 @pytest.mark.parametrize("m,two_i,want", [
     (2304, 1024, 256), (3072, 1024, 256), (4608, 1024, 256), (1792, 4096, 256),
     (1280, 4096, 256),  # 160 tiles of 256 tokens: no K pieces in one wave
-    (2500, 1024, 128),  # padded to 256-token tiles: not in place
+    (2100, 1024, 128),  # padded to 256-token tiles (52 rows in the last): not in place
     (1100, 1024, 128),
+    (2500, 1024, 256),  # the last 256-token tile 77% full: read in place (W4A16_256_ON_TAILS)
 ])
 def test_rule(m, two_i, want):
     route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
@@ -57,6 +58,15 @@ def test_pieces_rule(monkeypatch):
     assert rule(512, 1024, False, True, route, plan) == (route, plan)   # under the tokens
     assert rule(1024, 2048, False, True, route, plan) == (route, plan)  # 256 CTAs: two waves
     assert rule(1024, 1024, False, True, route, (128, 4)) == (route, (128, 4))
+    # token tails whose last 256-token tile is read in place (W4A16_256_ON_TAILS)
+    assert rule(1000, 1024, False, True, route, plan) == ("pieces", (256, 4))
+    assert rule(1200, 1024, False, True, "stream_k", 128) == ("pieces", (256, 3))
+    assert rule(1100, 1024, False, True, "stream_k", 128) == ("stream_k", 128)  # 76 rows
+    assert rule(1000, 4096, False, True, route, plan) == (route, plan)  # wide: not measured
+    with monkeypatch.context() as off:
+        off.setattr(fused_module, "W4A16_256_ON_TAILS", False)
+        assert rule(1000, 1024, False, True, route, plan) == (route, plan)
+        assert rule(2500, 1024, False, True, "stream_k", 128) == ("stream_k", 128)
     monkeypatch.setattr(fused_module, "W4A16_PIECES", False)
     assert rule(1024, 1024, False, True, route, plan) == (route, plan)
     assert rule(1280, 1024, False, True, "stream_k", 128) == ("stream_k", 256)
@@ -106,12 +116,13 @@ def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, p
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 640, 896, 700, 1100, 2500])
+@pytest.mark.parametrize("m", [512, 640, 896, 700, 1100, 2500, 1000, 1200])
 def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, m):
     """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four, three and two K pieces of
     128-token tiles read the bf16 activations as they are; so do token tails whose last tile
-    is at least ``W4A16_IN_PLACE_TAIL_MIN_FILL`` full (700: two K pieces, 1100 / 2500: the
-    128-token stream-K), the TMA filling that tile past M."""
+    is at least ``W4A16_IN_PLACE_TAIL_MIN_FILL`` full (700: two K pieces, 1100: the 128-token
+    stream-K; on 256-token tiles, ``W4A16_256_ON_TAILS``: 1000 / 1200 four / three K pieces,
+    2500 stream-K), the TMA filling that tile past M."""
     from cute_kernels import nvfp4_dequant
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 

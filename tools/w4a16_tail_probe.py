@@ -1,13 +1,14 @@
 """W4A16 (bf16 activations) on permuted words where the token count leaves the last token tile
-partial: the public fused op as it is (``reorder_k``'s copy into whole tiles, zero rows past
-M) against the same launch reading the activations in place with the TMA filling the last
-tile past M ("_tail": ``k_order.w4a16_in_place`` asked as if unpadded, since session 59 the
-route on narrow weights whose last tile is 45% full; "_tail256": the fused op's 256-token
-plans too, ``w4a16_in_place_route``), NVFP4 activations' route and cuBLAS + silu beside.
-Prints the two W4A16 outputs' differing code bytes (the K order inside a group changes the
-fp32 rounding: a step at rounding boundaries). Graph us,
-interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+partial: ``reorder_k``'s copy into whole tiles (zero rows past M) against reading the
+activations in place with the TMA filling the last tile past M. Forms: "w16" the public route;
+"w16_s59" session 59's (narrow weights' tails at least 45% full in place on the route's
+tiles, ``k_order.w4a16_tail_in_place``); "w16_copy" session 58's (every tail copied);
+"w16_tail" any tail in place (``k_order.w4a16_in_place`` asked as if unpadded);
+"w16_tail256" that and the fused op's 256-token plans (``w4a16_in_place_route``) on any tail;
+NVFP4 activations' route and cuBLAS + silu beside. Prints the public and "w16_copy" outputs'
+differing code bytes (the K order inside a group changes the fp32 rounding: a step at
+rounding boundaries). Graph us, interleaved, two rounds; one point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -24,12 +25,21 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 IN_PLACE = K_ORDER.w4a16_in_place
 TAIL = [(K_ORDER, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 TAIL256 = TAIL + [(FUSED, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
+NO_256_TAILS = [(FUSED, "W4A16_256_ON_TAILS", False)]  # session 59's public route
+COPY = NO_256_TAILS + [(K_ORDER, "W4A16_IN_PLACE_TAIL_MIN_FILL", 2.0)]  # session 58's
 
 # 1024x7168: two K pieces of 128-token tiles (700), the 128-token stream-K (1100, 2500)
 POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168, 1000),
           # (4-8: emptier last tiles, 22% / 16% / 28%, on 1024x7168; 4096-row weights)
           (1024, 7168, 540), (1024, 7168, 660), (1024, 7168, 1060), (4096, 7168, 1100),
-          (4096, 7168, 2500)]
+          (4096, 7168, 2500),
+          # (9-13: the 128-token tail rule on three K pieces (530 14% full, 580 53%), two
+          # (800 25%) and stream-K (1030 5%, 1300 16%); 14-18: session 60's 256-token plans
+          # on tails, ``W4A16_256_ON_TAILS``: four / three K pieces (1000, 1200), stream-K
+          # (2200, 3000, 5000); 19-20: 4096-row weights' 256-token stream-K on tails)
+          (1024, 7168, 530), (1024, 7168, 580), (1024, 7168, 800), (1024, 7168, 1030),
+          (1024, 7168, 1300), (1024, 7168, 1000), (1024, 7168, 1200), (1024, 7168, 2200),
+          (1024, 7168, 3000), (1024, 7168, 5000), (4096, 7168, 2200), (4096, 7168, 3500)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -38,14 +48,16 @@ for n, k, m in select_shapes(POINTS):
     fused = public_fused(ROUTED)
     if not warm_only():
         w = gate_up[0]
-        copy = nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)[0]
-        with routing(TAIL, ROUTED):
-            tail = nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)[0]
-        print(f"{n}x{k} M={m}: tail / copy code bytes differing "
-              f"{(tail != copy).sum().item()} of {copy.numel()}")
+        public = nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)[0]
+        with routing(COPY, ROUTED):
+            copy = nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)[0]
+        print(f"{n}x{k} M={m}: public / copy code bytes differing "
+              f"{(public != copy).sum().item()} of {copy.numel()}")
     variants = {
         "w16": (gate_up, lambda w: fused(w, [], x, None)),
-        "w16_tail": (gate_up, lambda w: fused(w, TAIL, x, None)),
+        "w16_s59": (gate_up, lambda w: fused(w, NO_256_TAILS, x, None)),
+        "w16_copy": (gate_up, lambda w: fused(w, COPY, x, None)),
+        "w16_tail": (gate_up, lambda w: fused(w, TAIL + NO_256_TAILS, x, None)),
         "w16_tail256": (gate_up, lambda w: fused(w, TAIL256, x, None)),
         "fp4": (gate_up, lambda w: fused(w, [], a4, a4_sf)),
         "cublas_silu": (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w)),
