@@ -114,13 +114,23 @@ W4A16_IN_PLACE_MAX_N = 5120
 # (21.4); session 53 had 25.04 / 24.73 there on its route, and 4096-row weights losing 23-31%.
 W4A16_IN_PLACE_NARROW_N = 1024
 W4A16_IN_PLACE_NARROW_MIN_M = 512
-# ... and there a last token tile at least W4A16_IN_PLACE_TAIL_MIN_FILL full is read in place
-# too, the TMA filling it past M (its fill is slow where the tile is nearly empty: 9216x7168
-# M = 129, ``bf16_activations``). H200 2026-12-03 (session 59 call 4,
-# ``tools/w4a16_tail_probe.py``, graph us, two rounds alike, the fused op 1024x7168, copy / in
-# place (cuBLAS + silu), the last tile's fill): M = 700 (47%) 32.9 / 30.6 (25.1), M = 1000
-# (81%) 35.1 / 31.1 (31.6), M = 1100 (59%) 43.1 / 39.8 (32.2), M = 2500 (53%) 84.5 / 78.0
-# (59.3); codes equal but for 0-3 bytes (the K order inside a group rounds the sums).
+# Token tails (the last token tile partial) are read in place too, the TMA filling the tile past M
+# (``W4A16_IN_PLACE_TAIL``, the fused op's ``_large_m``): on narrow weights' tiles of up to 128
+# tokens whatever the fill; on tiles of W4A16_IN_PLACE_TAIL_WIDE_TILE_M tokens, of weights up to
+# W4A16_IN_PLACE_MAX_N rows, where the last tile is at least W4A16_IN_PLACE_TAIL_MIN_FILL full. The
+# copy costs more than the fill: session 24's slow fill (9216x7168 M = 129, ``bf16_activations``)
+# was a one-token tile on a 64-token launch. H200 2026-12-03 (``tools/w4a16_tail_probe.py``, graph
+# us, two rounds alike, the fused op, copy / in place (cuBLAS + silu), the last tile's fill):
+# session 59 call 4, 1024x7168 M = 700 (47%) 32.9 / 30.6 (25.1), M = 1000 (81%) 35.1 / 31.1 (31.6),
+# M = 1100 (59%) 43.1 / 39.8 (32.2), M = 2500 (53%) 84.5 / 78.0 (59.3); session 60 calls 2-3, M =
+# 660 (16%) 32.6 / 30.6 (23.3), M = 800 (25%) 33.2 / 31.0 (27.8), M = 1030 (5%) 42.6 / 39.9 (31.7),
+# M = 1060 (28%) 42.9 / 39.7 (32.1), M = 1300 (16%) 48.4 / 45.2 (35.2); 4096x7168 on 256-token tiles
+# M = 2200 (59%) 202.9 / 193.7 (195.8), M = 2500 (77%) 237.6 / 224.9-227.8 (217.9), M = 3500 (67%)
+# 354.6 / 335.4-337.6 (310.7), but on 128-token tiles M = 1100 106.4 / 127.9. Codes equal to the
+# copy route's but for 0-6 bytes (the K order inside a group rounds the sums). The fused op's three
+# K pieces of 128-token tiles keep the copy (its comment).
+W4A16_IN_PLACE_TAIL = True
+W4A16_IN_PLACE_TAIL_WIDE_TILE_M = 256
 W4A16_IN_PLACE_TAIL_MIN_FILL = 0.45
 
 
@@ -147,9 +157,13 @@ def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrd
 
 def w4a16_tail_in_place(bf16_m: int, n: int, tile_m: int) -> bool:
     """Whether ``bf16_m`` bf16 tokens on permuted words of ``n`` rows whose last ``tile_m``-token
-    tile is partial are read in place all the same (``W4A16_IN_PLACE_TAIL_MIN_FILL``); the
-    caller asks ``w4a16_in_place`` then as if unpadded."""
-    return (n <= W4A16_IN_PLACE_NARROW_N
+    tile is partial are read in place all the same (``W4A16_IN_PLACE_TAIL``, the comment
+    above); the caller asks ``w4a16_in_place`` then as if unpadded."""
+    if not W4A16_IN_PLACE_TAIL:
+        return False
+    if tile_m < W4A16_IN_PLACE_TAIL_WIDE_TILE_M:
+        return n <= W4A16_IN_PLACE_NARROW_N
+    return (n <= W4A16_IN_PLACE_MAX_N
             and bf16_m % tile_m >= W4A16_IN_PLACE_TAIL_MIN_FILL * tile_m)
 
 

@@ -746,11 +746,29 @@ W4A16_PIECES = True
 W4A16_PIECES_MIN_M = 768
 W4A16_PIECES_SPLITS = (4, 3)
 # Both hold on token tails whose last 256-token tile ``k_order.w4a16_tail_in_place`` reads in
-# place (narrow weights, the tile at least W4A16_IN_PLACE_TAIL_MIN_FILL full): no copy, the
-# TMA filling the tile past M. H200 2026-12-03 (session 60 call 2, ``tools/w4a16_tail_probe.py``,
-# graph us, two rounds alike, 128-token stream-K with the tail in place / 256-token stream-K
-# in place (cuBLAS + silu)): 1024x7168 M = 2500 78.3 / 65.7 (59.7).
+# place (at least 45% full): no copy, the TMA filling the tile past M. H200 2026-12-03
+# (session 60 calls 2-3, ``tools/w4a16_tail_probe.py``, graph us, two rounds alike, 128-token
+# tiles with the tail in place / 256-token tiles in place (cuBLAS + silu)): 1024x7168 M = 1000
+# (four K pieces) 31.3 / 29.6 (30.6), M = 1200 (three) 43.2 / 38.9 (32.7), stream-K M = 2200
+# 68.3 / 58.7 (54.2), M = 2500 78.3 / 65.7 (59.7), M = 3000 89.2 / 72.2 (70.2), M = 5000
+# 162.2 / 149.9 (108.5). Emptier last tiles stay on 128 tokens (M = 1300, 8% of 256: 45.2 /
+# 46.4).
 W4A16_256_ON_TAILS = True
+# W4A16 on three K pieces of 128-token tiles (1024x7168 at 513..640 tokens) keeps the
+# reordering copy: the in-place decode lost there, tail or not. H200 2026-12-03 (session 60
+# calls 2-3, ``tools/w4a16_tail_probe.py``, graph us, copy / in place): M = 530 27.45 / 28.23,
+# M = 540 27.65 / 28.35, M = 580 27.38 / 28.28; session 59 call 3, M = 640 28.05 / 28.34. On
+# four pieces (M = 512) and two (641..1024 tokens) it won (``k_order``'s comments).
+W4A16_COPY_ON_PIECES = ((128, 3),)  # (token tile, K pieces)
+
+
+def w4a16_copied(m: int, two_i: int, tile_m: int, options: dict) -> bool:
+    """Whether ``_large_m``'s launch on ``tile_m``-token tiles with ``options`` takes bf16
+    activations through ``reorder_k``'s copy whatever ``k_order.w4a16_in_place`` says: a
+    partial last tile not read in place (``w4a16_tail_in_place``), or three K pieces of
+    128-token tiles (the comment above)."""
+    tail = m % tile_m != 0 and not w4a16_tail_in_place(m, two_i, tile_m)
+    return tail or (tile_m, options.get("splits")) in W4A16_COPY_ON_PIECES
 
 
 def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route: str,
@@ -823,8 +841,8 @@ def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
         k_order = KOrder.BF16  # bf16 a as it is, the weights through their pass
         acts, weights = a, bf16_weights(w, w_sf)
     else:
-        padded = rows != m and not w4a16_tail_in_place(m, two_i, config[0])
-        k_order = wgmma_k_order(w, m if a_sf is None else 0, padded)
+        k_order = wgmma_k_order(w, m if a_sf is None else 0,
+                                w4a16_copied(m, two_i, config[0], options))
         acts, weights = bf16_activations(a, a_sf, k_order, rows, spread), w
     launch_large_m(acts, weights, w_sf, alpha, out_global_scale, out, out_sf, config,
                    stream_k=stream_k, k_order=k_order, **options)

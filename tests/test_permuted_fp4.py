@@ -336,8 +336,9 @@ def test_fused_words_in_place_equal_packed_bytes_in_place(config, stream_k):
 def test_w4a16_in_place_route(monkeypatch, m):
     """With ``W4A16_IN_PLACE_MIN_M`` reached, bf16 activations that fill whole token tiles go
     to the kernel as they are (no ``reorder_k``), the others through the copy, except in the
-    fused op on narrow weights whose last token tile is filled enough (``w4a16_tail_in_place``:
-    300 tokens on 64-token tiles); all match the reference, ``nvfp4_gemm`` and the fused op."""
+    fused op on narrow weights, whose partial last token tile is read in place
+    (``w4a16_tail_in_place``: 300 tokens on 64-token tiles); all match the reference,
+    ``nvfp4_gemm`` and the fused op."""
     from cute_kernels import k_order, nvfp4_dequant
     from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
 

@@ -116,13 +116,13 @@ def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, p
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 640, 896, 700, 1100, 2500, 1000, 1200])
+@pytest.mark.parametrize("m", [512, 896, 700, 1030, 1100, 2500, 1000, 1200, 580])
 def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, m):
-    """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four, three and two K pieces of
-    128-token tiles read the bf16 activations as they are; so do token tails whose last tile
-    is at least ``W4A16_IN_PLACE_TAIL_MIN_FILL`` full (700: two K pieces, 1100: the 128-token
-    stream-K; on 256-token tiles, ``W4A16_256_ON_TAILS``: 1000 / 1200 four / three K pieces,
-    2500 stream-K), the TMA filling that tile past M."""
+    """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four and two K pieces of
+    128-token tiles read the bf16 activations as they are; so do token tails, the TMA filling
+    the last tile past M (700: two K pieces, 1030 / 1100: the 128-token stream-K, whatever the
+    fill; on 256-token tiles from 45% full, ``W4A16_256_ON_TAILS``: 1000 / 1200 four / three K
+    pieces, 2500 stream-K). Three K pieces of 128-token tiles (580) take the copy."""
     from cute_kernels import nvfp4_dequant
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
@@ -134,18 +134,47 @@ def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, 
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
-    assert not copies
+    assert bool(copies) == (m == 580), copies
 
 
 def test_tail_in_place_rule():
-    """Narrow weights read a partial last token tile in place from the fill that measured
-    faster (47%: 1024x7168 M = 700 on 128-token tiles); nearly empty tiles keep the copy."""
-    from cute_kernels.k_order import W4A16_IN_PLACE_NARROW_N, w4a16_tail_in_place
+    """Narrow weights read a partial last token tile of up to 128 tokens in place whatever its
+    fill (1024x7168 M = 1030: 6 rows); 256-token tiles from 45% full, on weights up to
+    ``W4A16_IN_PLACE_MAX_N`` rows (4096x7168 M = 2200 / 2500 / 3500); wider weights' 128-token
+    tails keep the copy (4096x7168 M = 1100 lost 20% in place)."""
+    from cute_kernels.k_order import (W4A16_IN_PLACE_MAX_N, W4A16_IN_PLACE_NARROW_N,
+                                      w4a16_tail_in_place)
 
     n = W4A16_IN_PLACE_NARROW_N
-    assert [w4a16_tail_in_place(m, n, 128) for m in (700, 1000, 1100, 2500)] == [True] * 4
-    assert not w4a16_tail_in_place(513, n, 128)
-    assert not w4a16_tail_in_place(1025, n, 128)
-    assert not w4a16_tail_in_place(700, n + 64, 128)  # wider weights: not measured
+    assert all(w4a16_tail_in_place(m, n, 128) for m in (700, 1000, 1030, 1100, 1300, 2500))
+    assert w4a16_tail_in_place(300, n, 64)
+    assert not w4a16_tail_in_place(1100, 4096, 128)
     assert w4a16_tail_in_place(700, n, 256)  # 188 of 256 rows
     assert not w4a16_tail_in_place(300, n, 256)  # 44 of 256
+    assert all(w4a16_tail_in_place(m, 4096, 256) for m in (2200, 2500, 3500))
+    assert not w4a16_tail_in_place(2100, 4096, 256)  # 52 of 256
+    assert not w4a16_tail_in_place(2500, W4A16_IN_PLACE_MAX_N + 1024, 256)
+
+
+def test_three_pieces_keep_the_copy():
+    """W4A16 on three K pieces of 128-token tiles (1024x7168 at 513..640 tokens) keeps the
+    reordering copy, tail or not; 256-token tiles in three pieces (1200) read in place."""
+    from cute_kernels.k_order import KOrder
+
+    assert fused_module.W4A16_COPY_ON_PIECES == ((128, 3),)
+    for m, want in ((580, KOrder.PERMUTED), (640, KOrder.PERMUTED),
+                    (700, KOrder.PERMUTED_IDENTITY), (1200, KOrder.PERMUTED_IDENTITY)):
+        assert _order(m, 1024) == want, m
+
+
+def _order(m, two_i, k=7168):
+    """The K order ``_large_m`` gives W4A16 on permuted words, from its route on the CPU."""
+    import torch
+
+    from cute_kernels.k_order import wgmma_k_order
+
+    route, plan = fused_module.w4a16_in_place_route(
+        m, two_i, False, True, *fused_module.large_m_route(m, two_i // 2, k))
+    config, _, options = fused_module.route_launch(route, plan, m, two_i, k)
+    copied = fused_module.w4a16_copied(m, two_i, config[0], options)
+    return wgmma_k_order(torch.empty(two_i, 1, dtype=torch.int32), m, copied)

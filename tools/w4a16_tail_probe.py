@@ -2,7 +2,7 @@
 partial: ``reorder_k``'s copy into whole tiles (zero rows past M) against reading the
 activations in place with the TMA filling the last tile past M. Forms: "w16" the public route;
 "w16_s59" session 59's (narrow weights' tails at least 45% full in place on the route's
-tiles, ``k_order.w4a16_tail_in_place``); "w16_copy" session 58's (every tail copied);
+tiles, three K pieces too); "w16_copy" session 58's (every tail copied);
 "w16_tail" any tail in place (``k_order.w4a16_in_place`` asked as if unpadded);
 "w16_tail256" that and the fused op's 256-token plans (``w4a16_in_place_route``) on any tail;
 NVFP4 activations' route and cuBLAS + silu beside. Prints the public and "w16_copy" outputs'
@@ -25,8 +25,11 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 IN_PLACE = K_ORDER.w4a16_in_place
 TAIL = [(K_ORDER, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 TAIL256 = TAIL + [(FUSED, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
-NO_256_TAILS = [(FUSED, "W4A16_256_ON_TAILS", False)]  # session 59's public route
-COPY = NO_256_TAILS + [(K_ORDER, "W4A16_IN_PLACE_TAIL_MIN_FILL", 2.0)]  # session 58's
+NO_256_TAILS = [(FUSED, "W4A16_256_ON_TAILS", False)]
+COPY = NO_256_TAILS + [(K_ORDER, "W4A16_IN_PLACE_TAIL", False)]  # session 58's
+S59 = NO_256_TAILS + [  # session 59's: narrow weights' tails in place from 45% on any tile
+    (FUSED, "w4a16_tail_in_place", lambda m, n, t: n <= 1024 and m % t >= 0.45 * t),
+    (FUSED, "W4A16_COPY_ON_PIECES", ())]
 
 # 1024x7168: two K pieces of 128-token tiles (700), the 128-token stream-K (1100, 2500)
 POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168, 1000),
@@ -39,7 +42,11 @@ POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168
           # (2200, 3000, 5000); 19-20: 4096-row weights' 256-token stream-K on tails)
           (1024, 7168, 530), (1024, 7168, 580), (1024, 7168, 800), (1024, 7168, 1030),
           (1024, 7168, 1300), (1024, 7168, 1000), (1024, 7168, 1200), (1024, 7168, 2200),
-          (1024, 7168, 3000), (1024, 7168, 5000), (4096, 7168, 2200), (4096, 7168, 3500)]
+          (1024, 7168, 3000), (1024, 7168, 5000), (4096, 7168, 2200), (4096, 7168, 3500),
+          # (21-24: session 60's rule where call 3 did not measure it: 1024x7168 M = 640,
+          # three K pieces keep the copy; 4096x7168 M = 1200, the 256-token stream-K on a
+          # tail; M = 3000 / 5000, whole 256-token tiles with the tail in place)
+          (1024, 7168, 640), (4096, 7168, 1200), (4096, 7168, 3000), (4096, 7168, 5000)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -55,7 +62,7 @@ for n, k, m in select_shapes(POINTS):
               f"{(public != copy).sum().item()} of {copy.numel()}")
     variants = {
         "w16": (gate_up, lambda w: fused(w, [], x, None)),
-        "w16_s59": (gate_up, lambda w: fused(w, NO_256_TAILS, x, None)),
+        "w16_s59": (gate_up, lambda w: fused(w, S59, x, None)),
         "w16_copy": (gate_up, lambda w: fused(w, COPY, x, None)),
         "w16_tail": (gate_up, lambda w: fused(w, TAIL + NO_256_TAILS, x, None)),
         "w16_tail256": (gate_up, lambda w: fused(w, TAIL256, x, None)),
