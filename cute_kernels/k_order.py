@@ -126,9 +126,11 @@ W4A16_IN_PLACE_NARROW_MIN_M = 512
 # 660 (16%) 32.6 / 30.6 (23.3), M = 800 (25%) 33.2 / 31.0 (27.8), M = 1030 (5%) 42.6 / 39.9 (31.7),
 # M = 1060 (28%) 42.9 / 39.7 (32.1), M = 1300 (16%) 48.4 / 45.2 (35.2); 4096x7168 on 256-token tiles
 # M = 2200 (59%) 202.9 / 193.7 (195.8), M = 2500 (77%) 237.6 / 224.9-227.8 (217.9), M = 3500 (67%)
-# 354.6 / 335.4-337.6 (310.7), but on 128-token tiles M = 1100 106.4 / 127.9. Codes equal to the
-# copy route's but for 0-6 bytes (the K order inside a group rounds the sums). The fused op's three
-# K pieces of 128-token tiles keep the copy (its comment).
+# 354.6 / 335.4-337.6 (310.7), call 4 (the rule) M = 1200 (69%) 118.2 / 111.3 (105.5), whole
+# 256-token tiles M = 3000 (72%) 249.5 / 239.2 (263.3), M = 5000 (53%) 417.8 / 403.0 (431.4), but on
+# 128-token tiles M = 1100 106.4 / 127.9. Codes equal to the copy route's but for 0-11 bytes (the K
+# order inside a group rounds the sums). The fused op's three K pieces of 128-token tiles keep the
+# copy (its comment).
 W4A16_IN_PLACE_TAIL = True
 W4A16_IN_PLACE_TAIL_WIDE_TILE_M = 256
 W4A16_IN_PLACE_TAIL_MIN_FILL = 0.45

@@ -751,14 +751,15 @@ W4A16_PIECES_SPLITS = (4, 3)
 # tiles with the tail in place / 256-token tiles in place (cuBLAS + silu)): 1024x7168 M = 1000
 # (four K pieces) 31.3 / 29.6 (30.6), M = 1200 (three) 43.2 / 38.9 (32.7), stream-K M = 2200
 # 68.3 / 58.7 (54.2), M = 2500 78.3 / 65.7 (59.7), M = 3000 89.2 / 72.2 (70.2), M = 5000
-# 162.2 / 149.9 (108.5). Emptier last tiles stay on 128 tokens (M = 1300, 8% of 256: 45.2 /
-# 46.4).
+# 162.2 / 149.9 (108.5); call 4, 4096x7168 M = 1200 (copied before) 118.2 / 111.3 (105.5).
+# Emptier last tiles stay on 128 tokens (1024x7168 M = 1300, 8% of 256: 45.2 / 46.4).
 W4A16_256_ON_TAILS = True
 # W4A16 on three K pieces of 128-token tiles (1024x7168 at 513..640 tokens) keeps the
 # reordering copy: the in-place decode lost there, tail or not. H200 2026-12-03 (session 60
 # calls 2-3, ``tools/w4a16_tail_probe.py``, graph us, copy / in place): M = 530 27.45 / 28.23,
-# M = 540 27.65 / 28.35, M = 580 27.38 / 28.28; session 59 call 3, M = 640 28.05 / 28.34. On
-# four pieces (M = 512) and two (641..1024 tokens) it won (``k_order``'s comments).
+# M = 540 27.65 / 28.35, M = 580 27.38 / 28.28; session 59 call 3, M = 640 28.05 / 28.34
+# (session 60 call 4: even, 28.3 / 28.3). On four pieces (M = 512) and two (641..1024
+# tokens) it won (``k_order``'s comments).
 W4A16_COPY_ON_PIECES = ((128, 3),)  # (token tile, K pieces)
 
 
