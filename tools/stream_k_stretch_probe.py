@@ -27,12 +27,15 @@ ROUTED = [importlib.import_module("cute_kernels.large_m_plans"), FUSED]
 # 0.87x at 1536 on the swapped kernel's pairs: the 256-token tiles in K pieces beside)
 POINTS = [(1024, 7168, 1100), (1024, 7168, 1280), (1024, 7168, 2500), (1024, 7168, 2816),
           (1024, 7168, 1024), (1024, 7168, 1536), (1024, 7168, 512),
-          (1024, 7168, 640), (1024, 7168, 768), (1024, 7168, 896), (1024, 7168, 700)]
+          (1024, 7168, 640), (1024, 7168, 768), (1024, 7168, 896), (1024, 7168, 700),
+          (1024, 7168, 4608), (1024, 7168, 5000), (1024, 7168, 5120)]
 # (6: M = 512, W4A16 0.95-1.00x on four K pieces of 128-token tiles after the reordering copy:
 # 256-token tiles in four / eight pieces, and the weights decoded in place from 256 tokens)
 # (7-9: M = 640 / 768 / 896, the 128-token stream-K that ``W4A16_IN_PLACE_NARROW_MIN_M`` now
 # decodes in place, against the copy ("_copy": the rule before it) and K pieces of 128-token
 # tiles, in place; 10: M = 700, a token tail on two K pieces, the bf16 activations copied)
+# (11-13: M = 4608 / 5000 / 5120, W4A16's 256-token stream-K: 5000 took 150 us in session 60
+# against NVFP4's 106 and cuBLAS + silu's 108; session 57 had 104 at 4608)
 
 
 def forced(route, plan):  # (the swapped kernel off: it takes 1536 / 2500 NVFP4 tokens first)
