@@ -62,7 +62,7 @@ def test_pieces_rule(monkeypatch):
     assert rule(1000, 1024, False, True, route, plan) == ("pieces", (256, 4))
     assert rule(1200, 1024, False, True, "stream_k", 128) == ("pieces", (256, 3))
     assert rule(1100, 1024, False, True, "stream_k", 128) == ("stream_k", 128)  # 76 rows
-    assert rule(1000, 4096, False, True, route, plan) == (route, plan)  # wide: not measured
+    assert rule(1000, 4096, False, True, route, plan) == (route, plan)  # under MIN_M there
     with monkeypatch.context() as off:
         off.setattr(fused_module, "W4A16_256_ON_TAILS", False)
         assert rule(1000, 1024, False, True, route, plan) == (route, plan)

@@ -46,7 +46,10 @@ POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168
           # (21-24: session 60's rule where call 3 did not measure it: 1024x7168 M = 640,
           # three K pieces keep the copy; 4096x7168 M = 1200, the 256-token stream-K on a
           # tail; M = 3000 / 5000, whole 256-token tiles with the tail in place)
-          (1024, 7168, 640), (4096, 7168, 1200), (4096, 7168, 3000), (4096, 7168, 5000)]
+          (1024, 7168, 640), (4096, 7168, 1200), (4096, 7168, 3000), (4096, 7168, 5000),
+          # (25-26: beside 18's M = 5000, 150 us on the 256-token stream-K: M = 4608 / 5120,
+          # multiples of 256 on the same launch)
+          (1024, 7168, 4608), (1024, 7168, 5120)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
