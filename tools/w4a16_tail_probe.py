@@ -5,6 +5,7 @@ activations in place with the TMA filling the last tile past M. Forms: "w16" the
 tiles, three K pieces too); "w16_copy" session 58's (every tail copied);
 "w16_tail" any tail in place (``k_order.w4a16_in_place`` asked as if unpadded);
 "w16_tail256" that and the fused op's 256-token plans (``w4a16_in_place_route``) on any tail;
+"w16_p641" the public route with four K pieces of 256-token tiles from 641 tokens;
 NVFP4 activations' route and cuBLAS + silu beside. Prints the public and "w16_copy" outputs'
 differing code bytes (the K order inside a group changes the fp32 rounding: a step at
 rounding boundaries). Graph us, interleaved, two rounds; one point per
@@ -27,6 +28,8 @@ TAIL = [(K_ORDER, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 TAIL256 = TAIL + [(FUSED, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 NO_256_TAILS = [(FUSED, "W4A16_256_ON_TAILS", False)]
 COPY = NO_256_TAILS + [(K_ORDER, "W4A16_IN_PLACE_TAIL", False)]  # session 58's
+# the 256-token K pieces from 641 tokens (three 256-token tiles, as at 768: 28.4 us in place)
+PIECES_641 = [(FUSED, "W4A16_PIECES_MIN_M", 641)]
 S59 = NO_256_TAILS + [  # session 59's: narrow weights' tails in place from 45% on any tile
     (FUSED, "w4a16_tail_in_place", lambda m, n, t: n <= 1024 and m % t >= 0.45 * t),
     (FUSED, "W4A16_COPY_ON_PIECES", ())]
@@ -49,7 +52,9 @@ POINTS = [(1024, 7168, 700), (1024, 7168, 1100), (1024, 7168, 2500), (1024, 7168
           (1024, 7168, 640), (4096, 7168, 1200), (4096, 7168, 3000), (4096, 7168, 5000),
           # (25-26: beside 18's M = 5000, 150 us on the 256-token stream-K: M = 4608 / 5120,
           # multiples of 256 on the same launch)
-          (1024, 7168, 4608), (1024, 7168, 5120)]
+          (1024, 7168, 4608), (1024, 7168, 5120),
+          # (27: with 0 and 5, "w16_p641" at 641..767 tokens: M = 740)
+          (1024, 7168, 740)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -69,6 +74,7 @@ for n, k, m in select_shapes(POINTS):
         "w16_copy": (gate_up, lambda w: fused(w, COPY, x, None)),
         "w16_tail": (gate_up, lambda w: fused(w, TAIL + NO_256_TAILS, x, None)),
         "w16_tail256": (gate_up, lambda w: fused(w, TAIL256, x, None)),
+        "w16_p641": (gate_up, lambda w: fused(w, PIECES_641, x, None)),
         "fp4": (gate_up, lambda w: fused(w, [], a4, a4_sf)),
         "cublas_silu": (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w)),
     }
