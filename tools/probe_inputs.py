@@ -5,6 +5,7 @@ probes run as ``python tools/<probe>.py``)."""
 
 import contextlib
 import importlib
+import os
 
 import torch
 
@@ -456,7 +457,11 @@ def print_variant_rounds(label: str, variants: dict, rounds: int = 2) -> None:
     """A probe point's variants side by side: ``variants`` maps a name to (weight copies, a
     call of one copy). Each is called once (compiles; in a warm-up process that is all), then
     ``label`` and ``rounds`` lines of graph us (100 calls a graph, the copies in turn,
-    interleaved)."""
+    interleaved). ``CUTE_KERNELS_PROBE_VARIANTS`` (comma-separated names) keeps only those:
+    a short device call."""
+    keep = os.environ.get("CUTE_KERNELS_PROBE_VARIANTS")
+    if keep:
+        variants = {name: v for name, v in variants.items() if name in keep.split(",")}
     if not warm_only():
         print(label, flush=True)
     for times in _variant_rounds(variants, rounds):

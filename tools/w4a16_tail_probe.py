@@ -9,9 +9,11 @@ tiles, three K pieces too); "w16_copy" session 58's (every tail copied);
 NVFP4 activations' route and cuBLAS + silu beside. Prints the public and "w16_copy" outputs'
 differing code bytes (the K order inside a group changes the fp32 rounding: a step at
 rounding boundaries). Graph us, interleaved, two rounds; one point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only;
+``CUTE_KERNELS_PROBE_VARIANTS`` keeps the named forms only (and skips the code comparison)."""
 
 import importlib
+import os
 
 import torch
 from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
@@ -61,7 +63,7 @@ for n, k, m in select_shapes(POINTS):
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     gate_up = gate_up_words(n, k, True)
     fused = public_fused(ROUTED)
-    if not warm_only():
+    if not warm_only() and not os.environ.get("CUTE_KERNELS_PROBE_VARIANTS"):
         w = gate_up[0]
         public = nvfp4_gemm_swiglu_quant(x, None, w[0], w[1], 0.5, 30.0)[0]
         with routing(COPY, ROUTED):
