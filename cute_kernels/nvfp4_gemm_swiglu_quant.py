@@ -741,9 +741,13 @@ W4A16_STREAM_K_TILE_M = 256
 # 43.05 / 46.79 (160 CTAs) / 39.72 (33.86); M = 512: 22.47 (in place 20.97) / 25.96 (in
 # place); call 2, M = 768 (two pieces of 128-token tiles, in place) 30.81 / 28.48 (32.58).
 # NVFP4 activations (a bf16 pass either way) lose on them: M = 1024 29.28 / 33.93, M = 1280
-# 38.74 / 44.98. Memcheck / racecheck clean (``tools/sanitize_w4a16_pieces.py``).
+# 38.74 / 44.98. Memcheck / racecheck clean (``tools/sanitize_w4a16_pieces.py``). From 641
+# tokens (three 256-token tiles, as 768; under it three K pieces of 128-token tiles with the
+# copy take 27.4-28.3 us): session 60 call 5 (``tools/w4a16_tail_probe.py``, "w16_p641"),
+# two K pieces of 128-token tiles / four of 256, both with the tail in place (cuBLAS + silu):
+# M = 660 30.70 / 28.49 (23.30), M = 700 30.63 / 28.56 (25.03).
 W4A16_PIECES = True
-W4A16_PIECES_MIN_M = 768
+W4A16_PIECES_MIN_M = 641
 W4A16_PIECES_SPLITS = (4, 3)
 # Both hold on token tails whose last 256-token tile ``k_order.w4a16_tail_in_place`` reads in
 # place (at least 45% full): no copy, the TMA filling the tile past M. H200 2026-12-03

@@ -55,6 +55,7 @@ def test_pieces_rule(monkeypatch):
     assert rule(1024, 1024, True, True, route, plan) == (route, plan)   # W4A4 loses on it
     assert rule(1024, 1024, False, False, route, plan) == (route, plan)  # bytes: not in place
     assert rule(768, 1024, False, True, route, plan) == ("pieces", (256, 4))
+    assert rule(641, 1024, False, True, route, plan) == ("pieces", (256, 4))  # 3 tiles, tail
     assert rule(512, 1024, False, True, route, plan) == (route, plan)   # under the tokens
     assert rule(1024, 2048, False, True, route, plan) == (route, plan)  # 256 CTAs: two waves
     assert rule(1024, 1024, False, True, route, (128, 4)) == (route, (128, 4))
@@ -116,12 +117,12 @@ def test_public_fused_on_256_token_pieces_matches_reference(monkeypatch, m, i, p
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [512, 896, 700, 1030, 1100, 2500, 1000, 1200, 580])
+@pytest.mark.parametrize("m", [512, 896, 700, 1030, 1100, 2500, 1000, 1200, 580, 660])
 def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, m):
     """1024x7168 from ``W4A16_IN_PLACE_NARROW_MIN_M`` tokens: four and two K pieces of
     128-token tiles read the bf16 activations as they are; so do token tails, the TMA filling
-    the last tile past M (700: two K pieces, 1030 / 1100: the 128-token stream-K, whatever the
-    fill; on 256-token tiles from 45% full, ``W4A16_256_ON_TAILS``: 1000 / 1200 four / three K
+    the last tile past M (1030 / 1100: the 128-token stream-K, whatever the fill; on 256-token
+    tiles from 45% full, ``W4A16_256_ON_TAILS``: 660 / 700 / 1000 / 1200 four / three K
     pieces, 2500 stream-K). Three K pieces of 128-token tiles (580) take the copy."""
     from cute_kernels import nvfp4_dequant
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs

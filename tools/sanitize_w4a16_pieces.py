@@ -2,10 +2,11 @@
 ``W4A16_PIECES_SPLITS``) for compute-sanitizer (memcheck, racecheck): the public fused op, that
 route forced, on 1024x7168 at 1024 tokens (four pieces, 128 CTAs), 384 rows at 1280 (five token
 tiles, an I tail) and 1024x7168 at 1280 (three pieces of 37-38 k-tiles, 120 CTAs); then the
-public route on 1024x7168 where narrow weights decode in place from 512 tokens (four / three /
-two K pieces of 128-token tiles at 512 / 640 / 896, four of 256-token tiles at 768) and token
-tails read in place, the TMA filling the last tile (700: two K pieces, 1100: stream-K; on
-256-token tiles, ``W4A16_256_ON_TAILS``: 1000 four K pieces, 1200 three, 2500 stream-K)."""
+public route on 1024x7168 where narrow weights decode in place from 512 tokens (four / two K
+pieces of 128-token tiles at 512 / 896, four of 256-token tiles at 768; three of 128-token
+tiles at 640 keep the copy) and token tails read in place, the TMA filling the last tile
+(1100: stream-K; on 256-token tiles, ``W4A16_256_ON_TAILS``: 660 / 700 / 1000 four K pieces,
+1200 three, 2500 stream-K)."""
 
 import importlib
 
@@ -27,7 +28,7 @@ for m, two_i, k, plan in ((1024, 1024, 7168, (256, 4)),
 fused.large_m_route = large_m_route
 raw = reference.nvfp4_quantize(torch.randn(1024, 7168, device="cuda"), 100.0, swizzle=False)
 w, w_sf = prepare_gate_up_weight(*raw, permute=True)
-for m in (512, 640, 768, 896, 700, 1100, 1000, 1200, 2500):
+for m in (512, 640, 768, 896, 700, 660, 1100, 1000, 1200, 2500):
     x = torch.randn(m, 7168, device="cuda", dtype=torch.bfloat16)
     nvfp4_gemm_swiglu_quant(x, None, w, w_sf, 0.5, 30.0)
 torch.cuda.synchronize()
