@@ -5,15 +5,15 @@
 # session 57 and 108 for cuBLAS + silu): tools/w4a16_tail_probe.py points 25 / 18 / 26
 # (M = 4608 / 5000 / 5120, the tail forms: is the step the tail's or the size's) and
 # tools/stream_k_stretch_probe.py points 11-13 (the same tokens in every launch form); the
-# tail probe's "w16_p641" (four K pieces of 256-token tiles from 641 tokens, in place as at
-# 768) at points 5 / 0 / 27 (M = 660 / 700 / 740: 30.6 us on two K pieces of 128-token tiles
-# against 28.4 for 768 on the 256-token pieces).
+# sanitizers on session 60's last launches (W4A16_PIECES_MIN_M 641: M = 660 / 700 in
+# tools/sanitize_w4a16_pieces.py; call 7 ran memcheck on them alone).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session61_first.sh
 source "$(dirname "$0")/../device_common.sh"
-warm_points w4a16_tail_probe 300 25 18 26 5 0 27
+warm_points w4a16_tail_probe 300 25 18 26
 warm_points stream_k_stretch_probe 300 11 12 13
 all_gpu_tests 14 360
 report_warm
-run_points w4a16_tail_probe 150 25 18 26 5 0 27
+sanitize_script sanitize_w4a16_pieces
+run_points w4a16_tail_probe 150 25 18 26
 run_points stream_k_stretch_probe 200 11 12 13
 echo "done after $(elapsed) s"
