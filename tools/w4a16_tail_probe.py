@@ -5,7 +5,8 @@ activations in place with the TMA filling the last tile past M. Forms: "w16" the
 tiles, three K pieces too); "w16_copy" session 58's (every tail copied);
 "w16_tail" any tail in place (``k_order.w4a16_in_place`` asked as if unpadded);
 "w16_tail256" that and the fused op's 256-token plans (``w4a16_in_place_route``) on any tail;
-"w16_p641" the public route with four K pieces of 256-token tiles from 641 tokens;
+"w16_p641" four K pieces of 256-token tiles from 641 tokens (the public route since
+session 60's call 5);
 NVFP4 activations' route and cuBLAS + silu beside. Prints the public and "w16_copy" outputs'
 differing code bytes (the K order inside a group changes the fp32 rounding: a step at
 rounding boundaries). Graph us, interleaved, two rounds; one point per
@@ -30,7 +31,7 @@ TAIL = [(K_ORDER, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 TAIL256 = TAIL + [(FUSED, "w4a16_in_place", lambda m, n, padded: IN_PLACE(m, n, False))]
 NO_256_TAILS = [(FUSED, "W4A16_256_ON_TAILS", False)]
 COPY = NO_256_TAILS + [(K_ORDER, "W4A16_IN_PLACE_TAIL", False)]  # session 58's
-# the 256-token K pieces from 641 tokens (three 256-token tiles, as at 768: 28.4 us in place)
+# the 256-token K pieces from 641 tokens (three 256-token tiles, as 768; public since call 5)
 PIECES_641 = [(FUSED, "W4A16_PIECES_MIN_M", 641)]
 S59 = NO_256_TAILS + [  # session 59's: narrow weights' tails in place from 45% on any tile
     (FUSED, "w4a16_tail_in_place", lambda m, n, t: n <= 1024 and m % t >= 0.45 * t),
