@@ -781,9 +781,10 @@ def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route:
     """``large_m_route``'s ``(route, plan)``, or the 256-token tiles' for W4A16's stream-K
     launches (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_SPLITS``) that then
     decode in place (the comments above)."""
-    # (256-token tiles: padded unless M is a multiple of 256 or the tail is read in place)
-    padded = m % W4A16_STREAM_K_TILE_M != 0 and not (
-        W4A16_256_ON_TAILS and w4a16_tail_in_place(m, two_i, W4A16_STREAM_K_TILE_M))
+    # (256-token tiles: padded unless M is a multiple of 256 or, W4A16_256_ON_TAILS, the
+    # launch reads the tail in place: the question ``_large_m`` asks of it, w4a16_copied)
+    padded = (w4a16_copied(m, two_i, W4A16_STREAM_K_TILE_M, {}) if W4A16_256_ON_TAILS
+              else m % W4A16_STREAM_K_TILE_M != 0)
     if (a_fp4 or not permuted or m < W4A16_PIECES_MIN_M
             or not w4a16_in_place(m, two_i, padded)):
         return route, plan

@@ -461,7 +461,8 @@ def print_variant_rounds(label: str, variants: dict, rounds: int = 2) -> None:
     a short device call."""
     keep = os.environ.get("CUTE_KERNELS_PROBE_VARIANTS")
     if keep:
-        variants = {name: v for name, v in variants.items() if name in keep.split(",")}
+        names = keep.split(",")
+        variants = {name: v for name, v in variants.items() if name in names}
     if not warm_only():
         print(label, flush=True)
     for times in _variant_rounds(variants, rounds):
