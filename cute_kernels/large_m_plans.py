@@ -262,10 +262,34 @@ def many_units(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> bool
 def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H200_SMS) -> dict:
     """``launch_large_m``'s keyword options for the fused kernel's own stream-K launch: two
     CTAs an SM and two K groups a stage on 64-token tiles with ``TWO_CTAS_MIN_UNITS`` units an
-    SM or more (the comment above), else the defaults."""
+    SM or more (the comment above); lanes of row tiles where ``stream_k_lanes`` takes them;
+    else the defaults."""
     if tile_m == 64 and (k // TILE_K) % 2 == 0 and many_units(m, two_i, k, tile_m, sms):
         return {"ctas_per_sm": 2, "k_groups": 2}
-    return {}
+    lanes = stream_k_lanes(m, two_i, tile_m, sms)
+    return {"lanes": lanes} if lanes > 1 else {}
+
+
+# The fused kernel's stream-K on 128- and 256-token tiles of narrow weights (at most
+# STREAM_K_LANES_MAX_ROW_TILES row tiles) in lanes (``NVFP4GemmLargeM``'s ``lanes``): CTA c
+# works row tile c % lanes, the CTAs of a lane share out its (token tile, k-tile) units alike,
+# so that a token tile's row tiles read the same activation k-tiles at the same time and the
+# L2 serves them once from DRAM. With plain ranges they sit at unrelated K positions: at
+# 1024x7168 W4A16, the 256-token stream-K took 105.9 us at M = 4608 (144 tiles) and 148-150
+# at 5000 / 5120 (160 tiles; cuBLAS + silu 108.8 / 115.0): 73 MB of bf16 activations, past
+# the L2, read by 8 row tiles each (H200 2026-12-03, session 61 call 1,
+# ``tools/stream_k_stretch_probe.py``). The grid is whole groups of ``lanes`` CTAs (128 of 132
+# SMs at 8 lanes).
+STREAM_K_LANES = True
+STREAM_K_LANES_MAX_ROW_TILES = 16
+
+
+def stream_k_lanes(m: int, two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
+    """Lanes for the fused kernel's stream-K launch with ``tile_m``-token tiles (the comment
+    above): the row tiles, or 1 (plain ranges)."""
+    rows = -(-two_i // TILE_N)
+    return (rows if STREAM_K_LANES and tile_m >= 128 and 2 <= rows <= STREAM_K_LANES_MAX_ROW_TILES
+            and rows <= sms else 1)
 
 
 # Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves, the

@@ -217,7 +217,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False):
+                 pdl_trigger: bool = False, lanes: int = 1):
         assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
@@ -282,6 +282,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
+        # ``lanes`` (stream-K proper, one CTA an SM): CTA c works row tile c % lanes (lanes ==
+        # row_tiles), and the CTAs c // lanes share out the (token tile, k-tile) units, every
+        # lane alike (``_stream_range``): the CTAs of a group walk the same activation k-tiles
+        # at the same time, so the L2 serves each tile to all the row tiles. With plain ranges
+        # a token tile's row tiles sit at unrelated K positions: activations past the L2 are
+        # read from DRAM once a row tile (``STREAM_K_LANES``'s comment in ``large_m_plans``).
+        assert lanes == 1 or (stream_k and not hybrid and splits == 1 and ctas_per_sm == 1
+                              and not wg_k_split and lanes == self.row_tiles
+                              and lanes <= sms), (lanes, self.row_tiles, sms)
+        self.lanes = lanes
         self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
         if self.bf16_weights:
@@ -311,7 +321,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.fixup_slots = 0
         # (with ``wg_k_split`` warpgroup 0 holds the pieces: 128 threads)
         self.fixup_threads = 128 if wg_k_split else 256
-        if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1
+        if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1 and lanes == 1
                 and self._fixup_warp_free()):
             spare = budget - self.stages * self.tx_bytes - 256
             others = max_pieces(self.row_tiles, self.k_tiles, sms) - 1
@@ -411,6 +421,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # every CTA gets at least one unit; with splits, a piece of 1 / splits of a tile
             tiles = tiles * (self.splits if self.splits > 1 else self.k_tiles)
         grid = cutlass.min(tiles, self.sms)
+        if cutlass.const_expr(self.lanes > 1):  # whole groups of ``lanes`` CTAs
+            grid = cutlass.min(tiles // self.lanes, self.sms // self.lanes) * self.lanes
         cluster = {}
         if cutlass.const_expr(self.pair_pieces):  # a cluster of two CTAs a tile, not persistent
             grid = 2 * tiles
@@ -759,6 +771,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         units = sk_tiles * self.k_tiles
         c = cute.arch.block_idx()[0]
         ctas = cute.arch.grid_dim()[0]
+        if cutlass.const_expr(self.lanes > 1):  # (whole tiles: none) one lane's token tiles
+            units = units // self.lanes
+            c = c // self.lanes
+            ctas = ctas // self.lanes
         base = first * self.k_tiles
         start = cutlass.Int32(cutlass.Int64(c) * cutlass.Int64(units) // cutlass.Int64(ctas))
         end = cutlass.Int32(cutlass.Int64(c + 1) * cutlass.Int64(units) // cutlass.Int64(ctas))
@@ -771,7 +787,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         walk the same pieces."""
         tile = u // self.k_tiles
         kt0 = u - tile * self.k_tiles
-        row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
+        if cutlass.const_expr(self.lanes > 1):
+            # (units of the CTA's lane: ``tile`` is its token tile; the tile's counter and
+            # number ``tile * lanes + lane``)
+            lane = cute.arch.block_idx()[0] % self.lanes
+            row_tile, tok_tile = lane, tile
+            tile = tile * self.lanes + lane
+        else:
+            row_tile, tok_tile = self._tile_coords(tile, tok_tiles)
         return tile, kt0, cutlass.min(self.k_tiles - kt0, end - u), row_tile, tok_tile
 
     # ---------------------------------------------------------------- consumer warpgroups
@@ -870,10 +893,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
         if not gathers and count != self.k_tiles:
             if self._holds_piece(ctid):
-                last = stream_k_fixup(acc, piece - whole, u - whole * self.k_tiles,
-                                      self.k_tiles, sk_tiles, ctid, *streamk, sFlag, piece,
+                # (with lanes, the lane's token tiles: ``piece`` // lanes of sk_tiles // lanes)
+                last = stream_k_fixup(acc, (piece - whole) // self.lanes,
+                                      u - whole * self.k_tiles, self.k_tiles,
+                                      sk_tiles // self.lanes, ctid, *streamk, sFlag, piece,
                                       threads=self.fixup_threads,
-                                      head_check=self.splits == 1)
+                                      head_check=self.splits == 1, lanes=self.lanes)
         return last
 
     @cute.jit

@@ -80,7 +80,7 @@ def _slot_start(cta, last_of_range, per_thread: cutlass.Constexpr, threads: cutl
 def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles, ctid,
                    mWork: cute.Tensor, mCount: cute.Tensor, sFlag: cute.Tensor, counter,
                    threads: cutlass.Constexpr = CONSUMER_THREADS,
-                   head_check: cutlass.Constexpr = True):
+                   head_check: cutlass.Constexpr = True, lanes: cutlass.Constexpr = 1):
     """For a cut piece of ``tile`` that starts at unit ``u`` (both counted from the start of the
     stream-K region of ``tiles`` tiles), run by the ``threads`` consumer threads (``ctid``; all
     256, or warpgroup 0 where it holds the tile alone) with their ``acc`` fragments: store the
@@ -88,9 +88,14 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     whether the others are all in: it is then last without either); returns whether this CTA
     arrived last, its ``acc`` then holding the tile's whole sum. ``head_check`` is for ranges
     that run one after another (stream-K proper); a K split's pieces run side by side, where
-    the check would mostly find the others still out and cost a round trip."""
-    ctas = cute.arch.grid_dim()[0]
-    c = cute.arch.block_idx()[0]
+    the check would mostly find the others still out and cost a round trip.
+
+    ``lanes`` > 1 (``NVFP4GemmLargeM``'s lanes): CTA c is CTA c // lanes of lane c % lanes,
+    whose ranges cut the lane's ``tiles`` alike; ``tile`` and ``u`` count in that lane and
+    the workspace slots stay the physical CTAs'."""
+    ctas = cute.arch.grid_dim()[0] // lanes
+    c = cute.arch.block_idx()[0] // lanes
+    lane = cute.arch.block_idx()[0] % lanes
     units = tiles * k_tiles
     per_thread = cute.size(acc)
     first_unit = tile * k_tiles
@@ -98,8 +103,8 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
     pieces = _cta_of(first_unit + k_tiles - 1, units, ctas) - c_first + 1
     # the piece is its CTA's first iff the CTA's range starts inside the tile (u is then that
     # start); the reader below applies the same rule to every CTA of the tile
-    mine = _slot_start(c, cutlass.Int32(u != _cta_start(c, units, ctas)), per_thread, threads,
-                       ctid)
+    mine = _slot_start(c * lanes + lane, cutlass.Int32(u != _cta_start(c, units, ctas)),
+                       per_thread, threads, ctid)
     barrier = pipeline.NamedBarrier(barrier_id=BARRIER_ID, num_threads=threads)
     # The tile's head piece ends its CTA's range, while the other pieces start the ranges of
     # the CTAs after it, so they have usually arrived: one acquire load of the counter finds
@@ -133,7 +138,8 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
         if pieces != 2 and own != 0:
             acc.fill(0.0)
             own = cutlass.Int32(-1)
-        _add_pieces(acc, own, c_first, pieces, first_unit, units, ctas, ctid, mWork, threads)
+        _add_pieces(acc, own, c_first, pieces, first_unit, units, ctas, ctid, mWork, threads,
+                    lanes, lane)
         if ctid == 0:
             mCount[counter] = cutlass.Int32(0)
     return last
@@ -141,14 +147,16 @@ def stream_k_fixup(acc: cute.Tensor, tile, u, k_tiles: cutlass.Constexpr, tiles,
 
 @cute.jit
 def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas, ctid,
-                mWork: cute.Tensor, threads: cutlass.Constexpr):
+                mWork: cute.Tensor, threads: cutlass.Constexpr, lanes: cutlass.Constexpr,
+                lane):
     """``acc`` += the tile's pieces but the ``own``-th (-1: all of them), in piece order, from
-    the workspace (L1-bypassing loads: other SMs wrote them)."""
+    the workspace (L1-bypassing loads: other SMs wrote them); CTAs counted in ``lane``."""
     per_thread = cute.size(acc)
     for p in cutlass.range(pieces, unroll=1):
         if p != own:
             cp = c_first + p
-            base = _slot_start(cp, cutlass.Int32(_cta_start(cp, units, ctas) < first_unit),
+            base = _slot_start(cp * lanes + lane,
+                               cutlass.Int32(_cta_start(cp, units, ctas) < first_unit),
                                per_thread, threads, ctid)
             for i in cutlass.range_constexpr(per_thread):
                 acc[i] = acc[i] + cute.arch.load(mWork.iterator + base + i * threads,

@@ -91,7 +91,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  stream_k: bool = False, hybrid: bool = False,
                  k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1, k_groups: int = 1,
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
-                 pair_pieces: bool = False, pdl_trigger: bool = False):
+                 pair_pieces: bool = False, pdl_trigger: bool = False, lanes: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
@@ -115,7 +115,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         super().__init__(2 * i, k, cutlass.Uint8, tile_m, stages, sms, splits,
                          stream_k=stream_k, hybrid=hybrid, k_order=k_order,
                          ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
+                         pair_pieces=pair_pieces, pdl_trigger=pdl_trigger, lanes=lanes)
         self.i = i
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
 
@@ -503,10 +503,10 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                             ctas_per_sm: int = 1, k_groups: int = 1,
                                             quantizers: int = 0, splits: int = 1,
                                             wg_k_split: bool = False, pair_pieces: bool = False,
-                                            pdl_trigger: bool = False):
+                                            pdl_trigger: bool = False, lanes: int = 1):
     """Static I (weights [2I, K/2]), K and tile config (as ``compile_nvfp4_gemm_large_m``,
     ``k_order``, ``ctas_per_sm``, ``k_groups``, ``splits``, ``wg_k_split`` and ``pair_pieces``
-    too; ``quantizers`` as ``NVFP4GemmSwigluQuantLargeM``);
+    too; ``quantizers`` as ``NVFP4GemmSwigluQuantLargeM``; ``lanes`` as ``NVFP4GemmLargeM``);
     M dynamic. Arguments of the compiled function: a bf16 [M' >= M, K], w int32 [2I, K/8],
     w_sf int32 [2I * K/64], alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes (flat
     uint8); with ``stream_k`` then the workspace and counters of ``stream_k_buffers``."""
@@ -523,7 +523,7 @@ def compile_nvfp4_gemm_swiglu_quant_large_m(i: int, k: int, tile_m: int = 128, s
                                                    ctas_per_sm=ctas_per_sm, k_groups=k_groups,
                                                    quantizers=quantizers, splits=splits,
                                                    wg_k_split=wg_k_split,
-                                                   pdl_trigger=pdl_trigger)
+                                                   pdl_trigger=pdl_trigger, lanes=lanes)
         return cute.compile(kernel, a, b, b_sf, alpha, gs, q, sf, *fake_stream_k_buffers(),
                             stream, options=compile_options())
     kernel = NVFP4GemmSwigluQuantLargeM(i, k, tile_m, stages, sms, k_order=k_order,
@@ -591,7 +591,8 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
                    k_groups: int = 1, k_order: KOrder | None = None,
                    compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m,
                    quantizers: int | None = None, splits: int = 1, wg_k_split: bool = False,
-                   pair_pieces: bool = False, pdl_trigger: bool = False) -> None:
+                   pair_pieces: bool = False, pdl_trigger: bool = False,
+                   lanes: int = 1) -> None:
     """The fused large-M kernel on validated operands (M >= 1): a_bf16 [M', K] bf16, M' >= M,
     with K in ``k_order`` (as ``nvfp4_gemm_large_m.launch_large_m``), config =
     (tile_m, stages) or (tile_m, stages, ctas), as ``nvfp4_gemm_large_m.launch_large_m``;
@@ -604,7 +605,7 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
     ``wg_k_split`` (and with it ``pair_pieces``): 64-row tiles of half an interleave group,
     the warpgroups on the K groups, as ``nvfp4_gemm`` launches (``NVFP4GemmSwigluQuantLargeM``;
     no quantizer warps); ``pdl_trigger``: the next launch may start after each CTA's first
-    main loop (``NVFP4GemmLargeM``)."""
+    main loop; ``lanes``: stream-K in lanes of row tiles (both ``NVFP4GemmLargeM``'s)."""
     two_i, k = operand_dims(w)
     i = two_i // 2
     assert a_bf16.shape[0] >= out.shape[0], (a_bf16.shape, out.shape)
@@ -617,7 +618,10 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
             out.shape[0], two_i, tile_m, sms, stream_k, splits))
     stream_k = stream_k or splits > 1
-    if pdl_trigger:  # every trailing argument
+    if lanes > 1:  # every trailing argument
+        tail = (int(k_order), ctas_per_sm, k_groups, quantizers, splits, wg_k_split,
+                pair_pieces, pdl_trigger, lanes)
+    elif pdl_trigger:  # every trailing argument
         tail = (int(k_order), ctas_per_sm, 2 if wg_k_split else k_groups, quantizers, splits,
                 wg_k_split, pair_pieces, True)
     elif wg_k_split:

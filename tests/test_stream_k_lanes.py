@@ -1,0 +1,87 @@
+"""The fused kernel's stream-K in lanes of row tiles (``NVFP4GemmLargeM``'s ``lanes``,
+``large_m_plans.stream_k_lanes``): the rule on CPU, compile-only launches for sm_90a, and the
+public fused op against the fp64 reference where its routes take lanes (1024 and 384 rows,
+128- and 256-token tiles, NVFP4 and bf16 activations), then with the lanes switched off."""
+
+import importlib
+
+import pytest
+
+from cute_kernels import prepare_gate_up_weight, restore_gate_up_weight
+from cute_kernels.large_m_plans import stream_k_lanes
+
+fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+plans = importlib.import_module("cute_kernels.large_m_plans")
+
+
+def test_lanes_rule(monkeypatch):
+    assert stream_k_lanes(5000, 1024, 256) == 8
+    assert stream_k_lanes(1100, 1024, 128) == 8
+    assert stream_k_lanes(3000, 384, 128) == 3
+    assert stream_k_lanes(2200, 2048, 256) == 16
+    assert stream_k_lanes(2200, 4096, 256) == 1  # 32 row tiles: over the bar
+    assert stream_k_lanes(1100, 1024, 64) == 1   # narrow token tiles keep plain ranges
+    assert stream_k_lanes(1100, 128, 128) == 1   # one row tile: nothing to share
+    # the public route's launch options
+    for m, two_i, lanes in ((5000, 1024, 8), (1100, 1024, 8), (3000, 384, 3)):
+        route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
+        assert route == "stream_k"
+        assert fused_module.route_launch(route, plan, m, two_i, 7168)[2] == {"lanes": lanes}
+    monkeypatch.setattr(plans, "STREAM_K_LANES", False)
+    assert stream_k_lanes(5000, 1024, 256) == 1
+    assert fused_module.route_launch("stream_k", 256, 5000, 1024, 7168)[2] == {}
+
+
+@pytest.mark.parametrize("tile_m,i,order,quantizers", [(256, 512, "PERMUTED_IDENTITY", 0),
+                                                       (128, 192, "PERMUTED", 3)])
+def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
+    """W4A16 in place on 256-token tiles in 8 lanes (1024x7168); NVFP4 activations' pass
+    order on 128-token tiles in 3 lanes with the quantizer warps (384x7168)."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
+    from cute_kernels.testing import compile_only
+
+    compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, i, 7168, tile_m, 0, 132, True, False,
+                 int(KOrder[order]), 1, 1, quantizers, 1, False, False, False,
+                 -(-2 * i // fused_module.TILE_N))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,fp4_a", [
+    (5000, 512, False),  # 256-token tiles, 8 lanes of 16 CTAs, a token tail read in place
+    (4608, 512, False),
+    (1100, 512, True),   # 128-token tiles (the activations' pass), 8 lanes
+    (1100, 512, False),
+    (3000, 192, True),   # 384 rows: 3 lanes of 44 CTAs, quantizer warps
+    (6656, 192, False),  # 3 lanes of 256-token tiles
+])
+def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
+    """The public route (which takes lanes: checked on its launches), then plain ranges."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    calls = []
+    launch = fused_module.launch_large_m
+    monkeypatch.setattr(fused_module, "launch_large_m",
+                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
+    for _ in range(2):
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+    assert calls and all(c.get("lanes") == 2 * i // fused_module.TILE_N for c in calls), calls
+    monkeypatch.setattr(plans, "STREAM_K_LANES", False)
+    _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+    assert "lanes" not in calls[-1]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [100, 300])
+def test_forced_lanes_on_few_tokens_match_reference(monkeypatch, m):
+    """One or two 256-token tiles a lane: 112 or 224 units on 16 groups, every tile cut in
+    many pieces (the forced 256-token stream-K on 1024x7168)."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    monkeypatch.setattr(fused_module, "large_m_route", lambda m, i, k: ("stream_k", 256))
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    for _ in range(2):
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)

@@ -1,0 +1,30 @@
+"""The fused kernel's stream-K in lanes of row tiles (``large_m_plans.STREAM_K_LANES``) for
+compute-sanitizer (memcheck, racecheck): the public fused op on permuted words where its route
+takes lanes: 1024x7168 (8 lanes of 16 CTAs) W4A16 at 2200 tokens (256-token tiles, a tail read
+in place) and NVFP4 at 1100 (128-token tiles, the activations' pass); 384x7168 (3 lanes of 44
+CTAs) NVFP4 at 3000 (the quantizer warps); and the forced 256-token stream-K on 1024x7168 at
+100 tokens (one token tile: every tile in 16 pieces)."""
+
+import importlib
+
+import torch
+
+from cute_kernels import nvfp4_gemm_swiglu_quant, prepare_gate_up_weight, reference
+
+fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+
+
+def run(m, two_i, fp4):
+    raw = reference.nvfp4_quantize(torch.randn(two_i, 7168, device="cuda"), 100.0, swizzle=False)
+    w, w_sf = prepare_gate_up_weight(*raw, permute=True)
+    x = torch.randn(m, 7168, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4 else (x, None)
+    nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, 0.5, 30.0)
+
+
+for m, two_i, fp4 in ((2200, 1024, False), (1100, 1024, True), (3000, 384, True)):
+    run(m, two_i, fp4)
+fused.large_m_route = lambda m, i, k: ("stream_k", 256)
+run(100, 1024, False)
+torch.cuda.synchronize()
+print("stream-K lanes probe ran")
