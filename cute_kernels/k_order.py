@@ -116,8 +116,10 @@ W4A16_IN_PLACE_NARROW_N = 1024
 W4A16_IN_PLACE_NARROW_MIN_M = 512
 # Token tails (the last token tile partial) are read in place too, the TMA filling the tile past M
 # (``W4A16_IN_PLACE_TAIL``, the fused op's ``_large_m``): on narrow weights' tiles of up to 128
-# tokens whatever the fill; on tiles of W4A16_IN_PLACE_TAIL_WIDE_TILE_M tokens, of weights up to
-# W4A16_IN_PLACE_MAX_N rows, where the last tile is at least W4A16_IN_PLACE_TAIL_MIN_FILL full. The
+# tokens, and on tiles of W4A16_IN_PLACE_TAIL_WIDE_TILE_M tokens of weights up to
+# W4A16_IN_PLACE_MAX_N rows, whatever the fill (the copy pads to whole tiles too: the empty rows
+# cost the same either way; session 60 read 256-token tails in place from 45% full, and
+# 1024x7168 M = 10000, 6% full, paid ~70 us of copy on a 282 us call: session 61 call 2). The
 # copy costs more than the fill: session 24's slow fill (9216x7168 M = 129, ``bf16_activations``)
 # was a one-token tile on a 64-token launch. H200 2026-12-03 (``tools/w4a16_tail_probe.py``, graph
 # us, two rounds alike, the fused op, copy / in place (cuBLAS + silu), the last tile's fill):
@@ -133,7 +135,6 @@ W4A16_IN_PLACE_NARROW_MIN_M = 512
 # copy (its comment).
 W4A16_IN_PLACE_TAIL = True
 W4A16_IN_PLACE_TAIL_WIDE_TILE_M = 256
-W4A16_IN_PLACE_TAIL_MIN_FILL = 0.45
 
 
 def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrder:
@@ -165,8 +166,7 @@ def w4a16_tail_in_place(bf16_m: int, n: int, tile_m: int) -> bool:
         return False
     if tile_m < W4A16_IN_PLACE_TAIL_WIDE_TILE_M:
         return n <= W4A16_IN_PLACE_NARROW_N
-    return (n <= W4A16_IN_PLACE_MAX_N
-            and bf16_m % tile_m >= W4A16_IN_PLACE_TAIL_MIN_FILL * tile_m)
+    return n <= W4A16_IN_PLACE_MAX_N
 
 
 def w4a16_in_place(bf16_m: int, n: int, padded: bool) -> bool:

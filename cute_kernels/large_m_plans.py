@@ -270,7 +270,7 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
     return {"lanes": lanes} if lanes > 1 else {}
 
 
-# The fused kernel's stream-K on 128- and 256-token tiles of narrow weights (at most
+# The fused kernel's stream-K on 256-token tiles of narrow weights (at most
 # STREAM_K_LANES_MAX_ROW_TILES row tiles) in lanes (``NVFP4GemmLargeM``'s ``lanes``): CTA c
 # works row tile c % lanes, the CTAs of a lane share out its (token tile, k-tile) units alike,
 # so that a token tile's row tiles read the same activation k-tiles at the same time and the
@@ -279,8 +279,15 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
 # at 5000 / 5120 (160 tiles; cuBLAS + silu 108.8 / 115.0): 73 MB of bf16 activations, past
 # the L2, read by 8 row tiles each (H200 2026-12-03, session 61 call 1,
 # ``tools/stream_k_stretch_probe.py``). The grid is whole groups of ``lanes`` CTAs (128 of 132
-# SMs at 8 lanes).
+# SMs at 8 lanes). Call 2 (``tools/stream_k_lanes_probe.py``, graph us, two rounds alike,
+# W4A16 lanes / plain ranges (cuBLAS + silu)): M = 2200 56.6 / 59.2 (54.7), M = 2500 60.9 /
+# 65.6 (59.7), M = 3000 67.3 / 73.0 (70.8), M = 4608 96.4 / 107.2 (111.0), M = 5000 105.6 /
+# 150.6 (109.2), M = 5120 105.9 / 153.9 (115.1), M = 6656 136.6 / 187.6 (166.1), M = 10000 282.5
+# / 363.7 (217.1). On 128-token tiles (at most 1300 tokens, in the L2 either way) the four
+# idle SMs cost more: W4A16 M = 1030 41.3 / 40.1, M = 1300 47.6 / 45.1; NVFP4 activations
+# M = 1100 35.6 / 35.3, M = 1300 41.0 / 39.4.
 STREAM_K_LANES = True
+STREAM_K_LANES_TILE_M = (256,)
 STREAM_K_LANES_MAX_ROW_TILES = 16
 
 
@@ -288,8 +295,8 @@ def stream_k_lanes(m: int, two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
     """Lanes for the fused kernel's stream-K launch with ``tile_m``-token tiles (the comment
     above): the row tiles, or 1 (plain ranges)."""
     rows = -(-two_i // TILE_N)
-    return (rows if STREAM_K_LANES and tile_m >= 128 and 2 <= rows <= STREAM_K_LANES_MAX_ROW_TILES
-            and rows <= sms else 1)
+    return (rows if STREAM_K_LANES and tile_m in STREAM_K_LANES_TILE_M
+            and 2 <= rows <= min(STREAM_K_LANES_MAX_ROW_TILES, sms) else 1)
 
 
 # Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves, the

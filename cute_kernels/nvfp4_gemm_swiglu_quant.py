@@ -749,15 +749,30 @@ W4A16_STREAM_K_TILE_M = 256
 W4A16_PIECES = True
 W4A16_PIECES_MIN_M = 641
 W4A16_PIECES_SPLITS = (4, 3)
-# Both hold on token tails whose last 256-token tile ``k_order.w4a16_tail_in_place`` reads in
-# place (at least 45% full): no copy, the TMA filling the tile past M. H200 2026-12-03
+# Both hold on token tails (``k_order.w4a16_tail_in_place`` reads them in place: no copy, the
+# TMA filling the tile past M) whose last 256-token tile is at least W4A16_256_MIN_FILL full,
+# or whose padding is at most W4A16_256_MAX_PAD of M (``w4a16_256_on_tail``). H200 2026-12-03
 # (session 60 calls 2-3, ``tools/w4a16_tail_probe.py``, graph us, two rounds alike, 128-token
 # tiles with the tail in place / 256-token tiles in place (cuBLAS + silu)): 1024x7168 M = 1000
 # (four K pieces) 31.3 / 29.6 (30.6), M = 1200 (three) 43.2 / 38.9 (32.7), stream-K M = 2200
 # 68.3 / 58.7 (54.2), M = 2500 78.3 / 65.7 (59.7), M = 3000 89.2 / 72.2 (70.2), M = 5000
 # 162.2 / 149.9 (108.5); call 4, 4096x7168 M = 1200 (copied before) 118.2 / 111.3 (105.5).
-# Emptier last tiles stay on 128 tokens (1024x7168 M = 1300, 8% of 256: 45.2 / 46.4).
+# Emptier last tiles stay on 128 tokens (1024x7168 M = 1300, 8% of 256: 45.2 / 46.4), unless
+# that padding is a small share of M: at 4700 / 7000 tokens the 128-token stream-K misses the
+# 256-token tiles' lanes (``large_m_plans.STREAM_K_LANES``; session 61 call 2, lanes / plain
+# ranges on 256-token tiles: M = 5000 105.6 / 150.6, M = 6656 136.6 / 187.6).
 W4A16_256_ON_TAILS = True
+W4A16_256_MIN_FILL = 0.45
+W4A16_256_MAX_PAD = 0.05
+
+
+def w4a16_256_on_tail(m: int) -> bool:
+    """Whether the 256-token plans take M tokens whose last 256-token tile is partial (the
+    comment above)."""
+    pad = -m % W4A16_STREAM_K_TILE_M
+    return W4A16_256_ON_TAILS and (W4A16_STREAM_K_TILE_M - pad >= W4A16_256_MIN_FILL
+                                   * W4A16_STREAM_K_TILE_M or pad <= W4A16_256_MAX_PAD * m)
+
 # W4A16 on three K pieces of 128-token tiles (1024x7168 at 513..640 tokens) keeps the
 # reordering copy: the in-place decode lost there, tail or not. H200 2026-12-03 (session 60
 # calls 2-3, ``tools/w4a16_tail_probe.py``, graph us, copy / in place): M = 530 27.45 / 28.23,
@@ -781,10 +796,11 @@ def w4a16_in_place_route(m: int, two_i: int, a_fp4: bool, permuted: bool, route:
     """``large_m_route``'s ``(route, plan)``, or the 256-token tiles' for W4A16's stream-K
     launches (``W4A16_STREAM_K_TILE_M``) and K pieces (``W4A16_PIECES_SPLITS``) that then
     decode in place (the comments above)."""
-    # (256-token tiles: padded unless M is a multiple of 256 or, W4A16_256_ON_TAILS, the
-    # launch reads the tail in place: the question ``_large_m`` asks of it, w4a16_copied)
-    padded = (w4a16_copied(m, two_i, W4A16_STREAM_K_TILE_M, {}) if W4A16_256_ON_TAILS
-              else m % W4A16_STREAM_K_TILE_M != 0)
+    # (256-token tiles: padded unless M is a multiple of 256 or ``w4a16_256_on_tail`` takes
+    # the tail and the launch reads it in place: the question ``_large_m`` asks of it,
+    # w4a16_copied)
+    padded = m % W4A16_STREAM_K_TILE_M != 0 and (
+        not w4a16_256_on_tail(m) or w4a16_copied(m, two_i, W4A16_STREAM_K_TILE_M, {}))
     if (a_fp4 or not permuted or m < W4A16_PIECES_MIN_M
             or not w4a16_in_place(m, two_i, padded)):
         return route, plan

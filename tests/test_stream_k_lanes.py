@@ -1,7 +1,8 @@
 """The fused kernel's stream-K in lanes of row tiles (``NVFP4GemmLargeM``'s ``lanes``,
 ``large_m_plans.stream_k_lanes``): the rule on CPU, compile-only launches for sm_90a, and the
 public fused op against the fp64 reference where its routes take lanes (1024 and 384 rows,
-128- and 256-token tiles, NVFP4 and bf16 activations), then with the lanes switched off."""
+256-token tiles, and 128-token ones with the rule widened; NVFP4 and bf16 activations), then
+with the lanes switched off."""
 
 import importlib
 
@@ -16,17 +17,21 @@ plans = importlib.import_module("cute_kernels.large_m_plans")
 
 def test_lanes_rule(monkeypatch):
     assert stream_k_lanes(5000, 1024, 256) == 8
-    assert stream_k_lanes(1100, 1024, 128) == 8
-    assert stream_k_lanes(3000, 384, 128) == 3
+    assert stream_k_lanes(6656, 384, 256) == 3
     assert stream_k_lanes(2200, 2048, 256) == 16
     assert stream_k_lanes(2200, 4096, 256) == 1  # 32 row tiles: over the bar
-    assert stream_k_lanes(1100, 1024, 64) == 1   # narrow token tiles keep plain ranges
-    assert stream_k_lanes(1100, 128, 128) == 1   # one row tile: nothing to share
-    # the public route's launch options
-    for m, two_i, lanes in ((5000, 1024, 8), (1100, 1024, 8), (3000, 384, 3)):
+    assert stream_k_lanes(1100, 1024, 128) == 1  # 128-token tiles keep plain ranges
+    assert stream_k_lanes(1100, 256, 256) == 2
+    assert stream_k_lanes(1100, 128, 256) == 1   # one row tile: nothing to share
+    # the public route's launch options (W4A16 on permuted words: 256-token tiles)
+    for m, two_i, lanes in ((5000, 1024, 8), (2200, 1024, 8), (6656, 384, 3)):
         route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
-        assert route == "stream_k"
+        route, plan = fused_module.w4a16_in_place_route(m, two_i, False, True, route, plan)
+        assert (route, plan) == ("stream_k", 256)
         assert fused_module.route_launch(route, plan, m, two_i, 7168)[2] == {"lanes": lanes}
+    assert fused_module.route_launch("stream_k", 128, 1100, 1024, 7168)[2] == {}
+    monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
+    assert stream_k_lanes(1100, 1024, 128) == 8
     monkeypatch.setattr(plans, "STREAM_K_LANES", False)
     assert stream_k_lanes(5000, 1024, 256) == 1
     assert fused_module.route_launch("stream_k", 256, 5000, 1024, 7168)[2] == {}
@@ -50,15 +55,19 @@ def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
 @pytest.mark.parametrize("m,i,fp4_a", [
     (5000, 512, False),  # 256-token tiles, 8 lanes of 16 CTAs, a token tail read in place
     (4608, 512, False),
-    (1100, 512, True),   # 128-token tiles (the activations' pass), 8 lanes
+    (10000, 512, False),  # a tail 6% full, read in place (any fill on 256-token tiles)
+    (4700, 512, False),  # 36% full: 256-token tiles all the same (``w4a16_256_on_tail``)
+    (1100, 512, True),   # 128-token tiles (the activations' pass), lanes switched on
     (1100, 512, False),
     (3000, 192, True),   # 384 rows: 3 lanes of 44 CTAs, quantizer warps
     (6656, 192, False),  # 3 lanes of 256-token tiles
 ])
 def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
-    """The public route (which takes lanes: checked on its launches), then plain ranges."""
+    """The public route (which takes lanes: checked on its launches; on 128-token tiles
+    with ``STREAM_K_LANES_TILE_M`` widened), then plain ranges."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
+    monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     calls = []

@@ -140,9 +140,9 @@ def test_public_fused_in_place_on_narrow_weights_matches_reference(monkeypatch, 
 
 def test_tail_in_place_rule():
     """Narrow weights read a partial last token tile of up to 128 tokens in place whatever its
-    fill (1024x7168 M = 1030: 6 rows); 256-token tiles from 45% full, on weights up to
-    ``W4A16_IN_PLACE_MAX_N`` rows (4096x7168 M = 2200 / 2500 / 3500); wider weights' 128-token
-    tails keep the copy (4096x7168 M = 1100 lost 20% in place)."""
+    fill (1024x7168 M = 1030: 6 rows); 256-token tiles whatever their fill too, on weights up
+    to ``W4A16_IN_PLACE_MAX_N`` rows (4096x7168 M = 2200 / 2500 / 3500 / 2100 / 10000); wider
+    weights' 128-token tails keep the copy (4096x7168 M = 1100 lost 20% in place)."""
     from cute_kernels.k_order import (W4A16_IN_PLACE_MAX_N, W4A16_IN_PLACE_NARROW_N,
                                       w4a16_tail_in_place)
 
@@ -151,10 +151,21 @@ def test_tail_in_place_rule():
     assert w4a16_tail_in_place(300, n, 64)
     assert not w4a16_tail_in_place(1100, 4096, 128)
     assert w4a16_tail_in_place(700, n, 256)  # 188 of 256 rows
-    assert not w4a16_tail_in_place(300, n, 256)  # 44 of 256
-    assert all(w4a16_tail_in_place(m, 4096, 256) for m in (2200, 2500, 3500))
-    assert not w4a16_tail_in_place(2100, 4096, 256)  # 52 of 256
+    assert w4a16_tail_in_place(300, n, 256)  # 44 of 256: any fill since session 61
+    assert all(w4a16_tail_in_place(m, 4096, 256) for m in (2200, 2500, 3500, 2100, 10000))
     assert not w4a16_tail_in_place(2500, W4A16_IN_PLACE_MAX_N + 1024, 256)
+
+
+def test_256_token_plans_on_tails():
+    """The 256-token plans take a partial last 256-token tile from 45% full, or where its
+    padding is at most 5% of M (``w4a16_256_on_tail``): 1024x7168 M = 4700 / 7000 (36% / 34%
+    full) on the 256-token stream-K, not M = 1300 / 2100 (18% / 7% padding)."""
+    rule = fused_module.w4a16_in_place_route
+    for m, want in ((4700, 256), (7000, 256), (1300, 128), (2100, 128), (2200, 256)):
+        route, plan = fused_module.large_m_route(m, 512, 7168)
+        assert (route, plan) == ("stream_k", 128), m
+        assert rule(m, 1024, False, True, route, plan) == ("stream_k", want), m
+    assert fused_module.w4a16_256_on_tail(10000) and not fused_module.w4a16_256_on_tail(1300)
 
 
 def test_three_pieces_keep_the_copy():
