@@ -5,7 +5,8 @@ the swapped kernel), bf16 weights on whole 128-token tiles ("w16_whole128", the 
 W4A16 launch at M = 5000 in session 61 call 1) and cuBLAS + silu beside. Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only; ``CUTE_KERNELS_PROBE_VARIANTS`` keeps the named
-forms only."""
+forms only. Points 11-14: 4096x7168 with lanes of 32 row tiles ("_L32") against the public
+route (plain ranges there)."""
 
 import importlib
 
@@ -27,18 +28,23 @@ WHOLE128 = [(FUSED, "large_m_route", lambda m, i, k: ("whole", (128, 0))),
 # the swapped kernel)
 POINTS = [(1024, 7168, m) for m in (1030, 1100, 1300, 2200, 2500, 3000, 4608, 5000, 5120, 6656,
                                     10000)]
+# (11-14: 4096x7168's 256-token stream-K, 32 row tiles: lanes with the bar raised to 32
+# ("_L32": 4 groups of 32 CTAs) against plain ranges (the public route))
+POINTS += [(4096, 7168, m) for m in (1200, 2100, 2500, 3500)]
+WIDE = [(PLANS, "STREAM_K_LANES_MAX_ROW_TILES", 32)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     gate_up = gate_up_words(n, k, True)
     fused = public_fused(ROUTED)
+    other, suffix = (WIDE, "_L32") if n > 1024 else (PLAIN, "_L0")
     variants = {"w16": (gate_up, lambda w: fused(w, [], x, None)),
-                "w16_L0": (gate_up, lambda w: fused(w, PLAIN, x, None))}
+                "w16" + suffix: (gate_up, lambda w: fused(w, other, x, None))}
     if FUSED.swapped_route(m, n, k, True) is None:
         variants["fp4"] = (gate_up, lambda w: fused(w, [], a4, a4_sf))
-        variants["fp4_L0"] = (gate_up, lambda w: fused(w, PLAIN, a4, a4_sf))
-    if m >= 4608:
+        variants["fp4" + suffix] = (gate_up, lambda w: fused(w, other, a4, a4_sf))
+    if m >= 4608 and n == 1024:
         variants["w16_whole128"] = (gate_up, lambda w: fused(w, WHOLE128, x, None))
     variants["cublas_silu"] = (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)
