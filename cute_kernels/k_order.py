@@ -118,8 +118,12 @@ W4A16_IN_PLACE_NARROW_MIN_M = 512
 # (``W4A16_IN_PLACE_TAIL``, the fused op's ``_large_m``): on narrow weights' tiles of up to 128
 # tokens, and on tiles of W4A16_IN_PLACE_TAIL_WIDE_TILE_M tokens of weights up to
 # W4A16_IN_PLACE_MAX_N rows, whatever the fill (the copy pads to whole tiles too: the empty rows
-# cost the same either way; session 60 read 256-token tails in place from 45% full, and
-# 1024x7168 M = 10000, 6% full, paid ~70 us of copy on a 282 us call: session 61 call 2). The
+# cost the same either way). Session 60 read 256-token tails in place from 45% full only; H200
+# 2026-12-03, session 61 call 3 (``tools/w4a16_wide_tail_probe.py``, graph us, two rounds
+# alike, session 60's rule (the copy) / any fill (cuBLAS + silu)): 1024x7168 whole 256-token
+# tiles M = 8000 (25% full) 222.7 / 163.5 (176.6), the 256-token stream-K M = 8500 (20%) 244.2 /
+# 172.6 (189.2), M = 10000 (6%) 281.2 / 199.5 (216.1); 4096x7168 M = 2100 (20%) 202.4 / 193.2
+# (183.8), M = 8000 687.4 / 677.1 (723.7), M = 10000 even (872.0 / 870.0; 895.9). The
 # copy costs more than the fill: session 24's slow fill (9216x7168 M = 129, ``bf16_activations``)
 # was a one-token tile on a 64-token launch. H200 2026-12-03 (``tools/w4a16_tail_probe.py``, graph
 # us, two rounds alike, the fused op, copy / in place (cuBLAS + silu), the last tile's fill):

@@ -758,9 +758,11 @@ W4A16_PIECES_SPLITS = (4, 3)
 # 68.3 / 58.7 (54.2), M = 2500 78.3 / 65.7 (59.7), M = 3000 89.2 / 72.2 (70.2), M = 5000
 # 162.2 / 149.9 (108.5); call 4, 4096x7168 M = 1200 (copied before) 118.2 / 111.3 (105.5).
 # Emptier last tiles stay on 128 tokens (1024x7168 M = 1300, 8% of 256: 45.2 / 46.4), unless
-# that padding is a small share of M: at 4700 / 7000 tokens the 128-token stream-K misses the
-# 256-token tiles' lanes (``large_m_plans.STREAM_K_LANES``; session 61 call 2, lanes / plain
-# ranges on 256-token tiles: M = 5000 105.6 / 150.6, M = 6656 136.6 / 187.6).
+# that padding is a small share of M: there the 128-token stream-K misses the 256-token tiles'
+# lanes (``large_m_plans.STREAM_K_LANES``). H200 2026-12-03, session 61 call 3
+# (``tools/w4a16_wide_tail_probe.py``, graph us, two rounds alike, 128-token stream-K / 256
+# in lanes, the tail in place (cuBLAS + silu)): 1024x7168 M = 4700 (36% full) 148.2 / 105.1
+# (104.0), M = 7000 (34%) 206.7 / 144.8 (154.3); M = 1300 unchanged (45.3 / 45.3).
 W4A16_256_ON_TAILS = True
 W4A16_256_MIN_FILL = 0.45
 W4A16_256_MAX_PAD = 0.05
