@@ -286,6 +286,10 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
 # / 363.7 (217.1). On 128-token tiles (at most 1300 tokens, in the L2 either way) the four
 # idle SMs cost more: W4A16 M = 1030 41.3 / 40.1, M = 1300 47.6 / 45.1; NVFP4 activations
 # M = 1100 35.6 / 35.3, M = 1300 41.0 / 39.4.
+# Call 4, 4096x7168 (32 row tiles; 4 groups of 32 CTAs, "_L32"), lanes / plain ranges (cuBLAS +
+# silu): W4A16 M = 2100 188.0 / 190.5 (181.4), M = 3500 282.5 / 326.0 (308.1); NVFP4
+# activations M = 2100 176.3 / 180.9, M = 3500 267.8 / 327.3. Not yet the rule: no GPU test
+# has run lanes of 32 (``tests/test_stream_k_lanes.py`` has them, with the bar raised).
 STREAM_K_LANES = True
 STREAM_K_LANES_TILE_M = (256,)
 STREAM_K_LANES_MAX_ROW_TILES = 16

@@ -61,13 +61,17 @@ def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
     (1100, 512, False),
     (3000, 192, True),   # 384 rows: 3 lanes of 44 CTAs, quantizer warps
     (6656, 192, False),  # 3 lanes of 256-token tiles
+    (2100, 2048, False),  # 4096x7168: 4 groups of 32 CTAs (the bar raised to 32 row tiles)
+    (3500, 2048, True),
 ])
 def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
     """The public route (which takes lanes: checked on its launches; on 128-token tiles
-    with ``STREAM_K_LANES_TILE_M`` widened), then plain ranges."""
+    with ``STREAM_K_LANES_TILE_M`` widened, on 32 row tiles with the bar raised), then plain
+    ranges."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
+    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     calls = []
