@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import cutlass
 import cutlass.cute as cute
@@ -838,38 +839,62 @@ def swapped_pairs(m: int, two_i: int, k: int, a_fp4: bool, sms: int = H200_SMS) 
             and SWAPPED_PAIRS_MIN_WAVES * sms <= pairs <= sms)
 
 
+class LargeMLaunch(NamedTuple):
+    """``_large_m``'s launch of the fused wgmma kernel (``large_m_launch``)."""
+    route: str  # large_m_route's (or packed_route's), after w4a16_in_place_route
+    plan: object
+    config: tuple | None  # (tile_m, stages[, ctas]); None: the fp32 split route (``plan``)
+    stream_k: bool
+    options: dict  # launch_large_m's keywords
+    spread: bool  # the activations' pass spread over the SMs (``bf16_activations``)
+    bf16_weights: bool  # the weights through their bf16 pass (``bf16_weights_route``)
+    copied: bool  # W4A16 through reorder_k's copy whatever w4a16_in_place says
+
+
+def large_m_launch(m: int, two_i: int, k: int, a_fp4: bool, w_dtype: torch.dtype
+                   ) -> LargeMLaunch:
+    """The launch ``_large_m`` takes where the swapped kernel does not (``swapped_pairs``,
+    ``swapped_route``): the route for ``w_dtype`` weights (uint8 packed bytes or int32
+    permuted words), its config and options; pure in its arguments (tests and probes ask it
+    on the CPU)."""
+    route, plan = (packed_route if w_dtype == torch.uint8 else large_m_route)(m, two_i // 2, k)
+    route, plan = w4a16_in_place_route(m, two_i, a_fp4, w_dtype == torch.int32, route, plan)
+    if route == "split":
+        return LargeMLaunch(route, plan, None, False, {}, False, False, False)
+    config, stream_k, options = route_launch(route, plan, m, two_i, k)
+    spread = options.pop("spread_pass", False)
+    if route == "narrow":
+        options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
+    return LargeMLaunch(route, plan, config, stream_k, options, spread,
+                        bf16_weights_route(m, two_i, k, a_fp4, route, config[0], options),
+                        w4a16_copied(m, two_i, config[0], options))
+
+
 def _large_m(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf):
-    """``large_m_route``'s launch (W4A16 kernels; NVFP4 activations through
-    ``bf16_activations``, as ``nvfp4_gemm`` at large M), or the swapped kernel
-    (``swapped_route``)."""
+    """``large_m_launch`` (W4A16 kernels; NVFP4 activations through ``bf16_activations``, as
+    ``nvfp4_gemm`` at large M), or the swapped kernel (``swapped_route``)."""
     two_i, k, _ = weight_dims(w)
-    m, i = a.shape[0], two_i // 2
+    m = a.shape[0]
     swapped = ("pair" if swapped_pairs(m, two_i, k, a_sf is not None)
                else swapped_route(m, two_i, k, a_sf is not None))
     if swapped is not None:
         launch_swapped(bf16_gate_up_weights(w, w_sf), a, a_sf, alpha, out_global_scale, out,
                        out_sf, stream_k=swapped == "stream_k", pair_pieces=swapped == "pair")
         return
-    route, plan = (packed_route if w.dtype == torch.uint8 else large_m_route)(m, i, k)
-    route, plan = w4a16_in_place_route(m, two_i, a_sf is not None, w.dtype == torch.int32,
-                                       route, plan)
-    if route == "split":
-        launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, plan)
+    launch = large_m_launch(m, two_i, k, a_sf is not None, w.dtype)
+    if launch.route == "split":
+        launch_split_route(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf, launch.plan)
         return
-    config, stream_k, options = route_launch(route, plan, m, two_i, k)
-    rows = -(-m // config[0]) * config[0]  # whole token tiles: the TMA stays inside the buffer
-    spread = options.pop("spread_pass", False)
-    if route == "narrow":
-        options["pdl_trigger"], spread = narrow_pdl_plan(config[0], options["ctas_per_sm"])
-    if bf16_weights_route(m, two_i, k, a_sf is not None, route, config[0], options):
+    tile_m = launch.config[0]
+    rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
+    if launch.bf16_weights:
         k_order = KOrder.BF16  # bf16 a as it is, the weights through their pass
         acts, weights = a, bf16_weights(w, w_sf)
     else:
-        k_order = wgmma_k_order(w, m if a_sf is None else 0,
-                                w4a16_copied(m, two_i, config[0], options))
-        acts, weights = bf16_activations(a, a_sf, k_order, rows, spread), w
-    launch_large_m(acts, weights, w_sf, alpha, out_global_scale, out, out_sf, config,
-                   stream_k=stream_k, k_order=k_order, **options)
+        k_order = wgmma_k_order(w, m if a_sf is None else 0, launch.copied)
+        acts, weights = bf16_activations(a, a_sf, k_order, rows, launch.spread), w
+    launch_large_m(acts, weights, w_sf, alpha, out_global_scale, out, out_sf, launch.config,
+                   stream_k=launch.stream_k, k_order=k_order, **launch.options)
 
 
 def _validate(a, a_sf, w, w_sf, out, out_sf) -> tuple[int, int, int]:

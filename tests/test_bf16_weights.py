@@ -14,7 +14,8 @@ from cute_kernels import (prepare_gate_up_weight, prepare_nvfp4_weight, referenc
 from cute_kernels.bf16_weights import bf16_weights, compile_bf16_weights
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
-from cute_kernels.nvfp4_gemm_swiglu_quant import bf16_weights_route, large_m_route, route_launch
+from cute_kernels.nvfp4_gemm_swiglu_quant import (bf16_weights_route, large_m_launch, large_m_route,
+                                                  route_launch)
 from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only
 from tests.conftest import poisoned
@@ -59,6 +60,8 @@ def test_route():
         assert bf16_weights_route(m, 1024, 7168, False, route, config[0], options), m
         assert not bf16_weights_route(m, 1024, 7168, True, route, config[0], options)
         assert not bf16_weights_route(m, 4096, 7168, False, route, config[0], options)
+        assert all(large_m_launch(m, 1024, 7168, False, dtype).bf16_weights
+                   for dtype in (torch.uint8, torch.int32))
     for m in (256, 512, 768, 1000, 1024, 1100, 2500, 3072, 4096):  # pieces; stream-K; 256
         route, plan = large_m_route(m, 512, 7168)
         config, _, options = route_launch(route, plan, m, 1024, 7168)
@@ -113,9 +116,7 @@ def test_public_fused_matches_reference(m, permute):
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
     if permute:
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    route, plan = large_m_route(m, 512, 7168)
-    config, _, options = route_launch(route, plan, m, 1024, 7168)
-    assert bf16_weights_route(m, 1024, 7168, False, route, config[0], options)
+    assert large_m_launch(m, 1024, 7168, False, w.dtype).bf16_weights
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 

@@ -14,11 +14,10 @@ from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_row_groups, config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
-                                                  half_group_route, launch_small_m, large_m_route,
-                                                  packed_route, route_launch,
+                                                  half_group_route, launch_small_m, large_m_launch,
+                                                  large_m_route, packed_route, route_launch,
                                                   swapped_pairs, swapped_route,
-                                                  swiglu_small_m_config, swiglu_small_m_regime,
-                                                  w4a16_in_place_route)
+                                                  swiglu_small_m_config, swiglu_small_m_regime)
 from cute_kernels.nvfp4_quant import compile_nvfp4_quant
 from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
@@ -752,18 +751,13 @@ def _check_large_m_routes(m, i, k, fp4_a):
     if swapped_pairs(m, 2 * i, k, fp4_a) or swapped_route(m, 2 * i, k, fp4_a) == "stream_k":
         return
     half_groups = half_group_route(m, i, k, fp4_a, w.dtype == torch.int32)
-    route, plan = w4a16_in_place_route(m, 2 * i, fp4_a, w.dtype == torch.int32,
-                                       *large_m_route(m, i, k))
-    if route == "stream_k":
-        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True)
-    elif route == "narrow":
-        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan, 0), True,
-                                   **plain_launch_options(m, 2 * i, k, plan, True))
-    elif route == "pieces":
-        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, (plan[0], 0), True,
-                                   splits=plan[1])
-    elif route == "split":
+    # (``_inputs``' packed bytes: ``_run_large_m``'s K order, PAIRS, is the public one)
+    launch = large_m_launch(m, 2 * i, k, fp4_a, w.dtype)
+    if launch.route == "split":
         return
+    if launch.route != "whole":  # (whole tiles: the launch above, ``large_m_config``'s)
+        out, out_sf = _run_large_m(a, a_sf, w, w_sf, alpha, g_out, launch.config,
+                                   launch.stream_k, **launch.options)
     if half_groups:
         _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
         return

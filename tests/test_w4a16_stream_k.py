@@ -180,13 +180,12 @@ def test_three_pieces_keep_the_copy():
 
 
 def _order(m, two_i, k=7168):
-    """The K order ``_large_m`` gives W4A16 on permuted words, from its route on the CPU."""
+    """The K order ``_large_m`` gives W4A16 on permuted words, from its launch on the CPU."""
     import torch
 
-    from cute_kernels.k_order import wgmma_k_order
+    from cute_kernels.k_order import KOrder, wgmma_k_order
 
-    route, plan = fused_module.w4a16_in_place_route(
-        m, two_i, False, True, *fused_module.large_m_route(m, two_i // 2, k))
-    config, _, options = fused_module.route_launch(route, plan, m, two_i, k)
-    copied = fused_module.w4a16_copied(m, two_i, config[0], options)
-    return wgmma_k_order(torch.empty(two_i, 1, dtype=torch.int32), m, copied)
+    launch = fused_module.large_m_launch(m, two_i, k, False, torch.int32)
+    if launch.bf16_weights:
+        return KOrder.BF16
+    return wgmma_k_order(torch.empty(two_i, 1, dtype=torch.int32), m, launch.copied)
