@@ -266,7 +266,7 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
     else the defaults."""
     if tile_m == 64 and (k // TILE_K) % 2 == 0 and many_units(m, two_i, k, tile_m, sms):
         return {"ctas_per_sm": 2, "k_groups": 2}
-    lanes = stream_k_lanes(m, two_i, tile_m, sms)
+    lanes = stream_k_lanes(two_i, tile_m, sms)
     return {"lanes": lanes} if lanes > 1 else {}
 
 
@@ -295,9 +295,9 @@ STREAM_K_LANES_TILE_M = (256,)
 STREAM_K_LANES_MAX_ROW_TILES = 16
 
 
-def stream_k_lanes(m: int, two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
-    """Lanes for the fused kernel's stream-K launch with ``tile_m``-token tiles (the comment
-    above): the row tiles, or 1 (plain ranges)."""
+def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
+    """Lanes for the fused kernel's stream-K launch on 2I = ``two_i`` rows in ``tile_m``-token
+    tiles (the comment above): the row tiles, or 1 (plain ranges)."""
     rows = -(-two_i // TILE_N)
     return (rows if STREAM_K_LANES and tile_m in STREAM_K_LANES_TILE_M
             and 2 <= rows <= min(STREAM_K_LANES_MAX_ROW_TILES, sms) else 1)

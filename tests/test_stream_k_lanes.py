@@ -16,13 +16,13 @@ plans = importlib.import_module("cute_kernels.large_m_plans")
 
 
 def test_lanes_rule(monkeypatch):
-    assert stream_k_lanes(5000, 1024, 256) == 8
-    assert stream_k_lanes(6656, 384, 256) == 3
-    assert stream_k_lanes(2200, 2048, 256) == 16
-    assert stream_k_lanes(2200, 4096, 256) == 1  # 32 row tiles: over the bar
-    assert stream_k_lanes(1100, 1024, 128) == 1  # 128-token tiles keep plain ranges
-    assert stream_k_lanes(1100, 256, 256) == 2
-    assert stream_k_lanes(1100, 128, 256) == 1   # one row tile: nothing to share
+    assert stream_k_lanes(1024, 256) == 8
+    assert stream_k_lanes(384, 256) == 3
+    assert stream_k_lanes(2048, 256) == 16
+    assert stream_k_lanes(4096, 256) == 1  # 32 row tiles: over the bar
+    assert stream_k_lanes(1024, 128) == 1  # 128-token tiles keep plain ranges
+    assert stream_k_lanes(256, 256) == 2
+    assert stream_k_lanes(128, 256) == 1   # one row tile: nothing to share
     # the public route's launch options (W4A16 on permuted words: 256-token tiles)
     for m, two_i, lanes in ((5000, 1024, 8), (2200, 1024, 8), (6656, 384, 3)):
         route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
@@ -31,9 +31,9 @@ def test_lanes_rule(monkeypatch):
         assert fused_module.route_launch(route, plan, m, two_i, 7168)[2] == {"lanes": lanes}
     assert fused_module.route_launch("stream_k", 128, 1100, 1024, 7168)[2] == {}
     monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
-    assert stream_k_lanes(1100, 1024, 128) == 8
+    assert stream_k_lanes(1024, 128) == 8
     monkeypatch.setattr(plans, "STREAM_K_LANES", False)
-    assert stream_k_lanes(5000, 1024, 256) == 1
+    assert stream_k_lanes(1024, 256) == 1
     assert fused_module.route_launch("stream_k", 256, 5000, 1024, 7168)[2] == {}
 
 
