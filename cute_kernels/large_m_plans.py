@@ -290,9 +290,12 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
 # silu): W4A16 M = 2100 188.0 / 190.5 (181.4), M = 3500 282.5 / 326.0 (308.1); NVFP4
 # activations M = 2100 176.3 / 180.9, M = 3500 267.8 / 327.3. Not yet the rule: no GPU test
 # has run lanes of 32 (``tests/test_stream_k_lanes.py`` has them, with the bar raised).
+# The grid is whole groups: lanes that leave more than 1 - STREAM_K_LANES_MIN_GRID_FILL of the
+# SMs idle keep plain ranges (a guard, not measured: 8 and 32 lanes leave 4 of 132 idle).
 STREAM_K_LANES = True
 STREAM_K_LANES_TILE_M = (256,)
 STREAM_K_LANES_MAX_ROW_TILES = 16
+STREAM_K_LANES_MIN_GRID_FILL = 0.9
 
 
 def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
@@ -300,7 +303,8 @@ def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
     tiles (the comment above): the row tiles, or 1 (plain ranges)."""
     rows = -(-two_i // TILE_N)
     return (rows if STREAM_K_LANES and tile_m in STREAM_K_LANES_TILE_M
-            and 2 <= rows <= min(STREAM_K_LANES_MAX_ROW_TILES, sms) else 1)
+            and 2 <= rows <= min(STREAM_K_LANES_MAX_ROW_TILES, sms)
+            and sms // rows * rows >= STREAM_K_LANES_MIN_GRID_FILL * sms else 1)
 
 
 # Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves, the

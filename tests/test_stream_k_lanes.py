@@ -32,6 +32,9 @@ def test_lanes_rule(monkeypatch):
     assert fused_module.route_launch("stream_k", 128, 1100, 1024, 7168)[2] == {}
     monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
     assert stream_k_lanes(1024, 128) == 8
+    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
+    assert stream_k_lanes(4096, 256) == 32
+    assert stream_k_lanes(27 * 128, 256) == 1  # 108 of 132 SMs: under the grid fill
     monkeypatch.setattr(plans, "STREAM_K_LANES", False)
     assert stream_k_lanes(1024, 256) == 1
     assert fused_module.route_launch("stream_k", 256, 5000, 1024, 7168)[2] == {}
