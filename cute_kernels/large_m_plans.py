@@ -307,6 +307,19 @@ def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
             and sms // rows * rows >= STREAM_K_LANES_MIN_GRID_FILL * sms else 1)
 
 
+# The plain GEMM's stream-K (not the hybrid) in lanes too (``STREAM_K_LANES``' comment), off
+# until measured: ``tools/plain_lanes_probe.py`` (4096x7168: 32 row tiles, the bar raised
+# there) is prepared.
+PLAIN_STREAM_K_LANES = False
+
+
+def plain_stream_k_lanes(n: int, tile_m: int, stream_k: bool, sms: int = H200_SMS) -> int:
+    """Lanes for ``nvfp4_gemm``'s launch on N rows in ``tile_m``-token tiles where it is
+    stream-K proper (``stream_k``: no hybrid, no K split): ``stream_k_lanes``' where
+    ``PLAIN_STREAM_K_LANES``, else 1."""
+    return stream_k_lanes(n, tile_m, sms) if PLAIN_STREAM_K_LANES and stream_k else 1
+
+
 # Past 128 tokens where a launch of 128-token tiles fills at most ``MID_M_MAX_WAVES`` waves, the
 # wgmma kernels (fused and plain) take whole tiles of 64 / 128 / 256 tokens or stream-K with 128
 # / 256, whichever ``mid_m_estimates`` has fastest. Its costs are the fused kernel's, from

@@ -33,7 +33,7 @@ from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
-                             plain_plan, plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
+                             plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
                              wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
@@ -421,6 +421,9 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
             splits, options["pair_pieces"] = 1, True
     elif not stream_k and pieces_pair(tile_m, splits, k):  # (128-row tiles, token shares)
         splits, options["pair_pieces"] = 1, True
+    lanes = plain_stream_k_lanes(n, tile_m, stream_k and not plan[3] and splits == 1)
+    if lanes > 1:
+        options["lanes"] = lanes
     ctas = options.get("ctas_per_sm", 1) * H200_SMS  # the plans' grid
     tile_n = 64 if options.get("wg_k_split") else TILE_N
     options["pdl_trigger"], options["spread_pass"] = pdl_trigger_plan(

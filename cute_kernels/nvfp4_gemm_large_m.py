@@ -1195,11 +1195,13 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                stream_k: bool = False, hybrid: bool = False,
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                                k_groups: int = 1, wg_k_split: bool = False,
-                               pair_pieces: bool = False, pdl_trigger: bool = False):
+                               pair_pieces: bool = False, pdl_trigger: bool = False,
+                               lanes: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage; 64-row tiles with the warpgroups on the K groups; with those, two K pieces in
-    a cluster of two CTAs; the PDL trigger after the main loop); M dynamic. Operands as
+    a cluster of two CTAs; the PDL trigger after the main loop; stream-K in lanes of row
+    tiles, ``NVFP4GemmLargeM``'s); M dynamic. Operands as
     ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
     counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
@@ -1221,7 +1223,8 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
         kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
                                         hybrid=hybrid, k_order=k_order,
                                         ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger)
+                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger,
+                                        lanes=lanes)
         return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
                             options=compile_options())
     kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
@@ -1288,12 +1291,14 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
                  wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False) -> tuple:
-    """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger)
-    compile arguments in their shortest form: the compile cache keys by the arguments as
-    given, so the identity order, one CTA per SM, one K group a stage, 128-row tiles and no
-    trigger leave them out (the order as a plain int)."""
+                 pdl_trigger: bool = False, lanes: int = 1) -> tuple:
+    """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger,
+    lanes) compile arguments in their shortest form: the compile cache keys by the arguments
+    as given, so the identity order, one CTA per SM, one K group a stage, 128-row tiles, no
+    trigger and no lanes leave them out (the order as a plain int)."""
     order = int(k_order)
+    if lanes > 1:
+        return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger, lanes)
     if pdl_trigger:
         return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, True)
     if wg_k_split or pair_pieces:
@@ -1324,7 +1329,8 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    splits: int = 1, stream_k: bool = False, hybrid: bool = False,
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
                    wg_k_split: bool = False, pair_pieces: bool = False,
-                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False) -> None:
+                   compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False,
+                   lanes: int = 1) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -1345,7 +1351,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group;
     ``pair_pieces`` (with that, whole tiles): two CTAs a tile in a cluster, summed through
     distributed shared memory. ``pdl_trigger``: the next launch may start after each CTA's
-    first main loop (``NVFP4GemmLargeM``).
+    first main loop; ``lanes``: stream-K in lanes of row tiles (both ``NVFP4GemmLargeM``'s).
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it)."""
     import torch
@@ -1365,7 +1371,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     sms = launch_ctas(ctas, ctas_per_sm, splits, b.device)
     args = (a_bf16, weight_words(b), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
-                        pair_pieces, pdl_trigger)
+                        pair_pieces, pdl_trigger, lanes)
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,

@@ -101,3 +101,60 @@ def test_forced_lanes_on_few_tokens_match_reference(monkeypatch, m):
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+
+
+def test_plain_lanes_rule(monkeypatch):
+    """``nvfp4_gemm``'s stream-K (not the hybrid, not a K split) in lanes where
+    ``PLAIN_STREAM_K_LANES`` (off until measured)."""
+    from cute_kernels.nvfp4_gemm import planned_launch
+
+    assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, False))[2]
+    monkeypatch.setattr(plans, "PLAIN_STREAM_K_LANES", True)
+    assert planned_launch(1100, 1024, 7168, (256, 1, True, False))[2]["lanes"] == 8
+    assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, True))[2]  # hybrid
+    assert "lanes" not in planned_launch(1100, 4096, 7168, (256, 1, True, False))[2]  # 32 rows
+    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
+    assert planned_launch(1100, 4096, 7168, (256, 1, True, False))[2]["lanes"] == 32
+
+
+def test_plain_lanes_compile_for_sm90a():
+    """The plain kernel (bf16 out) in 32 lanes of 256-token tiles: 4096x7168, in place."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m
+    from cute_kernels.testing import compile_only
+
+    compile_only(compile_nvfp4_gemm_large_m, 4096, 7168, "torch.bfloat16", 256, 0, 132, 1, True,
+                 False, int(KOrder.PERMUTED_IDENTITY), 1, 1, False, False, False, 32)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,fp4_a,permute", [(1100, 4096, True, True), (1100, 4096, False, True),
+                                                (300, 1024, False, False), (2100, 1024, True, False)])
+def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
+    """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes (the rule switched on, the bar
+    at 32 row tiles), against the fp64 product; packed bytes and permuted words."""
+    import torch
+
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+    from tests.conftest import poisoned
+    from tests.test_nvfp4_gemm import _inputs, _rel_err
+
+    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+    monkeypatch.setattr(plans, "PLAIN_STREAM_K_LANES", True)
+    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
+    for name in ("plain_plan", "packed_plan"):
+        monkeypatch.setattr(gemm_module, name, lambda m, n, k: (256, 1, True, False))
+    calls = []
+    launch = gemm_module.launch_large_m
+    monkeypatch.setattr(gemm_module, "launch_large_m",
+                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, 7168, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    if permute:
+        b = prepare_nvfp4_weight(b)  # (the scales stay as they are)
+    for _ in range(2):
+        got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
+                         out=poisoned(m, n, dtype=torch.float32))
+        assert not got.isnan().any()
+        assert _rel_err(got, want) <= 1e-3
+    assert calls and all(c.get("lanes") == n // 128 for c in calls), calls

@@ -42,12 +42,13 @@ report_warm_and_tests() {
   local f
   for f in /tmp/logs/t-*.log; do cp "$f" "$OUT/"; done
 }
-# sanitize_script SCRIPT: memcheck and racecheck at once on tools/SCRIPT.py (API errors off:
-# cuda-python's driver lookups report as errors), logs in $OUT/TOOL.log, one summary line each
+# sanitize_script SCRIPT [SECONDS]: memcheck and racecheck at once on tools/SCRIPT.py (API
+# errors off: cuda-python's driver lookups report as errors), logs in $OUT/TOOL.log, one
+# summary line each; each cut at SECONDS (150)
 sanitize_script() {
   local tool
   for tool in memcheck racecheck; do
-    timeout 150 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+    timeout "${2:-150}" compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
       python "tools/$1.py" > "$OUT/$tool.log" 2>&1 &
   done
   wait

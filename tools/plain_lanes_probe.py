@@ -1,0 +1,45 @@
+"""``nvfp4_gemm``'s 256-token stream-K in lanes of row tiles (``PLAIN_STREAM_K_LANES``, off
+until measured) on 4096x7168 (32 row tiles: 4 groups of 32 CTAs, the bar raised here),
+through the public function (the activations' pass included), permuted words: the plan
+("plan": pure stream-K at 1100 / 1500 tokens, the hybrid at 2100 / 2500 / 3500 / 4500), the
+256-token stream-K forced on plain ranges ("sk") and in lanes ("skL"); NVFP4 activations and
+bf16 ones ("w16" ...), cuBLAS bf16 beside. Graph us, interleaved, two rounds; one point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import importlib
+
+import torch
+from probe_inputs import gate_up_words, gemm_on_plan, replaced
+
+from cute_kernels import reference
+from cute_kernels.bench.timing import (rotations_for, select_shapes,
+                                       time_graphs_interleaved_us, warm_only)
+
+PLANS = importlib.import_module("cute_kernels.large_m_plans")
+SK = (256, 1, True, False)
+POINTS = [(4096, 7168, m) for m in (1100, 1500, 2100, 2500, 3500, 4500)]
+
+
+def gemm(a, a_sf, w, plan, lanes):
+    with replaced(PLANS, {"PLAIN_STREAM_K_LANES": lanes, "STREAM_K_LANES_MAX_ROW_TILES": 32}):
+        return gemm_on_plan(a, a_sf, w, plan)
+
+
+for n, k, m in select_shapes(POINTS):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
+    words = gate_up_words(n, k, True)
+    w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+           for _ in range(1 if warm_only() else rotations_for(n * k * 2))]
+    variants = {}
+    for name, a, a_sf in (("", a4, a4_sf), ("w16_", x, None)):
+        for form, plan, lanes in (("plan", None, False), ("sk", SK, False), ("skL", SK, True)):
+            variants[name + form] = [lambda w=w, a=a, a_sf=a_sf, plan=plan, lanes=lanes:
+                                     gemm(a, a_sf, w, plan, lanes) for w in words]
+    variants["cublas"] = [lambda w=w: x @ w.t() for w in w16]
+    names = list(variants)
+    for _ in range(1 if warm_only() else 2):
+        times = time_graphs_interleaved_us([variants[v] for v in names], 20)
+        if not warm_only():
+            print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in
+                                                    zip(names, times)), flush=True)
