@@ -2,7 +2,8 @@
 ``large_m_plans.stream_k_lanes``): the rule on CPU, compile-only launches for sm_90a, and the
 public fused op against the fp64 reference where its routes take lanes (1024 and 384 rows,
 256-token tiles, and 128-token ones with the rule widened; NVFP4 and bf16 activations), then
-with the lanes switched off."""
+with the lanes switched off (few tokens a lane: ``test_w4a16_stream_k.py``'s forced 256-token
+stream-K); the plain ``nvfp4_gemm`` in lanes, switched on."""
 
 import importlib
 
@@ -87,20 +88,6 @@ def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
     monkeypatch.setattr(plans, "STREAM_K_LANES", False)
     _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
     assert "lanes" not in calls[-1]
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("m", [100, 300])
-def test_forced_lanes_on_few_tokens_match_reference(monkeypatch, m):
-    """One or two 256-token tiles a lane: 112 or 224 units on 16 groups, every tile cut in
-    many pieces (the forced 256-token stream-K on 1024x7168)."""
-    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
-
-    monkeypatch.setattr(fused_module, "large_m_route", lambda m, i, k: ("stream_k", 256))
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
-    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    for _ in range(2):
-        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
 
 def test_plain_lanes_rule(monkeypatch):

@@ -31,8 +31,10 @@ def test_rule(m, two_i, want):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [2304, 3072])
+@pytest.mark.parametrize("m", [2304, 3072, 100, 300])
 def test_public_fused_on_256_token_stream_k_matches_reference(monkeypatch, m):
+    """The forced 256-token stream-K (in lanes, ``STREAM_K_LANES``); at 100 / 300 tokens one
+    or two token tiles a lane: 112 or 224 units on 16 groups, every tile cut in many pieces."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     monkeypatch.setattr(fused_module, "large_m_route", lambda m, i, k: ("stream_k", 256))

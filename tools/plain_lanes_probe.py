@@ -9,11 +9,10 @@ CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import importlib
 
 import torch
-from probe_inputs import gate_up_words, gemm_on_plan, replaced
+from probe_inputs import bf16_weight_rotation, gate_up_words, gemm_on_plan, replaced
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import (rotations_for, select_shapes,
-                                       time_graphs_interleaved_us, warm_only)
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
 SK = (256, 1, True, False)
@@ -29,14 +28,12 @@ for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     words = gate_up_words(n, k, True)
-    w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-           for _ in range(1 if warm_only() else rotations_for(n * k * 2))]
     variants = {}
     for name, a, a_sf in (("", a4, a4_sf), ("w16_", x, None)):
         for form, plan, lanes in (("plan", None, False), ("sk", SK, False), ("skL", SK, True)):
             variants[name + form] = [lambda w=w, a=a, a_sf=a_sf, plan=plan, lanes=lanes:
                                      gemm(a, a_sf, w, plan, lanes) for w in words]
-    variants["cublas"] = [lambda w=w: x @ w.t() for w in w16]
+    variants["cublas"] = [lambda w=w: x @ w.t() for w in bf16_weight_rotation(n, k)]
     names = list(variants)
     for _ in range(1 if warm_only() else 2):
         times = time_graphs_interleaved_us([variants[v] for v in names], 20)
