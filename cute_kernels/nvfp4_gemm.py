@@ -33,8 +33,8 @@ from layouts import sf_padded_shape
 
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
-                             plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens, wg_k_pairs, wg_k_split_plan,
-                             wgmma_from_9_tokens)
+                             plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens,
+                             wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
