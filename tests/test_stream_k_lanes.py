@@ -115,8 +115,9 @@ def test_plain_lanes_compile_for_sm90a():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,n,fp4_a,permute", [(1100, 4096, True, True), (1100, 4096, False, True),
-                                                (300, 1024, False, False), (2100, 1024, True, False)])
+@pytest.mark.parametrize("m,n,fp4_a,permute", [
+    (1100, 4096, True, True), (1100, 4096, False, True), (300, 1024, False, False),
+    (2100, 1024, True, False)])
 def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
     """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes (the rule switched on, the bar
     at 32 row tiles), against the fp64 product; packed bytes and permuted words."""

@@ -2,8 +2,8 @@
 plain ranges ("_L0") on 1024x7168, where the route is the 128- or 256-token stream-K: W4A16 on
 permuted words ("w16"), NVFP4 activations ("fp4") where their route is that stream-K too (not
 the swapped kernel), bf16 weights on whole 128-token tiles ("w16_whole128", the best other
-W4A16 launch at M = 5000 in session 61 call 1, and at 1300 in call 3) and cuBLAS + silu beside. Graph us,
-interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+W4A16 launch at M = 5000 in session 61 call 1, and at 1300 in call 3) and cuBLAS + silu
+beside. Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only; ``CUTE_KERNELS_PROBE_VARIANTS`` keeps the named
 forms only. Points 11-14: 4096x7168 with lanes of 32 row tiles ("_L32") against the public
 route (plain ranges there)."""
