@@ -1297,10 +1297,9 @@ def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
     as given, so the identity order, one CTA per SM, one K group a stage, 128-row tiles, no
     trigger and no lanes leave them out (the order as a plain int)."""
     order = int(k_order)
-    if lanes > 1:
-        return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger, lanes)
-    if pdl_trigger:
-        return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, True)
+    if pdl_trigger or lanes > 1:  # (lanes only where taken)
+        return ((order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger)
+                + ((lanes,) if lanes > 1 else ()))
     if wg_k_split or pair_pieces:
         return (order, ctas_per_sm, k_groups, wg_k_split) + ((True,) if pair_pieces else ())
     if ctas_per_sm != 1 or k_groups != 1:

@@ -618,12 +618,9 @@ def launch_large_m(a_bf16, w, w_sf, alpha: torch.Tensor, out_global_scale: torch
         quantizers = quantizer_warps(tile_m, ctas_per_sm, k_order, one_tile_a_cta(
             out.shape[0], two_i, tile_m, sms, stream_k, splits))
     stream_k = stream_k or splits > 1
-    if lanes > 1:  # every trailing argument
-        tail = (int(k_order), ctas_per_sm, k_groups, quantizers, splits, wg_k_split,
-                pair_pieces, pdl_trigger, lanes)
-    elif pdl_trigger:  # every trailing argument
+    if pdl_trigger or lanes > 1:  # every trailing argument (lanes only where taken)
         tail = (int(k_order), ctas_per_sm, 2 if wg_k_split else k_groups, quantizers, splits,
-                wg_k_split, pair_pieces, True)
+                wg_k_split, pair_pieces, pdl_trigger) + ((lanes,) if lanes > 1 else ())
     elif wg_k_split:
         tail = (int(k_order), ctas_per_sm, 2, 0, splits, True) + ((True,) if pair_pieces
                                                                   else ())
