@@ -288,13 +288,15 @@ def fused_stream_k_options(m: int, two_i: int, k: int, tile_m: int, sms: int = H
 # M = 1100 35.6 / 35.3, M = 1300 41.0 / 39.4.
 # Call 4, 4096x7168 (32 row tiles; 4 groups of 32 CTAs, "_L32"), lanes / plain ranges (cuBLAS +
 # silu): W4A16 M = 2100 188.0 / 190.5 (181.4), M = 3500 282.5 / 326.0 (308.1); NVFP4
-# activations M = 2100 176.3 / 180.9, M = 3500 267.8 / 327.3. Not yet the rule: no GPU test
-# has run lanes of 32 (``tests/test_stream_k_lanes.py`` has them, with the bar raised).
+# activations M = 2100 176.3 / 180.9, M = 3500 267.8 / 327.3. Session 62 call 1 (every GPU test
+# passed with lanes of 32, memcheck / racecheck clean): W4A16 M = 1200 105.3 / 111.2 (105.7),
+# M = 2500 203.4 / 223.4 (215.7); NVFP4 M = 1200 106.4 / 106.4, M = 2500 192.9 / 215.9: so
+# the bar is 32 row tiles.
 # The grid is whole groups: lanes that leave more than 1 - STREAM_K_LANES_MIN_GRID_FILL of the
 # SMs idle keep plain ranges (a guard, not measured: 8 and 32 lanes leave 4 of 132 idle).
 STREAM_K_LANES = True
 STREAM_K_LANES_TILE_M = (256,)
-STREAM_K_LANES_MAX_ROW_TILES = 16
+STREAM_K_LANES_MAX_ROW_TILES = 32
 STREAM_K_LANES_MIN_GRID_FILL = 0.9
 
 
@@ -307,10 +309,23 @@ def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
             and sms // rows * rows >= STREAM_K_LANES_MIN_GRID_FILL * sms else 1)
 
 
-# The plain GEMM's stream-K (not the hybrid) in lanes too (``STREAM_K_LANES``' comment), off
-# until measured: ``tools/plain_lanes_probe.py`` (4096x7168: 32 row tiles, the bar raised
-# there) is prepared.
-PLAIN_STREAM_K_LANES = False
+# The plain GEMM's 256-token stream-K in lanes too (``STREAM_K_LANES``' comment), and in place
+# of the hybrid where lanes apply. ``tools/plain_lanes_probe.py`` (H200 2026-12-03, session 62
+# call 2, 4096x7168 in 32 lanes, public function graph us, two rounds alike; NVFP4 / bf16
+# activations, plan -> lanes, cuBLAS bf16 beside): stream-K plans M = 1100 101.5 -> 100.2 /
+# 113.8 -> 110.3 (83.2), M = 1500 121.0 -> 116.3 / 134.2 -> 128.5 (115.3); hybrid plans
+# M = 2100 172.0 -> 172.0 / 190.5 -> 189.0 (154.3), M = 2500 192.7 -> 187.8 / 213.5 -> 207.9
+# (182.0), M = 3500 264.2 -> 260.5 / 291.0 -> 287.4 (259.0), M = 4500 334.8 -> 332.4 / 369.4 ->
+# 367.2 (334.5). (Plain ranges in place of the hybrid lost 6-63 us there.)
+PLAIN_STREAM_K_LANES = True
+
+
+def lanes_over_hybrid(n: int, stream_plan: tuple[int, bool] | None) -> tuple[int, bool] | None:
+    """``stream_k_plan``'s plain plan with its 256-token hybrid turned into stream-K proper
+    where the plain GEMM's lanes apply (``PLAIN_STREAM_K_LANES``' comment)."""
+    if stream_plan == (256, True) and PLAIN_STREAM_K_LANES and stream_k_lanes(n, 256) > 1:
+        return 256, False
+    return stream_plan
 
 
 def plain_stream_k_lanes(n: int, tile_m: int, stream_k: bool, sms: int = H200_SMS) -> int:
@@ -439,8 +454,9 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     ``large_m_plan``'s K splits; without a K split, ``mid_m_launch``'s launch where it has
     one (129..``PLAIN_MID_M_MAX`` tokens, a few waves); one wave of whole 64-token tiles in
     128-token pieces where ``wide_pieces`` takes it; whole 128-token tiles instead of
-    256-token stream-K where ``narrow_whole_wave`` takes it."""
-    stream_plan = stream_k_plan(m, n, k)
+    256-token stream-K where ``narrow_whole_wave`` takes it; stream-K in lanes instead of the
+    hybrid where ``lanes_over_hybrid`` takes it."""
+    stream_plan = lanes_over_hybrid(n, stream_k_plan(m, n, k))
     if stream_plan == (256, False) and narrow_whole_wave(m, n):
         plan = 128, 1, False, False
     elif stream_plan is not None:

@@ -3,7 +3,7 @@
 public fused op against the fp64 reference where its routes take lanes (1024 and 384 rows,
 256-token tiles, and 128-token ones with the rule widened; NVFP4 and bf16 activations), then
 with the lanes switched off (few tokens a lane: ``test_w4a16_stream_k.py``'s forced 256-token
-stream-K); the plain ``nvfp4_gemm`` in lanes, switched on."""
+stream-K); the plain ``nvfp4_gemm`` in lanes."""
 
 import importlib
 
@@ -20,7 +20,8 @@ def test_lanes_rule(monkeypatch):
     assert stream_k_lanes(1024, 256) == 8
     assert stream_k_lanes(384, 256) == 3
     assert stream_k_lanes(2048, 256) == 16
-    assert stream_k_lanes(4096, 256) == 1  # 32 row tiles: over the bar
+    assert stream_k_lanes(4096, 256) == 32  # 4 groups of 32 CTAs
+    assert stream_k_lanes(5120, 256) == 1  # 40 row tiles: over the bar
     assert stream_k_lanes(1024, 128) == 1  # 128-token tiles keep plain ranges
     assert stream_k_lanes(256, 256) == 2
     assert stream_k_lanes(128, 256) == 1   # one row tile: nothing to share
@@ -33,8 +34,6 @@ def test_lanes_rule(monkeypatch):
     assert fused_module.route_launch("stream_k", 128, 1100, 1024, 7168)[2] == {}
     monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
     assert stream_k_lanes(1024, 128) == 8
-    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
-    assert stream_k_lanes(4096, 256) == 32
     assert stream_k_lanes(27 * 128, 256) == 1  # 108 of 132 SMs: under the grid fill
     monkeypatch.setattr(plans, "STREAM_K_LANES", False)
     assert stream_k_lanes(1024, 256) == 1
@@ -65,17 +64,15 @@ def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
     (1100, 512, False),
     (3000, 192, True),   # 384 rows: 3 lanes of 44 CTAs, quantizer warps
     (6656, 192, False),  # 3 lanes of 256-token tiles
-    (2100, 2048, False),  # 4096x7168: 4 groups of 32 CTAs (the bar raised to 32 row tiles)
+    (2100, 2048, False),  # 4096x7168: 4 groups of 32 CTAs
     (3500, 2048, True),
 ])
 def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
     """The public route (which takes lanes: checked on its launches; on 128-token tiles
-    with ``STREAM_K_LANES_TILE_M`` widened, on 32 row tiles with the bar raised), then plain
-    ranges."""
+    with ``STREAM_K_LANES_TILE_M`` widened), then plain ranges."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
     monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
-    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     calls = []
@@ -92,16 +89,23 @@ def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
 
 def test_plain_lanes_rule(monkeypatch):
     """``nvfp4_gemm``'s stream-K (not the hybrid, not a K split) in lanes where
-    ``PLAIN_STREAM_K_LANES`` (off until measured)."""
+    ``PLAIN_STREAM_K_LANES``, and stream-K in lanes in place of the 256-token hybrid
+    (``lanes_over_hybrid``)."""
     from cute_kernels.nvfp4_gemm import planned_launch
 
-    assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, False))[2]
-    monkeypatch.setattr(plans, "PLAIN_STREAM_K_LANES", True)
     assert planned_launch(1100, 1024, 7168, (256, 1, True, False))[2]["lanes"] == 8
-    assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, True))[2]  # hybrid
-    assert "lanes" not in planned_launch(1100, 4096, 7168, (256, 1, True, False))[2]  # 32 rows
-    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
     assert planned_launch(1100, 4096, 7168, (256, 1, True, False))[2]["lanes"] == 32
+    assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, True))[2]  # hybrid
+    assert "lanes" not in planned_launch(1100, 5120, 7168, (256, 1, True, False))[2]  # 40 rows
+    for m in (1100, 2100, 2500, 3500, 4500):  # the probe's points: hybrid from 2100 before
+        assert plans.plain_plan(m, 4096, 7168) == (256, 1, True, False)
+    assert plans.stream_k_plan(2500, 4096, 7168) == (256, True)
+    assert plans.plain_plan(897, 9216, 7168) == (256, 1, True, True)  # 72 row tiles: hybrid
+    plans.plain_plan.cache_clear()
+    monkeypatch.setattr(plans, "PLAIN_STREAM_K_LANES", False)
+    assert plans.plain_plan(2500, 4096, 7168) == (256, 1, True, True)
+    assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, False))[2]
+    plans.plain_plan.cache_clear()
 
 
 def test_plain_lanes_compile_for_sm90a():
@@ -119,8 +123,7 @@ def test_plain_lanes_compile_for_sm90a():
     (1100, 4096, True, True), (1100, 4096, False, True), (300, 1024, False, False),
     (2100, 1024, True, False)])
 def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
-    """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes (the rule switched on, the bar
-    at 32 row tiles), against the fp64 product; packed bytes and permuted words."""
+    """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes, against the fp64 product; packed bytes and permuted words."""
     import torch
 
     from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
@@ -128,8 +131,6 @@ def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
     from tests.test_nvfp4_gemm import _inputs, _rel_err
 
     gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
-    monkeypatch.setattr(plans, "PLAIN_STREAM_K_LANES", True)
-    monkeypatch.setattr(plans, "STREAM_K_LANES_MAX_ROW_TILES", 32)
     for name in ("plain_plan", "packed_plan"):
         monkeypatch.setattr(gemm_module, name, lambda m, n, k: (256, 1, True, False))
     calls = []
