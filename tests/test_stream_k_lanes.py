@@ -123,7 +123,8 @@ def test_plain_lanes_compile_for_sm90a():
     (1100, 4096, True, True), (1100, 4096, False, True), (300, 1024, False, False),
     (2100, 1024, True, False)])
 def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
-    """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes, against the fp64 product; packed bytes and permuted words."""
+    """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes, against the fp64 product;
+    packed bytes and permuted words."""
     import torch
 
     from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
