@@ -5,8 +5,8 @@ the swapped kernel), bf16 weights on whole 128-token tiles ("w16_whole128", the 
 W4A16 launch at M = 5000 in session 61 call 1, and at 1300 in call 3) and cuBLAS + silu
 beside. Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only; ``CUTE_KERNELS_PROBE_VARIANTS`` keeps the named
-forms only. Points 11-14: 4096x7168 with lanes of 32 row tiles ("_L32") against the public
-route (plain ranges there)."""
+forms only. Points 11-14: 4096x7168 with lanes of 32 row tiles ("_L32"), the public route
+since session 62; 15-17: 1024x7168 M = 1200 / 1250 / 1280."""
 
 import importlib
 
@@ -28,9 +28,11 @@ WHOLE128 = [(FUSED, "large_m_route", lambda m, i, k: ("whole", (128, 0))),
 # the swapped kernel)
 POINTS = [(1024, 7168, m) for m in (1030, 1100, 1300, 2200, 2500, 3000, 4608, 5000, 5120, 6656,
                                     10000)]
-# (11-14: 4096x7168's 256-token stream-K, 32 row tiles: lanes with the bar raised to 32
-# ("_L32": 4 groups of 32 CTAs) against plain ranges (the public route))
+# (11-14: 4096x7168's 256-token stream-K, 32 row tiles: lanes ("_L32": 4 groups of 32 CTAs;
+# the public route since session 62, plain ranges before) against the public route)
 POINTS += [(4096, 7168, m) for m in (1200, 2100, 2500, 3500)]
+# (15-17: more of W4A16's 128-token stream-K against whole 128-token tiles, for a rule)
+POINTS += [(1024, 7168, m) for m in (1200, 1250, 1280)]
 WIDE = [(PLANS, "STREAM_K_LANES_MAX_ROW_TILES", 32)]
 
 for n, k, m in select_shapes(POINTS):
