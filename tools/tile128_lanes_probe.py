@@ -24,6 +24,8 @@ POINTS = [(4096, 7168, m) for m in (1100, 1200, 1700, 2100)]
 # (stream-K in 8 lanes) on its 8% / 27% full last tile ("w16_256"))
 POINTS += [(1024, 7168, m) for m in (1300, 1350)]
 ON_TAILS = [(FUSED, "W4A16_256_MIN_FILL", 0.0)]
+# (6-10: 4096x7168 at more token counts, for the rule)
+POINTS += [(4096, 7168, m) for m in (600, 900, 1500, 2500, 3500)]
 
 
 def plain(a, a_sf, plan, switches):
@@ -54,6 +56,9 @@ for n, k, m in select_shapes(POINTS):
     variants["fused"] = (words, lambda w: fused(w, [], a4, a4_sf))
     variants["fusedL128"] = (words, lambda w: fused(
         w, [(PLANS, "STREAM_K_LANES_TILE_M", (128, 256))], a4, a4_sf))
+    variants["fused_w16"] = (words, lambda w: fused(w, [], x, None))
+    variants["fused_w16L128"] = (words, lambda w: fused(
+        w, [(PLANS, "STREAM_K_LANES_TILE_M", (128, 256))], x, None))
     variants["cublas"] = (w16, lambda w: x @ w.t())
     variants["cublas_silu"] = (w16, lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)

@@ -5,7 +5,7 @@
 # 1024x7168 W4A16 at 1300 / 1350 on the 256-token plans.
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session62_fourth.sh
 source "$(dirname "$0")/../device_common.sh"
-warm_points tile128_lanes_probe 300 0 1 2 3 4 5
+warm_points tile128_lanes_probe 300 ${POINTS:-0 1 2 3 4 5}
 report_warm
-run_points tile128_lanes_probe 250 0 1 2 3 4 5
+run_points tile128_lanes_probe 250 ${POINTS:-0 1 2 3 4 5}
 echo "done after $(elapsed) s"
