@@ -298,13 +298,23 @@ STREAM_K_LANES = True
 STREAM_K_LANES_TILE_M = (256,)
 STREAM_K_LANES_MAX_ROW_TILES = 32
 STREAM_K_LANES_MIN_GRID_FILL = 0.9
+# 128-token tiles take lanes on weights of at least this many row tiles: on 4096x7168 (32) they
+# won, fused (``tools/tile128_lanes_probe.py``, H200 2026-12-03, session 62 calls 4-5, graph
+# us, two rounds alike, NVFP4 activations on the 128-token stream-K, plain ranges -> lanes):
+# M = 600 56.8 -> 54.7 (W4A16 60.2 -> 58.1), 1100 95.7 -> 94.1, 1200 106.4 -> 103.6, 1700
+# 153.1 -> 143.8 (cuBLAS + silu 57.3 / 100.5 / 106.3 / 149.8); even at 900 / 1500; the plain
+# GEMM as ``PLAIN_LANES_128``'s comment has. On 1024x7168 (8 row tiles, four SMs idle) they
+# lost (the comment above); 9..31 row tiles are unmeasured.
+STREAM_K_LANES_128_MIN_ROW_TILES = 32
 
 
 def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
     """Lanes for the fused kernel's stream-K launch on 2I = ``two_i`` rows in ``tile_m``-token
-    tiles (the comment above): the row tiles, or 1 (plain ranges)."""
+    tiles (the comments above): the row tiles, or 1 (plain ranges)."""
     rows = -(-two_i // TILE_N)
-    return (rows if STREAM_K_LANES and tile_m in STREAM_K_LANES_TILE_M
+    tile_takes = tile_m in STREAM_K_LANES_TILE_M or (
+        tile_m == 128 and rows >= STREAM_K_LANES_128_MIN_ROW_TILES)
+    return (rows if STREAM_K_LANES and tile_takes
             and 2 <= rows <= min(STREAM_K_LANES_MAX_ROW_TILES, sms)
             and sms // rows * rows >= STREAM_K_LANES_MIN_GRID_FILL * sms else 1)
 
@@ -326,6 +336,34 @@ def lanes_over_hybrid(n: int, stream_plan: tuple[int, bool] | None) -> tuple[int
     if stream_plan == (256, True) and PLAIN_STREAM_K_LANES and stream_k_lanes(n, 256) > 1:
         return 256, False
     return stream_plan
+
+
+# The plain GEMM on weights whose 128-token tiles take lanes (``stream_k_lanes``) swaps its
+# 256-token plans past ``PLAIN_MID_M_MAX`` and up to PLAIN_LANES_128_MAX_M tokens for the
+# 128-token stream-K in lanes where whole 256-token tiles fill their waves to less than
+# PLAIN_LANES_128_MAX_FILL: the last token tile pads less and the lanes keep the L2 serving
+# every row tile. ``tools/tile128_lanes_probe.py`` (H200 2026-12-03, session 62 calls 4-5,
+# 4096x7168, graph us, two rounds alike; NVFP4 / bf16 activations, plan -> 128-token lanes,
+# cuBLAS bf16): M = 600 (256-token stream-K in lanes) 63.6 -> 52.4 / 67.4 -> 56.2 (46.7),
+# M = 1100 (the same) 99.9 -> 89.4 / 110.3 -> 100.1 (83.6), M = 1200 100.0 -> 96.9 / 111.1 ->
+# 109.5 (88.0), M = 1500 115.5 -> 113.9 / 128.7 -> 126.6 (115.1), M = 1700 (whole 256-token
+# tiles, 85% of two waves) 146.6 -> 135.5 / 159.5 -> 149.0 (125.5), M = 2100 (256-token
+# lanes) 172.9 -> 164.3 / 190.0 -> 183.1 (154.3); kept: M = 900 (whole tiles, one wave 97%
+# full) 73.8 / 82.6 against 74.9 / 84.4, M = 2500 188.5 / 209.3 against 188.7 / 209.0, M =
+# 3500 261.2 / 290.4 against 265.3 / 293.6.
+PLAIN_LANES_128 = True
+PLAIN_LANES_128_MAX_M = 2400
+PLAIN_LANES_128_MAX_FILL = 0.9
+
+
+def plain_lanes_128(m: int, n: int, sms: int = H200_SMS) -> bool:
+    """Whether ``plain_plan`` takes the 128-token stream-K in lanes for a 256-token plan (the
+    comment above)."""
+    if not (PLAIN_LANES_128 and PLAIN_STREAM_K_LANES and PLAIN_MID_M_MAX < m
+            <= PLAIN_LANES_128_MAX_M and stream_k_lanes(n, 128, sms) > 1):
+        return False
+    tiles = -(-m // 256) * -(-n // TILE_N)
+    return tiles < PLAIN_LANES_128_MAX_FILL * -(-tiles // sms) * sms
 
 
 def plain_stream_k_lanes(n: int, tile_m: int, stream_k: bool, sms: int = H200_SMS) -> int:
@@ -455,7 +493,8 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     one (129..``PLAIN_MID_M_MAX`` tokens, a few waves); one wave of whole 64-token tiles in
     128-token pieces where ``wide_pieces`` takes it; whole 128-token tiles instead of
     256-token stream-K where ``narrow_whole_wave`` takes it; stream-K in lanes instead of the
-    hybrid where ``lanes_over_hybrid`` takes it."""
+    hybrid where ``lanes_over_hybrid`` takes it, and on 128-token tiles instead of 256-token
+    plans where ``plain_lanes_128`` takes it."""
     stream_plan = lanes_over_hybrid(n, stream_k_plan(m, n, k))
     if stream_plan == (256, False) and narrow_whole_wave(m, n):
         plan = 128, 1, False, False
@@ -463,6 +502,8 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
         plan = stream_plan[0], 1, True, stream_plan[1]
     else:
         plan = *large_m_plan(m, n, k), False, False
+    if plan[:2] == (256, 1) and plain_lanes_128(m, n):
+        plan = 128, 1, True, False
     # K splits stay (few tiles)
     mid = mid_m_launch(m, n, k) if plan[1] == 1 and m <= PLAIN_MID_M_MAX else None
     if mid is not None:

@@ -22,7 +22,9 @@ def test_lanes_rule(monkeypatch):
     assert stream_k_lanes(2048, 256) == 16
     assert stream_k_lanes(4096, 256) == 32  # 4 groups of 32 CTAs
     assert stream_k_lanes(5120, 256) == 1  # 40 row tiles: over the bar
-    assert stream_k_lanes(1024, 128) == 1  # 128-token tiles keep plain ranges
+    assert stream_k_lanes(1024, 128) == 1  # 128-token tiles keep plain ranges on 8 row tiles
+    assert stream_k_lanes(2048, 128) == 1
+    assert stream_k_lanes(4096, 128) == 32  # and take lanes on 32
     assert stream_k_lanes(256, 256) == 2
     assert stream_k_lanes(128, 256) == 1   # one row tile: nothing to share
     # the public route's launch options (W4A16 on permuted words: 256-token tiles)
@@ -66,6 +68,8 @@ def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
     (6656, 192, False),  # 3 lanes of 256-token tiles
     (2100, 2048, False),  # 4096x7168: 4 groups of 32 CTAs
     (3500, 2048, True),
+    (1100, 2048, True),  # 4096x7168 on 128-token tiles: 4 groups of 32 CTAs
+    (600, 2048, False),
 ])
 def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
     """The public route (which takes lanes: checked on its launches; on 128-token tiles
@@ -97,10 +101,21 @@ def test_plain_lanes_rule(monkeypatch):
     assert planned_launch(1100, 4096, 7168, (256, 1, True, False))[2]["lanes"] == 32
     assert "lanes" not in planned_launch(1100, 1024, 7168, (256, 1, True, True))[2]  # hybrid
     assert "lanes" not in planned_launch(1100, 5120, 7168, (256, 1, True, False))[2]  # 40 rows
-    for m in (1100, 2100, 2500, 3500, 4500):  # the probe's points: hybrid from 2100 before
+    for m in (2500, 3500, 4500):  # the probe's points: hybrid from 2100 before
         assert plans.plain_plan(m, 4096, 7168) == (256, 1, True, False)
+    # 128-token tiles in lanes for 256-token plans that fill their waves under 90%, up to 2400
+    for m in (513, 600, 1100, 1200, 1500, 1700, 2100, 2400):
+        assert plans.plain_plan(m, 4096, 7168) == (128, 1, True, False), m
+        assert planned_launch(m, 4096, 7168, (128, 1, True, False))[2]["lanes"] == 32
+    for m in (512, 900, 1024, 2048, 2401):  # whole tiles at 512 / one wave / two full waves
+        assert plans.plain_plan(m, 4096, 7168)[:3] != (128, 1, True), m
+    assert plans.plain_plan(1100, 1024, 7168) == (128, 1, False, False)  # 8 row tiles: no
+    assert "lanes" not in planned_launch(1100, 1024, 7168, (128, 1, True, False))[2]
     assert plans.stream_k_plan(2500, 4096, 7168) == (256, True)
     assert plans.plain_plan(897, 9216, 7168) == (256, 1, True, True)  # 72 row tiles: hybrid
+    plans.plain_plan.cache_clear()
+    monkeypatch.setattr(plans, "PLAIN_LANES_128", False)
+    assert plans.plain_plan(1100, 4096, 7168) == (256, 1, True, False)
     plans.plain_plan.cache_clear()
     monkeypatch.setattr(plans, "PLAIN_STREAM_K_LANES", False)
     assert plans.plain_plan(2500, 4096, 7168) == (256, 1, True, True)
@@ -148,3 +163,32 @@ def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
         assert not got.isnan().any()
         assert _rel_err(got, want) <= 1e-3
     assert calls and all(c.get("lanes") == n // 128 for c in calls), calls
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,fp4_a", [(1100, True), (1700, False), (600, True)])
+def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, fp4_a):
+    """``nvfp4_gemm``'s own plan on 4096x7168 where it is the 128-token stream-K in 32 lanes
+    (``plain_lanes_128``; 1700: whole 256-token tiles before), permuted words, against the
+    fp64 product."""
+    import torch
+
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+    from tests.conftest import poisoned
+    from tests.test_nvfp4_gemm import _inputs, _rel_err
+
+    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+    assert plans.plain_plan(m, 4096, 7168) == (128, 1, True, False)
+    calls = []
+    launch = gemm_module.launch_large_m
+    monkeypatch.setattr(gemm_module, "launch_large_m",
+                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
+    a, a_sf, b, b_sf, alpha = _inputs(m, 4096, 7168, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    b = prepare_nvfp4_weight(b)
+    for _ in range(2):
+        got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
+                         out=poisoned(m, 4096, dtype=torch.float32))
+        assert not got.isnan().any()
+        assert _rel_err(got, want) <= 1e-3
+    assert calls and all(c.get("lanes") == 32 for c in calls), calls

@@ -1,10 +1,12 @@
-"""4096x7168 between 1100 and 2100 tokens, where the last 256-token tile is part empty: the
-plain GEMM's plan (256-token stream-K in 32 lanes) against the 128-token stream-K forced, on
-plain ranges ("s128") and in lanes ("s128L", ``STREAM_K_LANES_TILE_M`` widened), NVFP4 and
-bf16 activations ("w16_" ...); the fused op's public route (NVFP4 activations: the 128-token
-stream-K at 1100..1700) and with the lanes widened to 128-token tiles ("fusedL128"); cuBLAS
-bf16 and cuBLAS + silu beside; points 4-5: 1024x7168's W4A16 (comment there). Permuted words, graph us, interleaved, two rounds; one point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+"""4096x7168 between 600 and 3500 tokens, where the last 256-token tile is part empty: the
+plain GEMM's plan (256-token plans before ``plain_lanes_128``, session 62) against the
+128-token stream-K forced, on plain ranges ("s128") and in lanes ("s128L"), NVFP4 and bf16
+activations ("w16_" ...); the fused op's public route (NVFP4 activations: the 128-token
+stream-K at 535..2349 tokens, in lanes since session 62) and with the lanes on 128-token tiles
+widened ("fusedL128", the same there now); the fused op's W4A16 alike ("fused_w16" ...);
+cuBLAS bf16 and cuBLAS + silu beside; points 4-5: 1024x7168's W4A16 (comment there).
+Permuted words, graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES
+index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
