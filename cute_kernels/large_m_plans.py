@@ -487,14 +487,24 @@ def narrow_whole_wave(m: int, n: int, sms: int = H200_SMS) -> bool:
 # microseconds of Python each time otherwise)
 @functools.lru_cache(maxsize=4096)
 def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
-    """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight,
-    stream-K (or its hybrid) where ``stream_k_plan`` takes it, else whole tiles with
-    ``large_m_plan``'s K splits; without a K split, ``mid_m_launch``'s launch where it has
-    one (129..``PLAIN_MID_M_MAX`` tokens, a few waves); one wave of whole 64-token tiles in
-    128-token pieces where ``wide_pieces`` takes it; whole 128-token tiles instead of
-    256-token stream-K where ``narrow_whole_wave`` takes it; stream-K in lanes instead of the
-    hybrid where ``lanes_over_hybrid`` takes it, and on 128-token tiles instead of 256-token
-    plans where ``plain_lanes_128`` takes it."""
+    """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight:
+    ``plain_plan_before_lanes_128``'s, on 128-token tiles in lanes instead of a 256-token plan
+    where ``plain_lanes_128`` takes it."""
+    plan = plain_plan_before_lanes_128(m, n, k)
+    if plan[:2] == (256, 1) and plain_lanes_128(m, n):
+        return 128, 1, True, False
+    return plan
+
+
+def plain_plan_before_lanes_128(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
+    """``plain_plan`` but for its 128-token lanes (the fused op's split-route rule compares
+    token tiles on this one: ``swiglu_split_route.fp32_route_plan``): stream-K (or its hybrid)
+    where ``stream_k_plan`` takes it, else whole tiles with ``large_m_plan``'s K splits;
+    without a K split, ``mid_m_launch``'s launch where it has one (129..``PLAIN_MID_M_MAX``
+    tokens, a few waves); one wave of whole 64-token tiles in 128-token pieces where
+    ``wide_pieces`` takes it; whole 128-token tiles instead of 256-token stream-K where
+    ``narrow_whole_wave`` takes it; stream-K in lanes instead of the hybrid where
+    ``lanes_over_hybrid`` takes it."""
     stream_plan = lanes_over_hybrid(n, stream_k_plan(m, n, k))
     if stream_plan == (256, False) and narrow_whole_wave(m, n):
         plan = 128, 1, False, False
@@ -502,8 +512,6 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
         plan = stream_plan[0], 1, True, stream_plan[1]
     else:
         plan = *large_m_plan(m, n, k), False, False
-    if plan[:2] == (256, 1) and plain_lanes_128(m, n):
-        plan = 128, 1, True, False
     # K splits stay (few tiles)
     mid = mid_m_launch(m, n, k) if plan[1] == 1 and m <= PLAIN_MID_M_MAX else None
     if mid is not None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import torch
 
 from .constants import constant
-from .large_m_plans import large_m_plan, plain_plan
+from .large_m_plans import large_m_plan, plain_plan_before_lanes_128
 from .nvfp4_gemm import launch_planned
 from .nvfp4_quant import compile_nvfp4_quant, launch_config
 from .permuted_fp4 import weight_dims
@@ -50,9 +50,11 @@ def split_route_plan(m: int, i: int, k: int) -> tuple[int, int, bool, bool] | No
 
 def fp32_route_plan(m: int, i: int, k: int,
                     fused_tile: int) -> tuple[int, int, bool, bool] | None:
-    """``plain_plan`` on the [2I, K] weight where its token tile is narrower than
-    ``fused_tile`` (the fused kernel's), else None."""
-    plan = plain_plan(m, 2 * i, k)
+    """``nvfp4_gemm``'s plan on the [2I, K] weight where its token tile is narrower than
+    ``fused_tile`` (the fused kernel's), else None: the plan before its 128-token lanes
+    (``plain_plan_before_lanes_128``; the fused kernel takes lanes on its own 128-token
+    tiles, and the rule was measured before them)."""
+    plan = plain_plan_before_lanes_128(m, 2 * i, k)
     return plan if plan[0] < fused_tile else None
 
 
