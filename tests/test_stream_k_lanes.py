@@ -110,6 +110,8 @@ def test_plain_lanes_rule(monkeypatch):
     for m in (512, 900, 1024, 2048, 2401):  # whole tiles at 512 / one wave / two full waves
         assert plans.plain_plan(m, 4096, 7168)[:3] != (128, 1, True), m
     assert plans.plain_plan(1100, 1024, 7168) == (128, 1, False, False)  # 8 row tiles: no
+    for m in (1100, 2100, 2300):  # the fused op keeps its own kernel (not the fp32 split route)
+        assert fused_module.large_m_route(m, 2048, 7168)[0] == "stream_k", m
     assert "lanes" not in planned_launch(1100, 1024, 7168, (128, 1, True, False))[2]
     assert plans.stream_k_plan(2500, 4096, 7168) == (256, True)
     assert plans.plain_plan(897, 9216, 7168) == (256, 1, True, True)  # 72 row tiles: hybrid
