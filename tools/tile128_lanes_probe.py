@@ -4,7 +4,7 @@ plain GEMM's plan (256-token plans before ``plain_lanes_128``, session 62) again
 activations ("w16_" ...); the fused op's public route (NVFP4 activations: the 128-token
 stream-K at 535..2349 tokens, in lanes since session 62) and with the lanes on 128-token tiles
 widened ("fusedL128", the same there now); the fused op's W4A16 alike ("fused_w16" ...);
-cuBLAS bf16 and cuBLAS + silu beside; points 4-5: 1024x7168's W4A16 (comment there).
+cuBLAS bf16 and cuBLAS + silu beside; points 4-5, 11-15: 1024x7168's W4A16 (comment there).
 Permuted words, graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -28,6 +28,8 @@ POINTS += [(1024, 7168, m) for m in (1300, 1350)]
 ON_TAILS = [(FUSED, "W4A16_256_MIN_FILL", 0.0)]
 # (6-10: 4096x7168 at more token counts, for the rule)
 POINTS += [(4096, 7168, m) for m in (600, 900, 1500, 2500, 3500)]
+# (11-15: 1024x7168 W4A16 as points 4-5, for a rule on the 256-token plans' tail fill)
+POINTS += [(1024, 7168, m) for m in (1030, 1100, 1200, 1282, 1400)]
 
 
 def plain(a, a_sf, plan, switches):
