@@ -9,8 +9,7 @@ index = 6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import importlib
 
 import torch
-from probe_inputs import (bf16_weight_rotation, gate_up_words, gemm_on_plan,
-                          print_variant_rounds, routing)
+from probe_inputs import bf16_weight_rotation, gate_up_words, planned_gemm, print_variant_rounds
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
@@ -22,20 +21,13 @@ POINTS = [(n, k, m) for n, k in SHAPES for m in (300, 600, 1100, 1700, 2100, 300
 WIDE = [(PLANS, "STREAM_K_LANES_MAX_ROW_TILES", 40)]
 
 
-def on_plan(a, a_sf, switches):
-    def run(w):
-        with routing(switches, [PLANS]):
-            gemm_on_plan(a, a_sf, w, None)
-    return run
-
-
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     words = gate_up_words(n, k, True)
-    variants = {"plan": (words, on_plan(a4, a4_sf, []))}
+    variants = {"plan": (words, planned_gemm(a4, a4_sf))}
     if n == 5120:
-        variants["L40"] = (words, on_plan(a4, a4_sf, WIDE))
+        variants["L40"] = (words, planned_gemm(a4, a4_sf, switches=WIDE))
     variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
     plan = PLANS.plain_plan(m, n, k)
     print_variant_rounds(f"{n}x{k} M={m} plan={plan} ({2 * m * n * k / 1e6:.0f} MFLOP)",

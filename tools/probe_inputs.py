@@ -152,6 +152,18 @@ def routing(switches: list, routed: list):
         clear_plan_caches()
 
 
+def planned_gemm(a, a_sf, plan=None, switches: list = ()):
+    """``run(w)``: ``gemm_on_plan`` of ``a`` on weight copy ``w`` (``plan`` forced, or
+    ``plain_plan``'s) with the (module, switch, value) ``switches`` set through ``routing``
+    (``large_m_plans``' memoized plans recomputed): a probe's plain GEMM variant."""
+    plans = importlib.import_module("cute_kernels.large_m_plans")
+
+    def run(w):
+        with routing(list(switches), [plans]):
+            gemm_on_plan(a, a_sf, w, plan)
+    return run
+
+
 def public_fused(routed: list):
     """``fused(w, switches, a, a_sf)``: the public fused op on gate_up copy ``w`` (alpha 0.5,
     out_global_scale 30) with ``routing(switches, routed)``."""

@@ -11,8 +11,8 @@ index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import importlib
 
 import torch
-from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, gemm_on_plan,
-                          print_variant_rounds, public_fused, replaced)
+from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, planned_gemm,
+                          print_variant_rounds, public_fused)
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
@@ -20,7 +20,8 @@ from cute_kernels.bench.timing import select_shapes
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 S128 = (128, 1, True, False)
-WIDE = {"STREAM_K_LANES_TILE_M": (128, 256)}
+WIDE = [(PLANS, "STREAM_K_LANES_TILE_M", (128, 256))]
+NO_128_LANES = [(PLANS, "STREAM_K_LANES_128_MIN_ROW_TILES", 1 << 30)]  # (on since session 62)
 POINTS = [(4096, 7168, m) for m in (1100, 1200, 1700, 2100)]
 # (4-5: 1024x7168 W4A16 at 1300 / 1350, the 128-token stream-K, against the 256-token plans
 # (stream-K in 8 lanes) on its 8% / 27% full last tile ("w16_256"))
@@ -30,13 +31,6 @@ ON_TAILS = [(FUSED, "W4A16_256_MIN_FILL", 0.0)]
 POINTS += [(4096, 7168, m) for m in (600, 900, 1500, 2500, 3500)]
 # (11-15: 1024x7168 W4A16 as points 4-5, for a rule on the 256-token plans' tail fill)
 POINTS += [(1024, 7168, m) for m in (1030, 1100, 1200, 1282, 1400)]
-
-
-def plain(a, a_sf, plan, switches):
-    def run(w):
-        with replaced(PLANS, switches):
-            gemm_on_plan(a, a_sf, w, plan)
-    return run
 
 
 for n, k, m in select_shapes(POINTS):
@@ -54,15 +48,13 @@ for n, k, m in select_shapes(POINTS):
         continue
     variants = {}
     for name, a, a_sf in (("", a4, a4_sf), ("w16_", x, None)):
-        variants[name + "plan"] = (words, plain(a, a_sf, None, {}))
-        variants[name + "s128"] = (words, plain(a, a_sf, S128, {}))
-        variants[name + "s128L"] = (words, plain(a, a_sf, S128, WIDE))
+        variants[name + "plan"] = (words, planned_gemm(a, a_sf))
+        variants[name + "s128"] = (words, planned_gemm(a, a_sf, S128, NO_128_LANES))
+        variants[name + "s128L"] = (words, planned_gemm(a, a_sf, S128, WIDE))
     variants["fused"] = (words, lambda w: fused(w, [], a4, a4_sf))
-    variants["fusedL128"] = (words, lambda w: fused(
-        w, [(PLANS, "STREAM_K_LANES_TILE_M", (128, 256))], a4, a4_sf))
+    variants["fusedL128"] = (words, lambda w: fused(w, WIDE, a4, a4_sf))
     variants["fused_w16"] = (words, lambda w: fused(w, [], x, None))
-    variants["fused_w16L128"] = (words, lambda w: fused(
-        w, [(PLANS, "STREAM_K_LANES_TILE_M", (128, 256))], x, None))
+    variants["fused_w16L128"] = (words, lambda w: fused(w, WIDE, x, None))
     variants["cublas"] = (w16, lambda w: x @ w.t())
     variants["cublas_silu"] = (w16, lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)
