@@ -282,16 +282,19 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.k_tiles = k // self.stage_k
         assert not pair_pieces or self.k_tiles % 2 == 0, (k, self.stage_k)
         self.row_tiles = (n + self.tile_n - 1) // self.tile_n
-        # ``lanes`` (stream-K proper, one CTA an SM): CTA c works row tile c % lanes (lanes ==
-        # row_tiles), and the CTAs c // lanes share out the (token tile, k-tile) units, every
-        # lane alike (``_stream_range``): the CTAs of a group walk the same activation k-tiles
-        # at the same time, so the L2 serves each tile to all the row tiles. With plain ranges
-        # a token tile's row tiles sit at unrelated K positions: activations past the L2 are
-        # read from DRAM once a row tile (``STREAM_K_LANES``'s comment in ``large_m_plans``).
+        # ``lanes`` (stream-K proper, one CTA an SM): CTA c works in lane c % lanes, the row
+        # tiles lane, lane + lanes, ... (a band of row_tiles / lanes: one where lanes ==
+        # row_tiles), and the CTAs c // lanes share out the lane's (token tile, band row,
+        # k-tile) units, every lane alike (``_stream_range``): the CTAs of a group walk the
+        # same activation k-tiles at the same time, so the L2 serves each tile to all the
+        # group's row tiles. With plain ranges a token tile's row tiles sit at unrelated K
+        # positions: activations past the L2 are read from DRAM once a row tile
+        # (``STREAM_K_LANES``'s comment in ``large_m_plans``).
         assert lanes == 1 or (stream_k and not hybrid and splits == 1 and ctas_per_sm == 1
-                              and not wg_k_split and lanes == self.row_tiles
+                              and not wg_k_split and self.row_tiles % lanes == 0
                               and lanes <= sms), (lanes, self.row_tiles, sms)
         self.lanes = lanes
+        self.band = self.row_tiles // lanes
         self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
                          + SF_CHUNK_WORDS * 4 * self.groups)
         if self.bf16_weights:
@@ -788,10 +791,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         tile = u // self.k_tiles
         kt0 = u - tile * self.k_tiles
         if cutlass.const_expr(self.lanes > 1):
-            # (units of the CTA's lane: ``tile`` is its token tile; the tile's counter and
-            # number ``tile * lanes + lane``)
+            # (units of the CTA's lane: ``tile`` counts its (token tile, band row) tiles; the
+            # tile's counter and number ``tile * lanes + lane``)
             lane = cute.arch.block_idx()[0] % self.lanes
             row_tile, tok_tile = lane, tile
+            if cutlass.const_expr(self.band > 1):
+                tok_tile = tile // self.band
+                row_tile = (tile - tok_tile * self.band) * self.lanes + lane
             tile = tile * self.lanes + lane
         else:
             row_tile, tok_tile = self._tile_coords(tile, tok_tiles)

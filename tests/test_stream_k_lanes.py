@@ -194,3 +194,84 @@ def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, fp4_a):
         assert not got.isnan().any()
         assert _rel_err(got, want) <= 1e-3
     assert calls and all(c.get("lanes") == 32 for c in calls), calls
+
+
+def test_lane_bands_compile_for_sm90a():
+    """Lanes of bands of row tiles (``NVFP4GemmLargeM``: lanes dividing the row tiles): the
+    plain kernel on 2560 rows in 10 lanes of two row tiles, the fused one on 2I = 2048 in 8
+    lanes of two."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m
+    from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
+    from cute_kernels.testing import compile_only
+
+    compile_only(compile_nvfp4_gemm_large_m, 2560, 7168, "torch.bfloat16", 256, 0, 132, 1, True,
+                 False, int(KOrder.PERMUTED_IDENTITY), 1, 1, False, False, False, 10)
+    compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 1024, 7168, 256, 0, 132, True, False,
+                 int(KOrder.PERMUTED_IDENTITY), 1, 1, 0, 1, False, False, False, 8)
+
+
+def test_lane_bands_need_lanes_dividing_the_row_tiles():
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+
+    assert NVFP4GemmLargeM(2560, 7168, cutlass.BFloat16, 256, stream_k=True, lanes=10).band == 2
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(2560, 7168, cutlass.BFloat16, 256, stream_k=True, lanes=8)  # 20 rows
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,lanes,fp4_a", [
+    (1100, 2560, 10, True),   # bands of two row tiles, 13 groups of 10 CTAs
+    (700, 5120, 20, False),   # bands of two, 6 groups of 20
+    (300, 1024, 4, True),     # bands of two, a token tail
+    (2100, 9216, 12, True),   # bands of six, 11 groups of 12
+])
+def test_plain_lane_bands_match_fp64_reference(monkeypatch, m, n, lanes, fp4_a):
+    """``nvfp4_gemm`` on the 256-token stream-K forced in lanes of bands of row tiles (no rule
+    takes them yet), permuted words, against the fp64 product."""
+    import torch
+
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+    from tests.conftest import poisoned
+    from tests.test_nvfp4_gemm import _inputs, _rel_err
+
+    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+    monkeypatch.setattr(gemm_module, "plain_plan", lambda m, n, k: (256, 1, True, False))
+    monkeypatch.setattr(gemm_module, "plain_stream_k_lanes",
+                        lambda n, tile_m, stream_k, sms=132: lanes if stream_k else 1)
+    calls = []
+    launch = gemm_module.launch_large_m
+    monkeypatch.setattr(gemm_module, "launch_large_m",
+                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, 7168, fp4_a)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    b = prepare_nvfp4_weight(b)
+    for _ in range(2):
+        got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
+                         out=poisoned(m, n, dtype=torch.float32))
+        assert not got.isnan().any()
+        assert _rel_err(got, want) <= 1e-3
+    assert calls and all(c.get("lanes") == lanes for c in calls), calls
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,i,fp4_a", [(5000, 512, False), (2100, 2048, True)])
+def test_public_fused_in_lane_bands_matches_reference(monkeypatch, m, i, fp4_a):
+    """The fused op's public 256-token stream-K in lanes of two row tiles each (forced: half
+    the row tiles as lanes), then the reference."""
+    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
+
+    lanes = 2 * i // fused_module.TILE_N // 2
+    monkeypatch.setattr(plans, "stream_k_lanes",
+                        lambda two_i, tile_m, sms=132: lanes if tile_m == 256 else 1)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    calls = []
+    launch = fused_module.launch_large_m
+    monkeypatch.setattr(fused_module, "launch_large_m",
+                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
+    for _ in range(2):
+        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+    assert calls and all(c.get("lanes") == lanes for c in calls), calls
