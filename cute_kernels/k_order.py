@@ -165,7 +165,8 @@ def wgmma_k_order(b: torch.Tensor, bf16_m: int = 0, padded: bool = True) -> KOrd
 def w4a16_tail_in_place(bf16_m: int, n: int, tile_m: int) -> bool:
     """Whether ``bf16_m`` bf16 tokens on permuted words of ``n`` rows whose last ``tile_m``-token
     tile is partial are read in place all the same (``W4A16_IN_PLACE_TAIL``, the comment
-    above); the caller asks ``w4a16_in_place`` then as if unpadded."""
+    above); the caller asks ``w4a16_in_place`` then as if unpadded. (The rule reads the weights
+    and the tile only; ``bf16_m`` is there for the probes' variants, which ask the fill.)"""
     if not W4A16_IN_PLACE_TAIL:
         return False
     if tile_m < W4A16_IN_PLACE_TAIL_WIDE_TILE_M:
