@@ -168,11 +168,12 @@ def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,fp4_a", [(1100, True), (1700, False), (600, True)])
-def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, fp4_a):
+@pytest.mark.parametrize("m,n,fp4_a", [(1100, 4096, True), (1700, 4096, False),
+                                       (600, 4096, True), (1100, 4032, True)])
+def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, n, fp4_a):
     """``nvfp4_gemm``'s own plan on 4096x7168 where it is the 128-token stream-K in 32 lanes
-    (``plain_lanes_128``; 1700: whole 256-token tiles before), permuted words, against the
-    fp64 product."""
+    (``plain_lanes_128``; 1700: whole 256-token tiles before), and on 4032 rows (the last row
+    tile half full), permuted words, against the fp64 product."""
     import torch
 
     from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
@@ -180,17 +181,17 @@ def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, fp4_a):
     from tests.test_nvfp4_gemm import _inputs, _rel_err
 
     gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
-    assert plans.plain_plan(m, 4096, 7168) == (128, 1, True, False)
+    assert plans.plain_plan(m, n, 7168) == (128, 1, True, False)
     calls = []
     launch = gemm_module.launch_large_m
     monkeypatch.setattr(gemm_module, "launch_large_m",
                         lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
-    a, a_sf, b, b_sf, alpha = _inputs(m, 4096, 7168, fp4_a)
+    a, a_sf, b, b_sf, alpha = _inputs(m, n, 7168, fp4_a)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     b = prepare_nvfp4_weight(b)
     for _ in range(2):
         got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
-                         out=poisoned(m, 4096, dtype=torch.float32))
+                         out=poisoned(m, n, dtype=torch.float32))
         assert not got.isnan().any()
         assert _rel_err(got, want) <= 1e-3
     assert calls and all(c.get("lanes") == 32 for c in calls), calls
@@ -227,6 +228,7 @@ def test_lane_bands_need_lanes_dividing_the_row_tiles():
     (700, 5120, 20, False),   # bands of two, 6 groups of 20
     (300, 1024, 4, True),     # bands of two, a token tail
     (2100, 9216, 12, True),   # bands of six, 11 groups of 12
+    (700, 2496, 10, True),    # bands of two, the last row tile half full
 ])
 def test_plain_lane_bands_match_fp64_reference(monkeypatch, m, n, lanes, fp4_a):
     """``nvfp4_gemm`` on the 256-token stream-K forced in lanes of bands of row tiles (no rule
