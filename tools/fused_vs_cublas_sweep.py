@@ -1,9 +1,12 @@
-"""Issue 6's M >= 256 bar (the fused op at least as fast as cuBLAS bf16 + torch silu * mul)
-between the suite's points: ``nvfp4_gemm_swiglu_quant`` (public, permuted words; NVFP4 and
-bf16 activations) against cuBLAS + silu on every issue 6 shape at 300 / 600 / 1100 / 1700 /
-2100 / 3000 tokens. Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES
-index (shape-major: index = 6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles
-only."""
+"""Issue 6's bars between the suite's points: ``nvfp4_gemm_swiglu_quant`` (public, permuted
+words; NVFP4 "fp4" and bf16 "w16" activations) against cuBLAS bf16 + torch silu * mul (M >=
+256: at least as fast) and against the unfused pair ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant``
+("pair_fp4" / "pair_w16": every M, no slower), on every issue 6 shape at 300 / 600 / 1100 /
+1700 / 2100 / 3000 tokens. Since session 62 the plain GEMM takes 128-token tiles in lanes on
+4096x7168 (``plain_lanes_128``), so there the fused op's own 128-token stream-K is forced
+beside ("fp4_s128" / "w16_s128": in 32 lanes; W4A16 then copies its activations). Graph us,
+interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index (shape-major: index =
+6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -11,20 +14,29 @@ import torch
 from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
                           public_fused)
 
-from cute_kernels import reference
+from cute_kernels import nvfp4_gemm, reference, silu_mul_nvfp4_quant
 from cute_kernels.bench.timing import select_shapes
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 POINTS = [(n, k, m) for n, k in SHAPES for m in (300, 600, 1100, 1700, 2100, 3000)]
+S128 = [(FUSED, "large_m_route", lambda m, i, k: ("stream_k", 128)),
+        (FUSED, "w4a16_in_place_route", lambda m, two_i, fp4, permuted, route, plan: (route, plan)),
+        (FUSED, "SWAPPED", False)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     words = gate_up_words(n, k, True)
     fused = public_fused([PLANS, FUSED])
-    print_variant_rounds(f"{n}x{k} M={m}", {
-        "fp4": (words, lambda w: fused(w, [], a4, a4_sf)),
-        "w16": (words, lambda w: fused(w, [], x, None)),
-        "cublas_silu": (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w))})
+    h = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    variants = {}
+    for name, a, a_sf in (("fp4", a4, a4_sf), ("w16", x, None)):
+        variants[name] = (words, lambda w, a=a, a_sf=a_sf: fused(w, [], a, a_sf))
+        variants["pair_" + name] = (words, lambda w, a=a, a_sf=a_sf: silu_mul_nvfp4_quant(
+            nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))
+        if n == 4096:
+            variants[name + "_s128"] = (words, lambda w, a=a, a_sf=a_sf: fused(w, S128, a, a_sf))
+    variants["cublas_silu"] = (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w))
+    print_variant_rounds(f"{n}x{k} M={m}", variants)
