@@ -359,11 +359,31 @@ PLAIN_LANES_128_MAX_FILL = 0.9
 def plain_lanes_128(m: int, n: int, sms: int = H200_SMS) -> bool:
     """Whether ``plain_plan`` takes the 128-token stream-K in lanes for a 256-token plan (the
     comment above)."""
-    if not (PLAIN_LANES_128 and PLAIN_STREAM_K_LANES and PLAIN_MID_M_MAX < m
-            <= PLAIN_LANES_128_MAX_M and stream_k_lanes(n, 128, sms) > 1):
+    return PLAIN_LANES_128 and PLAIN_STREAM_K_LANES and lanes_128_over_256(m, n, sms)
+
+
+def lanes_128_over_256(m: int, n: int, sms: int = H200_SMS) -> bool:
+    """``plain_lanes_128``'s token counts and weights, its switches aside: past
+    ``PLAIN_MID_M_MAX`` and up to PLAIN_LANES_128_MAX_M tokens, 128-token tiles that take
+    lanes, whole 256-token tiles under PLAIN_LANES_128_MAX_FILL of their waves."""
+    if not (PLAIN_MID_M_MAX < m <= PLAIN_LANES_128_MAX_M and stream_k_lanes(n, 128, sms) > 1):
         return False
     tiles = -(-m // 256) * -(-n // TILE_N)
     return tiles < PLAIN_LANES_128_MAX_FILL * -(-tiles // sms) * sms
+
+
+# The fused op's twin of ``plain_lanes_128`` (``large_m_route``: its 256-token routes for the
+# 128-token stream-K, in lanes), off until measured: session 62 measured the plain GEMM's rule
+# only, after which ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant`` may beat the fused op at
+# 4096x7168 1100..2400 tokens (NVFP4 M = 2100: fused 177.6 us on 256-token lanes, the plain
+# GEMM 164.3 on 128-token lanes). ``tools/fused_vs_cublas_sweep.py`` times it ("fp4_s128").
+FUSED_LANES_128 = False
+
+
+def fused_lanes_128(m: int, two_i: int, sms: int = H200_SMS) -> bool:
+    """Whether ``large_m_route`` takes the 128-token stream-K for a 256-token route (the
+    comment above)."""
+    return FUSED_LANES_128 and STREAM_K_LANES and lanes_128_over_256(m, two_i, sms)
 
 
 def plain_stream_k_lanes(n: int, tile_m: int, stream_k: bool, sms: int = H200_SMS) -> int:

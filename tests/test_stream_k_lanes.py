@@ -277,3 +277,23 @@ def test_public_fused_in_lane_bands_matches_reference(monkeypatch, m, i, fp4_a):
     for _ in range(2):
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
     assert calls and all(c.get("lanes") == lanes for c in calls), calls
+
+
+def test_fused_lanes_128_rule(monkeypatch):
+    """The fused op's twin of ``plain_lanes_128`` (``FUSED_LANES_128``, off until measured):
+    off, its 256-token routes stay; on, they become the 128-token stream-K in 32 lanes."""
+    import torch
+
+    assert fused_module.large_m_route(2100, 2048, 7168) == ("stream_k", 256)
+    monkeypatch.setattr(plans, "FUSED_LANES_128", True)
+    fused_module.large_m_route.cache_clear()
+    try:
+        for m in (600, 1100, 2100, 2400):
+            assert fused_module.large_m_route(m, 2048, 7168) == ("stream_k", 128), m
+            launch = fused_module.large_m_launch(m, 4096, 7168, True, torch.int32)
+            assert (launch.route, launch.plan, launch.options) == (
+                "stream_k", 128, {"lanes": 32}), m
+        assert fused_module.large_m_route(2500, 2048, 7168) == ("stream_k", 256)
+        assert fused_module.large_m_route(1100, 512, 7168) == ("stream_k", 128)  # as before
+    finally:
+        fused_module.large_m_route.cache_clear()

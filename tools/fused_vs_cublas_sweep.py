@@ -3,8 +3,8 @@ words; NVFP4 "fp4" and bf16 "w16" activations) against cuBLAS bf16 + torch silu 
 256: at least as fast) and against the unfused pair ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant``
 ("pair_fp4" / "pair_w16": every M, no slower), on every issue 6 shape at 300 / 600 / 1100 /
 1700 / 2100 / 3000 tokens. Since session 62 the plain GEMM takes 128-token tiles in lanes on
-4096x7168 (``plain_lanes_128``), so there the fused op's own 128-token stream-K is forced
-beside ("fp4_s128" / "w16_s128": in 32 lanes; W4A16 then copies its activations). Graph us,
+4096x7168 (``plain_lanes_128``), so there the fused op's twin rule is switched on beside
+("fp4_s128" / "w16_s128": ``FUSED_LANES_128``, off until measured). Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index (shape-major: index =
 6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -21,9 +21,7 @@ PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 POINTS = [(n, k, m) for n, k in SHAPES for m in (300, 600, 1100, 1700, 2100, 3000)]
-S128 = [(FUSED, "large_m_route", lambda m, i, k: ("stream_k", 128)),
-        (FUSED, "w4a16_in_place_route", lambda m, two_i, fp4, permuted, route, plan: (route, plan)),
-        (FUSED, "SWAPPED", False)]
+S128 = [(PLANS, "FUSED_LANES_128", True)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
