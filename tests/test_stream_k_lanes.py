@@ -74,21 +74,32 @@ def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
 def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
     """The public route (which takes lanes: checked on its launches; on 128-token tiles
     with ``STREAM_K_LANES_TILE_M`` widened), then plain ranges."""
+    monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
+    check, calls = _fused_in_lanes(monkeypatch, m, i, fp4_a, 2 * i // fused_module.TILE_N)
+    monkeypatch.setattr(plans, "STREAM_K_LANES", False)
+    check()
+    assert "lanes" not in calls[-1]
+
+
+def _fused_in_lanes(monkeypatch, m, i, fp4_a, lanes):
+    """The public fused op (its launches watched) on fresh [2I, 7168] permuted words into
+    poisoned outputs, twice, against the reference; every launch in ``lanes`` lanes. Returns
+    the check (to run again) and the launches' options."""
     from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
 
-    monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     calls = []
     launch = fused_module.launch_large_m
     monkeypatch.setattr(fused_module, "launch_large_m",
                         lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
-    for _ in range(2):
+
+    def check():
         _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
-    assert calls and all(c.get("lanes") == 2 * i // fused_module.TILE_N for c in calls), calls
-    monkeypatch.setattr(plans, "STREAM_K_LANES", False)
-    _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
-    assert "lanes" not in calls[-1]
+    for _ in range(2):
+        check()
+    assert calls and all(c.get("lanes") == lanes for c in calls), calls
+    return check, calls
 
 
 def test_plain_lanes_rule(monkeypatch):
@@ -142,6 +153,16 @@ def test_plain_lanes_compile_for_sm90a():
 def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
     """``nvfp4_gemm`` on the 256-token stream-K forced, in lanes, against the fp64 product;
     packed bytes and permuted words."""
+    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+    for name in ("plain_plan", "packed_plan"):
+        monkeypatch.setattr(gemm_module, name, lambda m, n, k: (256, 1, True, False))
+    _check_plain_in_lanes(monkeypatch, m, n, fp4_a, permute, n // 128)
+
+
+def _check_plain_in_lanes(monkeypatch, m, n, fp4_a, permute, lanes):
+    """``nvfp4_gemm`` (its launches watched) on a fresh [N, 7168] weight, packed bytes or
+    permuted words, into a poisoned fp32 output, twice, against the fp64 product; every
+    launch in ``lanes`` lanes."""
     import torch
 
     from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
@@ -149,8 +170,6 @@ def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
     from tests.test_nvfp4_gemm import _inputs, _rel_err
 
     gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
-    for name in ("plain_plan", "packed_plan"):
-        monkeypatch.setattr(gemm_module, name, lambda m, n, k: (256, 1, True, False))
     calls = []
     launch = gemm_module.launch_large_m
     monkeypatch.setattr(gemm_module, "launch_large_m",
@@ -164,7 +183,7 @@ def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
                          out=poisoned(m, n, dtype=torch.float32))
         assert not got.isnan().any()
         assert _rel_err(got, want) <= 1e-3
-    assert calls and all(c.get("lanes") == n // 128 for c in calls), calls
+    assert calls and all(c.get("lanes") == lanes for c in calls), calls
 
 
 @pytest.mark.gpu
@@ -174,27 +193,8 @@ def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, n, fp4_a):
     """``nvfp4_gemm``'s own plan on 4096x7168 where it is the 128-token stream-K in 32 lanes
     (``plain_lanes_128``; 1700: whole 256-token tiles before), and on 4032 rows (the last row
     tile half full), permuted words, against the fp64 product."""
-    import torch
-
-    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
-    from tests.conftest import poisoned
-    from tests.test_nvfp4_gemm import _inputs, _rel_err
-
-    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
     assert plans.plain_plan(m, n, 7168) == (128, 1, True, False)
-    calls = []
-    launch = gemm_module.launch_large_m
-    monkeypatch.setattr(gemm_module, "launch_large_m",
-                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
-    a, a_sf, b, b_sf, alpha = _inputs(m, n, 7168, fp4_a)
-    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-    b = prepare_nvfp4_weight(b)
-    for _ in range(2):
-        got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
-                         out=poisoned(m, n, dtype=torch.float32))
-        assert not got.isnan().any()
-        assert _rel_err(got, want) <= 1e-3
-    assert calls and all(c.get("lanes") == 32 for c in calls), calls
+    _check_plain_in_lanes(monkeypatch, m, n, fp4_a, True, 32)
 
 
 def test_lane_bands_compile_for_sm90a():
@@ -233,29 +233,11 @@ def test_lane_bands_need_lanes_dividing_the_row_tiles():
 def test_plain_lane_bands_match_fp64_reference(monkeypatch, m, n, lanes, fp4_a):
     """``nvfp4_gemm`` on the 256-token stream-K forced in lanes of bands of row tiles (no rule
     takes them yet), permuted words, against the fp64 product."""
-    import torch
-
-    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
-    from tests.conftest import poisoned
-    from tests.test_nvfp4_gemm import _inputs, _rel_err
-
     gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
     monkeypatch.setattr(gemm_module, "plain_plan", lambda m, n, k: (256, 1, True, False))
     monkeypatch.setattr(gemm_module, "plain_stream_k_lanes",
                         lambda n, tile_m, stream_k, sms=132: lanes if stream_k else 1)
-    calls = []
-    launch = gemm_module.launch_large_m
-    monkeypatch.setattr(gemm_module, "launch_large_m",
-                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
-    a, a_sf, b, b_sf, alpha = _inputs(m, n, 7168, fp4_a)
-    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-    b = prepare_nvfp4_weight(b)
-    for _ in range(2):
-        got = nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype=torch.float32,
-                         out=poisoned(m, n, dtype=torch.float32))
-        assert not got.isnan().any()
-        assert _rel_err(got, want) <= 1e-3
-    assert calls and all(c.get("lanes") == lanes for c in calls), calls
+    _check_plain_in_lanes(monkeypatch, m, n, fp4_a, True, lanes)
 
 
 @pytest.mark.gpu
@@ -263,20 +245,10 @@ def test_plain_lane_bands_match_fp64_reference(monkeypatch, m, n, lanes, fp4_a):
 def test_public_fused_in_lane_bands_matches_reference(monkeypatch, m, i, fp4_a):
     """The fused op's public 256-token stream-K in lanes of two row tiles each (forced: half
     the row tiles as lanes), then the reference."""
-    from tests.test_nvfp4_gemm_swiglu_quant import _check_public_into_poisoned, _inputs
-
     lanes = 2 * i // fused_module.TILE_N // 2
     monkeypatch.setattr(plans, "stream_k_lanes",
                         lambda two_i, tile_m, sms=132: lanes if tile_m == 256 else 1)
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, 7168, fp4_a)
-    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    calls = []
-    launch = fused_module.launch_large_m
-    monkeypatch.setattr(fused_module, "launch_large_m",
-                        lambda *args, **kw: calls.append(kw) or launch(*args, **kw))
-    for _ in range(2):
-        _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
-    assert calls and all(c.get("lanes") == lanes for c in calls), calls
+    _fused_in_lanes(monkeypatch, m, i, fp4_a, lanes)
 
 
 def test_fused_lanes_128_rule(monkeypatch):
