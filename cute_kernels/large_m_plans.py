@@ -309,8 +309,9 @@ STREAM_K_LANES_128_MIN_ROW_TILES = 32
 
 
 def stream_k_lanes(two_i: int, tile_m: int, sms: int = H200_SMS) -> int:
-    """Lanes for the fused kernel's stream-K launch on 2I = ``two_i`` rows in ``tile_m``-token
-    tiles (the comments above): the row tiles, or 1 (plain ranges)."""
+    """Lanes for a wgmma kernel's stream-K launch (the fused one's, and ``nvfp4_gemm``'s through
+    ``plain_stream_k_lanes``) on ``two_i`` weight rows in ``tile_m``-token tiles (the comments
+    above): the row tiles, or 1 (plain ranges)."""
     rows = -(-two_i // TILE_N)
     tile_takes = tile_m in STREAM_K_LANES_TILE_M or (
         tile_m == 128 and rows >= STREAM_K_LANES_128_MIN_ROW_TILES)
@@ -383,7 +384,7 @@ FUSED_LANES_128 = False
 def fused_lanes_128(m: int, two_i: int, sms: int = H200_SMS) -> bool:
     """Whether ``large_m_route`` takes the 128-token stream-K for a 256-token route (the
     comment above)."""
-    return FUSED_LANES_128 and STREAM_K_LANES and lanes_128_over_256(m, two_i, sms)
+    return FUSED_LANES_128 and lanes_128_over_256(m, two_i, sms)
 
 
 def plain_stream_k_lanes(n: int, tile_m: int, stream_k: bool, sms: int = H200_SMS) -> int:

@@ -774,7 +774,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         units = sk_tiles * self.k_tiles
         c = cute.arch.block_idx()[0]
         ctas = cute.arch.grid_dim()[0]
-        if cutlass.const_expr(self.lanes > 1):  # (whole tiles: none) one lane's token tiles
+        if cutlass.const_expr(self.lanes > 1):  # (whole tiles: none) one lane's tiles
             units = units // self.lanes
             c = c // self.lanes
             ctas = ctas // self.lanes
@@ -899,7 +899,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
         if not gathers and count != self.k_tiles:
             if self._holds_piece(ctid):
-                # (with lanes, the lane's token tiles: ``piece`` // lanes of sk_tiles // lanes)
+                # (with lanes, the lane's tiles: ``piece`` // lanes of sk_tiles // lanes)
                 last = stream_k_fixup(acc, (piece - whole) // self.lanes,
                                       u - whole * self.k_tiles, self.k_tiles,
                                       sk_tiles // self.lanes, ctid, *streamk, sFlag, piece,
