@@ -1,0 +1,52 @@
+"""``nvfp4_gemm``'s plans where the session 63 sweep found it furthest under issue 5's 0.9x of
+cuBLAS (300..1100 tokens): the plan beside forced whole tiles of 64 / 128 / 256 tokens, the
+128- and 256-token stream-K and a K split of 2 on 128-token tiles, permuted words, NVFP4
+activations, cuBLAS bf16 beside. A forced plan that raises is left out and named; each one's
+output is checked against the plan's (a plan no test covers could be wrong, not just slow).
+Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import bf16_weight_rotation, gate_up_words, gemm_on_plan
+
+from cute_kernels import reference
+from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+
+FORCED = {"w64": (64, 1, False, False), "w128": (128, 1, False, False),
+          "w256": (256, 1, False, False), "sk128": (128, 1, True, False),
+          "sk256": (256, 1, True, False), "w128k2": (128, 2, False, False)}
+POINTS = [(36864, 7168, 300), (34816, 5120, 300), (7168, 18432, 300), (7168, 18432, 600),
+          (5120, 17408, 600), (4096, 7168, 300), (4096, 7168, 600), (7168, 2048, 300),
+          (7168, 2048, 600), (9216, 7168, 1100), (5120, 17408, 1100), (7168, 2048, 3000)]
+
+
+def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
+    # same inputs, another launch: only the fp32 summation order differs
+    scale = ref.float().abs().max().clamp_min(1e-6)
+    return bool(((out.float() - ref.float()).abs().max() / scale) < 1e-2)
+
+
+for n, k, m in select_shapes(POINTS):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
+    words = gate_up_words(n, k, True)
+    ref = gemm_on_plan(a4, a4_sf, words[0])
+    variants = {"plan": [lambda w=w: gemm_on_plan(a4, a4_sf, w) for w in words]}
+    for name, plan in FORCED.items():
+        try:
+            out = gemm_on_plan(a4, a4_sf, words[0], plan)
+        except Exception as err:  # a plan the launch refuses: named, not timed
+            print(f"  {name} {plan} refused: {type(err).__name__}: {err}"[:200], flush=True)
+            continue
+        if not agrees(out, ref):
+            print(f"  {name} {plan} DISAGREES with the plan's output", flush=True)
+            continue
+        variants[name] = [lambda w=w, plan=plan: gemm_on_plan(a4, a4_sf, w, plan)
+                          for w in words]
+    variants["cublas"] = [lambda w=w: x @ w.t() for w in bf16_weight_rotation(n, k)]
+    names = list(variants)
+    for _ in range(1 if warm_only() else 2):
+        times = time_graphs_interleaved_us([variants[v] for v in names], 20)
+        if not warm_only():
+            print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in
+                                                    zip(names, times)), flush=True)
