@@ -4,17 +4,18 @@ words: the plan ("plan": stream-K in lanes wherever it is stream-K or would be t
 the hybrid forced ("hyb"), the 256-token stream-K forced on plain ranges ("sk") and in lanes
 ("skL"); NVFP4 activations and bf16 ones ("w16" ...), cuBLAS bf16 beside. Points 0-5:
 4096x7168 (32 row tiles: 4 groups of 32 CTAs; the plan was stream-K at 1100 / 1500 tokens, the
-hybrid from 2100), 6-9: 1024x7168 (8 lanes of 16 CTAs; the hybrid from 8502 tokens). Graph us,
-interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+hybrid from 2100), 6-9: 1024x7168 (8 lanes of 16 CTAs; the hybrid from 8502 tokens). Graph us
+(``probe_inputs.print_variant_rounds``), two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
 import torch
-from probe_inputs import bf16_weight_rotation, gate_up_words, gemm_on_plan, replaced
+from probe_inputs import (bf16_weight_rotation, gate_up_words, gemm_on_plan, print_variant_rounds,
+                          replaced)
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
 SK = (256, 1, True, False)
@@ -36,12 +37,7 @@ for n, k, m in select_shapes(POINTS):
     for name, a, a_sf in (("", a4, a4_sf), ("w16_", x, None)):
         for form, plan, lanes in (("plan", None, True), ("hyb", HYBRID, False),
                                   ("sk", SK, False), ("skL", SK, True)):
-            variants[name + form] = [lambda w=w, a=a, a_sf=a_sf, plan=plan, lanes=lanes:
-                                     gemm(a, a_sf, w, plan, lanes) for w in words]
-    variants["cublas"] = [lambda w=w: x @ w.t() for w in bf16_weight_rotation(n, k)]
-    names = list(variants)
-    for _ in range(1 if warm_only() else 2):
-        times = time_graphs_interleaved_us([variants[v] for v in names], 20)
-        if not warm_only():
-            print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in
-                                                    zip(names, times)), flush=True)
+            variants[name + form] = (words, lambda w, a=a, a_sf=a_sf, plan=plan, lanes=lanes:
+                                     gemm(a, a_sf, w, plan, lanes))
+    variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
+    print_variant_rounds(f"gemm {n}x{k} M={m}", variants)

@@ -3,14 +3,14 @@ cuBLAS (300..1100 tokens): the plan beside forced whole tiles of 64 / 128 / 256 
 128- and 256-token stream-K and a K split of 2 on 128-token tiles, permuted words, NVFP4
 activations, cuBLAS bf16 beside. A forced plan that raises is left out and named; each one's
 output is checked against the plan's (a plan no test covers could be wrong, not just slow).
-Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+Graph us (``probe_inputs.print_variant_rounds``), two rounds; one point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import bf16_weight_rotation, gate_up_words, gemm_on_plan
+from probe_inputs import bf16_weight_rotation, gate_up_words, gemm_on_plan, print_variant_rounds
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
+from cute_kernels.bench.timing import select_shapes
 
 FORCED = {"w64": (64, 1, False, False), "w128": (128, 1, False, False),
           "w256": (256, 1, False, False), "sk128": (128, 1, True, False),
@@ -31,7 +31,7 @@ for n, k, m in select_shapes(POINTS):
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     words = gate_up_words(n, k, True)
     ref = gemm_on_plan(a4, a4_sf, words[0])
-    variants = {"plan": [lambda w=w: gemm_on_plan(a4, a4_sf, w) for w in words]}
+    variants = {"plan": (words, lambda w: gemm_on_plan(a4, a4_sf, w))}
     for name, plan in FORCED.items():
         try:
             out = gemm_on_plan(a4, a4_sf, words[0], plan)
@@ -41,12 +41,6 @@ for n, k, m in select_shapes(POINTS):
         if not agrees(out, ref):
             print(f"  {name} {plan} DISAGREES with the plan's output", flush=True)
             continue
-        variants[name] = [lambda w=w, plan=plan: gemm_on_plan(a4, a4_sf, w, plan)
-                          for w in words]
-    variants["cublas"] = [lambda w=w: x @ w.t() for w in bf16_weight_rotation(n, k)]
-    names = list(variants)
-    for _ in range(1 if warm_only() else 2):
-        times = time_graphs_interleaved_us([variants[v] for v in names], 20)
-        if not warm_only():
-            print(f"gemm {n}x{k} M={m}: " + " ".join(f"{v}={t:.2f}" for v, t in
-                                                    zip(names, times)), flush=True)
+        variants[name] = (words, lambda w, plan=plan: gemm_on_plan(a4, a4_sf, w, plan))
+    variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
+    print_variant_rounds(f"gemm {n}x{k} M={m}", variants)
