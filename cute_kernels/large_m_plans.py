@@ -454,6 +454,11 @@ def mid_m_launch(m: int, two_i: int, k: int, sms: int = H200_SMS) -> tuple[str, 
     kernel, N for the plain one)."""
     if m <= 128 or -(-m // 128) * -(-two_i // TILE_N) > MID_M_MAX_WAVES * sms:
         return None
+    return mid_m_fastest(m, two_i, k, sms)
+
+
+def mid_m_fastest(m: int, two_i: int, k: int, sms: int = H200_SMS) -> tuple[str, int]:
+    """("whole" | "stream_k", tile_m) with the least ``mid_m_estimates``, at any waves."""
     est = mid_m_estimates(m, two_i, k, sms)
     return min(est, key=est.get)
 
@@ -512,9 +517,27 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     ``plain_plan_before_lanes_128``'s, on 128-token tiles in lanes instead of a 256-token plan
     where ``plain_lanes_128`` takes it."""
     plan = plain_plan_before_lanes_128(m, n, k)
+    narrow = plain_narrow_launch(m, n, k, plan)
+    if narrow is not None:
+        return narrow
     if plan[:2] == (256, 1) and plain_lanes_128(m, n):
         return 128, 1, True, False
     return plan
+
+
+# PLACEHOLDER narrow comment
+PLAIN_NARROW_MAX_M = 3072
+
+
+def plain_narrow_launch(m: int, n: int, k: int,
+                        plan: tuple[int, int, bool, bool]) -> tuple[int, int, bool, bool] | None:
+    """128-token tiles (whole or stream-K, ``mid_m_fastest``'s) for a 256-token plan without
+    a K split up to ``PLAIN_NARROW_MAX_M`` tokens where the model has 128-token tiles fastest
+    (the comment above); else None."""
+    if plan[:2] != (256, 1) or m > PLAIN_NARROW_MAX_M:
+        return None
+    kind, tile_m = mid_m_fastest(m, n, k)
+    return (128, 1, kind == "stream_k", False) if tile_m == 128 else None
 
 
 def plain_plan_before_lanes_128(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
