@@ -374,11 +374,12 @@ def lanes_128_over_256(m: int, n: int, sms: int = H200_SMS) -> bool:
 
 
 # The fused op's twin of ``plain_lanes_128`` (``large_m_route``: its 256-token routes for the
-# 128-token stream-K, in lanes), off until measured: session 62 measured the plain GEMM's rule
-# only, after which ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant`` may beat the fused op at
-# 4096x7168 1100..2400 tokens (NVFP4 M = 2100: fused 177.6 us on 256-token lanes, the plain
-# GEMM 164.3 on 128-token lanes). ``tools/fused_vs_cublas_sweep.py`` times it ("fp4_s128").
-FUSED_LANES_128 = False
+# 128-token stream-K, in lanes). ``tools/fused_vs_cublas_sweep.py`` ("fp4_s128" / "w16_s128",
+# H200 2026-12-04, session 63 call 4, graph us, 4096x7168 gate_up, NVFP4 / W4A16 activations,
+# 256-token route -> this rule; the unfused nvfp4_gemm + silu_mul_nvfp4_quant pair): M = 2100
+# 176.6 -> 172.3 (pair 171.8) / 188.5 -> 189.6 (its two rounds ran 190.6 / 186.4 without the
+# rule); M = 600, 1100, 1700: within 0.3 us either way (1700: 143.1 -> 143.3 / 146.6 -> 146.5).
+FUSED_LANES_128 = True
 
 
 def fused_lanes_128(m: int, two_i: int, sms: int = H200_SMS) -> bool:
@@ -517,16 +518,36 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     ``plain_plan_before_lanes_128``'s, on 128-token tiles in lanes instead of a 256-token plan
     where ``plain_lanes_128`` takes it."""
     plan = plain_plan_before_lanes_128(m, n, k)
-    narrow = plain_narrow_launch(m, n, k, plan)
-    if narrow is not None:
-        return narrow
     if plan[:2] == (256, 1) and plain_lanes_128(m, n):
         return 128, 1, True, False
-    return plan
+    narrow = plain_narrow_launch(m, n, k, plan)
+    return plan if narrow is None else narrow
 
 
-# PLACEHOLDER narrow comment
-PLAIN_NARROW_MAX_M = 3072
+# Past the mid-M range (``PLAIN_MID_M_MAX`` tokens or ``MID_M_MAX_WAVES``) a 256-token plan
+# without a K split takes 128-token tiles where ``mid_m_fastest`` has them fastest: whole
+# tiles up to PLAIN_NARROW_MAX_M tokens, stream-K up to PLAIN_NARROW_STREAM_K_MAX_M (past it
+# the 128-token stream-K lost at 12 of 19 points). ``tools/plain_narrow_probe.py`` (H200
+# 2026-12-04, session 64 call 2, graph us, permuted words, NVFP4 activations, two rounds alike;
+# plan -> this rule, cuBLAS bf16): whole tiles 7168x18432 M = 800 330.8 -> 288.7 (301.2), M =
+# 1100 405.2 -> 385.3 (369.5); 5120x17408 M = 1100 310.7 -> 270.5 (255.3), M = 2048 499.1 ->
+# 469.3 (459.2); 9216x7168 M = 800 163.5 -> 146.1 (141.0), M = 1100 214.6 -> 188.1 (188.1), M =
+# 1300 244.4 -> 225.4 (222.2); 36864x7168 M = 1300 1035.5 -> 957.3 (931.4); stream-K
+# 7168x18432 M = 513 240.6 -> 227.4 (192.9), M = 600 244.7 -> 234.3 (213.4); 5120x17408 M =
+# 513 168.3 -> 153.9 (124.9), M = 600 169.4 -> 158.0 (140.3); 7168x2048 M = 513 39.0 -> 33.3,
+# M = 600 38.9 -> 33.6 (27.4); 36864x7168 M = 300 308.6 -> 259.4 (227.8), M = 384 310.9 ->
+# 270.2 (269.5); 34816x5120 M = 300 211.1 -> 178.3 (160.9), M = 384 213.3 -> 186.1 (189.9), M =
+# 513 319.5 -> 293.5 (287.4), M = 600 316.6 -> 302.1 (292.0). The 128-token stream-K lost at
+# 7168x18432 M = 700 / 900 / 1024 (251.4 -> 274.9 / 337.3 -> 446.5 / 347.1 -> 443.6), 5120x17408
+# M = 800 / 900 / 1024 / 2100 (226.5 -> 238.5 / 231.3 -> 299.4 / 236.3 -> 298.9 / 528.2 ->
+# 713.5), 7168x2048 M = 900 / 1024 (45.0 -> 46.6, 45.2 -> 46.9), 36864x7168 M = 800 / 1100
+# (631.9 -> 649.1 / 815.2 -> 855.9); it won at 7168x2048 M = 700 and 1300 (39.1 -> 37.5, 67.2
+# -> 59.8), 9216x7168 M = 700 (141.0 -> 134.9), 34816x5120 M = 800 / 1100 (459.1 -> 418.9 /
+# 569.7 -> 552.9). Whole tiles lost at 4096x7168 M = 2500 (189.9 -> 194.0, hence the 2400)
+# and, over the 128-token lanes (``plain_lanes_128``, which come first), at M = 1536 (115.4 ->
+# 117.1).
+PLAIN_NARROW_MAX_M = 2400
+PLAIN_NARROW_STREAM_K_MAX_M = 640
 
 
 def plain_narrow_launch(m: int, n: int, k: int,
@@ -537,7 +558,9 @@ def plain_narrow_launch(m: int, n: int, k: int,
     if plan[:2] != (256, 1) or m > PLAIN_NARROW_MAX_M:
         return None
     kind, tile_m = mid_m_fastest(m, n, k)
-    return (128, 1, kind == "stream_k", False) if tile_m == 128 else None
+    if tile_m != 128 or (kind == "stream_k" and m > PLAIN_NARROW_STREAM_K_MAX_M):
+        return None
+    return 128, 1, kind == "stream_k", False
 
 
 def plain_plan_before_lanes_128(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:

@@ -464,7 +464,7 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     session 30); else ``("whole", config)``, the fused kernel on whole tiles; one wave of whole
     64-token tiles becomes ``("pieces", (128, 2))`` where ``wide_pieces`` takes it (as
     ``plain_plan``); a 256-token route becomes the 128-token stream-K (in lanes) where
-    ``fused_lanes_128`` takes it (off until measured).
+    ``fused_lanes_128`` takes it.
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,

@@ -393,11 +393,13 @@ def test_narrow_whole_wave_takes_whole_128_token_tiles_over_256_token_stream_k(m
     keep stream-K, and no weight of issue 5's list changes plan at 129..16384 tokens."""
     from cute_kernels import large_m_plans
     from cute_kernels.bench.nvfp4_gemm_suite import SHAPES as ISSUE_5_WEIGHTS
-    from cute_kernels.large_m_plans import narrow_whole_wave, plain_plan, stream_k_plan
+    from cute_kernels.large_m_plans import (narrow_whole_wave, plain_plan,
+                                            plain_plan_before_lanes_128, stream_k_plan)
 
     assert stream_k_plan(2048, 1024, 7168) == (256, False)
     assert plain_plan(2048, 1024, 7168) == (128, 1, False, False)    # 128 tiles of 132
-    assert plain_plan(1792, 1024, 7168) == (256, 1, True, False)     # 112 tiles: 85%
+    # 112 tiles, 85%: stream-K stays (``plain_narrow_launch`` then takes whole 128-token tiles)
+    assert plain_plan_before_lanes_128(1792, 1024, 7168) == (256, 1, True, False)
     assert not narrow_whole_wave(2049, 1024)                          # 136 tiles: two waves
     ms = range(129, 16385, 3)
     plans = {(n, k, m): plain_plan(m, n, k) for n, k in ISSUE_5_WEIGHTS for m in ms}
@@ -410,17 +412,43 @@ def test_narrow_whole_wave_takes_whole_128_token_tiles_over_256_token_stream_k(m
         plain_plan.cache_clear()  # (the cache must not keep the rule-less plans)
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("m", [1900, 2048])
-def test_narrow_whole_wave_plan_matches_fp64_reference(m):
-    """``nvfp4_gemm`` on ``narrow_whole_wave``'s plan (whole 128-token tiles, one wave of 128
-    and 120 tiles: 1024x7168 at 2048 and 1900 tokens, the last tile 108 tokens), NVFP4
-    activations on permuted words and on packed bytes, against the fp64 product."""
-    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
+# (N, K, M) -> the faster of the plan before ``plain_narrow_launch`` and the rule's, H200
+# session 64 (``tools/plain_narrow_probe.py``; the comment above the rule has the times)
+WHOLE_128, STREAM_K_128 = (128, 1, False, False), (128, 1, True, False)
+FASTER_NARROW_OR_NOT = {
+    (7168, 18432, 800): WHOLE_128, (7168, 18432, 1100): WHOLE_128,
+    (5120, 17408, 1100): WHOLE_128, (5120, 17408, 2048): WHOLE_128,
+    (9216, 7168, 800): WHOLE_128, (9216, 7168, 1100): WHOLE_128, (9216, 7168, 1300): WHOLE_128,
+    (36864, 7168, 1300): WHOLE_128,
+    (7168, 18432, 513): STREAM_K_128, (7168, 18432, 600): STREAM_K_128,
+    (5120, 17408, 513): STREAM_K_128, (5120, 17408, 600): STREAM_K_128,
+    (7168, 2048, 513): STREAM_K_128, (7168, 2048, 600): STREAM_K_128,
+    (36864, 7168, 300): STREAM_K_128, (36864, 7168, 384): STREAM_K_128,
+    (34816, 5120, 300): STREAM_K_128, (34816, 5120, 384): STREAM_K_128,
+    (34816, 5120, 513): STREAM_K_128, (34816, 5120, 600): STREAM_K_128,
+    # the 256-token plans the 128-token stream-K or whole tiles lost to
+    (7168, 18432, 700): (256, 1, True, False), (7168, 18432, 900): (256, 1, True, False),
+    (7168, 18432, 1024): (256, 1, True, False), (5120, 17408, 800): (256, 1, True, False),
+    (5120, 17408, 900): (256, 1, True, False), (5120, 17408, 1024): (256, 1, True, False),
+    (5120, 17408, 2100): (256, 1, False, False), (7168, 2048, 900): (256, 1, False, False),
+    (7168, 2048, 1024): (256, 1, False, False), (36864, 7168, 800): (256, 1, False, False),
+    (36864, 7168, 1100): (256, 1, False, False), (4096, 7168, 2500): (256, 1, True, False),
+    (4096, 7168, 1536): STREAM_K_128,   # the 128-token lanes (``plain_lanes_128``)
+}
+
+
+def test_plain_narrow_launch_takes_the_faster_launch_measured():
     from cute_kernels.large_m_plans import plain_plan
 
-    n, k = 1024, 7168
-    assert plain_plan(m, n, k) == (128, 1, False, False)
+    for (n, k, m), plan in FASTER_NARROW_OR_NOT.items():
+        assert plain_plan(m, n, k) == plan, (n, k, m)
+
+
+def _assert_nvfp4_words_and_bytes_match_fp64(m: int, n: int, k: int):
+    """``nvfp4_gemm``, NVFP4 activations on permuted words and on packed bytes, fp32 out
+    poisoned with NaN, against the fp64 product."""
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
+
     x, b, b_sf, alpha = _inputs(m, n, k)
     a, a_sf = reference.nvfp4_quantize(x, 100.0)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
@@ -430,6 +458,32 @@ def test_narrow_whole_wave_plan_matches_fp64_reference(m):
         torch.cuda.synchronize()
         assert not out.isnan().any()
         assert _rel_err(out, want) <= 1e-3, weights.dtype
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1900, 2048])
+def test_narrow_whole_wave_plan_matches_fp64_reference(m):
+    """``nvfp4_gemm`` on ``narrow_whole_wave``'s plan (whole 128-token tiles, one wave of 128
+    and 120 tiles: 1024x7168 at 2048 and 1900 tokens, the last tile 108 tokens), NVFP4
+    activations on permuted words and on packed bytes, against the fp64 product."""
+    from cute_kernels.large_m_plans import plain_plan
+
+    n, k = 1024, 7168
+    assert plain_plan(m, n, k) == (128, 1, False, False)
+    _assert_nvfp4_words_and_bytes_match_fp64(m, n, k)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, plan", [(600, STREAM_K_128), (800, WHOLE_128)])
+def test_plain_narrow_launch_matches_fp64_reference(m, plan):
+    """``nvfp4_gemm`` on ``plain_narrow_launch``'s plans (2048x7168: the 128-token stream-K at
+    600 tokens, whole 128-token tiles at 800; last tiles of 88 and 32 tokens), NVFP4
+    activations on permuted words and on packed bytes, against the fp64 product."""
+    from cute_kernels.large_m_plans import packed_plan, plain_plan
+
+    n, k = 2048, 7168
+    assert plain_plan(m, n, k) == plan and packed_plan(m, n, k)[0] == 128
+    _assert_nvfp4_words_and_bytes_match_fp64(m, n, k)
 
 
 def test_wide_pieces_needs_one_wave_and_long_pieces():

@@ -252,12 +252,11 @@ def test_public_fused_in_lane_bands_matches_reference(monkeypatch, m, i, fp4_a):
 
 
 def test_fused_lanes_128_rule(monkeypatch):
-    """The fused op's twin of ``plain_lanes_128`` (``FUSED_LANES_128``, off until measured):
-    off, its 256-token routes stay; on, they become the 128-token stream-K in 32 lanes."""
+    """The fused op's twin of ``plain_lanes_128`` (``FUSED_LANES_128``, on since session 64):
+    on, its 256-token routes become the 128-token stream-K in 32 lanes; off, they stay."""
     import torch
 
-    assert fused_module.large_m_route(2100, 2048, 7168) == ("stream_k", 256)
-    monkeypatch.setattr(plans, "FUSED_LANES_128", True)
+    assert plans.FUSED_LANES_128
     fused_module.large_m_route.cache_clear()
     try:
         for m in (600, 1100, 2100, 2400):
@@ -267,5 +266,8 @@ def test_fused_lanes_128_rule(monkeypatch):
                 "stream_k", 128, {"lanes": 32}), m
         assert fused_module.large_m_route(2500, 2048, 7168) == ("stream_k", 256)
         assert fused_module.large_m_route(1100, 512, 7168) == ("stream_k", 128)  # as before
+        monkeypatch.setattr(plans, "FUSED_LANES_128", False)
+        fused_module.large_m_route.cache_clear()
+        assert fused_module.large_m_route(2100, 2048, 7168) == ("stream_k", 256)
     finally:
         fused_module.large_m_route.cache_clear()

@@ -3,8 +3,8 @@ words; NVFP4 "fp4" and bf16 "w16" activations) against cuBLAS bf16 + torch silu 
 256: at least as fast) and against the unfused pair ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant``
 ("pair_fp4" / "pair_w16": every M, no slower), on every issue 6 shape at 300 / 600 / 1100 /
 1700 / 2100 / 3000 tokens. Since session 62 the plain GEMM takes 128-token tiles in lanes on
-4096x7168 (``plain_lanes_128``), so there the fused op's twin rule is switched on beside
-("fp4_s128" / "w16_s128": ``FUSED_LANES_128``, off until measured). Graph us,
+4096x7168 (``plain_lanes_128``), and since session 64 the fused op its twin
+(``FUSED_LANES_128``), switched off beside ("fp4_256" / "w16_256"). Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index (shape-major: index =
 6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -21,7 +21,7 @@ PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 POINTS = [(n, k, m) for n, k in SHAPES for m in (300, 600, 1100, 1700, 2100, 3000)]
-S128 = [(PLANS, "FUSED_LANES_128", True)]
+NO_S128 = [(PLANS, "FUSED_LANES_128", False)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -35,6 +35,7 @@ for n, k, m in select_shapes(POINTS):
         variants["pair_" + name] = (words, lambda w, a=a, a_sf=a_sf: silu_mul_nvfp4_quant(
             nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))
         if n == 4096:
-            variants[name + "_s128"] = (words, lambda w, a=a, a_sf=a_sf: fused(w, S128, a, a_sf))
+            variants[name + "_256"] = (words,
+                                       lambda w, a=a, a_sf=a_sf: fused(w, NO_S128, a, a_sf))
     variants["cublas_silu"] = (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)

@@ -25,8 +25,14 @@ def plan_without_rule(m: int, n: int, k: int) -> tuple:
         large_m_plans.PLAIN_NARROW_MAX_M = kept
 
 
+# where the rule changes the launch and session 64's first run of this probe had no point
+# (indices 41..): issue 5's weights and other model shapes
+UNMEASURED = [(5120, 17408, 1600), (5120, 17408, 2350), (34816, 5120, 1600),
+              (34816, 5120, 1850), (1024, 7168, 1500), (1024, 7168, 1700), (2048, 7168, 600),
+              (2048, 7168, 800), (3072, 7168, 1350), (3072, 7168, 1900), (1536, 7168, 1000),
+              (2560, 5120, 1600), (2560, 5120, 2300)]
 POINTS = [(n, k, m) for n, k in WEIGHTS for m in TOKENS
-          if large_m_plans.plain_plan(m, n, k) != plan_without_rule(m, n, k)]
+          if large_m_plans.plain_plan(m, n, k) != plan_without_rule(m, n, k)] + UNMEASURED
 
 
 def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
