@@ -160,6 +160,12 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
                 256)
 
 
+# The plain GEMM whose hybrid (whole tiles under ``STREAM_K_HYBRID_MAX_EFFICIENCY`` of two
+# waves or more) would stream too few k-tiles (short K) takes stream-K proper instead of
+# whole tiles. PLACEHOLDER
+PLAIN_STREAM_K_FOR_SHORT_HYBRID = True
+
+
 def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = False
                   ) -> tuple[int, bool] | None:
     """(token tile, hybrid) for a stream-K launch of the wgmma kernel, or None (whole tiles,
@@ -192,6 +198,9 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     # the kernel's split (``_whole_tiles``): whole waves but the last, the rest in stream-K
     streamed = tiles - (tiles // sms - 1) * sms if hybrid else tiles
     if streamed * (k // TILE_K) < STREAM_K_MIN_K_TILES * sms:
+        if (hybrid and PLAIN_STREAM_K_FOR_SHORT_HYBRID
+                and large_m_plan(m, n, k, sms) == (tile_m, 1)):
+            return tile_m, False  # (its stream-K part long enough: ``tiles`` >= 2 waves)
         return None
     return tile_m, hybrid
 

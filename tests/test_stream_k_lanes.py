@@ -244,11 +244,17 @@ def test_plain_lane_bands_match_fp64_reference(monkeypatch, m, n, lanes, fp4_a):
 @pytest.mark.parametrize("m,i,fp4_a", [(5000, 512, False), (2100, 2048, True)])
 def test_public_fused_in_lane_bands_matches_reference(monkeypatch, m, i, fp4_a):
     """The fused op's public 256-token stream-K in lanes of two row tiles each (forced: half
-    the row tiles as lanes), then the reference."""
+    the row tiles as lanes; ``FUSED_LANES_128`` off, which would take 128-token tiles at
+    2100 tokens), then the reference."""
     lanes = 2 * i // fused_module.TILE_N // 2
     monkeypatch.setattr(plans, "stream_k_lanes",
                         lambda two_i, tile_m, sms=132: lanes if tile_m == 256 else 1)
-    _fused_in_lanes(monkeypatch, m, i, fp4_a, lanes)
+    monkeypatch.setattr(plans, "FUSED_LANES_128", False)
+    fused_module.large_m_route.cache_clear()  # (routes cached under the rule would stay)
+    try:
+        _fused_in_lanes(monkeypatch, m, i, fp4_a, lanes)
+    finally:
+        fused_module.large_m_route.cache_clear()
 
 
 def test_fused_lanes_128_rule(monkeypatch):

@@ -591,3 +591,34 @@ def print_fused_small_m_switches(two_i: int, k: int, m: int, switches: dict) -> 
             print(f"{label}: {name} output DIFFERS from the public route's")
     results.clear()
     print_forms(label, calls, words)
+
+
+def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
+    """Whether two launches' outputs on the same inputs agree (only the fp32 summation order
+    may differ)."""
+    scale = ref.float().abs().max().clamp_min(1e-6)
+    return bool(((out.float() - ref.float()).abs().max() / scale) < 1e-2)
+
+
+def plan_with(module, switch: str, value, m: int, n: int, k: int) -> tuple:
+    """``module.plain_plan``'s plan (uncached) with ``module.switch`` set to ``value``."""
+    kept = getattr(module, switch)
+    setattr(module, switch, value)
+    try:
+        return module.plain_plan.__wrapped__(m, n, k)
+    finally:
+        setattr(module, switch, kept)
+
+
+def print_old_and_new_plans(n: int, k: int, m: int, old: tuple, new: tuple) -> None:
+    """``nvfp4_gemm`` on the ``old`` and ``new`` plans (permuted words, NVFP4 activations) and
+    cuBLAS bf16, graph us in two rounds; a disagreement between the plans' outputs is named."""
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
+    words = gate_up_words(n, k, True)
+    if not agrees(gemm_on_plan(a4, a4_sf, words[0], new), gemm_on_plan(a4, a4_sf, words[0], old)):
+        print(f"  {new} DISAGREES with {old}", flush=True)
+    variants = {"old": (words, lambda w: gemm_on_plan(a4, a4_sf, w, old)),
+                "new": (words, lambda w: gemm_on_plan(a4, a4_sf, w, new)),
+                "cublas": (bf16_weight_rotation(n, k), lambda w: x @ w.t())}
+    print_variant_rounds(f"gemm {n}x{k} M={m} {old} -> {new}", variants)

@@ -7,7 +7,8 @@ Graph us (``probe_inputs.print_variant_rounds``), two rounds; one point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import bf16_weight_rotation, gate_up_words, gemm_on_plan, print_variant_rounds
+from probe_inputs import (agrees, bf16_weight_rotation, gate_up_words, gemm_on_plan,
+                          print_variant_rounds)
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
@@ -22,12 +23,6 @@ POINTS = [(36864, 7168, 300), (34816, 5120, 300), (7168, 18432, 300), (7168, 184
           (7168, 2048, 2450), (7168, 2048, 2800), (7168, 2048, 4750),
           # the mid-M model's whole 128-token tiles (M = 300: the 128-token stream-K 10% faster)
           (4096, 7168, 260), (4096, 7168, 384), (4096, 7168, 450)]
-
-
-def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
-    # same inputs, another launch: only the fp32 summation order differs
-    scale = ref.float().abs().max().clamp_min(1e-6)
-    return bool(((out.float() - ref.float()).abs().max() / scale) < 1e-2)
 
 
 for n, k, m in select_shapes(POINTS):
