@@ -162,7 +162,14 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
 
 # The plain GEMM whose hybrid (whole tiles under ``STREAM_K_HYBRID_MAX_EFFICIENCY`` of two
 # waves or more) would stream too few k-tiles (short K) takes stream-K proper instead of
-# whole tiles. PLACEHOLDER
+# whole tiles. ``tools/plain_rules_probe.py`` (H200 2026-12-04, session 64 call 4, graph us,
+# permuted words, NVFP4 activations, two rounds alike; whole 256-token tiles -> stream-K,
+# cuBLAS bf16): 7168x2048 M = 1200 66.1 -> 58.4 (48.4), M = 2350 111.9 -> 105.3 (94.2), M =
+# 2450 112.0 -> 106.0 (101.3; whole 128-token tiles 102.4 in call 3), M = 3000 133.4 -> 123.8
+# (116.9), M = 4750 199.1 -> 189.4 (183.0); 4096x2048 M = 3200 91.0 -> 83.5 (77.1), M = 6200
+# 157.4 -> 150.6 (136.8); 2048x2048 M = 4400 70.7 -> 63.5 (51.2); 1024x2048 M = 9000 77.1 ->
+# 69.2 (52.6). Only where ``large_m_plan`` keeps the same token tile (no 128-token whole tiles
+# turned into 256-token stream-K).
 PLAIN_STREAM_K_FOR_SHORT_HYBRID = True
 
 
@@ -529,8 +536,31 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     plan = plain_plan_before_lanes_128(m, n, k)
     if plan[:2] == (256, 1) and plain_lanes_128(m, n):
         return 128, 1, True, False
+    if plain_part_wave_lanes(m, n, k, plan):
+        return 128, 1, True, False
     narrow = plain_narrow_launch(m, n, k, plan)
     return plan if narrow is None else narrow
+
+
+# Whole 128-token tiles from the mid-M model that fill less than PLAIN_PART_WAVE_MAX_FILL of
+# one wave take the 128-token stream-K instead on weights whose 128-token tiles take lanes
+# (``stream_k_lanes``; a stream-K with ``MID_M_STREAM_K_MIN_K_TILES`` units a CTA): every SM
+# busy. ``tools/small_m_plans_probe.py`` (H200 2026-12-04, session 64 calls 1 and 3, graph us,
+# permuted words, NVFP4 activations; whole 128 / stream-K 128 in 32 lanes / cuBLAS bf16):
+# 4096x7168 M = 260 37.9 / 34.7 / 31.6, M = 300 38.4 / 34.8 / 31.4, M = 384 39.3 / 35.7 /
+# 37.1; at M = 450 (128 tiles, 97%) 39.2 / 39.3 / 38.9.
+PLAIN_PART_WAVE_MAX_FILL = 0.9
+
+
+def plain_part_wave_lanes(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
+                          sms: int = H200_SMS) -> bool:
+    """Whether ``plain_plan`` takes the 128-token stream-K in lanes for ``plan``, whole
+    128-token tiles in part of one wave (the comment above)."""
+    if plan != (128, 1, False, False) or not PLAIN_STREAM_K_LANES or m > PLAIN_MID_M_MAX:
+        return False
+    tiles = -(-m // 128) * -(-n // TILE_N)
+    return (tiles < PLAIN_PART_WAVE_MAX_FILL * sms and stream_k_lanes(n, 128, sms) > 1
+            and ("stream_k", 128) in mid_m_estimates(m, n, k, sms))
 
 
 # Past the mid-M range (``PLAIN_MID_M_MAX`` tokens or ``MID_M_MAX_WAVES``) a 256-token plan

@@ -412,10 +412,11 @@ def test_narrow_whole_wave_takes_whole_128_token_tiles_over_256_token_stream_k(m
         plain_plan.cache_clear()  # (the cache must not keep the rule-less plans)
 
 
-# (N, K, M) -> the faster of the plan before ``plain_narrow_launch`` and the rule's, H200
-# session 64 (``tools/plain_narrow_probe.py``; the comment above the rule has the times)
+# (N, K, M) -> the faster of the plan before each of session 64's rules and the rule's, H200
+# (``plain_narrow_launch``, ``plain_part_wave_lanes``, ``PLAIN_STREAM_K_FOR_SHORT_HYBRID``:
+# the comments above them have the times)
 WHOLE_128, STREAM_K_128 = (128, 1, False, False), (128, 1, True, False)
-FASTER_NARROW_OR_NOT = {
+SESSION_64_FASTER_PLANS = {
     (7168, 18432, 800): WHOLE_128, (7168, 18432, 1100): WHOLE_128,
     (5120, 17408, 1100): WHOLE_128, (5120, 17408, 2048): WHOLE_128,
     (9216, 7168, 800): WHOLE_128, (9216, 7168, 1100): WHOLE_128, (9216, 7168, 1300): WHOLE_128,
@@ -434,13 +435,19 @@ FASTER_NARROW_OR_NOT = {
     (7168, 2048, 1024): (256, 1, False, False), (36864, 7168, 800): (256, 1, False, False),
     (36864, 7168, 1100): (256, 1, False, False), (4096, 7168, 2500): (256, 1, True, False),
     (4096, 7168, 1536): STREAM_K_128,   # the 128-token lanes (``plain_lanes_128``)
+    # plain_part_wave_lanes
+    (4096, 7168, 260): STREAM_K_128, (4096, 7168, 300): STREAM_K_128,
+    (4096, 7168, 384): STREAM_K_128, (4096, 7168, 450): WHOLE_128,
+    # PLAIN_STREAM_K_FOR_SHORT_HYBRID
+    (7168, 2048, 1200): (256, 1, True, False), (7168, 2048, 2350): (256, 1, True, False),
+    (7168, 2048, 3000): (256, 1, True, False), (7168, 2048, 4750): (256, 1, True, False),
 }
 
 
-def test_plain_narrow_launch_takes_the_faster_launch_measured():
+def test_session_64_plain_rules_take_the_faster_launch_measured():
     from cute_kernels.large_m_plans import plain_plan
 
-    for (n, k, m), plan in FASTER_NARROW_OR_NOT.items():
+    for (n, k, m), plan in SESSION_64_FASTER_PLANS.items():
         assert plain_plan(m, n, k) == plan, (n, k, m)
 
 
@@ -474,14 +481,16 @@ def test_narrow_whole_wave_plan_matches_fp64_reference(m):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m, plan", [(600, STREAM_K_128), (800, WHOLE_128)])
-def test_plain_narrow_launch_matches_fp64_reference(m, plan):
+@pytest.mark.parametrize("n, m, plan", [(2048, 600, STREAM_K_128), (2048, 800, WHOLE_128),
+                                        (4096, 300, STREAM_K_128)])
+def test_plain_128_token_rules_match_fp64_reference(n, m, plan):
     """``nvfp4_gemm`` on ``plain_narrow_launch``'s plans (2048x7168: the 128-token stream-K at
-    600 tokens, whole 128-token tiles at 800; last tiles of 88 and 32 tokens), NVFP4
-    activations on permuted words and on packed bytes, against the fp64 product."""
+    600 tokens, whole 128-token tiles at 800; last tiles of 88 and 32 tokens) and
+    ``plain_part_wave_lanes``' (4096x7168 at 300 tokens: stream-K in 32 lanes, last tile 44),
+    NVFP4 activations on permuted words and on packed bytes, against the fp64 product."""
     from cute_kernels.large_m_plans import packed_plan, plain_plan
 
-    n, k = 2048, 7168
+    k = 7168
     assert plain_plan(m, n, k) == plan and packed_plan(m, n, k)[0] == 128
     _assert_nvfp4_words_and_bytes_match_fp64(m, n, k)
 
