@@ -548,7 +548,9 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
 # busy. ``tools/small_m_plans_probe.py`` (H200 2026-12-04, session 64 calls 1 and 3, graph us,
 # permuted words, NVFP4 activations; whole 128 / stream-K 128 in 32 lanes / cuBLAS bf16):
 # 4096x7168 M = 260 37.9 / 34.7 / 31.6, M = 300 38.4 / 34.8 / 31.4, M = 384 39.3 / 35.7 /
-# 37.1; at M = 450 (128 tiles, 97%) 39.2 / 39.3 / 38.9.
+# 37.1; at M = 450 (128 tiles, 97%) 39.2 / 39.3 / 38.9. ``tools/plain_rules_probe.py`` (call 5,
+# plan -> this rule, cuBLAS): 4096x7168 M = 320 38.6 -> 35.0 (27.5); 4096x5120 M = 260 28.0 ->
+# 27.3 (23.0), M = 300 28.1 -> 27.5 (22.9), M = 384 28.4 -> 27.7 (26.4).
 PLAIN_PART_WAVE_MAX_FILL = 0.9
 
 
