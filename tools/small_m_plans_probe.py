@@ -22,7 +22,11 @@ POINTS = [(36864, 7168, 300), (34816, 5120, 300), (7168, 18432, 300), (7168, 184
           # whole 256-token tiles under 90% of their waves, no hybrid (its stream-K part short)
           (7168, 2048, 2450), (7168, 2048, 2800), (7168, 2048, 4750),
           # the mid-M model's whole 128-token tiles (M = 300: the 128-token stream-K 10% faster)
-          (4096, 7168, 260), (4096, 7168, 384), (4096, 7168, 450)]
+          (4096, 7168, 260), (4096, 7168, 384), (4096, 7168, 450),
+          # the 128-token stream-K against whole 128-token tiles past four waves (M = 300:
+          # 36864x7168 whole 247.1 / stream-K 253.6, 34816x5120 179.4 / 174.7)
+          (36864, 7168, 260), (36864, 7168, 340), (36864, 7168, 384), (34816, 5120, 260),
+          (34816, 5120, 340)]
 
 
 for n, k, m in select_shapes(POINTS):
