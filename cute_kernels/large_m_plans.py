@@ -532,7 +532,9 @@ def narrow_whole_wave(m: int, n: int, sms: int = H200_SMS) -> bool:
 def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """(tile_m, splits, stream_k, hybrid): ``nvfp4_gemm``'s wgmma launch on an [N, K] weight:
     ``plain_plan_before_lanes_128``'s, on 128-token tiles in lanes instead of a 256-token plan
-    where ``plain_lanes_128`` takes it."""
+    where ``plain_lanes_128`` takes it, or of whole 128-token tiles in part of a wave where
+    ``plain_part_wave_lanes`` does; else on ``plain_narrow_launch``'s 128-token tiles where it
+    has them for a 256-token plan."""
     plan = plain_plan_before_lanes_128(m, n, k)
     if plan[:2] == (256, 1) and plain_lanes_128(m, n):
         return 128, 1, True, False
