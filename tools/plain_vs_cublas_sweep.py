@@ -2,8 +2,8 @@
 ``nvfp4_gemm`` (public, permuted words, NVFP4 activations) on its plan against cuBLAS bf16 on
 every issue 5 shape at 300 / 600 / 1100 / 1700 / 2100 / 3000 tokens, with the ratio (session
 63 also ran lanes of 40 row tiles on 5120x17408: since session 64's rules the plan is ahead of
-them). Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index (shape-major:
-index = 6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+them). Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
+(shape-major: index = 6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 

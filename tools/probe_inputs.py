@@ -109,11 +109,17 @@ def gemm_on_plan(a, a_sf, w, plan=None):
     forced."""
     from cute_kernels import nvfp4_gemm
 
+    with forced_plan(plan):
+        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+
+
+def forced_plan(plan):
+    """A context in which ``nvfp4_gemm`` launches on ``plan`` (tile_m, splits, stream_k,
+    hybrid) instead of ``plain_plan``'s (None: on its own)."""
     if plan is None:
-        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
-    with replaced(importlib.import_module("cute_kernels.nvfp4_gemm"),
-                  {"plain_plan": lambda m, n, k: plan}):
-        return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
+        return contextlib.nullcontext()
+    return replaced(importlib.import_module("cute_kernels.nvfp4_gemm"),
+                    {"plain_plan": lambda m, n, k: plan})
 
 
 @contextlib.contextmanager
@@ -602,12 +608,8 @@ def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
 
 def plan_with(module, switch: str, value, m: int, n: int, k: int) -> tuple:
     """``module.plain_plan``'s plan (uncached) with ``module.switch`` set to ``value``."""
-    kept = getattr(module, switch)
-    setattr(module, switch, value)
-    try:
+    with replaced(module, {switch: value}):
         return module.plain_plan.__wrapped__(m, n, k)
-    finally:
-        setattr(module, switch, kept)
 
 
 def print_old_and_new_plans(n: int, k: int, m: int, old: tuple, new: tuple) -> None:

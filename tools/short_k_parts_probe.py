@@ -6,12 +6,11 @@ pass), NVFP4 activations on permuted words, cuBLAS bf16 beside. Graph us
 (``probe_inputs.print_forms``), two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import contextlib
 import importlib
 
 import torch
-from probe_inputs import (bf16_weight_rotation, gate_up_words, print_forms, print_variant_rounds,
-                          public_and_alone, replaced)
+from probe_inputs import (bf16_weight_rotation, forced_plan, gate_up_words, print_forms,
+                          print_variant_rounds, public_and_alone)
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
@@ -25,9 +24,7 @@ POINTS = [(7168, 2048, 300), (7168, 2048, 450), (7168, 2048, 600)]
 def on_plan(call, plan):
     """``call`` with ``nvfp4_gemm``'s plan forced to ``plan`` (None: its own)."""
     def run(w):
-        forced = (replaced(GEMM, {"plain_plan": lambda m, n, k: plan}) if plan is not None
-                  else contextlib.nullcontext())
-        with forced:
+        with forced_plan(plan):
             call(w)
     return run
 
