@@ -96,6 +96,14 @@ PRODUCER_REGS = {1: 40, 2: 24}
 FIXUP_WARP = 3  # the asynchronous stream-K fix-up's warp (``ASYNC_FIXUP``)
 
 
+def token_tile_ok(tile_m: int) -> bool:
+    """Whether the kernel takes ``tile_m`` tokens a tile: the powers of two 16..256, or a
+    fitted width between 128 and 256 in steps of 32 (160, 192, 224: wgmma's N, the 128B
+    swizzled activation tile and the staged epilogue's 32-token parts all divide it), so that
+    e.g. 300 tokens run as two tiles of 160 instead of three of 128 (``fitted_tile_m``)."""
+    return tile_m in (16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 32 == 0)
+
+
 def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: int) -> bool:
     """Whether a CTA of ``threads`` (the producer warpgroup, then consumers) launched with its
     share of the SM's 64K registers (the launch bound, a multiple of 8) can move them by
@@ -218,7 +226,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                  hybrid: bool = False, k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                  k_groups: int = 1, wg_k_split: bool = False, pair_pieces: bool = False,
                  pdl_trigger: bool = False, lanes: int = 1):
-        assert k % K_ALIGN == 0 and n >= 1 and tile_m in (16, 32, 64, 128, 256)
+        assert k % K_ALIGN == 0 and n >= 1 and token_tile_ok(tile_m), tile_m
         # ``ctas_per_sm`` 2: two CTAs share an SM (narrow token tiles only: the consumers get
         # CONSUMER_REGS[2] registers), four consumer warpgroups to hide each other's decode
         # latency; the persistent grid (``sms``) is then twice the SM count. The plain GEMM's

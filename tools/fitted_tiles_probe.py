@@ -1,0 +1,57 @@
+"""Fitted token tiles (session 65): ``nvfp4_gemm`` on token tiles of 160 / 192 / 224 tokens
+(``nvfp4_gemm_large_m.token_tile_ok``) against its plan and cuBLAS bf16, at issue 5's short
+points. 300 tokens are three 128-token tiles (384 tokens of work) or two of 256 (512); two of
+160 do 320. Per point and width: whole tiles ("w160") and stream-K ("sk160"), each first
+checked against the fp64 product (fp32 out poisoned with NaN, fresh realistic weights; the
+relative error printed), then graph us in two rounds, NVFP4 activations on permuted words.
+One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import (bf16_weight_rotation, forced_plan, gate_up_words, gemm_on_plan,
+                          print_variant_rounds)
+
+from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.large_m_plans import plain_plan
+
+# (N, K, M, fitted widths)
+POINTS = [(7168, 18432, 300, (160,)), (5120, 17408, 300, (160,)), (36864, 7168, 300, (160,)),
+          (34816, 5120, 300, (160,)), (7168, 2048, 300, (160,)), (9216, 7168, 300, (160,)),
+          (4096, 7168, 300, (160,)), (5120, 17408, 600, (160, 224)),
+          (4096, 7168, 600, (160, 224)), (7168, 2048, 600, (160, 224)),
+          (7168, 18432, 600, (160, 224)), (7168, 18432, 513, (192,)),
+          (5120, 17408, 513, (192,)), (7168, 2048, 450, (160,))]
+
+
+def fp64_error(n: int, k: int, m: int, plan: tuple) -> float:
+    """``nvfp4_gemm`` on ``plan`` forced (permuted words, NVFP4 activations, fp32 out poisoned
+    with NaN) against the fp64 product: the relative error (inf where a NaN survived)."""
+    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
+    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.7)
+    out = torch.full((m, n), float("nan"), device="cuda")
+    with forced_plan(plan):
+        nvfp4_gemm(a, a_sf, prepare_nvfp4_weight(b), b_sf, 0.7, out_dtype=torch.float32, out=out)
+    torch.cuda.synchronize()
+    if out.isnan().any():
+        return float("inf")
+    return ((out.double() - want).norm() / want.norm()).item()
+
+
+for n, k, m, widths in select_shapes(POINTS):
+    plans = {f"{'sk' if sk else 'w'}{t}": (t, 1, sk, False) for t in widths for sk in (False, True)}
+    errors = {name: fp64_error(n, k, m, p) for name, p in plans.items()}  # (warms fp32 out)
+    if not warm_only():
+        print(f"gemm {n}x{k} M={m} plan={plain_plan(m, n, k)}", flush=True)
+        print("  fp64 rel err: " + " ".join(f"{name}={e:.1e}" for name, e in errors.items()),
+              flush=True)
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
+    words = gate_up_words(n, k, True)
+    variants = {"plan": (words, lambda w: gemm_on_plan(a4, a4_sf, w))}
+    variants.update({name: (words, lambda w, p=p: gemm_on_plan(a4, a4_sf, w, p))
+                     for name, p in plans.items()})
+    variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
+    print_variant_rounds("  us", variants)
