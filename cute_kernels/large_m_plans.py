@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+from .fitted_tiles import fitted_launch
 from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 
 
@@ -534,8 +535,12 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     ``plain_plan_before_lanes_128``'s, on 128-token tiles in lanes instead of a 256-token plan
     where ``plain_lanes_128`` takes it, or of whole 128-token tiles in part of a wave where
     ``plain_part_wave_lanes`` does; else on ``plain_narrow_launch``'s 128-token tiles where it
-    has them for a 256-token plan."""
+    has them for a 256-token plan. Before all of those, a plan without a K split takes
+    ``fitted_launch``'s tiles of 160, 192 or 224 tokens where it has them."""
     plan = plain_plan_before_lanes_128(m, n, k)
+    fitted = fitted_launch(m, n, k) if plan[1] == 1 else None
+    if fitted is not None:
+        return fitted
     if plan[:2] == (256, 1) and plain_lanes_128(m, n):
         return 128, 1, True, False
     if plain_part_wave_lanes(m, n, k, plan):

@@ -1,0 +1,70 @@
+"""Fitted token tiles for ``nvfp4_gemm``'s wgmma launch: where M tokens split into a few tiles
+of 160, 192 or 224 tokens (``nvfp4_gemm_large_m.token_tile_ok``) with less padding than into
+tiles of 128 or 256, e.g. 300 tokens as two tiles of 160 (320 tokens of work) instead of three
+of 128 (384) or two of 256 (512). Host-side arithmetic only, from H200 measurements; the plans
+call ``fitted_launch`` last (``large_m_plans.plain_plan``).
+
+The model (``fitted_estimates``), in K loops of one 128-token tile: whole tiles cost waves x
+``FITTED_TILE_COST`` x k-tiles; stream-K costs each CTA's share of the (tile, k-tile) units
+plus ``FITTED_PIECE_UNITS`` (its cut pieces' fix-up and the uneven finish), times the tile
+cost. Stream-K needs ``FITTED_STREAM_K_MIN_K_TILES`` k-tiles (at K = 2048 its fix-up is as
+long as a piece: 7168x2048 M = 300, stream-K 160 22.8 us against whole 160 16.6) and
+``FITTED_STREAM_K_MIN_UNITS`` units a CTA.
+"""
+
+from __future__ import annotations
+
+from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
+
+# One CTA tile's time relative to 128 tokens (the same K), from one wave of whole tiles at
+# 5120x17408 (``tools/fitted_tiles_probe.py``, H200 2026-12-04, session 65 call 3, graph us
+# with the activation pass; whole 128 / 160 / 192 / 224 tiles, one a CTA): 88.2 / 106.5 /
+# 128.9 / 150.5; 256 is the mid-M model's (``large_m_plans.MID_M_TILE_COST``).
+FITTED_TILE_COST = {128: 1.0, 160: 1.21, 192: 1.46, 224: 1.71, 256: 1.85}
+FITTED_PIECE_UNITS = 40
+FITTED_STREAM_K_MIN_K_TILES = 64
+FITTED_STREAM_K_MIN_UNITS = 32
+FITTED_MIN_M = 257
+FITTED_MAX_M = 1024
+
+
+def token_tile_widths(m: int) -> list[int]:
+    """The token tiles ``fitted_estimates`` weighs for M tokens: for each count of tiles from
+    M / 256 to M / 128 (rounded up), the narrowest multiple of 32 that holds M in that many."""
+    widths = []
+    for count in range(-(-m // 256), -(-m // 128) + 1):
+        per_tile = -(-m // count)
+        width = max(128, min(256, -(-per_tile // 32) * 32))
+        if width not in widths and -(-m // width) == count:
+            widths.append(width)
+    return widths
+
+
+def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS) -> dict:
+    """("whole" | "stream_k", tile_m) -> estimated time in K loops of one 128-token tile, for
+    ``token_tile_widths(m)`` (the module docstring's model)."""
+    k_tiles = k // TILE_K
+    row_tiles = -(-n // TILE_N)
+    est = {}
+    for tile_m in token_tile_widths(m):
+        cost = FITTED_TILE_COST[tile_m]
+        tiles = -(-m // tile_m) * row_tiles
+        est[("whole", tile_m)] = -(-tiles // sms) * cost * k_tiles
+        per_cta = tiles * k_tiles / sms
+        if k_tiles >= FITTED_STREAM_K_MIN_K_TILES and per_cta >= FITTED_STREAM_K_MIN_UNITS:
+            est[("stream_k", tile_m)] = (per_cta + FITTED_PIECE_UNITS) * cost
+    return est
+
+
+def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS
+                  ) -> tuple[int, int, bool, bool] | None:
+    """``plain_plan``'s form (tile_m, 1, stream_k, False) of the launch with the least
+    ``fitted_estimates`` at ``FITTED_MIN_M``..``FITTED_MAX_M`` tokens where its tile is a
+    fitted one (160, 192 or 224 tokens); else None (the plan stays)."""
+    if not FITTED_MIN_M <= m <= FITTED_MAX_M:
+        return None
+    est = fitted_estimates(m, n, k, sms)
+    kind, tile_m = min(est, key=est.get)
+    if tile_m in (128, 256):
+        return None
+    return tile_m, 1, kind == "stream_k", False

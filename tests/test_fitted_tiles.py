@@ -1,0 +1,110 @@
+"""Fitted token tiles (160 / 192 / 224 tokens, ``fitted_tiles``): which widths the model weighs
+and picks, compile-only on CPU; on a GPU, ``nvfp4_gemm`` on their plans against the fp64
+product (NVFP4 activations on permuted words and packed bytes; W4A16)."""
+
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.fitted_tiles import FITTED_MAX_M, fitted_launch, token_tile_widths
+from cute_kernels.large_m_plans import plain_plan
+from cute_kernels.nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, token_tile_ok
+from cute_kernels.testing import compile_only
+from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_large_m import (_assert_nvfp4_words_and_bytes_match_fp64, _inputs,
+                                           _rel_err)
+
+
+def test_token_tiles_the_kernel_takes():
+    assert all(token_tile_ok(t) for t in (16, 32, 64, 128, 160, 192, 224, 256))
+    assert not any(token_tile_ok(t) for t in (8, 96, 144, 176, 288, 320))
+
+
+def test_token_tile_widths_hold_m_in_each_count():
+    """For each tile count from M / 256 to M / 128, the narrowest multiple of 32 holding M
+    (at least 128)."""
+    assert token_tile_widths(300) == [160, 128]
+    assert token_tile_widths(513) == [192, 160, 128]
+    assert token_tile_widths(600) == [224, 160, 128]
+    assert token_tile_widths(1024) == [256, 224, 192, 160, 128]
+    for m in range(257, FITTED_MAX_M + 1):
+        for width in token_tile_widths(m):
+            assert token_tile_ok(width) and 128 <= width <= 256
+            per_tile = -(-m // -(-m // width))  # tokens a tile at that count
+            assert per_tile <= width and (width == 128 or width - 32 < per_tile), (m, width)
+
+
+# Session 65 call 3 (``tools/fitted_tiles_probe.py``, H200 2026-12-04, graph us, permuted
+# words, NVFP4 activations): the fastest launch measured among the plan of session 64 and
+# whole / stream-K tiles of the fitted widths, where ``fitted_launch`` takes it or one within 3%
+FITTED_FASTEST = {
+    (36864, 7168, 300): (160, 1, True, False),    # 217.9 (whole 225.5; plan 260.7; cuBLAS 228.2)
+    (34816, 5120, 300): (160, 1, True, False),    # 151.2 (165.4; 178.9; 161.1)
+    (7168, 2048, 300): (160, 1, False, False),    # 16.6 (stream-K 22.8; 23.8; 15.6)
+    (9216, 7168, 300): (160, 1, True, False),     # 59.3 (91.0; 69.7; 63.6)
+    (5120, 17408, 300): (160, 1, True, False),    # 81.1 (106.5; 88.2; 81.1)
+    (4096, 7168, 600): (160, 1, False, False),    # 48.1 (54.4; 52.7; 47.4)
+    (7168, 2048, 600): (160, 1, False, False),    # 30.1 (34.2; 33.5; 27.4)
+    (7168, 18432, 600): (160, 1, True, False),    # 218.7 (230.7; 235.1; 213.8)
+    (7168, 18432, 513): (192, 1, True, False),    # 196.1 (275.2; 228.5; 193.4)
+    (5120, 17408, 513): (192, 1, False, False),   # 129.0 (133.9; 154.8; 125.2)
+}
+
+
+def test_fitted_launch_takes_the_fastest_measured():
+    for (n, k, m), plan in FITTED_FASTEST.items():
+        assert fitted_launch(m, n, k) == plan, (n, k, m)
+        assert plain_plan(m, n, k) == plan, (n, k, m)
+    # within 3% of the fastest: 7168x18432 M = 300 stream-K 113.4 (whole 112.6); 5120x17408
+    # M = 600 stream-K 160 156.2 (whole 224 150.5)
+    assert fitted_launch(300, 7168, 18432) == (160, 1, True, False)
+    assert fitted_launch(600, 5120, 17408) == (160, 1, True, False)
+    # the 256-token plan stays where it measured fastest: 7168x2048 M = 450 24.1 (whole 160
+    # 29.9, stream-K 160 28.5)
+    assert fitted_launch(450, 7168, 2048) is None
+    assert plain_plan(450, 7168, 2048) == (256, 1, False, False)
+
+
+def test_fitted_launch_range():
+    assert fitted_launch(256, 36864, 7168) is None
+    assert fitted_launch(FITTED_MAX_M + 1, 36864, 7168) is None
+
+
+@pytest.mark.parametrize("tile_m,stream_k", [(160, False), (192, True), (224, False)])
+def test_fitted_tiles_compile_for_sm90a(tile_m, stream_k):
+    assert compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16", tile_m, 0,
+                        H200_SMS, 1, stream_k)
+
+
+# Plans ``plain_plan`` gives (the smallest weights found for each): last tiles of 140 (300 in
+# 160s), 148 (340 in 192s), 196 (420 in 224s), 131 (515 in 192s), 193 (641 in 224s)
+FITTED_POINTS = [(6144, 2048, 300, (160, 1, False, False)),
+                 (6144, 2048, 340, (192, 1, False, False)),
+                 (6144, 2048, 420, (224, 1, False, False)),
+                 (3072, 7168, 300, (160, 1, True, False)),
+                 (7168, 7168, 515, (192, 1, True, False)),
+                 (7168, 7168, 641, (224, 1, True, False))]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n, k, m, plan", FITTED_POINTS)
+def test_fitted_plans_match_fp64_reference(n, k, m, plan):
+    assert plain_plan(m, n, k) == plan
+    _assert_nvfp4_words_and_bytes_match_fp64(m, n, k)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n, k, m", [(6144, 2048, 300), (3072, 7168, 300), (3072, 7168, 320)])
+def test_fitted_plans_w4a16_match_fp64_reference(n, k, m):
+    """bf16 activations (320 tokens: whole tiles, read in place where the order allows)."""
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
+
+    assert plain_plan(m, n, k)[0] == 160
+    x, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(x, None, b, b_sf, alpha)
+    for weights in (prepare_nvfp4_weight(b), b):
+        out = poisoned(m, n, dtype=torch.float32)
+        nvfp4_gemm(x, None, weights, b_sf, alpha, out_dtype=torch.float32, out=out)
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        assert _rel_err(out, want) <= 1e-3, weights.dtype
