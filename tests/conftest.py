@@ -51,3 +51,21 @@ def w4a16_chain(weights, x, alpha):
         for (b, b_sf), out in zip(weights, outs):
             y = nvfp4_gemm(y, None, b, b_sf, alpha, out=out)
     return chain
+
+
+@pytest.fixture
+def without_fitted_tiles(monkeypatch):
+    """``large_m_plans.plain_plan`` (and ``nvfp4_gemm`` through it) without session 65's fitted
+    token tiles (``fitted_tiles.fitted_launch``): the tests of the rules before them, which the
+    fitted tiles supersede at some of their points (``tests/test_fitted_tiles.py``)."""
+    from cute_kernels import large_m_plans
+
+    def clear():
+        large_m_plans.plain_plan.cache_clear()
+        large_m_plans.packed_plan.cache_clear()
+
+    clear()
+    monkeypatch.setattr(large_m_plans, "fitted_launch", lambda *args, **kwargs: None)
+    yield
+    monkeypatch.undo()
+    clear()

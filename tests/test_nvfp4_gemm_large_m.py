@@ -370,9 +370,10 @@ FASTEST_PLAIN_PLAN = {
 }
 
 
-def test_plain_plan_past_128_tokens_is_the_fastest_measured():
+def test_plain_plan_past_128_tokens_is_the_fastest_measured(without_fitted_tiles):
     """``plain_plan`` takes ``mid_m_launch``'s launch at 129..512 tokens (a few waves, no K
-    split); K splits, launches of many waves and more tokens keep their plans."""
+    split); K splits, launches of many waves and more tokens keep their plans (before the
+    fitted token tiles, which take some of these points)."""
     from cute_kernels.large_m_plans import plain_plan
 
     for (n, k, m), fastest in FASTEST_PLAIN_PLAN.items():
@@ -444,7 +445,8 @@ SESSION_64_FASTER_PLANS = {
 }
 
 
-def test_session_64_plain_rules_take_the_faster_launch_measured():
+def test_session_64_plain_rules_take_the_faster_launch_measured(without_fitted_tiles):
+    """(Before the fitted token tiles, faster still at some of these points.)"""
     from cute_kernels.large_m_plans import plain_plan
 
     for (n, k, m), plan in SESSION_64_FASTER_PLANS.items():

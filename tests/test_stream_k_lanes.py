@@ -102,10 +102,11 @@ def _fused_in_lanes(monkeypatch, m, i, fp4_a, lanes):
     return check, calls
 
 
-def test_plain_lanes_rule(monkeypatch):
+def test_plain_lanes_rule(monkeypatch, without_fitted_tiles):
     """``nvfp4_gemm``'s stream-K (not the hybrid, not a K split) in lanes where
     ``PLAIN_STREAM_K_LANES``, and stream-K in lanes in place of the 256-token hybrid
-    (``lanes_over_hybrid``)."""
+    (``lanes_over_hybrid``); before the fitted token tiles (which take 513..800 tokens on
+    4096x7168)."""
     from cute_kernels.nvfp4_gemm import planned_launch
 
     assert planned_launch(1100, 1024, 7168, (256, 1, True, False))[2]["lanes"] == 8
@@ -189,10 +190,12 @@ def _check_plain_in_lanes(monkeypatch, m, n, fp4_a, permute, lanes):
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,fp4_a", [(1100, 4096, True), (1700, 4096, False),
                                        (600, 4096, True), (1100, 4032, True)])
-def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, m, n, fp4_a):
+def test_plain_128_lanes_route_matches_fp64_reference(monkeypatch, without_fitted_tiles, m, n,
+                                                      fp4_a):
     """``nvfp4_gemm``'s own plan on 4096x7168 where it is the 128-token stream-K in 32 lanes
-    (``plain_lanes_128``; 1700: whole 256-token tiles before), and on 4032 rows (the last row
-    tile half full), permuted words, against the fp64 product."""
+    (``plain_lanes_128``; 1700: whole 256-token tiles before; 600: before the fitted token
+    tiles), and on 4032 rows (the last row tile half full), permuted words, against the fp64
+    product."""
     assert plans.plain_plan(m, n, 7168) == (128, 1, True, False)
     _check_plain_in_lanes(monkeypatch, m, n, fp4_a, True, 32)
 
