@@ -22,6 +22,20 @@ from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 # 128.9 / 150.5; 256 is the mid-M model's (``large_m_plans.MID_M_TILE_COST``).
 FITTED_TILE_COST = {128: 1.0, 160: 1.21, 192: 1.46, 224: 1.71, 256: 1.85}
 FITTED_PIECE_UNITS = 40
+# The rule against the plan without it (``tools/fitted_rule_probe.py``, H200 2026-12-04,
+# session 65 call 4, graph us, permuted words, NVFP4 activations, two rounds alike; old ->
+# fitted (cuBLAS bf16)): faster at 31 of 35 points, e.g. 7168x18432 M = 300 134.1 -> 111.8
+# (114.5), M = 513 225.4 -> 194.0 (191.2); 5120x17408 M = 450 125.7 -> 108.8 (109.1), M = 513
+# 152.9 -> 128.7 (123.6), M = 800 225.2 -> 195.7 (191.0); 36864x7168 M = 300 257.4 -> 215.3
+# (225.7), M = 800 631.0 -> 510.1 (567.2); 34816x5120 M = 300 177.1 -> 150.0 (159.1), M = 513
+# 290.7 -> 253.9 (284.1), M = 800 456.9 -> 367.7 (366.6); 9216x7168 M = 300 69.1 -> 58.7
+# (63.2); 4096x7168 M = 513 52.5 -> 47.6 (42.6), M = 800 73.7 -> 65.1 (64.8); 7168x2048 M =
+# 300 23.9 -> 16.6 (15.6), M = 384 24.1 -> 19.0 (17.9), M = 700 39.1 -> 35.0 (30.4). Slower
+# at three: 7168x18432 M = 800 286.9 -> 293.0 (whole 128-token tiles filling 99% of 3 waves),
+# 5120x17408 M = 900 229.8 -> 236.8 (256-token stream-K), 36864x7168 M = 450 312.0 -> 319.2
+# (the 256-token hybrid); even at 36864x7168 M = 600 (405.1 -> 406.7). No margin on the
+# estimates separates those: the wins include estimates within 1% (36864x7168 M = 384, 268.0
+# -> 252.7).
 FITTED_STREAM_K_MIN_K_TILES = 64
 FITTED_STREAM_K_MIN_UNITS = 32
 FITTED_MIN_M = 257

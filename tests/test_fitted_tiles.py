@@ -108,3 +108,18 @@ def test_fitted_plans_w4a16_match_fp64_reference(n, k, m):
         torch.cuda.synchronize()
         assert not out.isnan().any()
         assert _rel_err(out, want) <= 1e-3, weights.dtype
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tile_m,stream_k,quantizers", [(160, False, 3), (192, True, 0),
+                                                        (224, False, 0)])
+def test_fused_kernel_on_fitted_tiles_matches_reference(tile_m, stream_k, quantizers):
+    """The fused kernel (``NVFP4GemmSwigluQuantLargeM``) takes the fitted widths too (its
+    routes do not choose them yet: ``tools/fused_fitted_probe.py``): 4096x7168 gate_up at 300
+    tokens (last tiles of 140, 108 and 76 tokens), codes and scales against the reference."""
+    from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
+
+    a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(300, 2048, 7168, True)
+    out, out_sf = fused_tests._run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0),
+                                           stream_k, quantizers=quantizers)
+    fused_tests._check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)

@@ -1,0 +1,59 @@
+"""Fitted token tiles in the fused op (session 65, for issue 6): ``nvfp4_gemm_swiglu_quant`` on
+its route ("route") against the fused kernel forced onto whole tiles ("w160", ...) and onto
+stream-K ("sk160", ...) of the fitted widths, and against the unfused pair ``nvfp4_gemm`` +
+``silu_mul_nvfp4_quant`` ("pair", whose GEMM takes the fitted tiles since session 65: at
+36864x7168 M = 300 215 us against the fused op's ~261 in session 63). Each forced launch's
+codes and scales are first compared with the route's (a difference is named: the fp32 sums in
+another order may round differently at boundaries). Permuted words, NVFP4 activations, graph
+us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
+compiles only."""
+
+import importlib
+
+import torch
+from probe_inputs import gate_up_words, print_variant_rounds, replaced
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference, silu_mul_nvfp4_quant
+from cute_kernels.bench.timing import select_shapes, warm_only
+
+SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+# (2I, K, M, fitted widths): issue 6's shapes where the pair's GEMM takes fitted tiles
+POINTS = [(36864, 7168, 300, (160,)), (34816, 5120, 300, (160,)), (9216, 7168, 300, (160,)),
+          (4096, 7168, 600, (160, 224)), (36864, 7168, 800, (160,)),
+          (34816, 5120, 513, (192,)), (9216, 7168, 513, (192,)), (1024, 7168, 1100, (224,))]
+
+
+def fused(a, a_sf, w, answer=None):
+    """The public fused op on gate_up copy ``w``, its route forced to ``answer`` if given."""
+    if answer is None:
+        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+    forced = lambda m, i, k: answer  # noqa: E731
+    with replaced(SWIGLU, {"large_m_route": forced, "packed_route": forced}):
+        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+
+
+for two_i, k, m, widths in select_shapes(POINTS):
+    answers = {}
+    for t in widths:
+        answers[f"w{t}"] = ("whole", (t, 0))
+        answers[f"sk{t}"] = ("stream_k", t)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    words = gate_up_words(two_i, k, True)
+    want = fused(a, a_sf, words[0])
+    if not warm_only():
+        print(f"fused {two_i}x{k} M={m}: route {SWIGLU.large_m_route(m, two_i // 2, k)}",
+              flush=True)
+    for name, answer in answers.items():
+        got = fused(a, a_sf, words[0], answer)
+        same = torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
+                                                            want[1].view(torch.uint8))
+        if not same and not warm_only():
+            print(f"  {name}: codes or scales differ from the route's", flush=True)
+    h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
+    variants = {"route": (words, lambda w: fused(a, a_sf, w))}
+    variants.update({name: (words, lambda w, answer=answer: fused(a, a_sf, w, answer))
+                     for name, answer in answers.items()})
+    variants["pair"] = (words, lambda w: silu_mul_nvfp4_quant(
+        nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))
+    print_variant_rounds(f"  {two_i}x{k} M={m}", variants)
