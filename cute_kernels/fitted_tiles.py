@@ -82,3 +82,32 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS
     if tile_m in (128, 256):
         return None
     return tile_m, 1, kind == "stream_k", False
+
+
+# The fused op (``nvfp4_gemm_swiglu_quant``) takes ``fitted_launch``'s tiles for its fused
+# kernel's "whole" and "stream_k" routes on NVFP4 activations and gate_up weights of at least
+# FUSED_FITTED_MIN_ROWS rows (2I): since the plain GEMM took them the unfused pair had passed
+# it there. ``tools/fused_fitted_probe.py`` (H200 2026-12-04, session 65 call 7, graph us,
+# permuted words, two rounds alike; route / whole fitted / stream-K fitted / the pair):
+# 36864x7168 M = 300 267.3 / 235.2 / 226.7 / 230.0; 34816x5120 M = 300 220.8 / 173.7 / 158.4 /
+# 162.2; 9216x7168 M = 300 73.1 / 95.9 / 61.8 / 63.0; 4096x7168 M = 600 54.8 / 50.6 / 56.2 /
+# 51.9 (224-token tiles 67.0 / 61.3): ``fitted_launch``'s pick the fastest at all four, and
+# ahead of the pair. Codes and scales equal the route's at all four; the fused kernel on
+# fitted tiles (packed bytes, quantizer warps or not) matches the reference
+# (``tests/test_fitted_tiles.py``). W4A16 (bf16 activations) and 1024-row weights (whose
+# routes are K pieces) are unmeasured and keep their routes.
+FUSED_FITTED_TILES = True
+FUSED_FITTED_MIN_ROWS = 4096
+
+
+def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
+                       ) -> tuple[str, object]:
+    """The fused op's (route, plan) with ``fitted_launch``'s tiles in place of a "whole" or
+    "stream_k" route where the comment above takes them; else as given."""
+    if not (FUSED_FITTED_TILES and a_fp4 and two_i >= FUSED_FITTED_MIN_ROWS
+            and route in ("whole", "stream_k")):
+        return route, plan
+    fitted = fitted_launch(m, two_i, k)
+    if fitted is None:
+        return route, plan
+    return ("stream_k", fitted[0]) if fitted[2] else ("whole", (fitted[0], 0))

@@ -48,6 +48,7 @@ from layouts import GATE_UP_GROUP, sf_padded_shape
 from . import jit, reference
 from .arch import compile_options
 from .device_fp4 import quantize_block_pair
+from .fitted_tiles import fused_fitted_route
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .bf16_weights import bf16_weights
 from .k_order import KOrder, w4a16_in_place, w4a16_tail_in_place, wgmma_k_order
@@ -861,6 +862,7 @@ def large_m_launch(m: int, two_i: int, k: int, a_fp4: bool, w_dtype: torch.dtype
     permuted words), its config and options; pure in its arguments (tests and probes ask it
     on the CPU)."""
     route, plan = (packed_route if w_dtype == torch.uint8 else large_m_route)(m, two_i // 2, k)
+    route, plan = fused_fitted_route(m, two_i, k, a_fp4, route, plan)
     route, plan = w4a16_in_place_route(m, two_i, a_fp4, w_dtype == torch.int32, route, plan)
     if route == "split":
         return LargeMLaunch(route, plan, None, False, {}, False, False, False)

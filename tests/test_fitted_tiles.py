@@ -123,3 +123,38 @@ def test_fused_kernel_on_fitted_tiles_matches_reference(tile_m, stream_k, quanti
     out, out_sf = fused_tests._run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0),
                                            stream_k, quantizers=quantizers)
     fused_tests._check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+# Session 65 call 7 (``tools/fused_fitted_probe.py``): the fused op's fastest launch measured
+# among its route and the fitted tiles (whole / stream-K), graph us (route; the pair)
+FUSED_FITTED_FASTEST = {
+    (36864, 7168, 300): ("stream_k", 160),     # 226.7 (267.3; pair 230.0)
+    (34816, 5120, 300): ("stream_k", 160),     # 158.4 (220.8; 162.2)
+    (9216, 7168, 300): ("stream_k", 160),      # 61.8 (73.1; 63.0)
+    (4096, 7168, 600): ("whole", (160, 0)),    # 50.6 (54.8; 51.9)
+}
+
+
+def test_fused_fitted_route_takes_the_fastest_measured():
+    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
+
+    for (two_i, k, m), (route, plan) in FUSED_FITTED_FASTEST.items():
+        for w_dtype in (torch.int32, torch.uint8):
+            launch = large_m_launch(m, two_i, k, True, w_dtype)
+            assert (launch.route, launch.plan) == (route, plan), (two_i, k, m, w_dtype)
+            assert launch.config[0] == 160 and launch.options == {}
+
+
+def test_fused_fitted_route_scope(monkeypatch):
+    """NVFP4 activations, gate_up weights of 4096 rows or more, "whole" / "stream_k" routes
+    only; off with ``FUSED_FITTED_TILES``."""
+    from cute_kernels import fitted_tiles
+    from cute_kernels.fitted_tiles import fused_fitted_route
+
+    assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 160)
+    assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 128)
+    assert fused_fitted_route(300, 9216, 7168, True, "pieces", (128, 2)) == ("pieces", (128, 2))
+    assert fused_fitted_route(1100, 1024, 7168, True, "stream_k", 128) == ("stream_k", 128)
+    assert fused_fitted_route(2000, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
+    assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)

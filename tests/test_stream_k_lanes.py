@@ -262,9 +262,13 @@ def test_public_fused_in_lane_bands_matches_reference(monkeypatch, m, i, fp4_a):
 
 def test_fused_lanes_128_rule(monkeypatch):
     """The fused op's twin of ``plain_lanes_128`` (``FUSED_LANES_128``, on since session 64):
-    on, its 256-token routes become the 128-token stream-K in 32 lanes; off, they stay."""
+    on, its 256-token routes become the 128-token stream-K in 32 lanes; off, they stay (without
+    the fitted token tiles, which take 600 tokens on 4096x7168 since session 65)."""
     import torch
 
+    from cute_kernels import fitted_tiles
+
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
     assert plans.FUSED_LANES_128
     fused_module.large_m_route.cache_clear()
     try:
