@@ -1,8 +1,9 @@
 """Fitted token tiles for ``nvfp4_gemm``'s wgmma launch: where M tokens split into a few tiles
 of 160, 192 or 224 tokens (``nvfp4_gemm_large_m.token_tile_ok``) with less padding than into
 tiles of 128 or 256, e.g. 300 tokens as two tiles of 160 (320 tokens of work) instead of three
-of 128 (384) or two of 256 (512). Host-side arithmetic only, from H200 measurements; the plans
-call ``fitted_launch`` last (``large_m_plans.plain_plan``).
+of 128 (384) or two of 256 (512). Host-side arithmetic only, from H200 measurements.
+``large_m_plans.plain_plan`` asks ``fitted_launch`` before its 128-token rules; the fused op
+asks ``fused_fitted_route`` for its own kernel's launch.
 
 The model (``fitted_estimates``), in K loops of one 128-token tile: whole tiles cost waves x
 ``FITTED_TILE_COST`` x k-tiles; stream-K costs each CTA's share of the (tile, k-tile) units
@@ -22,6 +23,8 @@ from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 # 128.9 / 150.5; 256 is the mid-M model's (``large_m_plans.MID_M_TILE_COST``).
 FITTED_TILE_COST = {128: 1.0, 160: 1.21, 192: 1.46, 224: 1.71, 256: 1.85}
 FITTED_PIECE_UNITS = 40
+FITTED_STREAM_K_MIN_K_TILES = 64
+FITTED_STREAM_K_MIN_UNITS = 32
 # The rule against the plan without it (``tools/fitted_rule_probe.py``, H200 2026-12-04,
 # session 65 call 4, graph us, permuted words, NVFP4 activations, two rounds alike; old ->
 # fitted (cuBLAS bf16)): faster at 31 of 35 points, e.g. 7168x18432 M = 300 134.1 -> 111.8
@@ -32,12 +35,11 @@ FITTED_PIECE_UNITS = 40
 # (63.2); 4096x7168 M = 513 52.5 -> 47.6 (42.6), M = 800 73.7 -> 65.1 (64.8); 7168x2048 M =
 # 300 23.9 -> 16.6 (15.6), M = 384 24.1 -> 19.0 (17.9), M = 700 39.1 -> 35.0 (30.4). Slower
 # at three: 7168x18432 M = 800 286.9 -> 293.0 (whole 128-token tiles filling 99% of 3 waves),
-# 5120x17408 M = 900 229.8 -> 236.8 (256-token stream-K), 36864x7168 M = 450 312.0 -> 319.2
+# 5120x17408 M = 900 229.8 -> 236.8 (256-token stream-K), 36864x7168 M = 450 312.4 -> 319.2
 # (the 256-token hybrid); even at 36864x7168 M = 600 (405.1 -> 406.7). No margin on the
 # estimates separates those: the wins include estimates within 1% (36864x7168 M = 384, 268.0
-# -> 252.7).
-FITTED_STREAM_K_MIN_K_TILES = 64
-FITTED_STREAM_K_MIN_UNITS = 32
+# -> 252.7). Packed weight bytes (``packed_plan``) and bf16 activations (W4A16) take the same
+# plans: their fp64 tests pass (``tests/test_fitted_tiles.py``), their times are unmeasured.
 FITTED_MIN_M = 257
 FITTED_MAX_M = 1024
 
