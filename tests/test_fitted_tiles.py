@@ -5,14 +5,11 @@ product (NVFP4 activations on permuted words and packed bytes; W4A16)."""
 import pytest
 import torch
 
-from cute_kernels import reference
 from cute_kernels.fitted_tiles import FITTED_MAX_M, fitted_launch, token_tile_widths
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, token_tile_ok
 from cute_kernels.testing import compile_only
-from tests.conftest import poisoned
-from tests.test_nvfp4_gemm_large_m import (_assert_nvfp4_words_and_bytes_match_fp64, _inputs,
-                                           _rel_err)
+from tests.test_nvfp4_gemm_large_m import _assert_nvfp4_words_and_bytes_match_fp64
 
 
 def test_token_tiles_the_kernel_takes():
@@ -97,26 +94,17 @@ def test_fitted_plans_match_fp64_reference(n, k, m, plan):
 @pytest.mark.parametrize("n, k, m", [(6144, 2048, 300), (3072, 7168, 300), (3072, 7168, 320)])
 def test_fitted_plans_w4a16_match_fp64_reference(n, k, m):
     """bf16 activations (320 tokens: whole tiles, read in place where the order allows)."""
-    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
-
     assert plain_plan(m, n, k)[0] == 160
-    x, b, b_sf, alpha = _inputs(m, n, k)
-    want = reference.nvfp4_gemm_fp64(x, None, b, b_sf, alpha)
-    for weights in (prepare_nvfp4_weight(b), b):
-        out = poisoned(m, n, dtype=torch.float32)
-        nvfp4_gemm(x, None, weights, b_sf, alpha, out_dtype=torch.float32, out=out)
-        torch.cuda.synchronize()
-        assert not out.isnan().any()
-        assert _rel_err(out, want) <= 1e-3, weights.dtype
+    _assert_nvfp4_words_and_bytes_match_fp64(m, n, k, fp4_a=False)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("tile_m,stream_k,quantizers", [(160, False, 3), (192, True, 0),
                                                         (224, False, 0)])
 def test_fused_kernel_on_fitted_tiles_matches_reference(tile_m, stream_k, quantizers):
-    """The fused kernel (``NVFP4GemmSwigluQuantLargeM``) takes the fitted widths too (its
-    routes do not choose them yet: ``tools/fused_fitted_probe.py``): 4096x7168 gate_up at 300
-    tokens (last tiles of 140, 108 and 76 tokens), codes and scales against the reference."""
+    """The fused kernel (``NVFP4GemmSwigluQuantLargeM``) on the fitted widths
+    (``fused_fitted_route``'s launches): 4096x7168 gate_up at 300 tokens (last tiles of 140,
+    108 and 76 tokens), packed bytes, codes and scales against the reference."""
     from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
 
     a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(300, 2048, 7168, True)

@@ -453,13 +453,13 @@ def test_session_64_plain_rules_take_the_faster_launch_measured(without_fitted_t
         assert plain_plan(m, n, k) == plan, (n, k, m)
 
 
-def _assert_nvfp4_words_and_bytes_match_fp64(m: int, n: int, k: int):
-    """``nvfp4_gemm``, NVFP4 activations on permuted words and on packed bytes, fp32 out
-    poisoned with NaN, against the fp64 product."""
+def _assert_nvfp4_words_and_bytes_match_fp64(m: int, n: int, k: int, fp4_a: bool = True):
+    """``nvfp4_gemm``, NVFP4 activations (``fp4_a``; else bf16 ones, W4A16) on permuted words
+    and on packed bytes, fp32 out poisoned with NaN, against the fp64 product."""
     from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
 
     x, b, b_sf, alpha = _inputs(m, n, k)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     for weights in (prepare_nvfp4_weight(b), b):
         out = poisoned(m, n, dtype=torch.float32)

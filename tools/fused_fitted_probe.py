@@ -11,9 +11,9 @@ compiles only."""
 import importlib
 
 import torch
-from probe_inputs import gate_up_words, print_variant_rounds, replaced
+from probe_inputs import fused_routed, gate_up_words, print_variant_rounds
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference, silu_mul_nvfp4_quant
+from cute_kernels import nvfp4_gemm, reference, silu_mul_nvfp4_quant
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
@@ -21,15 +21,6 @@ SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 POINTS = [(36864, 7168, 300, (160,)), (34816, 5120, 300, (160,)), (9216, 7168, 300, (160,)),
           (4096, 7168, 600, (160, 224)), (36864, 7168, 800, (160,)),
           (34816, 5120, 513, (192,)), (9216, 7168, 513, (192,)), (1024, 7168, 1100, (224,))]
-
-
-def fused(a, a_sf, w, answer=None):
-    """The public fused op on gate_up copy ``w``, its route forced to ``answer`` if given."""
-    if answer is None:
-        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-    forced = lambda m, i, k: answer  # noqa: E731
-    with replaced(SWIGLU, {"large_m_route": forced, "packed_route": forced}):
-        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
 
 for two_i, k, m, widths in select_shapes(POINTS):
@@ -40,19 +31,19 @@ for two_i, k, m, widths in select_shapes(POINTS):
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     words = gate_up_words(two_i, k, True)
-    want = fused(a, a_sf, words[0])
+    want = fused_routed(a, a_sf, words[0])
     if not warm_only():
         print(f"fused {two_i}x{k} M={m}: route {SWIGLU.large_m_route(m, two_i // 2, k)}",
               flush=True)
     for name, answer in answers.items():
-        got = fused(a, a_sf, words[0], answer)
+        got = fused_routed(a, a_sf, words[0], answer)
         same = torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
                                                             want[1].view(torch.uint8))
         if not same and not warm_only():
             print(f"  {name}: codes or scales differ from the route's", flush=True)
     h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
-    variants = {"route": (words, lambda w: fused(a, a_sf, w))}
-    variants.update({name: (words, lambda w, answer=answer: fused(a, a_sf, w, answer))
+    variants = {"route": (words, lambda w: fused_routed(a, a_sf, w))}
+    variants.update({name: (words, lambda w, answer=answer: fused_routed(a, a_sf, w, answer))
                      for name, answer in answers.items()})
     variants["pair"] = (words, lambda w: silu_mul_nvfp4_quant(
         nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))

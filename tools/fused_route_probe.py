@@ -23,7 +23,7 @@ import os
 
 import torch
 import torch.nn.functional as F
-from probe_inputs import fused_operands, gate_up_words, replaced, unpadded
+from probe_inputs import fused_operands, fused_routed, gate_up_words, replaced, unpadded
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -73,14 +73,6 @@ def exact(call):
         return call()
 
 
-def fused(a, a_sf, w, answer=None):
-    if answer is None:
-        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-    forced = lambda m, i, k: answer  # noqa: E731
-    with replaced(SWIGLU, {"large_m_route": forced, "packed_route": forced}):
-        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-
-
 for two_i, k, m in select_shapes(POINTS):
     print(f"fused {two_i}x{k} M={m}: route {ROUTE(m, two_i // 2, k)}", flush=True)
     ops = fused_operands(two_i, k, m, True)
@@ -88,16 +80,18 @@ for two_i, k, m in select_shapes(POINTS):
     words = gate_up_words(two_i, k, not PACKED)
     # the interleaved words stand in for a plain [2I, K] weight: same bytes
     pair = lambda w: silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w[0], w[1], 0.5), 30.0)  # noqa
-    variants = {"route": [lambda w=w: fused(a, a_sf, w) for w in words],
-                "route_exact": [lambda w=w: exact(lambda: fused(a, a_sf, w)) for w in words],
-                "route_q0": [lambda w=w: without_quantizers(lambda: fused(a, a_sf, w))
+    variants = {"route": [lambda w=w: fused_routed(a, a_sf, w) for w in words],
+                "route_exact": [lambda w=w: exact(lambda: fused_routed(a, a_sf, w))
+                                for w in words],
+                "route_q0": [lambda w=w: without_quantizers(lambda: fused_routed(a, a_sf, w))
                              for w in words],
                 "pair": [lambda w=w: pair(w) for w in words],
                 "pair_exact": [lambda w=w: exact(lambda: pair(w)) for w in words]}
-    want = fused(a, a_sf, words[0])
+    want = fused_routed(a, a_sf, words[0])
     for name, answer in forced_routes(two_i, m).items():
-        variants[name] = [lambda w=w, answer=answer: fused(a, a_sf, w, answer) for w in words]
-        got = fused(a, a_sf, words[0], answer)
+        variants[name] = [lambda w=w, answer=answer: fused_routed(a, a_sf, w, answer)
+                          for w in words]
+        got = fused_routed(a, a_sf, words[0], answer)
         if not (torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
                                                                want[1].view(torch.uint8))):
             print(f"  {name}: codes or scales differ from the route's (rounding order)")
@@ -116,7 +110,7 @@ for two_i, k, m in select_shapes(POINTS):
                                                                        30.0) for w in words]
     if PACKED:
         permuted = gate_up_words(two_i, k, True)
-        variants["permuted route"] = [lambda w=w: fused(a, a_sf, w) for w in permuted]
+        variants["permuted route"] = [lambda w=w: fused_routed(a, a_sf, w) for w in permuted]
     names = list(variants)
     for _ in range(2):
         times = time_graphs_interleaved_us([variants[v] for v in names], 20)

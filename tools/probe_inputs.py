@@ -170,6 +170,19 @@ def planned_gemm(a, a_sf, plan=None, switches: list = ()):
     return run
 
 
+def fused_routed(a, a_sf, w, answer=None):
+    """The public fused op on gate_up copy ``w`` (alpha 0.5, out_global_scale 30), its
+    ``large_m_route`` / ``packed_route`` answer forced to ``answer`` if given."""
+    from cute_kernels import nvfp4_gemm_swiglu_quant
+
+    if answer is None:
+        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+    forced = lambda m, i, k: answer  # noqa: E731
+    swiglu = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+    with replaced(swiglu, {"large_m_route": forced, "packed_route": forced}):
+        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+
+
 def public_fused(routed: list):
     """``fused(w, switches, a, a_sf)``: the public fused op on gate_up copy ``w`` (alpha 0.5,
     out_global_scale 30) with ``routing(switches, routed)``."""
