@@ -47,8 +47,10 @@ class StagedEpilogue:
 
     def _epilogue_tokens(self) -> int:
         """Tokens a buffer holds: 32 lines of 128 bytes (16-bit outputs) or 16 of 256 (fp32),
-        or the tile's tokens if fewer."""
-        return min(EPILOGUE_BYTES // (64 * self.out_dtype.width // 8), self.tile_m)
+        or the tile's tokens if fewer; 16 lines of 16-bit outputs where the tile's tokens are
+        an odd multiple of 16 (a fitted tile of 144, 176, 208 or 240)."""
+        tokens = min(EPILOGUE_BYTES // (64 * self.out_dtype.width // 8), self.tile_m)
+        return tokens if self.tile_m % tokens == 0 else tokens // 2
 
     def _epilogue_shares(self, splits: int) -> bool:
         """Whether ``_epilogue`` can take one of ``splits`` token shares of a tile (``share``,

@@ -93,6 +93,8 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
                  pair_pieces: bool = False, pdl_trigger: bool = False, lanes: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
+        # (fitted token tiles in steps of 32 only: the 16-step ones are untried here)
+        assert tile_m <= 128 or tile_m % 32 == 0, tile_m
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h

@@ -5,16 +5,28 @@ product (NVFP4 activations on permuted words and packed bytes; W4A16)."""
 import pytest
 import torch
 
+from cute_kernels import reference
 from cute_kernels.fitted_tiles import FITTED_MAX_M, fitted_launch, token_tile_widths
 from cute_kernels.large_m_plans import plain_plan
-from cute_kernels.nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m, token_tile_ok
+from cute_kernels.nvfp4_gemm_large_m import (H200_SMS, compile_nvfp4_gemm_large_m, launch_large_m,
+                                             token_tile_ok)
 from cute_kernels.testing import compile_only
-from tests.test_nvfp4_gemm_large_m import _assert_nvfp4_words_and_bytes_match_fp64
+from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_large_m import (_assert_nvfp4_words_and_bytes_match_fp64, _inputs,
+                                           _rel_err)
 
 
 def test_token_tiles_the_kernel_takes():
-    assert all(token_tile_ok(t) for t in (16, 32, 64, 128, 160, 192, 224, 256))
-    assert not any(token_tile_ok(t) for t in (8, 96, 144, 176, 288, 320))
+    assert all(token_tile_ok(t) for t in (16, 32, 64, 128, 144, 160, 192, 208, 224, 240, 256))
+    assert not any(token_tile_ok(t) for t in (8, 96, 136, 248, 272, 288, 320))
+
+
+def test_fused_kernel_keeps_steps_of_32():
+    from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
+
+    assert NVFP4GemmSwigluQuantLargeM(2048, 7168, 224).tile_m == 224
+    with pytest.raises(AssertionError):
+        NVFP4GemmSwigluQuantLargeM(2048, 7168, 208)
 
 
 def test_token_tile_widths_hold_m_in_each_count():
@@ -67,10 +79,40 @@ def test_fitted_launch_range():
     assert fitted_launch(FITTED_MAX_M + 1, 36864, 7168) is None
 
 
-@pytest.mark.parametrize("tile_m,stream_k", [(160, False), (192, True), (224, False)])
-def test_fitted_tiles_compile_for_sm90a(tile_m, stream_k):
-    assert compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16", tile_m, 0,
-                        H200_SMS, 1, stream_k)
+@pytest.mark.parametrize("tile_m,stream_k,out_dtype", [
+    (160, False, "torch.bfloat16"), (192, True, "torch.bfloat16"), (224, False, "torch.float32"),
+    (208, False, "torch.bfloat16"), (240, True, "torch.float16")])
+def test_fitted_tiles_compile_for_sm90a(tile_m, stream_k, out_dtype):
+    """Steps of 32, and of 16 (the staged epilogue's 16-token parts at 16-bit outputs)."""
+    assert compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, out_dtype, tile_m, 0, H200_SMS,
+                        1, stream_k)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config,stream_k", [
+    ((160, 0), False), ((192, 2, 7), False), ((224, 3, 5), False), ((208, 0), False),
+    ((240, 0, 9), False), ((144, 0), False), ((160, 0), True), ((208, 0, 7), True),
+    ((240, 0), True), ((176, 3, 6), True)])
+def test_fitted_tile_configs_agree(config, stream_k):
+    """The kernel itself on every fitted width, whole tiles and stream-K, fixed stages and
+    shrunk grids (each CTA walks many tiles, pipeline phases carry across them): 13 k-tiles,
+    N and M tails, bf16 activations, against the fp64 product; bf16 / fp16 out one rounding of
+    the fp32 result (the staged epilogue's 16-token parts at 144, 176, 208, 240 tokens)."""
+    m, n, k = 777, 1160, 832
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    outs = {}
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        outs[dtype] = poisoned(m, n, dtype=dtype)
+        launch_large_m(a, b, b_sf, alpha_t, outs[dtype], config, stream_k=stream_k)
+    torch.cuda.synchronize()
+    got = outs[torch.float32]
+    assert not got.isnan().any()
+    assert _rel_err(got, want) <= 1e-3, config
+    for dtype, rtol, atol in ((torch.bfloat16, 2**-8, 1e-30), (torch.float16, 2**-10, 2**-24)):
+        torch.testing.assert_close(outs[dtype].float(), got.to(dtype).float(), rtol=rtol,
+                                   atol=atol)
 
 
 # Plans ``plain_plan`` gives (the smallest weights found for each): last tiles of 140 (300 in

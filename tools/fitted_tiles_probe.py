@@ -1,10 +1,11 @@
-"""Fitted token tiles (session 65): ``nvfp4_gemm`` on token tiles of 160 / 192 / 224 tokens
-(``nvfp4_gemm_large_m.token_tile_ok``) against its plan and cuBLAS bf16, at issue 5's short
-points. 300 tokens are three 128-token tiles (384 tokens of work) or two of 256 (512); two of
-160 do 320. Per point and width: whole tiles ("w160") and stream-K ("sk160"), each first
-checked against the fp64 product (fp32 out poisoned with NaN, fresh realistic weights; the
-relative error printed), then graph us in two rounds, NVFP4 activations on permuted words.
-One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+"""Fitted token tiles (session 65): ``nvfp4_gemm`` on token tiles of 160 / 192 / 224 tokens,
+and 208 / 240 (steps of 16; ``nvfp4_gemm_large_m.token_tile_ok``), against its plan and
+cuBLAS bf16, at issue 5's short points. 300 tokens are three 128-token tiles (384 tokens of
+work) or two of 256 (512); two of 160 do 320. Per point and width: whole tiles ("w160") and
+stream-K ("sk160"), each first checked against the fp64 product (fp32 out poisoned with NaN,
+fresh realistic weights; the relative error printed), then graph us in two rounds, NVFP4
+activations on permuted words. One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
 from probe_inputs import (bf16_weight_rotation, forced_plan, gate_up_words, gemm_on_plan,
@@ -25,7 +26,10 @@ POINTS = [(7168, 18432, 300, (160,)), (5120, 17408, 300, (160,)), (36864, 7168, 
           # instead of two of 128 or one of 256; 1100 tokens in five tiles of 224
           (36864, 7168, 160, (160,)), (36864, 7168, 200, (224,)), (7168, 18432, 180, (192,)),
           (34816, 5120, 200, (224,)), (9216, 7168, 160, (160,)), (5120, 17408, 160, (160,)),
-          (9216, 7168, 1100, (224,)), (34816, 5120, 1100, (224,)), (5120, 17408, 1100, (224,))]
+          (9216, 7168, 1100, (224,)), (34816, 5120, 1100, (224,)), (5120, 17408, 1100, (224,)),
+          # 23..: widths in steps of 16 (the kernel takes them; the rule does not yet)
+          (5120, 17408, 600, (208, 224)), (7168, 2048, 450, (240,)), (36864, 7168, 450, (240,)),
+          (7168, 18432, 450, (240,))]
 
 
 def fp64_error(n: int, k: int, m: int, plan: tuple) -> float:
