@@ -21,6 +21,18 @@ def test_token_tiles_the_kernel_takes():
     assert not any(token_tile_ok(t) for t in (8, 96, 136, 248, 272, 288, 320))
 
 
+def test_staged_epilogue_parts_divide_the_fitted_tiles():
+    """32-token parts of 16-bit outputs where they divide the tile, else 16; fp32 16."""
+    import cutlass
+
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+
+    for tile_m, tokens in ((160, 32), (192, 32), (224, 32), (144, 16), (208, 16), (240, 16)):
+        kernel = NVFP4GemmLargeM(7168, 2048, cutlass.BFloat16, tile_m)
+        assert kernel._epilogue_tokens() == tokens and tile_m % tokens == 0, tile_m
+        assert NVFP4GemmLargeM(7168, 2048, cutlass.Float32, tile_m)._epilogue_tokens() == 16
+
+
 def test_fused_kernel_keeps_steps_of_32():
     from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
 
