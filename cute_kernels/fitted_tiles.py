@@ -100,14 +100,16 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS
 # routes are K pieces) are unmeasured and keep their routes.
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
+# bf16 activations too (off: unmeasured; ``tools/fused_vs_cublas_sweep.py``'s "w16_fit")
+FUSED_FITTED_W4A16 = False
 
 
 def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
                        ) -> tuple[str, object]:
     """The fused op's (route, plan) with ``fitted_launch``'s tiles in place of a "whole" or
     "stream_k" route where the comment above takes them; else as given."""
-    if not (FUSED_FITTED_TILES and a_fp4 and two_i >= FUSED_FITTED_MIN_ROWS
-            and route in ("whole", "stream_k")):
+    if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16)
+            and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
         return route, plan
     fitted = fitted_launch(m, two_i, k)
     if fitted is None:

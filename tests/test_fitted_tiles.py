@@ -195,8 +195,28 @@ def test_fused_fitted_route_scope(monkeypatch):
 
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 160)
     assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 128)
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_W4A16", True)
+    assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 160)
     assert fused_fitted_route(300, 9216, 7168, True, "pieces", (128, 2)) == ("pieces", (128, 2))
     assert fused_fitted_route(1100, 1024, 7168, True, "stream_k", 128) == ("stream_k", 128)
     assert fused_fitted_route(2000, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
     monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("i,k,m,launch", [(3072, 2048, 300, ("whole", 160)),
+                                          (4608, 7168, 300, ("stream_k", 160))])
+def test_fused_w4a16_on_fitted_tiles_matches_reference(monkeypatch, i, k, m, launch):
+    """``FUSED_FITTED_W4A16`` (off until measured): the public fused op on bf16 activations
+    (packed bytes) on the fitted launch, codes and scales against the reference."""
+    from cute_kernels import fitted_tiles, nvfp4_gemm_swiglu_quant
+    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
+    from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
+
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_W4A16", True)
+    a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(m, i, k, False)
+    planned = large_m_launch(m, 2 * i, k, False, w.dtype)
+    assert (planned.route, planned.config[0]) == launch
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    fused_tests._check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
