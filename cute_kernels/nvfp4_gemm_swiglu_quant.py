@@ -859,8 +859,8 @@ def large_m_launch(m: int, two_i: int, k: int, a_fp4: bool, w_dtype: torch.dtype
                    ) -> LargeMLaunch:
     """The launch ``_large_m`` takes where the swapped kernel does not (``swapped_pairs``,
     ``swapped_route``): the route for ``w_dtype`` weights (uint8 packed bytes or int32
-    permuted words), its config and options; pure in its arguments (tests and probes ask it
-    on the CPU)."""
+    permuted words), with fitted token tiles where ``fused_fitted_route`` takes them, its
+    config and options; pure in its arguments (tests and probes ask it on the CPU)."""
     route, plan = (packed_route if w_dtype == torch.uint8 else large_m_route)(m, two_i // 2, k)
     route, plan = fused_fitted_route(m, two_i, k, a_fp4, route, plan)
     route, plan = w4a16_in_place_route(m, two_i, a_fp4, w_dtype == torch.int32, route, plan)
