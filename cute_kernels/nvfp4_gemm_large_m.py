@@ -16,8 +16,8 @@ weights may instead come decoded by a pass over them (``KOrder.BF16``, ``bf16_we
 operands then reach wgmma from shared memory (``_mainloop_smem``).
 
 CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
-tokens (the wgmma N side: 16, 32, 64, 128 or 256, or a fitted 160, 192 or 224: ``token_tile_ok``,
-``fitted_tiles``) x 64 K. One producer warp issues, per k-tile,
+tokens (the wgmma N side: 16, 32, 64, 128 or 256, or a fitted width 144..240 in steps of 16:
+``token_tile_ok``, ``fitted_tiles``) x 64 K. One producer warp issues, per k-tile,
 three TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
 [128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale layout the
 scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N

@@ -11,7 +11,7 @@ compiles only."""
 import importlib
 
 import torch
-from probe_inputs import fused_routed, gate_up_words, print_variant_rounds
+from probe_inputs import fused_routed, gate_up_words, print_variant_rounds, same_bits
 
 from cute_kernels import nvfp4_gemm, reference, silu_mul_nvfp4_quant
 from cute_kernels.bench.timing import select_shapes, warm_only
@@ -37,9 +37,7 @@ for two_i, k, m, widths in select_shapes(POINTS):
               flush=True)
     for name, answer in answers.items():
         got = fused_routed(a, a_sf, words[0], answer)
-        same = torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
-                                                            want[1].view(torch.uint8))
-        if not same and not warm_only():
+        if not same_bits(got, want) and not warm_only():
             print(f"  {name}: codes or scales differ from the route's", flush=True)
     h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
     variants = {"route": (words, lambda w: fused_routed(a, a_sf, w))}

@@ -23,7 +23,8 @@ import os
 
 import torch
 import torch.nn.functional as F
-from probe_inputs import fused_operands, fused_routed, gate_up_words, replaced, unpadded
+from probe_inputs import (fused_operands, fused_routed, gate_up_words, replaced, same_bits,
+                          unpadded)
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant
 from cute_kernels.bench.timing import (rotations_for, select_shapes,
@@ -92,8 +93,7 @@ for two_i, k, m in select_shapes(POINTS):
         variants[name] = [lambda w=w, answer=answer: fused_routed(a, a_sf, w, answer)
                           for w in words]
         got = fused_routed(a, a_sf, words[0], answer)
-        if not (torch.equal(got[0], want[0]) and torch.equal(got[1].view(torch.uint8),
-                                                               want[1].view(torch.uint8))):
+        if not same_bits(got, want):
             print(f"  {name}: codes or scales differ from the route's (rounding order)")
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     w16 = [torch.randn(two_i, k, device="cuda", dtype=torch.bfloat16)

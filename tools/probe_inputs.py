@@ -605,11 +605,15 @@ def print_fused_small_m_switches(two_i: int, k: int, m: int, switches: dict) -> 
         call(words[0])
     torch.cuda.synchronize()
     for name in switches:
-        if not all(torch.equal(x.view(torch.uint8), y.view(torch.uint8))
-                   for x, y in zip(results[name], results["public"])):
+        if not same_bits(results[name], results["public"]):
             print(f"{label}: {name} output DIFFERS from the public route's")
     results.clear()
     print_forms(label, calls, words)
+
+
+def same_bits(got: tuple, want: tuple) -> bool:
+    """Whether two fused launches' outputs (codes, scales) are equal bit for bit."""
+    return all(torch.equal(x.view(torch.uint8), y.view(torch.uint8)) for x, y in zip(got, want))
 
 
 def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
