@@ -23,7 +23,13 @@ from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 # 5120x17408 (``tools/fitted_tiles_probe.py``, H200 2026-12-04, session 65 call 3, graph us
 # with the activation pass; whole 128 / 160 / 192 / 224 tiles, one a CTA): 88.2 / 106.5 /
 # 128.9 / 150.5; 256 is the mid-M model's (``large_m_plans.MID_M_TILE_COST``).
-FITTED_TILE_COST = {128: 1.0, 160: 1.21, 192: 1.46, 224: 1.71, 256: 1.85}
+# Steps of 16 (session 66, ``tools/fitted_tiles_probe.py`` call 3, graph us): 208 from one wave
+# of whole 208 / 224 tiles at 5120x17408 M = 600 (140.5 / 148.9); 240 from its stream-K against
+# 160's at 36864x7168 M = 450 (303.9 / 317.0) and 7168x18432 M = 450 (158.7 / 165.6), which fit
+# 1.70 and 1.66 (below 224's: the weight decode a k-tile costs does not grow with the tile);
+# 144 and 176 halfway between their neighbours.
+FITTED_TILE_COST = {128: 1.0, 144: 1.10, 160: 1.21, 176: 1.335, 192: 1.46, 208: 1.60, 224: 1.71,
+                    240: 1.70, 256: 1.85}
 FITTED_PIECE_UNITS = 40
 FITTED_STREAM_K_MIN_K_TILES = 64
 FITTED_STREAM_K_MIN_UNITS = 32
@@ -42,29 +48,38 @@ FITTED_STREAM_K_MIN_UNITS = 32
 # estimates separates those: the wins include estimates within 1% (36864x7168 M = 384, 268.0
 # -> 252.7). Packed weight bytes (``packed_plan``) and bf16 activations (W4A16) take the same
 # plans: their fp64 tests pass (``tests/test_fitted_tiles.py``), their times are unmeasured.
-FITTED_MIN_M = 257
+# Session 66 (calls 3 and 4): ``nvfp4_gemm``'s plans take steps of 16 (``FITTED_STEP``; the
+# fused kernel's tiles keep steps of 32) and start at 129 tokens, one tile of 144..256 against
+# two of 128: ``tools/fitted_tiles_probe.py`` (call 3, graph us; plan / the model's pick, cuBLAS
+# bf16): 36864x7168 M = 160 158.6 / stream-K 160 112.2 (157.1); 7168x18432 M = 180 89.6 /
+# stream-K 192 74.6 (86.2); 9216x7168 M = 160 47.0 / 38.2 (52.8); 5120x17408 M = 160 65.6 /
+# 50.1 (58.3); 5120x17408 M = 600 152.9 / whole 208 140.3 (138.4); 7168x2048 M = 450 24.2 /
+# whole 240 23.1 (21.5); 36864x7168 M = 450 317.0 / stream-K 240 303.8 (325.3).
+FITTED_MIN_M = 129
 FITTED_MAX_M = 1024
+FITTED_STEP = 16
 
 
-def token_tile_widths(m: int) -> list[int]:
+def token_tile_widths(m: int, step: int = 32) -> list[int]:
     """The token tiles ``fitted_estimates`` weighs for M tokens: for each count of tiles from
-    M / 256 to M / 128 (rounded up), the narrowest multiple of 32 that holds M in that many."""
+    M / 256 to M / 128 (rounded up), the narrowest multiple of ``step`` (16 or 32) that holds M
+    in that many."""
     widths = []
     for count in range(-(-m // 256), -(-m // 128) + 1):
         per_tile = -(-m // count)
-        width = max(128, min(256, -(-per_tile // 32) * 32))
+        width = max(128, min(256, -(-per_tile // step) * step))
         if width not in widths and -(-m // width) == count:
             widths.append(width)
     return widths
 
 
-def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS) -> dict:
+def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS, step: int = 32) -> dict:
     """("whole" | "stream_k", tile_m) -> estimated time in K loops of one 128-token tile, for
-    ``token_tile_widths(m)`` (the module docstring's model)."""
+    ``token_tile_widths(m, step)`` (the module docstring's model)."""
     k_tiles = k // TILE_K
     row_tiles = -(-n // TILE_N)
     est = {}
-    for tile_m in token_tile_widths(m):
+    for tile_m in token_tile_widths(m, step):
         cost = FITTED_TILE_COST[tile_m]
         tiles = -(-m // tile_m) * row_tiles
         est[("whole", tile_m)] = -(-tiles // sms) * cost * k_tiles
@@ -77,14 +92,14 @@ def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS) -> dict:
 # asked on the fused op's host path at every call (``fused_fitted_route``): pure in its
 # integers, so memoized (~3.6 us of Python otherwise)
 @functools.lru_cache(maxsize=4096)
-def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS
+def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP
                   ) -> tuple[int, int, bool, bool] | None:
     """``plain_plan``'s form (tile_m, 1, stream_k, False) of the launch with the least
-    ``fitted_estimates`` at ``FITTED_MIN_M``..``FITTED_MAX_M`` tokens where its tile is a
-    fitted one (160, 192 or 224 tokens); else None (the plan stays)."""
+    ``fitted_estimates`` (widths in steps of ``step``) at ``FITTED_MIN_M``..``FITTED_MAX_M``
+    tokens where its tile is a fitted one (144..240 tokens); else None (the plan stays)."""
     if not FITTED_MIN_M <= m <= FITTED_MAX_M:
         return None
-    est = fitted_estimates(m, n, k, sms)
+    est = fitted_estimates(m, n, k, sms, step)
     kind, tile_m = min(est, key=est.get)
     if tile_m in (128, 256):
         return None
@@ -101,22 +116,29 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS
 # 51.9 (224-token tiles 67.0 / 61.3): ``fitted_launch``'s pick the fastest at all four, and
 # ahead of the pair. Codes and scales equal the route's at all four; the fused kernel on
 # fitted tiles (packed bytes, quantizer warps or not) matches the reference
-# (``tests/test_fitted_tiles.py``). W4A16 (bf16 activations) and 1024-row weights (whose
-# routes are K pieces) are unmeasured and keep their routes.
+# (``tests/test_fitted_tiles.py``). 1024-row weights (whose routes are K pieces) keep their
+# routes. The fused kernel's tiles are multiples of 32 (``FUSED_FITTED_STEP``), from
+# ``FUSED_FITTED_MIN_M`` tokens.
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
-# bf16 activations too (off: unmeasured; ``tools/fused_vs_cublas_sweep.py``'s "w16_fit")
-FUSED_FITTED_W4A16 = False
+FUSED_FITTED_MIN_M = 257
+FUSED_FITTED_STEP = 32
+# bf16 activations (W4A16) too: ``tools/fused_vs_cublas_sweep.py`` (H200 2026-12-04, session 66
+# call 2, graph us, permuted words; route / fitted tiles / the W4A16 pair): 36864x7168 M = 300
+# 270.6 / 229.0 / 233.3, M = 600 442.5 / 434.7 / 444.9; 9216x7168 M = 300 73.7 / 62.4 / 65.6,
+# M = 600 122.0 / 121.9 / 124.1; 4096x7168 M = 600 58.2 / 54.0 / 56.7; 34816x5120 M = 300
+# 224.2 / 160.3 / 165.7, M = 600 317.5 / 311.2 / 319.3.
+FUSED_FITTED_W4A16 = True
 
 
 def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
                        ) -> tuple[str, object]:
     """The fused op's (route, plan) with ``fitted_launch``'s tiles in place of a "whole" or
     "stream_k" route where the comment above takes them; else as given."""
-    if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16)
+    if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16) and m >= FUSED_FITTED_MIN_M
             and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
         return route, plan
-    fitted = fitted_launch(m, two_i, k)
+    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP)
     if fitted is None:
         return route, plan
     return ("stream_k", fitted[0]) if fitted[2] else ("whole", (fitted[0], 0))

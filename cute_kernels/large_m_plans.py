@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from .fitted_tiles import fitted_launch
+from .fitted_tiles import FITTED_STEP, fitted_launch
 from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 
 
@@ -805,6 +805,9 @@ def pdl_trigger_plan(m: int, n: int, tile_m: int, tile_n: int, splits: int, stre
 # plan): 7168x18432 M = 256 114.5 / 98.8 / 93.1, M = 129 113.4 / 93.9 / 90.9; 5120x17408
 # M = 256 78.3 / 74.2 / 69.7; 9216x7168 M = 256 60.0 / 58.0 / 53.2. 4096x7168 M = 256 keeps its
 # whole 64-token tiles (32.7; sk256 39.0); 7168x2048 (K 2048) is unmeasured and keeps its plan.
+# Since session 66 (``fitted_launch`` from 129 tokens) the stream-K tile is the narrowest
+# multiple of 16 that holds M (256 at 241..256 tokens), as the fitted tiles measured on
+# permuted words.
 PACKED_WIDE_TILE_MIN_K = 5120
 
 
@@ -817,10 +820,11 @@ def packed_widens(m: int, k: int, tile_m: int) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def packed_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
-    """``plain_plan`` for packed weight bytes (``packed_widens``)."""
+    """``plain_plan`` for packed weight bytes (``packed_widens``: one stream-K tile of the
+    narrowest multiple of ``FITTED_STEP`` tokens that holds M)."""
     plan = plain_plan(m, n, k)
     if plan[1] == 1 and packed_widens(m, k, plan[0]):
-        return 256, 1, True, False
+        return -(-m // FITTED_STEP) * FITTED_STEP, 1, True, False
     return plan
 
 

@@ -41,23 +41,28 @@ def test_fused_kernel_keeps_steps_of_32():
         NVFP4GemmSwigluQuantLargeM(2048, 7168, 208)
 
 
-def test_token_tile_widths_hold_m_in_each_count():
-    """For each tile count from M / 256 to M / 128, the narrowest multiple of 32 holding M
-    (at least 128)."""
+@pytest.mark.parametrize("step", [16, 32])
+def test_token_tile_widths_hold_m_in_each_count(step):
+    """For each tile count from M / 256 to M / 128, the narrowest multiple of ``step``
+    holding M (at least 128)."""
     assert token_tile_widths(300) == [160, 128]
     assert token_tile_widths(513) == [192, 160, 128]
     assert token_tile_widths(600) == [224, 160, 128]
     assert token_tile_widths(1024) == [256, 224, 192, 160, 128]
-    for m in range(257, FITTED_MAX_M + 1):
-        for width in token_tile_widths(m):
-            assert token_tile_ok(width) and 128 <= width <= 256
+    assert token_tile_widths(513, 16) == [176, 144, 128]
+    assert token_tile_widths(600, 16) == [208, 160, 128]
+    assert token_tile_widths(200, 16) == [208, 128]
+    for m in range(129, FITTED_MAX_M + 1):
+        for width in token_tile_widths(m, step):
+            assert token_tile_ok(width) and 128 <= width <= 256 and width % step == 0
             per_tile = -(-m // -(-m // width))  # tokens a tile at that count
-            assert per_tile <= width and (width == 128 or width - 32 < per_tile), (m, width)
+            assert per_tile <= width and (width == 128 or width - step < per_tile), (m, width)
 
 
 # Session 65 call 3 (``tools/fitted_tiles_probe.py``, H200 2026-12-04, graph us, permuted
 # words, NVFP4 activations): the fastest launch measured among the plan of session 64 and
-# whole / stream-K tiles of the fitted widths, where ``fitted_launch`` takes it or one within 3%
+# whole / stream-K tiles of the widths in steps of 32, where ``fitted_launch`` in those steps
+# takes it or one within 3%
 FITTED_FASTEST = {
     (36864, 7168, 300): (160, 1, True, False),    # 217.9 (whole 225.5; plan 260.7; cuBLAS 228.2)
     (34816, 5120, 300): (160, 1, True, False),    # 151.2 (165.4; 178.9; 161.1)
@@ -72,22 +77,43 @@ FITTED_FASTEST = {
 }
 
 
-def test_fitted_launch_takes_the_fastest_measured():
+def test_fitted_launch_in_steps_of_32_takes_the_fastest_measured():
     for (n, k, m), plan in FITTED_FASTEST.items():
-        assert fitted_launch(m, n, k) == plan, (n, k, m)
-        assert plain_plan(m, n, k) == plan, (n, k, m)
+        assert fitted_launch(m, n, k, step=32) == plan, (n, k, m)
     # within 3% of the fastest: 7168x18432 M = 300 stream-K 113.4 (whole 112.6); 5120x17408
     # M = 600 stream-K 160 156.2 (whole 224 150.5)
-    assert fitted_launch(300, 7168, 18432) == (160, 1, True, False)
-    assert fitted_launch(600, 5120, 17408) == (160, 1, True, False)
-    # the 256-token plan stays where it measured fastest: 7168x2048 M = 450 24.1 (whole 160
-    # 29.9, stream-K 160 28.5)
-    assert fitted_launch(450, 7168, 2048) is None
-    assert plain_plan(450, 7168, 2048) == (256, 1, False, False)
+    assert fitted_launch(300, 7168, 18432, step=32) == (160, 1, True, False)
+    assert fitted_launch(600, 5120, 17408, step=32) == (160, 1, True, False)
+    # the 256-token plan where it measured fastest: 7168x2048 M = 450 24.1 (whole 160 29.9,
+    # stream-K 160 28.5)
+    assert fitted_launch(450, 7168, 2048, step=32) is None
+
+
+# Session 66 call 3 (``tools/fitted_tiles_probe.py``, H200 2026-12-04, graph us, permuted
+# words, NVFP4 activations): steps of 16 and from 129 tokens, the fastest launch measured
+# among the plan (before session 66) and whole / stream-K tiles of the widths tried
+FITTED_16_FASTEST = {
+    (36864, 7168, 160): (160, 1, True, False),    # 112.2 (whole 137.6; plan 158.6; cuBLAS 157.1)
+    (7168, 18432, 180): (192, 1, True, False),    # 74.6 (130.3; 89.6; 86.2)
+    (9216, 7168, 160): (160, 1, True, False),     # 38.2 (45.7; 47.0; 52.8)
+    (5120, 17408, 160): (160, 1, True, False),    # 50.1 (102.5; 65.6; 58.3)
+    # 140.3 (stream-K 143.4; 224 whole / stream-K 149.3 / 151.7; plan 152.9; 138.4)
+    (5120, 17408, 600): (208, 1, False, False),
+    (7168, 2048, 450): (240, 1, False, False),    # 23.1 (stream-K 30.4; plan 24.2; 21.5)
+    (36864, 7168, 450): (240, 1, True, False),    # 303.8 (whole 334.9; plan 317.0; 325.3)
+    (7168, 18432, 450): (240, 1, True, False),    # 158.7 (169.3; 165.5; 164.2)
+}
+
+
+def test_fitted_launch_takes_the_fastest_measured():
+    for (n, k, m), plan in FITTED_16_FASTEST.items():
+        assert fitted_launch(m, n, k) == plan, (n, k, m)
+        assert plain_plan(m, n, k) == plan, (n, k, m)
 
 
 def test_fitted_launch_range():
-    assert fitted_launch(256, 36864, 7168) is None
+    assert fitted_launch(128, 36864, 7168) is None
+    assert fitted_launch(129, 36864, 7168) == (144, 1, True, False)
     assert fitted_launch(FITTED_MAX_M + 1, 36864, 7168) is None
 
 
@@ -127,14 +153,16 @@ def test_fitted_tile_configs_agree(config, stream_k):
                                    atol=atol)
 
 
-# Plans ``plain_plan`` gives (the smallest weights found for each): last tiles of 140 (300 in
-# 160s), 148 (340 in 192s), 196 (420 in 224s), 131 (515 in 192s), 193 (641 in 224s)
+# Plans ``plain_plan`` gives: last tiles of 140 (300 in 160s), 164 (340 in 176s), 196 (420 in
+# 224s), 163 (515 in 176s), 113 (641 in 176s), 113 (257 in 144s), 177 (897 in 240s)
 FITTED_POINTS = [(6144, 2048, 300, (160, 1, False, False)),
-                 (6144, 2048, 340, (192, 1, False, False)),
+                 (6144, 2048, 340, (176, 1, False, False)),
                  (6144, 2048, 420, (224, 1, False, False)),
                  (3072, 7168, 300, (160, 1, True, False)),
-                 (7168, 7168, 515, (192, 1, True, False)),
-                 (7168, 7168, 641, (224, 1, True, False))]
+                 (7168, 7168, 515, (176, 1, True, False)),
+                 (7168, 7168, 641, (176, 1, False, False)),
+                 (3072, 7168, 257, (144, 1, True, False)),
+                 (4096, 2048, 897, (240, 1, False, False))]
 
 
 @pytest.mark.gpu
@@ -188,15 +216,20 @@ def test_fused_fitted_route_takes_the_fastest_measured():
 
 
 def test_fused_fitted_route_scope(monkeypatch):
-    """NVFP4 activations, gate_up weights of 4096 rows or more, "whole" / "stream_k" routes
-    only; off with ``FUSED_FITTED_TILES``."""
+    """NVFP4 and bf16 activations (``FUSED_FITTED_W4A16``), gate_up weights of 4096 rows or
+    more, from ``FUSED_FITTED_MIN_M`` tokens, "whole" / "stream_k" routes only, tiles in steps
+    of 32; off with ``FUSED_FITTED_TILES``."""
     from cute_kernels import fitted_tiles
-    from cute_kernels.fitted_tiles import fused_fitted_route
+    from cute_kernels.fitted_tiles import FUSED_FITTED_MIN_M, fused_fitted_route
 
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 160)
-    assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 128)
-    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_W4A16", True)
     assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 160)
+    # steps of 32 where the plain GEMM takes 208 (5120x17408 M = 600)
+    assert fused_fitted_route(600, 5120, 17408, True, "stream_k", 128) == ("stream_k", 160)
+    m = FUSED_FITTED_MIN_M - 1
+    assert fused_fitted_route(m, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_W4A16", False)
+    assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 128)
     assert fused_fitted_route(300, 9216, 7168, True, "pieces", (128, 2)) == ("pieces", (128, 2))
     assert fused_fitted_route(1100, 1024, 7168, True, "stream_k", 128) == ("stream_k", 128)
     assert fused_fitted_route(2000, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
@@ -207,14 +240,13 @@ def test_fused_fitted_route_scope(monkeypatch):
 @pytest.mark.gpu
 @pytest.mark.parametrize("i,k,m,launch", [(3072, 2048, 300, ("whole", 160)),
                                           (4608, 7168, 300, ("stream_k", 160))])
-def test_fused_w4a16_on_fitted_tiles_matches_reference(monkeypatch, i, k, m, launch):
-    """``FUSED_FITTED_W4A16`` (off until measured): the public fused op on bf16 activations
-    (packed bytes) on the fitted launch, codes and scales against the reference."""
-    from cute_kernels import fitted_tiles, nvfp4_gemm_swiglu_quant
+def test_fused_w4a16_on_fitted_tiles_matches_reference(i, k, m, launch):
+    """``FUSED_FITTED_W4A16``: the public fused op on bf16 activations (packed bytes) on the
+    fitted launch, codes and scales against the reference."""
+    from cute_kernels import nvfp4_gemm_swiglu_quant
     from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
     from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
 
-    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_W4A16", True)
     a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(m, i, k, False)
     planned = large_m_launch(m, 2 * i, k, False, w.dtype)
     assert (planned.route, planned.config[0]) == launch

@@ -328,25 +328,28 @@ def test_packed_weights_at_9_to_16_tokens(n, k):
 
 
 def test_packed_bytes_take_wide_stream_k_tiles_at_129_to_256_tokens():
-    """``packed_plan``: stream-K on 256-token tiles where ``plain_plan`` has 128-token tiles
-    without a K split at 129..256 tokens and K >= 5120; elsewhere the plan as it is."""
+    """``packed_plan``: one stream-K tile holding M (the narrowest multiple of 16) where
+    ``plain_plan`` has 128-token tiles without a K split at 129..256 tokens and K >= 5120;
+    elsewhere the plan as it is (the fitted tiles included)."""
     from cute_kernels.large_m_plans import packed_plan, plain_plan
 
-    for m, n, k in [(129, 7168, 18432), (200, 7168, 18432), (256, 7168, 18432),
-                    (200, 5120, 17408), (256, 5120, 17408), (129, 9216, 7168), (256, 9216, 7168)]:
+    for m, n, k, tile_m in [(256, 7168, 18432, 256), (245, 7168, 18432, 256),
+                            (256, 5120, 17408, 256), (240, 5120, 17408, 240),
+                            (230, 9216, 7168, 240), (256, 9216, 7168, 256)]:
         assert plain_plan(m, n, k)[:2] == (128, 1), (m, n, k)
-        assert packed_plan(m, n, k) == (256, 1, True, False), (m, n, k)
+        assert packed_plan(m, n, k) == (tile_m, 1, True, False), (m, n, k)
     for m, n, k in [(129, 5120, 17408), (256, 4096, 7168), (256, 7168, 2048), (128, 7168, 18432),
-                    (1024, 7168, 18432), (512, 9216, 7168), (256, 36864, 7168)]:
+                    (1024, 7168, 18432), (512, 9216, 7168), (256, 36864, 7168),
+                    (129, 7168, 18432), (200, 7168, 18432), (129, 9216, 7168)]:
         assert packed_plan(m, n, k) == plain_plan(m, n, k), (m, n, k)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("fp4_a", [True, False])
 def test_packed_weights_on_wide_stream_k_tiles(fp4_a):
-    """Packed bytes of 7168x18432 at 200 tokens (``packed_plan``: stream-K, 256-token tiles,
-    one partly filled), W4A4 and W4A16, against the fp64 product."""
-    _check_public_route(200, 7168, 18432, fp4_a)
+    """Packed bytes of 5120x17408 at 230 tokens (``packed_plan``: stream-K, one 240-token tile
+    partly filled), W4A4 and W4A16, against the fp64 product."""
+    _check_public_route(230, 5120, 17408, fp4_a)
 
 
 @pytest.mark.gpu

@@ -21,6 +21,12 @@ SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 POINTS = [(36864, 7168, 300, (160,)), (34816, 5120, 300, (160,)), (9216, 7168, 300, (160,)),
           (4096, 7168, 600, (160, 224)), (36864, 7168, 800, (160,)),
           (34816, 5120, 513, (192,)), (9216, 7168, 513, (192,)), (1024, 7168, 1100, (224,))]
+# session 66: 4096x7168 whole 128-token tiles in part of one wave against the 128-token
+# stream-K (in lanes, as ``large_m_plans.plain_part_wave_lanes`` for the plain GEMM) and 160;
+# points 11..14, fitted tiles under 257 tokens
+POINTS += [(4096, 7168, m, (128, 160)) for m in (260, 300, 384)]
+POINTS += [(36864, 7168, 160, (160,)), (36864, 7168, 200, (224,)), (34816, 5120, 200, (224,)),
+           (9216, 7168, 160, (160,))]
 
 
 for two_i, k, m, widths in select_shapes(POINTS):
@@ -33,8 +39,8 @@ for two_i, k, m, widths in select_shapes(POINTS):
     words = gate_up_words(two_i, k, True)
     want = fused_routed(a, a_sf, words[0])
     if not warm_only():
-        print(f"fused {two_i}x{k} M={m}: route {SWIGLU.large_m_route(m, two_i // 2, k)}",
-              flush=True)
+        launch = SWIGLU.large_m_launch(m, two_i, k, True, torch.int32)
+        print(f"fused {two_i}x{k} M={m}: route {launch.route} {launch.plan}", flush=True)
     for name, answer in answers.items():
         got = fused_routed(a, a_sf, words[0], answer)
         if not same_bits(got, want) and not warm_only():

@@ -172,14 +172,17 @@ def planned_gemm(a, a_sf, plan=None, switches: list = ()):
 
 def fused_routed(a, a_sf, w, answer=None):
     """The public fused op on gate_up copy ``w`` (alpha 0.5, out_global_scale 30), its
-    ``large_m_route`` / ``packed_route`` answer forced to ``answer`` if given."""
+    ``large_m_route`` / ``packed_route`` answer forced to ``answer`` if given (and then not
+    replaced by ``fused_fitted_route``'s tiles)."""
     from cute_kernels import nvfp4_gemm_swiglu_quant
 
     if answer is None:
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
     forced = lambda m, i, k: answer  # noqa: E731
+    as_given = lambda m, two_i, k, a_fp4, route, plan: (route, plan)  # noqa: E731
     swiglu = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
-    with replaced(swiglu, {"large_m_route": forced, "packed_route": forced}):
+    with replaced(swiglu, {"large_m_route": forced, "packed_route": forced,
+                           "fused_fitted_route": as_given}):
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
 
