@@ -27,8 +27,9 @@ from .nvfp4_gemm_large_m import H200_SMS, TILE_K, TILE_N
 # of whole 208 / 224 tiles at 5120x17408 M = 600 (140.5 / 148.9); 240 from its stream-K against
 # 160's at 36864x7168 M = 450 (303.9 / 317.0) and 7168x18432 M = 450 (158.7 / 165.6), which fit
 # 1.70 and 1.66 (below 224's: the weight decode a k-tile costs does not grow with the tile);
-# 144 and 176 halfway between their neighbours.
-FITTED_TILE_COST = {128: 1.0, 144: 1.10, 160: 1.21, 176: 1.335, 192: 1.46, 208: 1.60, 224: 1.71,
+# 144 from one wave of whole 144 / 160 tiles at 5120x17408 M = 400 (call 4: 101.9 / 108.0);
+# 176 halfway between its neighbours.
+FITTED_TILE_COST = {128: 1.0, 144: 1.14, 160: 1.21, 176: 1.335, 192: 1.46, 208: 1.60, 224: 1.71,
                     240: 1.70, 256: 1.85}
 FITTED_PIECE_UNITS = 40
 FITTED_STREAM_K_MIN_K_TILES = 64
@@ -121,7 +122,7 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # ``FUSED_FITTED_MIN_M`` tokens.
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
-FUSED_FITTED_MIN_M = 257
+FUSED_FITTED_MIN_M = 129
 FUSED_FITTED_STEP = 32
 # bf16 activations (W4A16) too: ``tools/fused_vs_cublas_sweep.py`` (H200 2026-12-04, session 66
 # call 2, graph us, permuted words; route / fitted tiles / the W4A16 pair): 36864x7168 M = 300

@@ -565,11 +565,34 @@ def plain_part_wave_lanes(m: int, n: int, k: int, plan: tuple[int, int, bool, bo
                           sms: int = H200_SMS) -> bool:
     """Whether ``plain_plan`` takes the 128-token stream-K in lanes for ``plan``, whole
     128-token tiles in part of one wave (the comment above)."""
-    if plan != (128, 1, False, False) or not PLAIN_STREAM_K_LANES or m > PLAIN_MID_M_MAX:
+    return (plan == (128, 1, False, False) and PLAIN_STREAM_K_LANES
+            and part_wave_lanes(m, n, k, sms))
+
+
+def part_wave_lanes(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
+    """Whether whole 128-token tiles on an [N, K] weight fill less than
+    ``PLAIN_PART_WAVE_MAX_FILL`` of one wave (to ``PLAIN_MID_M_MAX`` tokens) where its
+    128-token stream-K takes lanes and ``mid_m_estimates`` weighs it."""
+    if m > PLAIN_MID_M_MAX:
         return False
     tiles = -(-m // 128) * -(-n // TILE_N)
     return (tiles < PLAIN_PART_WAVE_MAX_FILL * sms and stream_k_lanes(n, 128, sms) > 1
             and ("stream_k", 128) in mid_m_estimates(m, n, k, sms))
+
+
+# The fused op's twin (``large_m_route``: its whole 128-token tiles in part of one wave for the
+# 128-token stream-K, in lanes). ``tools/fused_fitted_probe.py`` (H200 2026-12-04, session 66
+# call 4, graph us, permuted words, NVFP4 activations, two rounds alike; whole 128 / stream-K
+# 128 / the unfused pair): 4096x7168 M = 260 40.5 / 37.1 / 33.7; M = 300 40.4 / 37.0 / 38.0; M =
+# 384 40.6 / 37.7 / 38.4. (The pair's GEMM takes one 144-token tile at 260, which the fused
+# kernel's steps of 32 cannot; stream-K on 160-token tiles ran 35.8 / 36.1 / 45.7.)
+FUSED_PART_WAVE_LANES = True
+
+
+def fused_part_wave_lanes(m: int, two_i: int, k: int, sms: int = H200_SMS) -> bool:
+    """Whether ``large_m_route`` takes the 128-token stream-K for whole 128-token tiles (the
+    comment above)."""
+    return FUSED_PART_WAVE_LANES and STREAM_K_LANES and part_wave_lanes(m, two_i, k, sms)
 
 
 # Past the mid-M range (``PLAIN_MID_M_MAX`` tokens or ``MID_M_MAX_WAVES``) a 256-token plan

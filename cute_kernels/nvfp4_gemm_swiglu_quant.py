@@ -52,9 +52,9 @@ from .fitted_tiles import fused_fitted_route
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .bf16_weights import bf16_weights
 from .k_order import KOrder, w4a16_in_place, w4a16_tail_in_place, wgmma_k_order
-from .large_m_plans import (fused_lanes_128, fused_stream_k_options, large_m_config,
-                            mid_m_launch, packed_widens, pdl_trigger_plan, pieces_pair,
-                            plain_launch_options, plain_plan,
+from .large_m_plans import (fused_lanes_128, fused_part_wave_lanes, fused_stream_k_options,
+                            large_m_config, mid_m_launch, packed_widens, pdl_trigger_plan,
+                            pieces_pair, plain_launch_options, plain_plan,
                             plain_wgmma_from_9_tokens, stream_k_plan, wg_k_split_plan,
                             wgmma_from_9_tokens, wide_pieces)
 from .nvfp4_dequant import bf16_activations
@@ -465,7 +465,8 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     session 30); else ``("whole", config)``, the fused kernel on whole tiles; one wave of whole
     64-token tiles becomes ``("pieces", (128, 2))`` where ``wide_pieces`` takes it (as
     ``plain_plan``); a 256-token route becomes the 128-token stream-K (in lanes) where
-    ``fused_lanes_128`` takes it.
+    ``fused_lanes_128`` takes it, as do whole 128-token tiles where ``fused_part_wave_lanes``
+    does.
 
     H200 2026-11-30, ``tools/stream_k_probe.py``, us, stream-K / before (the fused kernel or
     the split route): 36864x7168 M = 256 224.5 / 261.5; 9216x7168 M = 256 66.5 / 88.6,
@@ -474,6 +475,8 @@ def large_m_route(m: int, i: int, k: int) -> tuple[str, object]:
     if route == ("whole", (64, 0)) and wide_pieces(m, 2 * i, k):
         return "pieces", (128, 2)
     if route in (("stream_k", 256), ("whole", (256, 0))) and fused_lanes_128(m, 2 * i):
+        return "stream_k", 128
+    if route == ("whole", (128, 0)) and fused_part_wave_lanes(m, 2 * i, k):
         return "stream_k", 128
     return route
 

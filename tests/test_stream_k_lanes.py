@@ -284,3 +284,27 @@ def test_fused_lanes_128_rule(monkeypatch):
         assert fused_module.large_m_route(2100, 2048, 7168) == ("stream_k", 256)
     finally:
         fused_module.large_m_route.cache_clear()
+
+
+def test_fused_part_wave_lanes_rule(monkeypatch):
+    """The fused op's twin of ``plain_part_wave_lanes`` (``FUSED_PART_WAVE_LANES``, session 66):
+    on, whole 128-token tiles in part of one wave (4096x7168 at 260..384 tokens: 96 tiles) become
+    the 128-token stream-K in 32 lanes, on NVFP4 and bf16 activations; at 450 tokens (128 tiles,
+    97% of the SMs) and off, whole tiles stay."""
+    import torch
+
+    assert plans.FUSED_PART_WAVE_LANES
+    fused_module.large_m_route.cache_clear()
+    try:
+        for m in (260, 300, 384):
+            assert fused_module.large_m_route(m, 2048, 7168) == ("stream_k", 128), m
+            for a_fp4 in (True, False):
+                launch = fused_module.large_m_launch(m, 4096, 7168, a_fp4, torch.int32)
+                assert (launch.route, launch.plan, launch.options) == (
+                    "stream_k", 128, {"lanes": 32}), (m, a_fp4)
+        assert fused_module.large_m_route(450, 2048, 7168) == ("whole", (128, 0))
+        monkeypatch.setattr(plans, "FUSED_PART_WAVE_LANES", False)
+        fused_module.large_m_route.cache_clear()
+        assert fused_module.large_m_route(300, 2048, 7168) == ("whole", (128, 0))
+    finally:
+        fused_module.large_m_route.cache_clear()

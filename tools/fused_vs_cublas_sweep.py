@@ -4,10 +4,11 @@ words; NVFP4 "fp4" and bf16 "w16" activations) against cuBLAS bf16 + torch silu 
 ("pair_fp4" / "pair_w16": every M, no slower), on every issue 6 shape at 300 / 600 / 1100 /
 1700 / 2100 / 3000 tokens. Since session 62 the plain GEMM takes 128-token tiles in lanes on
 4096x7168 (``plain_lanes_128``), and since session 64 the fused op its twin
-(``FUSED_LANES_128``), switched off beside ("fp4_256" / "w16_256"); since session 65 the fused
-op's fitted token tiles on bf16 activations beside ("w16_fit", ``FUSED_FITTED_W4A16``). Graph us,
-interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index (shape-major: index =
-6 x shape + M's index); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+(``FUSED_LANES_128``), switched off beside ("fp4_256" / "w16_256", from 600 tokens). Points
+30..35 (session 66): 4096x7168 at 260 / 384 tokens (``FUSED_PART_WAVE_LANES``), the fitted
+tiles under 257 tokens. Graph us, interleaved, two rounds; one point per
+CUTE_KERNELS_BENCH_SHAPES index (shape-major: index = 6 x shape + M's index, then the session
+66 points); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import importlib
 
@@ -22,8 +23,9 @@ PLANS = importlib.import_module("cute_kernels.large_m_plans")
 FUSED = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
 POINTS = [(n, k, m) for n, k in SHAPES for m in (300, 600, 1100, 1700, 2100, 3000)]
+POINTS += [(4096, 7168, 260), (4096, 7168, 384), (36864, 7168, 160), (36864, 7168, 200),
+           (34816, 5120, 200), (9216, 7168, 160)]
 NO_S128 = [(PLANS, "FUSED_LANES_128", False)]
-W16_FIT = [(importlib.import_module("cute_kernels.fitted_tiles"), "FUSED_FITTED_W4A16", True)]
 
 for n, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -36,10 +38,8 @@ for n, k, m in select_shapes(POINTS):
         variants[name] = (words, lambda w, a=a, a_sf=a_sf: fused(w, [], a, a_sf))
         variants["pair_" + name] = (words, lambda w, a=a, a_sf=a_sf: silu_mul_nvfp4_quant(
             nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))
-        if n == 4096:
+        if n == 4096 and m >= 600:
             variants[name + "_256"] = (words,
                                        lambda w, a=a, a_sf=a_sf: fused(w, NO_S128, a, a_sf))
-    # session 65: the fitted token tiles on bf16 activations too (``FUSED_FITTED_W4A16``)
-    variants["w16_fit"] = (words, lambda w: fused(w, W16_FIT, x, None))
     variants["cublas_silu"] = (bf16_weight_rotation(n, k), lambda w: cublas_silu(x, w))
     print_variant_rounds(f"{n}x{k} M={m}", variants)
