@@ -73,7 +73,12 @@ def test_lanes_compile_for_sm90a(tile_m, i, order, quantizers):
 ])
 def test_public_fused_in_lanes_matches_reference(monkeypatch, m, i, fp4_a):
     """The public route (which takes lanes: checked on its launches; on 128-token tiles
-    with ``STREAM_K_LANES_TILE_M`` widened), then plain ranges."""
+    with ``STREAM_K_LANES_TILE_M`` widened), then plain ranges. Without the fitted token
+    tiles, which take 4096x7168 at 600 bf16 tokens to whole 160-token tiles since session 66
+    (``FUSED_FITTED_W4A16``; tested in ``tests/test_fitted_tiles.py``)."""
+    from cute_kernels import fitted_tiles
+
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
     monkeypatch.setattr(plans, "STREAM_K_LANES_TILE_M", (128, 256))
     check, calls = _fused_in_lanes(monkeypatch, m, i, fp4_a, 2 * i // fused_module.TILE_N)
     monkeypatch.setattr(plans, "STREAM_K_LANES", False)
