@@ -93,8 +93,10 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
                  quantizers: int = 0, splits: int = 1, wg_k_split: bool = False,
                  pair_pieces: bool = False, pdl_trigger: bool = False, lanes: int = 1):
         assert i % GATE_UP_GROUP == 0 and TILE_N == 2 * GATE_UP_GROUP
-        # (fitted token tiles in steps of 32 only: the 16-step ones are untried here)
-        assert tile_m <= 128 or tile_m % 32 == 0, tile_m
+        # fitted token tiles in steps of 16 too: the staged h is tile_m token lines, the
+        # quantization items and shares token-major (``fitted_tiles.FUSED_FITTED_STEP`` says
+        # which steps the fused op takes)
+        assert tile_m <= 128 or tile_m % 16 == 0, tile_m
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h

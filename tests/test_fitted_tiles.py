@@ -33,12 +33,18 @@ def test_staged_epilogue_parts_divide_the_fitted_tiles():
         assert NVFP4GemmLargeM(7168, 2048, cutlass.Float32, tile_m)._epilogue_tokens() == 16
 
 
-def test_fused_kernel_keeps_steps_of_32():
-    from cute_kernels.swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM
+@pytest.mark.parametrize("tile_m,stream_k,quantizers", [(144, True, 0), (208, False, 3)])
+def test_fused_kernel_on_steps_of_16_compiles_for_sm90a(tile_m, stream_k, quantizers):
+    """The fused kernel on fitted tiles in steps of 16 (``FUSED_FITTED_STEP`` keeps 32 until
+    they are measured), stream-K, and whole tiles with the quantizer warps."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
+                                                   compile_nvfp4_gemm_swiglu_quant_large_m)
 
-    assert NVFP4GemmSwigluQuantLargeM(2048, 7168, 224).tile_m == 224
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, tile_m, 0,
+                        H200_SMS, stream_k, False, int(KOrder.PERMUTED), 1, 1, quantizers)
     with pytest.raises(AssertionError):
-        NVFP4GemmSwigluQuantLargeM(2048, 7168, 208)
+        NVFP4GemmSwigluQuantLargeM(2048, 7168, 200)
 
 
 @pytest.mark.parametrize("step", [16, 32])
@@ -181,12 +187,14 @@ def test_fitted_plans_w4a16_match_fp64_reference(n, k, m):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tile_m,stream_k,quantizers", [(160, False, 3), (192, True, 0),
-                                                        (224, False, 0)])
+@pytest.mark.parametrize("tile_m,stream_k,quantizers", [
+    (160, False, 3), (192, True, 0), (224, False, 0), (144, True, 0), (208, False, 3),
+    (240, True, 0), (176, False, 0)])
 def test_fused_kernel_on_fitted_tiles_matches_reference(tile_m, stream_k, quantizers):
     """The fused kernel (``NVFP4GemmSwigluQuantLargeM``) on the fitted widths
-    (``fused_fitted_route``'s launches): 4096x7168 gate_up at 300 tokens (last tiles of 140,
-    108 and 76 tokens), packed bytes, codes and scales against the reference."""
+    (``fused_fitted_route``'s launches; steps of 16 since session 66, not yet taken): 4096x7168
+    gate_up at 300 tokens (last tiles of 140, 108, 76, 12, 92, 60 and 124 tokens), packed
+    bytes, codes and scales against the reference."""
     from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
 
     a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(300, 2048, 7168, True)
@@ -202,6 +210,11 @@ FUSED_FITTED_FASTEST = {
     (34816, 5120, 300): ("stream_k", 160),     # 158.4 (220.8; 162.2)
     (9216, 7168, 300): ("stream_k", 160),      # 61.8 (73.1; 63.0)
     (4096, 7168, 600): ("whole", (160, 0)),    # 50.6 (54.8; 51.9)
+    # session 66 call 4, from 129 tokens (``FUSED_FITTED_MIN_M``)
+    (36864, 7168, 160): ("stream_k", 160),     # 118.4 (164.2; 120.3)
+    (36864, 7168, 200): ("stream_k", 224),     # 152.2 (168.5; 149.0: its GEMM on 208)
+    (34816, 5120, 200): ("stream_k", 224),     # 110.8 (122.7; 108.5)
+    (9216, 7168, 160): ("stream_k", 160),      # 37.8 (48.7; 41.0)
 }
 
 
@@ -212,7 +225,8 @@ def test_fused_fitted_route_takes_the_fastest_measured():
         for w_dtype in (torch.int32, torch.uint8):
             launch = large_m_launch(m, two_i, k, True, w_dtype)
             assert (launch.route, launch.plan) == (route, plan), (two_i, k, m, w_dtype)
-            assert launch.config[0] == 160 and launch.options == {}
+            tile_m = plan if route == "stream_k" else plan[0]
+            assert launch.config[0] == tile_m and launch.options == {}
 
 
 def test_fused_fitted_route_scope(monkeypatch):
