@@ -1,7 +1,8 @@
 """Fitted token tiles for ``nvfp4_gemm``'s wgmma launch: where M tokens split into a few tiles
-of 160, 192 or 224 tokens (``nvfp4_gemm_large_m.token_tile_ok``) with less padding than into
-tiles of 128 or 256, e.g. 300 tokens as two tiles of 160 (320 tokens of work) instead of three
-of 128 (384) or two of 256 (512). Host-side arithmetic only, from H200 measurements.
+of 144..240 tokens (steps of 16, ``nvfp4_gemm_large_m.token_tile_ok``) with less padding than
+into tiles of 128 or 256, e.g. 300 tokens as two tiles of 160 (320 tokens of work) instead of
+three of 128 (384) or two of 256 (512), or 200 tokens as one tile of 208 instead of two of 128.
+Host-side arithmetic only, from H200 measurements.
 ``large_m_plans.plain_plan`` asks ``fitted_launch`` before its 128-token rules; the fused op
 asks ``fused_fitted_route`` for its own kernel's launch.
 
@@ -56,6 +57,17 @@ FITTED_STREAM_K_MIN_UNITS = 32
 # stream-K 192 74.6 (86.2); 9216x7168 M = 160 47.0 / 38.2 (52.8); 5120x17408 M = 160 65.6 /
 # 50.1 (58.3); 5120x17408 M = 600 152.9 / whole 208 140.3 (138.4); 7168x2048 M = 450 24.2 /
 # whole 240 23.1 (21.5); 36864x7168 M = 450 317.0 / stream-K 240 303.8 (325.3).
+# ``tools/fitted_steps_probe.py`` (call 4, graph us, two rounds alike; session 65's rule ->
+# this one (cuBLAS)): faster at 17 of 20 points, e.g. 36864x7168 M = 200 164.5 -> 143.2 (164.5);
+# 34816x5120 M = 200 116.7 -> 101.8 (117.2); 7168x18432 M = 140 89.7 -> 58.8 (79.2); M = 513
+# 197.8 -> 186.2 (195.4), M = 700 255.1 -> 241.3 (332.9); 5120x17408 M = 400 107.9 -> 101.9
+# (105.2), M = 513 128.8 -> 121.2 (126.2), M = 900 241.9 -> 232.1 (208.7); 36864x7168 M = 337
+# 252.2 -> 238.6 (250.4), M = 817 568.8 -> 541.0 (573.3); 34816x5120 M = 513 259.2 -> 245.6
+# (289.3), M = 801 461.2 -> 374.8 (398.0), M = 700 325.1 -> 322.1 (339.2). Slower at three,
+# two of them 144-token tiles whose cost (1.10 then, halfway) was raised to the measured 1.14:
+# the plans there are now stream-K 208 at 7168x18432 M = 400 (call 5: 148.9 -> 140.9, cuBLAS
+# 147.1) and session 65's at 36864x7168 M = 545 (381.3 -> 384.4 on whole 144). The third stays:
+# 36864x7168 M = 900, whole 240 against whole 192, 612.1 -> 615.7 (638.8).
 FITTED_MIN_M = 129
 FITTED_MAX_M = 1024
 FITTED_STEP = 16
@@ -119,16 +131,21 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # fitted tiles (packed bytes, quantizer warps or not) matches the reference
 # (``tests/test_fitted_tiles.py``). 1024-row weights (whose routes are K pieces) keep their
 # routes. The fused kernel's tiles are multiples of 32 (``FUSED_FITTED_STEP``), from
-# ``FUSED_FITTED_MIN_M`` tokens.
+# ``FUSED_FITTED_MIN_M`` tokens. From 129 tokens since session 66: ``tools/fused_fitted_probe.py``
+# (call 4, graph us; route / fitted / the pair, whose GEMM takes steps of 16): 36864x7168 M =
+# 160 164.2 / stream-K 160 118.4 / 120.3, M = 200 168.7 / stream-K 224 152.2 / 149.0;
+# 34816x5120 M = 200 122.7 / 110.8 / 108.4; 9216x7168 M = 160 48.7 / 37.8 / 41.0. At 200 tokens
+# the pair's one 208-token tile stays ahead: the fused kernel takes steps of 16 too
+# (compile-tested), ``FUSED_FITTED_STEP`` waits for its GPU tests and measurements.
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
 FUSED_FITTED_STEP = 32
 # bf16 activations (W4A16) too: ``tools/fused_vs_cublas_sweep.py`` (H200 2026-12-04, session 66
-# call 2, graph us, permuted words; route / fitted tiles / the W4A16 pair): 36864x7168 M = 300
-# 270.6 / 229.0 / 233.3, M = 600 442.5 / 434.7 / 444.9; 9216x7168 M = 300 73.7 / 62.4 / 65.6,
-# M = 600 122.0 / 121.9 / 124.1; 4096x7168 M = 600 58.2 / 54.0 / 56.7; 34816x5120 M = 300
-# 224.2 / 160.3 / 165.7, M = 600 317.5 / 311.2 / 319.3.
+# call 2, graph us, permuted words, two rounds; route / fitted tiles / the W4A16 pair):
+# 36864x7168 M = 300 270.7 / 229.0 / 233.2, M = 600 445.8 / 436.1 / 445.7; 9216x7168 M = 300
+# 73.7 / 62.4 / 65.6, M = 600 121.9 / 121.9 / 124.1; 4096x7168 M = 600 58.2 / 54.0 / 56.7;
+# 34816x5120 M = 300 224.1 / 160.3 / 165.6, M = 600 317.9 / 311.1 / 319.3.
 FUSED_FITTED_W4A16 = True
 
 
