@@ -73,7 +73,7 @@ FITTED_MAX_M = 1024
 FITTED_STEP = 16
 
 
-def token_tile_widths(m: int, step: int = 32) -> list[int]:
+def token_tile_widths(m: int, step: int = FITTED_STEP) -> list[int]:
     """The token tiles ``fitted_estimates`` weighs for M tokens: for each count of tiles from
     M / 256 to M / 128 (rounded up), the narrowest multiple of ``step`` (16 or 32) that holds M
     in that many."""
@@ -86,7 +86,8 @@ def token_tile_widths(m: int, step: int = 32) -> list[int]:
     return widths
 
 
-def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS, step: int = 32) -> dict:
+def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS,
+                     step: int = FITTED_STEP) -> dict:
     """("whole" | "stream_k", tile_m) -> estimated time in K loops of one 128-token tile, for
     ``token_tile_widths(m, step)`` (the module docstring's model)."""
     k_tiles = k // TILE_K

@@ -51,13 +51,13 @@ def test_fused_kernel_on_steps_of_16_compiles_for_sm90a(tile_m, stream_k, quanti
 def test_token_tile_widths_hold_m_in_each_count(step):
     """For each tile count from M / 256 to M / 128, the narrowest multiple of ``step``
     holding M (at least 128)."""
-    assert token_tile_widths(300) == [160, 128]
-    assert token_tile_widths(513) == [192, 160, 128]
-    assert token_tile_widths(600) == [224, 160, 128]
-    assert token_tile_widths(1024) == [256, 224, 192, 160, 128]
-    assert token_tile_widths(513, 16) == [176, 144, 128]
-    assert token_tile_widths(600, 16) == [208, 160, 128]
-    assert token_tile_widths(200, 16) == [208, 128]
+    assert token_tile_widths(300, 32) == [160, 128]
+    assert token_tile_widths(513, 32) == [192, 160, 128]
+    assert token_tile_widths(600, 32) == [224, 160, 128]
+    assert token_tile_widths(1024, 32) == [256, 224, 192, 160, 128]
+    assert token_tile_widths(513) == [176, 144, 128]  # steps of 16 (``FITTED_STEP``)
+    assert token_tile_widths(600) == [208, 160, 128]
+    assert token_tile_widths(200) == [208, 128]
     for m in range(129, FITTED_MAX_M + 1):
         for width in token_tile_widths(m, step):
             assert token_tile_ok(width) and 128 <= width <= 256 and width % step == 0
