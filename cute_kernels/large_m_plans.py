@@ -536,7 +536,7 @@ def plain_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     where ``plain_lanes_128`` takes it, or of whole 128-token tiles in part of a wave where
     ``plain_part_wave_lanes`` does; else on ``plain_narrow_launch``'s 128-token tiles where it
     has them for a 256-token plan. Before all of those, a plan without a K split takes
-    ``fitted_launch``'s tiles of 160, 192 or 224 tokens where it has them."""
+    ``fitted_launch``'s tiles of 144..240 tokens where it has them."""
     plan = plain_plan_before_lanes_128(m, n, k)
     fitted = fitted_launch(m, n, k) if plan[1] == 1 else None
     if fitted is not None:

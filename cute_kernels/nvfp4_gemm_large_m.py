@@ -101,8 +101,7 @@ def token_tile_ok(tile_m: int) -> bool:
     """Whether the kernel takes ``tile_m`` tokens a tile: the powers of two 16..256, or a
     fitted width between 128 and 256 in steps of 16 (wgmma's N, the 128B swizzled activation
     tile and the staged epilogue's 16- or 32-token parts all divide it), so that e.g. 300
-    tokens run as two tiles of 160 instead of three of 128 (``fitted_tiles``, whose plans take
-    steps of 32, as does the fused kernel)."""
+    tokens run as two tiles of 160 instead of three of 128 (``fitted_tiles``)."""
     return tile_m in (16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
 
 
