@@ -11,9 +11,9 @@ compiles only."""
 import importlib
 
 import torch
-from probe_inputs import fused_routed, gate_up_words, print_variant_rounds, same_bits
+from probe_inputs import fused_routed, gate_up_words, print_variant_rounds, same_bits, unfused_pair
 
-from cute_kernels import nvfp4_gemm, reference, silu_mul_nvfp4_quant
+from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
@@ -45,10 +45,8 @@ for two_i, k, m, widths in select_shapes(POINTS):
         got = fused_routed(a, a_sf, words[0], answer)
         if not same_bits(got, want) and not warm_only():
             print(f"  {name}: codes or scales differ from the route's", flush=True)
-    h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
     variants = {"route": (words, lambda w: fused_routed(a, a_sf, w))}
     variants.update({name: (words, lambda w, answer=answer: fused_routed(a, a_sf, w, answer))
                      for name, answer in answers.items()})
-    variants["pair"] = (words, lambda w: silu_mul_nvfp4_quant(
-        nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))
+    variants["pair"] = (words, unfused_pair(a, a_sf, two_i))
     print_variant_rounds(f"  {two_i}x{k} M={m}", variants)

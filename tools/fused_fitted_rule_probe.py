@@ -9,9 +9,9 @@ import importlib
 
 import torch
 from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
-                          public_fused)
+                          public_fused, unfused_pair)
 
-from cute_kernels import nvfp4_gemm, reference, silu_mul_nvfp4_quant
+from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 FITTED = importlib.import_module("cute_kernels.fitted_tiles")
@@ -32,10 +32,8 @@ for two_i, k, m in select_shapes(POINTS):
         old = FUSED.large_m_route(m, two_i // 2, k)
         new = FUSED.large_m_launch(m, two_i, k, True, torch.int32)
         print(f"fused {two_i}x{k} M={m}: {old} -> {new.route} {new.plan}", flush=True)
-    h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
     variants = {"old": (words, lambda w: fused(w, OLD, a, a_sf)),
                 "new": (words, lambda w: fused(w, [], a, a_sf)),
-                "pair": (words, lambda w: silu_mul_nvfp4_quant(
-                    nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0)),
+                "pair": (words, unfused_pair(a, a_sf, two_i)),
                 "cublas_silu": (bf16_weight_rotation(two_i, k), lambda w: cublas_silu(x, w))}
     print_variant_rounds(f"  {two_i}x{k} M={m}", variants)

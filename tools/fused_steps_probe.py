@@ -11,9 +11,9 @@ import importlib
 
 import torch
 from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
-                          public_fused, routing, same_bits)
+                          public_fused, routing, same_bits, unfused_pair)
 
-from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference, silu_mul_nvfp4_quant
+from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 FITTED = importlib.import_module("cute_kernels.fitted_tiles")
@@ -26,15 +26,11 @@ POINTS = [(36864, 7168, 200), (34816, 5120, 200), (4096, 7168, 260), (9216, 7168
           (36864, 7168, 337), (34816, 5120, 700)]
 
 
-def fused_outputs(a, a_sf, w, switches):
-    with routing(switches, [PLANS, FUSED]):
-        return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
-
-
 for two_i, k, m in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x, 100.0)
     words = gate_up_words(two_i, k, True)
+    fused = public_fused([PLANS, FUSED])
     if not warm_only():
         launches = {}
         for name, switches in STEP.items():
@@ -43,14 +39,11 @@ for two_i, k, m in select_shapes(POINTS):
             launches[name] = f"{launch.route} {launch.plan}"
         print(f"fused {two_i}x{k} M={m}: {launches['step32']} -> {launches['step16']}",
               flush=True)
-        if not same_bits(fused_outputs(a, a_sf, words[0], STEP["step16"]),
-                         fused_outputs(a, a_sf, words[0], STEP["step32"])):
+        if not same_bits(fused(words[0], STEP["step16"], a, a_sf),
+                         fused(words[0], STEP["step32"], a, a_sf)):
             print("  step16: codes or scales differ from step32's", flush=True)
-    fused = public_fused([PLANS, FUSED])
-    h = torch.empty(m, two_i, device="cuda", dtype=torch.bfloat16)
     variants = {name: (words, lambda w, s=switches: fused(w, s, a, a_sf))
                 for name, switches in STEP.items()}
-    variants["pair"] = (words, lambda w: silu_mul_nvfp4_quant(
-        nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0))
+    variants["pair"] = (words, unfused_pair(a, a_sf, two_i))
     variants["cublas_silu"] = (bf16_weight_rotation(two_i, k), lambda w: cublas_silu(x, w))
     print_variant_rounds(f"  {two_i}x{k} M={m}", variants)

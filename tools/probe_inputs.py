@@ -188,13 +188,22 @@ def fused_routed(a, a_sf, w, answer=None):
 
 def public_fused(routed: list):
     """``fused(w, switches, a, a_sf)``: the public fused op on gate_up copy ``w`` (alpha 0.5,
-    out_global_scale 30) with ``routing(switches, routed)``."""
+    out_global_scale 30) with ``routing(switches, routed)``; its (codes, scales)."""
     from cute_kernels import nvfp4_gemm_swiglu_quant
 
     def fused(w, switches, a, a_sf):
         with routing(switches, routed):
-            nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
+            return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
     return fused
+
+
+def unfused_pair(a, a_sf, two_i: int):
+    """``run(w)``: the fused op's unfused pair on gate_up copy ``w``, ``nvfp4_gemm`` (alpha
+    0.5, into one bf16 buffer made here) then ``silu_mul_nvfp4_quant`` (out_global_scale 30)."""
+    from cute_kernels import nvfp4_gemm, silu_mul_nvfp4_quant
+
+    h = torch.empty(a.shape[0], two_i, device=a.device, dtype=torch.bfloat16)
+    return lambda w: silu_mul_nvfp4_quant(nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=h), 30.0)
 
 
 def cublas_silu(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
