@@ -8,10 +8,9 @@ point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compile
 import importlib
 
 import torch
-from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
+from probe_inputs import (bf16_weight_rotation, cublas_silu, fused_point, print_variant_rounds,
                           public_fused, unfused_pair)
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 FITTED = importlib.import_module("cute_kernels.fitted_tiles")
@@ -24,9 +23,7 @@ POINTS += [(9216, 7168, m) for m in (450, 513, 560, 900)]
 POINTS += [(4096, 7168, m) for m in (513, 560, 700, 800)]
 
 for two_i, k, m in select_shapes(POINTS):
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    words = gate_up_words(two_i, k, True)
+    x, a, a_sf, words = fused_point(two_i, k, m)
     fused = public_fused([PLANS, FUSED])
     if not warm_only():
         old = FUSED.large_m_route(m, two_i // 2, k)

@@ -10,10 +10,9 @@ index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import importlib
 
 import torch
-from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
+from probe_inputs import (bf16_weight_rotation, cublas_silu, fused_point, print_variant_rounds,
                           public_fused, routing, same_bits, unfused_pair)
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 FITTED = importlib.import_module("cute_kernels.fitted_tiles")
@@ -27,9 +26,7 @@ POINTS = [(36864, 7168, 200), (34816, 5120, 200), (4096, 7168, 260), (9216, 7168
 
 
 for two_i, k, m in select_shapes(POINTS):
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    words = gate_up_words(two_i, k, True)
+    x, a, a_sf, words = fused_point(two_i, k, m)
     fused = public_fused([PLANS, FUSED])
     if not warm_only():
         launches = {}

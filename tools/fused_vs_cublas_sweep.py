@@ -12,11 +12,9 @@ CUTE_KERNELS_BENCH_SHAPES index (shape-major: index = 6 x shape + M's index, the
 
 import importlib
 
-import torch
-from probe_inputs import (bf16_weight_rotation, cublas_silu, gate_up_words, print_variant_rounds,
+from probe_inputs import (bf16_weight_rotation, cublas_silu, fused_point, print_variant_rounds,
                           public_fused, unfused_pair)
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
 
 PLANS = importlib.import_module("cute_kernels.large_m_plans")
@@ -28,9 +26,7 @@ POINTS += [(4096, 7168, 260), (4096, 7168, 384), (36864, 7168, 160), (36864, 716
 NO_S128 = [(PLANS, "FUSED_LANES_128", False)]
 
 for n, k, m in select_shapes(POINTS):
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
-    words = gate_up_words(n, k, True)
+    x, a4, a4_sf, words = fused_point(n, k, m)
     fused = public_fused([PLANS, FUSED])
     variants = {}
     for name, a, a_sf in (("fp4", a4, a4_sf), ("w16", x, None)):

@@ -197,6 +197,13 @@ def public_fused(routed: list):
     return fused
 
 
+def fused_point(two_i: int, k: int, m: int) -> tuple:
+    """A fused probe point's inputs: bf16 activations x [M, K], their NVFP4 form (a, a_sf;
+    global scale 100) and the rotation of permuted gate_up words (``gate_up_words``)."""
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    return (x, *reference.nvfp4_quantize(x, 100.0), gate_up_words(two_i, k, True))
+
+
 def unfused_pair(a, a_sf, two_i: int):
     """``run(w)``: the fused op's unfused pair on gate_up copy ``w``, ``nvfp4_gemm`` (alpha
     0.5, into one bf16 buffer made here) then ``silu_mul_nvfp4_quant`` (out_global_scale 30)."""
