@@ -51,7 +51,7 @@ FITTED_STREAM_K_MIN_UNITS = 32
 # -> 252.7). Packed weight bytes (``packed_plan``) and bf16 activations (W4A16) take the same
 # plans: their fp64 tests pass (``tests/test_fitted_tiles.py``), their times are unmeasured.
 # Session 66 (calls 3 and 4): ``nvfp4_gemm``'s plans take steps of 16 (``FITTED_STEP``; the
-# fused kernel's tiles keep steps of 32) and start at 129 tokens, one tile of 144..256 against
+# fused kernel's too since session 67) and start at 129 tokens, one tile of 144..256 against
 # two of 128: ``tools/fitted_tiles_probe.py`` (call 3, graph us; plan / the model's pick, cuBLAS
 # bf16): 36864x7168 M = 160 158.6 / stream-K 160 112.2 (157.1); 7168x18432 M = 180 89.6 /
 # stream-K 192 74.6 (86.2); 9216x7168 M = 160 47.0 / 38.2 (52.8); 5120x17408 M = 160 65.6 /
@@ -131,17 +131,23 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # ahead of the pair. Codes and scales equal the route's at all four; the fused kernel on
 # fitted tiles (packed bytes, quantizer warps or not) matches the reference
 # (``tests/test_fitted_tiles.py``). 1024-row weights (whose routes are K pieces) keep their
-# routes. The fused kernel's tiles are multiples of 32 (``FUSED_FITTED_STEP``), from
-# ``FUSED_FITTED_MIN_M`` tokens. From 129 tokens since session 66: ``tools/fused_fitted_probe.py``
+# routes. From ``FUSED_FITTED_MIN_M`` tokens since session 66: ``tools/fused_fitted_probe.py``
 # (call 4, graph us; route / fitted / the pair, whose GEMM takes steps of 16): 36864x7168 M =
 # 160 164.2 / stream-K 160 118.4 / 120.3, M = 200 168.7 / stream-K 224 152.2 / 149.0;
-# 34816x5120 M = 200 122.7 / 110.8 / 108.4; 9216x7168 M = 160 48.7 / 37.8 / 41.0. At 200 tokens
-# the pair's one 208-token tile stays ahead: the fused kernel takes steps of 16 too
-# (compile-tested), ``FUSED_FITTED_STEP`` waits for its GPU tests and measurements.
+# 34816x5120 M = 200 122.7 / 110.8 / 108.4; 9216x7168 M = 160 48.7 / 37.8 / 41.0.
+# Tiles in steps of 16 (``FUSED_FITTED_STEP``) since session 67: ``tools/fused_steps_probe.py``
+# (H200 2026-12-04, session 67 call 1, graph us, two rounds alike; steps of 32 / 16 / the pair /
+# cuBLAS + silu): 36864x7168 M = 200 151.1 / 141.8 / 146.5 / 185.3, M = 337 250.9 / 236.1 /
+# 241.5 / 284.5, M = 450 324.5 / 309.4 / 316.2 / 387.2; 34816x5120 M = 200 109.4 / 104.6 /
+# 107.1 / 141.2, M = 700 361.3 / 319.4 / 331.4 / 413.5, M = 801 457.8 / 370.4 / 384.4 / 485.4;
+# 4096x7168 M = 260 36.9 / 33.2 / 33.6 / 38.2, M = 800 68.6 / 64.6 / 66.3 / 77.9; 9216x7168
+# M = 200 49.3 / 46.8 / 51.0 / 57.5, M = 545 102.9 / 104.4 / 106.3 / 165.4 (the one loss, 1.4%,
+# stream-K 144 for 192). The fused kernel on steps of 16 matches the reference at 144 / 176 /
+# 208 / 240 tokens (``tests/test_fitted_tiles.py``, same call).
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
-FUSED_FITTED_STEP = 32
+FUSED_FITTED_STEP = 16
 # bf16 activations (W4A16) too: ``tools/fused_vs_cublas_sweep.py`` (H200 2026-12-04, session 66
 # call 2, graph us, permuted words, two rounds; route / fitted tiles / the W4A16 pair):
 # 36864x7168 M = 300 270.7 / 229.0 / 233.2, M = 600 445.8 / 436.1 / 445.7; 9216x7168 M = 300

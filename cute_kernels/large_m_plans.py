@@ -585,7 +585,8 @@ def part_wave_lanes(m: int, n: int, k: int, sms: int = H200_SMS) -> bool:
 # call 4, graph us, permuted words, NVFP4 activations, two rounds alike; whole 128 / stream-K
 # 128 / the unfused pair): 4096x7168 M = 260 40.5 / 37.1 / 33.7; M = 300 40.4 / 37.0 / 38.0; M =
 # 384 40.6 / 37.7 / 38.4. (The pair's GEMM takes one 144-token tile at 260, which the fused
-# kernel's steps of 32 cannot; stream-K on 160-token tiles ran 35.8 / 36.1 / 45.7.)
+# kernel then took only in steps of 32; stream-K on 160-token tiles ran 35.8 / 36.1 / 45.7.
+# With ``FUSED_FITTED_STEP`` 16 the fitted route takes stream-K 144 at 260 tokens: 33.2.)
 FUSED_PART_WAVE_LANES = True
 
 

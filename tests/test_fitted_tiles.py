@@ -35,8 +35,8 @@ def test_staged_epilogue_parts_divide_the_fitted_tiles():
 
 @pytest.mark.parametrize("tile_m,stream_k,quantizers", [(144, True, 0), (208, False, 3)])
 def test_fused_kernel_on_steps_of_16_compiles_for_sm90a(tile_m, stream_k, quantizers):
-    """The fused kernel on fitted tiles in steps of 16 (``FUSED_FITTED_STEP`` keeps 32 until
-    they are measured), stream-K, and whole tiles with the quantizer warps."""
+    """The fused kernel on fitted tiles in steps of 16 (``FUSED_FITTED_STEP``), stream-K, and
+    whole tiles with the quantizer warps."""
     from cute_kernels.k_order import KOrder
     from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
                                                    compile_nvfp4_gemm_swiglu_quant_large_m)
@@ -212,16 +212,28 @@ FUSED_FITTED_FASTEST = {
     (4096, 7168, 600): ("whole", (160, 0)),    # 50.6 (54.8; 51.9)
     # session 66 call 4, from 129 tokens (``FUSED_FITTED_MIN_M``)
     (36864, 7168, 160): ("stream_k", 160),     # 118.4 (164.2; 120.3)
-    (36864, 7168, 200): ("stream_k", 224),     # 152.2 (168.7; 149.0: its GEMM on 208)
-    (34816, 5120, 200): ("stream_k", 224),     # 110.8 (122.7; 108.4)
     (9216, 7168, 160): ("stream_k", 160),      # 37.8 (48.7; 41.0)
+    # session 67 call 1 (``tools/fused_steps_probe.py``), tiles in steps of 16 (steps of 32; the
+    # pair)
+    (36864, 7168, 200): ("stream_k", 208),     # 141.8 (stream-K 224 151.1; 146.5)
+    (34816, 5120, 200): ("stream_k", 208),     # 104.6 (stream-K 224 109.4; 107.1)
+    (9216, 7168, 200): ("stream_k", 208),      # 46.8 (stream-K 128 49.3; 51.0)
+    (4096, 7168, 260): ("stream_k", 144),      # 33.2 (stream-K 128 in lanes 36.9; 33.6)
+    (36864, 7168, 337): ("stream_k", 176),     # 236.1 (stream-K 192 250.9; 241.5)
+    (36864, 7168, 450): ("stream_k", 240),     # 309.4 (stream-K 160 324.5; 316.2)
+    (34816, 5120, 700): ("stream_k", 240),     # 319.4 (whole 256 361.3; 331.4)
+    (34816, 5120, 801): ("stream_k", 208),     # 370.4 (whole 256 457.8; 384.4)
+    (4096, 7168, 800): ("whole", (208, 0)),    # 64.6 (whole 224 68.6; 66.3)
 }
+# within 2% of the fastest: 9216x7168 M = 545 stream-K 144 104.4 (steps of 32: stream-K 192
+# 102.9; the pair 106.3)
+FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144)}
 
 
 def test_fused_fitted_route_takes_the_fastest_measured():
     from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
 
-    for (two_i, k, m), (route, plan) in FUSED_FITTED_FASTEST.items():
+    for (two_i, k, m), (route, plan) in {**FUSED_FITTED_FASTEST, **FUSED_FITTED_NEAR}.items():
         for w_dtype in (torch.int32, torch.uint8):
             launch = large_m_launch(m, two_i, k, True, w_dtype)
             assert (launch.route, launch.plan) == (route, plan), (two_i, k, m, w_dtype)
@@ -232,14 +244,19 @@ def test_fused_fitted_route_takes_the_fastest_measured():
 def test_fused_fitted_route_scope(monkeypatch):
     """NVFP4 and bf16 activations (``FUSED_FITTED_W4A16``), gate_up weights of 4096 rows or
     more, from ``FUSED_FITTED_MIN_M`` tokens, "whole" / "stream_k" routes only, tiles in steps
-    of 32; off with ``FUSED_FITTED_TILES``."""
+    of 16 (``FUSED_FITTED_STEP``); off with ``FUSED_FITTED_TILES``."""
     from cute_kernels import fitted_tiles
     from cute_kernels.fitted_tiles import FUSED_FITTED_MIN_M, fused_fitted_route
 
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 160)
     assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 160)
-    # steps of 32 where the plain GEMM takes 208 (5120x17408 M = 600)
+    # steps of 16, as the plain GEMM takes them: one 208-token tile at 5120x17408 M = 600, and
+    # at 4096x7168 M = 260 (measured 33.2 us against 36.9 for steps of 32)
+    assert fused_fitted_route(600, 5120, 17408, True, "stream_k", 128) == ("whole", (208, 0))
+    assert fused_fitted_route(260, 4096, 7168, True, "stream_k", 128) == ("stream_k", 144)
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_STEP", 32)
     assert fused_fitted_route(600, 5120, 17408, True, "stream_k", 128) == ("stream_k", 160)
+    monkeypatch.undo()
     m = FUSED_FITTED_MIN_M - 1
     assert fused_fitted_route(m, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)
     monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_W4A16", False)

@@ -295,7 +295,8 @@ def test_fused_part_wave_lanes_rule(monkeypatch):
     """The fused op's twin of ``plain_part_wave_lanes`` (``FUSED_PART_WAVE_LANES``, session 66):
     on, whole 128-token tiles in part of one wave (4096x7168 at 260..384 tokens: 96 tiles) become
     the 128-token stream-K in 32 lanes, on NVFP4 and bf16 activations; at 450 tokens (128 tiles,
-    97% of the SMs) and off, whole tiles stay."""
+    97% of the SMs) and off, whole tiles stay. At 260 tokens the fitted tiles
+    (``FUSED_FITTED_STEP`` 16) then take one 144-token stream-K tile instead."""
     import torch
 
     assert plans.FUSED_PART_WAVE_LANES
@@ -303,6 +304,9 @@ def test_fused_part_wave_lanes_rule(monkeypatch):
     try:
         for m in (260, 300, 384):
             assert fused_module.large_m_route(m, 2048, 7168) == ("stream_k", 128), m
+        launch = fused_module.large_m_launch(260, 4096, 7168, True, torch.int32)
+        assert (launch.route, launch.plan, launch.options) == ("stream_k", 144, {})
+        for m in (300, 384):
             for a_fp4 in (True, False):
                 launch = fused_module.large_m_launch(m, 4096, 7168, a_fp4, torch.int32)
                 assert (launch.route, launch.plan, launch.options) == (
