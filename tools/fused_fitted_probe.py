@@ -6,7 +6,7 @@ stream-K ("sk160", ...) of the fitted widths, and against the unfused pair ``nvf
 codes and scales are first compared with the route's (a difference is named: the fp32 sums in
 another order may round differently at boundaries). Permuted words, NVFP4 activations, graph
 us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
-compiles only."""
+compiles only. Points 15..19 (session 67): past 1024 tokens."""
 
 import importlib
 
@@ -27,6 +27,10 @@ POINTS = [(36864, 7168, 300, (160,)), (34816, 5120, 300, (160,)), (9216, 7168, 3
 POINTS += [(4096, 7168, m, (128, 160)) for m in (260, 300, 384)]
 POINTS += [(36864, 7168, 160, (160,)), (36864, 7168, 200, (224,)), (34816, 5120, 200, (224,)),
            (9216, 7168, 160, (160,))]
+# session 67, points 15..19: past 1024 tokens (``fitted_tiles.FITTED_MAX_M``), the widths
+# ``fitted_launch`` takes there when asked up to 2048 tokens
+POINTS += [(36864, 7168, 1136, (240,)), (34816, 5120, 1100, (160, 224)),
+           (9216, 7168, 1295, (144,)), (4096, 7168, 1560, (208,)), (36864, 7168, 1560, (160,))]
 
 
 for two_i, k, m, widths in select_shapes(POINTS):
