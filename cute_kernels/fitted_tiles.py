@@ -10,8 +10,8 @@ The model (``fitted_estimates``), in K loops of one 128-token tile: whole tiles 
 ``FITTED_TILE_COST`` x k-tiles; stream-K costs each CTA's share of the (tile, k-tile) units
 plus ``FITTED_PIECE_UNITS`` (its cut pieces' fix-up and the uneven finish), times the tile
 cost. Stream-K needs ``FITTED_STREAM_K_MIN_K_TILES`` k-tiles (at K = 2048 its fix-up is as
-long as a piece: 7168x2048 M = 300, stream-K 160 22.8 us against whole 160 16.6) and
-``FITTED_STREAM_K_MIN_UNITS`` units a CTA.
+long as a piece: 7168x2048 M = 300, stream-K 160 22.8 us against whole 160 16.6),
+``FITTED_STREAM_K_MIN_UNITS`` units a CTA and at most ``FITTED_STREAM_K_MAX_M`` tokens.
 """
 
 from __future__ import annotations
@@ -69,8 +69,23 @@ FITTED_STREAM_K_MIN_UNITS = 32
 # 147.1) and session 65's at 36864x7168 M = 545 (381.3 -> 384.4 on whole 144). The third stays:
 # 36864x7168 M = 900, whole 240 against whole 192, 612.1 -> 615.7 (638.8).
 FITTED_MIN_M = 129
-FITTED_MAX_M = 1024
 FITTED_STEP = 16
+# Past 1024 tokens, whole tiles only (session 67): ``tools/fitted_past_1024_probe.py`` (H200
+# 2026-12-04, session 67 call 3, graph us, permuted words, NVFP4 activations, two rounds alike;
+# plan -> ``fitted_launch`` asked up to 2048 tokens (cuBLAS bf16)). Whole fitted tiles won at
+# all 16 points they were picked, e.g. 36864x7168 M = 1030 811 -> 666 (732), M = 1560 1199 ->
+# 1094 (1112); 7168x18432 M = 1295 506 -> 419 (428), M = 1560 553 -> 490 (510); 34816x5120
+# M = 1295 677 -> 601 (623); 9216x7168 M = 1613 285 -> 268 (270); 4096x7168 M = 1560 126.6 ->
+# 120.8 (117.0); 7168x2048 M = 1083 46.7 -> 44.2 (43.9). The model's whole-tile estimates held
+# within ~5% of the time per unit of the 128-token plans. Its stream-K estimates ran 1-24%
+# short: stream-K fitted tiles won at four points (5120x17408 M = 1030 267.7 -> 249.7, M =
+# 1295 345 -> 313, M = 1931 468 -> 439; 34816x5120 M = 1100 571 -> 519) but lost at four,
+# against whole 128-token tiles that fill their waves: 7168x18432 M = 1136 stream-K 240 386 ->
+# 459, 5120x17408 M = 1560 stream-K 176 370 -> 429, 36864x7168 M = 1295 956 -> 960,
+# 34816x5120 M = 1825 885 -> 896. So past ``FITTED_STREAM_K_MAX_M`` tokens the model weighs
+# whole tiles alone.
+FITTED_MAX_M = 2048
+FITTED_STREAM_K_MAX_M = 1024
 
 
 def token_tile_widths(m: int, step: int = FITTED_STEP) -> list[int]:
@@ -98,7 +113,8 @@ def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS,
         tiles = -(-m // tile_m) * row_tiles
         est[("whole", tile_m)] = -(-tiles // sms) * cost * k_tiles
         per_cta = tiles * k_tiles / sms
-        if k_tiles >= FITTED_STREAM_K_MIN_K_TILES and per_cta >= FITTED_STREAM_K_MIN_UNITS:
+        if (m <= FITTED_STREAM_K_MAX_M and k_tiles >= FITTED_STREAM_K_MIN_K_TILES
+                and per_cta >= FITTED_STREAM_K_MIN_UNITS):
             est[("stream_k", tile_m)] = (per_cta + FITTED_PIECE_UNITS) * cost
     return est
 
