@@ -83,7 +83,17 @@ FITTED_STEP = 16
 # against whole 128-token tiles that fill their waves: 7168x18432 M = 1136 stream-K 240 386 ->
 # 459, 5120x17408 M = 1560 stream-K 176 370 -> 429, 36864x7168 M = 1295 956 -> 960,
 # 34816x5120 M = 1825 885 -> 896. So past ``FITTED_STREAM_K_MAX_M`` tokens the model weighs
-# whole tiles alone.
+# whole tiles alone. That rule (call 4, plan -> rule (cuBLAS)) was faster at all 16 points
+# measured: the six whose stream-K pick turned whole, e.g. 5120x17408 M = 1030 264.9 -> 238.8
+# (320.3), M = 1295 342.1 -> 300.0 (287.5); 34816x5120 M = 1100 561.3 -> 491.1 (508.2), M =
+# 1825 860.7 -> 845.6 (887.1); 36864x7168 M = 1295 934.2 -> 885.5 (896.1); and ten drawn from
+# the points it changes, e.g. 7168x18432 M = 1175 400.9 -> 379.7 (376.4); 5120x17408 M = 1667
+# 398.5 -> 392.2 (372.8), M = 2033 459.2 -> 450.0 (439.8); 36864x7168 M = 1610 1187.9 -> 1118.9
+# (1148.2); 7168x2048 M = 1828 84.2 -> 72.8 (71.7). The fused op takes them too
+# (``fused_fitted_route``): ``tools/fused_fitted_probe.py`` (call 3; route / its pick / the
+# pair) 36864x7168 M = 1136 818.2 / 772.7 / 848.0, M = 1560 1195.9 / 1096.5 / 1231.6;
+# 9216x7168 M = 1295 253.4 / 221.0 / 231.8; 4096x7168 M = 1560 133.5 / 124.8 / 134.0;
+# 34816x5120 M = 1100 562.2 / 508.0 / 585.7 (whole 224 502.1).
 FITTED_MAX_M = 2048
 FITTED_STREAM_K_MAX_M = 1024
 

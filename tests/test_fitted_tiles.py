@@ -123,6 +123,47 @@ def test_fitted_launch_range():
     assert fitted_launch(FITTED_MAX_M + 1, 36864, 7168) is None
 
 
+# Session 67 calls 3 and 4 (``tools/fitted_past_1024_probe.py``, H200 2026-12-04, graph us,
+# permuted words, NVFP4 activations): past 1024 tokens the plan takes whole fitted tiles, each
+# measured faster than session 66's plan (its time -> the pick's; cuBLAS bf16)
+FITTED_PAST_1024 = {
+    (5120, 17408, 1030): (176, 1, False, False),   # 264.9 -> 238.8 (320.3)
+    (5120, 17408, 1295): (224, 1, False, False),   # 342.1 -> 300.0 (287.5)
+    (36864, 7168, 1030): (208, 1, False, False),   # 811.1 -> 666.2 (731.9)
+    (36864, 7168, 1295): (144, 1, False, False),   # 934.2 -> 885.5 (896.1)
+    (36864, 7168, 1560): (160, 1, False, False),   # 1199.5 -> 1094.1 (1112.5)
+    (34816, 5120, 1100): (160, 1, False, False),   # 561.3 -> 491.1 (508.2)
+    (34816, 5120, 1825): (240, 1, False, False),   # 860.7 -> 845.6 (887.1)
+    (7168, 18432, 1295): (192, 1, False, False),   # 506.3 -> 418.8 (427.5)
+    (7168, 18432, 1560): (224, 1, False, False),   # 553.5 -> 490.2 (510.3)
+    (9216, 7168, 1613): (240, 1, False, False),    # 284.8 -> 267.7 (269.9)
+    (4096, 7168, 1560): (208, 1, False, False),    # 126.6 -> 120.8 (117.0)
+    (7168, 2048, 1828): (208, 1, False, False),    # 84.2 -> 72.8 (71.7)
+}
+
+
+def test_fitted_launch_past_1024_takes_the_measured_whole_tiles():
+    for (n, k, m), plan in FITTED_PAST_1024.items():
+        assert fitted_launch(m, n, k) == plan, (n, k, m)
+        assert plain_plan(m, n, k) == plan, (n, k, m)
+
+
+def test_fitted_stream_k_stops_at_its_max_m(monkeypatch):
+    """Past ``FITTED_STREAM_K_MAX_M`` tokens whole tiles alone: stream-K 240 lost at 7168x18432
+    M = 1136 (386 -> 459 us, call 3), where whole 128-token tiles fill their waves and stay."""
+    from cute_kernels import fitted_tiles
+    from cute_kernels.fitted_tiles import FITTED_STREAM_K_MAX_M, fitted_estimates
+
+    for m in (FITTED_STREAM_K_MAX_M + 1, 1136, 1560, FITTED_MAX_M):
+        for n, k in ((7168, 18432), (5120, 17408), (36864, 7168)):
+            assert all(kind == "whole" for kind, _ in fitted_estimates(m, n, k)), (m, n, k)
+    assert any(kind == "stream_k" for kind, _ in fitted_estimates(FITTED_STREAM_K_MAX_M, 5120,
+                                                                 17408))
+    assert fitted_launch(1136, 7168, 18432) is None
+    monkeypatch.setattr(fitted_tiles, "FITTED_STREAM_K_MAX_M", FITTED_MAX_M)
+    assert fitted_launch.__wrapped__(1136, 7168, 18432) == (240, 1, True, False)
+
+
 @pytest.mark.parametrize("tile_m,stream_k,out_dtype", [
     (160, False, "torch.bfloat16"), (192, True, "torch.bfloat16"), (224, False, "torch.float32"),
     (208, False, "torch.bfloat16"), (240, True, "torch.float16")])
@@ -224,10 +265,16 @@ FUSED_FITTED_FASTEST = {
     (34816, 5120, 700): ("stream_k", 240),     # 319.4 (whole 256 361.3; 331.4)
     (34816, 5120, 801): ("stream_k", 208),     # 370.4 (whole 256 457.8; 384.4)
     (4096, 7168, 800): ("whole", (208, 0)),    # 64.6 (whole 224 68.6; 66.3)
+    # session 67 call 3, past 1024 tokens (the route; the pair)
+    (36864, 7168, 1136): ("whole", (240, 0)),  # 772.7 (whole 256 818.2; 848.0)
+    (9216, 7168, 1295): ("whole", (144, 0)),   # 221.0 (stream-K 256 253.4; 231.8)
+    (4096, 7168, 1560): ("whole", (208, 0)),   # 124.8 (stream-K 128 133.5; 134.0)
+    (36864, 7168, 1560): ("whole", (160, 0)),  # 1096.5 (whole 256 1195.9; 1231.6)
 }
 # within 2% of the fastest: 9216x7168 M = 545 stream-K 144 104.4 (steps of 32: stream-K 192
-# 102.9; the pair 106.3)
-FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144)}
+# 102.9; the pair 106.3); 34816x5120 M = 1100 whole 160 508.0 (whole 224 502.1; the route whole
+# 256 562.2; the pair 585.7)
+FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144), (34816, 5120, 1100): ("whole", (160, 0))}
 
 
 def test_fused_fitted_route_takes_the_fastest_measured():
@@ -263,7 +310,10 @@ def test_fused_fitted_route_scope(monkeypatch):
     assert fused_fitted_route(300, 9216, 7168, False, "stream_k", 128) == ("stream_k", 128)
     assert fused_fitted_route(300, 9216, 7168, True, "pieces", (128, 2)) == ("pieces", (128, 2))
     assert fused_fitted_route(1100, 1024, 7168, True, "stream_k", 128) == ("stream_k", 128)
-    assert fused_fitted_route(2000, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
+    # past 1024 tokens whole tiles (session 67 call 3, ``tools/fused_fitted_probe.py``: 9216x7168
+    # M = 1295 route stream-K 256 253.4 -> whole 144 221.0, the pair 231.8), none past 2048
+    assert fused_fitted_route(1295, 9216, 7168, True, "stream_k", 256) == ("whole", (144, 0))
+    assert fused_fitted_route(2100, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
     monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)
 
