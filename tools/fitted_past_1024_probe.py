@@ -6,7 +6,9 @@ Points 0..23 (session 67 call 3): ``fitted_launch`` asked up to 2048 tokens with
 (``FITTED_STREAM_K_MAX_M`` at 2048), where it changes the plan. Points 24..39 (call 4): today's
 plan (whole fitted tiles alone past 1024 tokens) where it differs from session 66's: the six
 call 3 points whose stream-K pick became a whole one, then ten drawn from the 1025..2048-token
-points the rule changes. One point per CUTE_KERNELS_BENCH_SHAPES index;
+points the rule changes. Points 40..55 (prepared for session 68): past 2048 tokens, the plan
+with ``FITTED_MAX_M`` at 4096 (whole tiles) against today's, drawn from the 2049..4096-token
+points it changes. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 from probe_inputs import plan_with, print_old_and_new_plans, replaced
@@ -26,7 +28,12 @@ WHOLE_PAST_1024 = [
     (34816, 5120, 1100), (34816, 5120, 1825), (7168, 18432, 1101), (7168, 18432, 1175),
     (5120, 17408, 1667), (5120, 17408, 2033), (36864, 7168, 1610), (34816, 5120, 1346),
     (9216, 7168, 1668), (4096, 7168, 1309), (7168, 2048, 1828), (34816, 5120, 1827)]
-POINTS = STREAM_K_PAST_1024 + WHOLE_PAST_1024
+PAST_2048 = [
+    (7168, 18432, 2988), (7168, 18432, 3633), (5120, 17408, 2406), (5120, 17408, 3810),
+    (36864, 7168, 3339), (36864, 7168, 3852), (34816, 5120, 3222), (34816, 5120, 3555),
+    (9216, 7168, 2448), (9216, 7168, 3378), (4096, 7168, 2175), (4096, 7168, 2427),
+    (4096, 7168, 3720), (7168, 2048, 2211), (7168, 2048, 2640), (7168, 2048, 3828)]
+POINTS = STREAM_K_PAST_1024 + WHOLE_PAST_1024 + PAST_2048
 
 
 def fitted_with(switches: dict):
@@ -42,9 +49,11 @@ def plan_with_fitted(switches: dict, m: int, n: int, k: int) -> tuple:
 
 
 for index, (n, k, m) in select_shapes(list(enumerate(POINTS))):
-    old = plan_with_fitted({"FITTED_MAX_M": 1024}, m, n, k)
-    if index < len(STREAM_K_PAST_1024):
-        new = plan_with_fitted({"FITTED_STREAM_K_MAX_M": 2048}, m, n, k)
+    if index >= len(STREAM_K_PAST_1024) + len(WHOLE_PAST_1024):
+        old = large_m_plans.plain_plan(m, n, k)
+        new = plan_with_fitted({"FITTED_MAX_M": 4096}, m, n, k)
     else:
-        new = large_m_plans.plain_plan(m, n, k)
+        old = plan_with_fitted({"FITTED_MAX_M": 1024}, m, n, k)
+        new = (plan_with_fitted({"FITTED_STREAM_K_MAX_M": 2048}, m, n, k)
+               if index < len(STREAM_K_PAST_1024) else large_m_plans.plain_plan(m, n, k))
     print_old_and_new_plans(n, k, m, old, new)
