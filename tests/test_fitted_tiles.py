@@ -173,15 +173,24 @@ def test_fitted_tiles_compile_for_sm90a(tile_m, stream_k, out_dtype):
                         1, stream_k)
 
 
+@pytest.mark.parametrize("tile_m", [176, 240])
+def test_fitted_hybrid_compiles_for_sm90a(tile_m):
+    """The data-parallel + stream-K hybrid on fitted tiles (``tools/fitted_hybrid_probe.py``)."""
+    assert compile_only(compile_nvfp4_gemm_large_m, 5120, 17408, "torch.bfloat16", tile_m, 0,
+                        H200_SMS, 1, True, True)
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("config,stream_k", [
-    ((160, 0), False), ((192, 2, 7), False), ((224, 3, 5), False), ((208, 0), False),
-    ((240, 0, 9), False), ((144, 0), False), ((160, 0), True), ((208, 0, 7), True),
-    ((240, 0), True), ((176, 3, 6), True)])
-def test_fitted_tile_configs_agree(config, stream_k):
-    """The kernel itself on every fitted width, whole tiles and stream-K, fixed stages and
-    shrunk grids (each CTA walks many tiles, pipeline phases carry across them): 13 k-tiles,
-    N and M tails, bf16 activations, against the fp64 product; bf16 / fp16 out one rounding of
+@pytest.mark.parametrize("config,stream_k,hybrid", [
+    ((160, 0), False, False), ((192, 2, 7), False, False), ((224, 3, 5), False, False),
+    ((208, 0), False, False), ((240, 0, 9), False, False), ((144, 0), False, False),
+    ((160, 0), True, False), ((208, 0, 7), True, False), ((240, 0), True, False),
+    ((176, 3, 6), True, False), ((176, 0, 6), True, True), ((240, 0, 4), True, True)])
+def test_fitted_tile_configs_agree(config, stream_k, hybrid):
+    """The kernel itself on every fitted width, whole tiles, stream-K and the hybrid, fixed
+    stages and shrunk grids (each CTA walks many tiles, pipeline phases carry across them; the
+    hybrid's whole tiles then stream-K: 42 + 8 tiles on 6 CTAs, 36 + 4 on 4): 13 k-tiles, N
+    and M tails, bf16 activations, against the fp64 product; bf16 / fp16 out one rounding of
     the fp32 result (the staged epilogue's 16-token parts at 144, 176, 208, 240 tokens)."""
     m, n, k = 777, 1160, 832
     a, b, b_sf, alpha = _inputs(m, n, k)
@@ -190,7 +199,8 @@ def test_fitted_tile_configs_agree(config, stream_k):
     outs = {}
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         outs[dtype] = poisoned(m, n, dtype=dtype)
-        launch_large_m(a, b, b_sf, alpha_t, outs[dtype], config, stream_k=stream_k)
+        launch_large_m(a, b, b_sf, alpha_t, outs[dtype], config, stream_k=stream_k,
+                       hybrid=hybrid)
     torch.cuda.synchronize()
     got = outs[torch.float32]
     assert not got.isnan().any()

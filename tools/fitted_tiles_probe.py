@@ -8,10 +8,10 @@ activations on permuted words. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import (bf16_weight_rotation, forced_plan, gate_up_words, gemm_on_plan,
+from probe_inputs import (bf16_weight_rotation, fp64_plan_error, gate_up_words, gemm_on_plan,
                           print_variant_rounds)
 
-from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight, reference
+from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.large_m_plans import plain_plan
 
@@ -32,26 +32,9 @@ POINTS = [(7168, 18432, 300, (160,)), (5120, 17408, 300, (160,)), (36864, 7168, 
           (7168, 18432, 450, (240,))]
 
 
-def fp64_error(n: int, k: int, m: int, plan: tuple) -> float:
-    """``nvfp4_gemm`` on ``plan`` forced (permuted words, NVFP4 activations, fp32 out poisoned
-    with NaN) against the fp64 product: the relative error (inf where a NaN survived)."""
-    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
-    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.7)
-    out = torch.full((m, n), float("nan"), device="cuda")
-    with forced_plan(plan):
-        nvfp4_gemm(a, a_sf, prepare_nvfp4_weight(b), b_sf, 0.7, out_dtype=torch.float32, out=out)
-    torch.cuda.synchronize()
-    if out.isnan().any():
-        return float("inf")
-    return ((out.double() - want).norm() / want.norm()).item()
-
-
 for n, k, m, widths in select_shapes(POINTS):
     plans = {f"{'sk' if sk else 'w'}{t}": (t, 1, sk, False) for t in widths for sk in (False, True)}
-    errors = {name: fp64_error(n, k, m, p) for name, p in plans.items()}  # (warms fp32 out)
+    errors = {name: fp64_plan_error(n, k, m, p) for name, p in plans.items()}  # (warms fp32 out)
     if not warm_only():
         print(f"gemm {n}x{k} M={m} plan={plain_plan(m, n, k)}", flush=True)
         print("  fp64 rel err: " + " ".join(f"{name}={e:.1e}" for name, e in errors.items()),

@@ -113,6 +113,25 @@ def gemm_on_plan(a, a_sf, w, plan=None):
         return nvfp4_gemm(a, a_sf, w[0], w[1], 0.5)
 
 
+def fp64_plan_error(n: int, k: int, m: int, plan: tuple) -> float:
+    """``nvfp4_gemm`` on ``plan`` forced (permuted words, NVFP4 activations, fp32 out poisoned
+    with NaN) against the fp64 product: the relative error (inf where a NaN survived)."""
+    from cute_kernels import nvfp4_gemm, prepare_nvfp4_weight
+
+    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
+    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 0.7)
+    out = torch.full((m, n), float("nan"), device="cuda")
+    with forced_plan(plan):
+        nvfp4_gemm(a, a_sf, prepare_nvfp4_weight(b), b_sf, 0.7, out_dtype=torch.float32, out=out)
+    torch.cuda.synchronize()
+    if out.isnan().any():
+        return float("inf")
+    return ((out.double() - want).norm() / want.norm()).item()
+
+
 def forced_plan(plan):
     """A context in which ``nvfp4_gemm`` launches on ``plan`` (tile_m, splits, stream_k,
     hybrid) instead of ``plain_plan``'s (None: on its own)."""
