@@ -173,25 +173,31 @@ def test_fitted_tiles_compile_for_sm90a(tile_m, stream_k, out_dtype):
                         1, stream_k)
 
 
-@pytest.mark.parametrize("tile_m", [176, 240])
-def test_fitted_hybrid_compiles_for_sm90a(tile_m):
-    """The data-parallel + stream-K hybrid on fitted tiles (``tools/fitted_hybrid_probe.py``)."""
-    assert compile_only(compile_nvfp4_gemm_large_m, 5120, 17408, "torch.bfloat16", tile_m, 0,
-                        H200_SMS, 1, True, True)
+@pytest.mark.parametrize("tile_m,hybrid,lanes", [(176, True, 1), (240, True, 1), (240, False, 14)])
+def test_fitted_hybrid_and_lanes_compile_for_sm90a(tile_m, hybrid, lanes):
+    """The data-parallel + stream-K hybrid, and stream-K in lanes (14 lanes of 56 row tiles: a
+    band of 4), on fitted tiles (``tools/fitted_hybrid_probe.py``)."""
+    from cute_kernels.k_order import KOrder
+
+    assert compile_only(compile_nvfp4_gemm_large_m, 7168, 18432, "torch.bfloat16", tile_m, 0,
+                        H200_SMS, 1, True, hybrid, KOrder.IDENTITY, 1, 1, False, False, False,
+                        lanes)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("config,stream_k,hybrid", [
-    ((160, 0), False, False), ((192, 2, 7), False, False), ((224, 3, 5), False, False),
-    ((208, 0), False, False), ((240, 0, 9), False, False), ((144, 0), False, False),
-    ((160, 0), True, False), ((208, 0, 7), True, False), ((240, 0), True, False),
-    ((176, 3, 6), True, False), ((176, 0, 6), True, True), ((240, 0, 4), True, True)])
-def test_fitted_tile_configs_agree(config, stream_k, hybrid):
-    """The kernel itself on every fitted width, whole tiles, stream-K and the hybrid, fixed
-    stages and shrunk grids (each CTA walks many tiles, pipeline phases carry across them; the
-    hybrid's whole tiles then stream-K: 42 + 8 tiles on 6 CTAs, 36 + 4 on 4): 13 k-tiles, N
-    and M tails, bf16 activations, against the fp64 product; bf16 / fp16 out one rounding of
-    the fp32 result (the staged epilogue's 16-token parts at 144, 176, 208, 240 tokens)."""
+@pytest.mark.parametrize("config,stream_k,hybrid,lanes", [
+    ((160, 0), False, False, 1), ((192, 2, 7), False, False, 1), ((224, 3, 5), False, False, 1),
+    ((208, 0), False, False, 1), ((240, 0, 9), False, False, 1), ((144, 0), False, False, 1),
+    ((160, 0), True, False, 1), ((208, 0, 7), True, False, 1), ((240, 0), True, False, 1),
+    ((176, 3, 6), True, False, 1), ((176, 0, 6), True, True, 1), ((240, 0, 4), True, True, 1),
+    ((176, 0), True, False, 5), ((240, 0, 10), True, False, 10)])
+def test_fitted_tile_configs_agree(config, stream_k, hybrid, lanes):
+    """The kernel itself on every fitted width, whole tiles, stream-K, the hybrid and stream-K
+    in lanes, fixed stages and shrunk grids (each CTA walks many tiles, pipeline phases carry
+    across them; the hybrid's whole tiles then stream-K: 42 + 8 tiles on 6 CTAs, 36 + 4 on 4;
+    5 lanes of the 10 row tiles, bands of 2): 13 k-tiles, N and M tails, bf16 activations,
+    against the fp64 product; bf16 / fp16 out one rounding of the fp32 result (the staged
+    epilogue's 16-token parts at 144, 176, 208, 240 tokens)."""
     m, n, k = 777, 1160, 832
     a, b, b_sf, alpha = _inputs(m, n, k)
     alpha_t = torch.full((1,), alpha, device="cuda")
@@ -200,7 +206,7 @@ def test_fitted_tile_configs_agree(config, stream_k, hybrid):
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         outs[dtype] = poisoned(m, n, dtype=dtype)
         launch_large_m(a, b, b_sf, alpha_t, outs[dtype], config, stream_k=stream_k,
-                       hybrid=hybrid)
+                       hybrid=hybrid, lanes=lanes)
     torch.cuda.synchronize()
     got = outs[torch.float32]
     assert not got.isnan().any()

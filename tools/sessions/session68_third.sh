@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Session 68 call 3 (~300 s, prepared in session 67): tools/fitted_hybrid_probe.py's 8 points:
 # stream-K fitted tiles past 1024 tokens (session 67 call 3's four losses and four wins)
-# against today's whole tiles and the data-parallel + stream-K hybrid on the same width (its
-# fp64 check first). Where the hybrid wins, the model can weigh it past FITTED_STREAM_K_MAX_M.
+# against today's whole tiles, the data-parallel + stream-K hybrid and stream-K in lanes on the
+# same width (their fp64 checks first). Where one wins, the model can weigh it past
+# FITTED_STREAM_K_MAX_M. (test_fitted_tile_configs_agree's hybrid and lanes cases run in
+# session68_first.sh's suite.)
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session68_third.sh
 source "$(dirname "$0")/../device_common.sh"
 warm_points fitted_hybrid_probe 200 0,1 2,3 4,5 6,7
