@@ -35,7 +35,6 @@ POINTS = [(7168, 18432, 1136, 240), (5120, 17408, 1560, 176), (36864, 7168, 1295
           (5120, 17408, 1931, 176), (34816, 5120, 1100, 160)]
 
 
-
 def lanes_for(n: int, sms: int = H200_SMS) -> int:
     """The most lanes that divide N's row tiles and whose whole groups of CTAs fill
     ``STREAM_K_LANES_MIN_GRID_FILL`` of the SMs (56 row tiles: 14, 40: 40, 288: 32, 272: 17)."""
