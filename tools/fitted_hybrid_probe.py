@@ -15,7 +15,6 @@ bf16, NVFP4 activations on permuted words. Points: session 67 call 3's four stre
 then its four wins. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import contextlib
 import importlib
 
 import torch
@@ -51,13 +50,12 @@ def in_lanes(lanes: int):
 
 for n, k, m, width in select_shapes(POINTS):
     lanes = lanes_for(n)
-    plans = {"w": ((width, 1, False, False), contextlib.nullcontext),
-             "sk": ((width, 1, True, False), contextlib.nullcontext),
-             "hy": ((width, 1, True, True), contextlib.nullcontext),
-             "skL": ((width, 1, True, False), lambda: in_lanes(lanes))}
+    # (plan, lanes): the fitted widths take no lanes on their own (``stream_k_lanes``)
+    plans = {"w": ((width, 1, False, False), 1), "sk": ((width, 1, True, False), 1),
+             "hy": ((width, 1, True, True), 1), "skL": ((width, 1, True, False), lanes)}
     errors = {}
     for name in ("hy", "skL"):  # (warms fp32 out)
-        with plans[name][1]():
+        with in_lanes(plans[name][1]):
             errors[name] = fp64_plan_error(n, k, m, plans[name][0])
     if not warm_only():
         print(f"gemm {n}x{k} M={m} plan={plain_plan(m, n, k)} width {width}, {lanes} lanes",
@@ -68,8 +66,8 @@ for n, k, m, width in select_shapes(POINTS):
     a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
     words = gate_up_words(n, k, True)
 
-    def on_plan(w, plan, context):
-        with context():
+    def on_plan(w, plan, plan_lanes):
+        with in_lanes(plan_lanes):
             return gemm_on_plan(a4, a4_sf, w, plan)
 
     variants = {"plan": (words, lambda w: gemm_on_plan(a4, a4_sf, w))}

@@ -33,7 +33,11 @@ PAST_2048 = [
     (36864, 7168, 3339), (36864, 7168, 3852), (34816, 5120, 3222), (34816, 5120, 3555),
     (9216, 7168, 2448), (9216, 7168, 3378), (4096, 7168, 2175), (4096, 7168, 2427),
     (4096, 7168, 3720), (7168, 2048, 2211), (7168, 2048, 2640), (7168, 2048, 3828)]
-POINTS = STREAM_K_PAST_1024 + WHOLE_PAST_1024 + PAST_2048
+# (point, the old plan's ``fitted_tiles`` switches, the new one's); None: today's plan
+POINTS = ([(p, {"FITTED_MAX_M": 1024}, {"FITTED_STREAM_K_MAX_M": 2048})
+           for p in STREAM_K_PAST_1024]
+          + [(p, {"FITTED_MAX_M": 1024}, None) for p in WHOLE_PAST_1024]
+          + [(p, None, {"FITTED_MAX_M": 4096}) for p in PAST_2048])
 
 
 def fitted_with(switches: dict):
@@ -44,16 +48,13 @@ def fitted_with(switches: dict):
     return launch
 
 
-def plan_with_fitted(switches: dict, m: int, n: int, k: int) -> tuple:
+def plan_with_fitted(switches: dict | None, m: int, n: int, k: int) -> tuple:
+    """``plain_plan`` with ``fitted_launch`` under ``switches`` (None: today's plan)."""
+    if switches is None:
+        return large_m_plans.plain_plan(m, n, k)
     return plan_with(large_m_plans, "fitted_launch", fitted_with(switches), m, n, k)
 
 
-for index, (n, k, m) in select_shapes(list(enumerate(POINTS))):
-    if index >= len(STREAM_K_PAST_1024) + len(WHOLE_PAST_1024):
-        old = large_m_plans.plain_plan(m, n, k)
-        new = plan_with_fitted({"FITTED_MAX_M": 4096}, m, n, k)
-    else:
-        old = plan_with_fitted({"FITTED_MAX_M": 1024}, m, n, k)
-        new = (plan_with_fitted({"FITTED_STREAM_K_MAX_M": 2048}, m, n, k)
-               if index < len(STREAM_K_PAST_1024) else large_m_plans.plain_plan(m, n, k))
-    print_old_and_new_plans(n, k, m, old, new)
+for (n, k, m), old, new in select_shapes(POINTS):
+    print_old_and_new_plans(n, k, m, plan_with_fitted(old, m, n, k),
+                            plan_with_fitted(new, m, n, k))
