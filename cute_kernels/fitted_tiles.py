@@ -11,7 +11,10 @@ The model (``fitted_estimates``), in K loops of one 128-token tile: whole tiles 
 plus ``FITTED_PIECE_UNITS`` (its cut pieces' fix-up and the uneven finish), times the tile
 cost. Stream-K needs ``FITTED_STREAM_K_MIN_K_TILES`` k-tiles (at K = 2048 its fix-up is as
 long as a piece: 7168x2048 M = 300, stream-K 160 22.8 us against whole 160 16.6),
-``FITTED_STREAM_K_MIN_UNITS`` units a CTA and at most ``FITTED_STREAM_K_MAX_M`` tokens.
+``FITTED_STREAM_K_MIN_UNITS`` units a CTA and at most ``FITTED_STREAM_K_MAX_M`` tokens. Past
+that, where ``FITTED_HYBRID``, the data-parallel + stream-K hybrid on fitted widths costs its
+whole waves but the last one to two as whole tiles, the rest as stream-K (128 / 256-token
+tiles keep ``large_m_plans``' own rules for it).
 """
 
 from __future__ import annotations
@@ -94,8 +97,29 @@ FITTED_STEP = 16
 # pair) 36864x7168 M = 1136 818.2 / 772.7 / 848.0, M = 1560 1195.9 / 1096.5 / 1231.6;
 # 9216x7168 M = 1295 253.4 / 221.0 / 231.8; 4096x7168 M = 1560 133.5 / 124.8 / 134.0;
 # 34816x5120 M = 1100 562.2 / 508.0 / 585.7 (whole 224 502.1).
-FITTED_MAX_M = 2048
+# To 4096 tokens since session 68: ``tools/fitted_past_1024_probe.py`` points 40..55 (H200
+# 2026-12-04, session 68 call 2, graph us, permuted words, NVFP4 activations, two rounds alike;
+# plan with ``FITTED_MAX_M`` 2048 -> 4096 (cuBLAS bf16)): faster at 14 of 16 points, e.g.
+# 9216x7168 M = 2448 435.5 -> 383.7 (398.0); 36864x7168 M = 3339 2428.5 -> 2309.3 (2413.9);
+# 7168x18432 M = 3633 1370.1 -> 1298.2 (1289.4); 5120x17408 M = 3810 916.8 -> 873.6 (895.5);
+# 4096x7168 M = 3720 294.0 -> 277.7 (273.7); 7168x2048 M = 3828 153.7 -> 144.0 (149.7).
+# Slower at two, where the plan was stream-K: 7168x18432 M = 2988 (the 256-token hybrid 1035.8
+# -> whole 240 1093.6, cuBLAS 1069.3) and 4096x7168 M = 2175 (stream-K 128 165.0 -> whole 192
+# 167.8, 157.4); the model weighs neither of those plans past ``FITTED_STREAM_K_MAX_M``.
+FITTED_MAX_M = 4096
 FITTED_STREAM_K_MAX_M = 1024
+# The hybrid (whole tiles for all but the last one to two waves, stream-K on the rest) on
+# fitted widths past ``FITTED_STREAM_K_MAX_M``, where whole tiles fill three waves or more
+# (with fewer its stream-K part spans most of the tiles, as plain stream-K, whose estimates
+# ran short there) and K has ``FITTED_STREAM_K_MIN_K_TILES`` k-tiles.
+# ``tools/fitted_hybrid_probe.py`` (H200 2026-12-04, session 68 call 3, graph us, permuted
+# words, NVFP4 activations, two rounds alike; whole fitted tiles / the hybrid on them, cuBLAS
+# bf16): 5120x17408 M = 1931 176 (3.3 waves) 485.4 / 426.3 (426.1); 34816x5120 M = 1100 160
+# (14.4) 498.8 / 488.4 (520.1), M = 1825 240 (16.5) 863.1 / 846.9 (907.4); 36864x7168 M = 1295
+# 144 (19.6) 909.6 / 904.7 (922.7). Under three waves it lost: 5120x17408 M = 1560 176 (2.7)
+# 368.2 / 401.7, M = 1295 144 (2.7) 303.2 / 320.9, M = 1030 176 (1.8) 239.2 / 250.3.
+FITTED_HYBRID = False
+FITTED_HYBRID_MIN_WAVES = 3
 
 
 def token_tile_widths(m: int, step: int = FITTED_STEP) -> list[int]:
@@ -111,10 +135,11 @@ def token_tile_widths(m: int, step: int = FITTED_STEP) -> list[int]:
     return widths
 
 
-def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS,
-                     step: int = FITTED_STEP) -> dict:
-    """("whole" | "stream_k", tile_m) -> estimated time in K loops of one 128-token tile, for
-    ``token_tile_widths(m, step)`` (the module docstring's model)."""
+def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
+                     hybrid: bool = True) -> dict:
+    """("whole" | "stream_k" | "hybrid", tile_m) -> estimated time in K loops of one 128-token
+    tile, for ``token_tile_widths(m, step)`` (the module docstring's model; the hybrid where
+    ``hybrid`` and ``fitted_hybrid_fits``)."""
     k_tiles = k // TILE_K
     row_tiles = -(-n // TILE_N)
     est = {}
@@ -126,24 +151,37 @@ def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS,
         if (m <= FITTED_STREAM_K_MAX_M and k_tiles >= FITTED_STREAM_K_MIN_K_TILES
                 and per_cta >= FITTED_STREAM_K_MIN_UNITS):
             est[("stream_k", tile_m)] = (per_cta + FITTED_PIECE_UNITS) * cost
+        elif hybrid and tile_m not in (128, 256) and fitted_hybrid_fits(m, k, tiles, sms):
+            # the kernel's split (``_whole_tiles``): whole waves but the last one to two
+            streamed = tiles - (tiles // sms - 1) * sms
+            est[("hybrid", tile_m)] = ((tiles // sms - 1) * k_tiles + streamed * k_tiles / sms
+                                       + FITTED_PIECE_UNITS) * cost
     return est
+
+
+def fitted_hybrid_fits(m: int, k: int, tiles: int, sms: int = H200_SMS) -> bool:
+    """Whether ``fitted_estimates`` weighs the hybrid of ``tiles`` tiles (the comment on
+    ``FITTED_HYBRID``)."""
+    return (FITTED_HYBRID and m > FITTED_STREAM_K_MAX_M and tiles >= FITTED_HYBRID_MIN_WAVES * sms
+            and tiles % sms != 0 and k // TILE_K >= FITTED_STREAM_K_MIN_K_TILES)
 
 
 # asked on the fused op's host path at every call (``fused_fitted_route``): pure in its
 # integers, so memoized (~3.6 us of Python otherwise)
 @functools.lru_cache(maxsize=4096)
-def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP
-                  ) -> tuple[int, int, bool, bool] | None:
-    """``plain_plan``'s form (tile_m, 1, stream_k, False) of the launch with the least
-    ``fitted_estimates`` (widths in steps of ``step``) at ``FITTED_MIN_M``..``FITTED_MAX_M``
-    tokens where its tile is a fitted one (144..240 tokens); else None (the plan stays)."""
+def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
+                  hybrid: bool = True) -> tuple[int, int, bool, bool] | None:
+    """``plain_plan``'s form (tile_m, 1, stream_k, hybrid) of the launch with the least
+    ``fitted_estimates`` (widths in steps of ``step``, the hybrid where ``hybrid``) at
+    ``FITTED_MIN_M``..``FITTED_MAX_M`` tokens where its tile is a fitted one (144..240 tokens);
+    else None (the plan stays)."""
     if not FITTED_MIN_M <= m <= FITTED_MAX_M:
         return None
-    est = fitted_estimates(m, n, k, sms, step)
+    est = fitted_estimates(m, n, k, sms, step, hybrid)
     kind, tile_m = min(est, key=est.get)
     if tile_m in (128, 256):
         return None
-    return tile_m, 1, kind == "stream_k", False
+    return tile_m, 1, kind != "whole", kind == "hybrid"
 
 
 # The fused op (``nvfp4_gemm_swiglu_quant``) takes ``fitted_launch``'s tiles for its fused
@@ -174,6 +212,8 @@ FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
 FUSED_FITTED_STEP = 16
+# The fused op past 2048 tokens keeps its routes (unmeasured there on fitted tiles).
+FUSED_FITTED_MAX_M = 2048
 # bf16 activations (W4A16) too: ``tools/fused_vs_cublas_sweep.py`` (H200 2026-12-04, session 66
 # call 2, graph us, permuted words, two rounds; route / fitted tiles / the W4A16 pair):
 # 36864x7168 M = 300 270.7 / 229.0 / 233.2, M = 600 445.8 / 436.1 / 445.7; 9216x7168 M = 300
@@ -189,7 +229,10 @@ def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
     if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16) and m >= FUSED_FITTED_MIN_M
             and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
         return route, plan
-    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP)
+    if m > FUSED_FITTED_MAX_M:
+        return route, plan
+    # (the fused kernel's hybrid is unmeasured)
+    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=False)
     if fitted is None:
         return route, plan
     return ("stream_k", fitted[0]) if fitted[2] else ("whole", (fitted[0], 0))

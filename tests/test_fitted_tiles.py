@@ -139,13 +139,57 @@ FITTED_PAST_1024 = {
     (9216, 7168, 1613): (240, 1, False, False),    # 284.8 -> 267.7 (269.9)
     (4096, 7168, 1560): (208, 1, False, False),    # 126.6 -> 120.8 (117.0)
     (7168, 2048, 1828): (208, 1, False, False),    # 84.2 -> 72.8 (71.7)
+    # session 68 call 2, past 2048 tokens (``FITTED_MAX_M`` 2048 -> 4096)
+    (7168, 18432, 3633): (240, 1, False, False),   # 1370.1 -> 1298.2 (1289.4)
+    (5120, 17408, 2406): (192, 1, False, False),   # 565.8 -> 543.5 (566.0)
+    (5120, 17408, 3810): (240, 1, False, False),   # 916.8 -> 873.6 (895.5)
+    (36864, 7168, 3339): (240, 1, False, False),   # 2428.5 -> 2309.3 (2413.9)
+    (36864, 7168, 3852): (176, 1, False, False),   # 2772.7 -> 2705.1 (2836.1)
+    (34816, 5120, 3222): (240, 1, False, False),   # 1536.0 -> 1525.2 (1577.3)
+    (34816, 5120, 3555): (240, 1, False, False),   # 1655.0 -> 1638.8 (1758.8)
+    (9216, 7168, 2448): (224, 1, False, False),    # 435.5 -> 383.7 (398.0)
+    (9216, 7168, 3378): (160, 1, False, False),    # 591.1 -> 579.3 (567.6)
+    (4096, 7168, 2427): (208, 1, False, False),    # 188.9 -> 181.7 (175.0)
+    (4096, 7168, 3720): (240, 1, False, False),    # 294.0 -> 277.7 (273.7)
+    (7168, 2048, 2211): (160, 1, False, False),    # 89.1 -> 85.9 (85.3)
+    (7168, 2048, 2640): (240, 1, False, False),    # 110.2 -> 103.6 (103.4)
+    (7168, 2048, 3828): (240, 1, False, False),    # 153.7 -> 144.0 (149.7)
 }
 
 
-def test_fitted_launch_past_1024_takes_the_measured_whole_tiles():
+def test_fitted_launch_past_1024_takes_the_measured_whole_tiles(monkeypatch):
+    from cute_kernels import fitted_tiles
+
+    monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", False)
     for (n, k, m), plan in FITTED_PAST_1024.items():
-        assert fitted_launch(m, n, k) == plan, (n, k, m)
-        assert plain_plan(m, n, k) == plan, (n, k, m)
+        assert fitted_launch.__wrapped__(m, n, k) == plan, (n, k, m)
+        assert plain_plan.__wrapped__(m, n, k) == plan, (n, k, m)
+
+
+def test_fitted_hybrid_scope(monkeypatch):
+    """The hybrid on fitted widths (``FITTED_HYBRID``): past ``FITTED_STREAM_K_MAX_M`` tokens,
+    whole tiles filling three waves or more but not whole waves, 64 k-tiles or more; never the
+    fused op's (its hybrid is unmeasured: its whole tiles instead)."""
+    from cute_kernels import fitted_tiles
+    from cute_kernels.fitted_tiles import (FITTED_STREAM_K_MAX_M, fitted_estimates,
+                                           fused_fitted_route)
+
+    monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", True)
+    # 5120x17408 M = 1931: 440 tiles of 176 (3.3 waves; measured 485.4 -> 426.3 us), 640 of
+    # 128 (128 / 256-token tiles keep the plan's own hybrid rule); M = 1560: 360 tiles of 176
+    # (2.7 waves, the hybrid lost 368.2 -> 401.7)
+    hybrids = {t for kind, t in fitted_estimates(1931, 5120, 17408) if kind == "hybrid"}
+    assert 176 in hybrids and 128 not in hybrids and 256 not in hybrids
+    assert ("hybrid", 176) not in fitted_estimates(1560, 5120, 17408)
+    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(3828, 7168, 2048))  # K 2048
+    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(FITTED_STREAM_K_MAX_M,
+                                                                   36864, 7168))
+    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(1931, 5120, 17408,
+                                                                   hybrid=False))
+    assert fitted_launch.__wrapped__(1931, 5120, 17408) == (176, 1, True, True)
+    assert fused_fitted_route(1931, 5120, 17408, True, "stream_k", 256)[0] == "whole"
+    monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", False)
+    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(1931, 5120, 17408))
 
 
 def test_fitted_stream_k_stops_at_its_max_m(monkeypatch):

@@ -7,8 +7,9 @@ Points 0..23 (session 67 call 3): ``fitted_launch`` asked up to 2048 tokens with
 plan (whole fitted tiles alone past 1024 tokens) where it differs from session 66's: the six
 call 3 points whose stream-K pick became a whole one, then ten drawn from the 1025..2048-token
 points the rule changes. Points 40..55 (prepared for session 68): past 2048 tokens, the plan
-with ``FITTED_MAX_M`` at 4096 (whole tiles) against today's, drawn from the 2049..4096-token
-points it changes. One point per CUTE_KERNELS_BENCH_SHAPES index;
+with ``FITTED_MAX_M`` at 4096 (whole tiles) against session 67's, drawn from the 2049..4096-token
+points it changes. Points 56..67 (session 68 call 4): the hybrid on fitted widths
+(``FITTED_HYBRID``) against whole fitted tiles. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 from probe_inputs import plan_with, print_old_and_new_plans, replaced
@@ -33,11 +34,23 @@ PAST_2048 = [
     (36864, 7168, 3339), (36864, 7168, 3852), (34816, 5120, 3222), (34816, 5120, 3555),
     (9216, 7168, 2448), (9216, 7168, 3378), (4096, 7168, 2175), (4096, 7168, 2427),
     (4096, 7168, 3720), (7168, 2048, 2211), (7168, 2048, 2640), (7168, 2048, 3828)]
+# points 56..67 (session 68 call 4): the hybrid on fitted widths (``FITTED_HYBRID``) where it
+# changes the plan: eight drawn from the 1025..4096-token points it changes (seeded), and four
+# measured before on whole tiles: 7168x18432 M = 2988 (call 2: whole 240 1093.6 us, the
+# 256-token hybrid 1035.8), 36864x7168 M = 3852 and 9216x7168 M = 3378 (call 2), 5120x17408
+# M = 1667 (session 67: whole 192 392.2, the 256-token hybrid 398.4)
+HYBRID_PAST_1024 = [
+    (7168, 18432, 2988), (7168, 18432, 3927), (5120, 17408, 1667), (5120, 17408, 2635),
+    (5120, 17408, 3897), (36864, 7168, 1614), (36864, 7168, 3852), (34816, 5120, 1814),
+    (34816, 5120, 1900), (9216, 7168, 3378), (9216, 7168, 3226), (4096, 7168, 3564)]
+SESSION_67 = {"FITTED_MAX_M": 2048, "FITTED_HYBRID": False}
+WHOLE = {"FITTED_HYBRID": False}
 # (point, the old plan's ``fitted_tiles`` switches, the new one's); None: today's plan
-POINTS = ([(p, {"FITTED_MAX_M": 1024}, {"FITTED_STREAM_K_MAX_M": 2048})
+POINTS = ([(p, {"FITTED_MAX_M": 1024}, {"FITTED_STREAM_K_MAX_M": 2048, "FITTED_HYBRID": False})
            for p in STREAM_K_PAST_1024]
-          + [(p, {"FITTED_MAX_M": 1024}, None) for p in WHOLE_PAST_1024]
-          + [(p, None, {"FITTED_MAX_M": 4096}) for p in PAST_2048])
+          + [(p, {"FITTED_MAX_M": 1024}, SESSION_67) for p in WHOLE_PAST_1024]
+          + [(p, SESSION_67, {"FITTED_MAX_M": 4096, **WHOLE}) for p in PAST_2048]
+          + [(p, WHOLE, {"FITTED_HYBRID": True}) for p in HYBRID_PAST_1024])
 
 
 def fitted_with(switches: dict):

@@ -6,7 +6,8 @@ stream-K ("sk160", ...) of the fitted widths, and against the unfused pair ``nvf
 codes and scales are first compared with the route's (a difference is named: the fp32 sums in
 another order may round differently at boundaries). Permuted words, NVFP4 activations, graph
 us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
-compiles only. Points 15..19 (session 67): past 1024 tokens."""
+compiles only. Points 15..19 (session 67): past 1024 tokens (whole tiles alone there since
+session 68; session 67 measured stream-K too); 20..23 (session 68): past 2048 tokens."""
 
 import importlib
 
@@ -15,6 +16,7 @@ from probe_inputs import fused_routed, gate_up_words, print_variant_rounds, same
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.fitted_tiles import FITTED_STREAM_K_MAX_M
 
 SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 # (2I, K, M, fitted widths): issue 6's shapes where the pair's GEMM takes fitted tiles
@@ -31,13 +33,19 @@ POINTS += [(36864, 7168, 160, (160,)), (36864, 7168, 200, (224,)), (34816, 5120,
 # ``fitted_launch`` takes there when asked up to 2048 tokens
 POINTS += [(36864, 7168, 1136, (240,)), (34816, 5120, 1100, (160, 224)),
            (9216, 7168, 1295, (144,)), (4096, 7168, 1560, (208,)), (36864, 7168, 1560, (160,))]
+# session 68, points 20..23: past 2048 tokens (``FUSED_FITTED_MAX_M``), where the route keeps
+# its launch, the widths ``fitted_launch`` takes there (whole, as the plain GEMM does since
+# ``FITTED_MAX_M`` 4096: call 2 measured them faster than its old plans)
+POINTS += [(36864, 7168, 3339, (240,)), (34816, 5120, 3222, (240,)), (9216, 7168, 2448, (224,)),
+           (4096, 7168, 3720, (240,))]
 
 
 for two_i, k, m, widths in select_shapes(POINTS):
     answers = {}
     for t in widths:
         answers[f"w{t}"] = ("whole", (t, 0))
-        answers[f"sk{t}"] = ("stream_k", t)
+        if m <= FITTED_STREAM_K_MAX_M:  # (past it whole fitted tiles alone, since session 67)
+            answers[f"sk{t}"] = ("stream_k", t)
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     words = gate_up_words(two_i, k, True)
