@@ -12,9 +12,8 @@ plus ``FITTED_PIECE_UNITS`` (its cut pieces' fix-up and the uneven finish), time
 cost. Stream-K needs ``FITTED_STREAM_K_MIN_K_TILES`` k-tiles (at K = 2048 its fix-up is as
 long as a piece: 7168x2048 M = 300, stream-K 160 22.8 us against whole 160 16.6),
 ``FITTED_STREAM_K_MIN_UNITS`` units a CTA and at most ``FITTED_STREAM_K_MAX_M`` tokens. Past
-that, where ``FITTED_HYBRID``, the data-parallel + stream-K hybrid on fitted widths costs its
-whole waves but the last one to two as whole tiles, the rest as stream-K (128 / 256-token
-tiles keep ``large_m_plans``' own rules for it).
+that, the whole tiles the model picks take the data-parallel + stream-K hybrid where
+``fitted_hybrid_fits``.
 """
 
 from __future__ import annotations
@@ -120,6 +119,7 @@ FITTED_STREAM_K_MAX_M = 1024
 # 368.2 / 401.7, M = 1295 144 (2.7) 303.2 / 320.9, M = 1030 176 (1.8) 239.2 / 250.3.
 FITTED_HYBRID = False
 FITTED_HYBRID_MIN_WAVES = 3
+FITTED_HYBRID_MAX_FILL = 0.65
 
 
 def token_tile_widths(m: int, step: int = FITTED_STEP) -> list[int]:
@@ -135,11 +135,10 @@ def token_tile_widths(m: int, step: int = FITTED_STEP) -> list[int]:
     return widths
 
 
-def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
-                     hybrid: bool = True) -> dict:
-    """("whole" | "stream_k" | "hybrid", tile_m) -> estimated time in K loops of one 128-token
-    tile, for ``token_tile_widths(m, step)`` (the module docstring's model; the hybrid where
-    ``hybrid`` and ``fitted_hybrid_fits``)."""
+def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS,
+                     step: int = FITTED_STEP) -> dict:
+    """("whole" | "stream_k", tile_m) -> estimated time in K loops of one 128-token tile, for
+    ``token_tile_widths(m, step)`` (the module docstring's model)."""
     k_tiles = k // TILE_K
     row_tiles = -(-n // TILE_N)
     est = {}
@@ -151,19 +150,15 @@ def fitted_estimates(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FI
         if (m <= FITTED_STREAM_K_MAX_M and k_tiles >= FITTED_STREAM_K_MIN_K_TILES
                 and per_cta >= FITTED_STREAM_K_MIN_UNITS):
             est[("stream_k", tile_m)] = (per_cta + FITTED_PIECE_UNITS) * cost
-        elif hybrid and tile_m not in (128, 256) and fitted_hybrid_fits(m, k, tiles, sms):
-            # the kernel's split (``_whole_tiles``): whole waves but the last one to two
-            streamed = tiles - (tiles // sms - 1) * sms
-            est[("hybrid", tile_m)] = ((tiles // sms - 1) * k_tiles + streamed * k_tiles / sms
-                                       + FITTED_PIECE_UNITS) * cost
     return est
 
 
-def fitted_hybrid_fits(m: int, k: int, tiles: int, sms: int = H200_SMS) -> bool:
-    """Whether ``fitted_estimates`` weighs the hybrid of ``tiles`` tiles (the comment on
-    ``FITTED_HYBRID``)."""
+def fitted_hybrid_fits(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> bool:
+    """Whether whole ``tile_m``-token tiles take the hybrid (the comment on ``FITTED_HYBRID``)."""
+    tiles = -(-m // tile_m) * -(-n // TILE_N)
     return (FITTED_HYBRID and m > FITTED_STREAM_K_MAX_M and tiles >= FITTED_HYBRID_MIN_WAVES * sms
-            and tiles % sms != 0 and k // TILE_K >= FITTED_STREAM_K_MIN_K_TILES)
+            and 0 < tiles % sms <= FITTED_HYBRID_MAX_FILL * sms
+            and k // TILE_K >= FITTED_STREAM_K_MIN_K_TILES)
 
 
 # asked on the fused op's host path at every call (``fused_fitted_route``): pure in its
@@ -172,16 +167,18 @@ def fitted_hybrid_fits(m: int, k: int, tiles: int, sms: int = H200_SMS) -> bool:
 def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
                   hybrid: bool = True) -> tuple[int, int, bool, bool] | None:
     """``plain_plan``'s form (tile_m, 1, stream_k, hybrid) of the launch with the least
-    ``fitted_estimates`` (widths in steps of ``step``, the hybrid where ``hybrid``) at
-    ``FITTED_MIN_M``..``FITTED_MAX_M`` tokens where its tile is a fitted one (144..240 tokens);
-    else None (the plan stays)."""
+    ``fitted_estimates`` (widths in steps of ``step``) at ``FITTED_MIN_M``..``FITTED_MAX_M``
+    tokens where its tile is a fitted one (144..240 tokens), whole tiles in the hybrid where
+    ``hybrid`` and ``fitted_hybrid_fits``; else None (the plan stays)."""
     if not FITTED_MIN_M <= m <= FITTED_MAX_M:
         return None
-    est = fitted_estimates(m, n, k, sms, step, hybrid)
+    est = fitted_estimates(m, n, k, sms, step)
     kind, tile_m = min(est, key=est.get)
     if tile_m in (128, 256):
         return None
-    return tile_m, 1, kind != "whole", kind == "hybrid"
+    if kind == "whole" and hybrid and fitted_hybrid_fits(m, n, k, tile_m, sms):
+        return tile_m, 1, True, True
+    return tile_m, 1, kind == "stream_k", False
 
 
 # The fused op (``nvfp4_gemm_swiglu_quant``) takes ``fitted_launch``'s tiles for its fused

@@ -9,7 +9,8 @@ call 3 points whose stream-K pick became a whole one, then ten drawn from the 10
 points the rule changes. Points 40..55 (prepared for session 68): past 2048 tokens, the plan
 with ``FITTED_MAX_M`` at 4096 (whole tiles) against session 67's, drawn from the 2049..4096-token
 points it changes. Points 56..67 (session 68 call 4): the hybrid on fitted widths
-(``FITTED_HYBRID``) against whole fitted tiles. One point per CUTE_KERNELS_BENCH_SHAPES index;
+(``FITTED_HYBRID``) against whole fitted tiles, with the hybrid weighed in the model; 68..73
+(call 5): the rule as landed. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 from probe_inputs import plan_with, print_old_and_new_plans, replaced
@@ -43,6 +44,11 @@ HYBRID_PAST_1024 = [
     (7168, 18432, 2988), (7168, 18432, 3927), (5120, 17408, 1667), (5120, 17408, 2635),
     (5120, 17408, 3897), (36864, 7168, 1614), (36864, 7168, 3852), (34816, 5120, 1814),
     (34816, 5120, 1900), (9216, 7168, 3378), (9216, 7168, 3226), (4096, 7168, 3564)]
+# points 68..73 (session 68 call 5): the rule as landed (the model's whole pick in the hybrid
+# where its last wave is at most ``FITTED_HYBRID_MAX_FILL`` full), drawn from the points it
+# changes (seeded), last waves 52-64% full
+HYBRID_RULE = [(5120, 17408, 1906), (36864, 7168, 3210), (34816, 5120, 2330), (9216, 7168, 3345),
+               (4096, 7168, 3337), (7168, 18432, 3080)]
 SESSION_67 = {"FITTED_MAX_M": 2048, "FITTED_HYBRID": False}
 WHOLE = {"FITTED_HYBRID": False}
 # (point, the old plan's ``fitted_tiles`` switches, the new one's); None: today's plan
@@ -50,7 +56,7 @@ POINTS = ([(p, {"FITTED_MAX_M": 1024}, {"FITTED_STREAM_K_MAX_M": 2048, "FITTED_H
            for p in STREAM_K_PAST_1024]
           + [(p, {"FITTED_MAX_M": 1024}, SESSION_67) for p in WHOLE_PAST_1024]
           + [(p, SESSION_67, {"FITTED_MAX_M": 4096, **WHOLE}) for p in PAST_2048]
-          + [(p, WHOLE, {"FITTED_HYBRID": True}) for p in HYBRID_PAST_1024])
+          + [(p, WHOLE, {"FITTED_HYBRID": True}) for p in HYBRID_PAST_1024 + HYBRID_RULE])
 
 
 def fitted_with(switches: dict):
