@@ -107,17 +107,31 @@ FITTED_STEP = 16
 # 167.8, 157.4); the model weighs neither of those plans past ``FITTED_STREAM_K_MAX_M``.
 FITTED_MAX_M = 4096
 FITTED_STREAM_K_MAX_M = 1024
-# The hybrid (whole tiles for all but the last one to two waves, stream-K on the rest) on
-# fitted widths past ``FITTED_STREAM_K_MAX_M``, where whole tiles fill three waves or more
-# (with fewer its stream-K part spans most of the tiles, as plain stream-K, whose estimates
-# ran short there) and K has ``FITTED_STREAM_K_MIN_K_TILES`` k-tiles.
-# ``tools/fitted_hybrid_probe.py`` (H200 2026-12-04, session 68 call 3, graph us, permuted
-# words, NVFP4 activations, two rounds alike; whole fitted tiles / the hybrid on them, cuBLAS
-# bf16): 5120x17408 M = 1931 176 (3.3 waves) 485.4 / 426.3 (426.1); 34816x5120 M = 1100 160
-# (14.4) 498.8 / 488.4 (520.1), M = 1825 240 (16.5) 863.1 / 846.9 (907.4); 36864x7168 M = 1295
-# 144 (19.6) 909.6 / 904.7 (922.7). Under three waves it lost: 5120x17408 M = 1560 176 (2.7)
-# 368.2 / 401.7, M = 1295 144 (2.7) 303.2 / 320.9, M = 1030 176 (1.8) 239.2 / 250.3.
-FITTED_HYBRID = False
+# Past ``FITTED_STREAM_K_MAX_M`` tokens the model's whole fitted tiles take the hybrid (whole
+# tiles for all but the last one to two waves, stream-K on the rest, ``fitted_hybrid_fits``)
+# where they fill three waves or more, the last one at most ``FITTED_HYBRID_MAX_FILL`` full
+# (the fullest measured), on 64 k-tiles or more (``FITTED_STREAM_K_MIN_K_TILES``).
+# H200 2026-12-04, session 68, graph us, permuted words, NVFP4 activations, two rounds alike;
+# whole -> the hybrid on the same width (waves; cuBLAS bf16):
+# - ``tools/fitted_hybrid_probe.py`` (call 3): 5120x17408 M = 1931 176 (3.3) 485.4 -> 426.3
+#   (426.1); 34816x5120 M = 1100 160 (14.4) 498.8 -> 488.4 (520.1), M = 1825 240 (16.5) 863.1
+#   -> 846.9 (907.4); 36864x7168 M = 1295 144 (19.6) 909.6 -> 904.7 (922.7). Under three waves
+#   it lost: 5120x17408 M = 1560 176 (2.7) 368.2 -> 401.7, M = 1295 144 (2.7) 303.2 -> 320.9,
+#   M = 1030 176 (1.8) 239.2 -> 250.3.
+# - ``tools/fitted_past_1024_probe.py`` points 56..67 (call 4): 7168x18432 M = 2988 240 (5.5)
+#   1087.6 -> 1051.6 (1054.8); 36864x7168 M = 1614 240 (15.3) 1134.0 -> 1107.9 (1173.1);
+#   34816x5120 M = 1814 240 (16.5) 835.2 -> 821.7 (849.6), M = 1900 863.5 -> 847.0 (907.5);
+#   9216x7168 M = 3226 240 (7.6) 548.3 -> 537.8 (537.1); 4096x7168 M = 3564 240 (3.6) 279.2 ->
+#   268.2 (261.0). There the hybrid was weighed in the model, and where that moved the width
+#   it lost twice: 5120x17408 M = 3897 whole 256 918.8 -> hybrid 240 946.1; 36864x7168 M =
+#   3852 whole 176 2706.8 -> hybrid 240 2773.7 (and won or tied at four: 7168x18432 M = 3927,
+#   5120x17408 M = 1667 / 2635, 9216x7168 M = 3378). So the width stays the whole pick's.
+# - The rule as landed, points 68..73 (call 5; last waves 52-64% full): 5120x17408 M = 1906 160
+#   (3.6) 453.5 -> 440.3 (426.1); 9216x7168 M = 3345 240 (7.6) 556.3 -> 545.7 (561.2);
+#   4096x7168 M = 3337 176 (4.6) 261.8 -> 253.2 (253.3); 7168x18432 M = 3080 240 (5.5) 1096.1
+#   -> 1069.1 (1102.9); even at 36864x7168 M = 3210 240 (30.5) 2290.8 -> 2291.0 and 34816x5120
+#   M = 2330 240 (20.6) 1076.3 -> 1079.2: with many waves the last one is a small share.
+FITTED_HYBRID = True
 FITTED_HYBRID_MIN_WAVES = 3
 FITTED_HYBRID_MAX_FILL = 0.65
 
@@ -205,12 +219,17 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # M = 200 49.3 / 46.8 / 51.0 / 57.5, M = 545 102.9 / 104.4 / 106.3 / 165.4 (the one loss, 1.4%,
 # stream-K 144 for 192). The fused kernel on steps of 16 matches the reference at 144 / 176 /
 # 208 / 240 tokens (``tests/test_fitted_tiles.py``, same call).
+# Past 2048 tokens too (``FITTED_MAX_M``), whole tiles (never the hybrid: the fused kernel's is
+# unmeasured): ``tools/fused_fitted_probe.py`` points 20..23 (H200 2026-12-04, session 68 call
+# 4, graph us, two rounds alike; route (whole 256) / whole fitted / the pair, whose GEMM takes
+# fitted tiles there): 36864x7168 M = 3339 2416.1 / 2302.2 (240) / 2372.5; 9216x7168 M = 2448
+# 435.7 / 386.2 (224) / 396.5; 4096x7168 M = 3720 299.0 / 282.3 (240) / 289.8; slower at one,
+# still ahead of the pair: 34816x5120 M = 3222 1495.1 / 1512.8 (240) / 1585.2. On its old
+# routes the fused op lost to the pair at the other three.
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
 FUSED_FITTED_STEP = 16
-# The fused op past 2048 tokens keeps its routes (unmeasured there on fitted tiles).
-FUSED_FITTED_MAX_M = 2048
 # bf16 activations (W4A16) too: ``tools/fused_vs_cublas_sweep.py`` (H200 2026-12-04, session 66
 # call 2, graph us, permuted words, two rounds; route / fitted tiles / the W4A16 pair):
 # 36864x7168 M = 300 270.7 / 229.0 / 233.2, M = 600 445.8 / 436.1 / 445.7; 9216x7168 M = 300
@@ -225,8 +244,6 @@ def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
     "stream_k" route where the comment above takes them; else as given."""
     if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16) and m >= FUSED_FITTED_MIN_M
             and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
-        return route, plan
-    if m > FUSED_FITTED_MAX_M:
         return route, plan
     # (the fused kernel's hybrid is unmeasured)
     fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=False)

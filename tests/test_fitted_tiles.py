@@ -125,7 +125,8 @@ def test_fitted_launch_range():
 
 # Session 67 calls 3 and 4 (``tools/fitted_past_1024_probe.py``, H200 2026-12-04, graph us,
 # permuted words, NVFP4 activations): past 1024 tokens the plan takes whole fitted tiles, each
-# measured faster than session 66's plan (its time -> the pick's; cuBLAS bf16)
+# measured faster than session 66's plan (its time -> the pick's; cuBLAS bf16). Some of them
+# take the hybrid since session 68 (``FITTED_HYBRID_FASTER``); here it is off.
 FITTED_PAST_1024 = {
     (5120, 17408, 1030): (176, 1, False, False),   # 264.9 -> 238.8 (320.3)
     (5120, 17408, 1295): (224, 1, False, False),   # 342.1 -> 300.0 (287.5)
@@ -158,38 +159,61 @@ FITTED_PAST_1024 = {
 
 
 def test_fitted_launch_past_1024_takes_the_measured_whole_tiles(monkeypatch):
-    from cute_kernels import fitted_tiles
+    """(Whole tiles: the hybrid off, and no memoized launch taken or left behind.)"""
+    from cute_kernels import fitted_tiles, large_m_plans
 
     monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", False)
+    monkeypatch.setattr(large_m_plans, "fitted_launch", fitted_launch.__wrapped__)
     for (n, k, m), plan in FITTED_PAST_1024.items():
         assert fitted_launch.__wrapped__(m, n, k) == plan, (n, k, m)
         assert plain_plan.__wrapped__(m, n, k) == plan, (n, k, m)
 
 
-def test_fitted_hybrid_scope(monkeypatch):
-    """The hybrid on fitted widths (``FITTED_HYBRID``): past ``FITTED_STREAM_K_MAX_M`` tokens,
-    whole tiles filling three waves or more but not whole waves, 64 k-tiles or more; never the
-    fused op's (its hybrid is unmeasured: its whole tiles instead)."""
-    from cute_kernels import fitted_tiles
-    from cute_kernels.fitted_tiles import (FITTED_STREAM_K_MAX_M, fitted_estimates,
-                                           fused_fitted_route)
+# Session 68 calls 3..5 (``tools/fitted_hybrid_probe.py``, ``tools/fitted_past_1024_probe.py``,
+# H200 2026-12-04, graph us): the hybrid on the whole pick's width, each measured faster than
+# its whole tiles (whole -> hybrid, cuBLAS bf16)
+FITTED_HYBRID_FASTER = {
+    (5120, 17408, 1906): (160, 1, True, True),     # 453.5 -> 440.3 (426.1)
+    (34816, 5120, 1100): (160, 1, True, True),     # 498.8 -> 488.4 (520.1)
+    (34816, 5120, 1825): (240, 1, True, True),     # 863.1 -> 846.9 (907.4)
+    (34816, 5120, 1900): (240, 1, True, True),     # 863.5 -> 847.0 (907.5)
+    (36864, 7168, 1614): (240, 1, True, True),     # 1134.0 -> 1107.9 (1173.1)
+    (7168, 18432, 2988): (240, 1, True, True),     # 1087.6 -> 1051.6 (1054.8)
+    (7168, 18432, 3080): (240, 1, True, True),     # 1096.1 -> 1069.1 (1102.9)
+    (9216, 7168, 3226): (240, 1, True, True),      # 548.3 -> 537.8 (537.1)
+    (9216, 7168, 3345): (240, 1, True, True),      # 556.3 -> 545.7 (561.2)
+    (4096, 7168, 3337): (176, 1, True, True),      # 261.8 -> 253.2 (253.3)
+    (4096, 7168, 3564): (240, 1, True, True),      # 279.2 -> 268.2 (261.0)
+}
 
-    monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", True)
-    # 5120x17408 M = 1931: 440 tiles of 176 (3.3 waves; measured 485.4 -> 426.3 us), 640 of
-    # 128 (128 / 256-token tiles keep the plan's own hybrid rule); M = 1560: 360 tiles of 176
-    # (2.7 waves, the hybrid lost 368.2 -> 401.7)
-    hybrids = {t for kind, t in fitted_estimates(1931, 5120, 17408) if kind == "hybrid"}
-    assert 176 in hybrids and 128 not in hybrids and 256 not in hybrids
-    assert ("hybrid", 176) not in fitted_estimates(1560, 5120, 17408)
-    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(3828, 7168, 2048))  # K 2048
-    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(FITTED_STREAM_K_MAX_M,
-                                                                   36864, 7168))
-    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(1931, 5120, 17408,
-                                                                   hybrid=False))
-    assert fitted_launch.__wrapped__(1931, 5120, 17408) == (176, 1, True, True)
-    assert fused_fitted_route(1931, 5120, 17408, True, "stream_k", 256)[0] == "whole"
+
+def test_fitted_hybrid_takes_the_measured_hybrids():
+    for (n, k, m), plan in FITTED_HYBRID_FASTER.items():
+        assert fitted_launch(m, n, k) == plan, (n, k, m)
+        assert plain_plan(m, n, k) == plan, (n, k, m)
+
+
+def test_fitted_hybrid_scope(monkeypatch):
+    """The hybrid on the model's whole fitted pick (``FITTED_HYBRID``): past
+    ``FITTED_STREAM_K_MAX_M`` tokens, three waves or more, the last at most
+    ``FITTED_HYBRID_MAX_FILL`` full, 64 k-tiles or more; never the fused op's (its hybrid is
+    unmeasured: whole tiles)."""
+    from cute_kernels import fitted_tiles
+    from cute_kernels.fitted_tiles import fitted_hybrid_fits, fused_fitted_route
+
+    # 5120x17408 M = 1560: 360 tiles of 176 (2.7 waves; the hybrid lost 368.2 -> 401.7 us)
+    assert not fitted_hybrid_fits(1560, 5120, 17408, 176)
+    assert fitted_hybrid_fits(1931, 5120, 17408, 176)  # 440 tiles: 3.3 waves, the last 33%
+    assert not fitted_hybrid_fits(1931, 5120, 17408, 160)  # 520: the last wave 94% full
+    assert not fitted_hybrid_fits(3852, 36864, 7168, 176)  # 6336: 48 whole waves
+    assert not fitted_hybrid_fits(3828, 7168, 2048, 240)  # 32 k-tiles
+    assert not fitted_hybrid_fits(1024, 36864, 7168, 160)  # (``FITTED_STREAM_K_MAX_M``)
+    # the width stays the whole pick's (call 4: whole 176 2706.8 us, hybrid 240 2773.7)
+    assert fitted_launch(3852, 36864, 7168) == (176, 1, False, False)
+    assert fitted_launch.__wrapped__(1906, 5120, 17408, hybrid=False) == (160, 1, False, False)
+    assert fused_fitted_route(1906, 5120, 17408, True, "stream_k", 256) == ("whole", (160, 0))
     monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", False)
-    assert not any(kind == "hybrid" for kind, _ in fitted_estimates(1931, 5120, 17408))
+    assert fitted_launch.__wrapped__(1906, 5120, 17408) == (160, 1, False, False)
 
 
 def test_fitted_stream_k_stops_at_its_max_m(monkeypatch):
@@ -261,7 +285,8 @@ def test_fitted_tile_configs_agree(config, stream_k, hybrid, lanes):
 
 
 # Plans ``plain_plan`` gives: last tiles of 140 (300 in 160s), 164 (340 in 176s), 196 (420 in
-# 224s), 163 (515 in 176s), 113 (641 in 176s), 113 (257 in 144s), 177 (897 in 240s)
+# 224s), 163 (515 in 176s), 113 (641 in 176s), 113 (257 in 144s), 177 (897 in 240s); the
+# hybrid on 240-token tiles (2289 tokens: 10 tiles of 240 on 48 row tiles, 3.6 waves), 129
 FITTED_POINTS = [(6144, 2048, 300, (160, 1, False, False)),
                  (6144, 2048, 340, (176, 1, False, False)),
                  (6144, 2048, 420, (224, 1, False, False)),
@@ -269,7 +294,8 @@ FITTED_POINTS = [(6144, 2048, 300, (160, 1, False, False)),
                  (7168, 7168, 515, (176, 1, True, False)),
                  (7168, 7168, 641, (176, 1, False, False)),
                  (3072, 7168, 257, (144, 1, True, False)),
-                 (4096, 2048, 897, (240, 1, False, False))]
+                 (4096, 2048, 897, (240, 1, False, False)),
+                 (6144, 4096, 2289, (240, 1, True, True))]
 
 
 @pytest.mark.gpu
@@ -330,11 +356,17 @@ FUSED_FITTED_FASTEST = {
     (9216, 7168, 1295): ("whole", (144, 0)),   # 221.0 (stream-K 256 253.4; 231.8)
     (4096, 7168, 1560): ("whole", (208, 0)),   # 124.8 (stream-K 128 133.5; 134.0)
     (36864, 7168, 1560): ("whole", (160, 0)),  # 1096.5 (whole 256 1195.9; 1231.6)
+    # session 68 call 4, past 2048 tokens
+    (36864, 7168, 3339): ("whole", (240, 0)),  # 2302.2 (whole 256 2416.1; 2372.5)
+    (9216, 7168, 2448): ("whole", (224, 0)),   # 386.2 (whole 256 435.7; 396.5)
+    (4096, 7168, 3720): ("whole", (240, 0)),   # 282.3 (whole 256 299.0; 289.8)
 }
 # within 2% of the fastest: 9216x7168 M = 545 stream-K 144 104.4 (steps of 32: stream-K 192
 # 102.9; the pair 106.3); 34816x5120 M = 1100 whole 160 508.0 (whole 224 502.1; the route whole
-# 256 562.2; the pair 585.7)
-FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144), (34816, 5120, 1100): ("whole", (160, 0))}
+# 256 562.2; the pair 585.7). Slower than the route but ahead of the pair (session 68 call 4):
+# 34816x5120 M = 3222 whole 240 1512.8 (the route whole 256 1495.1; the pair 1585.2)
+FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144), (34816, 5120, 1100): ("whole", (160, 0)),
+                     (34816, 5120, 3222): ("whole", (240, 0))}
 
 
 def test_fused_fitted_route_takes_the_fastest_measured():
@@ -371,9 +403,12 @@ def test_fused_fitted_route_scope(monkeypatch):
     assert fused_fitted_route(300, 9216, 7168, True, "pieces", (128, 2)) == ("pieces", (128, 2))
     assert fused_fitted_route(1100, 1024, 7168, True, "stream_k", 128) == ("stream_k", 128)
     # past 1024 tokens whole tiles (session 67 call 3, ``tools/fused_fitted_probe.py``: 9216x7168
-    # M = 1295 route stream-K 256 253.4 -> whole 144 221.0, the pair 231.8), none past 2048
+    # M = 1295 route stream-K 256 253.4 -> whole 144 221.0, the pair 231.8), and past 2048
+    # (session 68 call 4; never the hybrid: ``test_fitted_hybrid_scope``)
     assert fused_fitted_route(1295, 9216, 7168, True, "stream_k", 256) == ("whole", (144, 0))
-    assert fused_fitted_route(2100, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
+    assert fused_fitted_route(2100, 9216, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
+    assert fused_fitted_route(FITTED_MAX_M + 1, 9216, 7168, True, "whole", (256, 0)) == (
+        "whole", (256, 0))
     monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)
 
