@@ -219,13 +219,16 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # M = 200 49.3 / 46.8 / 51.0 / 57.5, M = 545 102.9 / 104.4 / 106.3 / 165.4 (the one loss, 1.4%,
 # stream-K 144 for 192). The fused kernel on steps of 16 matches the reference at 144 / 176 /
 # 208 / 240 tokens (``tests/test_fitted_tiles.py``, same call).
-# Past 2048 tokens too (``FITTED_MAX_M``), whole tiles (never the hybrid: the fused kernel's is
-# unmeasured): ``tools/fused_fitted_probe.py`` points 20..23 (H200 2026-12-04, session 68 call
-# 4, graph us, two rounds alike; route (whole 256) / whole fitted / the pair, whose GEMM takes
-# fitted tiles there): 36864x7168 M = 3339 2416.1 / 2302.2 (240) / 2372.5; 9216x7168 M = 2448
-# 435.7 / 386.2 (224) / 396.5; 4096x7168 M = 3720 299.0 / 282.3 (240) / 289.8; slower at one,
-# still ahead of the pair: 34816x5120 M = 3222 1495.1 / 1512.8 (240) / 1585.2. On its old
-# routes the fused op lost to the pair at the other three.
+# Past 2048 tokens too (``FITTED_MAX_M``), whole tiles (the hybrid only where
+# ``FUSED_FITTED_HYBRID``): ``tools/fused_fitted_probe.py`` points 20..23 (H200 2026-12-04,
+# session 68 call 4, graph us, two rounds alike; route (whole 256) / whole fitted / the pair,
+# whose GEMM takes fitted tiles there): 36864x7168 M = 3339 2416.1 / 2302.2 (240) / 2372.5;
+# 9216x7168 M = 2448 435.7 / 386.2 (224) / 396.5; 4096x7168 M = 3720 299.0 / 282.3 (240) /
+# 289.8; slower at one, still ahead of the pair: 34816x5120 M = 3222 1495.1 / 1512.8 (240) /
+# 1585.2. On its old routes the fused op lost to the pair at the other three.
+# The hybrid where ``fitted_launch`` takes it (the route "hybrid"): unmeasured, off. Without it
+# the pair may pass the fused op where its GEMM takes the hybrid (~2-4% faster, above).
+FUSED_FITTED_HYBRID = False
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
@@ -241,12 +244,14 @@ FUSED_FITTED_W4A16 = True
 def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
                        ) -> tuple[str, object]:
     """The fused op's (route, plan) with ``fitted_launch``'s tiles in place of a "whole" or
-    "stream_k" route where the comment above takes them; else as given."""
+    "stream_k" route where the comment above takes them ("hybrid", tile_m where
+    ``FUSED_FITTED_HYBRID`` and it takes the hybrid); else as given."""
     if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16) and m >= FUSED_FITTED_MIN_M
             and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
         return route, plan
-    # (the fused kernel's hybrid is unmeasured)
-    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=False)
+    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=FUSED_FITTED_HYBRID)
     if fitted is None:
         return route, plan
+    if fitted[3]:
+        return "hybrid", fitted[0]
     return ("stream_k", fitted[0]) if fitted[2] else ("whole", (fitted[0], 0))

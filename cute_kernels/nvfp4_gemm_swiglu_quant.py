@@ -577,7 +577,8 @@ PIECES_PDL_MIN_TILE_M = 64
 
 def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, bool, dict]:
     """(config, stream_k, ``launch_large_m`` options) of the fused kernel's ``large_m_route``
-    routes: "whole", "stream_k" (``fused_stream_k_options``), "narrow" (the plain GEMM's
+    routes: "whole", "stream_k" (``fused_stream_k_options``), "hybrid" (``fused_fitted_route``'s
+    data-parallel + stream-K hybrid on fitted tiles), "narrow" (the plain GEMM's
     launch, with its CTAs per SM and K groups) and "pieces" (plan (tile_m, splits): stream-K
     on tiles x splits CTAs, the plain GEMM's split-K launch; two pieces of 128-token tiles as
     cluster pairs, ``pieces_pair``; on tiles of ``PIECES_PDL_MIN_TILE_M`` tokens or more
@@ -595,6 +596,8 @@ def route_launch(route: str, plan, m: int, two_i: int, k: int) -> tuple[tuple, b
         return (tile_m, 0), not pair, options
     if route == "narrow":
         return (plan, 0), True, plain_launch_options(m, two_i, k, plan, True)
+    if route == "hybrid":  # (plan: tile_m; whole tiles but the last one to two waves)
+        return (plan, 0), True, {"hybrid": True}
     assert route == "stream_k", route
     return (plan, 0), True, fused_stream_k_options(m, two_i, k, plan)
 

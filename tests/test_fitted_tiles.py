@@ -33,16 +33,17 @@ def test_staged_epilogue_parts_divide_the_fitted_tiles():
         assert NVFP4GemmLargeM(7168, 2048, cutlass.Float32, tile_m)._epilogue_tokens() == 16
 
 
-@pytest.mark.parametrize("tile_m,stream_k,quantizers", [(144, True, 0), (208, False, 3)])
-def test_fused_kernel_on_steps_of_16_compiles_for_sm90a(tile_m, stream_k, quantizers):
-    """The fused kernel on fitted tiles in steps of 16 (``FUSED_FITTED_STEP``), stream-K, and
-    whole tiles with the quantizer warps."""
+@pytest.mark.parametrize("tile_m,stream_k,hybrid,quantizers", [
+    (144, True, False, 0), (208, False, False, 3), (240, True, True, 0)])
+def test_fused_kernel_on_steps_of_16_compiles_for_sm90a(tile_m, stream_k, hybrid, quantizers):
+    """The fused kernel on fitted tiles in steps of 16 (``FUSED_FITTED_STEP``), stream-K,
+    whole tiles with the quantizer warps, and the hybrid (``FUSED_FITTED_HYBRID``)."""
     from cute_kernels.k_order import KOrder
     from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
                                                    compile_nvfp4_gemm_swiglu_quant_large_m)
 
     assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 2048, 7168, tile_m, 0,
-                        H200_SMS, stream_k, False, int(KOrder.PERMUTED), 1, 1, quantizers)
+                        H200_SMS, stream_k, hybrid, int(KOrder.PERMUTED), 1, 1, quantizers)
     with pytest.raises(AssertionError):
         NVFP4GemmSwigluQuantLargeM(2048, 7168, 200)
 
@@ -216,6 +217,24 @@ def test_fitted_hybrid_scope(monkeypatch):
     assert fitted_launch.__wrapped__(1906, 5120, 17408) == (160, 1, False, False)
 
 
+def test_fused_fitted_hybrid_route(monkeypatch):
+    """``FUSED_FITTED_HYBRID`` (off until measured): the route "hybrid" on the fitted tile
+    where ``fitted_launch`` takes the hybrid, launched as the fused kernel's hybrid."""
+    import importlib
+
+    from cute_kernels import fitted_tiles
+    from cute_kernels.fitted_tiles import fused_fitted_route
+
+    swiglu = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+    assert fused_fitted_route(3564, 4096, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_HYBRID", True)
+    assert fused_fitted_route(3564, 4096, 7168, True, "whole", (256, 0)) == ("hybrid", 240)
+    assert fused_fitted_route(3720, 4096, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
+    launch = swiglu.large_m_launch(3564, 4096, 7168, True, torch.int32)
+    assert (launch.route, launch.config, launch.stream_k) == ("hybrid", (240, 0), True)
+    assert launch.options == {"hybrid": True}
+
+
 def test_fitted_stream_k_stops_at_its_max_m(monkeypatch):
     """Past ``FITTED_STREAM_K_MAX_M`` tokens whole tiles alone: stream-K 240 lost at 7168x18432
     M = 1136 (386 -> 459 us, call 3), where whole 128-token tiles fill their waves and stay."""
@@ -314,19 +333,22 @@ def test_fitted_plans_w4a16_match_fp64_reference(n, k, m):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tile_m,stream_k,quantizers", [
-    (160, False, 3), (192, True, 0), (224, False, 0), (144, True, 0), (208, False, 3),
-    (240, True, 0), (176, False, 0)])
-def test_fused_kernel_on_fitted_tiles_matches_reference(tile_m, stream_k, quantizers):
+@pytest.mark.parametrize("config,stream_k,hybrid,quantizers", [
+    ((160, 0), False, False, 3), ((192, 0), True, False, 0), ((224, 0), False, False, 0),
+    ((144, 0), True, False, 0), ((208, 0), False, False, 3), ((240, 0), True, False, 0),
+    ((176, 0), False, False, 0), ((176, 0, 5), True, True, 0), ((240, 0, 6), True, True, 3)])
+def test_fused_kernel_on_fitted_tiles_matches_reference(config, stream_k, hybrid, quantizers):
     """The fused kernel (``NVFP4GemmSwigluQuantLargeM``) on the fitted widths
-    (``fused_fitted_route``'s launches; steps of 16 since session 66, not yet taken): 4096x7168
-    gate_up at 300 tokens (last tiles of 140, 108, 76, 12, 92, 60 and 124 tokens), packed
-    bytes, codes and scales against the reference."""
+    (``fused_fitted_route``'s launches; steps of 16 since session 66): 4096x7168 gate_up at 300
+    tokens (last tiles of 140, 108, 76, 12, 92, 60 and 124 tokens), packed bytes, codes and
+    scales against the reference; the hybrid (the route "hybrid", ``FUSED_FITTED_HYBRID``) on
+    shrunk grids: 32 tiles of 176 on 5 CTAs (25 whole, 7 in stream-K), 32 of 240 on 6 (24
+    whole, 8 in stream-K)."""
     from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
 
     a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(300, 2048, 7168, True)
-    out, out_sf = fused_tests._run_large_m(a, a_sf, w, w_sf, alpha, g_out, (tile_m, 0),
-                                           stream_k, quantizers=quantizers)
+    out, out_sf = fused_tests._run_large_m(a, a_sf, w, w_sf, alpha, g_out, config, stream_k,
+                                           hybrid, quantizers=quantizers)
     fused_tests._check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
 
 

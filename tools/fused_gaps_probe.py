@@ -8,7 +8,8 @@ route ("route") against the fused kernel forced onto other launches, the unfused
   3)), 8% on bf16 ones (27.7 / 25.6, session 66);
 - 4096x7168 M = 1100, bf16 activations: 0.8% behind (101.5 / 100.7, session 68 call 2; whole
   144);
-- 1024x7168 M = 1100 / 2100, bf16 activations: 0.81x / 0.83x (session 66; stream-K 128).
+- 1024x7168 M = 1100 / 2100, bf16 activations: 0.81x / 0.83x (session 66; stream-K 128);
+- points 6..10: the fused kernel's hybrid on fitted tiles, where the pair's GEMM takes it.
 Each forced launch's codes and scales are first compared with the route's (a difference is
 named: the fp32 sums in another order may round differently at boundaries); one that raises is
 named and left out. Permuted words, graph us in two rounds. One point per
@@ -35,6 +36,13 @@ POINTS = [(9216, 7168, 600, True, {"w128": ("whole", (128, 0)), **FITTED_160_208
           (4096, 7168, 1100, False, {"sk144": ("stream_k", 144), "sk128": ("stream_k", 128),
                                      "w128": ("whole", (128, 0)), "w160": ("whole", (160, 0))}),
           (1024, 7168, 1100, False, SMALL_WEIGHT), (1024, 7168, 2100, False, SMALL_WEIGHT)]
+# points 6..10: where ``nvfp4_gemm`` takes the hybrid on fitted tiles (``FITTED_HYBRID``, 2-4%
+# faster than whole ones in session 68) the pair may pass the fused op on whole ones; the
+# fused kernel's hybrid there (the route "hybrid", ``FUSED_FITTED_HYBRID``)
+POINTS += [(two_i, k, m, a_fp4, {"hy240": ("hybrid", 240)})
+           for two_i, k, m, a_fp4 in ((4096, 7168, 3564, True), (9216, 7168, 3226, True),
+                                      (36864, 7168, 1614, True), (34816, 5120, 1900, True),
+                                      (4096, 7168, 3564, False))]
 
 
 for two_i, k, m, a_fp4, answers in select_shapes(POINTS):
