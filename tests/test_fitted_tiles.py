@@ -197,8 +197,8 @@ def test_fitted_hybrid_takes_the_measured_hybrids():
 def test_fitted_hybrid_scope(monkeypatch):
     """The hybrid on the model's whole fitted pick (``FITTED_HYBRID``): past
     ``FITTED_STREAM_K_MAX_M`` tokens, three waves or more, the last at most
-    ``FITTED_HYBRID_MAX_FILL`` full, 64 k-tiles or more; never the fused op's (its hybrid is
-    unmeasured: whole tiles)."""
+    ``FITTED_HYBRID_MAX_FILL`` full, 64 k-tiles or more; the fused op's whole tiles instead
+    unless ``FUSED_FITTED_HYBRID`` (its hybrid is unmeasured)."""
     from cute_kernels import fitted_tiles
     from cute_kernels.fitted_tiles import fitted_hybrid_fits, fused_fitted_route
 
@@ -426,7 +426,7 @@ def test_fused_fitted_route_scope(monkeypatch):
     assert fused_fitted_route(1100, 1024, 7168, True, "stream_k", 128) == ("stream_k", 128)
     # past 1024 tokens whole tiles (session 67 call 3, ``tools/fused_fitted_probe.py``: 9216x7168
     # M = 1295 route stream-K 256 253.4 -> whole 144 221.0, the pair 231.8), and past 2048
-    # (session 68 call 4; never the hybrid: ``test_fitted_hybrid_scope``)
+    # (session 68 call 4; the hybrid only with ``FUSED_FITTED_HYBRID``)
     assert fused_fitted_route(1295, 9216, 7168, True, "stream_k", 256) == ("whole", (144, 0))
     assert fused_fitted_route(2100, 9216, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
     assert fused_fitted_route(FITTED_MAX_M + 1, 9216, 7168, True, "whole", (256, 0)) == (
