@@ -325,10 +325,13 @@ def test_fitted_plans_match_fp64_reference(n, k, m, plan):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n, k, m", [(6144, 2048, 300), (3072, 7168, 300), (3072, 7168, 320)])
-def test_fitted_plans_w4a16_match_fp64_reference(n, k, m):
-    """bf16 activations (320 tokens: whole tiles, read in place where the order allows)."""
-    assert plain_plan(m, n, k)[0] == 160
+@pytest.mark.parametrize("n, k, m, plan", [
+    (6144, 2048, 300, (160, 1, False, False)), (3072, 7168, 300, (160, 1, True, False)),
+    (3072, 7168, 320, (160, 1, True, False)), (6144, 4096, 2289, (240, 1, True, True))])
+def test_fitted_plans_w4a16_match_fp64_reference(n, k, m, plan):
+    """bf16 activations on fitted plans: whole and stream-K 160 (320 tokens: no partial tile,
+    read in place where the order allows), the hybrid on 240 (2289 tokens)."""
+    assert plain_plan(m, n, k) == plan
     _assert_nvfp4_words_and_bytes_match_fp64(m, n, k, fp4_a=False)
 
 
