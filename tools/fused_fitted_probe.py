@@ -3,22 +3,20 @@ its route ("route") against the fused kernel forced onto whole tiles ("w160", ..
 stream-K ("sk160", ...) of the fitted widths, and against the unfused pair ``nvfp4_gemm`` +
 ``silu_mul_nvfp4_quant`` ("pair", whose GEMM takes the fitted tiles since session 65: at
 36864x7168 M = 300 215 us against the fused op's ~261 in session 63). Each forced launch's
-codes and scales are first compared with the route's (a difference is named: the fp32 sums in
-another order may round differently at boundaries). Permuted words, NVFP4 activations, graph
+codes and scales are first compared with the route's (``probe_inputs.fused_route_and_answers``:
+a difference is named). Permuted words, NVFP4 activations, graph
 us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1``
 compiles only. Points 15..19 (session 67): past 1024 tokens (whole tiles alone there since
 session 68; session 67 measured stream-K too); 20..23 (session 68): past 2048 tokens."""
 
-import importlib
-
 import torch
-from probe_inputs import fused_routed, gate_up_words, print_variant_rounds, same_bits, unfused_pair
+from probe_inputs import (fused_route_and_answers, gate_up_words, print_variant_rounds,
+                          unfused_pair)
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.fitted_tiles import FITTED_STREAM_K_MAX_M
 
-SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 # (2I, K, M, fitted widths): issue 6's shapes where the pair's GEMM takes fitted tiles
 POINTS = [(36864, 7168, 300, (160,)), (34816, 5120, 300, (160,)), (9216, 7168, 300, (160,)),
           (4096, 7168, 600, (160, 224)), (36864, 7168, 800, (160,)),
@@ -49,16 +47,6 @@ for two_i, k, m, widths in select_shapes(POINTS):
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
     words = gate_up_words(two_i, k, True)
-    want = fused_routed(a, a_sf, words[0])
-    if not warm_only():
-        launch = SWIGLU.large_m_launch(m, two_i, k, True, torch.int32)
-        print(f"fused {two_i}x{k} M={m}: route {launch.route} {launch.plan}", flush=True)
-    for name, answer in answers.items():
-        got = fused_routed(a, a_sf, words[0], answer)
-        if not same_bits(got, want) and not warm_only():
-            print(f"  {name}: codes or scales differ from the route's", flush=True)
-    variants = {"route": (words, lambda w: fused_routed(a, a_sf, w))}
-    variants.update({name: (words, lambda w, answer=answer: fused_routed(a, a_sf, w, answer))
-                     for name, answer in answers.items()})
+    variants = fused_route_and_answers(two_i, k, a, a_sf, words, answers)
     variants["pair"] = (words, unfused_pair(a, a_sf, two_i))
     print_variant_rounds(f"  {two_i}x{k} M={m}", variants)

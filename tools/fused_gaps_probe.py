@@ -10,21 +10,17 @@ route ("route") against the fused kernel forced onto other launches, the unfused
   144);
 - 1024x7168 M = 1100 / 2100, bf16 activations: 0.81x / 0.83x (session 66; stream-K 128);
 - points 6..10: the fused kernel's hybrid on fitted tiles, where the pair's GEMM takes it.
-Each forced launch's codes and scales are first compared with the route's (a difference is
-named: the fp32 sums in another order may round differently at boundaries); one that raises is
-named and left out. Permuted words, graph us in two rounds. One point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
-
-import importlib
+Each forced launch's codes and scales are first compared with the route's, and one that the
+op refuses is named and left out (``probe_inputs.fused_route_and_answers``). Permuted words,
+graph us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import (bf16_weight_rotation, cublas_silu, fused_routed, gate_up_words,
-                          print_variant_rounds, same_bits, unfused_pair)
+from probe_inputs import (bf16_weight_rotation, cublas_silu, fused_route_and_answers,
+                          gate_up_words, print_variant_rounds, unfused_pair)
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import select_shapes, warm_only
-
-SWIGLU = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+from cute_kernels.bench.timing import select_shapes
 FITTED_160_208 = {"w160": ("whole", (160, 0)), "sk160": ("stream_k", 160),
                   "w208": ("whole", (208, 0)), "sk208": ("stream_k", 208)}
 SMALL_WEIGHT = {"sk128": ("stream_k", 128), "w128": ("whole", (128, 0)),
@@ -49,21 +45,7 @@ for two_i, k, m, a_fp4, answers in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x, 100.0) if a_fp4 else (x, None)
     words = gate_up_words(two_i, k, True)
-    want = fused_routed(a, a_sf, words[0])
-    if not warm_only():
-        launch = SWIGLU.large_m_launch(m, two_i, k, a_fp4, torch.int32)
-        print(f"fused {two_i}x{k} M={m} {'fp4' if a_fp4 else 'bf16'} activations: route "
-              f"{launch.route} {launch.plan}", flush=True)
-    variants = {"route": (words, lambda w: fused_routed(a, a_sf, w))}
-    for name, answer in answers.items():
-        try:
-            got = fused_routed(a, a_sf, words[0], answer)
-        except (ValueError, NotImplementedError) as error:
-            print(f"  {name}: {error}", flush=True)
-            continue
-        if not same_bits(got, want) and not warm_only():
-            print(f"  {name}: codes or scales differ from the route's", flush=True)
-        variants[name] = (words, lambda w, answer=answer: fused_routed(a, a_sf, w, answer))
+    variants = fused_route_and_answers(two_i, k, a, a_sf, words, answers)
     variants["pair"] = (words, unfused_pair(a, a_sf, two_i))
     variants["cublas_silu"] = (bf16_weight_rotation(two_i, k), lambda w: cublas_silu(x, w))
     print_variant_rounds(f"  {two_i}x{k} M={m}", variants)

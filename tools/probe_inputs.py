@@ -205,6 +205,32 @@ def fused_routed(a, a_sf, w, answer=None):
         return nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], 0.5, 30.0)
 
 
+def fused_route_and_answers(two_i: int, k: int, a, a_sf, words: list, answers: dict) -> dict:
+    """``print_variant_rounds``' variants of the fused op on gate_up copies ``words`` of a
+    2I x K weight: its route ("route", printed first) and each of ``answers`` (name ->
+    (route, plan)) forced, the forced launches' codes and scales first compared with the
+    route's (a difference is named: the fp32 sums in another order may round differently at
+    boundaries); an answer the op refuses is named and left out."""
+    m = a.shape[0]
+    want = fused_routed(a, a_sf, words[0])
+    if not warm_only():
+        swiglu = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+        launch = swiglu.large_m_launch(m, two_i, k, a_sf is not None, torch.int32)
+        kind = "" if a_sf is not None else " (bf16 activations)"
+        print(f"fused {two_i}x{k} M={m}{kind}: route {launch.route} {launch.plan}", flush=True)
+    variants = {"route": (words, lambda w: fused_routed(a, a_sf, w))}
+    for name, answer in answers.items():
+        try:
+            got = fused_routed(a, a_sf, words[0], answer)
+        except (ValueError, NotImplementedError) as error:
+            print(f"  {name}: {error}", flush=True)
+            continue
+        if not same_bits(got, want) and not warm_only():
+            print(f"  {name}: codes or scales differ from the route's", flush=True)
+        variants[name] = (words, lambda w, answer=answer: fused_routed(a, a_sf, w, answer))
+    return variants
+
+
 def public_fused(routed: list):
     """``fused(w, switches, a, a_sf)``: the public fused op on gate_up copy ``w`` (alpha 0.5,
     out_global_scale 30) with ``routing(switches, routed)``; its (codes, scales)."""
