@@ -51,7 +51,7 @@ HYBRID_RULE = [(5120, 17408, 1906), (36864, 7168, 3210), (34816, 5120, 2330), (9
                (4096, 7168, 3337), (7168, 18432, 3080)]
 SESSION_67 = {"FITTED_MAX_M": 2048, "FITTED_HYBRID": False}
 WHOLE = {"FITTED_HYBRID": False}
-# (point, the old plan's ``fitted_tiles`` switches, the new one's); None: today's plan
+# (point, the old plan's ``fitted_tiles`` switches, the new one's)
 POINTS = ([(p, {"FITTED_MAX_M": 1024}, {"FITTED_STREAM_K_MAX_M": 2048, "FITTED_HYBRID": False})
            for p in STREAM_K_PAST_1024]
           + [(p, {"FITTED_MAX_M": 1024}, SESSION_67) for p in WHOLE_PAST_1024]
@@ -67,10 +67,8 @@ def fitted_with(switches: dict):
     return launch
 
 
-def plan_with_fitted(switches: dict | None, m: int, n: int, k: int) -> tuple:
-    """``plain_plan`` with ``fitted_launch`` under ``switches`` (None: today's plan)."""
-    if switches is None:
-        return large_m_plans.plain_plan(m, n, k)
+def plan_with_fitted(switches: dict, m: int, n: int, k: int) -> tuple:
+    """``plain_plan`` with ``fitted_launch`` under ``switches``."""
     return plan_with(large_m_plans, "fitted_launch", fitted_with(switches), m, n, k)
 
 
