@@ -179,15 +179,23 @@ def fitted_hybrid_fits(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS)
 # integers, so memoized (~3.6 us of Python otherwise)
 @functools.lru_cache(maxsize=4096)
 def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
-                  hybrid: bool = True) -> tuple[int, int, bool, bool] | None:
+                  hybrid: bool = True, whole_128_waves: int = 0
+                  ) -> tuple[int, int, bool, bool] | None:
     """``plain_plan``'s form (tile_m, 1, stream_k, hybrid) of the launch with the least
     ``fitted_estimates`` (widths in steps of ``step``) at ``FITTED_MIN_M``..``FITTED_MAX_M``
     tokens where its tile is a fitted one (144..240 tokens), whole tiles in the hybrid where
-    ``hybrid`` and ``fitted_hybrid_fits``; else None (the plan stays)."""
+    ``hybrid`` and ``fitted_hybrid_fits``; else None (the plan stays). Where
+    ``whole_128_waves`` and the least is whole 128-token tiles filling that many waves or
+    more, the least among the fitted tiles instead (the fused kernel's,
+    ``FUSED_WHOLE_128_MIN_WAVES``)."""
     if not FITTED_MIN_M <= m <= FITTED_MAX_M:
         return None
     est = fitted_estimates(m, n, k, sms, step)
     kind, tile_m = min(est, key=est.get)
+    fitted = [pick for pick in est if pick[1] not in (128, 256)]
+    if ((kind, tile_m) == ("whole", 128) and whole_128_waves and fitted
+            and -(-m // 128) * -(-n // TILE_N) >= whole_128_waves * sms):
+        kind, tile_m = min(fitted, key=est.get)
     if tile_m in (128, 256):
         return None
     if kind == "whole" and hybrid and fitted_hybrid_fits(m, n, k, tile_m, sms):
@@ -228,7 +236,30 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # 1585.2. On its old routes the fused op lost to the pair at the other three.
 # The hybrid where ``fitted_launch`` takes it (the route "hybrid"): unmeasured, off. Without it
 # the pair may pass the fused op where its GEMM takes the hybrid (~2-4% faster, above).
-FUSED_FITTED_HYBRID = False
+# Measured (session 69, ``tools/fused_gaps_probe.py``, H200 2026-12-04, graph us, permuted
+# words, two rounds alike; whole fitted / hybrid / the pair, whose GEMM takes the hybrid):
+# 4096x7168 M = 3564 280.3 / 272.0 / 277.7 (bf16 activations 306.5 / 299.6 / 306.1);
+# 9216x7168 M = 3226 556.1 / 544.0 / 552.6; 36864x7168 M = 1614 1124.3 / 1098.1 / 1135.4,
+# M = 3339 2273.4 / 2267.6 / 2336.1; 34816x5120 M = 1900 859.4 / 844.2 / 885.8, M = 1100
+# 509.7 / 496.4 / 506.8, M = 2330 1068.4 / 1065.1 / 1115.3: faster at all eight, and ahead of
+# the pair.
+FUSED_FITTED_HYBRID = True
+# The fused kernel's whole 128-token tiles lost to the model's best fitted launch where
+# they filled 2.7 and 3.8 waves, where the plain GEMM's did not (each wave's SwiGLU and
+# quantization epilogue is exposed): 9216x7168 (session 69 calls 2 and 3, graph us; whole
+# 128 / the model's best fitted launch / the fastest / the pair): M = 600 116.7 / stream-K 160
+# 112.4 / stream-K 208 109.6 / 115.4; M = 640 117.7 / stream-K 160 114.6 / same / 116.4;
+# M = 820 154.0 / whole 176 151.0 / stream-K 208 142.5 / 152.2; M = 880 155.9 / whole 176
+# 152.8 / same / 153.9. So the fused op takes the best fitted launch there from
+# FUSED_WHOLE_128_MIN_WAVES waves (``fitted_launch``'s ``whole_128_waves``) on K of
+# FUSED_WHOLE_128_K_TILES k-tiles (4096..7168). Call 4 (the route before -> the rule; the
+# pair): 9216x7168 M = 890 156.6 -> stream-K 224 152.8 (154.5), M = 1130 216.1 (whole 256) ->
+# whole 240 204.2 (194.0), M = 1380 253.7 (stream-K 256) -> whole 160 237.1 (233.7); 6144x4096
+# M = 1300 94.1 -> whole 176 91.9 (94.9). Outside that K it lost: 5120x17408 M = 1600 379.7 ->
+# whole 192 399.9, 7168x18432 M = 850 297.7 -> stream-K 176 321.8, 7168x2048 M = 800 40.2 ->
+# whole 208 41.5 (32 k-tiles, whole 128 filling 99% of three waves).
+FUSED_WHOLE_128_MIN_WAVES = 2
+FUSED_WHOLE_128_K_TILES = (64, 112)
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
@@ -249,7 +280,10 @@ def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
     if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16) and m >= FUSED_FITTED_MIN_M
             and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
         return route, plan
-    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=FUSED_FITTED_HYBRID)
+    low, high = FUSED_WHOLE_128_K_TILES
+    fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=FUSED_FITTED_HYBRID,
+                           whole_128_waves=(FUSED_WHOLE_128_MIN_WAVES
+                                            if low <= k // TILE_K <= high else 0))
     if fitted is None:
         return route, plan
     if fitted[3]:

@@ -197,8 +197,8 @@ def test_fitted_hybrid_takes_the_measured_hybrids():
 def test_fitted_hybrid_scope(monkeypatch):
     """The hybrid on the model's whole fitted pick (``FITTED_HYBRID``): past
     ``FITTED_STREAM_K_MAX_M`` tokens, three waves or more, the last at most
-    ``FITTED_HYBRID_MAX_FILL`` full, 64 k-tiles or more; the fused op's whole tiles instead
-    unless ``FUSED_FITTED_HYBRID`` (its hybrid is unmeasured)."""
+    ``FITTED_HYBRID_MAX_FILL`` full, 64 k-tiles or more; the fused op's too
+    (``FUSED_FITTED_HYBRID``), whole tiles without it."""
     from cute_kernels import fitted_tiles
     from cute_kernels.fitted_tiles import fitted_hybrid_fits, fused_fitted_route
 
@@ -212,27 +212,30 @@ def test_fitted_hybrid_scope(monkeypatch):
     # the width stays the whole pick's (call 4: whole 176 2706.8 us, hybrid 240 2773.7)
     assert fitted_launch(3852, 36864, 7168) == (176, 1, False, False)
     assert fitted_launch.__wrapped__(1906, 5120, 17408, hybrid=False) == (160, 1, False, False)
+    assert fused_fitted_route(1906, 5120, 17408, True, "stream_k", 256) == ("hybrid", 160)
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_HYBRID", False)
     assert fused_fitted_route(1906, 5120, 17408, True, "stream_k", 256) == ("whole", (160, 0))
     monkeypatch.setattr(fitted_tiles, "FITTED_HYBRID", False)
     assert fitted_launch.__wrapped__(1906, 5120, 17408) == (160, 1, False, False)
 
 
 def test_fused_fitted_hybrid_route(monkeypatch):
-    """``FUSED_FITTED_HYBRID`` (off until measured): the route "hybrid" on the fitted tile
-    where ``fitted_launch`` takes the hybrid, launched as the fused kernel's hybrid."""
+    """``FUSED_FITTED_HYBRID`` (on since session 69): the route "hybrid" on the fitted tile
+    where ``fitted_launch`` takes the hybrid, launched as the fused kernel's hybrid; whole
+    tiles without it."""
     import importlib
 
     from cute_kernels import fitted_tiles
     from cute_kernels.fitted_tiles import fused_fitted_route
 
     swiglu = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
-    assert fused_fitted_route(3564, 4096, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
-    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_HYBRID", True)
     assert fused_fitted_route(3564, 4096, 7168, True, "whole", (256, 0)) == ("hybrid", 240)
     assert fused_fitted_route(3720, 4096, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
     launch = swiglu.large_m_launch(3564, 4096, 7168, True, torch.int32)
     assert (launch.route, launch.config, launch.stream_k) == ("hybrid", (240, 0), True)
     assert launch.options == {"hybrid": True}
+    monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_HYBRID", False)
+    assert fused_fitted_route(3564, 4096, 7168, True, "whole", (256, 0)) == ("whole", (240, 0))
 
 
 def test_fitted_stream_k_stops_at_its_max_m(monkeypatch):
@@ -382,27 +385,80 @@ FUSED_FITTED_FASTEST = {
     (4096, 7168, 1560): ("whole", (208, 0)),   # 124.8 (stream-K 128 133.5; 134.0)
     (36864, 7168, 1560): ("whole", (160, 0)),  # 1096.5 (whole 256 1195.9; 1231.6)
     # session 68 call 4, past 2048 tokens
-    (36864, 7168, 3339): ("whole", (240, 0)),  # 2302.2 (whole 256 2416.1; 2372.5)
     (9216, 7168, 2448): ("whole", (224, 0)),   # 386.2 (whole 256 435.7; 396.5)
     (4096, 7168, 3720): ("whole", (240, 0)),   # 282.3 (whole 256 299.0; 289.8)
+    # session 69 calls 2 and 3 (``tools/fused_gaps_probe.py``), the hybrid (whole fitted; the
+    # pair, whose GEMM takes the hybrid)
+    (4096, 7168, 3564): ("hybrid", 240),       # 272.0 (280.3; 277.7)
+    (9216, 7168, 3226): ("hybrid", 240),       # 544.0 (556.1; 552.6)
+    (36864, 7168, 1614): ("hybrid", 240),      # 1098.1 (1124.3; 1135.4)
+    (36864, 7168, 3339): ("hybrid", 240),      # 2267.6 (2273.4, session 68 2302.2; 2336.1)
+    (34816, 5120, 1900): ("hybrid", 240),      # 844.2 (859.4; 885.8)
+    (34816, 5120, 1100): ("hybrid", 160),      # 496.4 (509.7, session 68 whole 224 502.1; 506.8)
+    (34816, 5120, 2330): ("hybrid", 240),      # 1065.1 (1068.4; 1115.3)
 }
 # within 2% of the fastest: 9216x7168 M = 545 stream-K 144 104.4 (steps of 32: stream-K 192
-# 102.9; the pair 106.3); 34816x5120 M = 1100 whole 160 508.0 (whole 224 502.1; the route whole
-# 256 562.2; the pair 585.7). Slower than the route but ahead of the pair (session 68 call 4):
+# 102.9; the pair 106.3). Slower than the route but ahead of the pair (session 68 call 4):
 # 34816x5120 M = 3222 whole 240 1512.8 (the route whole 256 1495.1; the pair 1585.2)
-FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144), (34816, 5120, 1100): ("whole", (160, 0)),
-                     (34816, 5120, 3222): ("whole", (240, 0))}
+FUSED_FITTED_NEAR = {(9216, 7168, 545): ("stream_k", 144), (34816, 5120, 3222): ("whole", (240, 0))}
+# ``FUSED_WHOLE_128_MIN_WAVES`` (session 69 calls 2 and 3): the model's best fitted launch in
+# place of whole 128-token tiles, faster than them and than the pair, not always the fastest
+# (whole 128; the fastest; the pair)
+FUSED_WHOLE_128_BEATEN = {
+    (9216, 7168, 600): ("stream_k", 160),      # 112.4 (116.7; stream-K 208 109.6; 115.4)
+    (9216, 7168, 640): ("stream_k", 160),      # 114.6 (117.7; same; 116.4)
+    (9216, 7168, 820): ("whole", (176, 0)),    # 151.0 (154.0; stream-K 208 142.5; 152.2)
+    (9216, 7168, 880): ("whole", (176, 0)),    # 152.8 (155.9; same; 153.9)
+    # call 4 (the route before; the pair)
+    (9216, 7168, 890): ("stream_k", 224),      # 152.8 (156.6; 154.5)
+    (9216, 7168, 1130): ("whole", (240, 0)),   # 204.2 (whole 256 216.1; 194.0)
+    (9216, 7168, 1380): ("whole", (160, 0)),   # 237.1 (stream-K 256 253.7; 233.7)
+    (6144, 4096, 1300): ("whole", (176, 0)),   # 91.9 (94.1; 94.9)
+}
+# outside ``FUSED_WHOLE_128_K_TILES`` whole 128-token tiles stay: the rule's launch lost there
+# (call 4; whole 128, the rule's launch)
+FUSED_WHOLE_128_KEPT = {(5120, 17408, 1600): (379.7, ("whole", (192, 0)), 399.9),
+                        (7168, 18432, 850): (297.7, ("stream_k", 176), 321.8),
+                        (7168, 2048, 800): (40.2, ("whole", (208, 0)), 41.5)}
 
 
 def test_fused_fitted_route_takes_the_fastest_measured():
     from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
 
-    for (two_i, k, m), (route, plan) in {**FUSED_FITTED_FASTEST, **FUSED_FITTED_NEAR}.items():
+    measured = {**FUSED_FITTED_FASTEST, **FUSED_FITTED_NEAR, **FUSED_WHOLE_128_BEATEN}
+    for (two_i, k, m), (route, plan) in measured.items():
         for w_dtype in (torch.int32, torch.uint8):
             launch = large_m_launch(m, two_i, k, True, w_dtype)
             assert (launch.route, launch.plan) == (route, plan), (two_i, k, m, w_dtype)
-            tile_m = plan if route == "stream_k" else plan[0]
-            assert launch.config[0] == tile_m and launch.options == {}
+            tile_m = plan if route in ("stream_k", "hybrid") else plan[0]
+            assert launch.config[0] == tile_m
+            assert launch.options == ({"hybrid": True} if route == "hybrid" else {})
+
+
+def test_fused_whole_128_scope(monkeypatch):
+    """``FUSED_WHOLE_128_MIN_WAVES``: where the model's least estimate is whole 128-token tiles
+    filling two waves or more on K of ``FUSED_WHOLE_128_K_TILES`` k-tiles, the fused op takes
+    its least fitted launch; the plain GEMM keeps whole 128-token tiles; under two waves,
+    outside that K (where it lost), or with the switch at 0, the route stays."""
+    from cute_kernels import fitted_tiles
+    from cute_kernels.fitted_tiles import fused_fitted_route
+
+    assert plain_plan(600, 9216, 7168) == (128, 1, False, False)  # 360 tiles: 2.7 waves
+    assert fused_fitted_route(600, 9216, 7168, True, "whole", (128, 0)) == ("stream_k", 160)
+    # 4096x7168 M = 400: the model's whole 128 fills 128 CTAs, under one wave
+    assert fitted_launch(400, 4096, 7168) is None
+    assert fused_fitted_route(400, 4096, 7168, True, "whole", (128, 0)) == ("whole", (128, 0))
+    monkeypatch.setattr(fitted_tiles, "FUSED_WHOLE_128_MIN_WAVES", 0)
+    assert fused_fitted_route(600, 9216, 7168, True, "whole", (128, 0)) == ("whole", (128, 0))
+    monkeypatch.setattr(fitted_tiles, "FUSED_WHOLE_128_MIN_WAVES", 3)  # 2.7 waves: not enough
+    assert fused_fitted_route(600, 9216, 7168, True, "whole", (128, 0)) == ("whole", (128, 0))
+    assert fused_fitted_route(820, 9216, 7168, True, "whole", (128, 0)) == ("whole", (176, 0))
+    monkeypatch.undo()
+    for (two_i, k, m), (_, launch, _) in FUSED_WHOLE_128_KEPT.items():
+        assert fused_fitted_route(m, two_i, k, True, "whole", (128, 0)) == ("whole", (128, 0))
+        monkeypatch.setattr(fitted_tiles, "FUSED_WHOLE_128_K_TILES", (32, 288))
+        assert fused_fitted_route(m, two_i, k, True, "whole", (128, 0)) == launch
+        monkeypatch.undo()
 
 
 def test_fused_fitted_route_scope(monkeypatch):
@@ -436,6 +492,26 @@ def test_fused_fitted_route_scope(monkeypatch):
         "whole", (256, 0))
     monkeypatch.setattr(fitted_tiles, "FUSED_FITTED_TILES", False)
     assert fused_fitted_route(300, 9216, 7168, True, "stream_k", 128) == ("stream_k", 128)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fp4_a", [True, False])
+@pytest.mark.parametrize("permuted", [True, False])
+def test_public_fused_hybrid_matches_reference(fp4_a, permuted):
+    """``FUSED_FITTED_HYBRID``: the public fused op on its route "hybrid" (6144x4096 gate_up at
+    2289 tokens: 10 tiles of 240 on 48 row tiles, 3.6 waves, the last 64% in stream-K), NVFP4
+    and bf16 activations, packed bytes and permuted words, codes and scales against the
+    reference, into NaN-poisoned outputs."""
+    from cute_kernels import prepare_gate_up_weight, restore_gate_up_weight
+    from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
+    from tests import test_nvfp4_gemm_swiglu_quant as fused_tests
+
+    a, a_sf, w, w_sf, alpha, g_out = fused_tests._inputs(2289, 3072, 4096, fp4_a)
+    if permuted:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    planned = large_m_launch(2289, 6144, 4096, fp4_a, w.dtype)
+    assert (planned.route, planned.config[0], planned.options) == ("hybrid", 240, {"hybrid": True})
+    fused_tests._check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
 
 @pytest.mark.gpu

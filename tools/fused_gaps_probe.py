@@ -9,7 +9,10 @@ route ("route") against the fused kernel forced onto other launches, the unfused
 - 4096x7168 M = 1100, bf16 activations: 0.8% behind (101.5 / 100.7, session 68 call 2; whole
   144);
 - 1024x7168 M = 1100 / 2100, bf16 activations: 0.81x / 0.83x (session 66; stream-K 128);
-- points 6..10: the fused kernel's hybrid on fitted tiles, where the pair's GEMM takes it.
+- points 6..10: the fused kernel's hybrid on fitted tiles, where the pair's GEMM takes it;
+- points 11..16 (session 69 call 3): 9216x7168 at 640..880 tokens against fitted launches,
+  and measured fused picks that the hybrid now takes;
+- points 17..24 (call 4): ``FUSED_WHOLE_128_MIN_WAVES``'s launches against the route before.
 Each forced launch's codes and scales are first compared with the route's, and one that the
 op refuses is named and left out (``probe_inputs.fused_route_and_answers``). Permuted words,
 graph us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index;
@@ -39,6 +42,31 @@ POINTS += [(two_i, k, m, a_fp4, {"hy240": ("hybrid", 240)})
            for two_i, k, m, a_fp4 in ((4096, 7168, 3564, True), (9216, 7168, 3226, True),
                                       (36864, 7168, 1614, True), (34816, 5120, 1900, True),
                                       (4096, 7168, 3564, False))]
+# points 11..13 (session 69 call 3): 9216x7168 where the model keeps whole 128-token tiles
+# (call 2 at M = 600: whole 128 116.7 us, stream-K 208 109.6), against the fitted launches
+POINTS += [(9216, 7168, m, True, {"w128": ("whole", (128, 0)), **answers})
+           for m, answers in ((640, {"sk160": ("stream_k", 160), "sk224": ("stream_k", 224)}),
+                              (820, {"sk176": ("stream_k", 176), "sk208": ("stream_k", 208),
+                                     "w176": ("whole", (176, 0))}),
+                              (880, {"sk176": ("stream_k", 176), "sk224": ("stream_k", 224),
+                                     "w176": ("whole", (176, 0))}))]
+# points 14..16: measured fused picks (whole fitted tiles) that FUSED_FITTED_HYBRID now takes
+# to the hybrid (call 2 measured it at points 6..10 only), and the plain GEMM's one hybrid loss
+POINTS += [(two_i, k, m, True, {f"w{t}": ("whole", (t, 0))})
+           for two_i, k, m, t in ((36864, 7168, 3339, 240), (34816, 5120, 1100, 160),
+                                  (34816, 5120, 2330, 240))]
+# points 17..24 (session 69 call 4): the fused op's best fitted launch in place of whole
+# 128-token tiles from two waves (``FUSED_WHOLE_128_MIN_WAVES``, measured at 9216x7168 M = 600
+# .. 880) where no point was measured, against the route before ("old")
+POINTS += [(two_i, k, m, True, {"old": old})
+           for two_i, k, m, old in ((9216, 7168, 890, ("whole", (128, 0))),
+                                    (9216, 7168, 1130, ("whole", (256, 0))),
+                                    (9216, 7168, 1380, ("stream_k", 256)),
+                                    (5120, 17408, 1600, ("whole", (128, 0))),
+                                    (7168, 18432, 850, ("whole", (128, 0))),
+                                    (7168, 18432, 2930, ("stream_k", 256)),
+                                    (7168, 2048, 800, ("whole", (128, 0))),
+                                    (6144, 4096, 1300, ("whole", (128, 0))))]
 
 
 for two_i, k, m, a_fp4, answers in select_shapes(POINTS):
