@@ -177,27 +177,35 @@ def fitted_hybrid_fits(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS)
 
 # asked on the fused op's host path at every call (``fused_fitted_route``): pure in its
 # integers, so memoized (~3.6 us of Python otherwise)
-@functools.lru_cache(maxsize=4096)
-def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
-                  hybrid: bool = True, whole_128_waves: int = 0
-                  ) -> tuple[int, int, bool, bool] | None:
-    """``plain_plan``'s form (tile_m, 1, stream_k, hybrid) of the launch with the least
-    ``fitted_estimates`` (widths in steps of ``step``) at ``FITTED_MIN_M``..``FITTED_MAX_M``
-    tokens where its tile is a fitted one (144..240 tokens), whole tiles in the hybrid where
-    ``hybrid`` and ``fitted_hybrid_fits``; else None (the plan stays). Where
+def fitted_least(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
+                 whole_128_waves: int = 0) -> tuple[str, int] | None:
+    """The least of ``fitted_estimates`` (widths in steps of ``step``), ("whole" |
+    "stream_k", tile_m), at ``FITTED_MIN_M``..``FITTED_MAX_M`` tokens; else None. Where
     ``whole_128_waves`` and the least is whole 128-token tiles filling that many waves or
-    more, the least among the fitted tiles instead (the fused kernel's,
+    more, the least among the fitted tiles (144..240 tokens) instead (the fused kernel's,
     ``FUSED_WHOLE_128_MIN_WAVES``)."""
     if not FITTED_MIN_M <= m <= FITTED_MAX_M:
         return None
     est = fitted_estimates(m, n, k, sms, step)
-    kind, tile_m = min(est, key=est.get)
+    least = min(est, key=est.get)
     fitted = [pick for pick in est if pick[1] not in (128, 256)]
-    if ((kind, tile_m) == ("whole", 128) and whole_128_waves and fitted
+    if (least == ("whole", 128) and whole_128_waves and fitted
             and -(-m // 128) * -(-n // TILE_N) >= whole_128_waves * sms):
-        kind, tile_m = min(fitted, key=est.get)
-    if tile_m in (128, 256):
+        return min(fitted, key=est.get)
+    return least
+
+
+@functools.lru_cache(maxsize=4096)
+def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
+                  hybrid: bool = True, whole_128_waves: int = 0
+                  ) -> tuple[int, int, bool, bool] | None:
+    """``plain_plan``'s form (tile_m, 1, stream_k, hybrid) of ``fitted_least``'s launch where
+    its tile is a fitted one (144..240 tokens), whole tiles in the hybrid where ``hybrid`` and
+    ``fitted_hybrid_fits``; else None (the plan stays)."""
+    least = fitted_least(m, n, k, sms, step, whole_128_waves)
+    if least is None or least[1] in (128, 256):
         return None
+    kind, tile_m = least
     if kind == "whole" and hybrid and fitted_hybrid_fits(m, n, k, tile_m, sms):
         return tile_m, 1, True, True
     return tile_m, 1, kind == "stream_k", False
@@ -252,14 +260,28 @@ FUSED_FITTED_HYBRID = True
 # M = 820 154.0 / whole 176 151.0 / stream-K 208 142.5 / 152.2; M = 880 155.9 / whole 176
 # 152.8 / same / 153.9. So the fused op takes the best fitted launch there from
 # FUSED_WHOLE_128_MIN_WAVES waves (``fitted_launch``'s ``whole_128_waves``) on K of
-# FUSED_WHOLE_128_K_TILES k-tiles (4096..7168). Call 4 (the route before -> the rule; the
-# pair): 9216x7168 M = 890 156.6 -> stream-K 224 152.8 (154.5), M = 1130 216.1 (whole 256) ->
-# whole 240 204.2 (194.0), M = 1380 253.7 (stream-K 256) -> whole 160 237.1 (233.7); 6144x4096
-# M = 1300 94.1 -> whole 176 91.9 (94.9). Outside that K it lost: 5120x17408 M = 1600 379.7 ->
-# whole 192 399.9, 7168x18432 M = 850 297.7 -> stream-K 176 321.8, 7168x2048 M = 800 40.2 ->
-# whole 208 41.5 (32 k-tiles, whole 128 filling 99% of three waves).
+# FUSED_WHOLE_128_K_TILES k-tiles (7168, the only K where it won at every point). Call 4 (the
+# route before -> the rule; the pair): 9216x7168 M = 890 156.6 -> stream-K 224 152.8 (154.5),
+# M = 1130 216.1 (whole 256) -> whole 240 204.2 (194.0), M = 1380 253.7 (stream-K 256) -> whole
+# 160 237.1 (233.7); 6144x4096 M = 1300 94.1 -> whole 176 91.9 (94.9). It lost: 5120x17408
+# M = 1600 379.7 -> whole 192 399.9, 7168x18432 M = 850 297.7 -> stream-K 176 321.8,
+# 7168x2048 M = 800 40.2 -> whole 208 41.5 (32 k-tiles, whole 128 filling 99% of three
+# waves); call 6: 6144x4096 M = 1000 71.0 -> whole 208 72.2 (the pair 71.7). Past
+# ``FITTED_STREAM_K_MAX_M`` tokens whole 128-token tiles themselves were faster (call 5, graph
+# us; the rule / whole 128 / the fastest / the pair): 9216x7168 M = 1130 whole 240 204.2 /
+# 195.6 / same / 195.2, M = 1380 whole 160 237.2 / 236.3 / hybrid 176 234.8 / 235.3; so the
+# rule stops there (and 6144x4096 M = 1300 keeps whole 128, 94.1).
 FUSED_WHOLE_128_MIN_WAVES = 2
-FUSED_WHOLE_128_K_TILES = (64, 112)
+FUSED_WHOLE_128_K_TILES = (112, 112)
+# Past ``FITTED_STREAM_K_MAX_M`` tokens, where the model's least is whole 128-token tiles (the
+# pair's GEMM takes them) and the fused op's route is on 256-token tiles, it takes whole
+# 128-token tiles (call 5, graph us; the route / whole 128 / the pair): 9216x7168 M = 1130
+# whole 256 216.1 (call 4) / 195.6 / 195.2, M = 1380 stream-K 256 253.7 (call 4) / 236.3 /
+# 235.3; 7168x18432 M = 2930 stream-K 256 1400.7 / 1099.5 / 1042.8 (the hybrid 256, the pair's
+# GEMM's plan there, 1033.5: not taken, unweighed). Call 6: 7168x2048 M = 2930 stream-K 256
+# 125.2 / 122.9 / 136.9; 9216x7168 M = 1130 on bf16 activations whole 256 229.9 / 209.5 /
+# 207.8.
+FUSED_WHOLE_128_PAST_STREAM_K = True
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
 FUSED_FITTED_MIN_M = 129
@@ -276,15 +298,21 @@ def fused_fitted_route(m: int, two_i: int, k: int, a_fp4: bool, route: str, plan
                        ) -> tuple[str, object]:
     """The fused op's (route, plan) with ``fitted_launch``'s tiles in place of a "whole" or
     "stream_k" route where the comment above takes them ("hybrid", tile_m where
-    ``FUSED_FITTED_HYBRID`` and it takes the hybrid); else as given."""
+    ``FUSED_FITTED_HYBRID`` and it takes the hybrid), whole 128-token tiles for a 256-token
+    route where ``FUSED_WHOLE_128_PAST_STREAM_K``; else as given."""
     if not (FUSED_FITTED_TILES and (a_fp4 or FUSED_FITTED_W4A16) and m >= FUSED_FITTED_MIN_M
             and two_i >= FUSED_FITTED_MIN_ROWS and route in ("whole", "stream_k")):
         return route, plan
     low, high = FUSED_WHOLE_128_K_TILES
+    waves = (FUSED_WHOLE_128_MIN_WAVES
+             if low <= k // TILE_K <= high and m <= FITTED_STREAM_K_MAX_M else 0)
     fitted = fitted_launch(m, two_i, k, step=FUSED_FITTED_STEP, hybrid=FUSED_FITTED_HYBRID,
-                           whole_128_waves=(FUSED_WHOLE_128_MIN_WAVES
-                                            if low <= k // TILE_K <= high else 0))
+                           whole_128_waves=waves)
     if fitted is None:
+        tile_m = plan if route == "stream_k" else plan[0]
+        if (FUSED_WHOLE_128_PAST_STREAM_K and m > FITTED_STREAM_K_MAX_M and tile_m == 256
+                and fitted_least(m, two_i, k, step=FUSED_FITTED_STEP) == ("whole", 128)):
+            return "whole", (128, 0)
         return route, plan
     if fitted[3]:
         return "hybrid", fitted[0]

@@ -411,21 +411,29 @@ FUSED_WHOLE_128_BEATEN = {
     (9216, 7168, 880): ("whole", (176, 0)),    # 152.8 (155.9; same; 153.9)
     # call 4 (the route before; the pair)
     (9216, 7168, 890): ("stream_k", 224),      # 152.8 (156.6; 154.5)
-    (9216, 7168, 1130): ("whole", (240, 0)),   # 204.2 (whole 256 216.1; 194.0)
-    (9216, 7168, 1380): ("whole", (160, 0)),   # 237.1 (stream-K 256 253.7; 233.7)
-    (6144, 4096, 1300): ("whole", (176, 0)),   # 91.9 (94.1; 94.9)
+}
+# ``FUSED_WHOLE_128_PAST_STREAM_K`` (session 69 call 5): whole 128-token tiles for a 256-token
+# route past 1024 tokens where the model's least is whole 128 (the route; the rule's launch
+# before, call 4; the pair)
+FUSED_WHOLE_128_PAST = {
+    (9216, 7168, 1130): 195.6,   # (whole 256 216.1; whole 240 204.2; 195.2)
+    (9216, 7168, 1380): 236.3,   # (stream-K 256 253.7; whole 160 237.1; 235.3)
+    (7168, 18432, 2930): 1099.5,  # (stream-K 256 1400.7; -; 1042.8; the hybrid 256 1033.5)
+    (7168, 2048, 2930): 122.9,   # (stream-K 256 125.2, call 6; -; 136.9)
 }
 # outside ``FUSED_WHOLE_128_K_TILES`` whole 128-token tiles stay: the rule's launch lost there
-# (call 4; whole 128, the rule's launch)
+# (calls 4 and 6; whole 128, the rule's launch)
 FUSED_WHOLE_128_KEPT = {(5120, 17408, 1600): (379.7, ("whole", (192, 0)), 399.9),
                         (7168, 18432, 850): (297.7, ("stream_k", 176), 321.8),
-                        (7168, 2048, 800): (40.2, ("whole", (208, 0)), 41.5)}
+                        (7168, 2048, 800): (40.2, ("whole", (208, 0)), 41.5),
+                        (6144, 4096, 1000): (71.0, ("whole", (208, 0)), 72.2)}
 
 
 def test_fused_fitted_route_takes_the_fastest_measured():
     from cute_kernels.nvfp4_gemm_swiglu_quant import large_m_launch
 
-    measured = {**FUSED_FITTED_FASTEST, **FUSED_FITTED_NEAR, **FUSED_WHOLE_128_BEATEN}
+    measured = {**FUSED_FITTED_FASTEST, **FUSED_FITTED_NEAR, **FUSED_WHOLE_128_BEATEN,
+                **{point: ("whole", (128, 0)) for point in FUSED_WHOLE_128_PAST}}
     for (two_i, k, m), (route, plan) in measured.items():
         for w_dtype in (torch.int32, torch.uint8):
             launch = large_m_launch(m, two_i, k, True, w_dtype)
@@ -439,7 +447,9 @@ def test_fused_whole_128_scope(monkeypatch):
     """``FUSED_WHOLE_128_MIN_WAVES``: where the model's least estimate is whole 128-token tiles
     filling two waves or more on K of ``FUSED_WHOLE_128_K_TILES`` k-tiles, the fused op takes
     its least fitted launch; the plain GEMM keeps whole 128-token tiles; under two waves,
-    outside that K (where it lost), or with the switch at 0, the route stays."""
+    outside that K (where it lost), past ``FITTED_STREAM_K_MAX_M`` tokens (whole 128 was
+    faster), or with the switch at 0, the route stays; past it a 256-token route becomes whole
+    128-token tiles where the model's least is those (``FUSED_WHOLE_128_PAST_STREAM_K``)."""
     from cute_kernels import fitted_tiles
     from cute_kernels.fitted_tiles import fused_fitted_route
 
@@ -454,10 +464,21 @@ def test_fused_whole_128_scope(monkeypatch):
     assert fused_fitted_route(600, 9216, 7168, True, "whole", (128, 0)) == ("whole", (128, 0))
     assert fused_fitted_route(820, 9216, 7168, True, "whole", (128, 0)) == ("whole", (176, 0))
     monkeypatch.undo()
+    # call 4: whole 176 91.9 us against whole 128 94.1 at 6144x4096 M = 1300; past 1024 tokens
+    # whole 128 itself was faster at 9216x7168 (call 5)
+    assert fused_fitted_route(1300, 6144, 4096, True, "whole", (128, 0)) == ("whole", (128, 0))
+    assert fused_fitted_route(1130, 9216, 7168, True, "whole", (256, 0)) == ("whole", (128, 0))
+    assert fused_fitted_route(1130, 9216, 7168, True, "whole", (240, 0)) == ("whole", (240, 0))
+    # the model's least at 9216x7168 M = 1240 is on 256-token tiles: the route stays
+    assert fused_fitted_route(1240, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
+    monkeypatch.setattr(fitted_tiles, "FUSED_WHOLE_128_PAST_STREAM_K", False)
+    assert fused_fitted_route(1130, 9216, 7168, True, "whole", (256, 0)) == ("whole", (256, 0))
+    monkeypatch.undo()
     for (two_i, k, m), (_, launch, _) in FUSED_WHOLE_128_KEPT.items():
         assert fused_fitted_route(m, two_i, k, True, "whole", (128, 0)) == ("whole", (128, 0))
         monkeypatch.setattr(fitted_tiles, "FUSED_WHOLE_128_K_TILES", (32, 288))
-        assert fused_fitted_route(m, two_i, k, True, "whole", (128, 0)) == launch
+        if m <= fitted_tiles.FITTED_STREAM_K_MAX_M:  # (5120x17408 M = 1600 is past it)
+            assert fused_fitted_route(m, two_i, k, True, "whole", (128, 0)) == launch
         monkeypatch.undo()
 
 

@@ -12,7 +12,9 @@ route ("route") against the fused kernel forced onto other launches, the unfused
 - points 6..10: the fused kernel's hybrid on fitted tiles, where the pair's GEMM takes it;
 - points 11..16 (session 69 call 3): 9216x7168 at 640..880 tokens against fitted launches,
   and measured fused picks that the hybrid now takes;
-- points 17..24 (call 4): ``FUSED_WHOLE_128_MIN_WAVES``'s launches against the route before.
+- points 17..24 (call 4): ``FUSED_WHOLE_128_MIN_WAVES``'s launches against the route before;
+- points 25..27 (call 5): where the pair stayed ahead, against other launches;
+- points 28..30 (call 6): the rules as landed where unmeasured, against the route before.
 Each forced launch's codes and scales are first compared with the route's, and one that the
 op refuses is named and left out (``probe_inputs.fused_route_and_answers``). Permuted words,
 graph us in two rounds. One point per CUTE_KERNELS_BENCH_SHAPES index;
@@ -67,6 +69,23 @@ POINTS += [(two_i, k, m, True, {"old": old})
                                     (7168, 18432, 2930, ("stream_k", 256)),
                                     (7168, 2048, 800, ("whole", (128, 0))),
                                     (6144, 4096, 1300, ("whole", (128, 0))))]
+# points 25..27 (session 69 call 5): where the pair stayed ahead after call 4 (9216x7168 M =
+# 1130: 204.2 / 194.0, M = 1380: 237.1 / 233.7; the pair's GEMM on whole 128-token tiles) and
+# 7168x18432 M = 2930 (the route stream-K 256 1368, the hybrid 240 1046, the pair 1014)
+POINTS += [(9216, 7168, 1130, True, {"w128": ("whole", (128, 0)), "w144": ("whole", (144, 0)),
+                                     "hy144": ("hybrid", 144), "w176": ("whole", (176, 0)),
+                                     "sk176": ("stream_k", 176), "w192": ("whole", (192, 0))}),
+           (9216, 7168, 1380, True, {"w128": ("whole", (128, 0)), "w144": ("whole", (144, 0)),
+                                     "hy176": ("hybrid", 176), "w176": ("whole", (176, 0)),
+                                     "w208": ("whole", (208, 0)), "sk160": ("stream_k", 160)}),
+           (7168, 18432, 2930, True, {"w128": ("whole", (128, 0)), "hy240": ("hybrid", 240),
+                                      "w240": ("whole", (240, 0)), "hy256": ("hybrid", 256)})]
+# points 28..30 (session 69 call 6): the rules as landed where unmeasured, against the route
+# before: 7168x2048 M = 2930 (32 k-tiles; stream-K 256 -> whole 128), 6144x4096 M = 1000
+# (whole 128 -> whole 208), 9216x7168 M = 1130 on bf16 activations (whole 256 -> whole 128)
+POINTS += [(7168, 2048, 2930, True, {"old": ("stream_k", 256)}),
+           (6144, 4096, 1000, True, {"old": ("whole", (128, 0))}),
+           (9216, 7168, 1130, False, {"old": ("whole", (256, 0))})]
 
 
 for two_i, k, m, a_fp4, answers in select_shapes(POINTS):
