@@ -175,8 +175,8 @@ def fitted_hybrid_fits(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS)
             and k // TILE_K >= FITTED_STREAM_K_MIN_K_TILES)
 
 
-# asked on the fused op's host path at every call (``fused_fitted_route``): pure in its
-# integers, so memoized (~3.6 us of Python otherwise)
+# uncached: tests and probes switch this module's constants (``fitted_launch`` is the
+# memoized form the host paths ask)
 def fitted_least(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
                  whole_128_waves: int = 0) -> tuple[str, int] | None:
     """The least of ``fitted_estimates`` (widths in steps of ``step``), ("whole" |
@@ -195,6 +195,8 @@ def fitted_least(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED
     return least
 
 
+# asked on the fused op's host path at every call (``fused_fitted_route``): pure in its
+# integers, so memoized (~3.6 us of Python otherwise)
 @functools.lru_cache(maxsize=4096)
 def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTED_STEP,
                   hybrid: bool = True, whole_128_waves: int = 0
@@ -242,9 +244,8 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # 9216x7168 M = 2448 435.7 / 386.2 (224) / 396.5; 4096x7168 M = 3720 299.0 / 282.3 (240) /
 # 289.8; slower at one, still ahead of the pair: 34816x5120 M = 3222 1495.1 / 1512.8 (240) /
 # 1585.2. On its old routes the fused op lost to the pair at the other three.
-# The hybrid where ``fitted_launch`` takes it (the route "hybrid"): unmeasured, off. Without it
-# the pair may pass the fused op where its GEMM takes the hybrid (~2-4% faster, above).
-# Measured (session 69, ``tools/fused_gaps_probe.py``, H200 2026-12-04, graph us, permuted
+# The hybrid where ``fitted_launch`` takes it (the route "hybrid"; without it the pair, whose
+# GEMM takes it, may pass the fused op). Measured (session 69, ``tools/fused_gaps_probe.py``, H200 2026-12-04, graph us, permuted
 # words, two rounds alike; whole fitted / hybrid / the pair, whose GEMM takes the hybrid):
 # 4096x7168 M = 3564 280.3 / 272.0 / 277.7 (bf16 activations 306.5 / 299.6 / 306.1);
 # 9216x7168 M = 3226 556.1 / 544.0 / 552.6; 36864x7168 M = 1614 1124.3 / 1098.1 / 1135.4,
@@ -280,7 +281,8 @@ FUSED_WHOLE_128_K_TILES = (112, 112)
 # 235.3; 7168x18432 M = 2930 stream-K 256 1400.7 / 1099.5 / 1042.8 (the hybrid 256, the pair's
 # GEMM's plan there, 1033.5: not taken, unweighed). Call 6: 7168x2048 M = 2930 stream-K 256
 # 125.2 / 122.9 / 136.9; 9216x7168 M = 1130 on bf16 activations whole 256 229.9 / 209.5 /
-# 207.8.
+# 207.8. (Asked through the uncached ``fitted_least``, a few us of Python, only on those
+# 256-token routes past 1024 tokens, whose launches run for tens of us or more.)
 FUSED_WHOLE_128_PAST_STREAM_K = True
 FUSED_FITTED_TILES = True
 FUSED_FITTED_MIN_ROWS = 4096
