@@ -693,6 +693,24 @@ def plan_with(module, switch: str, value, m: int, n: int, k: int) -> tuple:
         return module.plain_plan.__wrapped__(m, n, k)
 
 
+def print_plans_against_plan(n: int, k: int, m: int, plans: dict, label: str) -> None:
+    """``nvfp4_gemm`` on ``plain_plan``'s launch ("plan"), on each of ``plans`` (name ->
+    (tile_m, splits, stream_k, hybrid)) forced and cuBLAS bf16, permuted words, NVFP4
+    activations, graph us in two rounds under ``label``; a forced plan whose output disagrees
+    with the plan's is named."""
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
+    words = gate_up_words(n, k, True)
+    want = gemm_on_plan(a4, a4_sf, words[0])
+    variants = {"plan": (words, lambda w: gemm_on_plan(a4, a4_sf, w))}
+    for name, plan in plans.items():
+        if not agrees(gemm_on_plan(a4, a4_sf, words[0], plan), want) and not warm_only():
+            print(f"  {name} {plan} DISAGREES with the plan's output", flush=True)
+        variants[name] = (words, lambda w, plan=plan: gemm_on_plan(a4, a4_sf, w, plan))
+    variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
+    print_variant_rounds(label, variants)
+
+
 def print_old_and_new_plans(n: int, k: int, m: int, old: tuple, new: tuple) -> None:
     """``nvfp4_gemm`` on the ``old`` and ``new`` plans (permuted words, NVFP4 activations) and
     cuBLAS bf16, graph us in two rounds; a disagreement between the plans' outputs is named."""

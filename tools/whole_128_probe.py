@@ -3,15 +3,13 @@ on 9216x7168 (577..640 and 801..896 tokens: 2.7 and 3.8 waves), against the fitt
 it weighs (session 69 call 2: the fused kernel at 9216x7168 M = 600 took whole 128 116.7 us,
 stream-K 160 112.4 and stream-K 208 109.6, where the model put stream-K 208 6% above whole
 128). Permuted words, NVFP4 activations, graph us in two rounds, cuBLAS bf16 in the same
-run; a launch whose output disagrees with the plan's is named. One point per
-CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+run; a launch whose output disagrees with the plan's is named
+(``probe_inputs.print_plans_against_plan``). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import torch
-from probe_inputs import (agrees, bf16_weight_rotation, gate_up_words, gemm_on_plan,
-                          print_variant_rounds)
+from probe_inputs import print_plans_against_plan
 
-from cute_kernels import reference
-from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.fitted_tiles import token_tile_widths
 from cute_kernels.large_m_plans import plain_plan
 
@@ -29,14 +27,5 @@ def launches(m: int) -> dict:
 
 
 for n, k, m in select_shapes(POINTS):
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
-    words = gate_up_words(n, k, True)
-    want = gemm_on_plan(a4, a4_sf, words[0])
-    variants = {"plan": (words, lambda w: gemm_on_plan(a4, a4_sf, w))}
-    for name, plan in launches(m).items():
-        if not agrees(gemm_on_plan(a4, a4_sf, words[0], plan), want) and not warm_only():
-            print(f"  {name} {plan} DISAGREES with the plan's output", flush=True)
-        variants[name] = (words, lambda w, plan=plan: gemm_on_plan(a4, a4_sf, w, plan))
-    variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
-    print_variant_rounds(f"gemm {n}x{k} M={m} plan {plain_plan(m, n, k)}", variants)
+    print_plans_against_plan(n, k, m, launches(m),
+                             f"gemm {n}x{k} M={m} plan {plain_plan(m, n, k)}")
