@@ -970,7 +970,10 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     stream-K but its grid would still starve, or where ``nvfp4_gemm``'s own launch has
     narrower token tiles, that wgmma GEMM (with split K, or as ``nvfp4_gemm`` launches it)
     writes fp32 pre-activations and a second kernel forms h in fp32 and quantizes it
-    (``swiglu_split_route``), with this function's numerics. The unfused ``nvfp4_gemm`` +
+    (``swiglu_split_route``), with this function's numerics. On gate_up weights of 4096 rows
+    or more from 129 tokens, the fused kernel's whole and stream-K launches take token tiles
+    fitted to M (144..240 tokens), whole, stream-K or the data-parallel + stream-K hybrid,
+    where ``fitted_tiles.fused_fitted_route`` takes them. The unfused ``nvfp4_gemm`` +
     ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds gate, up and h to bf16,
     moving 3-8% of the block scales off the fp32 numerics. Crossover table:
     ``python -m cute_kernels.bench swiglu``.
