@@ -3,14 +3,11 @@ cuBLAS (300..1100 tokens): the plan beside forced whole tiles of 64 / 128 / 256 
 128- and 256-token stream-K and a K split of 2 on 128-token tiles, permuted words, NVFP4
 activations, cuBLAS bf16 beside. A forced plan that raises is left out and named; each one's
 output is checked against the plan's (a plan no test covers could be wrong, not just slow).
-Graph us (``probe_inputs.print_variant_rounds``), two rounds; one point per
+Graph us (``probe_inputs.print_plans_against_plan``), two rounds; one point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import torch
-from probe_inputs import (agrees, bf16_weight_rotation, gate_up_words, gemm_on_plan,
-                          print_variant_rounds)
+from probe_inputs import print_plans_against_plan
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
 
 FORCED = {"w64": (64, 1, False, False), "w128": (128, 1, False, False),
@@ -30,20 +27,4 @@ POINTS = [(36864, 7168, 300), (34816, 5120, 300), (7168, 18432, 300), (7168, 184
 
 
 for n, k, m in select_shapes(POINTS):
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    a4, a4_sf = reference.nvfp4_quantize(x, 100.0)
-    words = gate_up_words(n, k, True)
-    ref = gemm_on_plan(a4, a4_sf, words[0])
-    variants = {"plan": (words, lambda w: gemm_on_plan(a4, a4_sf, w))}
-    for name, plan in FORCED.items():
-        try:
-            out = gemm_on_plan(a4, a4_sf, words[0], plan)
-        except Exception as err:  # a plan the launch refuses: named, not timed
-            print(f"  {name} {plan} refused: {type(err).__name__}: {err}"[:200], flush=True)
-            continue
-        if not agrees(out, ref):
-            print(f"  {name} {plan} DISAGREES with the plan's output", flush=True)
-            continue
-        variants[name] = (words, lambda w, plan=plan: gemm_on_plan(a4, a4_sf, w, plan))
-    variants["cublas"] = (bf16_weight_rotation(n, k), lambda w: x @ w.t())
-    print_variant_rounds(f"gemm {n}x{k} M={m}", variants)
+    print_plans_against_plan(n, k, m, FORCED, f"gemm {n}x{k} M={m}")

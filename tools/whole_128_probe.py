@@ -3,7 +3,7 @@ on 9216x7168 (577..640 and 801..896 tokens: 2.7 and 3.8 waves), against the fitt
 it weighs (session 69 call 2: the fused kernel at 9216x7168 M = 600 took whole 128 116.7 us,
 stream-K 160 112.4 and stream-K 208 109.6, where the model put stream-K 208 6% above whole
 128). Permuted words, NVFP4 activations, graph us in two rounds, cuBLAS bf16 in the same
-run; a launch whose output disagrees with the plan's is named
+run; a launch refused or whose output disagrees with the plan's is named and left out
 (``probe_inputs.print_plans_against_plan``). One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
