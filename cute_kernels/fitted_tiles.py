@@ -245,8 +245,9 @@ def fitted_launch(m: int, n: int, k: int, sms: int = H200_SMS, step: int = FITTE
 # 289.8; slower at one, still ahead of the pair: 34816x5120 M = 3222 1495.1 / 1512.8 (240) /
 # 1585.2. On its old routes the fused op lost to the pair at the other three.
 # The hybrid where ``fitted_launch`` takes it (the route "hybrid"; without it the pair, whose
-# GEMM takes it, may pass the fused op). Measured (session 69, ``tools/fused_gaps_probe.py``, H200 2026-12-04, graph us, permuted
-# words, two rounds alike; whole fitted / hybrid / the pair, whose GEMM takes the hybrid):
+# GEMM takes it, may pass the fused op). Measured (session 69, ``tools/fused_gaps_probe.py``,
+# H200 2026-12-04, graph us, permuted words, two rounds alike; whole fitted / hybrid / the
+# pair, whose GEMM takes the hybrid):
 # 4096x7168 M = 3564 280.3 / 272.0 / 277.7 (bf16 activations 306.5 / 299.6 / 306.1);
 # 9216x7168 M = 3226 556.1 / 544.0 / 552.6; 36864x7168 M = 1614 1124.3 / 1098.1 / 1135.4,
 # M = 3339 2273.4 / 2267.6 / 2336.1; 34816x5120 M = 1900 859.4 / 844.2 / 885.8, M = 1100

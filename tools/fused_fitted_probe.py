@@ -31,7 +31,7 @@ POINTS += [(36864, 7168, 160, (160,)), (36864, 7168, 200, (224,)), (34816, 5120,
 # ``fitted_launch`` takes there when asked up to 2048 tokens
 POINTS += [(36864, 7168, 1136, (240,)), (34816, 5120, 1100, (160, 224)),
            (9216, 7168, 1295, (144,)), (4096, 7168, 1560, (208,)), (36864, 7168, 1560, (160,))]
-# session 68, points 20..23: past 2048 tokens (``FUSED_FITTED_MAX_M``), where the route keeps
+# session 68, points 20..23: past 2048 tokens (``FITTED_MAX_M``), where the route keeps
 # its launch, the widths ``fitted_launch`` takes there (whole, as the plain GEMM does since
 # ``FITTED_MAX_M`` 4096: call 2 measured them faster than its old plans)
 POINTS += [(36864, 7168, 3339, (240,)), (34816, 5120, 3222, (240,)), (9216, 7168, 2448, (224,)),

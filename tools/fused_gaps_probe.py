@@ -26,6 +26,7 @@ from probe_inputs import (bf16_weight_rotation, cublas_silu, fused_route_and_ans
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
+
 FITTED_160_208 = {"w160": ("whole", (160, 0)), "sk160": ("stream_k", 160),
                   "w208": ("whole", (208, 0)), "sk208": ("stream_k", 208)}
 SMALL_WEIGHT = {"sk128": ("stream_k", 128), "w128": ("whole", (128, 0)),
