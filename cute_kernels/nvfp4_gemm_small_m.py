@@ -652,7 +652,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         blocks = self.split_steps * 16  # per token, the K tail's blocks included
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
         total = self.x_tokens * blocks
-        threads = 32 * self.warps
+        threads = self.cta_threads()
         batch = 4  # blocks per thread whose loads are in flight together
         rQ = cute.make_rmem_tensor(cute.make_ordered_layout((batch, words), order=(1, 0)),
                                    cutlass.Int32)
@@ -732,6 +732,16 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                     if row < self.n and tok < m:
                         mD[tok, row] = (acc[t, j, e] * alpha).to(self.out_dtype)
 
+    def cta_threads(self) -> int:
+        """Threads of a CTA (they all stage the activations): its warps'; a subclass with
+        warps of other jobs counts those too."""
+        return 32 * self.warps
+
+    def _warps_sync(self):
+        """The barrier of ``_reduce_across_warps``: the whole CTA here; a subclass whose CTA
+        has warps of other jobs holds only the K warps (a named barrier)."""
+        cute.arch.sync_threads()
+
     @cute.jit
     def _reduce_across_warps(self, acc, warp, lane):
         """Warps 1.. write their partial sums to shared memory; warp 0 adds them. Returns the
@@ -748,7 +758,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if warp > 0:
             for i in cutlass.range_constexpr(self.acc_per_lane):
                 sAcc[warp, lane, i] = acc[i // (4 * self.jt), (i // 4) % self.jt, i % 4]
-        cute.arch.sync_threads()
+        self._warps_sync()
         sums = acc
         if cutlass.const_expr(self.rg > 1):
             sums = cute.make_rmem_tensor((self.rt_cta, self.jt, 4), cutlass.Float32)

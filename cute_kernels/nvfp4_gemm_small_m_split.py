@@ -42,12 +42,22 @@ def reduce_split_partials(acc: cute.Tensor, mWork: cute.Tensor, mCount: cute.Ten
     whether this CTA arrived last; its ``acc`` then holds the sum of every split's."""
     bx, by, bz = cute.arch.block_idx()
     tiles_x, _, _ = cute.arch.grid_dim()
-    tile = by * tiles_x + bx
+    return meet_partials(acc, mWork, mCount, by * tiles_x + bx, bz, splits, splits, lane,
+                         splits)
+
+
+@cute.jit
+def meet_partials(acc: cute.Tensor, mWork: cute.Tensor, mCount: cute.Tensor, tile, part,
+                  parts, slots: cutlass.Constexpr, lane, static_parts: cutlass.Constexpr = 0):
+    """Steps 1-3 above for one warp holding partial ``part`` of ``parts`` (dynamic, or the
+    Python int ``static_parts``) of tile ``tile``, whose partials take ``slots`` places in
+    ``work[tile, slot, lane, :]``. Returns whether this warp's CTA arrived last; ``acc`` then
+    holds the sum of the partials in the order 0 .. parts - 1."""
     per_lane = cute.size(acc)
-    # work[tile, split, lane, :]: this lane's partial of split z starts at base + z * stride
+    # work[tile, slot, lane, :]: this lane's partial of part z starts at base + z * stride
     stride = 32 * per_lane
-    base = (tile * splits * 32 + lane) * per_lane
-    mine = cute.make_tensor(mWork.iterator + base + bz * stride, cute.make_layout(per_lane))
+    base = (tile * slots * 32 + lane) * per_lane
+    mine = cute.make_tensor(mWork.iterator + base + part * stride, cute.make_layout(per_lane))
     for i in cutlass.range_constexpr(per_lane):
         mine[i] = acc[i]
     cute.arch.fence_acq_rel_gpu()
@@ -57,15 +67,23 @@ def reduce_split_partials(acc: cute.Tensor, mWork: cute.Tensor, mCount: cute.Ten
         arrived = cute.arch.atomic_add(mCount.iterator + tile, cutlass.Int32(1), sem="acq_rel",
                                        scope="gpu")
     arrived = cute.arch.shuffle_sync(arrived, 0)
-    last = arrived == splits - 1
+    last = arrived == parts - 1
     if last:
         cute.arch.fence_acq_rel_gpu()
-        for i in cutlass.range_constexpr(per_lane):
-            total = cutlass.Float32(0.0)
-            for z in cutlass.range_constexpr(splits):
-                total = total + cute.arch.load(mWork.iterator + base + z * stride + i,
-                                               cutlass.Float32, cop="cg")
-            acc[i] = total
+        if cutlass.const_expr(static_parts):
+            for i in cutlass.range_constexpr(per_lane):
+                total = cutlass.Float32(0.0)
+                for z in cutlass.range_constexpr(static_parts):
+                    total = total + cute.arch.load(mWork.iterator + base + z * stride + i,
+                                                   cutlass.Float32, cop="cg")
+                acc[i] = total
+        else:
+            for i in cutlass.range_constexpr(per_lane):
+                acc[i] = cutlass.Float32(0.0)
+            for z in cutlass.range(parts, unroll=1):
+                for i in cutlass.range_constexpr(per_lane):
+                    acc[i] = acc[i] + cute.arch.load(mWork.iterator + base + z * stride + i,
+                                                     cutlass.Float32, cop="cg")
         if lane == 0:
             mCount[tile] = cutlass.Int32(0)
     return last

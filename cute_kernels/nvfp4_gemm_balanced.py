@@ -1,0 +1,287 @@
+"""The one-token GEMM (M = 1) on a grid that fills every SM alike: whole row blocks for the
+data-parallel part, the blocks left over cut into K pieces spread over every CTA.
+
+Why. The one-token kernel (``nvfp4_gemm_small_m``, one staged token, a 16-row block a CTA) runs
+one wave of N / 16 CTAs. Where that is not a multiple of the SMs, some SMs hold one CTA more
+than others: 9216x7168 is 576 CTAs on 132 SMs, 48 SMs with five and 84 with four. Session 42's
+balance probe (H200, M = 1, 8448 / 9216 / 10560 rows: 4 / 4.36 / 5 CTAs an SM) read 11.60 /
+12.80 / 13.70 us, where a straight line through the whole waves puts 9216 rows at ~12.36: the
+uneven wave costs ~0.45 us, most of issue 5's gap at that point (11.67 us is 75%). A K split
+instead (5120x17408's three) pays its fix-up at the end of every CTA (the probe's loop capped
+at 0 steps: 7.32 us there against 3.21 at 9216x7168).
+
+How. ``ctas`` CTAs (a whole number an SM, capped there by shared memory), with ``blocks`` row
+blocks where ctas <= blocks < 2 ctas:
+
+- CTA c works row block c on all of K (its K warps taking every ``warps``-th step, as in the
+  one-token kernel): the data-parallel part, the same on every SM.
+- The ``blocks - ctas`` blocks left over ("remainder blocks") are cut along K into pieces,
+  one a CTA: remainder block e goes to CTAs ceil(e G / R) .. ceil((e + 1) G / R) - 1
+  (G = ctas, R = remainder blocks), each a contiguous run of its K steps.
+- A warp streams its piece steps first, then its data-parallel steps, through the same
+  register double buffer: the piece's first loads go out before the wait on the previous
+  kernel (as the first step's do in the one-token kernel), its last iteration loads the
+  first data-parallel step. Between the two loops the warp hands its piece sums to shared
+  memory and arrives at a named barrier without waiting. (One loop over both, choosing the
+  bases each step, had ptxas recompute the bases in the loop: ~30 more instructions a step.)
+- One more warp a CTA (the fix-up warp) waits at that barrier, adds the K warps' piece sums,
+  and meets the block's other pieces through ``meet_partials`` (workspace, fence, arrival
+  counter; the last arrival adds the pieces in order and writes the block). It does no
+  streaming, so the fix-up's round trips overlap the K warps' data-parallel steps instead of
+  following them.
+
+Each remainder block's sum is the pieces' sums in piece order, each piece's the K warps' in
+warp order: deterministic, though added in another order than the one-token kernel's.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.memory import SmemAllocator
+
+from layouts import sf_tiled_layout
+
+from . import jit
+from .arch import compile_options, pdl_enabled, sm_count
+from .arrival_counters import arrival_counters
+from .dtypes import torch_to_cutlass
+from .nvfp4_gemm_small_m import SMEM_PER_SM, X_ZERO_WORDS, NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m_split import fake_split_buffers, meet_partials
+from .permuted_fp4 import weight_dims
+
+PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
+K_WARPS_BARRIER = 2  # CTA's) / the K warps' reduction of their data-parallel sums
+
+
+def balanced_shape(n: int, ctas: int) -> tuple[int, int]:
+    """(remainder blocks, workspace slots a remainder block) of a balanced launch of ``ctas``
+    CTAs over N rows; raises ValueError where ``ctas`` does not fit (ctas <= N / 16 < 2 ctas,
+    N a multiple of 16)."""
+    blocks = n // 16
+    if n % 16 or not ctas <= blocks < 2 * ctas:
+        raise ValueError(f"a balanced one-token launch needs N a multiple of 16 with "
+                         f"ctas <= N / 16 < 2 ctas; got N={n}, ctas={ctas}")
+    rem = blocks - ctas
+    return rem, (-(-ctas // rem) if rem else 0)
+
+
+class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
+    """One staged token, one row tile a warp, ``warps`` K warps (+ the fix-up warp where there
+    are remainder blocks); ``ctas_per_sm`` x ``sms`` CTAs. Launch: PDL triggered at the CTA
+    start, the first step's weights loaded before the wait (the one-token wave's rule)."""
+
+    # Probe switch: the launch bound of ``ctas_per_sm`` CTAs an SM (registers held to it).
+    # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
+    # four CTAs of five warps; 8 K warps at three an SM took 82 without (two fit) and 72 with.
+    LAUNCH_BOUND = True
+
+    def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
+                 warps: int, ctas_per_sm: int, sms: int, permuted: bool = False):
+        super().__init__(n, k, a_fp4, out_dtype, row_tiles=1, token_tiles=1, warps=warps,
+                         prefetch=1, x_tokens=1, permuted=permuted)
+        self.ctas = ctas_per_sm * sms
+        self.rem, self.slots = balanced_shape(n, self.ctas)
+        if self.steps < warps:
+            raise ValueError(f"a balanced one-token launch needs a K step (256) a K warp; got "
+                             f"K={k}, warps={warps}")
+        self.fix_warps = int(self.rem > 0)
+        assert self.lean_staged and self.row_offsets() is not None
+        self.paired_steps = False
+        self.pdl = pdl_enabled()
+        self.pdl_trigger = "start"
+        self.pdl_load_early = True
+        self.scale_table = True
+        # the whole grid resident at once, ctas_per_sm on every SM: the registers are held to
+        # that (the launch bound) and the shared memory leaves no room for one more
+        self.ctas_cap = ctas_per_sm
+        self.min_ctas = ctas_per_sm if self.LAUNCH_BOUND else 0
+        used = (self.x_token_words * 4 + 128 + 4 * X_ZERO_WORDS + 4 * 256 + 16
+                + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0)
+                + (warps * 32 * 4 * 4 + 128 if self.rem else 0))
+        # no room for one more CTA an SM (1 KB reserved each)
+        self.smem_bytes = max(used, SMEM_PER_SM // (ctas_per_sm + 1) - 1024 + 16)
+
+    def cta_threads(self) -> int:
+        return 32 * (self.warps + self.fix_warps)
+
+    def _warps_sync(self):
+        cute.arch.barrier(barrier_id=K_WARPS_BARRIER, number_of_threads=32 * self.warps)
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mD: cute.Tensor, mWork: cute.Tensor,
+                 mCount: cute.Tensor, stream):
+        self._launch(mA, mASF, mB, mBSF, (mAlpha,), (mD, mWork, mCount), stream)
+
+    @cute.jit
+    def _launch(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                scalars, outs, stream):
+        self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
+            grid=(1, self.ctas, 1), block=(self.cta_threads(), 1, 1), smem=self.smem_bytes,
+            stream=stream, use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
+            preferred_smem_carveout=self._carveout())
+
+    def _piece(self, cta):
+        """(remainder block, piece, pieces of that block, first step, end step) of CTA
+        ``cta``'s K piece (the module docstring's split)."""
+        g, r = self.ctas, self.rem
+        block = cta * r // g
+        first = (block * g + r - 1) // r
+        parts = ((block + 1) * g + r - 1) // r - first
+        part = cta - first
+        return block, part, parts, part * self.steps // parts, (part + 1) * self.steps // parts
+
+    @cute.kernel
+    def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+               scalars, outs):
+        _, cta, _ = cute.arch.block_idx()
+        warp = cute.arch.warp_idx()
+        lane = cute.arch.lane_idx()
+        g = lane // 4
+        lane_q = lane - g * 4
+        kw = self.warps
+        mD = outs[0]
+        m = mD.shape[0]
+        b_sf_layout = sf_tiled_layout((self.n + 127) // 128 * 128, self.kb_padded)
+        a_sf_layout = b_sf_layout
+        if cutlass.const_expr(self.a_fp4):
+            a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
+        loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
+        where = (g, lane_q, cta, 0, m)
+        if cutlass.const_expr(self.pdl):
+            cute.arch.griddepcontrol_launch_dependents()
+
+        bases = self._row_bases(mB, mBSF, b_sf_layout, cta, g)
+        piece_bases = bases
+        rem_block, part, parts, p0, p1 = 0, 0, 1, 0, 0
+        piece_steps = 0  # this warp's
+        if cutlass.const_expr(self.rem):
+            rem_block, part, parts, p0, p1 = self._piece(cta)
+            piece_bases = self._row_bases(mB, mBSF, b_sf_layout, self.ctas + rem_block, g)
+            piece_steps = (cutlass.max(p1 - p0 - warp, 0) + kw - 1) // kw
+        dp_steps = (self.steps - warp + kw - 1) // kw  # this warp's data-parallel steps
+
+        def regs(shape, dtype):  # last mode contiguous, so each slice is one vector load
+            return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(1, 0)), dtype)
+
+        bufs = [(regs((2, 8), cutlass.Int32), regs((2, 4), mBSF.element_type),
+                 regs((1, self.x_words), cutlass.Int32), regs((1, 4), mBSF.element_type))
+                for _ in range(2)]
+        # the first step's weights before the previous kernel has finished (they are not its
+        # output; the activations are)
+        if warp < kw:
+            if cutlass.const_expr(self.rem):
+                in_piece = piece_steps > 0
+                self._load_step(*loader, cutlass.select_(in_piece, p0 + warp, warp), *where,
+                                bufs[0], acts=False,
+                                bases=(cutlass.select_(in_piece, piece_bases[0], bases[0]),
+                                       cutlass.select_(in_piece, piece_bases[1], bases[1])))
+            else:
+                self._load_step(*loader, warp, *where, bufs[0], acts=False, bases=bases)
+        self._wait_for_inputs()
+        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
+        sX = (self._staged_views(sXw, g, lane_q), table)
+        sPieces = None
+        if cutlass.const_expr(self.rem):
+            sPieces = SmemAllocator().allocate_tensor(
+                cutlass.Float32, cute.make_layout((kw, 32, 4), stride=(128, 4, 1)),
+                byte_alignment=16)
+
+        if warp < kw:
+            acc = cute.make_rmem_tensor((1, 1, 4), cutlass.Float32)
+            acc.fill(0.0)
+            wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)
+            xp = cute.make_rmem_tensor((1, 8), cutlass.Uint32)
+            cur, nxt = bufs
+            if cutlass.const_expr(self.rem):
+                # the piece, its last iteration loading the first data-parallel step
+                for i in cutlass.range(piece_steps, unroll=1):
+                    step = p0 + warp + i * kw
+                    if i + 1 < piece_steps:
+                        self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
+                    else:
+                        self._load_step(*loader, warp, *where, nxt, bases=bases)
+                    self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
+                    for src, dst in zip(nxt, cur):
+                        dst.store(src.load())
+                # hand the piece's sums over (zeros without a piece) and go on
+                for e in cutlass.range_constexpr(4):
+                    sPieces[warp, lane, e] = acc[0, 0, e]
+                acc.fill(0.0)
+                cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
+                                         number_of_threads=32 * (kw + 1))
+            # the data-parallel steps: the one-token kernel's loop
+            for i in cutlass.range(dp_steps, unroll=1):
+                step = warp + i * kw
+                if step + kw < self.steps:
+                    self._load_step(*loader, step + kw, *where, nxt, bases=bases)
+                self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
+                for src, dst in zip(nxt, cur):
+                    dst.store(src.load())
+            acc = self._reduce_across_warps(acc, warp, lane)
+            if warp == 0:
+                self._finish(acc, scalars, mD, cta, g, lane_q, m)
+        if cutlass.const_expr(self.rem):
+            if warp == kw:  # the fix-up warp
+                cute.arch.barrier(barrier_id=PIECES_BARRIER, number_of_threads=32 * (kw + 1))
+                acc = cute.make_rmem_tensor((1, 1, 4), cutlass.Float32)
+                for e in cutlass.range_constexpr(4):
+                    total = sPieces[0, lane, e]
+                    for w in cutlass.range_constexpr(1, kw):
+                        total = total + sPieces[w, lane, e]
+                    acc[0, 0, e] = total
+                if meet_partials(acc, outs[1], outs[2], rem_block, part, parts, self.slots,
+                                 lane):
+                    self._finish(acc, scalars, mD, self.ctas + rem_block, g, lane_q, m)
+
+    @cute.jit
+    def _finish(self, acc, scalars, mD, block, g, lane_q, m):
+        """Row block ``block``'s whole sums into D (the one-token kernel's epilogue)."""
+        for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
+            acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
+        self.epilogue(acc, scalars, (mD,), block, 0, g, lane_q, m)
+
+
+def balanced_buffers(n: int, ctas: int, device: torch.device):
+    """(fp32 workspace, zeroed int32 arrival counters) of a balanced launch: a slot per piece
+    of each remainder block (one element each where there is none)."""
+    rem, slots = balanced_shape(n, ctas)
+    return (torch.empty(max(rem * slots * 32 * 4, 1), dtype=torch.float32, device=device),
+            arrival_counters(max(rem, 1), device))
+
+
+@jit.cached
+def compile_nvfp4_gemm_one_token_balanced(n: int, k: int, a_dtype: str, out_dtype: str,
+                                          warps: int, ctas_per_sm: int, sms: int,
+                                          permuted: bool = False):
+    """Static N, K, warps and grid (``ctas_per_sm`` x ``sms`` CTAs); M = 1 at run time.
+    Arguments of the compiled function: those of ``compile_nvfp4_gemm_small_m``, then
+    ``balanced_buffers``' workspace and counters."""
+    a_fp4 = a_dtype == "fp4"
+    cout = torch_to_cutlass(out_dtype)
+    m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
+    d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
+    kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cout, warps, ctas_per_sm, sms, permuted)
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
+                              warps: int = 4, ctas_per_sm: int = 4,
+                              compile_fn=compile_nvfp4_gemm_one_token_balanced) -> None:
+    """The balanced launch on operands ``nvfp4_gemm`` has validated, at M = 1 (alpha a
+    one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
+    probe's variant). Not routed yet: ``tools/balanced_probe.py`` times it against the public
+    launch."""
+    if a.shape[0] != 1:
+        raise ValueError(f"a balanced one-token launch takes one token; got M={a.shape[0]}")
+    n, k, permuted = weight_dims(b)
+    sms = sm_count(out.device.index or 0)
+    a_kind = "fp4" if a_sf is not None else str(a.dtype)
+    # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
+    compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted)(
+        a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
+        b_sf.view(-1), alpha, out, *balanced_buffers(n, ctas_per_sm * sms, out.device))

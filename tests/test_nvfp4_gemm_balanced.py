@@ -1,0 +1,111 @@
+"""The balanced one-token launch (``nvfp4_gemm_balanced``): compile-only and its arithmetic on
+CPU; on a GPU, against the fp64 reference and deterministic across calls."""
+
+import cutlass
+import pytest
+import torch
+
+from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels.arch import sm_count
+from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
+                                              compile_nvfp4_gemm_one_token_balanced,
+                                              launch_one_token_balanced)
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
+from tests.conftest import poisoned
+
+H200 = 132
+
+
+@pytest.mark.parametrize("n,k,a_dtype,warps,per_sm,permuted", [
+    (9216, 7168, "fp4", 4, 4, True),             # 576 blocks on 528 CTAs: 48 cut in 11
+    (5120, 17408, "fp4", 8, 2, True),            # 320 blocks on 264 CTAs: 56 cut in 4-5
+    (2912, 576, "torch.bfloat16", 2, 1, False),  # W4A16, packed bytes, a K tail of 64
+    (2112, 1024, "fp4", 4, 1, False),            # 132 blocks on 132 CTAs: no pieces
+])
+def test_balanced_compiles_for_sm90a(n, k, a_dtype, warps, per_sm, permuted):
+    assert compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, a_dtype,
+                        "torch.bfloat16", warps, per_sm, H200, permuted)
+
+
+@pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 4, 4), (5120, 17408, 8, 2),
+                                              (9216, 7168, 8, 3), (7168, 18432, 4, 3)])
+def test_balanced_fits_its_ctas_per_sm(n, k, warps, per_sm):
+    """The whole grid is one wave only if ``per_sm`` CTAs of K warps + the fix-up warp fit an
+    SM's registers (the launch bound's job)."""
+    regs = kernel_registers(compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, "fp4",
+                                         "torch.bfloat16", warps, per_sm, H200, True))
+    assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
+
+
+@pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 4, 4), (5120, 17408, 8, 2),
+                                              (2128, 1088, 4, 1), (2912, 576, 2, 1)])
+def test_pieces_cut_each_remainder_block_along_k(n, k, warps, per_sm):
+    """Every CTA holds one piece; the pieces of each remainder block are its K steps in order,
+    numbered 0 .. parts - 1, at most ``slots`` of them (empty ones where a block has more
+    pieces than steps: 2128 rows are 133 blocks, one cut in 132)."""
+    kernel = NVFP4GemmOneTokenBalanced(n, k, True, cutlass.BFloat16, warps, per_sm, H200)
+    blocks: dict = {}
+    for cta in range(kernel.ctas):
+        block, part, parts, p0, p1 = kernel._piece(cta)
+        blocks.setdefault(block, []).append((part, parts, p0, p1))
+    assert sorted(blocks) == list(range(kernel.rem))
+    for pieces in blocks.values():
+        parts = pieces[0][1]
+        assert parts <= kernel.slots and [p[:2] for p in pieces] == [(i, parts)
+                                                                     for i in range(parts)]
+        ends = [p0 for _, _, p0, _ in pieces] + [pieces[-1][3]]
+        assert ends[0] == 0 and ends[-1] == kernel.steps and ends == sorted(ends)
+        assert all(p1 == p0 for (_, _, _, p1), p0 in zip(pieces, ends[1:]))
+
+
+def test_balanced_refuses_what_it_cannot_launch():
+    with pytest.raises(ValueError, match="ctas <= N / 16 < 2 ctas"):
+        balanced_shape(9216, 600)          # fewer blocks than CTAs
+    with pytest.raises(ValueError, match="ctas <= N / 16 < 2 ctas"):
+        balanced_shape(16 * 264, 132)      # two whole blocks a CTA
+    with pytest.raises(ValueError, match="N a multiple of 16"):
+        balanced_shape(9224, 528)
+    assert balanced_shape(9216, 528) == (48, 11) and balanced_shape(2112, 132) == (0, 0)
+    with pytest.raises(ValueError, match="a K step"):
+        NVFP4GemmOneTokenBalanced(2112, 512, True, cutlass.BFloat16, 4, 1, H200)
+    a = torch.zeros(2, 256, dtype=torch.uint8)
+    with pytest.raises(ValueError, match="one token; got M=2"):
+        launch_one_token_balanced(a, None, None, None, None, None)
+
+
+def _case(per_sm, extra, k, fp4_a, permuted, warps):
+    """Inputs of a balanced launch on this device: ``per_sm`` x SMs CTAs, ``extra`` more row
+    blocks than CTAs (a fraction of them)."""
+    ctas = per_sm * sm_count(torch.cuda.current_device())
+    n = 16 * (ctas + round(extra * ctas))
+    b, b_sf = reference.nvfp4_quantize((torch.randn(n, k, device="cuda") * torch.pow(
+        10.0, torch.rand(n, 1, device="cuda") * 3 - 2)).to(torch.bfloat16), 1000.0)
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16) * 3
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
+    alpha = torch.full((1,), float(torch.rand(()) * 2 + 0.1), device="cuda")
+    return n, a, a_sf, (prepare_nvfp4_weight(b) if permuted else b), b, b_sf, alpha
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
+    (4, 1 / 11, 7168, True, True, 4),     # 9216x7168 on the H200
+    (2, 56 / 264, 17408, True, True, 8),  # 5120x17408 on the H200
+    (1, 50 / 132, 576, False, False, 2),  # W4A16, packed bytes, a K tail
+    (1, 0.0, 1024, True, False, 4),       # no remainder blocks
+    (1, 1 / 132, 1088, True, True, 4),    # one remainder block in more pieces than steps
+    (3, 0.5, 2048, True, True, 4),        # half the CTAs' pieces from 0.5 blocks
+])
+def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warps):
+    n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted, warps)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm)
+    assert not got.isnan().any()
+    err = ((got.double() - want).norm() / want.norm()).item()
+    assert err <= 1e-3
+    again = poisoned(1, n, dtype=torch.float32)  # the counters were left zero: same bits
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, again, warps, per_sm)
+    assert torch.equal(got, again)
+    bf16 = poisoned(1, n, dtype=torch.bfloat16)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, bf16, warps, per_sm)
+    assert torch.equal(bf16, got.to(torch.bfloat16))
