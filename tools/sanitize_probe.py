@@ -303,5 +303,7 @@ importlib.import_module("sanitize_weights_first")
 importlib.import_module("sanitize_row_groups")
 # the asynchronous stream-K fix-up
 importlib.import_module("sanitize_async_fixup")
+# the balanced one-token launch (pieces met by a fix-up warp)
+importlib.import_module("sanitize_balanced")
 
 import swapped_sanitize_probe  # noqa: E402,F401  (the fused op's swapped kernel)

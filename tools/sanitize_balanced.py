@@ -1,0 +1,24 @@
+"""The balanced one-token launch (``nvfp4_gemm_balanced``) for compute-sanitizer: pieces with
+a K tail on packed bytes and bf16 activations, one remainder block in more pieces than K
+steps, and no remainder at all (one CTA an SM, so the grids stay small)."""
+
+import torch
+
+from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels.arch import sm_count
+from cute_kernels.nvfp4_gemm_balanced import launch_one_token_balanced
+
+sms = sm_count(torch.cuda.current_device())
+alpha = torch.ones(1, device="cuda")
+for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),
+                                         (0, 1024, True, False, 4)):
+    n = 16 * (sms + extra)
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       50.0)
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
+    for _ in range(2):  # the second launch finds the counters the first left
+        launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b) if permuted else b, b_sf,
+                                  alpha, torch.empty(1, n, device="cuda"), warps, 1)
+torch.cuda.synchronize()
+print("balanced probe ran")

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# First device call after session 70 (~300 s): the balanced one-token launch
+# (cute_kernels/nvfp4_gemm_balanced.py, built in session 70 without a device, unrouted). Its
+# GPU tests beside the probe's warm-ups; memcheck and racecheck on tools/sanitize_balanced.py;
+# then tools/balanced_probe.py points 0..3 (9216x7168, 5120x17408, 7168x18432, 4096x7168 at
+# M = 1: the public route against the balanced forms, and their outputs against the public).
+# Then, in later calls, the calls session 69 prepared: session70_first.sh, session70_second.sh.
+# The device copies at most 64 MiB: move notes/raw aside for the call (see the s69 notes).
+# Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session71_balanced.sh
+source "$(dirname "$0")/../device_common.sh"
+gpu_tests 200 /tmp/logs/t-balanced.log tests/test_nvfp4_gemm_balanced.py &
+warm_points balanced_probe 200 0 1 2 3
+report_warm_and_tests
+sanitize_script sanitize_balanced 150
+run_points balanced_probe 200 0,1,2,3
+echo "done after $(elapsed) s"
