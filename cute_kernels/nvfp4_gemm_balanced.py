@@ -56,22 +56,24 @@ PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrie
 K_WARPS_BARRIER = 2  # CTA's) / the K warps' reduction of their data-parallel sums
 
 
-def balanced_shape(n: int, ctas: int) -> tuple[int, int]:
+def balanced_shape(n: int, ctas: int, block_rows: int = 16) -> tuple[int, int]:
     """(remainder blocks, workspace slots a remainder block) of a balanced launch of ``ctas``
-    CTAs over N rows; raises ValueError where ``ctas`` does not fit (ctas <= N / 16 < 2 ctas,
-    N a multiple of 16)."""
-    blocks = n // 16
-    if n % 16 or not ctas <= blocks < 2 * ctas:
-        raise ValueError(f"a balanced one-token launch needs N a multiple of 16 with "
-                         f"ctas <= N / 16 < 2 ctas; got N={n}, ctas={ctas}")
+    CTAs over N rows in blocks of ``block_rows``; raises ValueError where ``ctas`` does not
+    fit (ctas <= blocks < 2 ctas, N a multiple of the block)."""
+    blocks = n // block_rows
+    if n % block_rows or not ctas <= blocks < 2 * ctas:
+        raise ValueError(f"a balanced one-token launch needs N a multiple of {block_rows} "
+                         f"with ctas <= N / {block_rows} < 2 ctas; got N={n}, ctas={ctas}")
     rem = blocks - ctas
     return rem, (-(-ctas // rem) if rem else 0)
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     """One staged token, one row tile a warp, ``warps`` K warps (+ the fix-up warp where there
-    are remainder blocks); ``ctas_per_sm`` x ``sms`` CTAs. Launch: PDL triggered at the CTA
-    start, the first step's weights loaded before the wait (the one-token wave's rule)."""
+    are remainder blocks) in ``row_groups`` groups, each on its own row tile of the CTA's block
+    (``NVFP4GemmSmallM``'s row groups: a block is that many tiles); ``ctas_per_sm`` x ``sms``
+    CTAs. Launch: PDL triggered at the CTA start, the first step's weights loaded before the
+    wait (the one-token wave's rule)."""
 
     # Probe switch: the launch bound of ``ctas_per_sm`` CTAs an SM (registers held to it).
     # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
@@ -79,14 +81,15 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     LAUNCH_BOUND = True
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
-                 warps: int, ctas_per_sm: int, sms: int, permuted: bool = False):
+                 warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
+                 row_groups: int = 1):
         super().__init__(n, k, a_fp4, out_dtype, row_tiles=1, token_tiles=1, warps=warps,
-                         prefetch=1, x_tokens=1, permuted=permuted)
+                         prefetch=1, x_tokens=1, permuted=permuted, row_groups=row_groups)
         self.ctas = ctas_per_sm * sms
-        self.rem, self.slots = balanced_shape(n, self.ctas)
-        if self.steps < warps:
-            raise ValueError(f"a balanced one-token launch needs a K step (256) a K warp; got "
-                             f"K={k}, warps={warps}")
+        self.rem, self.slots = balanced_shape(n, self.ctas, 16 * row_groups)
+        if self.steps < self.kw:
+            raise ValueError(f"a balanced one-token launch needs a K step (256) a K warp of "
+                             f"a row group; got K={k}, warps={warps}, row_groups={row_groups}")
         self.fix_warps = int(self.rem > 0)
         assert self.lean_staged and self.row_offsets() is not None
         self.paired_steps = False
@@ -137,14 +140,21 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     @cute.kernel
     def kernel(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
                scalars, outs):
+        """``outs``: the epilogue's outputs (the first with M rows), then the workspace and
+        the counters."""
         _, cta, _ = cute.arch.block_idx()
         warp = cute.arch.warp_idx()
         lane = cute.arch.lane_idx()
         g = lane // 4
         lane_q = lane - g * 4
-        kw = self.warps
-        mD = outs[0]
-        m = mD.shape[0]
+        kw, warps = self.kw, self.warps  # K warps of a row group, of the CTA
+        # the warp's row group and its place among that group's K warps
+        group, kwarp = 0, warp
+        if cutlass.const_expr(self.rg > 1):
+            group = warp // kw
+            kwarp = warp - group * kw
+        results = outs[:-2]
+        m = results[0].shape[0]
         b_sf_layout = sf_tiled_layout((self.n + 127) // 128 * 128, self.kb_padded)
         a_sf_layout = b_sf_layout
         if cutlass.const_expr(self.a_fp4):
@@ -154,15 +164,16 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         if cutlass.const_expr(self.pdl):
             cute.arch.griddepcontrol_launch_dependents()
 
-        bases = self._row_bases(mB, mBSF, b_sf_layout, cta, g)
+        bases = self._row_bases(mB, mBSF, b_sf_layout, cta, g, group)
         piece_bases = bases
         rem_block, part, parts, p0, p1 = 0, 0, 1, 0, 0
         piece_steps = 0  # this warp's
         if cutlass.const_expr(self.rem):
             rem_block, part, parts, p0, p1 = self._piece(cta)
-            piece_bases = self._row_bases(mB, mBSF, b_sf_layout, self.ctas + rem_block, g)
-            piece_steps = (cutlass.max(p1 - p0 - warp, 0) + kw - 1) // kw
-        dp_steps = (self.steps - warp + kw - 1) // kw  # this warp's data-parallel steps
+            piece_bases = self._row_bases(mB, mBSF, b_sf_layout, self.ctas + rem_block, g,
+                                          group)
+            piece_steps = (cutlass.max(p1 - p0 - kwarp, 0) + kw - 1) // kw
+        dp_steps = (self.steps - kwarp + kw - 1) // kw  # this warp's data-parallel steps
 
         def regs(shape, dtype):  # last mode contiguous, so each slice is one vector load
             return cute.make_rmem_tensor(cute.make_ordered_layout(shape, order=(1, 0)), dtype)
@@ -172,25 +183,25 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 for _ in range(2)]
         # the first step's weights before the previous kernel has finished (they are not its
         # output; the activations are)
-        if warp < kw:
+        if warp < warps:
             if cutlass.const_expr(self.rem):
                 in_piece = piece_steps > 0
-                self._load_step(*loader, cutlass.select_(in_piece, p0 + warp, warp), *where,
+                self._load_step(*loader, cutlass.select_(in_piece, p0 + kwarp, kwarp), *where,
                                 bufs[0], acts=False,
                                 bases=(cutlass.select_(in_piece, piece_bases[0], bases[0]),
                                        cutlass.select_(in_piece, piece_bases[1], bases[1])))
             else:
-                self._load_step(*loader, warp, *where, bufs[0], acts=False, bases=bases)
+                self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
         _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None
         if cutlass.const_expr(self.rem):
             sPieces = SmemAllocator().allocate_tensor(
-                cutlass.Float32, cute.make_layout((kw, 32, 4), stride=(128, 4, 1)),
+                cutlass.Float32, cute.make_layout((warps, 32, 4), stride=(128, 4, 1)),
                 byte_alignment=16)
 
-        if warp < kw:
+        if warp < warps:
             acc = cute.make_rmem_tensor((1, 1, 4), cutlass.Float32)
             acc.fill(0.0)
             wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)
@@ -199,11 +210,11 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             if cutlass.const_expr(self.rem):
                 # the piece, its last iteration loading the first data-parallel step
                 for i in cutlass.range(piece_steps, unroll=1):
-                    step = p0 + warp + i * kw
+                    step = p0 + kwarp + i * kw
                     if i + 1 < piece_steps:
                         self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
                     else:
-                        self._load_step(*loader, warp, *where, nxt, bases=bases)
+                        self._load_step(*loader, kwarp, *where, nxt, bases=bases)
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                     for src, dst in zip(nxt, cur):
                         dst.store(src.load())
@@ -212,44 +223,49 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                     sPieces[warp, lane, e] = acc[0, 0, e]
                 acc.fill(0.0)
                 cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
-                                         number_of_threads=32 * (kw + 1))
+                                         number_of_threads=32 * (warps + 1))
             # the data-parallel steps: the one-token kernel's loop
             for i in cutlass.range(dp_steps, unroll=1):
-                step = warp + i * kw
+                step = kwarp + i * kw
                 if step + kw < self.steps:
                     self._load_step(*loader, step + kw, *where, nxt, bases=bases)
                 self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                 for src, dst in zip(nxt, cur):
                     dst.store(src.load())
-            acc = self._reduce_across_warps(acc, warp, lane)
+            sums = self._reduce_across_warps(acc, warp, lane)
             if warp == 0:
-                self._finish(acc, scalars, mD, cta, g, lane_q, m)
+                self._finish(sums, scalars, results, cta, g, lane_q, m)
         if cutlass.const_expr(self.rem):
-            if warp == kw:  # the fix-up warp
-                cute.arch.barrier(barrier_id=PIECES_BARRIER, number_of_threads=32 * (kw + 1))
-                acc = cute.make_rmem_tensor((1, 1, 4), cutlass.Float32)
-                for e in cutlass.range_constexpr(4):
-                    total = sPieces[0, lane, e]
-                    for w in cutlass.range_constexpr(1, kw):
-                        total = total + sPieces[w, lane, e]
-                    acc[0, 0, e] = total
-                if meet_partials(acc, outs[1], outs[2], rem_block, part, parts, self.slots,
+            if warp == warps:  # the fix-up warp
+                cute.arch.barrier(barrier_id=PIECES_BARRIER, number_of_threads=32 * (warps + 1))
+                # each row group's piece sums, its K warps in order (as _reduce_across_warps)
+                sums = cute.make_rmem_tensor((self.rg, 1, 4), cutlass.Float32)
+                for r in cutlass.range_constexpr(self.rg):
+                    for e in cutlass.range_constexpr(4):
+                        total = sPieces[r * kw, lane, e]
+                        for w in cutlass.range_constexpr(r * kw + 1, r * kw + kw):
+                            total = total + sPieces[w, lane, e]
+                        sums[r, 0, e] = total
+                if meet_partials(sums, outs[-2], outs[-1], rem_block, part, parts, self.slots,
                                  lane):
-                    self._finish(acc, scalars, mD, self.ctas + rem_block, g, lane_q, m)
+                    self._finish(sums, scalars, results, self.ctas + rem_block, g, lane_q, m)
 
     @cute.jit
-    def _finish(self, acc, scalars, mD, block, g, lane_q, m):
-        """Row block ``block``'s whole sums into D (the one-token kernel's epilogue)."""
-        for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
-            acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
-        self.epilogue(acc, scalars, (mD,), block, 0, g, lane_q, m)
+    def _finish(self, sums, scalars, results, block, g, lane_q, m):
+        """Row block ``block``'s whole sums into the results (the epilogue)."""
+        for i in cutlass.range_constexpr(cute.size(sums)):  # exact: a power of two
+            sums[i] = sums[i] * cutlass.Float32(self.sum_scale)
+        self.epilogue(sums, scalars, results, block, 0, g, lane_q, m)
 
 
-def balanced_buffers(n: int, ctas: int, device: torch.device):
-    """(fp32 workspace, zeroed int32 arrival counters) of a balanced launch: a slot per piece
-    of each remainder block (one element each where there is none)."""
-    rem, slots = balanced_shape(n, ctas)
-    return (torch.empty(max(rem * slots * 32 * 4, 1), dtype=torch.float32, device=device),
+def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 16):
+    """(fp32 workspace, zeroed int32 arrival counters) of a balanced launch over blocks of
+    ``block_rows`` rows: a slot per piece of each remainder block, 4 sums a lane and row tile
+    (one element each where there is no remainder block)."""
+    rem, slots = balanced_shape(n, ctas, block_rows)
+    per_lane = 4 * block_rows // 16
+    return (torch.empty(max(rem * slots * 32 * per_lane, 1), dtype=torch.float32,
+                        device=device),
             arrival_counters(max(rem, 1), device))
 
 

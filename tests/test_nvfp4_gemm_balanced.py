@@ -5,13 +5,19 @@ import cutlass
 import pytest
 import torch
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, reference
+from cute_kernels import restore_gate_up_weight
 from cute_kernels.arch import sm_count
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
                                               compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced)
+from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
+                                                compile_nvfp4_gemm_swiglu_quant_balanced,
+                                                launch_swiglu_quant_balanced)
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
+from layouts import sf_padded_shape
 from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
 
 H200 = 132
 
@@ -109,3 +115,53 @@ def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warp
     bf16 = poisoned(1, n, dtype=torch.bfloat16)
     launch_one_token_balanced(a, a_sf, words, b_sf, alpha, bf16, warps, per_sm)
     assert torch.equal(bf16, got.to(torch.bfloat16))
+
+
+# ---- the fused op on the balanced grid (swiglu_quant_balanced)
+@pytest.mark.parametrize("i,k,a_dtype,warps,per_sm,permuted", [
+    (4608, 7168, "fp4", 8, 2, True),             # 288 blocks on 264 CTAs: 24 cut in 11
+    (2624, 1088, "torch.bfloat16", 4, 1, False),  # W4A16, packed bytes, a K tail
+])
+def test_fused_balanced_compiles_for_sm90a(i, k, a_dtype, warps, per_sm, permuted):
+    compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_balanced, i, k, a_dtype, warps,
+                            per_sm, H200, permuted)
+    assert ctas_per_sm(max(kernel_registers(compiled)), warps + 1) >= per_sm
+
+
+def test_fused_balanced_blocks_are_up_and_gate_tiles():
+    """A block is 16 output columns: its up tile, then its gate tile 64 rows on (the
+    interleave), one row group each; 2I = 9216 is 288 blocks, 24 past 264 CTAs."""
+    kernel = NVFP4GemmSwigluQuantBalanced(4608, 7168, True, 8, 2, H200)
+    assert (kernel.rem, kernel.slots, kernel.rg, kernel.kw) == (24, 11, 2, 4)
+    assert [kernel.warp_tile_row(5, gr, 0) for gr in (0, 1)] == [128 + 16, 128 + 64 + 16]
+    with pytest.raises(ValueError, match="multiple of 64"):
+        NVFP4GemmSwigluQuantBalanced(4616, 7168, True, 8, 2, H200)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
+    (2, 24, 7168, True, True, 8),   # 9216x7168 on the H200
+    (1, 32, 1088, False, False, 4),  # W4A16, packed bytes, a K tail
+])
+def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, warps):
+    """Codes and scales against the reference quantization of the fp64 SwiGLU (DESIGN.md's
+    rule), the scale padding zeroed, the same bits on a second call."""
+    ctas = per_sm * sm_count(torch.cuda.current_device())
+    i = 16 * (ctas + extra) // 64 * 64
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
+    if permuted:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    g_t = torch.full((1,), g_out, device="cuda")
+    runs = []
+    for _ in range(2):
+        out = torch.full((1, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
+        out_sf = torch.full(sf_padded_shape(1, i // 16), 0xFF, dtype=torch.uint8,
+                            device="cuda")
+        launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha_t, g_t, out, out_sf, warps,
+                                     per_sm)
+        runs.append((out, out_sf))
+    out, out_sf = runs[0]
+    _check_against_reference(out, out_sf.view(torch.float8_e4m3fn), a, a_sf, w, w_sf, alpha,
+                             g_out)
+    assert torch.equal(out, runs[1][0]) and torch.equal(out_sf, runs[1][1])

@@ -1,64 +1,111 @@
-"""The balanced one-token launch (``cute_kernels.nvfp4_gemm_balanced``, unrouted) against the
-public M = 1 route, on issue 5's one-token points.
+"""The balanced one-token launches (``cute_kernels.nvfp4_gemm_balanced``, and the fused op's,
+``swiglu_quant_balanced``; unrouted) against the public M = 1 routes, on issue 5's and issue
+6's open one-token points.
 
 Why it may win: the public one-token wave puts 4 CTAs on some SMs and 5 on others at
 9216x7168 (576 CTAs); session 42's balance probe (8448 / 9216 / 10560 rows: 11.60 / 12.80 /
 13.70 us) puts that at ~0.45 us, and the 75% target there is 11.67 us (12.25 in session 50's
 suite). 5120x17408 splits K in three with its fix-up at the end of every CTA (its loop capped
-at 0 steps cost 7.32 us, against 3.21 at 9216x7168); 17.62 us against 15.76 asked.
+at 0 steps cost 7.32 us, against 3.21 at 9216x7168); 17.62 us against 15.76 asked. The fused
+op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.67 asked.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
 "...u" the same without its launch bound (``LAUNCH_BOUND``). Graph us of back-to-back calls
 at M = 1 (permuted words, NVFP4 activations), interleaved, two rounds; then each balanced
 form's bf16 output against the public one's (relative norm of the difference; both are one
-rounding of fp32 sums added in other orders, so ~1e-3, not 0). One point per
+rounding of fp32 sums added in other orders, so ~1e-3, not 0), or for the fused op the share
+of output codes that differ from the public op's (rounding boundaries only). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools
 
 import torch
-from probe_inputs import permuted_weight_copies, print_forms, switched_compiler
+from probe_inputs import gate_up_words, permuted_weight_copies, print_forms, switched_compiler
 
-from cute_kernels import nvfp4_gemm, reference
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced,
                                               compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced)
+from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
+                                                compile_nvfp4_gemm_swiglu_quant_balanced,
+                                                launch_swiglu_quant_balanced)
+from layouts import sf_padded_shape
 
-# (N, K, [(K warps, CTAs an SM, launch bound)]); the public configs in the comments
+# (kind, N or 2I, K, [(K warps, CTAs an SM, launch bound)]); the public configs in comments
 POINTS = [
-    (9216, 7168, [(4, 4, True), (4, 4, False)]),          # (1, 1, 4, 1): 576 CTAs
-    (5120, 17408, [(8, 2, True), (8, 2, False), (4, 2, True)]),  # (2, 1, 4, 1, 3): 480
-    (7168, 18432, [(4, 3, True), (8, 2, True)]),          # (2, 1, 4, 1) paired: 224
-    (4096, 7168, [(8, 1, True), (4, 1, True)]),           # (1, 1, 8, 1): 256
+    ("gemm", 9216, 7168, [(4, 4, True), (4, 4, False)]),    # (1, 1, 4, 1): 576 CTAs
+    ("gemm", 5120, 17408, [(8, 2, True), (8, 2, False), (4, 2, True)]),  # (2, 1, 4, 1, 3)
+    ("gemm", 7168, 18432, [(4, 3, True), (8, 2, True)]),    # (2, 1, 4, 1) paired: 224
+    ("gemm", 4096, 7168, [(8, 1, True), (4, 1, True)]),     # (1, 1, 8, 1): 256
+    ("fused", 9216, 7168, [(8, 2, True), (8, 2, False)]),   # (1, 1, 8, 1, 1, 2): 288
 ]
-unbound = switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced,
-                            {"LAUNCH_BOUND": False}, "compile_balanced_unbound")
+UNBOUND = {"LAUNCH_BOUND": False}
+unbound = {
+    "gemm": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
+                              NVFP4GemmOneTokenBalanced, UNBOUND, "compile_balanced_unbound"),
+    "fused": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                               NVFP4GemmSwigluQuantBalanced, UNBOUND,
+                               "compile_fused_balanced_unbound")}
+bound = {"gemm": compile_nvfp4_gemm_one_token_balanced,
+         "fused": compile_nvfp4_gemm_swiglu_quant_balanced}
 
-alpha = torch.full((1,), 0.5, device="cuda")
-for n, k, forms in select_shapes(POINTS):
-    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    weights = permuted_weight_copies(n, k)
+
+def gemm_forms(n, k, forms, a, a_sf):
+    """(weights, calls, outputs) of a plain point: each call writes its own bf16 output."""
     outs = {"public": torch.empty(1, n, device="cuda", dtype=torch.bfloat16)}
-
-    def public(w, out=outs["public"]):
-        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
-    calls = {"public": public}
-    for warps, per_sm, bound in forms:
-        name = f"w{warps}c{per_sm}" + ("" if bound else "u")
+    calls = {"public": lambda w, out=outs["public"]: nvfp4_gemm(a, a_sf, w[0], w[1], alpha,
+                                                                out=out)}
+    for warps, per_sm, with_bound in forms:
+        name = f"w{warps}c{per_sm}" + ("" if with_bound else "u")
         outs[name] = torch.empty(1, n, device="cuda", dtype=torch.bfloat16)
         calls[name] = functools.partial(
             lambda w, out, warps, per_sm, fn: launch_one_token_balanced(
                 a, a_sf, w[0], w[1], alpha, out, warps, per_sm, fn),
             out=outs[name], warps=warps, per_sm=per_sm,
-            fn=compile_nvfp4_gemm_one_token_balanced if bound else unbound)
-    print_forms(f"{n}x{k} M=1", calls, weights)
+            fn=(bound if with_bound else unbound)["gemm"])
+    return permuted_weight_copies(n, k), calls, outs
+
+
+def fused_forms(two_i, k, forms, a, a_sf):
+    """(weights, calls, outputs) of a fused point: each call writes its own codes (the scales
+    into a buffer of its own)."""
+    i = two_i // 2
+    outs = {}
+
+    def buffers(name):
+        outs[name] = torch.empty(1, i // 2, device="cuda", dtype=torch.uint8)
+        return outs[name], torch.empty(sf_padded_shape(1, i // 16), device="cuda",
+                                       dtype=torch.uint8)
+    q, sf = buffers("public")
+    calls = {"public": lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs,
+                                                         out=q, out_sf=sf)}
+    for warps, per_sm, with_bound in forms:
+        name = f"w{warps}c{per_sm}" + ("" if with_bound else "u")
+        calls[name] = functools.partial(
+            lambda w, bufs, warps, per_sm, fn: launch_swiglu_quant_balanced(
+                a, a_sf, w[0], w[1], alpha, gs, *bufs, warps, per_sm, fn),
+            bufs=buffers(name), warps=warps, per_sm=per_sm,
+            fn=(bound if with_bound else unbound)["fused"])
+    return gate_up_words(two_i, k, True), calls, outs
+
+
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+for kind, n, k, forms in select_shapes(POINTS):
+    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    weights, calls, outs = (gemm_forms if kind == "gemm" else fused_forms)(n, k, forms, a,
+                                                                          a_sf)
+    label = f"{kind} {n}x{k} M=1"
+    print_forms(label, calls, weights)
     if not warm_only():
-        for name, call in calls.items():
+        for call in calls.values():
             call(weights[0])
-        want = outs["public"].float()
-        print(f"{n}x{k} M=1 against public: " + " ".join(
-            f"{name}={((o.float() - want).norm() / want.norm()).item():.1e}"
+        want = outs["public"]
+        # plain: relative norm of the difference; fused: the share of codes that differ
+        print(f"{label} against public: " + " ".join(
+            f"{name}=" + (f"{((o.float() - want.float()).norm() / want.float().norm()).item():.1e}"
+                          if kind == "gemm" else f"{(o != want).float().mean().item():.1e}")
             for name, o in outs.items() if name != "public"), flush=True)
     del weights, calls, outs

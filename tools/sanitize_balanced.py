@@ -1,12 +1,15 @@
-"""The balanced one-token launch (``nvfp4_gemm_balanced``) for compute-sanitizer: pieces with
-a K tail on packed bytes and bf16 activations, one remainder block in more pieces than K
-steps, and no remainder at all (one CTA an SM, so the grids stay small)."""
+"""The balanced one-token launches for compute-sanitizer (one CTA an SM, so the grids stay
+small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
+activations, one remainder block in more pieces than K steps, and no remainder at all; the
+fused op's (``swiglu_quant_balanced``) with pieces and a K tail."""
 
 import torch
 
-from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, reference
 from cute_kernels.arch import sm_count
 from cute_kernels.nvfp4_gemm_balanced import launch_one_token_balanced
+from cute_kernels.swiglu_quant_balanced import launch_swiglu_quant_balanced
+from layouts import sf_padded_shape
 
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
@@ -20,5 +23,15 @@ for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, T
     for _ in range(2):  # the second launch finds the counters the first left
         launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b) if permuted else b, b_sf,
                                   alpha, torch.empty(1, n, device="cuda"), warps, 1)
+i, k = 16 * (sms + 32) // 64 * 64, 1088
+w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
+    torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
+    permute=True)
+a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                   100.0)
+for _ in range(2):
+    launch_swiglu_quant_balanced(
+        a, a_sf, w, w_sf, alpha, alpha, torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
+        torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), 4, 1)
 torch.cuda.synchronize()
 print("balanced probe ran")

@@ -1,0 +1,88 @@
+"""The fused gate_up + SwiGLU + NVFP4 quantization at one token on the balanced grid
+(``nvfp4_gemm_balanced``): a block is one 16-column group of the output, its up tile and its
+gate tile on two row groups of K warps, as the fused one-token launch's (1, 1, 8, 1, 1, 2)
+holds them; the remainder blocks' pieces meet in the fix-up warp, which then runs the fused
+epilogue (``NVFP4GemmSwigluQuantSmallM.epilogue``) on the whole sums.
+
+Why: the fused one-token launch at 9216x7168 is 288 CTAs of 8 warps on 132 SMs, 24 SMs with
+three and 108 with two (issue 6 asks 11.67 us at M = 1 there; session 50's suite: 13.62).
+Unrouted: ``tools/balanced_probe.py`` times it against the public op."""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+
+from layouts import GATE_UP_GROUP
+
+from . import jit
+from .arch import compile_options, sm_count
+from .fused_scales import BLOCK
+from .nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
+from .nvfp4_gemm_small_m import fake_operands
+from .nvfp4_gemm_small_m_split import fake_split_buffers
+from .nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
+from .permuted_fp4 import weight_dims
+
+
+class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
+    """Static I (weights [2I, K/2], ``prepare_gate_up_weight``'s), K, K warps (half a row
+    group) and grid; M = 1 at run time."""
+
+    tile_row = NVFP4GemmSwigluQuantSmallM.tile_row
+    epilogue = NVFP4GemmSwigluQuantSmallM.epilogue
+
+    def __init__(self, i: int, k: int, a_fp4: bool, warps: int, ctas_per_sm: int, sms: int,
+                 permuted: bool = False):
+        if i % GATE_UP_GROUP:
+            raise ValueError(f"I must be a multiple of {GATE_UP_GROUP}; got I={i}")
+        self.i = i
+        self.half = 1  # one up tile a block; tile 1 is its gate rows
+        self.kb_out = i // BLOCK
+        super().__init__(2 * i, k, a_fp4, cutlass.Uint8, warps, ctas_per_sm, sms, permuted,
+                         row_groups=2)
+
+    @cute.jit
+    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
+                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
+                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
+        self._launch(mA, mASF, mB, mBSF, (mAlpha, mG), (mQ, mSF, mWork, mCount), stream)
+
+
+@jit.cached
+def compile_nvfp4_gemm_swiglu_quant_balanced(i: int, k: int, a_dtype: str, warps: int,
+                                             ctas_per_sm: int, sms: int,
+                                             permuted: bool = False):
+    """Arguments of the compiled function: those of ``compile_nvfp4_gemm_swiglu_quant_small_m``
+    (a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf), then ``balanced_buffers``'
+    workspace and counters."""
+    a_fp4 = a_dtype == "fp4"
+    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    kernel = NVFP4GemmSwigluQuantBalanced(i, k, a_fp4, warps, ctas_per_sm, sms, permuted)
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *fake_split_buffers(),
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha: torch.Tensor,
+                                 out_global_scale: torch.Tensor, out: torch.Tensor,
+                                 out_sf: torch.Tensor, warps: int = 8, ctas_per_sm: int = 2,
+                                 compile_fn=compile_nvfp4_gemm_swiglu_quant_balanced) -> None:
+    """The balanced fused launch on validated operands at M = 1 (alpha and out_global_scale
+    one-element fp32 tensors); ``warps`` K warps (two row groups), ``ctas_per_sm`` times the
+    device's SMs CTAs."""
+    if a.shape[0] != 1:
+        raise ValueError(f"a balanced one-token launch takes one token; got M={a.shape[0]}")
+    two_i, k, permuted = weight_dims(w)
+    sms = sm_count(out.device.index or 0)
+    a_kind = "fp4" if a_sf is not None else str(a.dtype)
+    # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
+    compile_fn(two_i // 2, k, a_kind, warps, ctas_per_sm, sms, permuted)(
+        a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
+        w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1),
+        *balanced_buffers(two_i, ctas_per_sm * sms, out.device, 32))
