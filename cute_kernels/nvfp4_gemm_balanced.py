@@ -49,7 +49,7 @@ from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
 from .nvfp4_gemm_small_m import SMEM_PER_SM, X_ZERO_WORDS, NVFP4GemmSmallM, fake_operands
-from .nvfp4_gemm_small_m_split import fake_split_buffers, meet_partials
+from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
@@ -107,17 +107,14 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         # no room for one more CTA an SM (1 KB reserved each)
         self.smem_bytes = max(used, SMEM_PER_SM // (ctas_per_sm + 1) - 1024 + 16)
 
+    # the split kernel's arguments: the GEMM's, then the workspace and the counters
+    __call__ = NVFP4GemmSmallMSplitK.__call__
+
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)
 
     def _warps_sync(self):
         cute.arch.barrier(barrier_id=K_WARPS_BARRIER, number_of_threads=32 * self.warps)
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-                 mAlpha: cute.Tensor, mD: cute.Tensor, mWork: cute.Tensor,
-                 mCount: cute.Tensor, stream):
-        self._launch(mA, mASF, mB, mBSF, (mAlpha,), (mD, mWork, mCount), stream)
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,

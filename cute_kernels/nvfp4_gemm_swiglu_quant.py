@@ -210,11 +210,7 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
     ``permuted``: weights in ``permuted_fp4``'s layout; ``row_groups``: ``NVFP4GemmSmallM``'s
     (the up tile and its gate tile on warps of their own)."""
     a_fp4 = a_dtype == "fp4"
-    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    operands = fake_fused_operands(i, k, a_fp4)
     if splits == 1:
         kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
                                             prefetch, x_tokens, permuted=permuted,
@@ -225,8 +221,19 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
                                                   prefetch, x_tokens, splits, permuted,
                                                   row_groups)
         extra = fake_split_buffers()
-    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *extra,
+    return cute.compile(kernel, *operands, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def fake_fused_operands(i: int, k: int, a_fp4: bool) -> tuple:
+    """(a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf): the fake arguments of the
+    fused small-M kernels (static I and K, dynamic M), as their compiled functions take them."""
+    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
+    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
+    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
+                                 assumed_align=16)
+    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
+    return a, a_sf, b, b_sf, alpha, gs, q, sf
 
 
 # ---- public function ----------------------------------------------------------------------------

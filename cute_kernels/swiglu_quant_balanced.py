@@ -13,7 +13,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 import torch
-from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.cute.runtime import make_fake_stream
 
 from layouts import GATE_UP_GROUP
 
@@ -21,9 +21,9 @@ from . import jit
 from .arch import compile_options, sm_count
 from .fused_scales import BLOCK
 from .nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
-from .nvfp4_gemm_small_m import fake_operands
 from .nvfp4_gemm_small_m_split import fake_split_buffers
-from .nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
+from .nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
+                                      NVFP4GemmSwigluQuantSmallMSplitK, fake_fused_operands)
 from .permuted_fp4 import weight_dims
 
 
@@ -33,6 +33,8 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
 
     tile_row = NVFP4GemmSwigluQuantSmallM.tile_row
     epilogue = NVFP4GemmSwigluQuantSmallM.epilogue
+    # the fused split kernel's arguments: the fused ones, then the workspace and the counters
+    __call__ = NVFP4GemmSwigluQuantSmallMSplitK.__call__
 
     def __init__(self, i: int, k: int, a_fp4: bool, warps: int, ctas_per_sm: int, sms: int,
                  permuted: bool = False):
@@ -44,11 +46,6 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, warps, ctas_per_sm, sms, permuted,
                          row_groups=2)
 
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
-                 mAlpha: cute.Tensor, mG: cute.Tensor, mQ: cute.Tensor, mSF: cute.Tensor,
-                 mWork: cute.Tensor, mCount: cute.Tensor, stream):
-        self._launch(mA, mASF, mB, mBSF, (mAlpha, mG), (mQ, mSF, mWork, mCount), stream)
 
 
 @jit.cached
@@ -59,13 +56,8 @@ def compile_nvfp4_gemm_swiglu_quant_balanced(i: int, k: int, a_dtype: str, warps
     (a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf), then ``balanced_buffers``'
     workspace and counters."""
     a_fp4 = a_dtype == "fp4"
-    m, a, a_sf, b, b_sf, alpha = fake_operands(2 * i, k, a_fp4)
-    gs = make_fake_compact_tensor(cutlass.Float32, (1,))
-    q = make_fake_compact_tensor(cutlass.Uint8, (m, i // 2), stride_order=(1, 0),
-                                 assumed_align=16)
-    sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4GemmSwigluQuantBalanced(i, k, a_fp4, warps, ctas_per_sm, sms, permuted)
-    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, gs, q, sf, *fake_split_buffers(),
+    return cute.compile(kernel, *fake_fused_operands(i, k, a_fp4), *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
