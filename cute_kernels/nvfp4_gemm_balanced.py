@@ -52,6 +52,13 @@ from .nvfp4_gemm_small_m import SMEM_PER_SM, X_ZERO_WORDS, NVFP4GemmSmallM, fake
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 
+# The public ops at one NVFP4 token on permuted words take the balanced launch where
+# ``one_token_balanced`` has one: off until ``tools/balanced_probe.py`` has measured it (session
+# 70 built it without a device). ``nvfp4_gemm`` / ``nvfp4_gemm_swiglu_quant``.
+ONE_TOKEN_BALANCED = False
+FUSED_ONE_TOKEN_BALANCED = False
+BALANCED_MAX_CTAS_PER_SM = 4
+
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
 K_WARPS_BARRIER = 2  # CTA's) / the K warps' reduction of their data-parallel sums
 
@@ -66,6 +73,21 @@ def balanced_shape(n: int, ctas: int, block_rows: int = 16) -> tuple[int, int]:
                          f"with ctas <= N / {block_rows} < 2 ctas; got N={n}, ctas={ctas}")
     rem = blocks - ctas
     return rem, (-(-ctas // rem) if rem else 0)
+
+
+def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1) -> tuple[int, int] | None:
+    """(K warps, CTAs an SM) of the balanced launch over N weight rows in blocks of
+    ``row_groups`` 16-row tiles (the fused op's: 2), or None. As many CTAs an SM as whole
+    blocks fit once (1 .. BALANCED_MAX_CTAS_PER_SM), where the blocks do not already fill the
+    SMs evenly. K warps a row group: 8 for one group under three CTAs an SM, else 4 (the
+    probe's first forms: 9216x7168 (4, 4), 5120x17408 (8, 2), 7168x18432 (4, 3), 4096x7168
+    (8, 1), the fused 9216x7168 (8, 2)); fewer where K has fewer 256-element steps."""
+    blocks, tail = divmod(n, 16 * row_groups)
+    per_sm = blocks // sms
+    if tail or not 1 <= per_sm <= BALANCED_MAX_CTAS_PER_SM or blocks % sms == 0:
+        return None
+    kw = 8 if row_groups == 1 and per_sm < 3 else 4
+    return min(kw, -(-k // 256)) * row_groups, per_sm
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):

@@ -5,12 +5,13 @@ import cutlass
 import pytest
 import torch
 
-from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, reference
-from cute_kernels import restore_gate_up_weight
+from cute_kernels import (nvfp4_gemm, nvfp4_gemm_balanced, nvfp4_gemm_swiglu_quant,
+                          prepare_gate_up_weight, prepare_nvfp4_weight, reference,
+                          restore_gate_up_weight)
 from cute_kernels.arch import sm_count
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
                                               compile_nvfp4_gemm_one_token_balanced,
-                                              launch_one_token_balanced)
+                                              launch_one_token_balanced, one_token_balanced)
 from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
                                                 compile_nvfp4_gemm_swiglu_quant_balanced,
                                                 launch_swiglu_quant_balanced)
@@ -165,3 +166,63 @@ def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, war
     _check_against_reference(out, out_sf.view(torch.float8_e4m3fn), a, a_sf, w, w_sf, alpha,
                              g_out)
     assert torch.equal(out, runs[1][0]) and torch.equal(out_sf, runs[1][1])
+
+
+# ---- the public ops' rule (off until measured)
+def test_one_token_balanced_rule():
+    """The launch the public ops would take: as many CTAs an SM as whole blocks fit once,
+    where the blocks do not fill the SMs evenly; the probe's first forms."""
+    assert not nvfp4_gemm_balanced.ONE_TOKEN_BALANCED
+    assert not nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED
+    assert one_token_balanced(9216, 7168, H200) == (4, 4)
+    assert one_token_balanced(5120, 17408, H200) == (8, 2)
+    assert one_token_balanced(7168, 18432, H200) == (4, 3)
+    assert one_token_balanced(4096, 7168, H200) == (8, 1)
+    assert one_token_balanced(9216, 7168, H200, row_groups=2) == (8, 2)
+    assert one_token_balanced(7168, 512, H200) == (2, 3)  # K of two steps: two K warps
+    # even already (528 blocks), too many blocks an SM, fewer blocks than SMs
+    for n in (8448, 36864, 34816, 1024):
+        assert one_token_balanced(n, 7168, H200) is None, n
+    assert one_token_balanced(4096, 7168, H200, row_groups=2) is None
+
+
+def _switched_on(monkeypatch, n, row_groups=1):
+    """The rule's launch on this device for N rows, both switches on (skip where none)."""
+    launch = one_token_balanced(n, 7168, sm_count(torch.cuda.current_device()), row_groups)
+    if launch is None:
+        pytest.skip(f"no balanced launch for N={n} on this device's SMs")
+    monkeypatch.setattr(nvfp4_gemm_balanced, "ONE_TOKEN_BALANCED", True)
+    monkeypatch.setattr(nvfp4_gemm_balanced, "FUSED_ONE_TOKEN_BALANCED", True)
+    return launch
+
+
+@pytest.mark.gpu
+def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch):
+    n = 9216
+    warps, per_sm = _switched_on(monkeypatch, n)
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, 7168, device="cuda",
+                                                   dtype=torch.bfloat16), 1000.0)
+    words = prepare_nvfp4_weight(b)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(1, 7168, device="cuda",
+                                                   dtype=torch.bfloat16), 100.0)
+    alpha = torch.full((1,), 0.7, device="cuda")
+    got = nvfp4_gemm(a, a_sf, words, b_sf, alpha, out_dtype=torch.float32,
+                     out=poisoned(1, n, dtype=torch.float32))
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
+    direct = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, direct, warps, per_sm)
+    assert torch.equal(got, direct)
+
+
+@pytest.mark.gpu
+def test_public_fused_op_takes_the_balanced_launch_when_on(monkeypatch):
+    warps, per_sm = _switched_on(monkeypatch, 9216, row_groups=2)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, 4608, 7168, True)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+    direct = torch.empty_like(out), torch.empty_like(out_sf.view(torch.uint8))
+    launch_swiglu_quant_balanced(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                                 torch.full((1,), g_out, device="cuda"), *direct, warps, per_sm)
+    assert torch.equal(out, direct[0]) and torch.equal(out_sf.view(torch.uint8), direct[1])
