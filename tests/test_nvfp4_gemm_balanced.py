@@ -35,7 +35,8 @@ def test_balanced_compiles_for_sm90a(n, k, a_dtype, warps, per_sm, permuted):
 
 
 @pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 4, 4), (5120, 17408, 8, 2),
-                                              (9216, 7168, 8, 3), (7168, 18432, 4, 3)])
+                                              (9216, 7168, 8, 3), (7168, 18432, 4, 3),
+                                              (5120, 17408, 12, 2), (7168, 18432, 8, 3)])
 def test_balanced_fits_its_ctas_per_sm(n, k, warps, per_sm):
     """The whole grid is one wave only if ``per_sm`` CTAs of K warps + the fix-up warp fit an
     SM's registers (the launch bound's job)."""
