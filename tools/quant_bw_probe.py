@@ -10,6 +10,8 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 the default up to PREFETCH_ELEMENTS
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
+         cmp5tp2   cmp 4 4  5  5 prefetch=2     the next two items' loads in flight (96
+                                                registers, no spills; at 6 an SM it spills)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
@@ -56,7 +58,8 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
+         "cmp5tp2": (("cmp", 4, 4, 5, 5), {"prefetch": 2})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
@@ -74,7 +77,7 @@ def _fn(k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
     # (compile_nvfp4_quant is a cached compile: positional arguments only)
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
-                               per_sm * sm_count(), options.get("prefetch", False), False,
+                               per_sm * sm_count(), int(options.get("prefetch", 0)), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
                                options.get("trigger", True))
 
