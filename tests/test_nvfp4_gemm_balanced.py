@@ -86,8 +86,8 @@ def _case(per_sm, extra, k, fp4_a, permuted, warps):
     blocks than CTAs (a fraction of them)."""
     ctas = per_sm * sm_count(torch.cuda.current_device())
     n = 16 * (ctas + round(extra * ctas))
-    b, b_sf = reference.nvfp4_quantize((torch.randn(n, k, device="cuda") * torch.pow(
-        10.0, torch.rand(n, 1, device="cuda") * 3 - 2)).to(torch.bfloat16), 1000.0)
+    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
+    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
     x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16) * 3
     a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
     alpha = torch.full((1,), float(torch.rand(()) * 2 + 0.1), device="cuda")
@@ -202,7 +202,7 @@ def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch):
     n = 9216
     warps, per_sm = _switched_on(monkeypatch, n)
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, 7168, device="cuda",
-                                                   dtype=torch.bfloat16), 1000.0)
+                                                   dtype=torch.bfloat16), 500.0)
     words = prepare_nvfp4_weight(b)
     a, a_sf = reference.nvfp4_quantize(torch.randn(1, 7168, device="cuda",
                                                    dtype=torch.bfloat16), 100.0)
