@@ -309,8 +309,8 @@ def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.
                               compile_fn=compile_nvfp4_gemm_one_token_balanced) -> None:
     """The balanced launch on operands ``nvfp4_gemm`` has validated, at M = 1 (alpha a
     one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
-    probe's variant). Not routed yet: ``tools/balanced_probe.py`` times it against the public
-    launch."""
+    probe's variant). ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` (off until
+    ``tools/balanced_probe.py`` has timed it against the public launch)."""
     if a.shape[0] != 1:
         raise ValueError(f"a balanced one-token launch takes one token; got M={a.shape[0]}")
     n, k, permuted = weight_dims(b)

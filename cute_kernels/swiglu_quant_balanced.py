@@ -6,7 +6,8 @@ epilogue (``NVFP4GemmSwigluQuantSmallM.epilogue``) on the whole sums.
 
 Why: the fused one-token launch at 9216x7168 is 288 CTAs of 8 warps on 132 SMs, 24 SMs with
 three and 108 with two (issue 6 asks 11.67 us at M = 1 there; session 50's suite: 13.62).
-Unrouted: ``tools/balanced_probe.py`` times it against the public op."""
+The public op takes it behind ``nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED``, off until
+``tools/balanced_probe.py`` has timed it against the public route."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ from .permuted_fp4 import weight_dims
 
 
 class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
-    """Static I (weights [2I, K/2], ``prepare_gate_up_weight``'s), K, K warps (half a row
-    group) and grid; M = 1 at run time."""
+    """Static I (weights [2I, K/2], ``prepare_gate_up_weight``'s), K, ``warps`` K warps in all
+    (half on a block's up tile, half on its gate tile) and grid; M = 1 at run time."""
 
     tile_row = NVFP4GemmSwigluQuantSmallM.tile_row
     epilogue = NVFP4GemmSwigluQuantSmallM.epilogue
@@ -45,7 +46,6 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
         self.kb_out = i // BLOCK
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, warps, ctas_per_sm, sms, permuted,
                          row_groups=2)
-
 
 
 @jit.cached

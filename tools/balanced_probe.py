@@ -1,6 +1,6 @@
 """The balanced one-token launches (``cute_kernels.nvfp4_gemm_balanced``, and the fused op's,
-``swiglu_quant_balanced``; unrouted) against the public M = 1 routes, on issue 5's and issue
-6's open one-token points.
+``swiglu_quant_balanced``; routed behind switches that are off) against the public M = 1
+routes, on issue 5's and issue 6's open one-token points.
 
 Why it may win: the public one-token wave puts 4 CTAs on some SMs and 5 on others at
 9216x7168 (576 CTAs); session 42's balance probe (8448 / 9216 / 10560 rows: 11.60 / 12.80 /
