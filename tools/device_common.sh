@@ -324,6 +324,20 @@ quant_sanitize() {
     echo "$tool exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "/tmp/logs/$tool.log" | tail -1)"
   done > "$OUT/memcheck.txt"
 }
+# quant_tests_and_probe "POINTS" PYTEST-ARGS...: the quantization GPU tests beside
+# quant_bw_probe's warm-ups at POINTS (shape indices) and the sanitizers, their report, then the
+# probe at those points (kept in $OUT/quant_bw_probe.log)
+quant_tests_and_probe() {
+  local points=$1
+  shift
+  gpu_tests 230 /tmp/logs/t-quant.log "$@" &
+  # shellcheck disable=SC2086
+  warm_points quant_bw_probe 250 $points
+  quant_sanitize memcheck racecheck &
+  quant_report
+  CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout 200 python tools/quant_bw_probe.py \
+    2>&1 | tee "$OUT/quant_bw_probe.log"
+}
 # quant_report: after the caller's background jobs (gpu_tests, quant_sanitize, warm-ups), their
 # summary, shown and kept in $OUT/checks.txt
 quant_report() {

@@ -8,11 +8,5 @@
 # compared with the old kernel's).
 # Usage on the lent H200: source .gpu/setup.sh; bash tools/sessions/session71_quant.sh
 source "$(dirname "$0")/../device_common.sh"
-gpu_tests 230 /tmp/logs/t-quant.log tests/test_nvfp4_quant.py -k "two_items or every_kernel" &
-POINTS="0 1 2 3 4"
-warm_points quant_bw_probe 250 $POINTS
-quant_sanitize memcheck racecheck &
-quant_report
-CUTE_KERNELS_BENCH_SHAPES=$(echo $POINTS | tr ' ' ,) timeout 200 python tools/quant_bw_probe.py \
-  2>&1 | tee "$OUT/quant_bw_probe.log"
+quant_tests_and_probe "0 1 2 3 4" tests/test_nvfp4_quant.py -k "two_items or every_kernel"
 echo "done after $(elapsed) s"
