@@ -48,7 +48,7 @@ from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_small_m import SMEM_PER_SM, X_ZERO_WORDS, NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 
@@ -123,11 +123,9 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         # that (the launch bound) and the shared memory leaves no room for one more
         self.ctas_cap = ctas_per_sm
         self.min_ctas = ctas_per_sm if self.LAUNCH_BOUND else 0
-        used = (self.x_token_words * 4 + 128 + 4 * X_ZERO_WORDS + 4 * 256 + 16
-                + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0)
-                + (warps * 32 * 4 * 4 + 128 if self.rem else 0))
-        # no room for one more CTA an SM (1 KB reserved each)
-        self.smem_bytes = max(used, SMEM_PER_SM // (ctas_per_sm + 1) - 1024 + 16)
+        # the launch rules' shared memory, the K warps' piece sums, no room for one more CTA
+        self.smem_bytes = self._capped_smem(
+            self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0))
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__

@@ -143,20 +143,29 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                             self.steps_per_warp, self.acc_per_lane, row_groups)
         if self.PROBE_MAX_STEPS is not None:  # after the rules: the same launch, less loop
             self.steps_per_warp = min(self.steps_per_warp, self.PROBE_MAX_STEPS)
-        self.smem_bytes = (x_tokens * self.x_token_words * 4 + 128
-                           + (4 * X_ZERO_WORDS if self.lean_staged else 0)
-                           + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
-                           + self.ring_slots * warps * 32 * (16 * self.ring_chunks
-                                                             + 4 * self.ring_scales)
-                           + (256 if self.ring_slots else 0)
-                           + (warps * 32 * self.acc_per_lane * 4 + 128 if warps > 1 else 0))
-        if self.ctas_cap:  # shared memory for which one more CTA (1 KB reserved each) lacks room
-            self.smem_bytes = max(self.smem_bytes,
-                                  SMEM_PER_SM // (self.ctas_cap + 1) - 1024 + 16)
+        self.smem_bytes = self._capped_smem(self._smem_used())
         if self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"small-M config (row_tiles={row_tiles}, token_tiles={token_tiles}, "
                              f"warps={warps}, prefetch={prefetch}) needs {self.smem_bytes} bytes "
                              f"of shared memory at K={k}, more than {SMEM_LIMIT}")
+
+    def _smem_used(self) -> int:
+        """Shared memory bytes the config's kernel allocates (staged activations, zero step,
+        scale table, cp.async ring, the warps' sums), from its launch rules."""
+        return (self.x_tokens * self.x_token_words * 4 + 128
+                + (4 * X_ZERO_WORDS if self.lean_staged else 0)
+                + (4 * 256 + 16 if self.scale_table else 0)  # _scale_table
+                + self.ring_slots * self.warps * 32 * (16 * self.ring_chunks
+                                                       + 4 * self.ring_scales)
+                + (256 if self.ring_slots else 0)
+                + (self.warps * 32 * self.acc_per_lane * 4 + 128 if self.warps > 1 else 0))
+
+    def _capped_smem(self, used: int) -> int:
+        """The launch's shared memory: ``used``, or with ``ctas_cap`` so much that one more CTA
+        (1 KB reserved each) lacks room."""
+        if self.ctas_cap:
+            return max(used, SMEM_PER_SM // (self.ctas_cap + 1) - 1024 + 16)
+        return used
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
