@@ -34,7 +34,6 @@ import torch
 from layouts import sf_padded_shape
 
 from . import nvfp4_gemm_balanced
-from .arch import sm_count
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
                              plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens,
@@ -483,9 +482,9 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         out = torch.empty((m, n), dtype=out_dtype, device=b.device)
     if m == 0:
         return out
-    balanced = (m == 1 and a_sf is not None and b.dtype == torch.int32
-                and nvfp4_gemm_balanced.ONE_TOKEN_BALANCED
-                and nvfp4_gemm_balanced.one_token_balanced(n, k, sm_count(b.device.index or 0)))
+    balanced = nvfp4_gemm_balanced.public_balanced_launch(
+        nvfp4_gemm_balanced.ONE_TOKEN_BALANCED, m, n, k, a_sf is not None,
+        b.dtype == torch.int32, b.device)
     if balanced:
         nvfp4_gemm_balanced.launch_one_token_balanced(a, a_sf, b, b_sf, alpha_t, out, *balanced)
     elif small_m_regime(m, n, k, a_sf is not None, b.dtype == torch.int32):

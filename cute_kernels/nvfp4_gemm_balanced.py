@@ -90,6 +90,17 @@ def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1) -> tuple[i
     return min(kw, -(-k // 256)) * row_groups, per_sm
 
 
+def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
+                           permuted: bool, device: torch.device,
+                           row_groups: int = 1) -> tuple[int, int] | None:
+    """The public ops' balanced launch (``one_token_balanced`` on ``device``'s SMs), or None:
+    only where ``switch`` (``ONE_TOKEN_BALANCED`` / ``FUSED_ONE_TOKEN_BALANCED``) is on, at one
+    NVFP4 token on permuted words (the measured form)."""
+    if not (switch and m == 1 and a_fp4 and permuted):
+        return None
+    return one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
+
+
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     """One staged token, one row tile a warp, ``warps`` K warps (+ the fix-up warp where there
     are remainder blocks) in ``row_groups`` groups, each on its own row tile of the CTA's block

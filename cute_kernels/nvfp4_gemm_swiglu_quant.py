@@ -46,7 +46,7 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from layouts import GATE_UP_GROUP, sf_padded_shape
 
 from . import jit, nvfp4_gemm_balanced, reference
-from .arch import compile_options, sm_count
+from .arch import compile_options
 from .device_fp4 import quantize_block_pair
 from .fitted_tiles import fused_fitted_route
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
@@ -1006,10 +1006,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
         q, sf = reference.gemm_swiglu_quant(a, a_sf, w, w_sf, alpha_t, gs_t)  # either layout
         out.copy_(q)
         sf_bytes.copy_(sf.view(torch.uint8))
-    elif balanced := (m == 1 and a_sf is not None and w.dtype == torch.int32
-                      and nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED
-                      and nvfp4_gemm_balanced.one_token_balanced(
-                          2 * i, k, sm_count(w.device.index or 0), row_groups=2)):
+    elif balanced := nvfp4_gemm_balanced.public_balanced_launch(
+            nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED, m, 2 * i, k, a_sf is not None,
+            w.dtype == torch.int32, w.device, row_groups=2):
         # (imported here: that module builds on this one's small-M kernel)
         from .swiglu_quant_balanced import launch_swiglu_quant_balanced
         launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha_t, gs_t, out, sf_bytes, *balanced)

@@ -81,7 +81,7 @@ def test_balanced_refuses_what_it_cannot_launch():
         launch_one_token_balanced(a, None, None, None, None, None)
 
 
-def _case(per_sm, extra, k, fp4_a, permuted, warps):
+def _case(per_sm, extra, k, fp4_a, permuted):
     """Inputs of a balanced launch on this device: ``per_sm`` x SMs CTAs, ``extra`` more row
     blocks than CTAs (a fraction of them)."""
     ctas = per_sm * sm_count(torch.cuda.current_device())
@@ -104,7 +104,7 @@ def _case(per_sm, extra, k, fp4_a, permuted, warps):
     (3, 0.5, 2048, True, True, 4),        # half the CTAs' pieces from 0.5 blocks
 ])
 def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warps):
-    n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted, warps)
+    n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     got = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm)
@@ -185,6 +185,17 @@ def test_one_token_balanced_rule():
     for n in (8448, 36864, 34816, 1024):
         assert one_token_balanced(n, 7168, H200) is None, n
     assert one_token_balanced(4096, 7168, H200, row_groups=2) is None
+
+
+def test_public_ops_ask_the_rule_only_switched_on_at_one_fp4_token_on_permuted_words():
+    cpu = torch.device("cpu")  # (device 0's SMs; 132 without a GPU)
+    public = nvfp4_gemm_balanced.public_balanced_launch
+    for groups in (1, 2):
+        assert public(True, 1, 9216, 7168, True, True, cpu, groups) == one_token_balanced(
+            9216, 7168, sm_count(0), groups)
+    for switch, m, a_fp4, permuted in ((False, 1, True, True), (True, 2, True, True),
+                                       (True, 1, False, True), (True, 1, True, False)):
+        assert public(switch, m, 9216, 7168, a_fp4, permuted, cpu) is None
 
 
 def _switched_on(monkeypatch, n, row_groups=1):
