@@ -42,7 +42,7 @@ from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
-                                 warp_steps)
+                                 lane_columns_route, warp_steps)
 from .nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split, config_compile_tail,
                                        config_splits, split_buffers)
 from .permuted_fp4 import weight_dims
@@ -396,7 +396,8 @@ def launch_small_m(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
             b_sf.view(-1), alpha, out)
     x_tokens = staged_tokens(m, config, k, PLAIN_X_SMEM_TOKENS, PLAIN_STAGE_BYTES,
                              a_sf is not None)
-    tail = config_compile_tail(config, permuted)
+    tail = config_compile_tail(config, permuted,
+                               lane_columns_route(a_sf is not None, x_tokens, config[1]))
     if splits == 1:
         compile_nvfp4_gemm_small_m(n, k, a_kind, str(out.dtype), *config[:4], x_tokens,
                                    *tail)(*args)

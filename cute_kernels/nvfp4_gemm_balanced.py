@@ -48,7 +48,7 @@ from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands, lane_columns_route
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 
@@ -115,9 +115,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
-                 row_groups: int = 1):
+                 row_groups: int = 1, lane_columns: bool = False):
         super().__init__(n, k, a_fp4, out_dtype, row_tiles=1, token_tiles=1, warps=warps,
-                         prefetch=1, x_tokens=1, permuted=permuted, row_groups=row_groups)
+                         prefetch=1, x_tokens=1, permuted=permuted, row_groups=row_groups,
+                         lane_columns=lane_columns)
         self.ctas = ctas_per_sm * sms
         self.rem, self.slots = balanced_shape(n, self.ctas, 16 * row_groups)
         if self.steps < self.kw:
@@ -281,9 +282,16 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     @cute.jit
     def _finish(self, sums, scalars, results, block, g, lane_q, m):
         """Row block ``block``'s whole sums into the results (the epilogue)."""
+        self._fold_lane_columns(sums, lane_q)
         for i in cutlass.range_constexpr(cute.size(sums)):  # exact: a power of two
             sums[i] = sums[i] * cutlass.Float32(self.sum_scale)
         self.epilogue(sums, scalars, results, block, 0, g, lane_q, m)
+
+
+def balanced_lane_tail(a_fp4: bool) -> tuple:
+    """The balanced compile functions' trailing ``lane_columns`` argument (one staged token:
+    ``lane_columns_route``), absent where off so that the cache keys keep their short form."""
+    return (True,) if lane_columns_route(a_fp4, 1, 1) else ()
 
 
 def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 16):
@@ -300,15 +308,16 @@ def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 
 @jit.cached
 def compile_nvfp4_gemm_one_token_balanced(n: int, k: int, a_dtype: str, out_dtype: str,
                                           warps: int, ctas_per_sm: int, sms: int,
-                                          permuted: bool = False):
+                                          permuted: bool = False, lane_columns: bool = False):
     """Static N, K, warps and grid (``ctas_per_sm`` x ``sms`` CTAs); M = 1 at run time.
     Arguments of the compiled function: those of ``compile_nvfp4_gemm_small_m``, then
-    ``balanced_buffers``' workspace and counters."""
+    ``balanced_buffers``' workspace and counters. ``lane_columns``: ``NVFP4GemmSmallM``'s."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
-    kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cout, warps, ctas_per_sm, sms, permuted)
+    kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cout, warps, ctas_per_sm, sms, permuted,
+                                       lane_columns=lane_columns)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -326,6 +335,7 @@ def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.
     sms = sm_count(out.device.index or 0)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
-    compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted)(
+    compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted,
+               *balanced_lane_tail(a_sf is not None))(
         a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
         b_sf.view(-1), alpha, out, *balanced_buffers(n, ctas_per_sm * sms, out.device))

@@ -46,6 +46,18 @@ read a step of zeros (stride 0) instead of zero-filling and predicating their lo
 register path (M = 3..16) the dead column clamp is gone. Which configs take which was measured
 (``tools/ab_loop.sh``); see ``lean_staged`` in ``small_m_rules``.
 
+Lane columns (``lane_columns``; one or two staged NVFP4 tokens, ``LANE_COLUMNS`` routes them):
+the weights' scales go on the sums instead of the operands. The 8 token columns of the MMA
+are shared out among the quad: column ``2 q + t`` holds token ``t``'s activations on lane q's
+K slots only (zeros elsewhere), so ``C[g, 2 q + t]`` is the dot product of row g with token t
+over lane q's own 16-element scale block, the block whose scale lane q fetched. Each block's
+four MMAs then start from zero on the raw decode (``e2m1 * 2^-126``, no bf16x2 multiply per
+pair), and one fma a row and token adds them into the sums times the block's fp32 scale; the
+quad's four lanes are added once, after the main loop (``_fold_lane_columns``). Per block and
+row tile: 16 packed multiplies become 2 fmas at one token. The staged activations carry
+``2^LANE_COLUMNS_POW2`` so that every product of the raw decode (a bf16 subnormal for the
+codes +-0.5) with them is an fp32 normal.
+
 Two hooks let a subclass reuse the main loop: ``tile_row`` (which weight rows a row tile holds)
 and ``epilogue`` (what becomes of the sums); ``nvfp4_gemm_swiglu_quant`` fuses SwiGLU and NVFP4
 quantization that way.
@@ -66,7 +78,7 @@ from .arch import compile_options
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, STANDARD_HIGH_SHIFT, bf16_pair,
                          bf16x2_splat, byte_of, e2m1x2_by_multiply, e2m1x2_permuted,
-                         mma_bf16_m16n8k16, mul_bf16x2)
+                         in_register, mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 from .small_m_rules import SmallMLaunchRules
 
@@ -76,6 +88,29 @@ SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
 X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
 SPLAT_FACTOR = float(2**SPLAT_POW2)
+# Lane columns (the module docstring): the staged fp4 activations are e2m1 * scale * 2^64
+# (at most 2688 * 2^64), so a raw weight (e2m1 * 2^-126, at least 2^-127) times one is at
+# least 2^-74; the weights' block scales then carry 2^(126 - 64), and the sums need no factor.
+LANE_COLUMNS_POW2 = 64
+LANE_SCALE_FACTOR = float(2 ** (126 - LANE_COLUMNS_POW2))
+# the staging's bf16x2 factor from its decode's 2^-8 (``FP4_OPERAND_POW2``) to 2^64
+BF16X2_LANE_ACTIVATIONS = ((127 + LANE_COLUMNS_POW2 - FP4_OPERAND_POW2) << 7) * 0x10001
+# Route switch: one or two staged NVFP4 tokens take lane columns (``lane_columns_route``).
+# Off until measured on the H200 (``tools/lane_columns_probe.py``).
+LANE_COLUMNS = False
+
+
+def lane_columns_route(a_fp4: bool, x_tokens: int, token_tiles: int) -> bool:
+    """Whether a small-M launch of ``x_tokens`` staged tokens takes lane columns: behind
+    ``LANE_COLUMNS``, NVFP4 activations (bounded, so their 2^64 cannot overflow), one token
+    tile, one or two staged tokens (a quad's lanes hold two columns each)."""
+    return LANE_COLUMNS and lane_columns_fit(a_fp4, x_tokens, token_tiles)
+
+
+def lane_columns_fit(a_fp4: bool, x_tokens: int, token_tiles: int) -> bool:
+    """Whether a kernel of this kind can take lane columns (``lane_columns_route``'s terms
+    without the switch)."""
+    return a_fp4 and token_tiles == 1 and 1 <= x_tokens <= 2
 
 
 def warp_steps(k: int, splits: int, warps: int) -> int:
@@ -99,8 +134,14 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
                  x_tokens: int = 0, splits: int = 1, permuted: bool = False,
-                 row_groups: int = 1):
+                 row_groups: int = 1, lane_columns: bool = False):
         assert k % K_ALIGN == 0 and x_tokens <= 8 * token_tiles
+        # lane_columns: the block scales on the sums (see the module docstring)
+        if lane_columns and not lane_columns_fit(a_fp4, x_tokens, token_tiles):
+            raise ValueError(f"lane columns take one token tile of one or two staged NVFP4 "
+                             f"tokens; got a_fp4={a_fp4}, token_tiles={token_tiles}, "
+                             f"x_tokens={x_tokens}")
+        self.lane_columns = lane_columns
         # permuted: the weights come in ``permuted_fp4``'s bit-permuted words (the activations
         # never do): fewer integer instructions per decoded pair
         self.permuted = permuted
@@ -127,6 +168,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         # the MMA products carry 2^-8 per fp4 operand (``_decode_fp4_block``); the sums are
         # multiplied back before the epilogue
         self.sum_scale = float(2 ** (-FP4_OPERAND_POW2 * (2 if a_fp4 else 1)))
+        if lane_columns:
+            self.sum_scale = 1.0
         # x_tokens > 0: the CTA decodes the activations of its first x_tokens tokens
         # once into shared memory, in MMA-operand order; the main loop then reads them with two
         # 16-byte loads per block instead of loading and decoding them per warp and step.
@@ -401,6 +444,27 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 out[4 * w + r] = mul_bf16x2(raw, s)
 
     @cute.jit
+    def _raw_fp4_block(self, rQ, rS, b: int, live, out, table=None):
+        """Lane columns: the 8 pairs of weight block ``b`` as ``_decode_fp4_block`` places
+        them, raw (``e2m1 * 2^-126``, no multiply), and the block's scale times
+        ``LANE_SCALE_FACTOR`` as an fp32 (zero past K), for the sums."""
+        if cutlass.const_expr(table is not None):  # the scale's fp32 bits, looked up
+            bits = table[cutlass.Int32(byte_of(cute.recast_tensor(rS, cutlass.Uint32)[0],
+                                               0x4440 + b))] & live
+        else:
+            scale = rS[b].to(cutlass.Float32) * cutlass.Float32(LANE_SCALE_FACTOR)
+            bits = scale.bitcast(cutlass.Uint32) & live
+        for w in cutlass.range_constexpr(2):
+            word = cutlass.Uint32(rQ[2 * b + w]) & live
+            shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
+            for r in cutlass.range_constexpr(4):
+                if cutlass.const_expr(self.permuted):
+                    out[4 * w + r] = e2m1x2_permuted(word, r)
+                else:
+                    out[4 * w + r] = e2m1x2_by_multiply(word, shifted, r)
+        return bits.bitcast(cutlass.Float32)
+
+    @cute.jit
     def _pairs_bf16_block(self, rX, b: int, live, out):
         """The same 8 pairs from bf16 activations (words 8b .. 8b + 7), as they are."""
         for w in cutlass.range_constexpr(2):
@@ -422,9 +486,9 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens and not self.lean_staged):
                     xp[j, None].fill(0)
-                    if j * 8 + g < self.x_tokens:
-                        cute.autovec_copy(sX[0][j * 8 + g, x_step, b, lane_q, None],
-                                          xp[j, None])
+                    tok, live_tok = self._lane_token(j, g, lane_q)
+                    if live_tok:
+                        cute.autovec_copy(sX[0][tok, x_step, b, lane_q, None], xp[j, None])
                 elif cutlass.const_expr(self.x_tokens):
                     base, stride = sX[0][j]
                     p = cute.make_ptr(cutlass.Uint32, base + x_step * stride,
@@ -436,7 +500,9 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                            table)
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
-            for t in cutlass.range_constexpr(self.rt):
+            for t in cutlass.range_constexpr(self.rt if self.lane_columns else 0):
+                self._lane_columns_block(bq, bs, b, t, live, acc, wp, xp, table)
+            for t in cutlass.range_constexpr(0 if self.lane_columns else self.rt):
                 self._decode_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, False,
                                        wp[0, None], table)
                 self._decode_fp4_block(bq[2 * t + 1, None], bs[2 * t + 1, None], b, live, False,
@@ -449,6 +515,36 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                             (acc[t, j, 0], acc[t, j, 1], acc[t, j, 2], acc[t, j, 3]))
                         for e in cutlass.range_constexpr(4):
                             acc[t, j, e] = d[e]
+
+    @cute.jit
+    def _lane_columns_block(self, bq, bs, b: int, t: int, live, acc, wp, xp, table):
+        """Lane columns (the module docstring): row tile ``t``'s four MMAs of block ``b`` on
+        the raw decode, from zero, then each row's sums of this lane's column(s) into ``acc``
+        times the block's scale (rows g, g + 8: ``acc[t, 0, 0 | 1]``, ``acc[t, 0, 2 | 3]``)."""
+        scales = (self._raw_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, wp[0, None],
+                                      table),
+                  self._raw_fp4_block(bq[2 * t + 1, None], bs[2 * t + 1, None], b, live,
+                                      wp[1, None], table))
+        zero = cutlass.Float32(0.0)
+        part = (zero, zero, zero, zero)
+        for kk in cutlass.range_constexpr(4):
+            part = mma_bf16_m16n8k16(
+                (wp[0, 2 * kk], wp[1, 2 * kk], wp[0, 2 * kk + 1], wp[1, 2 * kk + 1]),
+                (xp[0, 2 * kk], xp[0, 2 * kk + 1]), part)
+        for e in cutlass.range_constexpr(4):
+            if cutlass.const_expr(e % 2 < self.x_tokens):  # column 2 q + 1: the second token
+                acc[t, 0, e] = cute.math.fma(part[e], scales[e // 2], acc[t, 0, e])
+
+    @cute.jit
+    def _fold_lane_columns(self, acc, lane_q):
+        """Lane columns: the quad's partial sums added (lanes q = 0..3, in a fixed order), left
+        in lane q = 0 with the others' zeroed: the sums the ordinary loop leaves (tokens at
+        ``2 lane_q + e % 2``). All lanes of the warp take part."""
+        if cutlass.const_expr(self.lane_columns):
+            for i in cutlass.range_constexpr(cute.size(acc)):
+                v = acc[i] + cute.arch.shuffle_sync_bfly(acc[i], offset=1)
+                v = v + cute.arch.shuffle_sync_bfly(v, offset=2)
+                acc[i] = cutlass.select_(lane_q == 0, v, cutlass.Float32(0.0))
 
     # ---------------------------------------------------------------- kernel
     @cute.kernel
@@ -575,6 +671,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(self.warps > 1):
             acc = self._reduce_across_warps(acc, warp, lane)
         if warp == 0:
+            self._fold_lane_columns(acc, lane_q)
             for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
                 acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
@@ -686,6 +783,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                                               & (tok0 + tok < m))
                     if cutlass.const_expr(self.a_fp4):
                         self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
+                        if cutlass.const_expr(self.lane_columns):  # 2^-8 -> 2^64, exact
+                            for p in cutlass.range_constexpr(8):
+                                pairs[p] = mul_bf16x2(pairs[p],
+                                                      in_register(BF16X2_LANE_ACTIVATIONS))
                     else:
                         self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
@@ -697,7 +798,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         """``scale_table``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
         shared memory (the caller's barrier follows: the staging's, or the register path's own),
         so a block's scale is one byte extraction and one shared load instead of five
-        instructions."""
+        instructions; with lane columns the fp32 ``e4m3(byte) * LANE_SCALE_FACTOR``."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
         tid = cute.arch.thread_idx()[0]
         half = 128
@@ -706,9 +807,22 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             if code < half:
                 sf = e4m3x2_to_f32(code, code + half)  # byte `code` and its negative twin
                 for j in cutlass.range_constexpr(2):
-                    # as _decode_fp4_block forms it from a loaded scale
-                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(SPLAT_FACTOR))
+                    if cutlass.const_expr(self.lane_columns):  # as _raw_fp4_block forms it
+                        table[code + j * half] = (
+                            sf[j] * cutlass.Float32(LANE_SCALE_FACTOR)).bitcast(cutlass.Uint32)
+                    else:  # as _decode_fp4_block forms it from a loaded scale
+                        table[code + j * half] = bf16x2_splat(
+                            sf[j] * cutlass.Float32(SPLAT_FACTOR))
         return table
+
+    def _lane_token(self, j, g, lane_q):
+        """(staged token, whether there is one) of token lane ``g`` (the MMA's column) of
+        token tile ``j`` for lane quad position ``lane_q``: token ``8 j + g``, or with lane
+        columns token ``g - 2 lane_q`` on lane q's own K slots (the module docstring)."""
+        if cutlass.const_expr(self.lane_columns):
+            tok = g - 2 * lane_q
+            return tok, (tok >= 0) & (tok < self.x_tokens)
+        return j * 8 + g, j * 8 + g < self.x_tokens
 
     @cute.jit
     def _staged_views(self, sXw, g, lane_q):
@@ -718,8 +832,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         base = sXw.iterator.toint()
         views = []
         for j in cutlass.range_constexpr(self.jt):
-            tok = j * 8 + g
-            live = tok < self.x_tokens
+            tok, live = self._lane_token(j, g, lane_q)
             row = base + (tok * self.x_token_words + lane_q * 8) * 4
             zero = base + (self.x_tokens * self.x_token_words + lane_q * 8) * 4
             views.append((cutlass.select_(live, row, zero),
@@ -810,15 +923,16 @@ def fake_operands(n: int, k: int, a_fp4: bool):
 def compile_nvfp4_gemm_small_m(n: int, k: int, a_dtype: str, out_dtype: str,
                                row_tiles: int = 1, token_tiles: int = 1, warps: int = 4,
                                prefetch: int = 1, x_tokens: int = 0, permuted: bool = False,
-                               row_groups: int = 1):
+                               row_groups: int = 1, lane_columns: bool = False):
     """Static N, K and tile config; M dynamic. ``a_dtype`` "fp4" (packed activations with
     swizzled scales) or "torch.bfloat16" (W4A16); ``permuted``: weights in ``permuted_fp4``'s
-    layout; ``row_groups``: ``NVFP4GemmSmallM``'s."""
+    layout; ``row_groups``, ``lane_columns``: ``NVFP4GemmSmallM``'s."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallM(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                             x_tokens, permuted=permuted, row_groups=row_groups)
+                             x_tokens, permuted=permuted, row_groups=row_groups,
+                             lane_columns=lane_columns)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

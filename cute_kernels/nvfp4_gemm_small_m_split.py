@@ -100,11 +100,14 @@ def config_row_groups(config: tuple[int, ...]) -> int:
     return config[5] if len(config) > 5 else 1
 
 
-def config_compile_tail(config: tuple[int, ...], permuted: bool) -> tuple:
-    """The compile functions' trailing (permuted[, row_groups]) arguments of a small-M config:
-    the compile cache keys by the arguments as given, so standard weights and no row groups
-    keep the short form."""
+def config_compile_tail(config: tuple[int, ...], permuted: bool,
+                        lane_columns: bool = False) -> tuple:
+    """The compile functions' trailing (permuted[, row_groups[, lane_columns]]) arguments of a
+    small-M config: the compile cache keys by the arguments as given, so standard weights, no
+    row groups and no lane columns keep the short form."""
     groups = config_row_groups(config)
+    if lane_columns:
+        return permuted, groups, True
     return (permuted, groups) if groups > 1 else (True,) if permuted else ()
 
 
@@ -131,10 +134,11 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int, token_tiles: int, warps: int, prefetch: int, x_tokens: int,
-                 splits: int, permuted: bool = False, row_groups: int = 1):
+                 splits: int, permuted: bool = False, row_groups: int = 1,
+                 lane_columns: bool = False):
         assert splits >= 2
         super().__init__(n, k, a_fp4, out_dtype, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits, permuted, row_groups)
+                         x_tokens, splits, permuted, row_groups, lane_columns)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -154,7 +158,8 @@ class NVFP4GemmSmallMSplitK(NVFP4GemmSmallM):
 def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: str,
                                      row_tiles: int, token_tiles: int, warps: int,
                                      prefetch: int, x_tokens: int, splits: int,
-                                     permuted: bool = False, row_groups: int = 1):
+                                     permuted: bool = False, row_groups: int = 1,
+                                     lane_columns: bool = False):
     """Static N, K, tile config and split count; M dynamic. Arguments of the compiled function:
     those of ``compile_nvfp4_gemm_small_m``, then ``split_buffers``' workspace and counters."""
     a_fp4 = a_dtype == "fp4"
@@ -162,6 +167,6 @@ def compile_nvfp4_gemm_small_m_split(n: int, k: int, a_dtype: str, out_dtype: st
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmSmallMSplitK(n, k, a_fp4, cout, row_tiles, token_tiles, warps, prefetch,
-                                   x_tokens, splits, permuted, row_groups)
+                                   x_tokens, splits, permuted, row_groups, lane_columns)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())

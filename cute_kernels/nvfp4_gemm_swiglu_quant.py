@@ -62,7 +62,7 @@ from .nvfp4_gemm import (SMALL_M_MAX, W4A16_BIG_WEIGHTS, check_operands, check_p
                          pdl_choices, planned_launch, small_m_config, small_m_regime,
                          staged_tokens)
 from .nvfp4_gemm_large_m import H200_SMS, TILE_N
-from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands
+from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route
 from .nvfp4_gemm_small_m_split import (config_compile_tail, config_splits, fake_split_buffers,
                                        reduce_split_partials, split_buffers)
 from .nvfp4_quant import silu_mul_fast
@@ -111,12 +111,12 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
-                 permuted: bool = False, row_groups: int = 1):
+                 permuted: bool = False, row_groups: int = 1, lane_columns: bool = False):
         tiles = row_tiles * row_groups
         assert i % GATE_UP_GROUP == 0
         assert tiles % 2 == 0 and GATE_UP_GROUP % (8 * tiles) == 0
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, row_tiles, token_tiles, warps, prefetch,
-                         x_tokens, splits, permuted, row_groups)
+                         x_tokens, splits, permuted, row_groups, lane_columns)
         self.i = i
         self.half = tiles // 2  # up tiles per CTA; tiles half.. are their gate rows
         self.kb_out = i // BLOCK  # a multiple of 4: the scale buffer has no column padding
@@ -178,10 +178,10 @@ class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int, token_tiles: int,
                  warps: int, prefetch: int, x_tokens: int, splits: int,
-                 permuted: bool = False, row_groups: int = 1):
+                 permuted: bool = False, row_groups: int = 1, lane_columns: bool = False):
         assert splits >= 2
         super().__init__(i, k, a_fp4, row_tiles, token_tiles, warps, prefetch, x_tokens, splits,
-                         permuted, row_groups)
+                         permuted, row_groups, lane_columns)
 
     @cute.jit
     def __call__(self, mA: cute.Tensor, mASF: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor,
@@ -202,24 +202,24 @@ def compile_nvfp4_gemm_swiglu_quant_small_m(i: int, k: int, a_dtype: str, row_ti
                                             token_tiles: int = 1, warps: int = 4,
                                             prefetch: int = 1, x_tokens: int = 0,
                                             splits: int = 1, permuted: bool = False,
-                                            row_groups: int = 1):
+                                            row_groups: int = 1, lane_columns: bool = False):
     """Static I (weights [2I, K/2]), K and tile config; M dynamic. ``a_dtype`` "fp4" or
     "torch.bfloat16" (W4A16). Arguments of the compiled function: a, a_sf, w, w_sf (as
     ``compile_nvfp4_gemm_small_m``), alpha, out_global_scale, out uint8 [M, I/2], out_sf bytes
     (flat uint8), and with ``splits`` > 1 ``split_buffers``' workspace and counters;
     ``permuted``: weights in ``permuted_fp4``'s layout; ``row_groups``: ``NVFP4GemmSmallM``'s
-    (the up tile and its gate tile on warps of their own)."""
+    (the up tile and its gate tile on warps of their own); ``lane_columns``: its too."""
     a_fp4 = a_dtype == "fp4"
     operands = fake_fused_operands(i, k, a_fp4)
     if splits == 1:
         kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_fp4, row_tiles, token_tiles, warps,
                                             prefetch, x_tokens, permuted=permuted,
-                                            row_groups=row_groups)
+                                            row_groups=row_groups, lane_columns=lane_columns)
         extra = ()
     else:
         kernel = NVFP4GemmSwigluQuantSmallMSplitK(i, k, a_fp4, row_tiles, token_tiles, warps,
                                                   prefetch, x_tokens, splits, permuted,
-                                                  row_groups)
+                                                  row_groups, lane_columns)
         extra = fake_split_buffers()
     return cute.compile(kernel, *operands, *extra,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
@@ -427,7 +427,8 @@ def launch_small_m(a, a_sf, w, w_sf, alpha: torch.Tensor, out_global_scale: torc
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
     args = (a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
             w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1))
-    tail = config_compile_tail(config, permuted)
+    tail = config_compile_tail(config, permuted,
+                               lane_columns_route(a_sf is not None, x_tokens, config[1]))
     kernel = compile_nvfp4_gemm_swiglu_quant_small_m(i, k, a_kind, *config[:4], x_tokens,
                                                      splits, *tail)
     kernel(*args, *(split_buffers(m, 2 * i, config, w.device) if splits > 1 else ()))

@@ -21,7 +21,8 @@ from layouts import GATE_UP_GROUP
 from . import jit
 from .arch import compile_options, sm_count
 from .fused_scales import BLOCK
-from .nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
+from .nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_buffers,
+                                  balanced_lane_tail)
 from .nvfp4_gemm_small_m_split import fake_split_buffers
 from .nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                       NVFP4GemmSwigluQuantSmallMSplitK, fake_fused_operands)
@@ -38,25 +39,26 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
     __call__ = NVFP4GemmSwigluQuantSmallMSplitK.__call__
 
     def __init__(self, i: int, k: int, a_fp4: bool, warps: int, ctas_per_sm: int, sms: int,
-                 permuted: bool = False):
+                 permuted: bool = False, lane_columns: bool = False):
         if i % GATE_UP_GROUP:
             raise ValueError(f"I must be a multiple of {GATE_UP_GROUP}; got I={i}")
         self.i = i
         self.half = 1  # one up tile a block; tile 1 is its gate rows
         self.kb_out = i // BLOCK
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, warps, ctas_per_sm, sms, permuted,
-                         row_groups=2)
+                         row_groups=2, lane_columns=lane_columns)
 
 
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_balanced(i: int, k: int, a_dtype: str, warps: int,
                                              ctas_per_sm: int, sms: int,
-                                             permuted: bool = False):
+                                             permuted: bool = False, lane_columns: bool = False):
     """Arguments of the compiled function: those of ``compile_nvfp4_gemm_swiglu_quant_small_m``
     (a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf), then ``balanced_buffers``'
     workspace and counters."""
     a_fp4 = a_dtype == "fp4"
-    kernel = NVFP4GemmSwigluQuantBalanced(i, k, a_fp4, warps, ctas_per_sm, sms, permuted)
+    kernel = NVFP4GemmSwigluQuantBalanced(i, k, a_fp4, warps, ctas_per_sm, sms, permuted,
+                                          lane_columns)
     return cute.compile(kernel, *fake_fused_operands(i, k, a_fp4), *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -74,7 +76,8 @@ def launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha: torch.Tensor,
     sms = sm_count(out.device.index or 0)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
-    compile_fn(two_i // 2, k, a_kind, warps, ctas_per_sm, sms, permuted)(
+    compile_fn(two_i // 2, k, a_kind, warps, ctas_per_sm, sms, permuted,
+               *balanced_lane_tail(a_sf is not None))(
         a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
         w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1),
         *balanced_buffers(two_i, ctas_per_sm * sms, out.device, 32))

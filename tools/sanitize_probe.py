@@ -305,5 +305,7 @@ importlib.import_module("sanitize_row_groups")
 importlib.import_module("sanitize_async_fixup")
 # the balanced one-token launch (pieces met by a fix-up warp)
 importlib.import_module("sanitize_balanced")
+# lane columns (the weights' block scales on the sums at one or two staged tokens)
+importlib.import_module("sanitize_lane_columns")
 
 import swapped_sanitize_probe  # noqa: E402,F401  (the fused op's swapped kernel)

@@ -1,0 +1,212 @@
+"""Lane columns (``nvfp4_gemm_small_m``'s module docstring): one or two staged NVFP4 tokens with
+the weights' block scales on the sums. Compile-only, occupancy and the route on CPU; on a GPU
+every kernel that takes them (plain, K split, ring, fused, balanced) against the fp64
+reference, with ``LANE_COLUMNS`` switched on."""
+
+import cutlass
+import pytest
+import torch
+
+from cute_kernels import (nvfp4_gemm, nvfp4_gemm_small_m, nvfp4_gemm_swiglu_quant,
+                          prepare_nvfp4_weight, reference)
+from cute_kernels.nvfp4_gemm import launch_small_m
+from cute_kernels.nvfp4_gemm_balanced import (balanced_lane_tail,
+                                              compile_nvfp4_gemm_one_token_balanced,
+                                              launch_one_token_balanced)
+from cute_kernels.nvfp4_gemm_small_m import (NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
+                                             lane_columns_route)
+from cute_kernels.nvfp4_gemm_small_m_split import (compile_nvfp4_gemm_small_m_split,
+                                                   config_compile_tail)
+from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
+from cute_kernels.swiglu_quant_balanced import compile_nvfp4_gemm_swiglu_quant_balanced
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
+from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference
+from tests.test_nvfp4_gemm_swiglu_quant import _inputs as _fused_inputs
+
+H200 = 132
+BF16 = "torch.bfloat16"
+
+
+@pytest.mark.parametrize("n,k,config,x_tokens,permuted", [
+    ((9216, 7168, (1, 1, 4, 1), 1, True)),    # the one-token wave: lean loads, scale table
+    ((7168, 18432, (2, 1, 4, 1), 2, True)),   # two tokens, the paired-step loop
+    ((200, 576, (1, 1, 4, 0), 1, False)),     # no prefetch (staged, not lean), K and N tails
+    ((36864, 7168, (2, 1, 4, 3), 1, True)),   # the cp.async ring
+])
+def test_plain_compiles_for_sm90a(n, k, config, x_tokens, permuted):
+    assert compile_only(compile_nvfp4_gemm_small_m, n, k, "fp4", BF16, *config, x_tokens,
+                        permuted, 1, True)
+
+
+def test_split_fused_and_balanced_compile_for_sm90a():
+    assert compile_only(compile_nvfp4_gemm_small_m_split, 5120, 17408, "fp4", BF16,
+                        2, 1, 4, 1, 1, 3, True, 1, True)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, 4608, 7168, "fp4",
+                        1, 1, 8, 1, 1, 1, True, 2, True)
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, 512, 7168, "fp4",
+                        2, 1, 8, 1, 2, 4, True, 1, True)       # K split, two tokens
+    assert compile_only(compile_nvfp4_gemm_swiglu_quant_balanced, 4608, 7168, "fp4", 8, 2,
+                        H200, True, True)
+
+
+@pytest.mark.parametrize("n,k,config,splits", [
+    (9216, 7168, (1, 1, 4, 1), 1),    # the public one-token configs
+    (36864, 7168, (1, 1, 4, 1), 1),
+    (34816, 5120, (1, 1, 4, 1), 1),
+    (7168, 18432, (2, 1, 4, 1), 1),
+    (5120, 17408, (2, 1, 4, 1), 3),
+    (4096, 7168, (1, 1, 8, 1), 1),
+])
+def test_public_one_token_configs_keep_their_ctas_per_sm(n, k, config, splits):
+    """The raw decode's fma path must not cost a CTA an SM (registers, nvdisasm) where the
+    launch does not hold fewer anyway (``ctas_cap``: 9216x7168 takes 72 -> 74 registers, 7 ->
+    6 CTAs by registers, but its wave holds 5)."""
+    def ctas(lane_columns):
+        if splits > 1:
+            compiled = compile_only(compile_nvfp4_gemm_small_m_split, n, k, "fp4", BF16,
+                                    *config, 1, splits, True, 1, lane_columns)
+        else:
+            compiled = compile_only(compile_nvfp4_gemm_small_m, n, k, "fp4", BF16, *config, 1,
+                                    True, 1, lane_columns)
+        return ctas_per_sm(max(kernel_registers(compiled)), config[2])
+    cap = NVFP4GemmSmallM(n, k, True, cutlass.BFloat16, *config, 1, splits, True).ctas_cap
+    assert ctas(True) >= min(ctas(False), cap or ctas(False))
+
+
+@pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 4, 4), (5120, 17408, 8, 2),
+                                              (7168, 18432, 4, 3)])
+def test_balanced_forms_fit_their_ctas_per_sm(n, k, warps, per_sm):
+    regs = kernel_registers(compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, "fp4",
+                                         BF16, warps, per_sm, H200, True, True))
+    assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
+
+
+def test_only_one_or_two_staged_fp4_tokens_of_one_tile_take_them():
+    for a_fp4, jt, x_tokens in ((False, 1, 1), (True, 2, 2), (True, 1, 0), (True, 1, 3)):
+        with pytest.raises(ValueError, match="lane columns take"):
+            NVFP4GemmSmallM(9216, 7168, a_fp4, cutlass.BFloat16, 1, jt, 4, 1, x_tokens,
+                            lane_columns=True)
+    assert NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 2,
+                           lane_columns=True).sum_scale == 1.0
+
+
+def test_route_is_off_until_measured(monkeypatch):
+    assert not nvfp4_gemm_small_m.LANE_COLUMNS
+    assert not lane_columns_route(True, 1, 1) and balanced_lane_tail(True) == ()
+    monkeypatch.setattr(nvfp4_gemm_small_m, "LANE_COLUMNS", True)
+    assert lane_columns_route(True, 1, 1) and lane_columns_route(True, 2, 1)
+    assert not any(lane_columns_route(*terms) for terms in
+                   ((False, 1, 1), (True, 0, 1), (True, 3, 1), (True, 8, 1), (True, 16, 2)))
+    assert balanced_lane_tail(True) == (True,) and balanced_lane_tail(False) == ()
+    # the cache keys keep their short form without lane columns
+    assert config_compile_tail((1, 1, 4, 1), True) == (True,)
+    assert config_compile_tail((1, 1, 4, 1), False, True) == (False, 1, True)
+    assert config_compile_tail((1, 1, 8, 1, 1, 2), True, True) == (True, 2, True)
+
+
+# ---------------------------------------------------------------------------------- GPU
+
+
+def _weights(n, k, permuted):
+    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
+    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
+    return b, b_sf, (prepare_nvfp4_weight(b) if permuted else b)
+
+
+def _tokens(m, k):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * 3
+    return reference.nvfp4_quantize(x, 448 * 6 / x.float().abs().amax())
+
+
+def _rel_err(got, want):
+    return ((got.double() - want).norm() / want.norm()).item()
+
+
+@pytest.fixture
+def lane_columns_on(monkeypatch):
+    monkeypatch.setattr(nvfp4_gemm_small_m, "LANE_COLUMNS", True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 2])
+@pytest.mark.parametrize("n,k,permuted", [
+    (9216, 7168, True),     # one-token wave (M = 2: the register path, not lane columns)
+    (5120, 17408, True),    # K split in three, staged
+    (7168, 18432, True),    # paired-step loop, two row tiles
+    (7168, 2048, True),     # short K, 8 warps
+    (200, 576, False),      # packed bytes, K and N tails
+    (1000, 4096, True),
+])
+def test_public_gemm_matches_fp64_reference(lane_columns_on, m, n, k, permuted):
+    b, b_sf, words = _weights(n, k, permuted)
+    a, a_sf = _tokens(m, k)
+    alpha = float(torch.rand(()) * 2 + 0.1)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = nvfp4_gemm(a, a_sf, words, b_sf, alpha, out_dtype=torch.float32,
+                     out=poisoned(m, n, dtype=torch.float32))
+    assert not got.isnan().any() and _rel_err(got, want) <= 1e-3
+    again = nvfp4_gemm(a, a_sf, words, b_sf, alpha, out_dtype=torch.float32)
+    assert torch.equal(got, again)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 2])
+@pytest.mark.parametrize("n,k,config", [
+    (200, 576, (1, 1, 4, 0)),       # staged without the prefetch: the zero-filled operands
+    (36864, 7168, (2, 1, 4, 3)),    # the cp.async ring
+    (4096, 7168, (1, 1, 8, 1, 2)),  # K split in two
+])
+def test_forced_configs_match_fp64_reference(lane_columns_on, m, n, k, config):
+    b, b_sf, words = _weights(n, k, True)
+    a, a_sf = _tokens(m, k)
+    alpha = torch.full((1,), 0.75, device="cuda")
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = poisoned(m, n, dtype=torch.float32)
+    launch_small_m(a, a_sf, words, b_sf, alpha, got, config)
+    assert not got.isnan().any() and _rel_err(got, want) <= 1e-3
+
+
+@pytest.mark.gpu
+def test_half_codes_survive_the_raw_decode(lane_columns_on):
+    """Codes +-0.5 decode to bf16 subnormals (``e2m1 * 2^-126``) and enter the MMA as they
+    are: weights of nothing but 0 and +-0.5 (codes 0, 1, 9) at block scale 1 give the fp64
+    sums."""
+    n, k = 1024, 4096
+    nibbles = torch.tensor([0, 1, 9], dtype=torch.uint8, device="cuda")[
+        torch.randint(0, 3, (n, k), device="cuda")]
+    b = nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)   # element 2i in the low nibble
+    _, b_sf, _ = _weights(n, k, False)
+    b_sf = torch.full_like(b_sf.view(torch.uint8), 0x38).view(torch.float8_e4m3fn)  # 1.0
+    a, a_sf = _tokens(1, k)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, 1.0)
+    assert want.abs().amax() > 0
+    got = nvfp4_gemm(a, a_sf, prepare_nvfp4_weight(b), b_sf, 1.0, out_dtype=torch.float32)
+    assert _rel_err(got, want) <= 1e-5
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m", [1, 2])
+@pytest.mark.parametrize("i,k", [(4608, 7168), (512, 7168), (18432, 7168), (192, 576)])
+def test_fused_op_matches_reference(lane_columns_on, m, i, k):
+    a, a_sf, w, w_sf, alpha, g_out = _fused_inputs(m, i, k, True)
+    out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
+    _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_sm,extra,k,warps", [
+    (4, 1 / 11, 7168, 4),     # 9216x7168 on the H200
+    (2, 56 / 264, 17408, 8),  # 5120x17408 on the H200
+    (1, 1 / 132, 1088, 4),    # a remainder block in more pieces than steps, a K tail
+])
+def test_balanced_launch_matches_fp64_reference(lane_columns_on, per_sm, extra, k, warps):
+    ctas = per_sm * torch.cuda.get_device_properties(0).multi_processor_count
+    n = 16 * (ctas + round(extra * ctas))
+    b, b_sf, words = _weights(n, k, True)
+    a, a_sf = _tokens(1, k)
+    alpha = torch.full((1,), 1.25, device="cuda")
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm)
+    assert not got.isnan().any() and _rel_err(got, want) <= 1e-3

@@ -1,0 +1,119 @@
+"""Lane columns (``nvfp4_gemm_small_m``'s module docstring, ``LANE_COLUMNS``) against the public
+routes at one and two NVFP4 tokens: the weights' block scales on the sums instead of the
+operands, 16 packed multiplies a block and row tile replaced by 2 fmas at one token.
+
+Why it may win: the one-token loop is bound by its own instruction issue (ncu, session 9),
+and lane columns take its main loop from 278 to 232 SASS instructions a step (9216x7168,
+(1, 1, 4, 1)), the K split's (5120x17408) from 556 to 439, the fused op's (9216x7168) from
+278 to 223 and the balanced launch's from 272 to 220, at the same CTAs an SM (CPU, nvdisasm,
+session 71). Issue 5's open M = 1 points: 9216x7168 12.25 us (11.67 asked), 5120x17408 17.62
+(15.76); issue 6's fused 9216x7168 13.62 (11.67).
+
+Forms: "public" (``nvfp4_gemm`` / ``nvfp4_gemm_swiglu_quant`` as routed), "lanes" (the same
+with ``LANE_COLUMNS`` on: the routes pass ``lane_columns`` to the compile functions, so each
+form has its own compiled kernels), and at the balanced points "wWcC" / "wWcC+lanes" (the
+balanced launch, ``tools/balanced_probe.py``'s). Graph us of back-to-back calls on permuted
+words, interleaved, two rounds; then each form's output against the public one's (plain:
+relative norm of the difference of the bf16 outputs, both one rounding of fp32 sums added in
+other orders, so ~1e-3 at most; fused: the share of codes that differ). One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import functools
+
+import torch
+from probe_inputs import gate_up_words, permuted_weight_copies, print_forms, replaced_call
+
+from cute_kernels import nvfp4_gemm, nvfp4_gemm_small_m, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.nvfp4_gemm_balanced import launch_one_token_balanced
+from cute_kernels.swiglu_quant_balanced import launch_swiglu_quant_balanced
+from layouts import sf_padded_shape
+
+ON = {"LANE_COLUMNS": True}
+# (kind, N or 2I, K, M, balanced forms (K warps, CTAs an SM)): issue 5's and 6's one-token
+# shapes first, then two tokens where they are staged (the paired loop, the K split)
+POINTS = [
+    ("gemm", 9216, 7168, 1, [(4, 4)]),
+    ("gemm", 5120, 17408, 1, [(8, 2)]),
+    ("fused", 9216, 7168, 1, [(8, 2)]),
+    ("gemm", 7168, 18432, 1, []),
+    ("gemm", 36864, 7168, 1, []),
+    ("gemm", 34816, 5120, 1, []),
+    ("gemm", 4096, 7168, 1, []),
+    ("gemm", 7168, 2048, 1, []),
+    ("fused", 36864, 7168, 1, []),
+    ("fused", 34816, 5120, 1, []),
+    ("fused", 4096, 7168, 1, []),
+    ("fused", 1024, 7168, 1, []),
+    ("gemm", 7168, 18432, 2, []),
+    ("gemm", 5120, 17408, 2, []),
+]
+
+
+def switched(call, lanes: bool):
+    """``call``, with lane columns on where ``lanes``."""
+    return replaced_call(call, nvfp4_gemm_small_m, ON) if lanes else call
+
+
+def gemm_forms(n, k, m, forms, a, a_sf):
+    """(weights, calls, outputs) of a plain point; each form writes its own bf16 output."""
+    outs, calls = {}, {}
+    for lanes in (False, True):
+        name = "lanes" if lanes else "public"
+        outs[name] = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        calls[name] = switched(functools.partial(
+            lambda w, o: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=o), o=outs[name]), lanes)
+        for warps, per_sm in forms:
+            name = f"w{warps}c{per_sm}" + ("+lanes" if lanes else "")
+            outs[name] = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            calls[name] = switched(functools.partial(
+                lambda w, o, warps, per_sm: launch_one_token_balanced(
+                    a, a_sf, w[0], w[1], alpha, o, warps, per_sm),
+                o=outs[name], warps=warps, per_sm=per_sm), lanes)
+    return permuted_weight_copies(n, k), calls, outs
+
+
+def fused_forms(two_i, k, m, forms, a, a_sf):
+    """(weights, calls, outputs) of a fused point; each form writes its own codes."""
+    i = two_i // 2
+    outs = {}
+
+    def buffers(name):
+        outs[name] = torch.empty(m, i // 2, device="cuda", dtype=torch.uint8)
+        return outs[name], torch.empty(sf_padded_shape(m, i // 16), device="cuda",
+                                       dtype=torch.uint8)
+    calls = {}
+    for lanes in (False, True):
+        name = "lanes" if lanes else "public"
+        calls[name] = switched(functools.partial(
+            lambda w, bufs: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs,
+                                                    out=bufs[0], out_sf=bufs[1]),
+            bufs=buffers(name)), lanes)
+        for warps, per_sm in forms:
+            name = f"w{warps}c{per_sm}" + ("+lanes" if lanes else "")
+            calls[name] = switched(functools.partial(
+                lambda w, bufs, warps, per_sm: launch_swiglu_quant_balanced(
+                    a, a_sf, w[0], w[1], alpha, gs, *bufs, warps, per_sm),
+                bufs=buffers(name), warps=warps, per_sm=per_sm), lanes)
+    return gate_up_words(two_i, k, True), calls, outs
+
+
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+for kind, n, k, m, forms in select_shapes(POINTS):
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    weights, calls, outs = (gemm_forms if kind == "gemm" else fused_forms)(n, k, m, forms, a,
+                                                                          a_sf)
+    label = f"{kind} {n}x{k} M={m}"
+    print_forms(label, calls, weights)
+    if not warm_only():
+        for call in calls.values():
+            call(weights[0])
+        want = outs["public"]
+        # plain: relative norm of the difference; fused: the share of codes that differ
+        print(f"{label} against public: " + " ".join(
+            f"{name}=" + (f"{((o.float() - want.float()).norm() / want.float().norm()).item():.1e}"
+                          if kind == "gemm" else f"{(o != want).float().mean().item():.1e}")
+            for name, o in outs.items() if name != "public"), flush=True)
+    del weights, calls, outs
