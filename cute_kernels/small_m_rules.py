@@ -150,6 +150,14 @@ class SmallMLaunchRules:
     # ``tools/table_first_probe.py``; H200 2026-12-02, session 42: even or slower at all ten
     # points, 9216x7168 M = 4 14.69 -> 14.74 us, 7168x2048 M = 4 4.40 -> 4.77).
     TABLE_BEFORE_WAIT = False
+    # Probe switch: the paired-step loop on one row tile of staged activations too (no K split,
+    # any K), set after every other rule, so the launch (PDL, CTAs per SM) stays the one-row
+    # tile's: the register buffers trade roles instead of the ~20 moves a step of their copy.
+    # SASS (CPU, 9216x7168, (1, 1, 4, 1)): 278 -> 258 instructions a step, with lane columns
+    # 232 -> 207, 72 -> 79 / 76 registers. Session 13 measured the paired loop on one row
+    # tile mixed (M = 1 9216x7168 13.49 -> 12.95 us, 36864x7168 42.05 -> 42.96, with the
+    # table); ``tools/lane_columns_probe.py`` times it beside lane columns.
+    PAIRED_ONE_ROW_TILE = False
 
     def _choose_launch(self, n: int, a_fp4: bool, row_tiles: int, warps: int, prefetch: int,
                        x_tokens: int, splits: int, steps_per_warp: int,
@@ -217,3 +225,6 @@ class SmallMLaunchRules:
         # checks the CTAs per SM of the main configs.
         self.min_ctas = (3 if warps == 4 and prefetch == 1 and not x_tokens
                          and acc_per_lane == 16 else 0)
+        if (self.PAIRED_ONE_ROW_TILE and x_tokens > 0 and prefetch == 1 and row_tiles == 1
+                and splits == 1):
+            self.paired_steps = self.scale_table = True

@@ -82,6 +82,22 @@ def test_balanced_forms_fit_their_ctas_per_sm(n, k, warps, per_sm):
     assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
 
 
+@pytest.mark.parametrize("lane_columns", [False, True])
+def test_paired_one_row_tile_switch_compiles_and_keeps_the_launch(monkeypatch, lane_columns):
+    """``PAIRED_ONE_ROW_TILE`` (a probe switch): the paired-step loop on the one-token wave's
+    one row tile, its launch (PDL, CTAs an SM) unchanged, at most 80 registers (six CTAs of
+    4 warps fit an SM; the wave holds five)."""
+    plain = NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1, permuted=True)
+    monkeypatch.setattr(NVFP4GemmSmallM, "PAIRED_ONE_ROW_TILE", True)
+    paired = NVFP4GemmSmallM(9216, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1, permuted=True)
+    assert paired.paired_steps and paired.scale_table and not plain.paired_steps
+    assert (paired.pdl, paired.pdl_trigger, paired.ctas_cap) == (plain.pdl, plain.pdl_trigger,
+                                                                  plain.ctas_cap)
+    regs = kernel_registers(compile_only(compile_nvfp4_gemm_small_m, 9216, 7168, "fp4", BF16,
+                                         1, 1, 4, 1, 1, True, 1, lane_columns))
+    assert max(regs) <= 80, regs
+
+
 def test_only_one_or_two_staged_fp4_tokens_of_one_tile_take_them():
     for a_fp4, jt, x_tokens in ((False, 1, 1), (True, 2, 2), (True, 1, 0), (True, 1, 3)):
         with pytest.raises(ValueError, match="lane columns take"):
@@ -164,6 +180,26 @@ def test_forced_configs_match_fp64_reference(lane_columns_on, m, n, k, config):
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     got = poisoned(m, n, dtype=torch.float32)
     launch_small_m(a, a_sf, words, b_sf, alpha, got, config)
+    assert not got.isnan().any() and _rel_err(got, want) <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("lanes", [False, True])
+def test_paired_one_row_tile_matches_fp64_reference(monkeypatch, lanes):
+    """The probe switch ``PAIRED_ONE_ROW_TILE`` on the one-token wave (an odd number of K
+    steps a warp: 7), with and without lane columns (compiled ``.uncached``: the switch is
+    not in the cache key)."""
+    monkeypatch.setattr(NVFP4GemmSmallM, "PAIRED_ONE_ROW_TILE", True)
+    n, k = 9216, 7168
+    b, b_sf, words = _weights(n, k, True)
+    a, a_sf = _tokens(1, k)
+    alpha = torch.full((1,), 0.75, device="cuda")
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    got = poisoned(1, n, dtype=torch.float32)
+    compile_nvfp4_gemm_small_m.uncached(n, k, "fp4", "torch.float32", 1, 1, 4, 1, 1, True, 1,
+                                        lanes)(a.view(torch.int32), a_sf.view(-1),
+                                               words.view(torch.int32), b_sf.view(-1), alpha,
+                                               got)
     assert not got.isnan().any() and _rel_err(got, want) <= 1e-3
 
 

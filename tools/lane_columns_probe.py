@@ -12,16 +12,21 @@ session 71). Issue 5's open M = 1 points: 9216x7168 12.25 us (11.67 asked), 5120
 Forms: "public" (``nvfp4_gemm`` / ``nvfp4_gemm_swiglu_quant`` as routed), "lanes" (the same
 with ``LANE_COLUMNS`` on: the routes pass ``lane_columns`` to the compile functions, so each
 form has its own compiled kernels), and at the balanced points "wWcC" / "wWcC+lanes" (the
-balanced launch, ``tools/balanced_probe.py``'s). Graph us of back-to-back calls on permuted
+balanced launch, ``tools/balanced_probe.py``'s), and where the public launch is one row tile
+of staged tokens "public+paired" / "lanes+paired" (``PAIRED_ONE_ROW_TILE``: the paired-step
+loop there, no buffer copy; 9216x7168 232 -> 207 SASS instructions a step with lane
+columns). Graph us of back-to-back calls on permuted
 words, interleaved, two rounds; then each form's output against the public one's (plain:
 relative norm of the difference of the bf16 outputs, both one rounding of fp32 sums added in
 other orders, so ~1e-3 at most; fused: the share of codes that differ). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools
+import importlib
 
 import torch
-from probe_inputs import gate_up_words, permuted_weight_copies, print_forms, replaced_call
+from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, replaced_call,
+                          switched_fused_small_m_compilers, switched_small_m_compilers)
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_small_m, nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.bench.timing import select_shapes, warm_only
@@ -30,39 +35,53 @@ from cute_kernels.swiglu_quant_balanced import launch_swiglu_quant_balanced
 from layouts import sf_padded_shape
 
 ON = {"LANE_COLUMNS": True}
-# (kind, N or 2I, K, M, balanced forms (K warps, CTAs an SM)): issue 5's and 6's one-token
-# shapes first, then two tokens where they are staged (the paired loop, the K split)
+PAIRED = {"PAIRED_ONE_ROW_TILE": True}
+# (kind, N or 2I, K, M, balanced forms (K warps, CTAs an SM), whether the public launch is one
+# row tile of staged tokens (then "paired" forms: ``PAIRED_ONE_ROW_TILE``)): issue 5's and
+# 6's one-token shapes first, then two tokens where they are staged (the paired loop, the split)
 POINTS = [
-    ("gemm", 9216, 7168, 1, [(4, 4)]),
-    ("gemm", 5120, 17408, 1, [(8, 2)]),
-    ("fused", 9216, 7168, 1, [(8, 2)]),
-    ("gemm", 7168, 18432, 1, []),
-    ("gemm", 36864, 7168, 1, []),
-    ("gemm", 34816, 5120, 1, []),
-    ("gemm", 4096, 7168, 1, []),
-    ("gemm", 7168, 2048, 1, []),
-    ("fused", 36864, 7168, 1, []),
-    ("fused", 34816, 5120, 1, []),
-    ("fused", 4096, 7168, 1, []),
-    ("fused", 1024, 7168, 1, []),
-    ("gemm", 7168, 18432, 2, []),
-    ("gemm", 5120, 17408, 2, []),
+    ("gemm", 9216, 7168, 1, [(4, 4)], True),
+    ("gemm", 5120, 17408, 1, [(8, 2)], False),
+    ("fused", 9216, 7168, 1, [(8, 2)], True),
+    ("gemm", 7168, 18432, 1, [], False),
+    ("gemm", 36864, 7168, 1, [], True),
+    ("gemm", 34816, 5120, 1, [], True),
+    ("gemm", 4096, 7168, 1, [], True),
+    ("gemm", 7168, 2048, 1, [], True),
+    ("fused", 36864, 7168, 1, [], False),
+    ("fused", 34816, 5120, 1, [], False),
+    ("fused", 4096, 7168, 1, [], False),
+    ("fused", 1024, 7168, 1, [], False),
+    ("gemm", 7168, 18432, 2, [], False),
+    ("gemm", 5120, 17408, 2, [], False),
 ]
+gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 
-def switched(call, lanes: bool):
-    """``call``, with lane columns on where ``lanes``."""
+def switched(call, lanes: bool, paired: str = ""):
+    """``call``, with lane columns on where ``lanes``, and its small-M kernels compiled with
+    ``PAIRED_ONE_ROW_TILE`` on where ``paired`` ("gemm" or "fused": whose compile functions)."""
+    if paired == "gemm":
+        call = replaced_call(call, gemm_module, switched_small_m_compilers("paired1", PAIRED))
+    elif paired == "fused":
+        call = replaced_call(call, fused_module,
+                             switched_fused_small_m_compilers("paired1", PAIRED))
     return replaced_call(call, nvfp4_gemm_small_m, ON) if lanes else call
 
 
-def gemm_forms(n, k, m, forms, a, a_sf):
+def gemm_forms(n, k, m, forms, paired, a, a_sf):
     """(weights, calls, outputs) of a plain point; each form writes its own bf16 output."""
     outs, calls = {}, {}
-    for lanes in (False, True):
-        name = "lanes" if lanes else "public"
+    for lanes, pair in ((False, ""), (True, "")) + (((False, "gemm"), (True, "gemm"))
+                                                    if paired else ()):
+        name = ("lanes" if lanes else "public") + ("+paired" if pair else "")
         outs[name] = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         calls[name] = switched(functools.partial(
-            lambda w, o: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=o), o=outs[name]), lanes)
+            lambda w, o: nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=o), o=outs[name]), lanes,
+            pair)
+        if pair:
+            continue
         for warps, per_sm in forms:
             name = f"w{warps}c{per_sm}" + ("+lanes" if lanes else "")
             outs[name] = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
@@ -73,7 +92,7 @@ def gemm_forms(n, k, m, forms, a, a_sf):
     return permuted_weight_copies(n, k), calls, outs
 
 
-def fused_forms(two_i, k, m, forms, a, a_sf):
+def fused_forms(two_i, k, m, forms, paired, a, a_sf):
     """(weights, calls, outputs) of a fused point; each form writes its own codes."""
     i = two_i // 2
     outs = {}
@@ -83,12 +102,15 @@ def fused_forms(two_i, k, m, forms, a, a_sf):
         return outs[name], torch.empty(sf_padded_shape(m, i // 16), device="cuda",
                                        dtype=torch.uint8)
     calls = {}
-    for lanes in (False, True):
-        name = "lanes" if lanes else "public"
+    for lanes, pair in ((False, ""), (True, "")) + (((False, "fused"), (True, "fused"))
+                                                    if paired else ()):
+        name = ("lanes" if lanes else "public") + ("+paired" if pair else "")
         calls[name] = switched(functools.partial(
             lambda w, bufs: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs,
                                                     out=bufs[0], out_sf=bufs[1]),
-            bufs=buffers(name)), lanes)
+            bufs=buffers(name)), lanes, pair)
+        if pair:
+            continue
         for warps, per_sm in forms:
             name = f"w{warps}c{per_sm}" + ("+lanes" if lanes else "")
             calls[name] = switched(functools.partial(
@@ -100,11 +122,11 @@ def fused_forms(two_i, k, m, forms, a, a_sf):
 
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
-for kind, n, k, m, forms in select_shapes(POINTS):
+for kind, n, k, m, forms, paired in select_shapes(POINTS):
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    weights, calls, outs = (gemm_forms if kind == "gemm" else fused_forms)(n, k, m, forms, a,
-                                                                          a_sf)
+    weights, calls, outs = (gemm_forms if kind == "gemm" else fused_forms)(n, k, m, forms,
+                                                                          paired, a, a_sf)
     label = f"{kind} {n}x{k} M={m}"
     print_forms(label, calls, weights)
     if not warm_only():
