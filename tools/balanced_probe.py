@@ -20,10 +20,11 @@ CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import functools
 
 import torch
-from probe_inputs import gate_up_words, permuted_weight_copies, print_forms, switched_compiler
+from probe_inputs import (gate_up_words, permuted_weight_copies, switched_compiler,
+                          time_forms_against_public)
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
-from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced,
                                               compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced)
@@ -100,14 +101,5 @@ for kind, n, k, forms in select_shapes(POINTS):
     weights, calls, outs = (gemm_forms if kind == "gemm" else fused_forms)(n, k, forms, a,
                                                                           a_sf)
     label = f"{kind} {n}x{k} M=1"
-    print_forms(label, calls, weights)
-    if not warm_only():
-        for call in calls.values():
-            call(weights[0])
-        want = outs["public"]
-        # plain: relative norm of the difference; fused: the share of codes that differ
-        print(f"{label} against public: " + " ".join(
-            f"{name}=" + (f"{((o.float() - want.float()).norm() / want.float().norm()).item():.1e}"
-                          if kind == "gemm" else f"{(o != want).float().mean().item():.1e}")
-            for name, o in outs.items() if name != "public"), flush=True)
+    time_forms_against_public(label, calls, weights, outs, kind == "fused")
     del weights, calls, outs

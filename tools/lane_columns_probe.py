@@ -25,11 +25,12 @@ import functools
 import importlib
 
 import torch
-from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, replaced_call,
-                          switched_fused_small_m_compilers, switched_small_m_compilers)
+from probe_inputs import (gate_up_words, permuted_weight_copies, replaced_call,
+                          switched_fused_small_m_compilers, switched_small_m_compilers,
+                          time_forms_against_public)
 
 from cute_kernels import nvfp4_gemm, nvfp4_gemm_small_m, nvfp4_gemm_swiglu_quant, reference
-from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm_balanced import launch_one_token_balanced
 from cute_kernels.swiglu_quant_balanced import launch_swiglu_quant_balanced
 from layouts import sf_padded_shape
@@ -128,14 +129,5 @@ for kind, n, k, m, forms, paired in select_shapes(POINTS):
     weights, calls, outs = (gemm_forms if kind == "gemm" else fused_forms)(n, k, m, forms,
                                                                           paired, a, a_sf)
     label = f"{kind} {n}x{k} M={m}"
-    print_forms(label, calls, weights)
-    if not warm_only():
-        for call in calls.values():
-            call(weights[0])
-        want = outs["public"]
-        # plain: relative norm of the difference; fused: the share of codes that differ
-        print(f"{label} against public: " + " ".join(
-            f"{name}=" + (f"{((o.float() - want.float()).norm() / want.float().norm()).item():.1e}"
-                          if kind == "gemm" else f"{(o != want).float().mean().item():.1e}")
-            for name, o in outs.items() if name != "public"), flush=True)
+    time_forms_against_public(label, calls, weights, outs, kind == "fused")
     del weights, calls, outs

@@ -564,6 +564,26 @@ def print_variant_rounds(label: str, variants: dict, rounds: int = 2) -> None:
         print("  " + " ".join(f"{v}={t:.2f}" for v, t in zip(variants, times)), flush=True)
 
 
+def time_forms_against_public(label: str, calls: dict, copies: list, outs: dict,
+                              codes: bool) -> None:
+    """``print_forms``, then (unless warming up) each form called once more and its output
+    against ``outs["public"]``: the relative norm of the difference, or with ``codes`` (the
+    fused op's packed codes) the share of bytes that differ."""
+    print_forms(label, calls, copies)
+    if warm_only():
+        return
+    for call in calls.values():
+        call(copies[0])
+    want = outs["public"].float()
+
+    def gap(o):
+        if codes:
+            return (o.float() != want).float().mean().item()
+        return ((o.float() - want).norm() / want.norm()).item()
+    print(f"{label} against public: " + " ".join(
+        f"{name}={gap(o):.1e}" for name, o in outs.items() if name != "public"), flush=True)
+
+
 def print_forms(label: str, calls: dict, copies: list, rounds: int = 2) -> None:
     """A probe point's forms on the same weight copies: ``calls`` maps a name to a call of one
     copy; as ``print_variant_rounds``, each round one line "label: name=us ..."."""
