@@ -130,7 +130,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         self.pdl = pdl_enabled()
         self.pdl_trigger = "start"
         self.pdl_load_early = True
-        self.scale_table = True
+        self.scale_table = not self.lane_columns  # lane columns convert theirs in registers
         # the whole grid resident at once, ctas_per_sm on every SM: the registers are held to
         # that (the launch bound) and the shared memory leaves no room for one more
         self.ctas_cap = ctas_per_sm

@@ -54,7 +54,8 @@ over lane q's own 16-element scale block, the block whose scale lane q fetched. 
 four MMAs then start from zero on the raw decode (``e2m1 * 2^-126``, no bf16x2 multiply per
 pair), and one fma a row and token adds them into the sums times the block's fp32 scale; the
 quad's four lanes are added once, after the main loop (``_fold_lane_columns``). Per block and
-row tile: 16 packed multiplies become 2 fmas at one token. The staged activations carry
+row tile: 16 packed multiplies become 2 fmas at one token, and the scales are converted two
+at a time in registers (no shared-memory table). The staged activations carry
 ``2^LANE_COLUMNS_POW2`` so that every product of the raw decode (a bf16 subnormal for the
 codes +-0.5) with them is an fp32 normal.
 
@@ -90,9 +91,10 @@ X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the
 SPLAT_FACTOR = float(2**SPLAT_POW2)
 # Lane columns (the module docstring): the staged fp4 activations are e2m1 * scale * 2^64
 # (at most 2688 * 2^64), so a raw weight (e2m1 * 2^-126, at least 2^-127) times one is at
-# least 2^-74; the weights' block scales then carry 2^(126 - 64), and the sums need no factor.
+# least 2^-74; the sums, times the weights' plain block scales, carry 2^(64 - 126), taken off
+# at the end.
 LANE_COLUMNS_POW2 = 64
-LANE_SCALE_FACTOR = float(2 ** (126 - LANE_COLUMNS_POW2))
+LANE_SUM_SCALE = float(2 ** (126 - LANE_COLUMNS_POW2))
 # the staging's bf16x2 factor from its decode's 2^-8 (``FP4_OPERAND_POW2``) to 2^64
 BF16X2_LANE_ACTIVATIONS = ((127 + LANE_COLUMNS_POW2 - FP4_OPERAND_POW2) << 7) * 0x10001
 # Route switch: one or two staged NVFP4 tokens take lane columns (``lane_columns_route``).
@@ -168,8 +170,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         # the MMA products carry 2^-8 per fp4 operand (``_decode_fp4_block``); the sums are
         # multiplied back before the epilogue
         self.sum_scale = float(2 ** (-FP4_OPERAND_POW2 * (2 if a_fp4 else 1)))
-        if lane_columns:
-            self.sum_scale = 1.0
+        if lane_columns:  # the products carry 2^(64 - 126) (LANE_COLUMNS_POW2)
+            self.sum_scale = LANE_SUM_SCALE
         # x_tokens > 0: the CTA decodes the activations of its first x_tokens tokens
         # once into shared memory, in MMA-operand order; the main loop then reads them with two
         # 16-byte loads per block instead of loading and decoding them per warp and step.
@@ -184,6 +186,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         self.ring_scales = 2 * row_tiles + (x_loaded if a_fp4 else 0)
         self._choose_launch(n, a_fp4, row_tiles, warps, prefetch, x_tokens, splits,
                             self.steps_per_warp, self.acc_per_lane, row_groups)
+        if lane_columns:  # the scales are converted in registers, not looked up
+            self.scale_table = False
         if self.PROBE_MAX_STEPS is not None:  # after the rules: the same launch, less loop
             self.steps_per_warp = min(self.steps_per_warp, self.PROBE_MAX_STEPS)
         self.smem_bytes = self._capped_smem(self._smem_used())
@@ -444,16 +448,9 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 out[4 * w + r] = mul_bf16x2(raw, s)
 
     @cute.jit
-    def _raw_fp4_block(self, rQ, rS, b: int, live, out, table=None):
+    def _raw_fp4_block(self, rQ, b: int, live, out):
         """Lane columns: the 8 pairs of weight block ``b`` as ``_decode_fp4_block`` places
-        them, raw (``e2m1 * 2^-126``, no multiply), and the block's scale times
-        ``LANE_SCALE_FACTOR`` as an fp32 (zero past K), for the sums."""
-        if cutlass.const_expr(table is not None):  # the scale's fp32 bits, looked up
-            bits = table[cutlass.Int32(byte_of(cute.recast_tensor(rS, cutlass.Uint32)[0],
-                                               0x4440 + b))] & live
-        else:
-            scale = rS[b].to(cutlass.Float32) * cutlass.Float32(LANE_SCALE_FACTOR)
-            bits = scale.bitcast(cutlass.Uint32) & live
+        them, raw (``e2m1 * 2^-126``, no multiply; zero past K)."""
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
             shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
@@ -462,7 +459,22 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                     out[4 * w + r] = e2m1x2_permuted(word, r)
                 else:
                     out[4 * w + r] = e2m1x2_by_multiply(word, shifted, r)
-        return bits.bitcast(cutlass.Float32)
+
+    @cute.jit
+    def _lane_step_scales(self, bs, live):
+        """Lane columns: each weight row's 4 block scales of the step as fp32 (two e4m3x2
+        conversions a row, then one widening each; zero past K): ``[row][block]``."""
+        scales = []
+        for t in cutlass.range_constexpr(2 * self.rt):
+            values = bs[t, None].load().to(cutlass.Float32)
+            row = []
+            for b in cutlass.range_constexpr(4):
+                v = values[b]
+                if cutlass.const_expr(self.k_tail):
+                    v = (v.bitcast(cutlass.Uint32) & live).bitcast(cutlass.Float32)
+                row.append(v)
+            scales.append(row)
+        return scales
 
     @cute.jit
     def _pairs_bf16_block(self, rX, b: int, live, out):
@@ -482,6 +494,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         if cutlass.const_expr(self.k_tail):
             live = cutlass.Uint32(0) - cutlass.Uint32(step * STEP + lane_q * K_ALIGN < self.k)
         table = sX[1] if self.scale_table else None
+        lane_scales = self._lane_step_scales(bs, live) if self.lane_columns else None
         for b in cutlass.range_constexpr(4):
             for j in cutlass.range_constexpr(self.jt):
                 if cutlass.const_expr(self.x_tokens and not self.lean_staged):
@@ -501,7 +514,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 else:
                     self._pairs_bf16_block(xq[j, None], b, live, xp[j, None])
             for t in cutlass.range_constexpr(self.rt if self.lane_columns else 0):
-                self._lane_columns_block(bq, bs, b, t, live, acc, wp, xp, table)
+                self._lane_columns_block(bq, b, t, live, acc, wp, xp, lane_scales)
             for t in cutlass.range_constexpr(0 if self.lane_columns else self.rt):
                 self._decode_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, False,
                                        wp[0, None], table)
@@ -517,14 +530,13 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                             acc[t, j, e] = d[e]
 
     @cute.jit
-    def _lane_columns_block(self, bq, bs, b: int, t: int, live, acc, wp, xp, table):
+    def _lane_columns_block(self, bq, b: int, t: int, live, acc, wp, xp, lane_scales):
         """Lane columns (the module docstring): row tile ``t``'s four MMAs of block ``b`` on
         the raw decode, from zero, then each row's sums of this lane's column(s) into ``acc``
-        times the block's scale (rows g, g + 8: ``acc[t, 0, 0 | 1]``, ``acc[t, 0, 2 | 3]``)."""
-        scales = (self._raw_fp4_block(bq[2 * t, None], bs[2 * t, None], b, live, wp[0, None],
-                                      table),
-                  self._raw_fp4_block(bq[2 * t + 1, None], bs[2 * t + 1, None], b, live,
-                                      wp[1, None], table))
+        times the block's scale (rows g, g + 8: ``acc[t, 0, 0 | 1]``, ``acc[t, 0, 2 | 3]``;
+        ``lane_scales``: ``_lane_step_scales``')."""
+        self._raw_fp4_block(bq[2 * t, None], b, live, wp[0, None])
+        self._raw_fp4_block(bq[2 * t + 1, None], b, live, wp[1, None])
         zero = cutlass.Float32(0.0)
         part = (zero, zero, zero, zero)
         for kk in cutlass.range_constexpr(4):
@@ -533,7 +545,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 (xp[0, 2 * kk], xp[0, 2 * kk + 1]), part)
         for e in cutlass.range_constexpr(4):
             if cutlass.const_expr(e % 2 < self.x_tokens):  # column 2 q + 1: the second token
-                acc[t, 0, e] = cute.math.fma(part[e], scales[e // 2], acc[t, 0, e])
+                acc[t, 0, e] = cute.math.fma(part[e], lane_scales[2 * t + e // 2][b],
+                                             acc[t, 0, e])
 
     @cute.jit
     def _fold_lane_columns(self, acc, lane_q):
@@ -798,7 +811,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         """``scale_table``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
         shared memory (the caller's barrier follows: the staging's, or the register path's own),
         so a block's scale is one byte extraction and one shared load instead of five
-        instructions; with lane columns the fp32 ``e4m3(byte) * LANE_SCALE_FACTOR``."""
+        instructions."""
         table = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(256), byte_alignment=16)
         tid = cute.arch.thread_idx()[0]
         half = 128
@@ -807,12 +820,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             if code < half:
                 sf = e4m3x2_to_f32(code, code + half)  # byte `code` and its negative twin
                 for j in cutlass.range_constexpr(2):
-                    if cutlass.const_expr(self.lane_columns):  # as _raw_fp4_block forms it
-                        table[code + j * half] = (
-                            sf[j] * cutlass.Float32(LANE_SCALE_FACTOR)).bitcast(cutlass.Uint32)
-                    else:  # as _decode_fp4_block forms it from a loaded scale
-                        table[code + j * half] = bf16x2_splat(
-                            sf[j] * cutlass.Float32(SPLAT_FACTOR))
+                    # as _decode_fp4_block forms it from a loaded scale
+                    table[code + j * half] = bf16x2_splat(sf[j] * cutlass.Float32(SPLAT_FACTOR))
         return table
 
     def _lane_token(self, j, g, lane_q):

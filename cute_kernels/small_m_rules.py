@@ -154,7 +154,7 @@ class SmallMLaunchRules:
     # any K), set after every other rule, so the launch (PDL, CTAs per SM) stays the one-row
     # tile's: the register buffers trade roles instead of the ~20 moves a step of their copy.
     # SASS (CPU, 9216x7168, (1, 1, 4, 1)): 278 -> 258 instructions a step, with lane columns
-    # 232 -> 207, 72 -> 79 / 76 registers. Session 13 measured the paired loop on one row
+    # 213 -> 191, 72 -> 79 / 78 registers. Session 13 measured the paired loop on one row
     # tile mixed (M = 1 9216x7168 13.49 -> 12.95 us, 36864x7168 42.05 -> 42.96, with the
     # table); ``tools/lane_columns_probe.py`` times it beside lane columns.
     PAIRED_ONE_ROW_TILE = False

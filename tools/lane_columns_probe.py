@@ -3,9 +3,10 @@ routes at one and two NVFP4 tokens: the weights' block scales on the sums instea
 operands, 16 packed multiplies a block and row tile replaced by 2 fmas at one token.
 
 Why it may win: the one-token loop is bound by its own instruction issue (ncu, session 9),
-and lane columns take its main loop from 278 to 232 SASS instructions a step (9216x7168,
-(1, 1, 4, 1)), the K split's (5120x17408) from 556 to 439, the fused op's (9216x7168) from
-278 to 223 and the balanced launch's from 272 to 220, at the same CTAs an SM (CPU, nvdisasm,
+and lane columns take its main loop from 278 to 213 SASS instructions a step (9216x7168,
+(1, 1, 4, 1); 36864x7168 303 -> 213), the K split's (5120x17408) from 556 to 449, the paired
+loop's (7168x18432) from 495 to 365, the fused op's (9216x7168) from 278 to 214 and the
+balanced launch's from 272 to 208, at the CTAs an SM the launches use (CPU, nvdisasm,
 session 71). Issue 5's open M = 1 points: 9216x7168 12.25 us (11.67 asked), 5120x17408 17.62
 (15.76); issue 6's fused 9216x7168 13.62 (11.67).
 
@@ -14,8 +15,8 @@ with ``LANE_COLUMNS`` on: the routes pass ``lane_columns`` to the compile functi
 form has its own compiled kernels), and at the balanced points "wWcC" / "wWcC+lanes" (the
 balanced launch, ``tools/balanced_probe.py``'s), and where the public launch is one row tile
 of staged tokens "public+paired" / "lanes+paired" (``PAIRED_ONE_ROW_TILE``: the paired-step
-loop there, no buffer copy; 9216x7168 232 -> 207 SASS instructions a step with lane
-columns). Graph us of back-to-back calls on permuted
+loop there, no buffer copy; 9216x7168 278 -> 258 SASS instructions a step, with lane
+columns 213 -> 191). Graph us of back-to-back calls on permuted
 words, interleaved, two rounds; then each form's output against the public one's (plain:
 relative norm of the difference of the bf16 outputs, both one rounding of fp32 sums added in
 other orders, so ~1e-3 at most; fused: the share of codes that differ). One point per
