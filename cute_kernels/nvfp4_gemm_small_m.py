@@ -90,8 +90,8 @@ SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
 X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
 SPLAT_FACTOR = float(2**SPLAT_POW2)
 # Lane columns (the module docstring): the staged fp4 activations are e2m1 * scale * 2^64
-# (at most 2688 * 2^64), so a raw weight (e2m1 * 2^-126, at least 2^-127) times one is at
-# least 2^-74; the sums, times the weights' plain block scales, carry 2^(64 - 126), taken off
+# (at least 2^54, at most 2688 * 2^64), so a raw weight (e2m1 * 2^-126, at least 2^-127)
+# times one is at least 2^-73; the sums, times the weights' plain block scales, carry 2^(64 - 126), taken off
 # at the end.
 LANE_COLUMNS_POW2 = 64
 LANE_SUM_SCALE = float(2 ** (126 - LANE_COLUMNS_POW2))

@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_small_m, nvfp4_gemm_swiglu_quant,
-                          prepare_nvfp4_weight, reference)
+                          prepare_gate_up_weight, prepare_nvfp4_weight, reference,
+                          restore_gate_up_weight)
 from cute_kernels.nvfp4_gemm import launch_small_m
 from cute_kernels.nvfp4_gemm_balanced import (balanced_lane_tail,
                                               compile_nvfp4_gemm_one_token_balanced,
@@ -21,6 +22,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant
 from cute_kernels.swiglu_quant_balanced import compile_nvfp4_gemm_swiglu_quant_balanced
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_balanced import \
+    test_fused_balanced_matches_reference as fused_balanced_case
 from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference
 from tests.test_nvfp4_gemm_swiglu_quant import _inputs as _fused_inputs
 
@@ -29,7 +32,7 @@ BF16 = "torch.bfloat16"
 
 
 @pytest.mark.parametrize("n,k,config,x_tokens,permuted", [
-    ((9216, 7168, (1, 1, 4, 1), 1, True)),    # the one-token wave: lean loads, scale table
+    ((9216, 7168, (1, 1, 4, 1), 1, True)),    # the one-token wave: lean loads
     ((7168, 18432, (2, 1, 4, 1), 2, True)),   # two tokens, the paired-step loop
     ((200, 576, (1, 1, 4, 0), 1, False)),     # no prefetch (staged, not lean), K and N tails
     ((36864, 7168, (2, 1, 4, 3), 1, True)),   # the cp.async ring
@@ -170,11 +173,11 @@ def test_public_gemm_matches_fp64_reference(lane_columns_on, m, n, k, permuted):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m", [1, 2])
-@pytest.mark.parametrize("n,k,config", [
-    (200, 576, (1, 1, 4, 0)),       # staged without the prefetch: the zero-filled operands
-    (36864, 7168, (2, 1, 4, 3)),    # the cp.async ring
-    (4096, 7168, (1, 1, 8, 1, 2)),  # K split in two
+@pytest.mark.parametrize("m,n,k,config", [
+    (1, 200, 576, (1, 1, 4, 0)),       # staged without the prefetch: the zero-filled operands
+    (1, 36864, 7168, (2, 1, 4, 3)),    # the cp.async ring (two tokens: the register path)
+    (1, 4096, 7168, (1, 1, 8, 1, 2)),  # K split in two, one and two staged tokens
+    (2, 4096, 7168, (1, 1, 8, 1, 2)),
 ])
 def test_forced_configs_match_fp64_reference(lane_columns_on, m, n, k, config):
     b, b_sf, words = _weights(n, k, True)
@@ -225,12 +228,24 @@ def test_half_codes_survive_the_raw_decode(lane_columns_on):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("permuted", [True, False])
 @pytest.mark.parametrize("m", [1, 2])
 @pytest.mark.parametrize("i,k", [(4608, 7168), (512, 7168), (18432, 7168), (192, 576)])
-def test_fused_op_matches_reference(lane_columns_on, m, i, k):
+def test_fused_op_matches_reference(lane_columns_on, m, i, k, permuted):
+    """The fused op's small-M routes at one and two tokens (permuted words at one token on
+    4608x7168: the one-token row groups, issue 6's point) against DESIGN.md's rule."""
     a, a_sf, w, w_sf, alpha, g_out = _fused_inputs(m, i, k, True)
+    if permuted:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
+
+
+@pytest.mark.gpu
+def test_fused_balanced_launch_matches_reference(lane_columns_on):
+    """The fused balanced launch (9216x7168's on the H200) with lane columns, as
+    ``test_nvfp4_gemm_balanced`` checks it without."""
+    fused_balanced_case(2, 24, 7168, True, True, 8)
 
 
 @pytest.mark.gpu
