@@ -91,8 +91,8 @@ X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the
 SPLAT_FACTOR = float(2**SPLAT_POW2)
 # Lane columns (the module docstring): the staged fp4 activations are e2m1 * scale * 2^64
 # (at least 2^54, at most 2688 * 2^64), so a raw weight (e2m1 * 2^-126, at least 2^-127)
-# times one is at least 2^-73; the sums, times the weights' plain block scales, carry 2^(64 - 126), taken off
-# at the end.
+# times one is at least 2^-73; the sums, times the weights' plain block scales, carry
+# 2^(64 - 126), taken off at the end.
 LANE_COLUMNS_POW2 = 64
 LANE_SUM_SCALE = float(2 ** (126 - LANE_COLUMNS_POW2))
 # the staging's bf16x2 factor from its decode's 2^-8 (``FP4_OPERAND_POW2``) to 2^64
@@ -437,28 +437,25 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                             0x4440 + b))] & live
         else:
             s = bf16x2_splat(rS[b].to(cutlass.Float32) * cutlass.Float32(SPLAT_FACTOR)) & live
+        # permuted words are the weights' only (the activations never come permuted)
+        self._raw_fp4_block(rQ, b, live, out, self.permuted and not activations, s)
+
+    @cute.jit
+    def _raw_fp4_block(self, rQ, b: int, live, out, permuted: bool, splat=None):
+        """The 8 pairs of block ``b`` raw (``e2m1 * 2^-126``; zero past K), in the order the
+        MMA operands take them: ``permuted`` words (``e2m1x2_permuted``) or standard ones;
+        each times ``splat`` where given (``_decode_fp4_block``; lane columns take them raw)."""
         for w in cutlass.range_constexpr(2):
             word = cutlass.Uint32(rQ[2 * b + w]) & live
             shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
             for r in cutlass.range_constexpr(4):
-                if cutlass.const_expr(self.permuted and not activations):  # weights only
+                if cutlass.const_expr(permuted):
                     raw = e2m1x2_permuted(word, r)
                 else:
                     raw = e2m1x2_by_multiply(word, shifted, r)
-                out[4 * w + r] = mul_bf16x2(raw, s)
-
-    @cute.jit
-    def _raw_fp4_block(self, rQ, b: int, live, out):
-        """Lane columns: the 8 pairs of weight block ``b`` as ``_decode_fp4_block`` places
-        them, raw (``e2m1 * 2^-126``, no multiply; zero past K)."""
-        for w in cutlass.range_constexpr(2):
-            word = cutlass.Uint32(rQ[2 * b + w]) & live
-            shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
-            for r in cutlass.range_constexpr(4):
-                if cutlass.const_expr(self.permuted):
-                    out[4 * w + r] = e2m1x2_permuted(word, r)
-                else:
-                    out[4 * w + r] = e2m1x2_by_multiply(word, shifted, r)
+                if cutlass.const_expr(splat is not None):
+                    raw = mul_bf16x2(raw, splat)
+                out[4 * w + r] = raw
 
     @cute.jit
     def _lane_step_scales(self, bs, live):
@@ -535,8 +532,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         the raw decode, from zero, then each row's sums of this lane's column(s) into ``acc``
         times the block's scale (rows g, g + 8: ``acc[t, 0, 0 | 1]``, ``acc[t, 0, 2 | 3]``;
         ``lane_scales``: ``_lane_step_scales``')."""
-        self._raw_fp4_block(bq[2 * t, None], b, live, wp[0, None])
-        self._raw_fp4_block(bq[2 * t + 1, None], b, live, wp[1, None])
+        self._raw_fp4_block(bq[2 * t, None], b, live, wp[0, None], self.permuted)
+        self._raw_fp4_block(bq[2 * t + 1, None], b, live, wp[1, None], self.permuted)
         zero = cutlass.Float32(0.0)
         part = (zero, zero, zero, zero)
         for kk in cutlass.range_constexpr(4):

@@ -38,9 +38,9 @@ blocks also write the zero padding of the scale columns ``KB..pad4(KB)``, and (d
 the last 128-row tile, so one launch produces the whole swizzled buffer. All loads of a lane
 are issued before the arithmetic. Two options keep more loads in flight (for the probes; not
 the defaults yet): ``prefetch`` (the next item's loads into registers during this item's
-arithmetic; 2: the next two items', three register buffers trading roles) and ``ring`` (a per-warp ring of shared memory that ``cp.async`` fills ``ring``
-items ahead; each lane reads back only its own 16-byte slots, so a warp needs no barrier
-beyond its own).
+arithmetic; 2: the next two items', three register buffers trading roles) and ``ring`` (a
+per-warp ring of shared memory that ``cp.async`` fills ``ring`` items ahead; each lane reads
+back only its own 16-byte slots, so a warp needs no barrier beyond its own).
 
 Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
 touched at all: neither their codes nor their scale bytes (including the row padding up to

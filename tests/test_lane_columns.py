@@ -22,6 +22,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant
 from cute_kernels.swiglu_quant_balanced import compile_nvfp4_gemm_swiglu_quant_balanced
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from tests.conftest import poisoned
+from tests.test_nvfp4_gemm import _rel_err
 from tests.test_nvfp4_gemm_balanced import \
     test_fused_balanced_matches_reference as fused_balanced_case
 from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference
@@ -139,10 +140,6 @@ def _weights(n, k, permuted):
 def _tokens(m, k):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * 3
     return reference.nvfp4_quantize(x, 448 * 6 / x.float().abs().amax())
-
-
-def _rel_err(got, want):
-    return ((got.double() - want).norm() / want.norm()).item()
 
 
 @pytest.fixture
