@@ -77,7 +77,7 @@ def _fn(k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
     # (compile_nvfp4_quant is a cached compile: positional arguments only)
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
-                               per_sm * sm_count(), int(options.get("prefetch", 0)), False,
+                               per_sm * sm_count(), options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
                                options.get("trigger", True))
 

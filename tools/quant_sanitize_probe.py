@@ -25,8 +25,8 @@ for enc, vecs, per_sm, mc, pf in (("fma", 4, 16, 0, False), ("cmp", 2, 16, 16, F
                                   ("cmp", 4, 5, 5, 2)):  # the next two items in flight
     q = torch.empty(300, 1536, dtype=torch.uint8, device="cuda")
     sf = torch.empty(384 * 192, dtype=torch.uint8, device="cuda")
-    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132,
-                        int(pf), False, enc, mc)(x, g, mask, q, sf)
+    compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, vecs, 4, per_sm * 132, pf,
+                        False, enc, mc)(x, g, mask, q, sf)
 # the first item's loads before the table fill, and the launch without the early PDL trigger
 for options in ((True, True), (False, False)):
     # positional: jit.cached keys on positional arguments only
