@@ -1,5 +1,7 @@
 """NVFP4 GEMM: compile-only on CPU; on a GPU, every regime against the fp64 reference."""
 
+import importlib
+
 import pytest
 import torch
 
@@ -27,6 +29,9 @@ from tests.conftest import check_graph_replays_chain, poisoned, w4a16_chain
     (200, 576, "torch.bfloat16", (1, 2, 4, 2)),       # ring with bf16 activations
     (9216, 7168, "torch.bfloat16", (1, 1, 4, 0)),     # W4A16 at 3..8 tokens, one row tile
     (9216, 7168, "fp4", (1, 1, 8, 1, 1, True, 2)),    # two row groups, staged, row offsets
+    # 3..8 tokens staged (``tools/staged_tokens_probe.py``; the routes stage at most two)
+    (9216, 7168, "torch.bfloat16", (2, 1, 4, 1, 4, True)),
+    (9216, 7168, "fp4", (1, 1, 4, 1, 8, True)),
 ])
 def test_small_m_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m, n, k, a_dtype, "torch.bfloat16", *config)
@@ -45,6 +50,7 @@ def test_tiled_codes_probe_switch_compiles_for_sm90a(monkeypatch):
     (200, 576, "torch.bfloat16", (1, 2, 4, 0, 0, 3)),  # one step per split, K tail, N tail
     (5120, 17408, "fp4", (2, 2, 4, 3, 0, 2)),         # cp.async ring
     (5120, 17408, "torch.bfloat16", (2, 1, 4, 0, 0, 3)),  # W4A16 at 3..8 tokens, split
+    (5120, 17408, "torch.bfloat16", (2, 1, 4, 1, 8, 3, True)),  # 8 tokens staged, split
 ])
 def test_small_m_split_compiles_for_sm90a(n, k, a_dtype, config):
     assert compile_only(compile_nvfp4_gemm_small_m_split, n, k, a_dtype, "torch.bfloat16",
@@ -124,6 +130,10 @@ def test_staged_tokens_rule():
     assert staged_tokens(29, (2, 1, 4, 1, 4), 18432) == 0
     assert staged_tokens(29, (1, 2, 4, 0, 7), 7168) == 16     # 4 steps, two tiles: 33 KB
     assert staged_tokens(29, (1, 2, 4, 0, 4), 7168) == 0
+    # 3..8 tokens only with the plain limits widened (``tools/staged_tokens_probe.py``)
+    assert staged_tokens(5, (2, 1, 4, 1), 7168) == 0
+    assert staged_tokens(5, (2, 1, 4, 1), 7168, 8, 1 << 20) == 5
+    assert staged_tokens(8, (2, 1, 4, 1, 3), 17408, 8, 1 << 20) == 8
     assert staged_tokens(5, (2, 1, 4, 1, 4)) == 0             # K unknown: no tile staging
 
 
@@ -368,6 +378,28 @@ def test_packed_weights_on_wide_stream_k_tiles(fp4_a):
 def test_every_tile_config_agrees(config, m):
     n, k = 336, 1088  # N: fixed row offsets only with one row tile; K: a tail step
     _every_config_case(config, m, n, k)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(1, 1, 4, 1), (2, 1, 4, 1), (2, 1, 4, 1, 3)])
+@pytest.mark.parametrize("m", [3, 8])
+def test_three_to_eight_tokens_staged(monkeypatch, config, m):
+    """The staging limits widened (``tools/staged_tokens_probe.py``'s forms): 3..8 tokens of
+    either activation kind staged in shared memory, on packed bytes and permuted words, with
+    N and K tails, against the fp64 reference."""
+    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")  # the module, not the function
+    monkeypatch.setattr(gemm, "PLAIN_X_SMEM_TOKENS", 8)
+    monkeypatch.setattr(gemm, "PLAIN_STAGE_BYTES", 1 << 20)
+    n, k = 336, 1088
+    assert staged_tokens(m, config, k, 8, 1 << 20) == m
+    for fp4_a in (True, False):
+        a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
+        want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+        for weights in (b, prepare_nvfp4_weight(b)):
+            out = poisoned(m, n, dtype=torch.float32)
+            launch_small_m(a, a_sf, weights, b_sf, torch.full((1,), alpha, device="cuda"), out,
+                           config)
+            assert _rel_err(out, want) <= 1e-3, (config, fp4_a, weights.dtype)
 
 
 @pytest.mark.gpu
