@@ -125,6 +125,13 @@ class SmallMLaunchRules:
     # 4096x7168 7.64 / 7.33.
     PDL_ONE_TOKEN = True
     PDL_ONE_TOKEN_START_STEPS = 3
+    # Probe switch: the one-token rules above (``PDL_ONE_TOKEN``, ``ONE_WAVE_STAGED``) for one
+    # staged bf16 token too (W4A16 at M = 1). The staged loop is the same (72 registers at
+    # 9216x7168 (1, 1, 4, 1), bf16 or NVFP4), so the registers that keep bf16 activations off
+    # the register path's PDL rules do not apply; session 50's suite had W4A16 M = 1 at 13.03
+    # / 18.22 us on 9216x7168 / 5120x17408 against W4A4's 12.25 / 17.62, about what those
+    # rules gained W4A4 (12.73 -> 12.13, 18.40 -> 17.60). ``tools/w4a16_one_token_probe.py``.
+    ONE_TOKEN_W4A16 = False
     # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
     # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
     # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even
@@ -181,8 +188,10 @@ class SmallMLaunchRules:
         paired_pdl = not self.PDL and self.paired_steps and self.PDL_PAIRED
         # CTAs per SM of a grid of one token tile
         wave = -(-(-(-n // (16 * row_tiles * row_groups)) * splits) // H200_SMS)
+        # the one-token rules' activations: NVFP4, or one staged bf16 token (``ONE_TOKEN_W4A16``)
+        token_kind = a_fp4 or (self.ONE_TOKEN_W4A16 and x_tokens == 1)
         # one staged token on a K split (trigger at the start) or 8 warps (``PDL_ONE_TOKEN``)
-        one_token = (not self.PDL and self.PDL_ONE_TOKEN and not paired_pdl and a_fp4
+        one_token = (not self.PDL and self.PDL_ONE_TOKEN and not paired_pdl and token_kind
                      and self.permuted and x_tokens == 1 and prefetch == 1 and row_groups == 1
                      and (splits > 1 or warps == 8))
         one_token_start = one_token and (
@@ -190,7 +199,8 @@ class SmallMLaunchRules:
         staged_wave = (self.ONE_WAVE_STAGED and x_tokens == 1 and self.permuted
                        and row_tiles == 1 and row_groups == 1 and not one_token_start)
         one_wave = (not self.PDL and not short_k and not paired_pdl and self.PDL_ONE_WAVE
-                    and a_fp4 and (x_tokens == 0 or staged_wave) and prefetch == 1
+                    and (a_fp4 or (token_kind and staged_wave)) and (x_tokens == 0 or staged_wave)
+                    and prefetch == 1
                     and (splits == 1 or self.PDL_ONE_WAVE_SPLITS)
                     and wave <= self.ONE_WAVE_CTAS)
         self.pdl = (self.PDL or short_k or paired_pdl or one_wave or one_token) and pdl_enabled()

@@ -567,6 +567,46 @@ def test_one_staged_token_takes_pdl(monkeypatch):
     assert not kernel(9216, 7168, 1, 8, groups=2).pdl
 
 
+def test_one_token_w4a16_switch(monkeypatch):
+    """``ONE_TOKEN_W4A16`` (a probe switch, off): one staged bf16 token takes the launches one
+    staged NVFP4 token takes (the K split, 8 warps, the one wave); two tokens and the register
+    path of bf16 activations keep theirs."""
+    import cutlass
+
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+
+    def launch(n, k, rt, warps, splits=1, x_tokens=1, a_fp4=False):
+        kernel = NVFP4GemmSmallM(n, k, a_fp4, cutlass.BFloat16, rt, 1, warps, 1, x_tokens,
+                                 splits, True)
+        return kernel.pdl, kernel.pdl_load_early, kernel.pdl_trigger, kernel.ctas_cap
+
+    shapes = ((5120, 17408, 2, 4, 3), (4096, 7168, 1, 8), (9216, 7168, 1, 4))
+    assert not any(launch(*s)[0] for s in shapes)
+    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", True)
+    assert all(launch(*s) == launch(*s, a_fp4=True) for s in shapes)
+    assert launch(9216, 7168, 1, 4) == (True, True, "start", 5)
+    assert not launch(5120, 17408, 2, 4, 3, x_tokens=2)[0]
+    assert not launch(9216, 7168, 1, 4, x_tokens=0)[0]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,k,config", [(9216, 7168, (1, 1, 4, 1)), (4096, 7168, (1, 1, 8, 1))])
+def test_one_token_w4a16_switch_matches_fp64_reference(monkeypatch, n, k, config):
+    """The launches ``ONE_TOKEN_W4A16`` gives one bf16 token (PDL, first weights before the
+    wait, the wave's CTAs an SM), compiled ``.uncached`` (the switch is not in the cache key),
+    against the fp64 reference."""
+    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", True)
+    a, _, b, b_sf, alpha = _inputs(1, n, k, False)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    got = poisoned(1, n, dtype=torch.float32)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    compile_nvfp4_gemm_small_m.uncached(n, k, "torch.bfloat16", "torch.float32", *config, 1,
+                                        True)(a.view(torch.int32), b_sf.view(-1),
+                                              prepare_nvfp4_weight(b).view(torch.int32),
+                                              b_sf.view(-1), alpha_t, got)
+    assert not got.isnan().any() and _rel_err(got, want) <= 1e-3
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("n,k,m", [(5120, 17408, 1), (4096, 7168, 1), (9216, 7168, 1),
                                    (9216, 7168, 4), (5120, 17408, 4)])
