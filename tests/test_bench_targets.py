@@ -159,3 +159,28 @@ def test_command_line(tmp_path, capsys):
     assert targets.main([str(log), "--strict"]) == 1
     with pytest.raises(FileNotFoundError, match="no such file"):
         targets.main([str(tmp_path / "missing")])
+
+
+def test_bench_prints_the_targets_of_its_run(tmp_path, capsys, monkeypatch):
+    """``python -m cute_kernels.bench nvfp4_gemm --targets``: after the suite's table, the
+    targets against the rows just measured (the suite and the ceilings stubbed: no GPU)."""
+    import sys
+    import types
+
+    import torch
+
+    from cute_kernels.bench import __main__ as bench
+    from cute_kernels.bench import ceilings
+
+    suite = types.ModuleType("stub_suite")
+    suite.run = lambda **_: [Row("nvfp4_gemm", "nvfp4_gemm W4A4 permuted", "M=1 N=9216 K=7168",
+                                 12.25, bytes=35_100_000,
+                                 comparators={"cuBLAS bf16": 38.1, "QuACK w4a16": 34.2})]
+    monkeypatch.setitem(sys.modules, "stub_suite", suite)
+    monkeypatch.setitem(bench.SUITES, "nvfp4_gemm", "stub_suite")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(ceilings, "measure", lambda: CEILINGS)
+    assert bench.main(["nvfp4_gemm", "--out", str(tmp_path), "--targets"]) == 0
+    out = capsys.readouterr().out
+    assert "issue 5  OPEN    71.6% (>= 75% copy)" in out
+    assert "issue 5: 1 of 2 checks met, 1 open" in out

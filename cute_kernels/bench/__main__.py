@@ -1,13 +1,15 @@
-"""``python -m cute_kernels.bench [suite ...] [--out DIR] [--quick]``
+"""``python -m cute_kernels.bench [suite ...] [--out DIR] [--quick] [--targets]``
 
 Measures the copy bandwidth and bf16 matmul peak once, then each suite; prints a table and
-writes ``DIR/<suite>.json`` and ``DIR/<suite>.png``.
+writes ``DIR/<suite>.json`` and ``DIR/<suite>.png``; with ``--targets``, then the issues'
+targets against this run's rows (``cute_kernels.bench.targets``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 
 SUITES = {"dequant": "cute_kernels.bench.dequant_suite", "gemv": "cute_kernels.bench.gemv_suite",
@@ -22,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="bench_out", help="folder for JSON and PNG")
     parser.add_argument("--quick", action="store_true", help="fewer shapes")
     parser.add_argument("--sweep", action="store_true", help="time every tile config first")
+    parser.add_argument("--targets", action="store_true",
+                        help="then the issues' targets against this run (met / open)")
     ns = parser.parse_args(argv)
     unknown = [s for s in ns.suites if s not in SUITES]
     if unknown:
@@ -35,9 +39,15 @@ def main(argv: list[str] | None = None) -> int:
     from .report import emit
 
     ceil = ceilings.measure()
+    payloads = []
     for name in ns.suites or list(SUITES):
         rows = importlib.import_module(SUITES[name]).run(quick=ns.quick, sweep=ns.sweep)
-        emit(rows, ceil, ns.out, name)
+        payloads.append(json.loads(emit(rows, ceil, ns.out, name).read_text()))
+    if ns.targets:
+        from . import targets
+
+        checks = targets.evaluate(payloads)
+        print("\n".join([c.line() for c in checks] + targets.summary(checks)))
     return 0
 
 
