@@ -184,3 +184,6 @@ def test_bench_prints_the_targets_of_its_run(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "issue 5  OPEN    71.6% (>= 75% copy)" in out
     assert "issue 5: 1 of 2 checks met, 1 open" in out
+    # the log of such a run reads back as the same rows, the target lines skipped
+    payload, = targets.parse_log(out)
+    assert [r["name"] for r in payload["rows"]] == ["nvfp4_gemm W4A4 permuted"]

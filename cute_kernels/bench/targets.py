@@ -223,7 +223,8 @@ def parse_log(text: str) -> list[dict]:
                        "rows": []}
             payloads.append(current)
             continue
-        row = _ROW.match(line) if current is not None else None
+        # (a run with ``--targets`` prints these lines after its tables: not rows)
+        row = _ROW.match(line) if current is not None and not line.startswith("issue ") else None
         if row is None:
             continue
         rate = row.group("rate")
