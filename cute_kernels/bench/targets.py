@@ -118,23 +118,39 @@ def _label(row: dict) -> str:
     return f"{row['name']} {row['shape']}"
 
 
-def _gemm_checks(c: _Collector, row: dict, forms) -> None:
+def _weight_row(c: _Collector, row: dict, issue: int, rows_key: str, forms, cublas: tuple,
+                sustained: tuple) -> tuple[int, bool] | None:
+    """Issue 5's and 6's shared part: the sustained row's bar (``sustained``: its name, its
+    comparator, the bar), and for a row of ``forms`` the M = 1 bar (the roofline on weights of
+    at least 32 MB, else 2x ``cublas``: (words, comparator)); then (M, whether the weights
+    hold 32 MB) for the caller's bars, None for other rows."""
     f = shape_fields(row["shape"])
-    m, n, k = f.get("M"), f.get("N"), f.get("K")
-    if m is None or n is None or k is None:
-        return
-    if row["name"] == "W4A4 permuted sustained":
-        c.ratio(5, "M >= 256: >= 0.9x cuBLAS bf16 (sustained)", row, "cuBLAS bf16 sustained",
-                0.9)
-        return
+    m, rows, k = f.get("M"), f.get(rows_key), f.get("K")
+    if m is None or rows is None or k is None:
+        return None
+    words, comparator = cublas
+    name, sustained_comparator, bar = sustained
+    if row["name"] == name:
+        c.ratio(issue, f"M >= 256: >= {bar:g}x {words} (sustained)", row, sustained_comparator,
+                bar)
+        return None
     if row["name"] not in forms:
-        return
-    big = n * k // 2 >= BIG_WEIGHT_BYTES
+        return None
+    big = rows * k // 2 >= BIG_WEIGHT_BYTES
     if m == 1 and big:
-        c.copy(5, "M = 1, >= 32 MB of weights: >= 75% of the roofline", row, 75)
+        c.copy(issue, "M = 1, >= 32 MB of weights: >= 75% of the roofline", row, 75)
     elif m == 1:
-        c.ratio(5, "M = 1, < 32 MB of weights: >= 2x cuBLAS bf16", row, "cuBLAS bf16", 2.0)
-    elif m <= 16 and big:
+        c.ratio(issue, f"M = 1, < 32 MB of weights: >= 2x {words}", row, comparator, 2.0)
+    return m, big
+
+
+def _gemm_checks(c: _Collector, row: dict, forms) -> None:
+    got = _weight_row(c, row, 5, "N", forms, ("cuBLAS bf16", "cuBLAS bf16"),
+                      ("W4A4 permuted sustained", "cuBLAS bf16 sustained", 0.9))
+    if got is None:
+        return
+    m, big = got
+    if 1 < m <= 16 and big:
         c.copy(5, "M <= 16, >= 32 MB of weights: >= 60% of the roofline", row, 60)
     if m <= 64:
         c.ratio(5, "M <= 64: >= 1.5x QuACK gemm_w4a16", row, "QuACK w4a16", 1.5)
@@ -143,21 +159,11 @@ def _gemm_checks(c: _Collector, row: dict, forms) -> None:
 
 
 def _fused_checks(c: _Collector, row: dict, forms) -> None:
-    f = shape_fields(row["shape"])
-    m, two_i, k = f.get("M"), f.get("2I"), f.get("K")
-    if m is None or two_i is None or k is None:
+    got = _weight_row(c, row, 6, "2I", forms, ("cuBLAS + silu", "cuBLAS+silu"),
+                      ("fused permuted sustained", "cuBLAS+silu sustained", 1.0))
+    if got is None:
         return
-    if row["name"] == "fused permuted sustained":
-        c.ratio(6, "M >= 256: >= 1x cuBLAS + silu (sustained)", row, "cuBLAS+silu sustained",
-                1.0)
-        return
-    if row["name"] not in forms:
-        return
-    big = two_i * k // 2 >= BIG_WEIGHT_BYTES
-    if m == 1 and big:
-        c.copy(6, "M = 1, >= 32 MB of weights: >= 75% of the roofline", row, 75)
-    elif m == 1:
-        c.ratio(6, "M = 1, < 32 MB of weights: >= 2x cuBLAS + silu", row, "cuBLAS+silu", 2.0)
+    m = got[0]
     c.ratio(6, "every M: no slower than the unfused pair", row, "unfused pair", 1.0)
     if m <= 64:
         c.ratio(6, "M <= 64: >= 1.5x QuACK + silu + quant", row, "QuACK+silu+quant", 1.5)
