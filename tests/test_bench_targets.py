@@ -129,6 +129,25 @@ def test_parse_log_reads_emits_table(tmp_path, capsys):
          None),
         ("nvfp4_quantize", "M=4096 K=5120", 16.68,
          {"torch ops (eager)": 1463.7, "copy, same bytes": 14.5}, pytest.approx(80.5, abs=0.05))]
+    # the ratios as printed (taken before the times were rounded), which the checks prefer
+    assert payload["rows"][0]["ratios"] == {"cuBLAS bf16": 3.11, "QuACK w4a16": 2.79}
+    check = _only(targets.evaluate([payload]), "QuACK")
+    assert check.value == 2.79
+
+
+def test_parse_log_keeps_to_its_tables():
+    """A table is its title, header and the rows right after them: odd numbers do not stop
+    the parse, and row-like lines after the table are not filed under it."""
+    log = (
+        "nvfp4_gemm on NVIDIA H200: copy 4.25 TB/s (ours 3.13, torch copy_ 4.25)\n"
+        "kernel                 shape                       graph us eager us rate\n"
+        "nvfp4_gemm W4A4 permuted M=1 N=9216 K=7168              12.25        -     3036 GB/s"
+        "  71.5% copy  QuACK w4a16 34.2us (2.79x)\n"
+        "nvfp4_gemm W4A4 permuted M=4 N=9216 K=7168           1.2.3        -     nan\n"
+        "nvfp4_gemm W4A4 permuted M=16 N=9216 K=7168              17.32        -     2166 GB/s"
+        "  51.0% copy\n")
+    payload, = targets.parse_log(log)
+    assert [r["shape"] for r in payload["rows"]] == ["M=1 N=9216 K=7168"]
 
 
 def test_latest_keeps_the_last_run(tmp_path):
@@ -142,6 +161,14 @@ def test_latest_keeps_the_last_run(tmp_path):
     assert [c.value for c in checks] == [60.0, 76.0]
     last, = targets.latest(checks)
     assert last.met and last.source.endswith("s10-gemm.json")
+    # folders named count in the order given: the last one's run is the newest
+    new = tmp_path / "bench_out"
+    new.mkdir()
+    (new / "nvfp4_gemm.json").write_text((tmp_path / "s9-gemm.json").read_text())
+    (new / "broken.json").write_text("{not json")  # files that are not a suite's add nothing
+    last, = targets.latest(targets.evaluate(targets.load_payloads(
+        [str(tmp_path / "s10-gemm.json"), str(new)])))
+    assert last.value == 60.0 and last.source.endswith("nvfp4_gemm.json")
 
 
 def test_command_line(tmp_path, capsys):

@@ -2,11 +2,12 @@
 
 The project's performance targets (issues 4, 5 and 6) checked against the JSON the bench
 suites write (``python -m cute_kernels.bench ... --out DIR``), or the tables they print (a
-run's log; ``--latest`` over many runs keeps each row's newest): one line a target and row, with
-the measured figure, the bar and whether it is met, then a count per issue. Figures come from
-the suites' own rows, so every ratio is against comparators timed in the same run and every
-"% copy" against the copy bandwidth measured in it. A report, not a test: it exits 0 whatever
-it finds (``--strict``: 1 where a target is open).
+run's log; ``--latest`` over many runs, named oldest first, keeps each row's last): one line a
+target and row, with the measured figure, the bar and whether it is met, then a count per
+issue. Figures come from the suites' own rows, so every ratio is against comparators timed in
+the same run and every "% copy" against the copy bandwidth measured in it (a log's as printed:
+ratios to 0.01, so a bar met by less than that reads from the JSON). A report, not a test: it
+exits 0 whatever it finds (``--strict``: 1 where a target is open).
 
 The bars, as the issues state them:
 
@@ -83,6 +84,8 @@ def shape_fields(shape: str) -> dict[str, int]:
 
 
 def _ratio(row: dict, comparator: str) -> float | None:
+    if comparator in row.get("ratios", {}):  # a printed table's own ratio (``parse_log``)
+        return row["ratios"][comparator]
     us = row.get("comparators", {}).get(comparator)
     return us / row["us"] if us and row.get("us") else None
 
@@ -209,18 +212,23 @@ def evaluate(payloads: list[dict], all_forms: bool = False) -> list[Check]:
     return checks
 
 
-# ``report.emit``'s printed table: its title line, then rows of name, shape (words "X=n"),
-# graph us, eager us, rate, comparators ("name 12.3us (1.23x)")
-_TITLE = re.compile(r"^(\S+) on .*: copy ([0-9.]+) TB/s")
-_ROW = re.compile(r"^(?P<name>.+?)\s+(?P<shape>[A-Za-z0-9]+=\d+(?: \S+)*?)\s+(?P<us>[0-9.]+)\s+"
-                  r"(?:[0-9.]+|-)\s+(?P<rate>.*)$")
-_PERCENT_COPY = re.compile(r"([0-9.]+)% copy")
-_COMPARATOR = re.compile(r"^(.+) ([0-9.]+)us \([0-9.]+x\)$")  # one two-space-separated field
+# ``report.emit``'s printed table: its title line, a header, then rows of name, shape (words
+# "X=n"), graph us, eager us, rate, comparators ("name 12.3us (1.23x)", two spaces apart)
+_TITLE = re.compile(r"^(\S+) on .*: copy (\d+(?:\.\d+)?) TB/s")
+_HEADER = re.compile(r"^kernel\s+shape\s+graph us")
+_NUMBER = r"\d+(?:\.\d+)?"
+_ROW = re.compile(rf"^(?P<name>.+?)\s+(?P<shape>[A-Za-z0-9]+=\d+(?: \S+)*?)\s+(?P<us>{_NUMBER})\s+"
+                  rf"(?:{_NUMBER}|-)\s+(?P<rate>.*)$")
+_PERCENT_COPY = re.compile(rf"({_NUMBER})% copy")
+_COMPARATOR = re.compile(rf"^(.+) ({_NUMBER})us \(({_NUMBER})x\)$")  # one field
 
 
 def parse_log(text: str) -> list[dict]:
     """The suite tables a bench run printed (its log), as payloads like the JSON's: rows with
-    name, shape, us, comparators and the printed "% copy" (``percent_copy``)."""
+    name, shape, us, comparators, their printed ratios (``ratios``: the times are printed
+    rounded, the ratios were taken before) and the printed "% copy" (``percent_copy``). A
+    table is its title, its header and the rows right after them; any other line ends it
+    (rows timed NaN, as a warm-up run prints them, are not rows)."""
     payloads, current = [], None
     for line in text.splitlines():
         title = _TITLE.match(line)
@@ -229,17 +237,18 @@ def parse_log(text: str) -> list[dict]:
                        "rows": []}
             payloads.append(current)
             continue
-        # (a run with ``--targets`` prints these lines after its tables: not rows)
-        row = _ROW.match(line) if current is not None and not line.startswith("issue ") else None
-        if row is None:
+        if current is None or _HEADER.match(line):
             continue
-        rate = row.group("rate")
+        row = _ROW.match(line)
+        if row is None:
+            current = None  # the table ended
+            continue
+        fields = [_COMPARATOR.match(f) for f in re.split(r"\s{2,}", row.group("rate"))]
         entry = {"suite": current["title"], "name": row.group("name").strip(),
                  "shape": row.group("shape"), "us": float(row.group("us")),
-                 "comparators": {c.group(1): float(c.group(2))
-                                 for c in map(_COMPARATOR.match, re.split(r"\s{2,}", rate))
-                                 if c}}
-        copy = _PERCENT_COPY.search(rate)
+                 "comparators": {f.group(1): float(f.group(2)) for f in fields if f},
+                 "ratios": {f.group(1): float(f.group(3)) for f in fields if f}}
+        copy = _PERCENT_COPY.search(row.group("rate"))
         if copy:
             entry["percent_copy"] = float(copy.group(1))
         current["rows"].append(entry)
@@ -248,26 +257,33 @@ def parse_log(text: str) -> list[dict]:
 
 def load_payloads(paths: list[str]) -> list[dict]:
     """The suites in the JSON files and logs (``*.json``, ``*.log``, ``*.txt``) named, or
-    found (recursively) under the folders named, in path order with digit runs as numbers
-    (so that the runs ``notes/raw/s9-*`` .. ``s50-*`` come oldest first; a log holds no date)."""
-    files = []
+    found (recursively) under the folders named: in the order given, each folder's files in
+    path order with digit runs as numbers (so that ``notes/raw/s9-*`` .. ``s50-*`` come
+    oldest first; a log holds no date). ``latest`` keeps the last, so name the newest run
+    last. Files that are not a suite's JSON or log add nothing."""
+    payloads = []
     for p in map(pathlib.Path, paths):
         if p.is_dir():
-            files += [f for f in sorted(p.rglob("*")) if f.suffix in (".json", ".log", ".txt")]
+            files = sorted((f for f in p.rglob("*") if f.suffix in (".json", ".log", ".txt")),
+                           key=lambda f: _natural(str(f)))
         elif p.is_file():
-            files.append(p)
+            files = [p]
         else:
             raise FileNotFoundError(f"{p}: no such file or folder")
-    payloads = []
-    for f in files:
-        text = f.read_text(errors="replace")
-        if f.suffix == ".json":
-            data = json.loads(text)
-            if isinstance(data, dict) and "rows" in data and "ceilings" in data:
-                payloads.append((str(f), dict(data, source=str(f))))
-        else:
-            payloads += [(str(f), dict(data, source=str(f))) for data in parse_log(text)]
-    return [data for _, data in sorted(payloads, key=lambda p: _natural(p[0]))]
+        for f in files:
+            payloads += [dict(data, source=str(f)) for data in _suites_in(f)]
+    return payloads
+
+
+def _suites_in(path: pathlib.Path) -> list[dict]:
+    text = path.read_text(errors="replace")
+    if path.suffix != ".json":
+        return parse_log(text)
+    try:
+        data = json.loads(text)
+    except ValueError:  # not JSON after all
+        return []
+    return [data] if isinstance(data, dict) and "rows" in data and "ceilings" in data else []
 
 
 def _natural(path: str) -> list:
@@ -296,12 +312,13 @@ def summary(checks: list[Check]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cute_kernels.bench.targets")
-    parser.add_argument("paths", nargs="+", help="suite JSON files or folders holding them")
+    parser.add_argument("paths", nargs="+",
+                        help="suite JSON files, logs or folders holding them, oldest first")
     parser.add_argument("--open", action="store_true", help="print the open checks only")
     parser.add_argument("--all-forms", action="store_true",
                         help="the packed-byte GEMM rows too (default: permuted words)")
     parser.add_argument("--latest", action="store_true",
-                        help="each target and row once, from the newest run holding it")
+                        help="each target and row once, from the last run holding it")
     parser.add_argument("--strict", action="store_true", help="exit 1 where a check is open")
     ns = parser.parse_args(argv)
     checks = evaluate(load_payloads(ns.paths), ns.all_forms)
