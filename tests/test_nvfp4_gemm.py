@@ -608,6 +608,47 @@ def test_one_token_w4a16_switch_matches_fp64_reference(monkeypatch, n, k, config
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("n,k", [(9216, 7168), (5120, 17408)])  # one wave; a K split
+def test_one_token_w4a16_switch_chain_in_a_graph(monkeypatch, n, k):
+    """With ``ONE_TOKEN_W4A16`` on, one-token W4A16 GEMMs chained through the public route
+    ([N, K] then [K, N], each output the next one's input), replayed from a graph with no gaps
+    between kernels: bit for bit the eager run (a launch that read its activations before the
+    PDL wait would not be), and the [N, K] GEMM against the fp64 reference. The small-M
+    compile functions compile ``.uncached`` into this test's own memo (the switch is not in
+    the cache key)."""
+    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
+    monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
+    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", True)
+    memo = {}
+
+    def own(fn):
+        def compile_switched(*args):
+            if (fn.__name__, args) not in memo:
+                memo[fn.__name__, args] = fn.uncached(*args)
+            return memo[fn.__name__, args]
+        return compile_switched
+    for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split):
+        monkeypatch.setattr(gemm, fn.__name__, own(fn))
+    config = small_m_config(1, n, k, False, True)
+    kernel = NVFP4GemmSmallM(n, k, False, None, *config[:4], 1, config_splits(config), True)
+    assert kernel.pdl and kernel.pdl_load_early
+    there, back = _permuted_one(n, k), _permuted_one(k, n)
+    x = torch.randn(1, k, device="cuda").to(torch.bfloat16)
+    y = nvfp4_gemm(x, None, *there, 1 / (100 * k**0.5), out_dtype=torch.float32)
+    want = reference.nvfp4_gemm_fp64(x, None, *there, 1 / (100 * k**0.5))
+    assert _rel_err(y, want) <= 1e-3
+
+    def chain(outs):
+        y = x
+        for out in outs:
+            z = nvfp4_gemm(y, None, *there, 1 / (100 * k**0.5), out=out)
+            y = nvfp4_gemm(z, None, *back, 1 / (100 * n**0.5))
+
+    check_graph_replays_chain(chain, 3, (1, n))
+    assert memo  # the switched kernels ran, not the cached defaults
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("n,k,m", [(5120, 17408, 1), (4096, 7168, 1), (9216, 7168, 1),
                                    (9216, 7168, 4), (5120, 17408, 4)])
 def test_small_m_pdl_chain_in_a_graph_matches_eager(n, k, m, monkeypatch):
