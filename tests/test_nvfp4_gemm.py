@@ -392,14 +392,7 @@ def test_three_to_eight_tokens_staged(monkeypatch, config, m):
     monkeypatch.setattr(gemm, "PLAIN_STAGE_BYTES", 1 << 20)
     n, k = 336, 1088
     assert staged_tokens(m, config, k, 8, 1 << 20) == m
-    for fp4_a in (True, False):
-        a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
-        want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-        for weights in (b, prepare_nvfp4_weight(b)):
-            out = poisoned(m, n, dtype=torch.float32)
-            launch_small_m(a, a_sf, weights, b_sf, torch.full((1,), alpha, device="cuda"), out,
-                           config)
-            assert _rel_err(out, want) <= 1e-3, (config, fp4_a, weights.dtype)
+    _every_config_case(config, m, n, k, permuted_too=True)
 
 
 @pytest.mark.gpu
@@ -716,13 +709,17 @@ def test_staged_scale_table_rule():
     assert not table(7168, 2048, 1, warps=8)  # one step a warp
 
 
-def _every_config_case(config, m, n, k):
+def _every_config_case(config, m, n, k, permuted_too=False):
+    """``launch_small_m`` with ``config`` against the fp64 reference, NVFP4 and bf16
+    activations, on packed bytes (and, ``permuted_too``, the same weights as permuted words)."""
     for fp4_a in (True, False):
         a, a_sf, b, b_sf, alpha = _inputs(m, n, k, fp4_a)
         want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-        out = poisoned(m, n, dtype=torch.float32)
-        launch_small_m(a, a_sf, b, b_sf, torch.full((1,), alpha, device="cuda"), out, config)
-        assert _rel_err(out, want) <= 1e-3, (config, fp4_a)
+        for weights in (b, prepare_nvfp4_weight(b)) if permuted_too else (b,):
+            out = poisoned(m, n, dtype=torch.float32)
+            launch_small_m(a, a_sf, weights, b_sf, torch.full((1,), alpha, device="cuda"), out,
+                           config)
+            assert _rel_err(out, want) <= 1e-3, (config, fp4_a, weights.dtype)
 
 
 def test_row_offsets_fold_only_where_every_row_block_is_whole():
