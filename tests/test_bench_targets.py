@@ -10,6 +10,14 @@ from cute_kernels.bench import targets
 from cute_kernels.bench.report import Row, emit
 
 CEILINGS = {"copy_tbs": 4.0, "bf16_tflops": 800.0, "device": "test"}
+# a printed suite table (``report.emit``'s): its title and header, and one row of it
+LOG_TABLE_HEAD = (
+    "nvfp4_gemm on NVIDIA H200: copy 4.25 TB/s (ours 3.13, torch copy_ 4.25), bf16 mma "
+    "802 TFLOP/s  (ratio = comparator time / ours)\n"
+    "kernel                 shape                       graph us eager us rate\n")
+LOG_ROW_M1 = (
+    "nvfp4_gemm W4A4 permuted M=1 N=9216 K=7168              12.25        -     3036 GB/s"
+    "  71.5% copy  cuBLAS bf16 38.1us (3.11x)  QuACK w4a16 34.2us (2.79x)\n")
 
 
 def _row(suite, name, shape, us, percent=None, **comparators):
@@ -139,10 +147,7 @@ def test_parse_log_keeps_to_its_tables():
     """A table is its title, header and the rows right after them: odd numbers do not stop
     the parse, and row-like lines after the table are not filed under it."""
     log = (
-        "nvfp4_gemm on NVIDIA H200: copy 4.25 TB/s (ours 3.13, torch copy_ 4.25)\n"
-        "kernel                 shape                       graph us eager us rate\n"
-        "nvfp4_gemm W4A4 permuted M=1 N=9216 K=7168              12.25        -     3036 GB/s"
-        "  71.5% copy  QuACK w4a16 34.2us (2.79x)\n"
+        LOG_TABLE_HEAD + LOG_ROW_M1 +
         "nvfp4_gemm W4A4 permuted M=4 N=9216 K=7168           1.2.3        -     nan\n"
         "nvfp4_gemm W4A4 permuted M=16 N=9216 K=7168              17.32        -     2166 GB/s"
         "  51.0% copy\n")
@@ -173,12 +178,7 @@ def test_latest_keeps_the_last_run(tmp_path):
 
 def test_command_line(tmp_path, capsys):
     log = tmp_path / "run.log"
-    log.write_text(
-        "nvfp4_gemm on NVIDIA H200: copy 4.25 TB/s (ours 3.13, torch copy_ 4.25), bf16 mma "
-        "802 TFLOP/s  (ratio = comparator time / ours)\n"
-        "kernel                 shape                       graph us eager us rate\n"
-        "nvfp4_gemm W4A4 permuted M=1 N=9216 K=7168              12.25        -     3036 GB/s"
-        "  71.5% copy  cuBLAS bf16 38.1us (3.11x)  QuACK w4a16 34.2us (2.79x)\n")
+    log.write_text(LOG_TABLE_HEAD + LOG_ROW_M1)
     assert targets.main([str(log), "--open"]) == 0
     out = capsys.readouterr().out
     assert "OPEN" in out and "71.5%" in out and "2.79x" not in out  # --open: the met one left
