@@ -22,7 +22,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant
 from cute_kernels.swiglu_quant_balanced import compile_nvfp4_gemm_swiglu_quant_balanced
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from tests.conftest import poisoned
-from tests.test_nvfp4_gemm import _rel_err
+from tests.test_nvfp4_gemm import _quantized, _rel_err
 from tests.test_nvfp4_gemm_balanced import \
     test_fused_balanced_matches_reference as fused_balanced_case
 from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference
@@ -132,14 +132,13 @@ def test_route_is_off_until_measured(monkeypatch):
 
 
 def _weights(n, k, permuted):
-    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
-    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
+    """(packed, scales, the weights as the kernel takes them: packed or permuted words)."""
+    b, b_sf, _ = _quantized(n, k, "cuda")
     return b, b_sf, (prepare_nvfp4_weight(b) if permuted else b)
 
 
 def _tokens(m, k):
-    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * 3
-    return reference.nvfp4_quantize(x, 448 * 6 / x.float().abs().amax())
+    return _quantized(m, k, "cuda", spread=False)[:2]
 
 
 @pytest.fixture
