@@ -18,6 +18,7 @@ from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
+from tests.test_nvfp4_gemm import _quantized
 from tests.test_nvfp4_gemm_swiglu_quant import _check_against_reference, _inputs
 
 H200 = 132
@@ -86,8 +87,7 @@ def _case(per_sm, extra, k, fp4_a, permuted):
     blocks than CTAs (a fraction of them)."""
     ctas = per_sm * sm_count(torch.cuda.current_device())
     n = 16 * (ctas + round(extra * ctas))
-    w = torch.randn(n, k, device="cuda") * torch.pow(10.0, torch.rand(n, 1, device="cuda") * 3 - 2)
-    b, b_sf = reference.nvfp4_quantize(w.to(torch.bfloat16), 448 * 6 / w.abs().amax())
+    b, b_sf, _ = _quantized(n, k, "cuda")
     x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16) * 3
     a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
     alpha = torch.full((1,), float(torch.rand(()) * 2 + 0.1), device="cuda")
