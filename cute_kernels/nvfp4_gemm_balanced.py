@@ -53,10 +53,15 @@ from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers,
 from .permuted_fp4 import weight_dims
 
 # The public ops at one NVFP4 token on permuted words take the balanced launch where
-# ``one_token_balanced`` has one: off until ``tools/balanced_probe.py`` has measured it (session
-# 70 built it without a device). ``nvfp4_gemm`` / ``nvfp4_gemm_swiglu_quant``.
-ONE_TOKEN_BALANCED = False
-FUSED_ONE_TOKEN_BALANCED = False
+# ``one_token_balanced`` has one at a measured count of CTAs an SM (``nvfp4_gemm`` /
+# ``nvfp4_gemm_swiglu_quant``). H200 2026-12-05 (session 73 call 1,
+# ``tools/lane_columns_probe.py``, graph us, public -> balanced, two rounds): 5120x17408
+# (8 K warps, 2 an SM) 17.64 -> 16.07, the fused 9216x7168 (8, 2) 13.78 -> 13.13, but
+# 9216x7168 (4, 4) 12.23 -> 12.44-12.53. One and three an SM (4096x7168, 7168x18432) are
+# unmeasured, so only two an SM is taken.
+ONE_TOKEN_BALANCED = True
+FUSED_ONE_TOKEN_BALANCED = True
+PUBLIC_BALANCED_CTAS_PER_SM = (2,)
 BALANCED_MAX_CTAS_PER_SM = 4
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
@@ -95,10 +100,11 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
                            row_groups: int = 1) -> tuple[int, int] | None:
     """The public ops' balanced launch (``one_token_balanced`` on ``device``'s SMs), or None:
     only where ``switch`` (``ONE_TOKEN_BALANCED`` / ``FUSED_ONE_TOKEN_BALANCED``) is on, at one
-    NVFP4 token on permuted words (the measured form)."""
+    NVFP4 token on permuted words (the measured form), at ``PUBLIC_BALANCED_CTAS_PER_SM``."""
     if not (switch and m == 1 and a_fp4 and permuted):
         return None
-    return one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
+    launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
+    return launch if launch and launch[1] in PUBLIC_BALANCED_CTAS_PER_SM else None
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
@@ -327,8 +333,8 @@ def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.
                               compile_fn=compile_nvfp4_gemm_one_token_balanced) -> None:
     """The balanced launch on operands ``nvfp4_gemm`` has validated, at M = 1 (alpha a
     one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
-    probe's variant). ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` (off until
-    ``tools/balanced_probe.py`` has timed it against the public launch)."""
+    probe's variant). ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` where
+    ``public_balanced_launch`` gives a launch."""
     if a.shape[0] != 1:
         raise ValueError(f"a balanced one-token launch takes one token; got M={a.shape[0]}")
     n, k, permuted = weight_dims(b)

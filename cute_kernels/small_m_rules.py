@@ -125,13 +125,14 @@ class SmallMLaunchRules:
     # 4096x7168 7.64 / 7.33.
     PDL_ONE_TOKEN = True
     PDL_ONE_TOKEN_START_STEPS = 3
-    # Probe switch: the one-token rules above (``PDL_ONE_TOKEN``, ``ONE_WAVE_STAGED``) for one
-    # staged bf16 token too (W4A16 at M = 1). The staged loop is the same (72 registers at
-    # 9216x7168 (1, 1, 4, 1), bf16 or NVFP4), so the registers that keep bf16 activations off
-    # the register path's PDL rules do not apply; session 50's suite had W4A16 M = 1 at 13.03
-    # / 18.22 us on 9216x7168 / 5120x17408 against W4A4's 12.25 / 17.62, about what those
-    # rules gained W4A4 (12.73 -> 12.13, 18.40 -> 17.60). ``tools/w4a16_one_token_probe.py``.
-    ONE_TOKEN_W4A16 = False
+    # The one-token rules above (``PDL_ONE_TOKEN``, ``ONE_WAVE_STAGED``) for one staged bf16
+    # token too (W4A16 at M = 1). The staged loop is the same (72 registers at 9216x7168
+    # (1, 1, 4, 1), bf16 or NVFP4), so the registers that keep bf16 activations off the
+    # register path's PDL rules do not apply. H200 2026-12-05 (session 73 call 2,
+    # ``tools/w4a16_one_token_probe.py``, graph us, off -> on, two rounds): 9216x7168 13.02 ->
+    # 12.40, 5120x17408 18.26 -> 17.59, 4096x7168 8.67 -> 7.94; 36864x7168, 34816x5120,
+    # 7168x18432 and 7168x2048 even (their launches do not change).
+    ONE_TOKEN_W4A16 = True
     # the same for register-path K splits (``tools/ab_split_pdl.sh``, H200 2026-11-30, three
     # rounds, us): 5120x17408 (1, 1, 4, 1, 2) M = 4 20.03-20.23 -> 18.99-19.35, M = 8
     # 20.07-20.27 -> 19.12-19.40; 7168x18432 (2, 1, 4, 1, 3) (1.7 waves) even

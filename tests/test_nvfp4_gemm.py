@@ -528,8 +528,8 @@ def test_one_staged_token_takes_pdl(monkeypatch):
     start where a warp has at most three steps (5120x6144), else over one wave held to the
     wave's CTAs per SM, triggered at the start (9216x7168 (1, 1, 4, 1), 4096x7168 (1, 1, 8,
     1); without that rule, 8 warps after the main loop and four not at all). More than one
-    wave of four warps on whole K (36864x7168), packed words, bf16 activations, two staged
-    tokens and row groups do not."""
+    wave of four warps on whole K (36864x7168), packed words, bf16 activations on the register
+    path, two staged tokens and row groups do not (one staged bf16 token: ``ONE_TOKEN_W4A16``)."""
     import cutlass
 
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
@@ -555,15 +555,15 @@ def test_one_staged_token_takes_pdl(monkeypatch):
     assert eight.pdl and eight.pdl_load_early and eight.pdl_trigger == "loop"
     assert eight.ctas_cap == 0 and not kernel(9216, 7168, 1, 4).pdl
     assert not kernel(5120, 17408, 2, 4, splits=3, permuted=False).pdl
-    assert not kernel(4096, 7168, 1, 8, a_fp4=False).pdl
+    assert not kernel(4096, 7168, 1, 8, a_fp4=False, x_tokens=0).pdl
     assert not kernel(5120, 17408, 2, 4, splits=3, x_tokens=2).pdl
     assert not kernel(9216, 7168, 1, 8, groups=2).pdl
 
 
 def test_one_token_w4a16_switch(monkeypatch):
-    """``ONE_TOKEN_W4A16`` (a probe switch, off): one staged bf16 token takes the launches one
+    """``ONE_TOKEN_W4A16`` (on since session 73): one staged bf16 token takes the launches one
     staged NVFP4 token takes (the K split, 8 warps, the one wave); two tokens and the register
-    path of bf16 activations keep theirs."""
+    path of bf16 activations keep theirs; off, none of them is a PDL launch."""
     import cutlass
 
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
@@ -574,6 +574,8 @@ def test_one_token_w4a16_switch(monkeypatch):
         return kernel.pdl, kernel.pdl_load_early, kernel.pdl_trigger, kernel.ctas_cap
 
     shapes = ((5120, 17408, 2, 4, 3), (4096, 7168, 1, 8), (9216, 7168, 1, 4))
+    assert NVFP4GemmSmallM.ONE_TOKEN_W4A16
+    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", False)
     assert not any(launch(*s)[0] for s in shapes)
     monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", True)
     assert all(launch(*s) == launch(*s, a_fp4=True) for s in shapes)

@@ -1,6 +1,8 @@
 """The balanced one-token launch (``nvfp4_gemm_balanced``): compile-only and its arithmetic on
 CPU; on a GPU, against the fp64 reference and deterministic across calls."""
 
+import functools
+
 import cutlass
 import pytest
 import torch
@@ -169,12 +171,10 @@ def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, war
     assert torch.equal(out, runs[1][0]) and torch.equal(out_sf, runs[1][1])
 
 
-# ---- the public ops' rule (off until measured)
+# ---- the public ops' rule (on where two CTAs an SM fit: measured in session 73)
 def test_one_token_balanced_rule():
-    """The launch the public ops would take: as many CTAs an SM as whole blocks fit once,
-    where the blocks do not fill the SMs evenly; the probe's first forms."""
-    assert not nvfp4_gemm_balanced.ONE_TOKEN_BALANCED
-    assert not nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED
+    """The balanced launch of a shape: as many CTAs an SM as whole blocks fit once, where the
+    blocks do not fill the SMs evenly; the probe's first forms."""
     assert one_token_balanced(9216, 7168, H200) == (4, 4)
     assert one_token_balanced(5120, 17408, H200) == (8, 2)
     assert one_token_balanced(7168, 18432, H200) == (4, 3)
@@ -190,27 +190,45 @@ def test_one_token_balanced_rule():
 def test_public_ops_ask_the_rule_only_switched_on_at_one_fp4_token_on_permuted_words():
     cpu = torch.device("cpu")  # (device 0's SMs; 132 without a GPU)
     public = nvfp4_gemm_balanced.public_balanced_launch
-    for groups in (1, 2):
-        assert public(True, 1, 9216, 7168, True, True, cpu, groups) == one_token_balanced(
-            9216, 7168, sm_count(0), groups)
+    for n, k, groups in ((5120, 17408, 1), (9216, 7168, 2)):
+        assert public(True, 1, n, k, True, True, cpu, groups) == one_token_balanced(
+            n, k, sm_count(0), groups)
     for switch, m, a_fp4, permuted in ((False, 1, True, True), (True, 2, True, True),
                                        (True, 1, False, True), (True, 1, True, False)):
-        assert public(switch, m, 9216, 7168, a_fp4, permuted, cpu) is None
+        assert public(switch, m, 9216, 7168, a_fp4, permuted, cpu, 2) is None
+
+
+def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
+    """On: both public ops, at two CTAs an SM only (four lost at 9216x7168; one and three are
+    unmeasured)."""
+    assert nvfp4_gemm_balanced.ONE_TOKEN_BALANCED
+    assert nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED
+    assert nvfp4_gemm_balanced.PUBLIC_BALANCED_CTAS_PER_SM == (2,)
+    public = functools.partial(nvfp4_gemm_balanced.public_balanced_launch, True, 1,
+                               a_fp4=True, permuted=True, device=torch.device("cpu"))
+    if sm_count(0) != H200:
+        pytest.skip("the shapes below are read on 132 SMs")
+    assert public(rows=5120, k=17408) == (8, 2)
+    assert public(rows=9216, k=7168, row_groups=2) == (8, 2)
+    for n, k in ((9216, 7168), (7168, 18432), (4096, 7168)):  # 4, 3 and 1 an SM
+        assert public(rows=n, k=k) is None, n
 
 
 def _switched_on(monkeypatch, n, row_groups=1):
-    """The rule's launch on this device for N rows, both switches on (skip where none)."""
-    launch = one_token_balanced(n, 7168, sm_count(torch.cuda.current_device()), row_groups)
-    if launch is None:
-        pytest.skip(f"no balanced launch for N={n} on this device's SMs")
+    """The public ops' balanced launch on this device for N rows (K = 7168), both switches on
+    (skip where none)."""
     monkeypatch.setattr(nvfp4_gemm_balanced, "ONE_TOKEN_BALANCED", True)
     monkeypatch.setattr(nvfp4_gemm_balanced, "FUSED_ONE_TOKEN_BALANCED", True)
+    launch = nvfp4_gemm_balanced.public_balanced_launch(
+        True, 1, n, 7168, True, True, torch.device("cuda"), row_groups)
+    if launch is None:
+        pytest.skip(f"no balanced launch for N={n} on this device's SMs")
     return launch
 
 
 @pytest.mark.gpu
 def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch):
-    n = 9216
+    n = 5120  # two CTAs an SM on 132 SMs
     warps, per_sm = _switched_on(monkeypatch, n)
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, 7168, device="cuda",
                                                    dtype=torch.bfloat16), 500.0)
