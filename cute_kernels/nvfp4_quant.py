@@ -38,9 +38,9 @@ blocks also write the zero padding of the scale columns ``KB..pad4(KB)``, and (d
 the last 128-row tile, so one launch produces the whole swizzled buffer. All loads of a lane
 are issued before the arithmetic. Two options keep more loads in flight (for the probes; not
 the defaults yet): ``prefetch`` (the next item's loads into registers during this item's
-arithmetic; 2: the next two items', three register buffers trading roles) and ``ring`` (a
-per-warp ring of shared memory that ``cp.async`` fills ``ring`` items ahead; each lane reads
-back only its own 16-byte slots, so a warp needs no barrier beyond its own).
+arithmetic) and ``ring`` (a per-warp ring of shared memory that ``cp.async`` fills ``ring``
+items ahead; each lane reads back only its own 16-byte slots, so a warp needs no barrier
+beyond its own).
 
 Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
 touched at all: neither their codes nor their scale bytes (including the row padding up to
@@ -138,7 +138,7 @@ class NVFP4Quant:
 
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
-                 prefetch: int = 0, interleaved: bool = False, encode: str = "cmp",
+                 prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
                  trigger: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
@@ -161,10 +161,7 @@ class NVFP4Quant:
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
-        # prefetch: 1 (True) the next item's loads in flight during this item, 2 the next two
-        # (three register buffers trading roles: ``_rotating_loop``)
-        assert prefetch in (0, 1, 2)
-        self.max_ctas, self.prefetch = max_ctas, int(prefetch)
+        self.max_ctas, self.prefetch = max_ctas, prefetch
         self.k, self.kb = k, k // BLOCK
         self.kb4 = (self.kb + 3) // 4 * 4
         self.dtype, self.silu, self.experts = dtype, silu, experts
@@ -295,8 +292,6 @@ class NVFP4Quant:
         nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
-        if cutlass.const_expr(self.prefetch >= 2):  # the second item too
-            self._load_item(mX, ex, first + stride, first + stride < loaded, lane, nxt)
         ring_state = None
         if cutlass.const_expr(self.ring):  # the first `ring` items in flight during the fill
             ring_state = self._ring_start(mX, ex, first, stride, loaded, lane, tidx >> 5)
@@ -307,10 +302,6 @@ class NVFP4Quant:
         if cutlass.const_expr(self.ring):
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                             loaded, lane, tidx >> 5, cur, ring_state)
-            return
-        if cutlass.const_expr(self.prefetch >= 2):
-            self._rotating_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
-                                stride, loaded, lane, half, (cur, nxt))
             return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
@@ -325,27 +316,6 @@ class NVFP4Quant:
             if cutlass.const_expr(self.prefetch):
                 for c, n in zip(cur, nxt):
                     c.store(n.load())
-
-    @cute.jit
-    def _rotating_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
-                       stride, loaded, lane, half, loaded_two):
-        """The item loop with ``prefetch`` = 2: items ``w + stride`` and ``w + 2 stride`` in
-        flight while ``w`` is computed. Three register buffers trade roles over three items an
-        iteration, so no buffer is copied (a copy of the one just loaded would wait for its
-        loads), and a warp barrier after each item's loads keeps them at its top (ptxas moves no
-        memory operation across one; in the small-M GEMM's paired-step loop, without it, the
-        loads sank into the arithmetic). ``loaded_two``: the buffers holding the first two
-        items."""
-        bufs = [loaded_two[0], loaded_two[1], self._input_regs()]
-        for w0 in cutlass.range(first, end, 3 * stride, unroll=1):
-            for h in cutlass.range_constexpr(3):
-                w = w0 + h * stride
-                ahead = w + 2 * stride
-                self._load_item(mX, ex, ahead, ahead < loaded, lane, bufs[(h + 2) % 3])
-                cute.arch.sync_warp()
-                if w < end:
-                    self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane,
-                                       half, bufs[h])
 
     def _item_start(self, w, lane):
         """(row, this lane pair's first scale block) of work item ``w``."""
@@ -645,7 +615,7 @@ class NVFP4Quant:
 
 @jit.cached
 def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int = 4,
-                        warps: int = 4, max_ctas: int = 16 * 132, prefetch: int = 0,
+                        warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
                         trigger: bool = True):

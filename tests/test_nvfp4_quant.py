@@ -74,17 +74,6 @@ def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
                                 False, False, "cmp", 0, *options) is not None
 
 
-@pytest.mark.parametrize("silu", [False, True])
-def test_two_items_prefetch_compiles_for_sm90a(silu):
-    """``prefetch=2`` (the next two items' loads in flight, three rotating buffers), row tails
-    (K = 80) included; plain at 5 CTAs an SM fits its launch bound without spilling."""
-    compiled = {k: compile_only(compile_nvfp4_quant, k, BF16, silu, False, 4, 4, 5 * 132, 2,
-                                False, "cmp", 5) for k in (5120, 80)}
-    assert all(c is not None for c in compiled.values())
-    if not silu:
-        assert ctas_per_sm(max(kernel_registers(compiled[5120])), 4) >= 5
-
-
 def test_early_loads_rejects_prefetch_and_ring():
     for prefetch, ring in ((True, 0), (False, 2)):
         with pytest.raises(AssertionError):
@@ -424,18 +413,6 @@ def test_ring_variant_agrees(vecs, ctas, ring, silu, m, k):
     """The cp.async ring bit-exact with the register path: whole rows, row tails (K = 80), a
     5-CTA grid whose warps walk many items through the ring."""
     _assert_configs_agree(m, k, silu, (vecs, 4, ctas, False, False, "cmp", 0, ring),
-                          (4, 4, 8 * 132, False))
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("ctas", [5 * 132, 5])
-@pytest.mark.parametrize("silu", [False, True])
-@pytest.mark.parametrize("m,k", [(300, 3072), (129, 80), (7, 5120), (4096, 5120)])
-def test_two_items_prefetch_agrees(ctas, silu, m, k):
-    """``prefetch=2`` bit-exact with the default launch: whole rows, row tails (K = 80), a
-    5-CTA grid whose warps walk many items through the rotation, and the open M = 4096 point
-    (7.8 items a warp: a last rotation part full)."""
-    _assert_configs_agree(m, k, silu, (4, 4, ctas, 2, False, "cmp", 5 if ctas > 5 else 0),
                           (4, 4, 8 * 132, False))
 
 
