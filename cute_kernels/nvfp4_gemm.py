@@ -72,8 +72,9 @@ SMALL_M_MAX = 64  # above this the wgmma kernel always wins
 X_SMEM_TOKENS = 2  # the small-M kernels stage the activations in shared memory up to here
 # (two only where ``_stage_two_tokens``)
 # The plain GEMM's own limits: up to PLAIN_X_SMEM_TOKENS tokens whose staged activations take
-# at most PLAIN_STAGE_BYTES. 3..8 tokens staged are unmeasured (``tools/staged_tokens_probe.py``
-# forces them; session 9's probe never ran).
+# at most PLAIN_STAGE_BYTES. 3..8 tokens staged lost to the routes at every point
+# (``tools/staged_tokens_probe.py``, H200 session 73: 9216x7168 W4A16 M = 4 20.69 us at best
+# against 16.84).
 PLAIN_X_SMEM_TOKENS = 2
 PLAIN_STAGE_BYTES = 48 * 1024
 # with a K split, whole 8-token tiles are staged where their K slice takes at most this

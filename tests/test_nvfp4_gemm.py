@@ -586,44 +586,30 @@ def test_one_token_w4a16_switch(monkeypatch):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("n,k,config", [(9216, 7168, (1, 1, 4, 1)), (4096, 7168, (1, 1, 8, 1))])
-def test_one_token_w4a16_switch_matches_fp64_reference(monkeypatch, n, k, config):
-    """The launches ``ONE_TOKEN_W4A16`` gives one bf16 token (PDL, first weights before the
-    wait, the wave's CTAs an SM), compiled ``.uncached`` (the switch is not in the cache key),
-    against the fp64 reference."""
-    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", True)
+def test_one_token_w4a16_switch_matches_fp64_reference(n, k, config):
+    """The launches ``ONE_TOKEN_W4A16`` (on) gives one bf16 token (PDL, first weights before
+    the wait, the wave's CTAs an SM) against the fp64 reference."""
+    assert NVFP4GemmSmallM.ONE_TOKEN_W4A16
     a, _, b, b_sf, alpha = _inputs(1, n, k, False)
     want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
     got = poisoned(1, n, dtype=torch.float32)
     alpha_t = torch.full((1,), alpha, device="cuda")
-    compile_nvfp4_gemm_small_m.uncached(n, k, "torch.bfloat16", "torch.float32", *config, 1,
-                                        True)(a.view(torch.int32), b_sf.view(-1),
-                                              prepare_nvfp4_weight(b).view(torch.int32),
-                                              b_sf.view(-1), alpha_t, got)
+    compile_nvfp4_gemm_small_m(n, k, "torch.bfloat16", "torch.float32", *config, 1,
+                               True)(a.view(torch.int32), b_sf.view(-1),
+                                     prepare_nvfp4_weight(b).view(torch.int32), b_sf.view(-1),
+                                     alpha_t, got)
     assert not got.isnan().any() and _rel_err(got, want) <= 1e-3
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("n,k", [(9216, 7168), (5120, 17408)])  # one wave; a K split
 def test_one_token_w4a16_switch_chain_in_a_graph(monkeypatch, n, k):
-    """With ``ONE_TOKEN_W4A16`` on, one-token W4A16 GEMMs chained through the public route
+    """With ``ONE_TOKEN_W4A16`` (on), one-token W4A16 GEMMs chained through the public route
     ([N, K] then [K, N], each output the next one's input), replayed from a graph with no gaps
     between kernels: bit for bit the eager run (a launch that read its activations before the
-    PDL wait would not be), and the [N, K] GEMM against the fp64 reference. The small-M
-    compile functions compile ``.uncached`` into this test's own memo (the switch is not in
-    the cache key)."""
-    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
+    PDL wait would not be), and the [N, K] GEMM against the fp64 reference."""
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
-    monkeypatch.setattr(NVFP4GemmSmallM, "ONE_TOKEN_W4A16", True)
-    memo = {}
-
-    def own(fn):
-        def compile_switched(*args):
-            if (fn.__name__, args) not in memo:
-                memo[fn.__name__, args] = fn.uncached(*args)
-            return memo[fn.__name__, args]
-        return compile_switched
-    for fn in (compile_nvfp4_gemm_small_m, compile_nvfp4_gemm_small_m_split):
-        monkeypatch.setattr(gemm, fn.__name__, own(fn))
+    assert NVFP4GemmSmallM.ONE_TOKEN_W4A16
     config = small_m_config(1, n, k, False, True)
     kernel = NVFP4GemmSmallM(n, k, False, None, *config[:4], 1, config_splits(config), True)
     assert kernel.pdl and kernel.pdl_load_early
@@ -640,7 +626,6 @@ def test_one_token_w4a16_switch_chain_in_a_graph(monkeypatch, n, k):
             y = nvfp4_gemm(z, None, *back, 1 / (100 * n**0.5))
 
     check_graph_replays_chain(chain, 3, (1, n))
-    assert memo  # the switched kernels ran, not the cached defaults
 
 
 @pytest.mark.gpu

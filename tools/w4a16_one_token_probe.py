@@ -1,6 +1,7 @@
 """W4A16 at one token with the one-token launch rules (``SmallMLaunchRules.ONE_TOKEN_W4A16``:
 ``PDL_ONE_TOKEN`` and ``ONE_WAVE_STAGED``, which NVFP4 activations take since sessions 42 / 43)
-against the public route, on permuted words, at issue 5's shapes.
+against the public route, on permuted words, at issue 5's shapes. Measured in session 73 and
+turned on (``notes/h200-2026-12-05-s73.md``), so both forms now take the same launch.
 
 Why it may win: one staged bf16 token runs the same main loop as one staged NVFP4 token (72
 registers at 9216x7168 (1, 1, 4, 1); the staging converts instead of decoding), but its
