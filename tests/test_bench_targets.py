@@ -214,3 +214,25 @@ def test_bench_prints_the_targets_of_its_run(tmp_path, capsys, monkeypatch):
     # the log of such a run reads back as the same rows, the target lines skipped
     payload, = targets.parse_log(out)
     assert [r["name"] for r in payload["rows"]] == ["nvfp4_gemm W4A4 permuted"]
+
+
+def test_runs_on_other_cards_keep_their_own_checks(tmp_path, capsys):
+    """A run on an H100 (its own copy bandwidth and comparators) neither replaces the H200's
+    latest check nor joins its count; ``--device`` keeps one card's runs."""
+    h100 = LOG_TABLE_HEAD.replace("NVIDIA H200", "NVIDIA H100 80GB HBM3").replace(
+        "4.25 TB/s (ours", "3.01 TB/s (ours")
+    (tmp_path / "s1-h200.log").write_text(LOG_TABLE_HEAD + LOG_ROW_M1)
+    (tmp_path / "s2-h100.log").write_text(h100 + LOG_ROW_M1.replace("71.5%", "81.9%"))
+    payloads = targets.load_payloads([str(tmp_path)])
+    assert [p["ceilings"]["device"] for p in payloads] == ["NVIDIA H200",
+                                                           "NVIDIA H100 80GB HBM3"]
+    last = targets.latest(targets.evaluate(payloads))
+    copy = [(c.device, c.value) for c in last if c.unit == "% copy"]
+    assert copy == [("NVIDIA H200", 71.5), ("NVIDIA H100 80GB HBM3", 81.9)]
+    assert targets.summary(last) == [
+        "issue 5 on NVIDIA H100 80GB HBM3: 2 of 2 checks met, 0 open",
+        "issue 5 on NVIDIA H200: 1 of 2 checks met, 1 open"]
+    assert targets.main([str(tmp_path), "--latest", "--device", "h200"]) == 0
+    out = capsys.readouterr().out
+    assert "81.9%" not in out and "71.5%" in out and "(NVIDIA H200, " in out
+    assert "issue 5: 1 of 2 checks met, 1 open" in out

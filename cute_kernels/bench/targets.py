@@ -1,4 +1,4 @@
-"""``python -m cute_kernels.bench.targets DIR_OR_JSON ... [--open] [--latest] [--all-forms]``
+"""``python -m cute_kernels.bench.targets DIR_OR_JSON ... [--open] [--latest] [--device NAME]``
 
 The project's performance targets (issues 4, 5 and 6) checked against the JSON the bench
 suites write (``python -m cute_kernels.bench ... --out DIR``), or the tables they print (a
@@ -8,6 +8,11 @@ issue. Figures come from the suites' own rows, so every ratio is against compara
 the same run and every "% copy" against the copy bandwidth measured in it (a log's as printed:
 ratios to 0.01, so a bar met by less than that reads from the JSON). A report, not a test: it
 exits 0 whatever it finds (``--strict``: 1 where a target is open).
+
+The issues set their bars on the H200; a run on another card (the device tool may lend an
+H100) measures its own copy bandwidth and comparators, so its checks are its own: each check
+carries the suite's device, ``--latest`` keeps the last run per device, the counts are per
+device where there are several, and ``--device H200`` keeps one card's runs.
 
 The bars, as the issues state them:
 
@@ -57,6 +62,7 @@ class Check:
     bar: float
     unit: str     # "% copy" or "x <comparator>"
     source: str = ""  # the file the row came from (``load_payloads``)
+    device: str = ""  # the suite's GPU, as its title or ceilings name it
 
     @property
     def met(self) -> bool:
@@ -68,7 +74,8 @@ class Check:
         else:
             figure, bar = f"{self.value:6.2f}x", f"{self.bar:g}{self.unit}"
         state = "met " if self.met else "OPEN"
-        where = f"  ({self.source})" if self.source else ""
+        where = ", ".join(w for w in (self.device, self.source) if w)
+        where = f"  ({where})" if where else ""
         return (f"issue {self.issue}  {state}  {figure} (>= {bar})  {self.row}  [{self.target}]"
                 f"{where}")
 
@@ -102,19 +109,20 @@ class _Collector:
     def __init__(self, payload: dict):
         self.ceilings = payload["ceilings"]
         self.source = payload.get("source", "")
+        self.device = self.ceilings.get("device", "")
         self.checks: list[Check] = []
 
     def ratio(self, issue, target, row, comparator, bar):
         value = _ratio(row, comparator)
         if value is not None:
             self.checks.append(Check(issue, target, _label(row), value, bar, f"x {comparator}",
-                                     self.source))
+                                     self.source, self.device))
 
     def copy(self, issue, target, row, bar):
         value = _percent_copy(row, self.ceilings)
         if value is not None:
             self.checks.append(Check(issue, target, _label(row), value, bar, "% copy",
-                                     self.source))
+                                     self.source, self.device))
 
 
 def _label(row: dict) -> str:
@@ -214,7 +222,7 @@ def evaluate(payloads: list[dict], all_forms: bool = False) -> list[Check]:
 
 # ``report.emit``'s printed table: its title line, a header, then rows of name, shape (words
 # "X=n"), graph us, eager us, rate, comparators ("name 12.3us (1.23x)", two spaces apart)
-_TITLE = re.compile(r"^(\S+) on .*: copy (\d+(?:\.\d+)?) TB/s")
+_TITLE = re.compile(r"^(\S+) on (.*): copy (\d+(?:\.\d+)?) TB/s")
 _HEADER = re.compile(r"^kernel\s+shape\s+graph us")
 _NUMBER = r"\d+(?:\.\d+)?"
 _ROW = re.compile(rf"^(?P<name>.+?)\s+(?P<shape>[A-Za-z0-9]+=\d+(?: \S+)*?)\s+(?P<us>{_NUMBER})\s+"
@@ -233,8 +241,8 @@ def parse_log(text: str) -> list[dict]:
     for line in text.splitlines():
         title = _TITLE.match(line)
         if title:
-            current = {"title": title.group(1), "ceilings": {"copy_tbs": float(title.group(2))},
-                       "rows": []}
+            current = {"title": title.group(1), "rows": [], "ceilings": {
+                "copy_tbs": float(title.group(3)), "device": title.group(2)}}
             payloads.append(current)
             continue
         if current is None or _HEADER.match(line):
@@ -292,21 +300,33 @@ def _natural(path: str) -> list:
 
 
 def latest(checks: list[Check]) -> list[Check]:
-    """Each (issue, target, row) once: its last check (``evaluate`` keeps the payloads'
-    order, so with ``load_payloads`` the newest run's), in the order of first appearance."""
+    """Each (device, issue, target, row) once: its last check (``evaluate`` keeps the
+    payloads' order, so with ``load_payloads`` the newest run's), in the order of first
+    appearance. A run on another card does not stand in for the H200's."""
     last = {}
     for ch in checks:
-        last[(ch.issue, ch.target, ch.row)] = ch
+        last[(ch.device, ch.issue, ch.target, ch.row)] = ch
     return list(last.values())
 
 
+def on_device(payloads: list[dict], name: str) -> list[dict]:
+    """The payloads whose device names ``name`` (case-insensitive: ``H200``, ``H100``)."""
+    return [p for p in payloads if name.lower() in p["ceilings"].get("device", "").lower()]
+
+
 def summary(checks: list[Check]) -> list[str]:
+    """One count per issue, per issue and device where the checks come from several."""
+    devices = sorted({ch.device for ch in checks})
     lines = []
     for issue in sorted({ch.issue for ch in checks}):
-        mine = [ch for ch in checks if ch.issue == issue]
-        open_ = sum(not ch.met for ch in mine)
-        lines.append(f"issue {issue}: {len(mine) - open_} of {len(mine)} checks met, "
-                     f"{open_} open")
+        for device in devices:
+            mine = [ch for ch in checks if ch.issue == issue and ch.device == device]
+            if not mine:
+                continue
+            open_ = sum(not ch.met for ch in mine)
+            on = f" on {device or '?'}" if len(devices) > 1 else ""
+            lines.append(f"issue {issue}{on}: {len(mine) - open_} of {len(mine)} checks met, "
+                         f"{open_} open")
     return lines
 
 
@@ -320,8 +340,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latest", action="store_true",
                         help="each target and row once, from the last run holding it")
     parser.add_argument("--strict", action="store_true", help="exit 1 where a check is open")
+    parser.add_argument("--device", metavar="NAME",
+                        help="only runs on that GPU (a part of its name: H200, H100)")
     ns = parser.parse_args(argv)
-    checks = evaluate(load_payloads(ns.paths), ns.all_forms)
+    payloads = load_payloads(ns.paths)
+    if ns.device:
+        payloads = on_device(payloads, ns.device)
+    checks = evaluate(payloads, ns.all_forms)
     if ns.latest:
         checks = latest(checks)
     if not checks:
