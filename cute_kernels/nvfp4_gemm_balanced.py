@@ -57,11 +57,14 @@ from .permuted_fp4 import weight_dims
 # ``nvfp4_gemm_swiglu_quant``). H200 2026-12-05 (session 73 call 1,
 # ``tools/lane_columns_probe.py``, graph us, public -> balanced, two rounds): 5120x17408
 # (8 K warps, 2 an SM) 17.64 -> 16.07, the fused 9216x7168 (8, 2) 13.78 -> 13.13, but
-# 9216x7168 (4, 4) 12.23 -> 12.44-12.53. One and three an SM (4096x7168, 7168x18432) are
-# unmeasured, so only two an SM is taken.
+# 9216x7168 (4, 4) 12.23 -> 12.44-12.53. Three and one an SM on an H100 (SXM, 132 SMs as the
+# H200's; 2026-12-05, session 74 call 1, ``tools/balanced_probe.py``, two rounds): 7168x18432
+# public 29.79 -> (8, 3) 28.76, (8, 2) 29.38, (4, 3) 30.86; 4096x7168 public 7.69 -> (8, 1)
+# 8.72, (4, 1) 11.39. So three an SM is taken too, with 8 K warps; one an SM is not. (The
+# fused op at three an SM, 2I of 12672..16864 rows, is no model's shape and unmeasured.)
 ONE_TOKEN_BALANCED = True
 FUSED_ONE_TOKEN_BALANCED = True
-PUBLIC_BALANCED_CTAS_PER_SM = (2,)
+PUBLIC_BALANCED_CTAS_PER_SM = (2, 3)
 BALANCED_MAX_CTAS_PER_SM = 4
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
@@ -84,14 +87,15 @@ def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1) -> tuple[i
     """(K warps, CTAs an SM) of the balanced launch over N weight rows in blocks of
     ``row_groups`` 16-row tiles (the fused op's: 2), or None. As many CTAs an SM as whole
     blocks fit once (1 .. BALANCED_MAX_CTAS_PER_SM), where the blocks do not already fill the
-    SMs evenly. K warps a row group: 8 for one group under three CTAs an SM, else 4 (the
-    probe's first forms: 9216x7168 (4, 4), 5120x17408 (8, 2), 7168x18432 (4, 3), 4096x7168
-    (8, 1), the fused 9216x7168 (8, 2)); fewer where K has fewer 256-element steps."""
+    SMs evenly. K warps a row group: 8 for one group at up to three CTAs an SM, else 4
+    (9216x7168 (4, 4), 5120x17408 (8, 2), 7168x18432 (8, 3): it beat (4, 3) by 7% on an H100,
+    4096x7168 (8, 1), the fused 9216x7168 (8, 2)); fewer where K has fewer 256-element
+    steps."""
     blocks, tail = divmod(n, 16 * row_groups)
     per_sm = blocks // sms
     if tail or not 1 <= per_sm <= BALANCED_MAX_CTAS_PER_SM or blocks % sms == 0:
         return None
-    kw = 8 if row_groups == 1 and per_sm < 3 else 4
+    kw = 8 if row_groups == 1 and per_sm <= 3 else 4
     return min(kw, -(-k // 256)) * row_groups, per_sm
 
 

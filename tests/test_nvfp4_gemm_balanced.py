@@ -104,6 +104,7 @@ def _case(per_sm, extra, k, fp4_a, permuted):
     (1, 0.0, 1024, True, False, 4),       # no remainder blocks
     (1, 1 / 132, 1088, True, True, 4),    # one remainder block in more pieces than steps
     (3, 0.5, 2048, True, True, 4),        # half the CTAs' pieces from 0.5 blocks
+    (3, 52 / 396, 4096, True, True, 8),   # 7168 rows on 132 SMs: the public (8, 3)
 ])
 def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warps):
     n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
@@ -171,13 +172,13 @@ def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, war
     assert torch.equal(out, runs[1][0]) and torch.equal(out_sf, runs[1][1])
 
 
-# ---- the public ops' rule (on where two CTAs an SM fit: measured in session 73)
+# ---- the public ops' rule (on where two or three CTAs an SM fit: sessions 73 and 74)
 def test_one_token_balanced_rule():
     """The balanced launch of a shape: as many CTAs an SM as whole blocks fit once, where the
     blocks do not fill the SMs evenly; the probe's first forms."""
     assert one_token_balanced(9216, 7168, H200) == (4, 4)
     assert one_token_balanced(5120, 17408, H200) == (8, 2)
-    assert one_token_balanced(7168, 18432, H200) == (4, 3)
+    assert one_token_balanced(7168, 18432, H200) == (8, 3)
     assert one_token_balanced(4096, 7168, H200) == (8, 1)
     assert one_token_balanced(9216, 7168, H200, row_groups=2) == (8, 2)
     assert one_token_balanced(7168, 512, H200) == (2, 3)  # K of two steps: two K warps
@@ -199,18 +200,19 @@ def test_public_ops_ask_the_rule_only_switched_on_at_one_fp4_token_on_permuted_w
 
 
 def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
-    """On: both public ops, at two CTAs an SM only (four lost at 9216x7168; one and three are
-    unmeasured)."""
+    """On: both public ops, at two and three CTAs an SM (four lost at 9216x7168 on the H200,
+    one at 4096x7168 on an H100)."""
     assert nvfp4_gemm_balanced.ONE_TOKEN_BALANCED
     assert nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED
-    assert nvfp4_gemm_balanced.PUBLIC_BALANCED_CTAS_PER_SM == (2,)
+    assert nvfp4_gemm_balanced.PUBLIC_BALANCED_CTAS_PER_SM == (2, 3)
     public = functools.partial(nvfp4_gemm_balanced.public_balanced_launch, True, 1,
                                a_fp4=True, permuted=True, device=torch.device("cpu"))
     if sm_count(0) != H200:
         pytest.skip("the shapes below are read on 132 SMs")
     assert public(rows=5120, k=17408) == (8, 2)
     assert public(rows=9216, k=7168, row_groups=2) == (8, 2)
-    for n, k in ((9216, 7168), (7168, 18432), (4096, 7168)):  # 4, 3 and 1 an SM
+    assert public(rows=7168, k=18432) == (8, 3)
+    for n, k in ((9216, 7168), (4096, 7168)):  # 4 and 1 an SM
         assert public(rows=n, k=k) is None, n
 
 

@@ -1,6 +1,7 @@
 """The balanced one-token launches for compute-sanitizer (one CTA an SM, so the grids stay
 small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
-activations, one remainder block in more pieces than K steps, and no remainder at all; the
+activations, one remainder block in more pieces than K steps, no remainder at all, and the
+public ops' 8 K warps; the
 fused op's (``swiglu_quant_balanced``) with pieces and a K tail."""
 
 import torch
@@ -14,7 +15,7 @@ from layouts import sf_padded_shape
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
 for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),
-                                         (0, 1024, True, False, 4)):
+                                         (0, 1024, True, False, 4), (20, 2048, True, True, 8)):
     n = 16 * (sms + extra)
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
                                        50.0)
