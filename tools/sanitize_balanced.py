@@ -1,8 +1,7 @@
 """The balanced one-token launches for compute-sanitizer (one CTA an SM, so the grids stay
 small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
-public ops' 8 K warps; the
-fused op's (``swiglu_quant_balanced``) with pieces and a K tail."""
+public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail."""
 
 import torch
 
