@@ -65,6 +65,9 @@ from .permuted_fp4 import weight_dims
 ONE_TOKEN_BALANCED = True
 FUSED_ONE_TOKEN_BALANCED = True
 PUBLIC_BALANCED_CTAS_PER_SM = (2, 3)
+# W4A16 (bf16 activations, ``nvfp4_gemm`` only): the CTAs an SM it takes the balanced launch
+# at. None yet: ``tools/balanced_probe.py``'s "gemm16" points are unmeasured.
+PUBLIC_W4A16_BALANCED_CTAS_PER_SM: tuple[int, ...] = ()
 BALANCED_MAX_CTAS_PER_SM = 4
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
@@ -104,11 +107,16 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
                            row_groups: int = 1) -> tuple[int, int] | None:
     """The public ops' balanced launch (``one_token_balanced`` on ``device``'s SMs), or None:
     only where ``switch`` (``ONE_TOKEN_BALANCED`` / ``FUSED_ONE_TOKEN_BALANCED``) is on, at one
-    NVFP4 token on permuted words (the measured form), at ``PUBLIC_BALANCED_CTAS_PER_SM``."""
-    if not (switch and m == 1 and a_fp4 and permuted):
+    token on permuted words (the measured form): NVFP4 at ``PUBLIC_BALANCED_CTAS_PER_SM``, bf16
+    on the plain op's rows (one row group) at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``."""
+    if not (switch and m == 1 and permuted):
         return None
+    if a_fp4:
+        measured = PUBLIC_BALANCED_CTAS_PER_SM
+    else:
+        measured = PUBLIC_W4A16_BALANCED_CTAS_PER_SM if row_groups == 1 else ()
     launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
-    return launch if launch and launch[1] in PUBLIC_BALANCED_CTAS_PER_SM else None
+    return launch if launch and launch[1] in measured else None
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):

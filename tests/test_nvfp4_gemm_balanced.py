@@ -199,6 +199,21 @@ def test_public_ops_ask_the_rule_only_switched_on_at_one_fp4_token_on_permuted_w
         assert public(switch, m, 9216, 7168, a_fp4, permuted, cpu, 2) is None
 
 
+def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypatch):
+    """bf16 activations: the plain op's rows at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM`` (none
+    yet), never the fused op's."""
+    cpu = torch.device("cpu")
+    public = functools.partial(nvfp4_gemm_balanced.public_balanced_launch, True, 1,
+                               a_fp4=False, permuted=True, device=cpu)
+    assert nvfp4_gemm_balanced.PUBLIC_W4A16_BALANCED_CTAS_PER_SM == ()
+    assert public(rows=5120, k=17408) is None
+    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (2, 3))
+    assert public(rows=5120, k=17408) == one_token_balanced(5120, 17408, sm_count(0))
+    assert public(rows=9216, k=7168, row_groups=2) is None
+    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_BALANCED_CTAS_PER_SM", ())
+    assert public(rows=5120, k=17408) is not None  # its own tuple, not the NVFP4 one
+
+
 def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
     """On: both public ops, at two and three CTAs an SM (four lost at 9216x7168 on the H200,
     one at 4096x7168 on an H100)."""
@@ -216,27 +231,29 @@ def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
         assert public(rows=n, k=k) is None, n
 
 
-def _switched_on(monkeypatch, n, row_groups=1):
+def _switched_on(monkeypatch, n, row_groups=1, a_fp4=True):
     """The public ops' balanced launch on this device for N rows (K = 7168), both switches on
-    (skip where none)."""
+    and W4A16 at any CTAs an SM (skip where none)."""
     monkeypatch.setattr(nvfp4_gemm_balanced, "ONE_TOKEN_BALANCED", True)
     monkeypatch.setattr(nvfp4_gemm_balanced, "FUSED_ONE_TOKEN_BALANCED", True)
+    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (1, 2, 3, 4))
     launch = nvfp4_gemm_balanced.public_balanced_launch(
-        True, 1, n, 7168, True, True, torch.device("cuda"), row_groups)
+        True, 1, n, 7168, a_fp4, True, torch.device("cuda"), row_groups)
     if launch is None:
         pytest.skip(f"no balanced launch for N={n} on this device's SMs")
     return launch
 
 
 @pytest.mark.gpu
-def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch):
+@pytest.mark.parametrize("a_fp4", [True, False])
+def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch, a_fp4):
     n = 5120  # two CTAs an SM on 132 SMs
-    warps, per_sm = _switched_on(monkeypatch, n)
+    warps, per_sm = _switched_on(monkeypatch, n, a_fp4=a_fp4)
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, 7168, device="cuda",
                                                    dtype=torch.bfloat16), 500.0)
     words = prepare_nvfp4_weight(b)
-    a, a_sf = reference.nvfp4_quantize(torch.randn(1, 7168, device="cuda",
-                                                   dtype=torch.bfloat16), 100.0)
+    x = torch.randn(1, 7168, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if a_fp4 else (x, None)
     alpha = torch.full((1,), 0.7, device="cuda")
     got = nvfp4_gemm(a, a_sf, words, b_sf, alpha, out_dtype=torch.float32,
                      out=poisoned(1, n, dtype=torch.float32))
