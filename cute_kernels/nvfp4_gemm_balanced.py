@@ -66,8 +66,11 @@ ONE_TOKEN_BALANCED = True
 FUSED_ONE_TOKEN_BALANCED = True
 PUBLIC_BALANCED_CTAS_PER_SM = (2, 3)
 # W4A16 (bf16 activations, ``nvfp4_gemm`` only): the CTAs an SM it takes the balanced launch
-# at. None yet: ``tools/balanced_probe.py``'s "gemm16" points are unmeasured.
-PUBLIC_W4A16_BALANCED_CTAS_PER_SM: tuple[int, ...] = ()
+# at. H100 2026-12-05 (session 74 call 2, ``tools/balanced_probe.py`` "gemm16", graph us,
+# public -> balanced, two rounds alike): 5120x17408 (8, 2) 22.35 -> 20.01 ((4, 2) 23.76),
+# 7168x18432 (8, 3) 28.49 -> 27.95 ((4, 3) 29.89), 9216x7168 (4, 4) 14.85 -> 15.00, 4096x7168
+# (8, 1) 8.59 -> 8.52 (under 1%: not taken).
+PUBLIC_W4A16_BALANCED_CTAS_PER_SM: tuple[int, ...] = (2, 3)
 BALANCED_MAX_CTAS_PER_SM = 4
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the

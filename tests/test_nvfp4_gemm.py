@@ -607,7 +607,8 @@ def test_one_token_w4a16_switch_chain_in_a_graph(monkeypatch, n, k):
     """With ``ONE_TOKEN_W4A16`` (on), one-token W4A16 GEMMs chained through the public route
     ([N, K] then [K, N], each output the next one's input), replayed from a graph with no gaps
     between kernels: bit for bit the eager run (a launch that read its activations before the
-    PDL wait would not be), and the [N, K] GEMM against the fp64 reference."""
+    PDL wait would not be), and the [N, K] GEMM against the fp64 reference. (5120x17408's [N,
+    K] GEMM takes the balanced launch on 132 SMs, ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``.)"""
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
     assert NVFP4GemmSmallM.ONE_TOKEN_W4A16
     config = small_m_config(1, n, k, False, True)

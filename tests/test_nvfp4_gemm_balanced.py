@@ -200,16 +200,21 @@ def test_public_ops_ask_the_rule_only_switched_on_at_one_fp4_token_on_permuted_w
 
 
 def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypatch):
-    """bf16 activations: the plain op's rows at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM`` (none
-    yet), never the fused op's."""
+    """bf16 activations: the plain op's rows at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM`` (two and
+    three an SM, session 74 on an H100), never the fused op's."""
     cpu = torch.device("cpu")
     public = functools.partial(nvfp4_gemm_balanced.public_balanced_launch, True, 1,
                                a_fp4=False, permuted=True, device=cpu)
-    assert nvfp4_gemm_balanced.PUBLIC_W4A16_BALANCED_CTAS_PER_SM == ()
-    assert public(rows=5120, k=17408) is None
-    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (2, 3))
+    assert nvfp4_gemm_balanced.PUBLIC_W4A16_BALANCED_CTAS_PER_SM == (2, 3)
     assert public(rows=5120, k=17408) == one_token_balanced(5120, 17408, sm_count(0))
     assert public(rows=9216, k=7168, row_groups=2) is None
+    if sm_count(0) == H200:
+        assert public(rows=7168, k=18432) == (8, 3)
+        for n, k in ((9216, 7168), (4096, 7168)):  # 4 and 1 an SM
+            assert public(rows=n, k=k) is None, n
+    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", ())
+    assert public(rows=5120, k=17408) is None
+    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (2, 3))
     monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_BALANCED_CTAS_PER_SM", ())
     assert public(rows=5120, k=17408) is not None  # its own tuple, not the NVFP4 one
 
