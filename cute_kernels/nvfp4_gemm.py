@@ -87,7 +87,8 @@ SMALL_M_SHORT_K = 2048  # K up to which small weights keep the small-M kernel to
 
 # W4A16 (bf16 activations) takes the wgmma kernel from this many tokens with K > SMALL_M_SHORT_K,
 # from W4A16_WGMMA_MIN_M_BIG on weights over W4A16_BIG_WEIGHTS values (over W4A16_MID_WEIGHTS
-# with K > SMALL_M_SHORT_K), one more where the small kernel splits K there (``small_m_regime``)
+# with K > SMALL_M_SHORT_K), one more on packed bytes where the small kernel splits K there
+# (``small_m_regime``)
 W4A16_WGMMA_MIN_M = 9
 W4A16_WGMMA_MIN_M_BIG = 4
 W4A16_BIG_WEIGHTS = 32 * 2**20
@@ -124,8 +125,12 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     1-2 us faster on both sides): M = 8 36864x7168 61.9 / 52.3, 34816x5120 46.3 / 39.2, 7168x18432
     37.6 / 32.8, 9216x7168 27.9 / 21.7, 5120x17408 28.0 / 25.7; 9216x7168 M = 6 25.3 / 21.6;
     36864x7168 M = 5 54.5 / 52.2; M = 4 36864x7168 54.3 / 52.4, 34816x5120 40.4 / 39.2, 7168x18432
-    33.5 / 32.7, 9216x7168 22.6 / 21.5, but not 5120x17408, whose small kernel splits K in three
-    (24.5 / 25.7: it waits for 5 tokens). At 3 tokens the small kernel wins (36864x7168 51.2 /
+    33.5 / 32.7, 9216x7168 22.6 / 21.5, but not 5120x17408 on packed bytes, whose small kernel
+    splits K in three (24.5 / 25.7: it waits for 5 tokens). On permuted words 5120x17408 takes
+    it from 4 tokens too: the wgmma launch is the same 16-token tile at 4 and 8 tokens
+    (``plain_plan``), and the suites timed the small kernel at M = 4 slower than that tile at
+    M = 8 (H200 2026-12-05, session 73's staged probe, public us: M = 4 23.48 / M = 8 21.12;
+    H100 2026-12-05, session 74's suite: 27.09 / 25.30). At 3 tokens the small kernel wins (36864x7168 51.2 /
     52.3). Since ``reorder_k``'s copy spreads under the triggering wgmma launch, 4096x7168 (over 8
     Mi values, long K) takes it from 4 tokens too (H200 2026-12-01, session 38,
     ``tools/w4a16_spread_probe.py`` and ``tools/w4a16_config_probe.py``, small kernel (best of nine
@@ -153,7 +158,8 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     if not a_fp4:
         first = W4A16_WGMMA_MIN_M
         if n * k > W4A16_BIG_WEIGHTS or (n * k > W4A16_MID_WEIGHTS and k > SMALL_M_SHORT_K):
-            split = config_splits(small_m_config(W4A16_WGMMA_MIN_M_BIG, n, k, False)) > 1
+            split = not permuted and config_splits(
+                small_m_config(W4A16_WGMMA_MIN_M_BIG, n, k, False)) > 1
             first = W4A16_WGMMA_MIN_M_BIG + split
         if m > 16 or (m >= first and (k > SMALL_M_SHORT_K or short_k_wgmma)):
             return False

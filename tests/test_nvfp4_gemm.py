@@ -187,7 +187,8 @@ def test_long_k_weights_take_the_stream_k_wgmma_path_from_17_tokens():
 def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_with_long_k():
     """bf16 activations at 9..16 tokens: the wgmma kernel with K > 2048 on every weight, from
     4 tokens on weights over 32 Mi values or over 8 Mi with long K (4096x7168, session 38), 5
-    where the small kernel splits K (``tools/w4a16_regime_probe.py``,
+    on packed bytes where the small kernel splits K (session 74: not on permuted words;
+    ``tools/w4a16_regime_probe.py``,
     ``tools/w4a16_order_probe.py``, ``tools/w4a16_spread_probe.py``), past 16 tokens always;
     fp4 activations keep the small kernel there but on the weights of
     ``wgmma_from_9_tokens``."""
@@ -198,6 +199,7 @@ def test_w4a16_takes_the_wgmma_kernel_from_9_tokens_with_long_k():
         big = n * k > 8 * 2**20  # from 4 tokens, from 5 where the small kernel splits K
         assert small_m_regime(3, n, k, a_fp4=False)
         assert small_m_regime(4, n, k, a_fp4=False) == (not big or (n, k) == (5120, 17408))
+        assert small_m_regime(4, n, k, a_fp4=False, permuted=True) == (not big)
         assert small_m_regime(5, n, k, a_fp4=False) == small_m_regime(8, n, k, a_fp4=False) == (
             not big), (n, k)
         assert not small_m_regime(9, n, k, a_fp4=False)
