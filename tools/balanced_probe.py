@@ -11,7 +11,7 @@ op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
 "...u" the same without its launch bound (``LAUNCH_BOUND``). Graph us of back-to-back calls
-at M = 1 (permuted words, NVFP4 activations; kind "gemm16": bf16 ones, W4A16), interleaved,
+at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones), interleaved,
 two rounds; then each balanced
 form's bf16 output against the public one's (relative norm of the difference; both are one
 rounding of fp32 sums added in other orders, so ~1e-3, not 0), or for the fused op the share
@@ -48,6 +48,7 @@ POINTS = [
     ("gemm16", 7168, 18432, [(8, 3, True), (4, 3, True)]),
     ("gemm16", 9216, 7168, [(4, 4, True)]),
     ("gemm16", 4096, 7168, [(8, 1, True)]),
+    ("fused16", 9216, 7168, [(8, 2, True)]),  # the fused op's W4A16 (no public route yet)
 ]
 UNBOUND = {"LAUNCH_BOUND": False}
 unbound = {
@@ -58,7 +59,6 @@ unbound = {
                                "compile_fused_balanced_unbound")}
 bound = {"gemm": compile_nvfp4_gemm_one_token_balanced,
          "fused": compile_nvfp4_gemm_swiglu_quant_balanced}
-unbound["gemm16"], bound["gemm16"] = unbound["gemm"], bound["gemm"]
 
 
 def gemm_forms(n, k, forms, a, a_sf):
@@ -104,9 +104,9 @@ alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for kind, n, k, forms in select_shapes(POINTS):
     x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = (x, None) if kind == "gemm16" else reference.nvfp4_quantize(x, 100.0)
-    weights, calls, outs = (fused_forms if kind == "fused" else gemm_forms)(n, k, forms, a,
-                                                                          a_sf)
+    a, a_sf = (x, None) if kind.endswith("16") else reference.nvfp4_quantize(x, 100.0)
+    fused = kind.startswith("fused")
+    weights, calls, outs = (fused_forms if fused else gemm_forms)(n, k, forms, a, a_sf)
     label = f"{kind} {n}x{k} M=1"
-    time_forms_against_public(label, calls, weights, outs, kind == "fused")
+    time_forms_against_public(label, calls, weights, outs, fused)
     del weights, calls, outs
