@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Session 75's first call (~420 s; session 74's three calls all ran on an H100): the rules
-# session 74 took on H100 figures, rechecked on whatever card comes (the H200 is the
-# issues' card): tools/balanced_probe.py's W4A4 points (0, 1: the forms never timed on the
-# H200, 9216x7168 (8, 3) and 5120x17408 (12, 2); 2, 3: three and one CTAs an SM) and
-# its W4A16 points (5..8, and the fused op's 9); the -k w4a16 GPU tests of
-# test_nvfp4_gemm.py and the balanced tests beside the warm-ups; the nvfp4_gemm suite's 5120x17408 (W4A16 at M = 4 on the wgmma
-# kernel now, untimed there; M = 1 on the balanced launch) and 7168x18432 (M = 1 on (8, 3)),
-# the swiglu suite's 9216x7168; the targets report over this run.
+# Session 75's first call (~450 s; session 74's three calls all ran on an H100): the rules
+# session 74 took on H100 figures, rechecked on whatever card comes (the H200 is the issues'
+# card).
+# - tools/balanced_probe.py: W4A4 points 0 and 1 (forms never timed on the H200: 9216x7168
+#   (8, 3), 5120x17408 (12, 2)), 2 and 3 (three and one CTAs an SM), the W4A16 points 5..8
+#   and the fused op's W4A16 point 9.
+# - Beside the warm-ups: the -k w4a16 GPU tests of test_nvfp4_gemm.py and the balanced tests.
+# - The nvfp4_gemm suite's 5120x17408 (W4A16 at M = 4 on the wgmma kernel now, untimed there;
+#   M = 1 on the balanced launch) and 7168x18432 (M = 1 on (8, 3)); the swiglu suite's
+#   9216x7168; the targets report over this run.
 # The device copies at most 64 MiB: move notes/raw aside for the call (see the s69 notes).
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session75_first.sh
 source "$(dirname "$0")/../device_common.sh"
