@@ -130,16 +130,16 @@ def small_m_regime(m: int, n: int, k: int, a_fp4: bool = True, permuted: bool = 
     it from 4 tokens too: the wgmma launch is the same 16-token tile at 4 and 8 tokens
     (``plain_plan``), and the suites timed the small kernel at M = 4 slower than that tile at
     M = 8 (H200 2026-12-05, session 73's staged probe, public us: M = 4 23.48 / M = 8 21.12;
-    H100 2026-12-05, session 74's suite: 27.09 / 25.30). At 3 tokens the small kernel wins (36864x7168 51.2 /
-    52.3). Since ``reorder_k``'s copy spreads under the triggering wgmma launch, 4096x7168 (over 8
-    Mi values, long K) takes it from 4 tokens too (H200 2026-12-01, session 38,
-    ``tools/w4a16_spread_probe.py`` and ``tools/w4a16_config_probe.py``, small kernel (best of nine
-    configs) / wgmma us: packed M = 4 13.25 (10.53) / 9.95, M = 8 14.69 (12.04) / 10.01; permuted M
-    = 8 13.78 / 9.52); it had kept the small kernel (M = 8 14.3 / 16.3 before). 7168x2048 (short K)
-    keeps it, on two row tiles (``small_m_config``). Past 16 tokens W4A16 always takes the wgmma
-    kernel (the small-M extensions below were measured on W4A4): the nvfp4_gemm suite (H200
-    2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in the small kernel at 18.5 us, at M = 64
-    in the wgmma one at 13.9.
+    H100 2026-12-05, session 74's suite: 27.09 / 25.30). At 3 tokens the small kernel wins
+    (36864x7168 51.2 / 52.3). Since ``reorder_k``'s copy spreads under the triggering wgmma
+    launch, 4096x7168 (over 8 Mi values, long K) takes it from 4 tokens too (H200 2026-12-01,
+    session 38, ``tools/w4a16_spread_probe.py`` and ``tools/w4a16_config_probe.py``, small
+    kernel (best of nine configs) / wgmma us: packed M = 4 13.25 (10.53) / 9.95, M = 8 14.69
+    (12.04) / 10.01; permuted M = 8 13.78 / 9.52); it had kept the small kernel (M = 8 14.3 /
+    16.3 before). 7168x2048 (short K) keeps it, on two row tiles (``small_m_config``). Past 16
+    tokens W4A16 always takes the wgmma kernel (the small-M extensions below were measured on
+    W4A4): the nvfp4_gemm suite (H200 2026-11-30, session 16) had 7168x2048 W4A16 at M = 32 in
+    the small kernel at 18.5 us, at M = 64 in the wgmma one at 13.9.
 
     W4A4 at 9..16 tokens takes the wgmma kernel where its stream-K tiles give each SM enough
     (tile, k-tile) units (``wgmma_from_9_tokens``): 7168x18432, 36864x7168, 34816x5120 and
