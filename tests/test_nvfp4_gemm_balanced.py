@@ -37,13 +37,15 @@ def test_balanced_compiles_for_sm90a(n, k, a_dtype, warps, per_sm, permuted):
                         "torch.bfloat16", warps, per_sm, H200, permuted)
 
 
-@pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 4, 4), (5120, 17408, 8, 2),
-                                              (9216, 7168, 8, 3), (7168, 18432, 4, 3),
-                                              (5120, 17408, 12, 2), (7168, 18432, 8, 3)])
-def test_balanced_fits_its_ctas_per_sm(n, k, warps, per_sm):
+@pytest.mark.parametrize("n,k,warps,per_sm,a_dtype", [
+    (9216, 7168, 4, 4, "fp4"), (5120, 17408, 8, 2, "fp4"), (9216, 7168, 8, 3, "fp4"),
+    (7168, 18432, 4, 3, "fp4"), (5120, 17408, 12, 2, "fp4"), (7168, 18432, 8, 3, "fp4"),
+    # W4A16's public forms (``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``)
+    (5120, 17408, 8, 2, "torch.bfloat16"), (7168, 18432, 8, 3, "torch.bfloat16")])
+def test_balanced_fits_its_ctas_per_sm(n, k, warps, per_sm, a_dtype):
     """The whole grid is one wave only if ``per_sm`` CTAs of K warps + the fix-up warp fit an
     SM's registers (the launch bound's job)."""
-    regs = kernel_registers(compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, "fp4",
+    regs = kernel_registers(compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, a_dtype,
                                          "torch.bfloat16", warps, per_sm, H200, True))
     assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
 
