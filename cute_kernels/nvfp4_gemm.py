@@ -11,7 +11,8 @@ Regimes (chosen by ``small_m_regime``):
   also split K over grid z and reduce in the same launch (``nvfp4_gemm_small_m_split``, a
   config's optional fifth element; ``small_m_config`` takes it for long K with few rows).
   At one token the same kernel may run on a grid with the same work on every SM
-  (``nvfp4_gemm_balanced``, ``ONE_TOKEN_BALANCED``: where two CTAs an SM fit, as measured).
+  (``nvfp4_gemm_balanced``, ``ONE_TOKEN_BALANCED``: at the measured CTAs an SM,
+  ``public_balanced_launch``).
 * large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
   activations are dequantized to bf16 first (exact). Where whole output tiles would leave the

@@ -983,9 +983,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     fitted to M (144..240 tokens), whole, stream-K or the data-parallel + stream-K hybrid,
     where ``fitted_tiles.fused_fitted_route`` takes them. At one NVFP4 token on permuted
     words the small-M kernel may run on the balanced grid (``swiglu_quant_balanced``;
-    ``nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED``, two CTAs an SM). The unfused ``nvfp4_gemm`` +
-    ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds gate, up and h to bf16,
-    moving 3-8% of the block scales off the fp32 numerics. Crossover table:
+    ``nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED``, at ``PUBLIC_BALANCED_CTAS_PER_SM``). The
+    unfused ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds
+    gate, up and h to bf16, moving 3-8% of the block scales off the fp32 numerics. Crossover table:
     ``python -m cute_kernels.bench swiglu``.
     """
     if (torch.compiler.is_compiling() and out is None and out_sf is None

@@ -1,6 +1,6 @@
 """The balanced one-token launches (``cute_kernels.nvfp4_gemm_balanced``, and the fused op's,
-``swiglu_quant_balanced``; routed behind switches that are off) against the public M = 1
-routes, on issue 5's and issue 6's open one-token points.
+``swiglu_quant_balanced``; the public ops take them where ``public_balanced_launch`` gives one)
+against the public M = 1 routes, on issue 5's and issue 6's open one-token points.
 
 Why it may win: the public one-token wave puts 4 CTAs on some SMs and 5 on others at
 9216x7168 (576 CTAs); session 42's balance probe (8448 / 9216 / 10560 rows: 11.60 / 12.80 /
@@ -11,10 +11,10 @@ op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
 "...u" the same without its launch bound (``LAUNCH_BOUND``). Graph us of back-to-back calls
-at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones), interleaved,
-two rounds; then each balanced
-form's bf16 output against the public one's (relative norm of the difference; both are one
-rounding of fp32 sums added in other orders, so ~1e-3, not 0), or for the fused op the share
+at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones),
+interleaved, two rounds; then each balanced form's bf16 output against the public one's
+(relative norm of the difference; both are one rounding of fp32 sums added in other orders,
+so small, and 0 where the roundings agree), or for the fused op the share
 of output codes that differ from the public op's (rounding boundaries only). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -43,7 +43,7 @@ POINTS = [
     ("gemm", 7168, 18432, [(4, 3, True), (8, 2, True), (8, 3, True)]),  # paired (2, 1, 4, 1)
     ("gemm", 4096, 7168, [(8, 1, True), (4, 1, True)]),     # (1, 1, 8, 1): 256
     ("fused", 9216, 7168, [(8, 2, True), (8, 2, False)]),   # (1, 1, 8, 1, 1, 2): 288
-    # W4A16 (bf16 activations; the public ops take the balanced launch on NVFP4 ones only)
+    # W4A16 (bf16 activations; ``nvfp4_gemm`` takes (8, 2) and (8, 3) since session 74)
     ("gemm16", 5120, 17408, [(8, 2, True), (4, 2, True)]),
     ("gemm16", 7168, 18432, [(8, 3, True), (4, 3, True)]),
     ("gemm16", 9216, 7168, [(4, 4, True)]),
