@@ -190,11 +190,15 @@ def fp8_linear(x: torch.Tensor, w_fp8: torch.Tensor, input_scale: torch.Tensor,
                weight_scale: torch.Tensor, out_dtype: torch.dtype | None = None) -> torch.Tensor:
     """One-token FP8 linear with the activation's static quantization fused in (one launch):
     ``y = (W @ e4m3(x / input_scale)) * (input_scale * weight_scale)``, x bf16/fp16 [K] or
-    [1, K], W e4m3 [N, K], both scales fp32 device scalars (or floats). Output in x's dtype."""
+    [1, K], W e4m3 [N, K], both scales fp32 device scalars (or floats). Output in
+    ``out_dtype`` (bf16, fp16 or fp32; default x's dtype)."""
     if (torch.compiler.is_compiling() and isinstance(input_scale, torch.Tensor)
             and isinstance(weight_scale, torch.Tensor)):
         return torch.ops.cute_kernels.fp8_linear(x, w_fp8, input_scale, weight_scale, out_dtype)
     check_dtype("x", x, *_DTYPES)
+    if out_dtype is not None and out_dtype not in _FP8_OUT:
+        raise TypeError(f"out_dtype: expected None (x's dtype) or one of {_FP8_OUT}, "
+                        f"got {out_dtype}")
     n, k = _check_fp8_operands("x", x, w_fp8)
     s_in = as_scale_tensor("input_scale", input_scale, w_fp8.device)
     s_w = as_scale_tensor("weight_scale", weight_scale, w_fp8.device)

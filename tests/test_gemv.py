@@ -207,6 +207,8 @@ def test_fp8_linear_bad_input():
         fp8_linear(torch.zeros(512), w, 1.0, 1.0)
     with pytest.raises(ValueError, match="x"):
         fp8_linear(torch.zeros(256, dtype=torch.bfloat16), w, 1.0, 1.0)
+    with pytest.raises(TypeError, match="out_dtype"):
+        fp8_linear(torch.zeros(512, dtype=torch.bfloat16), w, 1.0, 1.0, torch.float8_e4m3fn)
     with pytest.raises(ValueError, match="CUDA"):
         fp8_linear(torch.zeros(512, dtype=torch.bfloat16), w, 1.0, 1.0)
 
