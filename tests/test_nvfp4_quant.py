@@ -4,13 +4,14 @@ exp-tolerant, for the fused SiLU) against the reference on a GPU."""
 import math
 from fractions import Fraction
 
+import cutlass
 import pytest
 import torch
 
 from cute_kernels import nvfp4_quant, reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
                                      F32_EXPONENT_MASK, ONE_SIXTH)
-from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, compile_nvfp4_quant,
+from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, NVFP4Quant, compile_nvfp4_quant,
                                       launch_config, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
@@ -62,6 +63,34 @@ def test_ring_variant_compiles_for_sm90a(silu, experts, vecs, ring):
     for k in (7168, 80):
         assert compile_only(compile_nvfp4_quant, k, BF16, silu, experts, vecs, 4, 8 * 132, False,
                             False, "cmp", 0, ring) is not None
+
+
+def _lean_config(silu: bool, experts: bool, rows: int) -> tuple:
+    """The public launch's arguments (``launch_config``) with ``lean`` on."""
+    return launch_config(5120, silu, torch.device("cpu"), rows, experts=experts) + (True,)
+
+
+@pytest.mark.parametrize("silu,experts,rows", [(False, False, 4096), (False, False, 16384),
+                                               (True, False, 4096), (True, False, 16384),
+                                               (True, True, 4096)])
+def test_lean_variant_compiles_and_keeps_the_grid(silu, experts, rows):
+    """``lean`` (buffers that swap roles instead of a copy, no zeroing of loads that are off,
+    flat addresses for plain whole rows) at the public launches: the same CTAs an SM fit
+    (the launch bound holds without spilling), and row tails (K = 80) compile too."""
+    config = _lean_config(silu, experts, rows)
+    compiled = compile_only(compile_nvfp4_quant, 5120, BF16, silu, experts, *config)
+    assert ctas_per_sm(max(kernel_registers(compiled)), config[1]) == config[2] // 132
+    assert compile_only(compile_nvfp4_quant, 80, BF16, silu, experts, *config) is not None
+
+
+def test_lean_linear_only_on_plain_whole_rows():
+    """The flat addressing needs every item inside one row of one dense input."""
+    def kernel(k, silu=False, experts=False, lean=True):
+        return NVFP4Quant(k, cutlass.BFloat16, silu, experts, 4, 4, 132, True, lean=lean)
+    assert kernel(5120).linear and kernel(1024).linear
+    assert not kernel(5120, lean=False).linear
+    assert not kernel(80).linear and not kernel(3072 + 16).linear
+    assert not kernel(5120, silu=True).linear and not kernel(5120, True, True).linear
 
 
 @pytest.mark.parametrize("silu,experts", [(False, False), (True, False), (True, True)])
@@ -390,6 +419,42 @@ def _assert_configs_agree(m: int, k: int, silu: bool, config: tuple, baseline: t
     _assert_quantized_equal(outs[0], outs[1])
     if not silu:
         _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("prefetch,per_sm", [(True, 6), (False, 9)])
+@pytest.mark.parametrize("ctas", [None, 5, 6])
+@pytest.mark.parametrize("silu", [False, True])
+@pytest.mark.parametrize("m,k", [(300, 3072), (129, 80), (7, 5120), (4096, 5120),
+                                 (1000, 7168)])
+def test_lean_variant_agrees(prefetch, per_sm, ctas, silu, m, k):
+    """``lean`` bit-exact with the default launch: whole rows (flat addresses when plain),
+    row tails (K = 80, zeroed loads kept), grids of 5 and 6 CTAs whose warps walk many items
+    through the swapping buffers (odd and even counts a warp: the second item of the last
+    iteration both present and absent), and the open M = 4096 point."""
+    vecs = 2 if silu else 4
+    config = (vecs, 4, ctas or per_sm * 132, prefetch, False, "cmp", 0 if ctas else per_sm, 0,
+              False, True, True)
+    _assert_configs_agree(m, k, silu, config, (4, 4, 8 * 132, False))
+
+
+@pytest.mark.gpu
+def test_lean_variant_experts_agree():
+    """``lean`` on masked experts (no zeroing of loads that are off): rows past masked_m
+    untouched, the rest as the default."""
+    e, m, i = 3, 70, 2048
+    x = _rows(e * m, 2 * i, torch.bfloat16).view(e, m, 2 * i)
+    g = torch.full((e,), 30.0, device="cuda")
+    mask = torch.tensor([0, 70, 33], dtype=torch.int32, device="cuda")
+    outs = []
+    for cfg in ((2, 4, 12 * 132, False, False, "cmp", 12, 0, False, True, True),
+                (4, 4, 8 * 132, False)):
+        q = poisoned(e, m, i // 2, dtype=torch.uint8)
+        sf = poisoned(e * 128 * (i // 16), dtype=torch.uint8)
+        compile_nvfp4_quant(i, str(torch.bfloat16), True, True, *cfg)(x, g, mask, q, sf)
+        outs.append((q, sf))
+    torch.testing.assert_close(outs[0][0], outs[1][0], rtol=0, atol=0)
+    torch.testing.assert_close(outs[0][1], outs[1][1], rtol=0, atol=0)
 
 
 @pytest.mark.gpu

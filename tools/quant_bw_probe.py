@@ -10,12 +10,19 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 the default up to PREFETCH_ELEMENTS
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
+         cmp6tpl   cmp 4 4  6  6 prefetch lean  cmp6tp with ``lean``: the buffers swap roles
+                                                (no copy), no zeroing of loads that are off,
+                                                flat addresses (SASS, K = 5120: 376 -> 325
+                                                instructions an item)
+         cmp9tl    cmp 4 4  9  9 lean           cmp9t with ``lean`` (353 -> 325)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
                                                 PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
                                                 the default up to PREFETCH_ELEMENTS
+         cmp8v2tpl cmp 2 4  8  8 prefetch lean  cmp8v2tp with ``lean`` (swap, no zeroing:
+                                                I = 5120 383 -> 347)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
@@ -37,9 +44,12 @@ default cmp6tp (fused cmp8v2tp) at every shape, the best bulk2x8 (plain M = 4096
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
 the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
 both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
-picks shape indices (the device script warms them in parallel)."""
+picks shape indices (the device script warms them in parallel); ``QUANT_PROBE_VARIANTS``
+(comma-separated names) keeps only those variants at M >= 4096, beside "old"."""
 
 from __future__ import annotations
+
+import os
 
 import torch
 
@@ -56,11 +66,14 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
+         "cmp6tpl": (("cmp", 4, 4, 6, 6), {"prefetch": True, "lean": True}),
+         "cmp9tl": (("cmp", 4, 4, 9, 9), {"lean": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
-         "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True})}
+         "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True}),
+         "cmp8v2tpl": (("cmp", 2, 4, 8, 8), {"prefetch": True, "lean": True})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -76,7 +89,7 @@ def _fn(k, fused, variant):
     return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
                                per_sm * sm_count(), options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
-                               options.get("trigger", True))
+                               options.get("trigger", True), options.get("lean", False))
 
 
 def main():
@@ -91,6 +104,9 @@ def main():
         if m < 4096:
             variants = {n: variants[n] for n in ("old", "cmp12v2" if fused else "cmp8",
                                                  DEFAULT[fused])}
+        elif os.environ.get("QUANT_PROBE_VARIANTS"):
+            keep = {"old", *os.environ["QUANT_PROBE_VARIANTS"].split(",")}
+            variants = {n: v for n, v in variants.items() if n in keep}
         nbytes = m * width * 2 + m * k // 2 + _sf_bytes(m, k)
         n_in = 2 if m >= 4096 else 8
         xs = [(torch.randn(m, width, device="cuda") * torch.rand(m, 1, device="cuda") * 4
