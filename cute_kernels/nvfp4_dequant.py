@@ -271,7 +271,11 @@ def compile_nvfp4_dequant(k: int, out_dtype: str):
 
 def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
                      out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
-    """Dequantize NVFP4 on the GPU. See the module docstring for the exact arithmetic."""
+    """Dequantize NVFP4 on the GPU. See the module docstring for the exact arithmetic. Under
+    ``torch.compile`` (``global_scale`` a tensor) the call is the custom op
+    ``torch.ops.cute_kernels.nvfp4_dequantize``."""
+    if torch.compiler.is_compiling() and isinstance(global_scale, torch.Tensor):
+        return torch.ops.cute_kernels.nvfp4_dequantize(packed, sf, global_scale, out_dtype)
     from .validate import check_cuda, check_dtype, check_contiguous, as_scale_tensor
     from layouts import sf_padded_shape
 
@@ -346,3 +350,15 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
         compile_group(k, *launch)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
                                   out.view(torch.int32).view(-1, 32))
     return out
+
+
+# ---- torch.compile: a custom op (a fresh output, the scale a tensor) ----------------------------
+@torch.library.custom_op("cute_kernels::nvfp4_dequantize", mutates_args=())
+def _nvfp4_dequantize_op(packed: torch.Tensor, sf: torch.Tensor, global_scale: torch.Tensor,
+                         out_dtype: torch.dtype) -> torch.Tensor:
+    return nvfp4_dequantize(packed, sf, global_scale, out_dtype)
+
+
+@_nvfp4_dequantize_op.register_fake
+def _(packed, sf, global_scale, out_dtype):
+    return packed.new_empty((packed.shape[0], 2 * packed.shape[1]), dtype=out_dtype)

@@ -485,7 +485,12 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
     alpha = input_scale * weight_scale_2 (float or one-element fp32 tensor). See the module
     docstring for the limits. ``b`` and ``b_sf`` must not be written by the launch just before
     this call: where the small-M kernel launches with PDL (``NVFP4GemmSmallM.PDL_SHORT_K_STEPS``)
-    it reads them while that launch may still run (README "Launches")."""
+    it reads them while that launch may still run (README "Launches").
+
+    Under ``torch.compile`` (no ``out``, ``alpha`` a tensor) the call is the custom op
+    ``torch.ops.cute_kernels.nvfp4_gemm``."""
+    if torch.compiler.is_compiling() and out is None and isinstance(alpha, torch.Tensor):
+        return torch.ops.cute_kernels.nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype)
     m, n, k = _validate(a, a_sf, b, b_sf, out_dtype, out)
     alpha_t = as_scale_tensor("alpha", alpha, b.device)
     if out is None:
@@ -504,3 +509,16 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         plan = plain_plan(m, n, k) if b.dtype == torch.int32 else packed_plan(m, n, k)
         launch_planned(a, a_sf, b, b_sf, alpha_t, out, plan, wg_k_split=True)
     return out
+
+
+# ---- torch.compile: a custom op (a fresh output, alpha a tensor) --------------------------------
+@torch.library.custom_op("cute_kernels::nvfp4_gemm", mutates_args=())
+def _nvfp4_gemm_op(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor,
+                   b_sf: torch.Tensor, alpha: torch.Tensor, out_dtype: torch.dtype
+                   ) -> torch.Tensor:
+    return nvfp4_gemm(a, a_sf, b, b_sf, alpha, out_dtype)
+
+
+@_nvfp4_gemm_op.register_fake
+def _(a, a_sf, b, b_sf, alpha, out_dtype):
+    return a.new_empty((a.shape[0], b.shape[0]), dtype=out_dtype)

@@ -807,7 +807,12 @@ def silu_mul_nvfp4_quant(gate_up: torch.Tensor, global_scale, out=None
 
 
 def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
-    """The 2-D entry points: validate, allocate, one launch (none for zero rows)."""
+    """The 2-D entry points: validate, allocate, one launch (none for zero rows). Under
+    ``torch.compile`` (no ``out``, the scale a tensor): the custom ops below."""
+    if torch.compiler.is_compiling() and out is None and isinstance(global_scale, torch.Tensor):
+        op = (torch.ops.cute_kernels.silu_mul_nvfp4_quant if silu
+              else torch.ops.cute_kernels.nvfp4_quantize)
+        return op(x, global_scale)
     m, k = _check_input(name, x, dims=2, halves=silu)
     check_cuda(name, x)
     g = as_scale_tensor("global_scale", global_scale, x.device)
@@ -839,6 +844,19 @@ def silu_mul_nvfp4_quant_experts(gate_up: torch.Tensor, masked_m: torch.Tensor,
     grouped GEMM never reads them. Counts are not range-checked (that would need a host sync):
     a count above M acts as M, a negative one as 0.
     """
+    if torch.compiler.is_compiling() and out is None:
+        # (the op returns the buffers in memory order; the views are traced here)
+        packed, sf = torch.ops.cute_kernels.silu_mul_nvfp4_quant_experts(gate_up, masked_m,
+                                                                         global_scale)
+    else:
+        packed, sf = _experts_buffers(gate_up, masked_m, global_scale, out)
+    return packed.permute(1, 2, 0), _experts_scales_view(sf, *sf.shape)
+
+
+def _experts_buffers(gate_up: torch.Tensor, masked_m: torch.Tensor, global_scale: torch.Tensor,
+                     out) -> tuple[torch.Tensor, torch.Tensor]:
+    """``silu_mul_nvfp4_quant_experts``'s checks and launch: (packed [E, M, I/2], scale bytes
+    uint8 [E, pad128(M), pad4(I/16)]) in memory order."""
     e, m, i = _check_input("gate_up", gate_up, dims=3, halves=True)
     check_dtype("masked_m", masked_m, torch.int32)
     if tuple(masked_m.shape) != (e,):
@@ -857,13 +875,60 @@ def silu_mul_nvfp4_quant_experts(gate_up: torch.Tensor, masked_m: torch.Tensor,
         config = launch_config(i, True, gate_up.device, m, experts=True)
         compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config)(
             gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
-    return packed.permute(1, 2, 0), _experts_scales_view(sf, e, sf.shape[1], sf.shape[2])
+    return packed, sf
+
+
+# ---- torch.compile: custom ops (fresh outputs, tensor scales) -----------------------------------
+def _fake_rows(x: torch.Tensor, k: int, lead: tuple[int, ...] = (),
+               sf_dtype: torch.dtype = torch.float8_e4m3fn):
+    """(packed, scales) of ``_outputs`` for the fake implementations."""
+    m = x.shape[-2]
+    mp, kbp = sf_padded_shape(m, k // BLOCK)
+    return (x.new_empty((*lead, m, k // 2), dtype=torch.uint8),
+            x.new_empty((*lead, mp, kbp), dtype=sf_dtype))
+
+
+@torch.library.custom_op("cute_kernels::nvfp4_quantize", mutates_args=())
+def _nvfp4_quantize_op(x: torch.Tensor, global_scale: torch.Tensor
+                       ) -> tuple[torch.Tensor, torch.Tensor]:
+    return nvfp4_quantize(x, global_scale)
+
+
+@_nvfp4_quantize_op.register_fake
+def _(x, global_scale):
+    return _fake_rows(x, x.shape[-1])
+
+
+@torch.library.custom_op("cute_kernels::silu_mul_nvfp4_quant", mutates_args=())
+def _silu_mul_nvfp4_quant_op(gate_up: torch.Tensor, global_scale: torch.Tensor
+                             ) -> tuple[torch.Tensor, torch.Tensor]:
+    return silu_mul_nvfp4_quant(gate_up, global_scale)
+
+
+@_silu_mul_nvfp4_quant_op.register_fake
+def _(gate_up, global_scale):
+    return _fake_rows(gate_up, gate_up.shape[-1] // 2)
+
+
+@torch.library.custom_op("cute_kernels::silu_mul_nvfp4_quant_experts", mutates_args=())
+def _silu_mul_nvfp4_quant_experts_op(gate_up: torch.Tensor, masked_m: torch.Tensor,
+                                     global_scale: torch.Tensor
+                                     ) -> tuple[torch.Tensor, torch.Tensor]:
+    """(packed [E, M, I/2], scale bytes [E, pad128(M), pad4(I/16)]) in memory order."""
+    return _experts_buffers(gate_up, masked_m, global_scale, None)
+
+
+@_silu_mul_nvfp4_quant_experts_op.register_fake
+def _(gate_up, masked_m, global_scale):
+    return _fake_rows(gate_up, gate_up.shape[-1] // 2, (gate_up.shape[0],), torch.uint8)
 
 
 def _experts_scales_view(sf: torch.Tensor, e: int, mp: int, kbp: int) -> torch.Tensor:
-    """E stacked swizzled buffers [E, Mp, KBp] -> the 6-D (32, 4, Mt, 4, KBt, E) e4m3 view."""
+    """E stacked swizzled buffers [E, Mp, KBp] (contiguous) -> the 6-D (32, 4, Mt, 4, KBt, E)
+    e4m3 view of ``layouts.experts_sf_view``. Under ``torch.compile`` (and for empty views,
+    which layouts refuses) the same view from torch ops, which trace with a dynamic M (the
+    layout is traced by the CuTe DSL, which dynamo does not follow); tests pin the two."""
     sf8 = sf.view(torch.float8_e4m3fn)
-    if e and mp:
+    if e and mp and not torch.compiler.is_compiling():
         return experts_sf_view(sf8, mp, kbp, e)
-    # layouts refuses empty views; the same permutation of an empty tensor
     return sf8.reshape(e, mp // 128, kbp // 4, 32, 4, 4).permute(3, 4, 1, 5, 2, 0)

@@ -76,7 +76,10 @@ def compile_silu_mul(i: int, dtype: str):
 def silu_mul(gate_up: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
     """``h = silu(gate) * up``: gate_up [M, 2I] bf16/fp16 (gate = first half, up = second half,
     I a multiple of 8), contiguous, on a GPU -> h [M, I] in the same dtype (or into ``out``).
-    Bit-exact with ``reference.silu_mul``."""
+    Bit-exact with ``reference.silu_mul``. Under ``torch.compile`` (no ``out``) the call is
+    the custom op ``torch.ops.cute_kernels.silu_mul``."""
+    if torch.compiler.is_compiling() and out is None:
+        return torch.ops.cute_kernels.silu_mul(gate_up)
     check_dtype("gate_up", gate_up, *_DTYPES)
     if gate_up.dim() != 2:
         raise ValueError(f"gate_up: expected a 2-D [M, 2I] tensor, got shape {tuple(gate_up.shape)}")
@@ -100,3 +103,14 @@ def silu_mul(gate_up: torch.Tensor, out: torch.Tensor | None = None) -> torch.Te
     if m:
         compile_silu_mul(i, str(gate_up.dtype))(gate_up, out)
     return out
+
+
+# ---- torch.compile: a custom op (a fresh output) -----------------------------------------------
+@torch.library.custom_op("cute_kernels::silu_mul", mutates_args=())
+def _silu_mul_op(gate_up: torch.Tensor) -> torch.Tensor:
+    return silu_mul(gate_up)
+
+
+@_silu_mul_op.register_fake
+def _(gate_up):
+    return gate_up.new_empty((gate_up.shape[0], gate_up.shape[1] // 2))
