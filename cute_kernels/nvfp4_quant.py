@@ -888,26 +888,21 @@ def _fake_rows(x: torch.Tensor, k: int, lead: tuple[int, ...] = (),
             x.new_empty((*lead, mp, kbp), dtype=sf_dtype))
 
 
-@torch.library.custom_op("cute_kernels::nvfp4_quantize", mutates_args=())
-def _nvfp4_quantize_op(x: torch.Tensor, global_scale: torch.Tensor
-                       ) -> tuple[torch.Tensor, torch.Tensor]:
-    return nvfp4_quantize(x, global_scale)
+def _rows_op(name: str, fn, k_of):
+    """The custom op ``cute_kernels::<name>`` of a 2-D quantizer ``fn(x, global_scale)``, whose
+    outputs have ``k_of(x)`` columns."""
+    @torch.library.custom_op(f"cute_kernels::{name}", mutates_args=())
+    def op(x: torch.Tensor, global_scale: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return fn(x, global_scale)
+
+    @op.register_fake
+    def _(x, global_scale):
+        return _fake_rows(x, k_of(x))
+    return op
 
 
-@_nvfp4_quantize_op.register_fake
-def _(x, global_scale):
-    return _fake_rows(x, x.shape[-1])
-
-
-@torch.library.custom_op("cute_kernels::silu_mul_nvfp4_quant", mutates_args=())
-def _silu_mul_nvfp4_quant_op(gate_up: torch.Tensor, global_scale: torch.Tensor
-                             ) -> tuple[torch.Tensor, torch.Tensor]:
-    return silu_mul_nvfp4_quant(gate_up, global_scale)
-
-
-@_silu_mul_nvfp4_quant_op.register_fake
-def _(gate_up, global_scale):
-    return _fake_rows(gate_up, gate_up.shape[-1] // 2)
+_rows_op("nvfp4_quantize", nvfp4_quantize, lambda x: x.shape[-1])
+_rows_op("silu_mul_nvfp4_quant", silu_mul_nvfp4_quant, lambda x: x.shape[-1] // 2)
 
 
 @torch.library.custom_op("cute_kernels::silu_mul_nvfp4_quant_experts", mutates_args=())
