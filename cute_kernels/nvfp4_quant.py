@@ -91,13 +91,18 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 # Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
 # flight (``launch_config``)
 PREFETCH_ELEMENTS = 100_000_000
+# The 16-bit public launches with ``lean`` (``NVFP4Quant``; built in session 75 on the CPU,
+# 376 -> 323.5 SASS instructions an item at plain M = 4096 K = 5120). A switch until the H200
+# measures it (``tools/sessions/session75_quant.sh``), which sets it for the quant suite.
+LEAN_LAUNCH = False
 
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
                   fp32_input: bool = False) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
     max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
-    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``).
+    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``). The public
+    functions add ``lean`` = ``LEAN_LAUNCH``.
 
     The persistent grid hands each CTA a fixed share of the work items, so it holds exactly
     as many CTAs an SM as fit (the launch bounds pin the registers): with the early PDL
@@ -818,7 +823,8 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     g = as_scale_tensor("global_scale", global_scale, x.device)
     packed, sf = _outputs(out, (), m, k, x)
     if m:
-        compile_nvfp4_quant(k, str(x.dtype), silu, False, *launch_config(k, silu, x.device, m))(
+        config = launch_config(k, silu, x.device, m) + (LEAN_LAUNCH,)
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
             x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
 
@@ -872,7 +878,7 @@ def _experts_buffers(gate_up: torch.Tensor, masked_m: torch.Tensor, global_scale
     check_cuda("global_scale", global_scale, like=gate_up)
     packed, sf = _outputs(out, (e,), m, i, gate_up)
     if e and m:
-        config = launch_config(i, True, gate_up.device, m, experts=True)
+        config = launch_config(i, True, gate_up.device, m, experts=True) + (LEAN_LAUNCH,)
         compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config)(
             gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
     return packed, sf
