@@ -81,6 +81,7 @@ def test_lean_variant_compiles_and_keeps_the_grid(silu, experts, rows):
     compiled = compile_only(compile_nvfp4_quant, 5120, BF16, silu, experts, *config)
     assert ctas_per_sm(max(kernel_registers(compiled)), config[1]) == config[2] // 132
     assert compile_only(compile_nvfp4_quant, 80, BF16, silu, experts, *config) is not None
+    assert compile_only(compile_nvfp4_quant, 5120, FP16, silu, experts, *config) is not None
 
 
 def test_lean_linear_only_on_plain_whole_rows():
@@ -436,6 +437,32 @@ def test_lean_variant_agrees(prefetch, per_sm, ctas, silu, m, k):
     config = (vecs, 4, ctas or per_sm * 132, prefetch, False, "cmp", 0 if ctas else per_sm, 0,
               False, True, True)
     _assert_configs_agree(m, k, silu, config, (4, 4, 8 * 132, False))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,k", [(7, 80), (129, 5120), (4096, 7168)])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_lean_public_launch_bit_exact(monkeypatch, m, k, dtype):
+    """``LEAN_LAUNCH`` on: the public quantizers, fp16 included, as the reference (plain) and
+    as the default launch (fused, experts)."""
+    x = _rows(m, k, dtype)
+    g = reference.nvfp4_global_scale(x).reshape(1)
+    gu = _rows(m, 2 * k, dtype)
+    e3 = _rows(3 * m, 2 * k, dtype).view(3, m, 2 * k)
+    mask = torch.tensor([0, m, m // 2], dtype=torch.int32, device="cuda")
+    gs = torch.full((3,), 20.0, device="cuda")
+    want_fused = silu_mul_nvfp4_quant(gu, g)
+    want_experts = silu_mul_nvfp4_quant_experts(e3, mask, gs)
+    monkeypatch.setattr(nvfp4_quant, "LEAN_LAUNCH", True)
+    _assert_quantized_equal(nvfp4_quantize(x, g), reference.nvfp4_quantize(x, g))
+    _assert_quantized_equal(silu_mul_nvfp4_quant(gu, g), want_fused)
+    got = silu_mul_nvfp4_quant_experts(e3, mask, gs)
+    for ex in range(3):  # rows past masked_m are not written
+        rows = int(mask[ex])
+        assert torch.equal(got[0][:rows, :, ex], want_experts[0][:rows, :, ex])
+        want_sf, got_sf = (unswizzle_sf(experts_sf_to_dense(t[1])[ex].view(torch.uint8), m,
+                                        k // 16) for t in (want_experts, got))
+        assert torch.equal(got_sf[:rows], want_sf[:rows])
 
 
 @pytest.mark.gpu
