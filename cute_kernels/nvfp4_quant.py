@@ -168,8 +168,11 @@ class NVFP4Quant:
         # registers into the current one's; on whole rows, loads that are off are not zeroed
         # first (their registers are never read: see ``_load``); the codes' masks merge in
         # chains (``encode8(chains=True)``: 17 instructions for 8 codes against 19).
+        # At the tightest launch bound (12 CTAs of 4 warps an SM: 40 registers, the fused and
+        # experts launches past the prefetch) its longer live ranges spill (SASS: 19 local
+        # accesses in the loop with the merge chains, 6 without), so it stays off there.
         assert not lean or not (ring or early_loads)
-        self.lean = lean
+        self.lean = lean and (not min_ctas or 65536 // (min_ctas * warps * 32) >= 48)
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()

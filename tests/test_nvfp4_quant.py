@@ -94,6 +94,14 @@ def test_lean_linear_only_on_plain_whole_rows():
     assert not kernel(5120, silu=True).linear and not kernel(5120, True, True).linear
 
 
+def test_lean_stays_off_where_it_would_spill():
+    """At 12 CTAs an SM (40 registers) ``lean`` spilled; it applies from 48 registers."""
+    def lean(min_ctas, warps=4):
+        return NVFP4Quant(5120, cutlass.BFloat16, True, False, 2, warps, 132, False,
+                          min_ctas=min_ctas, lean=True).lean
+    assert lean(0) and lean(8) and lean(9) and not lean(12) and not lean(6, warps=8)
+
+
 @pytest.mark.parametrize("silu,experts", [(False, False), (True, False), (True, True)])
 def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
     """The first item's loads before the table fill, and the late PDL trigger (row tails
@@ -467,9 +475,9 @@ def test_lean_public_launch_bit_exact(monkeypatch, m, k, dtype):
 
 @pytest.mark.gpu
 def test_lean_variant_experts_agree():
-    """``lean`` on masked experts (no zeroing of loads that are off): rows past masked_m
-    untouched, the rest as the default."""
-    _assert_experts_configs_agree((2, 4, 12 * 132, False, False, "cmp", 12, 0, False, True,
+    """``lean`` on masked experts (no zeroing of loads that are off; at 8 CTAs an SM, where it
+    applies): rows past masked_m untouched, the rest as the default."""
+    _assert_experts_configs_agree((2, 4, 8 * 132, False, False, "cmp", 8, 0, False, True,
                                    True))
 
 
