@@ -318,6 +318,8 @@ class NVFP4Quant:
         nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
+        if cutlass.const_expr(self.prefetch and self.lean):  # the second item's too
+            self._load_item(mX, ex, first + stride, first + stride < loaded, lane, nxt)
         ring_state = None
         if cutlass.const_expr(self.ring):  # the first `ring` items in flight during the fill
             ring_state = self._ring_start(mX, ex, first, stride, loaded, lane, tidx >> 5)
@@ -351,17 +353,16 @@ class NVFP4Quant:
     def _swap_loop(self, mQ, mX, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                    loaded, lane, half, bufs):
         """The ``prefetch`` loop of ``lean``: two items an iteration, the two register buffers
-        swapping roles (``bufs[0]`` holds the first item's inputs), so the item in flight is
-        never copied (16 moves an item at vecs 4, 4% of the loop). A warp barrier after each
-        item's loads keeps them at its top: ptxas moves no memory operation across one (in
-        the small-M GEMM's paired-step loop, without it, the loads sank into the
-        arithmetic)."""
+        swapping roles, so the item in flight is never copied (16 moves an item at vecs 4, 4%
+        of the loop). ``bufs`` hold the first two items' inputs, both issued before the table
+        fill (whose global scale load and arithmetic then overlap both items' loads); each
+        buffer is refilled with the item two strides on as soon as its item is computed, so
+        a load is in flight for two items' arithmetic. A warp barrier after each item's
+        loads keeps them where they are: ptxas moves no memory operation across one (in the
+        small-M GEMM's paired-step loop, without it, the loads sank into the arithmetic)."""
         for w0 in cutlass.range(first, end, 2 * stride, unroll=1):
             for h in cutlass.range_constexpr(2):
                 w = w0 + h * stride
-                ahead = w + stride
-                self._load_item(mX, ex, ahead, ahead < loaded, lane, bufs[1 - h])
-                cute.arch.sync_warp()
                 if cutlass.const_expr(h == 0):
                     self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane,
                                        half, bufs[h])
@@ -369,6 +370,9 @@ class NVFP4Quant:
                     if w < end:
                         self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w,
                                            lane, half, bufs[h])
+                ahead = w + 2 * stride
+                self._load_item(mX, ex, ahead, ahead < loaded, lane, bufs[h])
+                cute.arch.sync_warp()
 
     def _item_start(self, w, lane):
         """(row, this lane pair's first scale block) of work item ``w``."""

@@ -11,10 +11,11 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
          cmp6tpl   cmp 4 4  6  6 prefetch lean  cmp6tp with ``lean``: the buffers swap roles
-                                                (no copy), no zeroing of loads that are off,
-                                                flat addresses, merge chains in the encode
-                                                (SASS, K = 5120: 376 -> 323.5 instructions
-                                                an item)
+                                                (no copy), both first items' loads before
+                                                the table fill, no zeroing of loads that are
+                                                off, flat addresses, merge chains in the
+                                                encode (SASS, K = 5120: 376 -> 322.5
+                                                instructions an item)
          cmp9tl    cmp 4 4  9  9 lean           cmp9t with ``lean`` (353 -> 317)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
@@ -22,8 +23,9 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
                                                 the default up to PREFETCH_ELEMENTS
-         cmp8v2tpl cmp 2 4  8  8 prefetch lean  cmp8v2tp with ``lean`` (swap, no zeroing,
-                                                merge chains: I = 5120 383 -> 344.5)
+         cmp8v2tpl cmp 2 4  8  8 prefetch lean  cmp8v2tp with ``lean`` (swap, two items
+                                                before the fill, no zeroing, merge chains:
+                                                I = 5120 383 -> 350)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
