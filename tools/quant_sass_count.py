@@ -5,7 +5,8 @@ object, disassembles it with nvdisasm and walks the main work-item loop (the bac
 around the 128-bit loads) along its hot path: conditional branches fall through (the padding
 and tail paths), an unconditional forward branch is followed (it jumps over the padding path).
 Prints the loop's instruction count per opcode, per lane-element (one lane handles
-``vecs * 8`` elements per item) and the kernel's register count.
+``vecs * 8`` elements per item), the kernel's register count and its local-memory accesses
+(spills: none expected).
 
     PYTHONPATH=. python tools/quant_sass_count.py --k 7168 [--silu] [--dtype torch.float16]
         [--vecs 4 --warps 4 --ctas 2112 --encode cmp|fma] [--prefetch] [--lean] [--sass out.sass]
@@ -128,6 +129,7 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
     if sass_out:
         open(sass_out, "w").write(sass)
     insns, labels = parse(sass)
+    local = sum(op.startswith(("LDL", "STL")) for _, _, op, _ in insns)
     path = main_loop_path(insns, labels)
     # (``lean`` with the prefetch: two items an iteration, the buffers swapping roles)
     items = 2 if lean and prefetch else 1
@@ -138,7 +140,8 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
         print(f"K={k} {dtype} silu={silu} vecs={vecs} warps={warps} encode={encode} "
               f"min_ctas={min_ctas} lean={lean}: "
               f"{len(path) / items:g} instructions per item ({elems} elements per lane), "
-              f"{len(path) / items / elems:.2f} per element, {regs} registers")
+              f"{len(path) / items / elems:.2f} per element, {regs} registers, "
+              f"{local} local-memory accesses (spills)")
         for op, n in per.most_common():
             print(f"  {op:<10} {n:7g}  {n / elems:6.2f}")
     return len(path) / items / elems, per, regs
