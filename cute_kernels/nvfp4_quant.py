@@ -141,6 +141,9 @@ class NVFP4Quant:
     rounded before quantization: the fused op's numerics) and, with ``interleaved``, the
     columns of the prepared gate_up weight's GEMM (groups of 64: up, then gate)."""
 
+    # ``lean`` applies where the launch bound leaves at least this many registers a thread
+    LEAN_MIN_REGISTERS = 48
+
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
@@ -172,7 +175,8 @@ class NVFP4Quant:
         # experts launches past the prefetch) its longer live ranges spill (SASS: 19 local
         # accesses in the loop with the merge chains, 6 without), so it stays off there.
         assert not lean or not (ring or early_loads)
-        self.lean = lean and (not min_ctas or 65536 // (min_ctas * warps * 32) >= 48)
+        self.lean = lean and (not min_ctas or 65536 // (min_ctas * warps * 32)
+                              >= self.LEAN_MIN_REGISTERS)
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()

@@ -52,6 +52,7 @@ def ctas_per_sm(regs: int, warps: int) -> int:
 _EIFMT_HVAL = 0x03
 _EIFMT_SVAL = 0x04
 _EIATTR_REGCOUNT = 0x2F
+_EIATTR_FRAME_SIZE = 0x11  # (function, bytes of local memory a thread): spills and local arrays
 
 
 def kernel_registers(compiled) -> list[int]:
@@ -63,15 +64,26 @@ def kernel_registers(compiled) -> list[int]:
 
 def object_registers(blob: bytes) -> list[int]:
     """Registers per thread of each kernel in the cubins an exported object file embeds."""
+    return _object_attribute(blob, _EIATTR_REGCOUNT)
+
+
+def kernel_frame_bytes(compiled) -> int:
+    """The largest local-memory frame a thread of a ``compile_only`` result's functions has
+    (0: no spills, no local arrays), read from its cubins like ``kernel_registers``."""
+    return max(_object_attribute(_exported_object(compiled), _EIATTR_FRAME_SIZE), default=0)
+
+
+def _object_attribute(blob: bytes, attribute: int) -> list[int]:
     found = []
     start = blob.find(b"\x7fELF", 1)  # offset 0 is the host object itself
     while start != -1:
-        found += _cubin_register_counts(blob, start)
+        found += _cubin_attribute(blob, start, attribute)
         start = blob.find(b"\x7fELF", start + 1)
     return found
 
 
-def _cubin_register_counts(blob: bytes, base: int) -> list[int]:
+def _cubin_attribute(blob: bytes, base: int, attribute: int) -> list[int]:
+    """The values of a per-function ``.nv.info`` attribute ((function, value) pairs)."""
     if blob[base + 4] != 2:  # 64-bit ELF only (cubins are)
         return []
     shoff, = struct.unpack_from("<Q", blob, base + 0x28)
@@ -91,7 +103,7 @@ def _cubin_register_counts(blob: bytes, base: int) -> list[int]:
                 i += 4 if fmt == _EIFMT_HVAL else 2
                 continue
             length, = struct.unpack_from("<H", blob, i + 2)
-            if attr == _EIATTR_REGCOUNT:
+            if attr == attribute:
                 counts.append(struct.unpack_from("<II", blob, i + 4)[1])
             i += 4 + length
     return counts

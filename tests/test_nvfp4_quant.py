@@ -14,7 +14,7 @@ from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
 from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, NVFP4Quant, compile_nvfp4_quant,
                                       launch_config, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
-from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers
 from layouts import experts_sf_to_dense, sf_padded_shape, unswizzle_sf
 from tests.conftest import poisoned
 
@@ -80,6 +80,7 @@ def test_lean_variant_compiles_and_keeps_the_grid(silu, experts, rows):
     config = _lean_config(silu, experts, rows)
     compiled = compile_only(compile_nvfp4_quant, 5120, BF16, silu, experts, *config)
     assert ctas_per_sm(max(kernel_registers(compiled)), config[1]) == config[2] // 132
+    assert kernel_frame_bytes(compiled) == 0  # no spills
     assert compile_only(compile_nvfp4_quant, 80, BF16, silu, experts, *config) is not None
     assert compile_only(compile_nvfp4_quant, 5120, FP16, silu, experts, *config) is not None
 
@@ -95,11 +96,22 @@ def test_lean_linear_only_on_plain_whole_rows():
 
 
 def test_lean_stays_off_where_it_would_spill():
-    """At 12 CTAs an SM (40 registers) ``lean`` spilled; it applies from 48 registers."""
+    """At 12 CTAs an SM (40 registers) ``lean`` spilled (a 64-byte local frame, as
+    ``kernel_frame_bytes`` reads it); it applies from 48 registers."""
     def lean(min_ctas, warps=4):
         return NVFP4Quant(5120, cutlass.BFloat16, True, False, 2, warps, 132, False,
                           min_ctas=min_ctas, lean=True).lean
     assert lean(0) and lean(8) and lean(9) and not lean(12) and not lean(6, warps=8)
+
+
+def test_frame_bytes_see_a_spill(monkeypatch):
+    """``kernel_frame_bytes`` reads a spill: ``lean`` forced on at 12 CTAs an SM."""
+    config = (2, 4, 12 * 132, False, False, "cmp", 12, 0, False, True, True)
+    assert kernel_frame_bytes(compile_only(compile_nvfp4_quant, 5120, BF16, True, False,
+                                           *config)) == 0
+    monkeypatch.setattr(NVFP4Quant, "LEAN_MIN_REGISTERS", 0)
+    assert kernel_frame_bytes(compile_only(compile_nvfp4_quant, 5120, BF16, True, False,
+                                           *config)) > 0
 
 
 @pytest.mark.parametrize("silu,experts", [(False, False), (True, False), (True, True)])
