@@ -11,7 +11,7 @@ import pytest
 from cute_kernels.nvfp4_gemm_small_m import compile_nvfp4_gemm_small_m
 from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
 from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
-from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers
 
 
 def test_ctas_per_sm_steps():
@@ -40,6 +40,9 @@ def test_ctas_per_sm_steps():
      8, 3),
 ])
 def test_configs_keep_their_ctas_per_sm(what, fn, args, warps, ctas):
-    regs = kernel_registers(compile_only(fn, *args))
+    """...and do it without spilling (a launch bound can trade registers for local memory)."""
+    compiled = compile_only(fn, *args)
+    regs = kernel_registers(compiled)
     assert regs, f"{what}: no register count found in the compiled object"
     assert ctas_per_sm(max(regs), warps) >= ctas, (what, regs)
+    assert kernel_frame_bytes(compiled) == 0, (what, "spills")
