@@ -450,15 +450,15 @@ def _assert_configs_agree(m: int, k: int, silu: bool, config: tuple, baseline: t
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("prefetch,per_sm", [(True, 6), (False, 9)])
-@pytest.mark.parametrize("ctas", [None, 5, 6])
+@pytest.mark.parametrize("ctas", [None, 5])
 @pytest.mark.parametrize("silu", [False, True])
 @pytest.mark.parametrize("m,k", [(300, 3072), (129, 80), (7, 5120), (4096, 5120),
                                  (1000, 7168)])
 def test_lean_variant_agrees(prefetch, per_sm, ctas, silu, m, k):
     """``lean`` bit-exact with the default launch: whole rows (flat addresses when plain),
-    row tails (K = 80, zeroed loads kept), grids of 5 and 6 CTAs whose warps walk many items
-    through the swapping buffers (odd and even counts a warp: the second item of the last
-    iteration both present and absent), and the open M = 4096 point."""
+    row tails (K = 80, zeroed loads kept), a 5-CTA grid whose warps walk many items through
+    the swapping buffers (odd and even counts a warp at every shape: the second item of the
+    last iteration both present and absent), and the open M = 4096 point."""
     vecs = 2 if silu else 4
     config = (vecs, 4, ctas or per_sm * 132, prefetch, False, "cmp", 0 if ctas else per_sm, 0,
               False, True, True)
