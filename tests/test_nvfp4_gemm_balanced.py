@@ -17,7 +17,7 @@ from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balance
 from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
                                                 compile_nvfp4_gemm_swiglu_quant_balanced,
                                                 launch_swiglu_quant_balanced)
-from cute_kernels.testing import compile_only, ctas_per_sm, kernel_registers
+from cute_kernels.testing import compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm import _quantized
@@ -44,10 +44,12 @@ def test_balanced_compiles_for_sm90a(n, k, a_dtype, warps, per_sm, permuted):
     (5120, 17408, 8, 2, "torch.bfloat16"), (7168, 18432, 8, 3, "torch.bfloat16")])
 def test_balanced_fits_its_ctas_per_sm(n, k, warps, per_sm, a_dtype):
     """The whole grid is one wave only if ``per_sm`` CTAs of K warps + the fix-up warp fit an
-    SM's registers (the launch bound's job)."""
-    regs = kernel_registers(compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, a_dtype,
-                                         "torch.bfloat16", warps, per_sm, H200, True))
+    SM's registers (the launch bound's job), without spilling."""
+    compiled = compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, a_dtype,
+                            "torch.bfloat16", warps, per_sm, H200, True)
+    regs = kernel_registers(compiled)
     assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
+    assert kernel_frame_bytes(compiled) == 0
 
 
 @pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 4, 4), (5120, 17408, 8, 2),
@@ -134,6 +136,7 @@ def test_fused_balanced_compiles_for_sm90a(i, k, a_dtype, warps, per_sm, permute
     compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_balanced, i, k, a_dtype, warps,
                             per_sm, H200, permuted)
     assert ctas_per_sm(max(kernel_registers(compiled)), warps + 1) >= per_sm
+    assert kernel_frame_bytes(compiled) == 0
 
 
 def test_fused_balanced_blocks_are_up_and_gate_tiles():
