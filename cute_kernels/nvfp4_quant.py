@@ -336,7 +336,7 @@ class NVFP4Quant:
                             loaded, lane, tidx >> 5, cur, ring_state)
             return
         if cutlass.const_expr(self.prefetch and self.lean):
-            self._swap_loop(mQ, mX, sSF, mSFWords, g, table, ex, m, row_items, first, end,
+            self._swap_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
                             stride, loaded, lane, half, (cur, nxt))
             return
         for w in cutlass.range(first, end, stride, unroll=1):
@@ -354,7 +354,7 @@ class NVFP4Quant:
                     c.store(n.load())
 
     @cute.jit
-    def _swap_loop(self, mQ, mX, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
+    def _swap_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                    loaded, lane, half, bufs):
         """The ``prefetch`` loop of ``lean``: two items an iteration, the two register buffers
         swapping roles, so the item in flight is never copied (16 moves an item at vecs 4, 4%
@@ -898,11 +898,10 @@ def _experts_buffers(gate_up: torch.Tensor, masked_m: torch.Tensor, global_scale
 # ---- torch.compile: custom ops (fresh outputs, tensor scales) -----------------------------------
 def _fake_rows(x: torch.Tensor, k: int, lead: tuple[int, ...] = (),
                sf_dtype: torch.dtype = torch.float8_e4m3fn):
-    """(packed, scales) of ``_outputs`` for the fake implementations."""
-    m = x.shape[-2]
-    mp, kbp = sf_padded_shape(m, k // BLOCK)
-    return (x.new_empty((*lead, m, k // 2), dtype=torch.uint8),
-            x.new_empty((*lead, mp, kbp), dtype=sf_dtype))
+    """``_outputs``' fresh (packed, scales), scales viewed as ``sf_dtype``, for the fake
+    implementations."""
+    packed, sf = _outputs(None, lead, x.shape[-2], k, x)
+    return packed, sf.view(sf_dtype)
 
 
 def _rows_op(name: str, fn, k_of):
