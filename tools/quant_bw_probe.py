@@ -26,6 +26,9 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
          cmp8v2tpl cmp 2 4  8  8 prefetch lean  cmp8v2tp with ``lean`` (swap, two items
                                                 before the fill, no zeroing, merge chains:
                                                 I = 5120 383 -> 350)
+         cmp10v2t  cmp 2 4 10 10                10 an SM (48 registers): on fp16 inputs
+                                                cmp12v2t spills an 8-byte frame, this does
+                                                not (SASS 403 -> 363 an item, session 75)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
@@ -48,7 +51,8 @@ Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 
 the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
 both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
 picks shape indices (the device script warms them in parallel); ``QUANT_PROBE_VARIANTS``
-(comma-separated names) keeps only those variants at M >= 4096, beside "old"."""
+(comma-separated names) keeps only those variants at M >= 4096, beside "old";
+``QUANT_PROBE_DTYPE=fp16`` feeds fp16 inputs (of a smaller spread: SiLU*mul squares them)."""
 
 from __future__ import annotations
 
@@ -76,7 +80,8 @@ FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
          "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True}),
-         "cmp8v2tpl": (("cmp", 2, 4, 8, 8), {"prefetch": True, "lean": True})}
+         "cmp8v2tpl": (("cmp", 2, 4, 8, 8), {"prefetch": True, "lean": True}),
+         "cmp10v2t": (("cmp", 2, 4, 10, 10), {})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -86,10 +91,17 @@ def _sf_bytes(m: int, k: int) -> int:
     return -(-m // 128) * 128 * -(-(k // 16) // 4) * 4
 
 
+def _dtype() -> torch.dtype:
+    name = os.environ.get("QUANT_PROBE_DTYPE", "bf16")
+    if name not in ("bf16", "fp16"):
+        raise ValueError(f"QUANT_PROBE_DTYPE must be bf16 or fp16, got {name!r}")
+    return torch.float16 if name == "fp16" else torch.bfloat16
+
+
 def _fn(k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
     # (compile_nvfp4_quant is a cached compile: positional arguments only)
-    return compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, vecs, warps,
+    return compile_nvfp4_quant(k, str(_dtype()), fused, False, vecs, warps,
                                per_sm * sm_count(), options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
                                options.get("trigger", True), options.get("lean", False))
@@ -112,8 +124,9 @@ def main():
             variants = {n: v for n, v in variants.items() if n in keep}
         nbytes = m * width * 2 + m * k // 2 + _sf_bytes(m, k)
         n_in = 2 if m >= 4096 else 8
-        xs = [(torch.randn(m, width, device="cuda") * torch.rand(m, 1, device="cuda") * 4
-               ).to(torch.bfloat16) for _ in range(n_in)]
+        spread = 4 if _dtype() == torch.bfloat16 else 0.7
+        xs = [(torch.randn(m, width, device="cuda") * torch.rand(m, 1, device="cuda") * spread
+               ).to(_dtype()) for _ in range(n_in)]
         g = reference.nvfp4_global_scale(reference.silu_mul(xs[0]) if fused else xs[0]
                                          ).reshape(1)
         mask = torch.zeros(1, dtype=torch.int32, device="cuda")
@@ -137,7 +150,7 @@ def main():
         if warm_only():
             continue
         base = outs["old"]
-        line = f"{'fused' if fused else 'plain'} M={m:<5} K={k:<5}"
+        line = f"{'fused' if fused else 'plain'} {_dtype()} M={m:<5} K={k:<5}"
         for name, t in times.items():
             if name == "copy":
                 line += f" | same-size copy {t:8.2f} us {nbytes / t / 1e6 / copy:6.1%}"

@@ -11,5 +11,11 @@ gpu_tests 420 /tmp/logs/t-lean.log -k lean tests/test_nvfp4_quant.py &
 gpu_tests 400 /tmp/logs/t-new.log tests/models/test_readme_example.py tests/test_compile_ops.py \
     tests/test_nvfp4_gemm_balanced.py &
 gpu_tests 400 /tmp/logs/t-w4a16.log -k w4a16 tests/test_nvfp4_gemm.py &
+# fp16 SiLU*mul past the prefetch bound: 12 an SM spills an 8-byte frame, 10 does not
+FP16=(env QUANT_PROBE_DTYPE=fp16 QUANT_PROBE_VARIANTS=cmp12v2t,cmp10v2t)
+"${FP16[@]}" CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=12,13 timeout 300 \
+    python tools/quant_bw_probe.py > /tmp/logs/warm-fp16.log 2>&1 &
 quant_tests_and_probe "0 1 2 3 4 8 9" tests/test_nvfp4_quant.py -k every_kernel
+"${FP16[@]}" CUTE_KERNELS_BENCH_SHAPES=12,13 timeout 100 python tools/quant_bw_probe.py 2>&1 \
+    | tee "$OUT/quant_fp16_probe.log"
 echo "done after $(elapsed) s"
