@@ -62,6 +62,10 @@ from .permuted_fp4 import weight_dims
 # public 29.79 -> (8, 3) 28.76, (8, 2) 29.38, (4, 3) 30.86; 4096x7168 public 7.69 -> (8, 1)
 # 8.72, (4, 1) 11.39. So three an SM is taken too, with 8 K warps; one an SM is not. (The
 # fused op at three an SM, 2I of 12672..16864 rows, is no model's shape and unmeasured.)
+# H200 2026-12-05 (session 76 call 7, ``tools/balanced_probe.py``, graph us, two rounds alike):
+# more K warps on fewer CTAs: 5120x17408 public (8, 2) 16.10 -> (12, 2) 15.71; 9216x7168 public
+# (unbalanced) 12.24 -> (8, 3) 12.02, (4, 4) 12.57; 7168x18432 (8, 3) = public 22.50. So where
+# four CTAs an SM would fit the plain op takes three, and at two an SM 12 K warps.
 ONE_TOKEN_BALANCED = True
 FUSED_ONE_TOKEN_BALANCED = True
 PUBLIC_BALANCED_CTAS_PER_SM = (2, 3)
@@ -71,6 +75,9 @@ PUBLIC_BALANCED_CTAS_PER_SM = (2, 3)
 # 7168x18432 (8, 3) 28.49 -> 27.95 ((4, 3) 29.89), 9216x7168 (4, 4) 14.85 -> 15.00, 4096x7168
 # (8, 1) 8.59 -> 8.52 (under 1%: not taken).
 PUBLIC_W4A16_BALANCED_CTAS_PER_SM: tuple[int, ...] = (2, 3)
+# The fused op's W4A16 (H200 2026-12-05, session 76 call 7, ``balanced_probe.py`` "fused16"):
+# 9216x7168 public 14.57 -> (8, 2) 13.13 us, the same codes.
+PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM: tuple[int, ...] = (2,)
 BALANCED_MAX_CTAS_PER_SM = 4
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
@@ -93,15 +100,18 @@ def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1) -> tuple[i
     """(K warps, CTAs an SM) of the balanced launch over N weight rows in blocks of
     ``row_groups`` 16-row tiles (the fused op's: 2), or None. As many CTAs an SM as whole
     blocks fit once (1 .. BALANCED_MAX_CTAS_PER_SM), where the blocks do not already fill the
-    SMs evenly. K warps a row group: 8 for one group at up to three CTAs an SM, else 4
-    (9216x7168 (4, 4), 5120x17408 (8, 2), 7168x18432 (8, 3): it beat (4, 3) by 7% on an H100,
-    4096x7168 (8, 1), the fused 9216x7168 (8, 2)); fewer where K has fewer 256-element
+    SMs evenly; one row group at most three (9216x7168: (8, 3) beat (4, 4) by 4% on the H200).
+    K warps a row group: one group 12 at two CTAs an SM (5120x17408: (12, 2) beat (8, 2) by
+    2.4% on the H200), else 8 (7168x18432 (8, 3): it beat (4, 3) by 7% on an H100; 4096x7168
+    (8, 1)); two groups 4 (the fused 9216x7168 (8, 2)); fewer where K has fewer 256-element
     steps."""
     blocks, tail = divmod(n, 16 * row_groups)
     per_sm = blocks // sms
     if tail or not 1 <= per_sm <= BALANCED_MAX_CTAS_PER_SM or blocks % sms == 0:
         return None
-    kw = 8 if row_groups == 1 and per_sm <= 3 else 4
+    if row_groups == 1:
+        per_sm = min(per_sm, 3)  # (blocks < 5 sms < 2 x 3 sms: balanced_shape still holds)
+    kw = (12 if per_sm == 2 else 8) if row_groups == 1 else 4
     return min(kw, -(-k // 256)) * row_groups, per_sm
 
 
@@ -111,13 +121,16 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
     """The public ops' balanced launch (``one_token_balanced`` on ``device``'s SMs), or None:
     only where ``switch`` (``ONE_TOKEN_BALANCED`` / ``FUSED_ONE_TOKEN_BALANCED``) is on, at one
     token on permuted words (the measured form): NVFP4 at ``PUBLIC_BALANCED_CTAS_PER_SM``, bf16
-    on the plain op's rows (one row group) at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``."""
+    on the plain op's rows (one row group) at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``, on the
+    fused op's at ``PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM``."""
     if not (switch and m == 1 and permuted):
         return None
     if a_fp4:
         measured = PUBLIC_BALANCED_CTAS_PER_SM
+    elif row_groups == 1:
+        measured = PUBLIC_W4A16_BALANCED_CTAS_PER_SM
     else:
-        measured = PUBLIC_W4A16_BALANCED_CTAS_PER_SM if row_groups == 1 else ()
+        measured = PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM
     launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
     return launch if launch and launch[1] in measured else None
 

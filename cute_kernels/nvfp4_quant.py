@@ -98,7 +98,7 @@ LEAN_LAUNCH = False
 
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
-                  fp32_input: bool = False) -> tuple:
+                  fp32_input: bool = False, dtype: torch.dtype = torch.bfloat16) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
     max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
     ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``). The public
@@ -120,13 +120,19 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     trigger (``tools/fused_wgk_route_probe.py``, H200 2026-12-01, session 34, the fp32 GEMM
     and this kernel back to back, us, 4 loads without the trigger / 2 with it: 4096x7168 M = 17
     14.51 / 13.37, M = 64 16.33 / 15.13, M = 256 29.73 / 28.83; 1024x7168 M = 256 19.59 /
-    19.19, M = 1024 35.13 / 34.74; 9216x7168 M = 256 58.58 / 57.47)."""
+    19.19, M = 1024 35.13 / 34.74; 9216x7168 M = 256 58.58 / 57.47).
+
+    fp16 SiLU*mul past the bound (and the experts) takes 10 an SM: at 12 (40 registers) its
+    wider conversions spill an 8-byte frame, at 10 (48) none (H200 2026-12-05, session 76,
+    ``tools/quant_bw_probe.py`` with ``QUANT_PROBE_DTYPE=fp16``, % of the copy, 12 -> 10:
+    M = 16384 I = 5120 80.1 -> 93.7, I = 7168 80.8 -> 94.9; bf16 there 94.5 / 95.1 at 12, 94.4
+    / 95.8 at 10)."""
     sms = sm_count(device.index or 0)
     if fp32_input:
         return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True
     prefetch = not experts and rows * k <= PREFETCH_ELEMENTS
     if silu:
-        per_sm = 8 if prefetch else 12
+        per_sm = 8 if prefetch else 10 if dtype == torch.float16 else 12
         return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
     per_sm = 6 if prefetch else 9
     return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
@@ -834,7 +840,7 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     g = as_scale_tensor("global_scale", global_scale, x.device)
     packed, sf = _outputs(out, (), m, k, x)
     if m:
-        config = launch_config(k, silu, x.device, m) + (LEAN_LAUNCH,)
+        config = launch_config(k, silu, x.device, m, dtype=x.dtype) + (LEAN_LAUNCH,)
         compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
             x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
@@ -889,7 +895,8 @@ def _experts_buffers(gate_up: torch.Tensor, masked_m: torch.Tensor, global_scale
     check_cuda("global_scale", global_scale, like=gate_up)
     packed, sf = _outputs(out, (e,), m, i, gate_up)
     if e and m:
-        config = launch_config(i, True, gate_up.device, m, experts=True) + (LEAN_LAUNCH,)
+        config = launch_config(i, True, gate_up.device, m, experts=True, dtype=gate_up.dtype
+                               ) + (LEAN_LAUNCH,)
         compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config)(
             gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
     return packed, sf

@@ -41,7 +41,8 @@ def test_balanced_compiles_for_sm90a(n, k, a_dtype, warps, per_sm, permuted):
     (9216, 7168, 4, 4, "fp4"), (5120, 17408, 8, 2, "fp4"), (9216, 7168, 8, 3, "fp4"),
     (7168, 18432, 4, 3, "fp4"), (5120, 17408, 12, 2, "fp4"), (7168, 18432, 8, 3, "fp4"),
     # W4A16's public forms (``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``)
-    (5120, 17408, 8, 2, "torch.bfloat16"), (7168, 18432, 8, 3, "torch.bfloat16")])
+    (5120, 17408, 12, 2, "torch.bfloat16"), (7168, 18432, 8, 3, "torch.bfloat16"),
+    (9216, 7168, 8, 3, "torch.bfloat16"), (5120, 17408, 8, 2, "torch.bfloat16")])
 def test_balanced_fits_its_ctas_per_sm(n, k, warps, per_sm, a_dtype):
     """The whole grid is one wave only if ``per_sm`` CTAs of K warps + the fix-up warp fit an
     SM's registers (the launch bound's job), without spilling."""
@@ -109,6 +110,9 @@ def _case(per_sm, extra, k, fp4_a, permuted):
     (1, 1 / 132, 1088, True, True, 4),    # one remainder block in more pieces than steps
     (3, 0.5, 2048, True, True, 4),        # half the CTAs' pieces from 0.5 blocks
     (3, 52 / 396, 4096, True, True, 8),   # 7168 rows on 132 SMs: the public (8, 3)
+    (3, 180 / 396, 7168, True, True, 8),  # 9216x7168 on the H200: the public (8, 3)
+    (2, 56 / 264, 17408, True, True, 12),  # 5120x17408 on the H200: the public (12, 2)
+    (2, 56 / 264, 17408, False, True, 12),  # its W4A16
 ])
 def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warps):
     n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
@@ -131,6 +135,7 @@ def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warp
 @pytest.mark.parametrize("i,k,a_dtype,warps,per_sm,permuted", [
     (4608, 7168, "fp4", 8, 2, True),             # 288 blocks on 264 CTAs: 24 cut in 11
     (2624, 1088, "torch.bfloat16", 4, 1, False),  # W4A16, packed bytes, a K tail
+    (4608, 7168, "torch.bfloat16", 8, 2, True),  # W4A16's public 9216x7168 (session 76)
 ])
 def test_fused_balanced_compiles_for_sm90a(i, k, a_dtype, warps, per_sm, permuted):
     compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_balanced, i, k, a_dtype, warps,
@@ -153,6 +158,7 @@ def test_fused_balanced_blocks_are_up_and_gate_tiles():
 @pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
     (2, 24, 7168, True, True, 8),   # 9216x7168 on the H200
     (1, 32, 1088, False, False, 4),  # W4A16, packed bytes, a K tail
+    (2, 24, 7168, False, True, 8),   # W4A16's public 9216x7168 (session 76)
 ])
 def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, warps):
     """Codes and scales against the reference quantization of the fp64 SwiGLU (DESIGN.md's
@@ -180,10 +186,11 @@ def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, war
 
 # ---- the public ops' rule (on where two or three CTAs an SM fit: sessions 73 and 74)
 def test_one_token_balanced_rule():
-    """The balanced launch of a shape: as many CTAs an SM as whole blocks fit once, where the
-    blocks do not fill the SMs evenly; the probe's first forms."""
-    assert one_token_balanced(9216, 7168, H200) == (4, 4)
-    assert one_token_balanced(5120, 17408, H200) == (8, 2)
+    """The balanced launch of a shape: as many CTAs an SM as whole blocks fit once (at most
+    three on one row group), where the blocks do not fill the SMs evenly; 12 K warps at two
+    an SM (session 76 on the H200)."""
+    assert one_token_balanced(9216, 7168, H200) == (8, 3)
+    assert one_token_balanced(5120, 17408, H200) == (12, 2)
     assert one_token_balanced(7168, 18432, H200) == (8, 3)
     assert one_token_balanced(4096, 7168, H200) == (8, 1)
     assert one_token_balanced(9216, 7168, H200, row_groups=2) == (8, 2)
@@ -194,30 +201,32 @@ def test_one_token_balanced_rule():
     assert one_token_balanced(4096, 7168, H200, row_groups=2) is None
 
 
-def test_public_ops_ask_the_rule_only_switched_on_at_one_fp4_token_on_permuted_words():
+def test_public_ops_ask_the_rule_only_switched_on_at_one_token_on_permuted_words():
     cpu = torch.device("cpu")  # (device 0's SMs; 132 without a GPU)
     public = nvfp4_gemm_balanced.public_balanced_launch
     for n, k, groups in ((5120, 17408, 1), (9216, 7168, 2)):
         assert public(True, 1, n, k, True, True, cpu, groups) == one_token_balanced(
             n, k, sm_count(0), groups)
     for switch, m, a_fp4, permuted in ((False, 1, True, True), (True, 2, True, True),
-                                       (True, 1, False, True), (True, 1, True, False)):
+                                       (True, 1, True, False), (True, 1, False, False)):
         assert public(switch, m, 9216, 7168, a_fp4, permuted, cpu, 2) is None
 
 
 def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypatch):
     """bf16 activations: the plain op's rows at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM`` (two and
-    three an SM, session 74 on an H100), never the fused op's."""
+    three an SM, session 74 on an H100), the fused op's at its own tuple (two an SM, session
+    76 on the H200)."""
     cpu = torch.device("cpu")
     public = functools.partial(nvfp4_gemm_balanced.public_balanced_launch, True, 1,
                                a_fp4=False, permuted=True, device=cpu)
     assert nvfp4_gemm_balanced.PUBLIC_W4A16_BALANCED_CTAS_PER_SM == (2, 3)
     assert public(rows=5120, k=17408) == one_token_balanced(5120, 17408, sm_count(0))
-    assert public(rows=9216, k=7168, row_groups=2) is None
+    assert nvfp4_gemm_balanced.PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM == (2,)
     if sm_count(0) == H200:
+        assert public(rows=9216, k=7168, row_groups=2) == (8, 2)
         assert public(rows=7168, k=18432) == (8, 3)
-        for n, k in ((9216, 7168), (4096, 7168)):  # 4 and 1 an SM
-            assert public(rows=n, k=k) is None, n
+        assert public(rows=9216, k=7168) == (8, 3)  # where four fit
+        assert public(rows=4096, k=7168) is None  # one an SM
     monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", ())
     assert public(rows=5120, k=17408) is None
     monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (2, 3))
@@ -226,8 +235,8 @@ def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypat
 
 
 def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
-    """On: both public ops, at two and three CTAs an SM (four lost at 9216x7168 on the H200,
-    one at 4096x7168 on an H100)."""
+    """On: both public ops, at two and three CTAs an SM (four lost at 9216x7168 on the H200:
+    it takes three, one lost at 4096x7168 on an H100)."""
     assert nvfp4_gemm_balanced.ONE_TOKEN_BALANCED
     assert nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED
     assert nvfp4_gemm_balanced.PUBLIC_BALANCED_CTAS_PER_SM == (2, 3)
@@ -235,11 +244,11 @@ def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
                                a_fp4=True, permuted=True, device=torch.device("cpu"))
     if sm_count(0) != H200:
         pytest.skip("the shapes below are read on 132 SMs")
-    assert public(rows=5120, k=17408) == (8, 2)
+    assert public(rows=5120, k=17408) == (12, 2)
     assert public(rows=9216, k=7168, row_groups=2) == (8, 2)
     assert public(rows=7168, k=18432) == (8, 3)
-    for n, k in ((9216, 7168), (4096, 7168)):  # 4 and 1 an SM
-        assert public(rows=n, k=k) is None, n
+    assert public(rows=9216, k=7168) == (8, 3)
+    assert public(rows=4096, k=7168) is None  # one an SM
 
 
 def _switched_on(monkeypatch, n, row_groups=1, a_fp4=True):
@@ -248,6 +257,8 @@ def _switched_on(monkeypatch, n, row_groups=1, a_fp4=True):
     monkeypatch.setattr(nvfp4_gemm_balanced, "ONE_TOKEN_BALANCED", True)
     monkeypatch.setattr(nvfp4_gemm_balanced, "FUSED_ONE_TOKEN_BALANCED", True)
     monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (1, 2, 3, 4))
+    monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM",
+                        (1, 2, 3, 4))
     launch = nvfp4_gemm_balanced.public_balanced_launch(
         True, 1, n, 7168, a_fp4, True, torch.device("cuda"), row_groups)
     if launch is None:
@@ -276,9 +287,10 @@ def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch, a_fp4):
 
 
 @pytest.mark.gpu
-def test_public_fused_op_takes_the_balanced_launch_when_on(monkeypatch):
-    warps, per_sm = _switched_on(monkeypatch, 9216, row_groups=2)
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, 4608, 7168, True)
+@pytest.mark.parametrize("a_fp4", [True, False])
+def test_public_fused_op_takes_the_balanced_launch_when_on(monkeypatch, a_fp4):
+    warps, per_sm = _switched_on(monkeypatch, 9216, row_groups=2, a_fp4=a_fp4)
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, 4608, 7168, a_fp4)
     w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
     out, out_sf = nvfp4_gemm_swiglu_quant(a, a_sf, w, w_sf, alpha, g_out)
     _check_against_reference(out, out_sf, a, a_sf, w, w_sf, alpha, g_out)
