@@ -96,22 +96,24 @@ def balanced_shape(n: int, ctas: int, block_rows: int = 16) -> tuple[int, int]:
     return rem, (-(-ctas // rem) if rem else 0)
 
 
-def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1) -> tuple[int, int] | None:
+def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1,
+                       most: int = 3) -> tuple[int, int] | None:
     """(K warps, CTAs an SM) of the balanced launch over N weight rows in blocks of
     ``row_groups`` 16-row tiles (the fused op's: 2), or None. As many CTAs an SM as whole
     blocks fit once (1 .. BALANCED_MAX_CTAS_PER_SM), where the blocks do not already fill the
-    SMs evenly; one row group at most three (9216x7168: (8, 3) beat (4, 4) by 4% on the H200).
+    SMs evenly; one row group at most ``most`` (9216x7168 on NVFP4 tokens, H200: (8, 3) beat
+    (4, 4) by 4% and the unbalanced launch by 1.8%).
     K warps a row group: one group 12 at two CTAs an SM (5120x17408: (12, 2) beat (8, 2) by
-    2.4% on the H200), else 8 (7168x18432 (8, 3): it beat (4, 3) by 7% on an H100; 4096x7168
-    (8, 1)); two groups 4 (the fused 9216x7168 (8, 2)); fewer where K has fewer 256-element
-    steps."""
+    2.4% on the H200), 8 at one or three (7168x18432 (8, 3): it beat (4, 3) by 7% on an H100;
+    4096x7168 (8, 1)), 4 at four; two groups 4 (the fused 9216x7168 (8, 2)); fewer where K has
+    fewer 256-element steps."""
     blocks, tail = divmod(n, 16 * row_groups)
     per_sm = blocks // sms
     if tail or not 1 <= per_sm <= BALANCED_MAX_CTAS_PER_SM or blocks % sms == 0:
         return None
     if row_groups == 1:
-        per_sm = min(per_sm, 3)  # (blocks < 5 sms < 2 x 3 sms: balanced_shape still holds)
-    kw = (12 if per_sm == 2 else 8) if row_groups == 1 else 4
+        per_sm = min(per_sm, most)  # (blocks < 5 sms < 2 x 3 sms: balanced_shape holds)
+    kw = {1: 8, 2: 12, 3: 8}.get(per_sm, 4) if row_groups == 1 else 4
     return min(kw, -(-k // 256)) * row_groups, per_sm
 
 
@@ -131,7 +133,9 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
         measured = PUBLIC_W4A16_BALANCED_CTAS_PER_SM
     else:
         measured = PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM
-    launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
+    # (W4A16 where four fit: (4, 4) lost, three unmeasured; it keeps its unbalanced route)
+    most = 3 if a_fp4 else BALANCED_MAX_CTAS_PER_SM
+    launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups, most)
     return launch if launch and launch[1] in measured else None
 
 
