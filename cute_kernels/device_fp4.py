@@ -279,23 +279,16 @@ def thresholds_of_scale(s, ops, is_bf16: bool):
     return out
 
 
-def encode8(words, thr, ops, chains: bool = False):
+def encode8(words, thr, ops):
     """Packed e2m1 codes (element e in bits 4e..4e+3) of 8 consecutive 16-bit elements, given as
     4 words (element 2j in the low half of word j), with the thresholds of their block
     (``thresholds_of_scale`` order, each duplicated into both halves).
 
     Per word: |x| (one LOP3), the binary search b2 = |x| > X4, b1 = |x| > (b2 ? X6 : X2),
-    b0 = |x| > (b2 ? (b1 ? X7 : X5) : (b1 ? X3 : X1)), the sign x < -Z. Each comparison is a
-    half-word mask; the low element's code goes to nibble 2 (j % 2) of the low half, the high
-    element's to nibble 2 (j % 2) + 1 of the high half, 16 bits above its final place.
-
-    Default: four LOP3s a word OR the masks into place (words 0, 1 into G, 2, 3 into H), then
-    G + (G >> 16), H + (H >> 16) and one PRMT. ``chains``: each LOP3 merges two registers
-    under a constant (bits of the one where the constant is set, of the other elsewhere), so
-    the positions of one word take three (b0 | b1, b2 | sign, then the two) and a word pair
-    one more, at the price of stray mask bits elsewhere; two PRMTs gather the low halves and
-    the high halves of G and H, and one LOP3 keeps the right nibbles of each (17 instructions
-    for 8 codes against 19)."""
+    b0 = |x| > (b2 ? (b1 ? X7 : X5) : (b1 ? X3 : X1)), the sign x < -Z, and four LOP3s that
+    move the half-word masks into the code's bits. Words 0, 1 collect into G, words 2, 3 into
+    H, with the low element's nibble in the low half at its final place and the high element's
+    in the high half 16 bits above its final place; G + (G >> 16) and one PRMT finish."""
     x4, x2, x6, x1, x3, x5, x7, nz = thr
     acc = [None, None]
     for j in range(4):
@@ -310,26 +303,12 @@ def encode8(words, thr, ops, chains: bool = False):
         b0 = ops.hgt(a, xl)
         sg = ops.hlt(w, nz)
         p = (1 << (8 * (j % 2))) | (1 << (20 + 8 * (j % 2)))
-        if chains:
-            low2 = ops.merge(b0, b1, p)  # b0 at its bits, b1 (also at its bits) elsewhere
-            high2 = ops.merge(b2, sg, p << 2)
-            n = ops.merge(low2, high2, p * 3)
-            if acc[j // 2] is not None:  # the even word's nibbles, the odd word's elsewhere
-                n = ops.merge(acc[j // 2], n, 0x00F0000F)
-            acc[j // 2] = n
-            continue
         n = b0 & ops.u32(p)
         if acc[j // 2] is not None:
             n = acc[j // 2] | n
         n = n | (b1 & ops.u32(p << 1))
         n = n | (b2 & ops.u32(p << 2))
         acc[j // 2] = n | (sg & ops.u32(p << 3))
-    if chains:
-        # G's codes 0, 2 are nibbles 0, 2 of its low half, codes 1, 3 nibbles 1, 3 of its high
-        # half (H likewise for codes 4..7)
-        lows = ops.prmt(acc[0], acc[1], 0x5410)
-        highs = ops.prmt(acc[0], acc[1], 0x7632)
-        return ops.merge(lows, highs, 0x0F0F0F0F)
     lo = acc[0] + (acc[0] >> ops.u32(16))
     hi = acc[1] + (acc[1] >> ops.u32(16))
     return ops.prmt(lo, hi, 0x5410)
@@ -396,13 +375,6 @@ class DeviceOps:
     @staticmethod
     def prmt(a, b, sel: int):
         return _asm_u32(f"prmt.b32 $0, $1, $2, {sel:#x};", a, b)
-
-    @staticmethod
-    def merge(a, b, mask: int):
-        """The bits of ``a`` where ``mask`` is set, those of ``b`` elsewhere: one LOP3, in
-        inline PTX (as plain ``&``/``|``, LLVM's demanded-bits analysis turns a chain of
-        them whose stray bits are dropped later back into the OR chain)."""
-        return _asm_u32(f"lop3.b32 $0, $1, $2, {mask:#x}, 0xe4;", a, b)
 
     @staticmethod
     def prmt_dyn(a, b, sel):

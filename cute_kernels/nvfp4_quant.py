@@ -91,18 +91,13 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 # Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
 # flight (``launch_config``)
 PREFETCH_ELEMENTS = 100_000_000
-# The 16-bit public launches with ``lean`` (``NVFP4Quant``; built in session 75 on the CPU,
-# 376 -> 323.5 SASS instructions an item at plain M = 4096 K = 5120). A switch until the H200
-# measures it (``tools/sessions/session75_quant.sh``), which sets it for the quant suite.
-LEAN_LAUNCH = False
 
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
                   fp32_input: bool = False, dtype: torch.dtype = torch.bfloat16) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
     max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
-    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``). The public
-    functions add ``lean`` = ``LEAN_LAUNCH``.
+    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``).
 
     The persistent grid hands each CTA a fixed share of the work items, so it holds exactly
     as many CTAs an SM as fit (the launch bounds pin the registers): with the early PDL
@@ -147,14 +142,11 @@ class NVFP4Quant:
     rounded before quantization: the fused op's numerics) and, with ``interleaved``, the
     columns of the prepared gate_up weight's GEMM (groups of 64: up, then gate)."""
 
-    # ``lean`` applies where the launch bound leaves at least this many registers a thread
-    LEAN_MIN_REGISTERS = 48
-
     def __init__(self, k: int, dtype: type[cutlass.Numeric], silu: bool, experts: bool,
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True, lean: bool = False):
+                 trigger: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -172,17 +164,6 @@ class NVFP4Quant:
         self.early_loads = early_loads
         # PDL: let the next kernel launch first thing (False: as this grid exits)
         self.trigger = trigger
-        # `lean`: no instruction that only moves data. With `prefetch`, two register buffers
-        # swap roles item by item (``_swap_loop``) instead of copying the next item's 16
-        # registers into the current one's; on whole rows, loads that are off are not zeroed
-        # first (their registers are never read: see ``_load``); the codes' masks merge in
-        # chains (``encode8(chains=True)``: 17 instructions for 8 codes against 19).
-        # At the tightest launch bound (12 CTAs of 4 warps an SM: 40 registers, the fused and
-        # experts launches past the prefetch) its longer live ranges spill (SASS: 19 local
-        # accesses in the loop with the merge chains, 6 without), so it stays off there.
-        assert not lean or not (ring or early_loads)
-        self.lean = lean and (not min_ctas or 65536 // (min_ctas * warps * 32)
-                              >= self.LEAN_MIN_REGISTERS)
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -197,11 +178,6 @@ class NVFP4Quant:
         # Every model K is a multiple of 1024: then no block of a work item is past the row
         # and the kernel needs no bounds checks at all.
         self.whole = self.kb % self.chunk_blocks == 0
-        # `lean` on whole rows of one dense input (plain quantization): item w's inputs and
-        # codes are then the w-th runs of the flat buffers, so their addresses step by a
-        # constant from item to item, and a scale byte's offset is one per-item base plus a
-        # per-lane constant (``_linear_index``, ``_scale_base``)
-        self.linear = lean and self.whole and self.cmp and not (silu or experts or interleaved)
 
     @cute.jit
     def __call__(self, mX: cute.Tensor, mG: cute.Tensor, mMask: cute.Tensor, mQ: cute.Tensor,
@@ -273,11 +249,8 @@ class NVFP4Quant:
 
     @cute.jit
     def _load(self, gIn: cute.Tensor, valid, rIn: cute.Tensor):
-        """One 16-byte load of 8 elements into ``rIn`` (zeros where not ``valid``). ``lean`` on
-        whole rows leaves them as they were: a load is then off only for an item past the
-        rows (a padding item, or past ``end``), whose inputs nothing reads."""
-        if cutlass.const_expr(not (self.lean and self.whole)):
-            rIn.fill(0.0)
+        """One 16-byte load of 8 elements into ``rIn`` (zeros where not ``valid``)."""
+        rIn.fill(0.0)
         if valid:
             cute.autovec_copy(gIn, rIn)
 
@@ -308,9 +281,6 @@ class NVFP4Quant:
         tidx, _, _ = cute.arch.thread_idx()
         bidx, ex, _ = cute.arch.block_idx()
         ctas, _, _ = cute.arch.grid_dim()
-        if cutlass.const_expr(self.linear):  # the input and the codes as flat buffers
-            mX = cute.make_tensor(mX.iterator, cute.make_layout(m * self.k))
-            mQ = cute.make_tensor(mQ.iterator, cute.make_layout(m * (self.k // 2)))
         g = mG[ex]
         lane = tidx & 31
         half = lane & 1
@@ -328,8 +298,6 @@ class NVFP4Quant:
         nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
-        if cutlass.const_expr(self.prefetch and self.lean):  # the second item's too
-            self._load_item(mX, ex, first + stride, first + stride < loaded, lane, nxt)
         ring_state = None
         if cutlass.const_expr(self.ring):  # the first `ring` items in flight during the fill
             ring_state = self._ring_start(mX, ex, first, stride, loaded, lane, tidx >> 5)
@@ -340,10 +308,6 @@ class NVFP4Quant:
         if cutlass.const_expr(self.ring):
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                             loaded, lane, tidx >> 5, cur, ring_state)
-            return
-        if cutlass.const_expr(self.prefetch and self.lean):
-            self._swap_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
-                            stride, loaded, lane, half, (cur, nxt))
             return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
@@ -359,54 +323,10 @@ class NVFP4Quant:
                 for c, n in zip(cur, nxt):
                     c.store(n.load())
 
-    @cute.jit
-    def _swap_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
-                   loaded, lane, half, bufs):
-        """The ``prefetch`` loop of ``lean``: two items an iteration, the two register buffers
-        swapping roles, so the item in flight is never copied (16 moves an item at vecs 4, 4%
-        of the loop). ``bufs`` hold the first two items' inputs, both issued before the table
-        fill (whose global scale load and arithmetic then overlap both items' loads); each
-        buffer is refilled with the item two strides on as soon as its item is computed, so
-        a load is in flight for two items' arithmetic. A warp barrier after each item's
-        loads keeps them where they are: ptxas moves no memory operation across one (in the
-        small-M GEMM's paired-step loop, without it, the loads sank into the arithmetic)."""
-        for w0 in cutlass.range(first, end, 2 * stride, unroll=1):
-            for h in cutlass.range_constexpr(2):
-                w = w0 + h * stride
-                if cutlass.const_expr(h == 0):
-                    self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane,
-                                       half, bufs[h])
-                else:
-                    if w < end:
-                        self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w,
-                                           lane, half, bufs[h])
-                ahead = w + 2 * stride
-                self._load_item(mX, ex, ahead, ahead < loaded, lane, bufs[h])
-                cute.arch.sync_warp()
-
     def _item_start(self, w, lane):
         """(row, this lane pair's first scale block) of work item ``w``."""
-        if self.linear:  # (w >= 0: the unsigned division needs no sign fix-up)
-            row = cutlass.Int32(cutlass.Uint32(w) // cutlass.Uint32(self.chunks))
-        else:
-            row = w // self.chunks
+        row = w // self.chunks
         return row, (w - row * self.chunks) * self.chunk_blocks + (lane >> 1)
-
-    def _linear_index(self, w, lane, i: int):
-        """``linear``: load ``i`` of this lane in item ``w``, as the index of its 8-element
-        input tile in the flat input, which is also that of its 4-byte code word in the flat
-        codes (item w's 1024 elements are elements 1024 w .. 1024 w + 1023 of the flat input,
-        its codes bytes 512 w ..)."""
-        return w * (self.vecs * 32) + lane + 32 * i
-
-    @cute.jit
-    def _scale_base(self, sSF: cute.Tensor, row, kb0):
-        """``linear``: the byte offset of block ``kb0`` in row ``row``, as the row's part plus
-        the column's (the layout's modes add up); block kb0 + 16 i is 16 i // 4 atoms further,
-        a constant (``kb0 - lane // 2`` is a multiple of 4)."""
-        row_part = cute.crd2idx((((row & 31, (row >> 5) & 3), row >> 7), (0, 0)), sSF.layout)
-        kb_part = cute.crd2idx((((0, 0), 0), (kb0 & 3, kb0 >> 2)), sSF.layout)
-        return row_part + kb_part
 
     @cute.jit
     def _process_item(self, mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, half, cur):
@@ -414,7 +334,7 @@ class NVFP4Quant:
         the rows) its share of the zero scale rows M..pad128(M)."""
         if w < row_items:
             row, kb0 = self._item_start(w, lane)
-            self._quantize(mQ, sSF, g, table, ex, row, kb0, half, cur, w, lane)
+            self._quantize(mQ, sSF, g, table, ex, row, kb0, half, cur)
         else:
             if cutlass.const_expr(not self.experts):
                 self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
@@ -496,11 +416,6 @@ class NVFP4Quant:
     def _load_item(self, mX: cute.Tensor, ex, w, live, lane, regs):
         """Every load of work item ``w`` (zeros where not ``live`` or past the row). Block i of
         the lane pair is kb0 + 16 i; this lane holds its elements half * 8 .. half * 8 + 7."""
-        if cutlass.const_expr(self.linear):
-            for i in cutlass.range_constexpr(self.vecs):
-                tile = cute.local_tile(mX, (VEC,), (self._linear_index(w, lane, i),))
-                self._load(tile, live, regs[0][i, None])
-            return
         row, kb0 = self._item_start(w, lane)
         half = lane & 1
         for i in cutlass.range_constexpr(self.vecs):
@@ -556,15 +471,15 @@ class NVFP4Quant:
 
     @cute.jit
     def _quantize(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
-                  table: cute.Tensor, ex, row, kb0, half, regs, w, lane):
+                  table: cute.Tensor, ex, row, kb0, half, regs):
         if cutlass.const_expr(self.cmp):
-            self._quantize_cmp(mQ, sSF, g, table, ex, row, kb0, half, regs, w, lane)
+            self._quantize_cmp(mQ, sSF, g, table, ex, row, kb0, half, regs)
         else:
             self._quantize_fma(mQ, sSF, g, table, ex, row, kb0, half, regs)
 
     @cute.jit
     def _quantize_cmp(self, mQ: cute.Tensor, sSF: cute.Tensor, g: cutlass.Float32,
-                      table: cute.Tensor, ex, row, kb0, half, regs, w, lane):
+                      table: cute.Tensor, ex, row, kb0, half, regs):
         """16-bit inputs: packed |max| (two elements per instruction), the block scales split
         over the lane pair, then ``device_fp4.encode8`` against the scale byte's thresholds."""
         is_bf16 = self.dtype is cutlass.BFloat16
@@ -619,9 +534,6 @@ class NVFP4Quant:
         sel = cutlass.Uint32(cutlass.select_(half == 1, cutlass.Uint32(0x1054),
                                              cutlass.Uint32(0x5410)))
         bytes4 = []  # scale bytes of blocks 4t .. 4t + 3 (or 0, 1)
-        if cutlass.const_expr(self.linear):
-            sf_base = self._scale_base(sSF, row, kb0)
-            sf_flat = cute.make_tensor(sSF.iterator, cute.make_layout(cute.cosize(sSF.layout)))
         for t in cutlass.range_constexpr(len(mine)):
             if cutlass.const_expr(split):
                 other = cute.arch.shuffle_sync_bfly(mine[t], offset=1)
@@ -637,13 +549,7 @@ class NVFP4Quant:
                     bi = half
                     byte = cutlass.Uint8((mine[t] >> (cutlass.Uint32(8) * cutlass.Uint32(half)))
                                          & cutlass.Uint32(0xFF))
-                if cutlass.const_expr(self.linear):
-                    # block kb0 + 16 bi: 4 bi atoms further along the row
-                    step = cute.crd2idx((((0, 0), 0), (0, BLOCKS_PER_STEP // 4 * bi)),
-                                        sSF.layout)
-                    sf_flat[sf_base + step] = byte
-                else:
-                    self._block_scale_store(sSF, row, kb0 + BLOCKS_PER_STEP * bi, ex, byte)
+                self._block_scale_store(sSF, row, kb0 + BLOCKS_PER_STEP * bi, ex, byte)
         # 4. Codes: each load against its block's thresholds (row = scale byte & 0x7F).
         for i in cutlass.range_constexpr(self.vecs):
             kb = kb0 + BLOCKS_PER_STEP * i
@@ -651,13 +557,9 @@ class NVFP4Quant:
                 idx = (bytes4[i // 4] >> cutlass.Uint32(8 * (i % 4))) & cutlass.Uint32(0x7F)
                 rT = cute.make_rmem_tensor((THRESHOLD_WORDS,), cutlass.Uint32)
                 cute.autovec_copy(table[cutlass.Int32(idx), None], rT)
-                word = encode8(words[i], [rT[k] for k in range(THRESHOLD_WORDS)], ops,
-                               chains=self.lean)
-                if cutlass.const_expr(self.linear):
-                    tile = cute.local_tile(mQ, (VEC // 2,), (self._linear_index(w, lane, i),))
-                else:
-                    tile = self._tile(mQ, ex, row, kb * 2 + half, VEC // 2)
-                gQ = cute.recast_tensor(tile, cutlass.Uint32)
+                word = encode8(words[i], [rT[k] for k in range(THRESHOLD_WORDS)], ops)
+                gQ = cute.recast_tensor(self._tile(mQ, ex, row, kb * 2 + half, VEC // 2),
+                                        cutlass.Uint32)
                 gQ[0] = word
 
     @cute.jit
@@ -722,7 +624,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True, lean: bool = False):
+                        trigger: bool = True):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -746,7 +648,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger, lean)
+                        trigger)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -840,7 +742,7 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     g = as_scale_tensor("global_scale", global_scale, x.device)
     packed, sf = _outputs(out, (), m, k, x)
     if m:
-        config = launch_config(k, silu, x.device, m, dtype=x.dtype) + (LEAN_LAUNCH,)
+        config = launch_config(k, silu, x.device, m, dtype=x.dtype)
         compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
             x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
@@ -895,8 +797,7 @@ def _experts_buffers(gate_up: torch.Tensor, masked_m: torch.Tensor, global_scale
     check_cuda("global_scale", global_scale, like=gate_up)
     packed, sf = _outputs(out, (e,), m, i, gate_up)
     if e and m:
-        config = launch_config(i, True, gate_up.device, m, experts=True, dtype=gate_up.dtype
-                               ) + (LEAN_LAUNCH,)
+        config = launch_config(i, True, gate_up.device, m, experts=True, dtype=gate_up.dtype)
         compile_nvfp4_quant(i, str(gate_up.dtype), True, True, *config)(
             gate_up, global_scale.reshape(e), masked_m, packed, sf.view(-1))
     return packed, sf

@@ -4,14 +4,13 @@ exp-tolerant, for the fused SiLU) against the reference on a GPU."""
 import math
 from fractions import Fraction
 
-import cutlass
 import pytest
 import torch
 
 from cute_kernels import nvfp4_quant, reference
 from cute_kernels.device_fp4 import (E2M1_CODE_BIAS, E2M1_MAGIC_SHIFT, E2M1_MAX,
                                      F32_EXPONENT_MASK, ONE_SIXTH)
-from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, NVFP4Quant, compile_nvfp4_quant,
+from cute_kernels.nvfp4_quant import (PREFETCH_ELEMENTS, compile_nvfp4_quant,
                                       launch_config, nvfp4_quantize,
                                       silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 from cute_kernels.testing import compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers
@@ -69,52 +68,13 @@ def test_ring_variant_compiles_for_sm90a(silu, experts, vecs, ring):
                             False, "cmp", 0, ring) is not None
 
 
-def _lean_config(silu: bool, experts: bool, rows: int) -> tuple:
-    """The public launch's arguments (``launch_config``) with ``lean`` on."""
-    return launch_config(5120, silu, torch.device("cpu"), rows, experts=experts) + (True,)
-
-
-@pytest.mark.parametrize("silu,experts,rows", [(False, False, 4096), (False, False, 16384),
-                                               (True, False, 4096), (True, False, 16384),
-                                               (True, True, 4096)])
-def test_lean_variant_compiles_and_keeps_the_grid(silu, experts, rows):
-    """``lean`` (buffers that swap roles instead of a copy, no zeroing of loads that are off,
-    flat addresses for plain whole rows) at the public launches: the same CTAs an SM fit
-    (the launch bound holds without spilling), and row tails (K = 80) compile too."""
-    config = _lean_config(silu, experts, rows)
-    compiled = compile_only(compile_nvfp4_quant, 5120, BF16, silu, experts, *config)
-    assert ctas_per_sm(max(kernel_registers(compiled)), config[1]) == config[2] // 132
-    assert kernel_frame_bytes(compiled) == 0  # no spills
-    assert compile_only(compile_nvfp4_quant, 80, BF16, silu, experts, *config) is not None
-    assert compile_only(compile_nvfp4_quant, 5120, FP16, silu, experts, *config) is not None
-
-
-def test_lean_linear_only_on_plain_whole_rows():
-    """The flat addressing needs every item inside one row of one dense input."""
-    def kernel(k, silu=False, experts=False, lean=True):
-        return NVFP4Quant(k, cutlass.BFloat16, silu, experts, 4, 4, 132, True, lean=lean)
-    assert kernel(5120).linear and kernel(1024).linear
-    assert not kernel(5120, lean=False).linear
-    assert not kernel(80).linear and not kernel(3072 + 16).linear
-    assert not kernel(5120, silu=True).linear and not kernel(5120, True, True).linear
-
-
-def test_lean_stays_off_where_it_would_spill():
-    """At 12 CTAs an SM (40 registers) ``lean`` spilled (a 64-byte local frame, as
-    ``kernel_frame_bytes`` reads it); it applies from 48 registers."""
-    def lean(min_ctas, warps=4):
-        return NVFP4Quant(5120, cutlass.BFloat16, True, False, 2, warps, 132, False,
-                          min_ctas=min_ctas, lean=True).lean
-    assert lean(0) and lean(8) and lean(9) and not lean(12) and not lean(6, warps=8)
-
-
-def test_frame_bytes_see_a_spill(monkeypatch):
-    """``kernel_frame_bytes`` reads a spill: ``lean`` forced on at 12 CTAs an SM."""
-    config = (2, 4, 12 * 132, False, False, "cmp", 12, 0, False, True, True)
+def test_frame_bytes_see_a_spill():
+    """``kernel_frame_bytes`` reads a spill: fp16 SiLU*mul at 12 CTAs an SM (40 registers)
+    spills an 8-byte frame (why ``launch_config`` takes 10 for it), bf16 there none."""
+    config = (2, 4, 12 * 132, False, False, "cmp", 12, 0, False, True)
     assert kernel_frame_bytes(compile_only(compile_nvfp4_quant, 5120, BF16, True, False,
                                            *config)) == 0
-    monkeypatch.setattr(NVFP4Quant, "LEAN_MIN_REGISTERS", 0)
-    assert kernel_frame_bytes(compile_only(compile_nvfp4_quant, 5120, BF16, True, False,
+    assert kernel_frame_bytes(compile_only(compile_nvfp4_quant, 5120, FP16, True, False,
                                            *config)) > 0
 
 
@@ -444,57 +404,6 @@ def _assert_configs_agree(m: int, k: int, silu: bool, config: tuple, baseline: t
     _assert_quantized_equal(outs[0], outs[1])
     if not silu:
         _assert_quantized_equal(outs[0], reference.nvfp4_quantize(x, g))
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("prefetch,per_sm", [(True, 6), (False, 9)])
-@pytest.mark.parametrize("ctas", [None, 5])
-@pytest.mark.parametrize("silu", [False, True])
-@pytest.mark.parametrize("m,k", [(300, 3072), (129, 80), (7, 5120), (4096, 5120),
-                                 (1000, 7168)])
-def test_lean_variant_agrees(prefetch, per_sm, ctas, silu, m, k):
-    """``lean`` bit-exact with the default launch: whole rows (flat addresses when plain),
-    row tails (K = 80, zeroed loads kept), a 5-CTA grid whose warps walk many items through
-    the swapping buffers (odd and even counts a warp at every shape: the second item of the
-    last iteration both present and absent), and the open M = 4096 point."""
-    vecs = 2 if silu else 4
-    config = (vecs, 4, ctas or per_sm * 132, prefetch, False, "cmp", 0 if ctas else per_sm, 0,
-              False, True, True)
-    _assert_configs_agree(m, k, silu, config, (4, 4, 8 * 132, False))
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("m,k", [(7, 80), (129, 5120), (4096, 7168)])
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_lean_public_launch_bit_exact(monkeypatch, m, k, dtype):
-    """``LEAN_LAUNCH`` on: the public quantizers, fp16 included, as the reference (plain) and
-    as the default launch (fused, experts)."""
-    x = _rows(m, k, dtype)
-    g = reference.nvfp4_global_scale(x).reshape(1)
-    gu = _rows(m, 2 * k, dtype)
-    e3 = _rows(3 * m, 2 * k, dtype).view(3, m, 2 * k)
-    mask = torch.tensor([0, m, m // 2], dtype=torch.int32, device="cuda")
-    gs = torch.full((3,), 20.0, device="cuda")
-    want_fused = silu_mul_nvfp4_quant(gu, g)
-    want_experts = silu_mul_nvfp4_quant_experts(e3, mask, gs)
-    monkeypatch.setattr(nvfp4_quant, "LEAN_LAUNCH", True)
-    _assert_quantized_equal(nvfp4_quantize(x, g), reference.nvfp4_quantize(x, g))
-    _assert_quantized_equal(silu_mul_nvfp4_quant(gu, g), want_fused)
-    got = silu_mul_nvfp4_quant_experts(e3, mask, gs)
-    for ex in range(3):  # rows past masked_m are not written
-        rows = int(mask[ex])
-        assert torch.equal(got[0][:rows, :, ex], want_experts[0][:rows, :, ex])
-        want_sf, got_sf = (unswizzle_sf(experts_sf_to_dense(t[1])[ex].view(torch.uint8), m,
-                                        k // 16) for t in (want_experts, got))
-        assert torch.equal(got_sf[:rows], want_sf[:rows])
-
-
-@pytest.mark.gpu
-def test_lean_variant_experts_agree():
-    """``lean`` on masked experts (no zeroing of loads that are off; at 8 CTAs an SM, where it
-    applies): rows past masked_m untouched, the rest as the default."""
-    _assert_experts_configs_agree((2, 4, 8 * 132, False, False, "cmp", 8, 0, False, True,
-                                   True))
 
 
 @pytest.mark.gpu

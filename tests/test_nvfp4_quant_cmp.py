@@ -97,10 +97,6 @@ class NumpyOps:
         return np.minimum(np.asarray(a, dtype=U32), b)
 
     @staticmethod
-    def merge(a, b, mask: int):
-        return (a & U32(mask)) | (b & U32(~mask & 0xFFFFFFFF))
-
-    @staticmethod
     def not_cmp(p, t, ge: bool):
         return np.where(p >= t if ge else p > t, U32(0), U32(1))
 
@@ -127,9 +123,9 @@ def thresholds(s: np.ndarray, is_bf16: bool) -> list[np.ndarray]:
     return [np.broadcast_to(np.asarray(x, dtype=U32), np.shape(s)) for x in xs]
 
 
-def encode_all(words, thr, is_bf16, chains=False):
+def encode_all(words, thr, is_bf16):
     dup = [t | (t << U32(16)) for t in thr]
-    return encode8(words, dup, NumpyOps(is_bf16), chains)
+    return encode8(words, dup, NumpyOps(is_bf16))
 
 
 def _unpack(words: np.ndarray) -> np.ndarray:
@@ -162,11 +158,10 @@ def _scales() -> np.ndarray:
     return np.concatenate([table, sweep, edges, special]).astype(np.float32)
 
 
-@pytest.mark.parametrize("chains", [False, True])
 @pytest.mark.parametrize("is_bf16", [True, False])
-def test_threshold_encode_matches_reference_for_every_input(is_bf16, chains):
+def test_threshold_encode_matches_reference_for_every_input(is_bf16):
     """Every 16-bit input pattern x every test scale: encode8 on the thresholds ==
-    reference.e2m1_codes(fp32(x) * s), with either packing of the masks (``chains``)."""
+    reference.e2m1_codes(fp32(x) * s)."""
     patterns = np.arange(1 << 16, dtype=U32)
     xf = _value16(patterns, is_bf16)
     words = [(patterns[2 * j::8] | (patterns[2 * j + 1::8] << U32(16))) for j in range(4)]
@@ -175,7 +170,7 @@ def test_threshold_encode_matches_reference_for_every_input(is_bf16, chains):
     for start in range(0, len(scales), 64):
         s = scales[start:start + 64]
         thr = thresholds(s[:, None], is_bf16)
-        got = _unpack(encode_all(words, thr, is_bf16, chains))  # word w: patterns 8w .. 8w + 7
+        got = _unpack(encode_all(words, thr, is_bf16))  # word w: patterns 8w .. 8w + 7
         want = reference.e2m1_codes(x_t[None, :] * torch.from_numpy(s)[:, None]).numpy()
         bad = np.nonzero(got != want)
         assert bad[0].size == 0, (

@@ -10,25 +10,16 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 the default up to PREFETCH_ELEMENTS
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
-         cmp6tpl   cmp 4 4  6  6 prefetch lean  cmp6tp with ``lean``: the buffers swap roles
-                                                (no copy), both first items' loads before
-                                                the table fill, no zeroing of loads that are
-                                                off, flat addresses, merge chains in the
-                                                encode (SASS, K = 5120: 376 -> 322.5
-                                                instructions an item)
-         cmp9tl    cmp 4 4  9  9 lean           cmp9t with ``lean`` (353 -> 317)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
                                                 PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
                                                 the default up to PREFETCH_ELEMENTS
-         cmp8v2tpl cmp 2 4  8  8 prefetch lean  cmp8v2tp with ``lean`` (swap, two items
-                                                before the fill, no zeroing, merge chains:
-                                                I = 5120 383 -> 350)
          cmp10v2t  cmp 2 4 10 10                10 an SM (48 registers): on fp16 inputs
                                                 cmp12v2t spills an 8-byte frame, this does
-                                                not (SASS 403 -> 363 an item, session 75)
+                                                not: fp16's default past PREFETCH_ELEMENTS
+                                                since session 76 (80 -> 94% of the copy)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
@@ -47,6 +38,10 @@ half items with the prefetch at 9 / 10 / 12 an SM (56 / 48 / 40 registers, no sp
 bulk4x6, bulk2x8: ring 3 at 6 and 7 an SM, 4 at 6, 2 at 8; fused bulk3x7v2): below the
 default cmp6tp (fused cmp8v2tp) at every shape, the best bulk2x8 (plain M = 4096 K = 5120
 72.6 against 74.5); the option and its variants were removed (``notes/quant-bulk-ring.patch``).
+Session 76 (H200, 2026-12-05) measured ``lean`` (session 75: the prefetch buffers swapping
+roles, no zeroing, flat addresses, merge chains; 14% fewer SASS instructions an item): cmp6tpl
+65.8 / 69.6% at plain M = 4096 K = 5120 / 7168 against cmp6tp 74.1 / 78.0, cmp9tl equal to
+cmp9t, fused cmp8v2tpl 1.2 points below; removed (``notes/quant-lean.patch``).
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
 the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
 both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
@@ -73,14 +68,11 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
-         "cmp6tpl": (("cmp", 4, 4, 6, 6), {"prefetch": True, "lean": True}),
-         "cmp9tl": (("cmp", 4, 4, 9, 9), {"lean": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
          "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True}),
-         "cmp8v2tpl": (("cmp", 2, 4, 8, 8), {"prefetch": True, "lean": True}),
          "cmp10v2t": (("cmp", 2, 4, 10, 10), {})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
@@ -104,7 +96,7 @@ def _fn(k, fused, variant):
     return compile_nvfp4_quant(k, str(_dtype()), fused, False, vecs, warps,
                                per_sm * sm_count(), options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
-                               options.get("trigger", True), options.get("lean", False))
+                               options.get("trigger", True))
 
 
 def main():

@@ -31,15 +31,6 @@ for options in ((True, True), (False, False)):
     # positional: jit.cached keys on positional arguments only
     compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132, False, False,
                         "cmp", 0, 0, *options)(x, g, mask, q, sf)
-# lean (swapping buffers, no zeroing, flat addresses): the public configs, and 5-CTA grids
-# whose warps walk many items; plain whole rows, a plain row tail (K = 80), fused
-for silu, k, vecs in ((False, 3072, 4), (False, 80, 4), (True, 1536, 2)):
-    xl = torch.randn(300, 2 * k if silu else k, device="cuda", dtype=torch.bfloat16)
-    q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
-    sf = torch.empty(384 * -(-(k // 16) // 4) * 4, dtype=torch.uint8, device="cuda")
-    for ctas, mc, pf in ((6 * 132, 6, True), (9 * 132, 9, False), (5, 0, True)):
-        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, pf, False,
-                            "cmp", mc, 0, False, True, True)(xl, g, mask, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
 for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")

@@ -9,7 +9,7 @@ Prints the loop's instruction count per opcode, per lane-element (one lane handl
 (spills: none expected).
 
     PYTHONPATH=. python tools/quant_sass_count.py --k 7168 [--silu] [--dtype torch.float16]
-        [--vecs 4 --warps 4 --ctas 2112 --encode cmp|fma] [--prefetch] [--lean] [--sass out.sass]
+        [--vecs 4 --warps 4 --ctas 2112 --encode cmp|fma] [--prefetch] [--sass out.sass]
 """
 
 from __future__ import annotations
@@ -104,8 +104,7 @@ def opclass(op: str) -> str:
 
 
 def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, prefetch: bool,
-          encode: str, sass_out: str | None = None, verbose: bool = True, min_ctas: int = 0,
-          lean: bool = False):
+          encode: str, sass_out: str | None = None, verbose: bool = True, min_ctas: int = 0):
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from cute_kernels.arch import compile_options
     from cute_kernels.nvfp4_quant import compile_nvfp4_quant
@@ -114,9 +113,9 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
     compile_options()
     raw = compile_nvfp4_quant.uncached
     args = (k, dtype, silu, False, vecs, warps, ctas, prefetch)
-    if encode != "default" or min_ctas or lean:
+    if encode != "default" or min_ctas:
         args = args + (False, "cmp" if encode == "default" else encode, min_ctas)
-    compiled = raw(*args, lean=True) if lean else raw(*args)
+    compiled = raw(*args)
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "k.o")
         compiled.export_to_c(obj, function_name="sass_count")
@@ -131,20 +130,17 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
     insns, labels = parse(sass)
     local = sum(op.startswith(("LDL", "STL")) for _, _, op, _ in insns)
     path = main_loop_path(insns, labels)
-    # (``lean`` with the prefetch: two items an iteration, the buffers swapping roles)
-    items = 2 if lean and prefetch else 1
     per = collections.Counter(opclass(op) for _, _, op, _ in path)
-    per = collections.Counter({op: n / items for op, n in per.items()})
     elems = vecs * 8
     if verbose:
         print(f"K={k} {dtype} silu={silu} vecs={vecs} warps={warps} encode={encode} "
-              f"min_ctas={min_ctas} lean={lean}: "
-              f"{len(path) / items:g} instructions per item ({elems} elements per lane), "
-              f"{len(path) / items / elems:.2f} per element, {regs} registers, "
+              f"min_ctas={min_ctas}: "
+              f"{len(path)} instructions per item ({elems} elements per lane), "
+              f"{len(path) / elems:.2f} per element, {regs} registers, "
               f"{local} local-memory accesses (spills)")
         for op, n in per.most_common():
-            print(f"  {op:<10} {n:7g}  {n / elems:6.2f}")
-    return len(path) / items / elems, per, regs
+            print(f"  {op:<10} {n:5d}  {n / elems:6.2f}")
+    return len(path) / elems, per, regs
 
 
 def _parser():
@@ -158,7 +154,6 @@ def _parser():
     p.add_argument("--prefetch", action="store_true")
     p.add_argument("--encode", default="default", help="the kernel's encode option (cmp, fma)")
     p.add_argument("--min-ctas", type=int, default=0, help="launch bound: CTAs per SM")
-    p.add_argument("--lean", action="store_true", help="the kernel's lean option")
     p.add_argument("--sass", default=None, help="write the whole disassembly here")
     return p
 
@@ -166,4 +161,4 @@ def _parser():
 if __name__ == "__main__":
     a = _parser().parse_args()
     count(a.k, a.dtype, a.silu, a.vecs, a.warps, a.ctas, a.prefetch, a.encode, a.sass,
-          min_ctas=a.min_ctas, lean=a.lean)
+          min_ctas=a.min_ctas)

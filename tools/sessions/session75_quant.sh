@@ -13,6 +13,8 @@
 # kernel's), then the quant suite on lean launches (quant-lean.out). Where a lean form wins
 # everywhere, make it the public launch (nvfp4_quant.LEAN_LAUNCH = True) and keep that suite's
 # output as the issue's rows (rename it .log in notes/raw).
+# Ran in session 76 (call 6): lean lost and was removed; to rerun, `git apply
+# notes/quant-lean.patch` first.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session75_quant.sh
 source "$(dirname "$0")/../device_common.sh"
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpl,cmp9t,cmp9tl,cmp8v2tp,cmp8v2tpl
