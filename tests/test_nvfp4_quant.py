@@ -365,16 +365,17 @@ def test_quantize_bit_exact(m, k, dtype):
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,k", [(7, 80), (1000, 5120), (4500, 7168)])
 @pytest.mark.parametrize("silu", [False, True])
-def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k, silu):
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k, silu, dtype):
     """Rows past ``PREFETCH_ELEMENTS`` take the launch without the next item's loads (plain 9
-    CTAs an SM, SiLU*mul 12; forced here by a zero bound; 4500 rows of 7168 fill the grid):
-    the same bits as the reference (SiLU*mul: as the default launch's)."""
-    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
+    CTAs an SM, SiLU*mul 12, fp16 SiLU*mul 10; forced here by a zero bound; 4500 rows of 7168
+    fill the grid): the same bits as the reference (SiLU*mul: as the default launch's)."""
+    x = _rows(m, 2 * k if silu else k, dtype)
     g = reference.nvfp4_global_scale(x).reshape(1)
     run = silu_mul_nvfp4_quant if silu else nvfp4_quantize
     want = run(x, g) if silu else reference.nvfp4_quantize(x, g)
     monkeypatch.setattr(nvfp4_quant, "PREFETCH_ELEMENTS", 0)
-    assert not launch_config(k, silu, torch.device("cuda"), m)[3]
+    assert not launch_config(k, silu, torch.device("cuda"), m, dtype=dtype)[3]
     _assert_quantized_equal(run(x, g, out=_poisoned_out(m, k)), want)
 
 
