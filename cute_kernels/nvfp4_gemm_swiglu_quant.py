@@ -981,9 +981,9 @@ def nvfp4_gemm_swiglu_quant(a: torch.Tensor, a_sf: torch.Tensor | None, w: torch
     (``swiglu_split_route``), with this function's numerics. On gate_up weights of 4096 rows
     or more from 129 tokens, the fused kernel's whole and stream-K launches take token tiles
     fitted to M (144..240 tokens), whole, stream-K or the data-parallel + stream-K hybrid,
-    where ``fitted_tiles.fused_fitted_route`` takes them. At one NVFP4 token on permuted
-    words the small-M kernel may run on the balanced grid (``swiglu_quant_balanced``;
-    ``nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED``, at ``PUBLIC_BALANCED_CTAS_PER_SM``). The
+    where ``fitted_tiles.fused_fitted_route`` takes them. At one token on permuted words the
+    small-M kernel may run on the balanced grid (``swiglu_quant_balanced``;
+    ``nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED``, ``public_balanced_launch``). The
     unfused ``nvfp4_gemm`` + ``silu_mul_nvfp4_quant`` pair itself is never taken: it rounds
     gate, up and h to bf16, moving 3-8% of the block scales off the fp32 numerics. Crossover table:
     ``python -m cute_kernels.bench swiglu``.

@@ -7,7 +7,9 @@ epilogue (``NVFP4GemmSwigluQuantSmallM.epilogue``) on the whole sums.
 Why: the fused one-token launch at 9216x7168 is 288 CTAs of 8 warps on 132 SMs, 24 SMs with
 three and 108 with two (issue 6 asks 11.67 us at M = 1 there; session 50's suite: 13.62).
 The public op takes it behind ``nvfp4_gemm_balanced.FUSED_ONE_TOKEN_BALANCED`` at
-``PUBLIC_BALANCED_CTAS_PER_SM`` (9216x7168, two an SM: 13.78 -> 13.13 us, H200 session 73)."""
+``PUBLIC_BALANCED_CTAS_PER_SM`` (9216x7168, two an SM: 13.78 -> 13.13 us, H200 session 73),
+and on bf16 tokens at ``PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM`` (14.57 -> 13.13, session
+76)."""
 
 from __future__ import annotations
 

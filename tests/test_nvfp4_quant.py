@@ -434,19 +434,12 @@ def test_ring_variant_agrees(vecs, ctas, ring, silu, m, k):
 @pytest.mark.gpu
 def test_ring_variant_experts_agree():
     """The ring on masked experts: rows past masked_m untouched, the rest as the default."""
-    _assert_experts_configs_agree((2, 4, 12 * 132, False, False, "cmp", 0, 3))
-
-
-def _assert_experts_configs_agree(config: tuple) -> None:
-    """``compile_nvfp4_quant``'s experts kernel with ``config`` (arguments after K, dtype,
-    silu, experts) and with a baseline give the same bytes, masked rows (left poisoned)
-    included."""
     e, m, i = 3, 70, 2048
     x = _rows(e * m, 2 * i, torch.bfloat16).view(e, m, 2 * i)
     g = torch.full((e,), 30.0, device="cuda")
     mask = torch.tensor([0, 70, 33], dtype=torch.int32, device="cuda")
     outs = []
-    for cfg in (config, (4, 4, 8 * 132, False)):
+    for cfg in ((2, 4, 12 * 132, False, False, "cmp", 0, 3), (4, 4, 8 * 132, False)):
         q = poisoned(e, m, i // 2, dtype=torch.uint8)
         sf = poisoned(e * 128 * (i // 16), dtype=torch.uint8)
         compile_nvfp4_quant(i, str(torch.bfloat16), True, True, *cfg)(x, g, mask, q, sf)

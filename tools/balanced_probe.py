@@ -34,21 +34,22 @@ from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
                                                 launch_swiglu_quant_balanced)
 from layouts import sf_padded_shape
 
-# (kind, N or 2I, K, [(K warps, CTAs an SM, launch bound)]); the public configs in comments
-# (5120x17408: (2, 1, 4, 1, 3), 480 CTAs). Every form fits its CTAs an SM at 72..92 registers
+# (kind, N or 2I, K, [(K warps, CTAs an SM, launch bound)]); the public launches in comments
+# (session 76's rule: ``one_token_balanced``). Every form fits its CTAs an SM at 72..92 registers
 # without spilling (nvdisasm, session 70).
 POINTS = [
-    ("gemm", 9216, 7168, [(4, 4, True), (4, 4, False), (8, 3, True)]),  # (1, 1, 4, 1): 576
-    ("gemm", 5120, 17408, [(8, 2, True), (8, 2, False), (4, 2, True), (12, 2, True)]),
+    ("gemm", 9216, 7168, [(4, 4, True), (4, 4, False), (8, 3, True)]),  # balanced (8, 3)
+    ("gemm", 5120, 17408, [(8, 2, True), (8, 2, False), (4, 2, True), (12, 2, True)]),  # (12, 2)
     ("gemm", 7168, 18432, [(4, 3, True), (8, 2, True), (8, 3, True)]),  # paired (2, 1, 4, 1)
     ("gemm", 4096, 7168, [(8, 1, True), (4, 1, True)]),     # (1, 1, 8, 1): 256
-    ("fused", 9216, 7168, [(8, 2, True), (8, 2, False)]),   # (1, 1, 8, 1, 1, 2): 288
-    # W4A16 (bf16 activations; ``nvfp4_gemm`` takes (8, 2) and (8, 3) since session 74)
+    ("fused", 9216, 7168, [(8, 2, True), (8, 2, False)]),   # balanced (8, 2)
+    # W4A16 (bf16 activations; ``nvfp4_gemm`` takes two and three an SM since session 74, the
+    # fused op two since session 76; 9216x7168 the unbalanced (1, 1, 4, 1), 576 CTAs)
     ("gemm16", 5120, 17408, [(8, 2, True), (4, 2, True)]),
     ("gemm16", 7168, 18432, [(8, 3, True), (4, 3, True)]),
     ("gemm16", 9216, 7168, [(4, 4, True)]),
     ("gemm16", 4096, 7168, [(8, 1, True)]),
-    ("fused16", 9216, 7168, [(8, 2, True)]),  # the fused op's W4A16 (no public route yet)
+    ("fused16", 9216, 7168, [(8, 2, True)]),  # the fused op's W4A16: balanced (8, 2)
 ]
 UNBOUND = {"LAUNCH_BOUND": False}
 unbound = {
