@@ -61,6 +61,7 @@ from cutlass.memory import SmemAllocator
 from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tiled_layout
 
 from . import jit
+from .arrival_counters import arrival_counters
 from .arch import compile_options, pdl_enabled, sm_count
 from .constants import constant
 from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
@@ -91,6 +92,9 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 # Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
 # flight (``launch_config``)
 PREFETCH_ELEMENTS = 100_000_000
+# The launches with the prefetch claim their last CLAIM_ROUNDS rounds of work items from a
+# counter (``NVFP4Quant(claim=)``; 0: every item handed out grid-stride)
+CLAIM_ROUNDS = 0
 
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
@@ -808,8 +812,12 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     packed, sf = _outputs(out, (), m, k, x)
     if m:
         config = launch_config(k, silu, x.device, m, dtype=x.dtype)
-        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
-            x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
+        claim = CLAIM_ROUNDS if config[3] else 0
+        # the mask is not read; a claiming launch takes two zeroed counters there instead
+        count = (arrival_counters(2, x.device) if claim
+                 else constant(1, torch.int32, x.device))
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config, claim)(
+            x, g, count, packed, sf.view(-1))
     return packed, sf.view(torch.float8_e4m3fn)
 
 

@@ -403,6 +403,30 @@ def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k, silu, dty
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("silu", [False, True])
+def test_public_launch_with_claimed_items(monkeypatch, silu):
+    """``CLAIM_ROUNDS`` on: the public launch takes the stream's zeroed counters, eagerly and
+    in a CUDA graph replayed on fresh inputs, with the same bits as the handed-out launch."""
+    m, k = 4096 + 37, 5120
+    run = silu_mul_nvfp4_quant if silu else nvfp4_quantize
+    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
+    g = torch.full((1,), 30.0, device="cuda")
+    want = run(x, g)
+    monkeypatch.setattr(nvfp4_quant, "CLAIM_ROUNDS", 2)
+    _assert_quantized_equal(run(x, g, out=_poisoned_out(m, k)), want)
+    out = _poisoned_out(m, k)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        run(x, g, out=out)
+    for _ in range(2):
+        x.copy_(_rows(m, 2 * k if silu else k, torch.bfloat16))
+        graph.replay()
+        monkeypatch.setattr(nvfp4_quant, "CLAIM_ROUNDS", 0)
+        _assert_quantized_equal(out, run(x, g))
+        monkeypatch.setattr(nvfp4_quant, "CLAIM_ROUNDS", 2)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("config", [(4, 4, 8, True), (4, 4, 8, False), (4, 8, 4, True),
                                     (2, 4, 1, True), (8, 4, 3, False)])
 @pytest.mark.parametrize("silu", [False, True])
