@@ -61,7 +61,6 @@ from cutlass.memory import SmemAllocator
 from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tiled_layout
 
 from . import jit
-from .arrival_counters import arrival_counters
 from .arch import compile_options, pdl_enabled, sm_count
 from .constants import constant
 from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
@@ -92,9 +91,6 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 # Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
 # flight (``launch_config``)
 PREFETCH_ELEMENTS = 100_000_000
-# The launches with the prefetch claim their last CLAIM_ROUNDS rounds of work items from a
-# counter (``NVFP4Quant(claim=)``; 0: every item handed out grid-stride)
-CLAIM_ROUNDS = 0
 
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
@@ -150,7 +146,7 @@ class NVFP4Quant:
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True, claim: int = 0):
+                 trigger: bool = True):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -168,11 +164,6 @@ class NVFP4Quant:
         self.early_loads = early_loads
         # PDL: let the next kernel launch first thing (False: as this grid exits)
         self.trigger = trigger
-        # `claim` >= 1 (with `prefetch`, dense only): the last `claim` rounds of items are
-        # claimed from a counter in ``mMask`` (int32 [2], zero, left zero) instead of handed out
-        # grid-stride, so warps that ran fast take more and the SMs drain together
-        assert not claim or (prefetch and not experts)
-        self.claim = claim
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -318,10 +309,6 @@ class NVFP4Quant:
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                             loaded, lane, tidx >> 5, cur, ring_state)
             return
-        if cutlass.const_expr(self.claim):
-            self._claim_loop(mX, mQ, sSF, mSFWords, mMask, g, table, ex, m, row_items, first, end,
-                             stride, loaded, lane, cur, nxt)
-            return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
                 self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
@@ -351,61 +338,6 @@ class NVFP4Quant:
         else:
             if cutlass.const_expr(not self.experts):
                 self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
-
-    # ---- claimed items (``claim`` >= 1) -------------------------------------------------------
-    @cute.jit
-    def _claim_loop(self, mX, mQ, sSF, mSFWords, mCount, g, table, ex, m, row_items, first, end,
-                    stride, loaded, lane, cur, nxt):
-        """The prefetch loop where the items from ``start`` on (the last ``claim`` rounds; the
-        first round is always handed out) are claimed one at a time, ``start`` + the count
-        ``count[0]`` held before the claim. The claim of the item after next goes out before
-        this item is computed and is read after it, so its round trip hides behind the
-        arithmetic like the loads'. The warp that finishes last (``count[1]``, acq_rel)
-        zeroes both counters: every warp's claims come before its own arrival."""
-        rounds = cutlass.max(end // stride - self.claim, 1)
-        start = stride * rounds
-        w = first
-        n = self._claimed(start, first + stride, self._claim(mCount, first + stride, start, lane))
-        while w < end:
-            self._load_item(mX, ex, n, n < loaded, lane, nxt)
-            raw = self._claim(mCount, n + stride, start, lane)
-            self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, lane & 1,
-                               cur)
-            for c, x in zip(cur, nxt):
-                c.store(x.load())
-            w, n = n, self._claimed(start, n + stride, raw)
-        self._claim_done(mCount, lane, stride)
-
-    @cute.jit
-    def _claim(self, mCount, after, start, lane):
-        """Lane 0's claim where item ``after`` is past ``start`` (else 0.0), unread. The count
-        is an f32 (exact to 2^24 claims): ptxas turns an integer atomic into a warp-aggregated
-        one whose result broadcast sits right after it, so the warp would wait out the round
-        trip there; a float add stays a plain atomic, read only where used."""
-        raw = cutlass.Float32(0.0)
-        if (after >= start) & (lane == 0):
-            raw = cute.arch.atomic_add(cute.recast_ptr(mCount.iterator, dtype=cutlass.Float32),
-                                       cutlass.Float32(1.0), scope="gpu")
-        return raw
-
-    @cute.jit
-    def _claimed(self, start, after, raw):
-        """The warp's next item: ``after`` before ``start``, else the one lane 0 claimed."""
-        raw = cute.arch.shuffle_sync(raw, 0)
-        n = after
-        if after >= start:
-            n = start + cutlass.Int32(raw)
-        return n
-
-    @cute.jit
-    def _claim_done(self, mCount, lane, warps_in_grid):
-        """This warp's arrival; the last of the grid's warps zeroes the counters."""
-        if lane == 0:
-            done = cute.arch.atomic_add(mCount.iterator + 1, cutlass.Int32(1), sem="acq_rel",
-                                        scope="gpu")
-            if done == warps_in_grid - 1:
-                mCount[0] = cutlass.Int32(0)
-                mCount[1] = cutlass.Int32(0)
 
     # ---- the shared-memory ring (``ring`` >= 2) -------------------------------------------------
     def _ring_bytes(self) -> int:
@@ -692,7 +624,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True, claim: int = 0):
+                        trigger: bool = True):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -712,12 +644,11 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         q = make_fake_compact_tensor(cutlass.Uint8, (m, k // 2), stride_order=(1, 0),
                                      assumed_align=16)
         g = make_fake_compact_tensor(cutlass.Float32, (1,))
-        # not read; with `claim`, the two zeroed item counters
-        mask = make_fake_compact_tensor(cutlass.Int32, (2 if claim else 1,))
+        mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger, claim)
+                        trigger)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -812,12 +743,8 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     packed, sf = _outputs(out, (), m, k, x)
     if m:
         config = launch_config(k, silu, x.device, m, dtype=x.dtype)
-        claim = CLAIM_ROUNDS if config[3] else 0
-        # the mask is not read; a claiming launch takes two zeroed counters there instead
-        count = (arrival_counters(2, x.device) if claim
-                 else constant(1, torch.int32, x.device))
-        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config, claim)(
-            x, g, count, packed, sf.view(-1))
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
+            x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
     return packed, sf.view(torch.float8_e4m3fn)
 
 

@@ -31,15 +31,6 @@ for options in ((True, True), (False, False)):
     # positional: jit.cached keys on positional arguments only
     compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132, False, False,
                         "cmp", 0, 0, *options)(x, g, mask, q, sf)
-# claimed items (a zeroed counter pair the launches leave zero): plain and fused, the last
-# two rounds claimed on the full grid, the last three on a 3-CTA grid
-counters = torch.zeros(2, dtype=torch.int32, device="cuda")
-for silu, k, vecs in ((False, 3072, 4), (True, 1536, 2)):
-    q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
-    sf = torch.empty(384 * (k // 16), dtype=torch.uint8, device="cuda")
-    for ctas, claim in ((6 * 132, 2), (3, 3)):
-        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, True, False,
-                            "cmp", 0, 0, False, True, claim)(x, g, counters, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
 for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
