@@ -8,7 +8,8 @@
 # M = 16384 K = 5120 and fused M = 4096 I = 5120: cmp6tp against cmp6tpc1 / c2,
 # cmp8v2tp against cmp8v2tpc2 (every output compared with the old kernel's).
 # Ran in session 77 (call 11, H200): claiming lost everywhere (plain M = 4096 K = 5120 74.3 ->
-# 45.5%) and was removed; to rerun, `git apply notes/quant-claim.patch` first.
+# 45.5%): one counter serialized the claims. The option now spreads them over CLAIM_SHARDS
+# counters (session78_claim.sh); CLAIM_SHARDS = 1 reruns this form (cmp6tpc2 is gone).
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session77_claim.sh
 source "$(dirname "$0")/../device_common.sh"
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpc1,cmp6tpc2,cmp8v2tp,cmp8v2tpc2
