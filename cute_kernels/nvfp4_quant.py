@@ -367,10 +367,11 @@ class NVFP4Quant:
         first round is always handed out) are claimed one at a time. Warp ``first`` claims
         from shard ``s = first % S`` (S: CLAIM_SHARDS, or the grid's warps where fewer), whose
         c-th claim is item ``start + c S + s``: each shard's warps, spread over the SMs, share
-        its items. The
-        claim of the item after next goes out before this item is computed and is read after
-        it, so its round trip hides behind the arithmetic like the loads'. The warp that
-        finishes last zeroes every counter: every warp's claims come before its arrival."""
+        its items. The claim of the item after next goes out before this item is computed and
+        is read after it, so its round trip hides behind the arithmetic like the loads'. The
+        warp that finishes last zeroes every counter: every warp's claims come before its
+        arrival. (The counters are touched only after ``griddepcontrol.wait``, as a kernel
+        sharing the stream's ``arrival_counters`` must.)"""
         rounds = cutlass.max(end // stride - self.claim, 1)
         start = stride * rounds
         shards = cutlass.min(stride, CLAIM_SHARDS)
