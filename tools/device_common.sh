@@ -338,6 +338,19 @@ quant_tests_and_probe() {
   CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout 200 python tools/quant_bw_probe.py \
     2>&1 | tee "$OUT/quant_bw_probe.log"
 }
+# quant_memcheck_and_probe "POINTS" PYTEST-ARGS...: quant_tests_and_probe with memcheck only
+# (no racecheck) and shorter limits, for a short device budget
+quant_memcheck_and_probe() {
+  local points=$1
+  shift
+  gpu_tests 200 /tmp/logs/t-quant.log "$@" &
+  # shellcheck disable=SC2086
+  warm_points quant_bw_probe 200 $points
+  quant_sanitize memcheck &
+  quant_report
+  CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout 150 python tools/quant_bw_probe.py \
+    2>&1 | tee "$OUT/quant_bw_probe.log"
+}
 # quant_report: after the caller's background jobs (gpu_tests, quant_sanitize, warm-ups), their
 # summary, shown and kept in $OUT/checks.txt
 quant_report() {

@@ -14,10 +14,5 @@
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session78_claim.sh
 source "$(dirname "$0")/../device_common.sh"
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpc1,cmp7tp,cmp7tpc1,cmp7tpc2,cmp8v2tp,cmp8v2tpc1,cmp8v2tpc2
-gpu_tests 200 /tmp/logs/t-quant.log tests/test_nvfp4_quant.py -k claimed &
-warm_points quant_bw_probe 200 0 1 4 8
-quant_sanitize memcheck &
-quant_report
-CUTE_KERNELS_BENCH_SHAPES=0,1,4,8 timeout 150 python tools/quant_bw_probe.py \
-  2>&1 | tee "$OUT/quant_bw_probe.log"
+quant_memcheck_and_probe "0 1 4 8" tests/test_nvfp4_quant.py -k claimed
 echo "done after $(elapsed) s"
