@@ -107,8 +107,9 @@ CLAIM_WORDS = (CLAIM_SHARDS + 1) * CLAIM_SPACING
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
                   fp32_input: bool = False, dtype: torch.dtype = torch.bfloat16) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
-    max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
-    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``).
+    max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger, claim), the
+    best of ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``); the
+    prefetch launches claim ``CLAIM_ROUNDS`` rounds (off).
 
     The persistent grid hands each CTA a fixed share of the work items, so it holds exactly
     as many CTAs an SM as fit (the launch bounds pin the registers): with the early PDL
@@ -135,13 +136,14 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     / 95.8 at 10)."""
     sms = sm_count(device.index or 0)
     if fp32_input:
-        return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True
+        return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True, 0
     prefetch = not experts and rows * k <= PREFETCH_ELEMENTS
+    claim = CLAIM_ROUNDS if prefetch else 0
     if silu:
         per_sm = 8 if prefetch else 10 if dtype == torch.float16 else 12
-        return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
+        return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
     per_sm = 6 if prefetch else 9
-    return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
+    return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
 
 
 class NVFP4Quant:
@@ -835,11 +837,10 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     packed, sf = _outputs(out, (), m, k, x)
     if m:
         config = launch_config(k, silu, x.device, m, dtype=x.dtype)
-        claim = CLAIM_ROUNDS if config[3] else 0
         # the mask is not read; a claiming launch takes its zeroed counters there instead
-        count = (arrival_counters(CLAIM_WORDS, x.device) if claim
+        count = (arrival_counters(CLAIM_WORDS, x.device) if config[-1]
                  else constant(1, torch.int32, x.device))
-        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config, claim)(
+        compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
             x, g, count, packed, sf.view(-1))
     return packed, sf.view(torch.float8_e4m3fn)
 
