@@ -73,7 +73,10 @@ PUBLIC_BALANCED_CTAS_PER_SM = (2, 3)
 # at. H100 2026-12-05 (session 74 call 2, ``tools/balanced_probe.py`` "gemm16", graph us,
 # public -> balanced, two rounds alike): 5120x17408 (8, 2) 22.35 -> 20.01 ((4, 2) 23.76),
 # 7168x18432 (8, 3) 28.49 -> 27.95 ((4, 3) 29.89), 9216x7168 (4, 4) 14.85 -> 15.00, 4096x7168
-# (8, 1) 8.59 -> 8.52 (under 1%: not taken).
+# (8, 1) 8.59 -> 8.52 (under 1%: not taken). Where four would fit it takes three, as NVFP4
+# tokens do (H100 2026-12-05, session 78 call 13, "gemm16", two rounds alike: 9216x7168 public
+# (unbalanced) 15.19 / 15.14 -> (8, 3) 14.68 / 14.67, (7, 3) 14.78 / 14.77, (4, 4) 15.39 /
+# 15.34; the same bf16 output as the public op's).
 PUBLIC_W4A16_BALANCED_CTAS_PER_SM: tuple[int, ...] = (2, 3)
 # The fused op's W4A16 (H200 2026-12-05, session 76 call 7, ``balanced_probe.py`` "fused16"):
 # 9216x7168 public 14.57 -> (8, 2) 13.13 us, the same codes.
@@ -133,9 +136,8 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
         measured = PUBLIC_W4A16_BALANCED_CTAS_PER_SM
     else:
         measured = PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM
-    # (W4A16 where four fit: (4, 4) lost, three unmeasured; it keeps its unbalanced route)
-    most = 3 if a_fp4 else BALANCED_MAX_CTAS_PER_SM
-    launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups, most)
+    # (where four fit, three an SM: (4, 4) lost on both kinds of tokens)
+    launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
     return launch if launch and launch[1] in measured else None
 
 

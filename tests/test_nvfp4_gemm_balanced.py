@@ -215,8 +215,8 @@ def test_public_ops_ask_the_rule_only_switched_on_at_one_token_on_permuted_words
 
 def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypatch):
     """bf16 activations: the plain op's rows at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM`` (two and
-    three an SM, session 74 on an H100), the fused op's at its own tuple (two an SM, session
-    76 on the H200)."""
+    three an SM, session 74 on an H100; three where four fit, session 78 on an H100), the fused
+    op's at its own tuple (two an SM, session 76 on the H200)."""
     cpu = torch.device("cpu")
     public = functools.partial(nvfp4_gemm_balanced.public_balanced_launch, True, 1,
                                a_fp4=False, permuted=True, device=cpu)
@@ -226,9 +226,8 @@ def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypat
     if sm_count(0) == H200:
         assert public(rows=9216, k=7168, row_groups=2) == (8, 2)
         assert public(rows=7168, k=18432) == (8, 3)
-        # where four fit ((4, 4) lost on an H100, three unmeasured), one an SM
-        for n, k in ((9216, 7168), (4096, 7168)):
-            assert public(rows=n, k=k) is None, n
+        assert public(rows=9216, k=7168) == (8, 3)  # where four fit: three, as NVFP4 tokens
+        assert public(rows=4096, k=7168) is None  # one an SM
     monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", ())
     assert public(rows=5120, k=17408) is None
     monkeypatch.setattr(nvfp4_gemm_balanced, "PUBLIC_W4A16_BALANCED_CTAS_PER_SM", (2, 3))

@@ -25,8 +25,7 @@ POINTS = [(4096, 7168, 64), (4096, 7168, 48), (4096, 7168, 96), (1024, 7168, 256
 
 
 def triggered(*args, **kwargs):
-    config = launch_config(*args, **kwargs)
-    return (*config[:9], True, *config[10:])  # (trigger)
+    return (*launch_config(*args, **kwargs)[:-1], True)
 
 
 for two_i, k, m in select_shapes(POINTS):
