@@ -11,6 +11,8 @@
 # 7168, M = 16384 K = 5120 and fused M = 4096 I = 5120 (every output compared with the old
 # kernel's). Where a claiming variant beats the default at every point, set
 # nvfp4_quant.CLAIM_ROUNDS (and the CTAs an SM in launch_config) and run the quant suite.
+# Ran in session 78 (H100, call 14): the claims lost; removed, so this script needs
+# `git apply notes/quant-claim.patch` first.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session78_claim.sh
 source "$(dirname "$0")/../device_common.sh"
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpc1,cmp7tp,cmp7tpc1,cmp7tpc2,cmp8v2tp,cmp8v2tpc1,cmp8v2tpc2
