@@ -49,11 +49,11 @@ POINTS = [
     # 26 warps an SM against 18; 72 registers, no spill ((14, 2) spills 16 bytes)
     ("fused", 9216, 7168, [(8, 2, True), (12, 2, True)]),   # balanced (8, 2)
     # W4A16 (bf16 activations; ``nvfp4_gemm`` takes two and three an SM since session 74, the
-    # fused op two since session 76; 9216x7168 the unbalanced (1, 1, 4, 1), 576 CTAs: three
-    # an SM is unmeasured there)
+    # fused op two since session 76; 9216x7168 three, (8, 3), since session 78, before that the
+    # unbalanced (1, 1, 4, 1), 576 CTAs)
     ("gemm16", 5120, 17408, [(12, 2, True), (14, 2, True)]),  # (12, 2)
     ("gemm16", 7168, 18432, [(8, 3, True), (4, 3, True)]),
-    ("gemm16", 9216, 7168, [(4, 4, True), (8, 3, True), (7, 3, True)]),
+    ("gemm16", 9216, 7168, [(4, 4, True), (8, 3, True), (7, 3, True)]),  # balanced (8, 3)
     ("gemm16", 4096, 7168, [(8, 1, True)]),
     ("fused16", 9216, 7168, [(8, 2, True), (12, 2, True)]),  # the fused W4A16: balanced (8, 2)
 ]
