@@ -4,8 +4,10 @@ weight bytes once and writes almost nothing, so its true floor is a pure read of
 at that size: a launch, a ramp, the stream and a drain. This probe times, in the same graph
 harness as the suites (back-to-back calls over copies rotated past the L2):
 
-- ``sum``: ``torch.sum`` over the bytes viewed as fp32 (a tuned library reduction: one read
-  stream, a few bytes written);
+- ``gemv16`` / ``gemv8``: this library's bf16 and fp8 decode GEMVs (``bf16_gemv``,
+  ``fp8_gemv``) on a [N', 4096] weight of exactly the point's bytes: a one-token read stream
+  with nothing to decode, the best pure read we have (``torch.sum`` read at 62-71% of the copy
+  on the H100, session 79 call 4: no floor);
 - ``copy``: ``Tensor.copy_`` of half the bytes (reads half, writes half: the "copy, same
   bytes" comparator of the quant suite);
 - ``gemm``: the public ``nvfp4_gemm`` at M = 1 on NVFP4 tokens (permuted words), the row the
@@ -19,7 +21,7 @@ plain quantizer bytes at M = 4096, K = 5120 (85% asked), for scale.
 import torch
 from probe_inputs import permuted_weight_copies
 
-from cute_kernels import nvfp4_gemm, reference
+from cute_kernels import bf16_gemv, fp8_gemv, nvfp4_gemm, reference
 from cute_kernels.bench import ceilings
 from cute_kernels.bench.timing import rotations_for, time_graphs_interleaved_us, warm_only
 
@@ -29,15 +31,31 @@ GEMMS = [("gemm 9216x7168 M=1", 9216, 7168, 75), ("gemm 5120x17408 M=1", 5120, 1
 QUANT_BYTES = 4096 * 5120 * 2 + 4096 * 5120 // 2 + 4096 * 5120 // 16
 
 
-def read_calls(nbytes: int) -> tuple[list, list]:
-    """Closures of ``torch.sum`` over ``nbytes`` and of ``Tensor.copy_`` of ``nbytes / 2``,
-    each over its own copies rotated past the L2."""
-    bufs = [torch.randn(nbytes // 4, device="cuda") for _ in range(rotations_for(nbytes))]
-    sink = torch.empty((), device="cuda")
+GEMV_K = 4096  # the GEMVs' K (a multiple of both one's step); N' = bytes / (K * itemsize)
+
+
+def gemv_calls(nbytes: int) -> dict:
+    """``bf16_gemv`` and ``fp8_gemv`` closures over rotated weights of ``nbytes`` each."""
+    calls = {}
+    for name, dtype in (("gemv16", torch.bfloat16), ("gemv8", torch.float8_e4m3fn)):
+        itemsize = torch.empty((), dtype=dtype).element_size()
+        n = nbytes // (GEMV_K * itemsize)
+        x = torch.randn(GEMV_K, device="cuda").to(dtype)
+        ws = [torch.randn(n, GEMV_K, device="cuda").to(dtype)
+              for _ in range(rotations_for(n * GEMV_K * itemsize))]
+        if dtype == torch.bfloat16:
+            calls[name] = [lambda w=w: bf16_gemv(x, w) for w in ws]
+        else:
+            alpha = torch.full((), 0.5, device="cuda")
+            calls[name] = [lambda w=w: fp8_gemv(x, w, alpha) for w in ws]
+    return calls
+
+
+def copy_calls(nbytes: int) -> list:
+    """``Tensor.copy_`` of ``nbytes / 2`` (read + write = ``nbytes``) over rotated copies."""
     halves = [(torch.randn(nbytes // 8, device="cuda"), torch.empty(nbytes // 8, device="cuda"))
               for _ in range(rotations_for(nbytes // 2))]
-    return ([lambda b=b: torch.sum(b, out=sink) for b in bufs],
-            [lambda s=s, d=d: d.copy_(s) for s, d in halves])
+    return [lambda s=s, d=d: d.copy_(s) for s, d in halves]
 
 
 def gemm_calls(n: int, k: int) -> list:
@@ -56,7 +74,7 @@ def report(label: str, nbytes: int, bar: int, forms: dict, copy_tbs: float) -> N
     print(f"{label}: {nbytes / 1e6:.2f} MB, {bar}% of the copy asks <= {asked:.2f} us", flush=True)
     for name, us in times.items():
         tbs = nbytes / (us * 1e6)
-        print(f"  {name:5s} {us:8.2f} us  {tbs:5.2f} TB/s  {100 * tbs / copy_tbs:5.1f}% copy",
+        print(f"  {name:6s} {us:8.2f} us  {tbs:5.2f} TB/s  {100 * tbs / copy_tbs:5.1f}% copy",
               flush=True)
 
 
@@ -67,19 +85,17 @@ def main() -> None:
               flush=True)
     for label, n, k, bar in GEMMS:
         nbytes = n * k * 9 // 16
-        sums, copies = read_calls(nbytes)
-        forms = {"sum": sums, "copy": copies, "gemm": gemm_calls(n, k)}
+        forms = {**gemv_calls(nbytes), "copy": copy_calls(nbytes), "gemm": gemm_calls(n, k)}
         if warm_only():
             for calls in forms.values():
                 calls[0]()
             continue
         report(label, nbytes, bar, forms, copy_tbs)
-        del sums, copies, forms
+        del forms
         torch.cuda.empty_cache()
     if not warm_only():
-        sums, copies = read_calls(QUANT_BYTES)
-        report("quant bytes M=4096 K=5120", QUANT_BYTES, 85, {"sum": sums, "copy": copies},
-               copy_tbs)
+        report("quant bytes M=4096 K=5120", QUANT_BYTES, 85,
+               {**gemv_calls(QUANT_BYTES), "copy": copy_calls(QUANT_BYTES)}, copy_tbs)
 
 
 if __name__ == "__main__":
