@@ -44,10 +44,10 @@ def gemv_calls(nbytes: int) -> dict:
         ws = [torch.randn(n, GEMV_K, device="cuda").to(dtype)
               for _ in range(rotations_for(n * GEMV_K * itemsize))]
         if dtype == torch.bfloat16:
-            calls[name] = [lambda w=w: bf16_gemv(x, w) for w in ws]
+            calls[name] = [lambda w=w, x=x: bf16_gemv(x, w) for w in ws]
         else:
             alpha = torch.full((), 0.5, device="cuda")
-            calls[name] = [lambda w=w: fp8_gemv(x, w, alpha) for w in ws]
+            calls[name] = [lambda w=w, x=x, a=alpha: fp8_gemv(x, w, a) for w in ws]
     return calls
 
 
