@@ -221,12 +221,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 1024x7168 M = 4096 84.65 / 82.51, 4096x7168 M = 1024 82.61 / 80.42; nvfp4_gemm
     # 4096x7168 M = 1024 80.69 / 78.73, 5120x17408 263.22 / 261.66
     IN_PLACE_SCALE_TABLE = True
-    # Probe switch (``tools/inflight_probe.py``): the decoding main loop with one k-tile's
-    # wgmmas in flight while the next k-tile is decoded (``_mainloop_inflight``). In
-    # ``_mma_tile``'s order ptxas places the group's wait right after the next stage's shared
-    # loads, before their decode (SASS, 9216x7168, 16-token stream-K tiles), so a warpgroup
-    # decodes only after its wgmmas retired.
-    INFLIGHT_MAINLOOP = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1130,9 +1124,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.bf16_weights):
             return self._mainloop_smem(mainloop, tiled_mma, acc, tCrB, frags, read, release,
                                        count)
-        if cutlass.const_expr(self.INFLIGHT_MAINLOOP):
-            return self._mainloop_inflight(mainloop, tiled_mma, acc, tCrB, decode, frags, read,
-                                           release, count)
         acc.fill(0.0)
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
@@ -1166,57 +1157,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             mainloop.consumer_wait(read)
             self._decode_tile(*decode, read.index, nxt)
         warpgroup.wait_group(0)
-        mainloop.consumer_release(release)
-        release.advance()
-        return read, release
-
-    @cute.jit
-    def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,
-                           count):
-        """``_mainloop`` with k-tile t's wgmmas in flight while k-tile t + 1 is decoded into the
-        other fragment: each step decodes, issues its group, then waits for the group before
-        (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
-        The wgmmas of both groups share the accumulator, which orders them (PTX ISA,
-        wgmma.fence); the sums are added in the same order as ``_mainloop``'s."""
-        acc.fill(0.0)
-        mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frags[0])
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
-        step = (mainloop, tiled_mma, acc, tCrB, decode)
-        pairs = (count - 1) // 2
-        for _ in cutlass.range(pairs, unroll=1):
-            read, release = self._inflight_step(*step, read, release, frags[1])
-            read, release = self._inflight_step(*step, read, release, frags[0])
-        if count - 2 * pairs == 2:
-            read, release = self._inflight_step(*step, read, release, frags[1])
-        warpgroup.wait_group(0)
-        mainloop.consumer_release(release)
-        release.advance()
-        return read, release
-
-    @cute.jit
-    def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):
-        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group);
-        returns the advanced state."""
-        stage = read.index
-        tCrB, kb0 = tCrB
-        warpgroup.fence()
-        for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
-                      acc)
-        warpgroup.commit_group()
-        read.advance()
-        return read
-
-    @cute.jit
-    def _inflight_step(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag):
-        """One step of ``_mainloop_inflight``: decode the k-tile in ``read``'s stage into
-        ``frag`` (the group before is in flight), issue it, retire the group before and
-        release its stage."""
-        mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frag)
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
-        warpgroup.wait_group(1)
         mainloop.consumer_release(release)
         release.advance()
         return read, release
