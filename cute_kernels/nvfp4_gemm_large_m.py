@@ -221,6 +221,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 1024x7168 M = 4096 84.65 / 82.51, 4096x7168 M = 1024 82.61 / 80.42; nvfp4_gemm
     # 4096x7168 M = 1024 80.69 / 78.73, 5120x17408 263.22 / 261.66
     IN_PLACE_SCALE_TABLE = True
+    # Probe switch (``tools/prefetch_ahead_probe.py``): with D > 0 the producer prefetches the
+    # weights of k-tile kt + D of the piece into L2 before it loads k-tile kt into a stage, so
+    # more weight bytes are in flight than the stages hold (a 64-K weight box is 32 bytes of
+    # each of 128 rows, K / 2 bytes apart).
+    WEIGHT_PREFETCH_AHEAD = 0
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -710,6 +715,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
         for i in cutlass.range(count, unroll=1):
             kt = kt0 + i
+            if cutlass.const_expr(self.WEIGHT_PREFETCH_AHEAD > 0):
+                if i + self.WEIGHT_PREFETCH_AHEAD < count:
+                    for box in self._w_boxes(row_tile):
+                        cute.prefetch(tma_w, tWg[None, box, kt + self.WEIGHT_PREFETCH_AHEAD])
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
