@@ -226,6 +226,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # more weight bytes are in flight than the stages hold (a 64-K weight box is 32 bytes of
     # each of 128 rows, K / 2 bytes apart).
     WEIGHT_PREFETCH_AHEAD = 0
+    # Probe switch (``tools/stub_consumers_probe.py``; outputs wrong): the consumers wait for
+    # each stage and release it at once, no decode and no wgmma, so the launch times the
+    # producer's TMA stream through the pipeline (with the fix-up and epilogue as they are).
+    STUB_CONSUMERS = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1134,6 +1138,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             return self._mainloop_smem(mainloop, tiled_mma, acc, tCrB, frags, read, release,
                                        count)
         acc.fill(0.0)
+        if cutlass.const_expr(self.STUB_CONSUMERS):
+            for _ in cutlass.range(count, unroll=1):
+                mainloop.consumer_wait(read)
+                read.advance()
+                mainloop.consumer_release(release)
+                release.advance()
+            return read, release
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
         step = (mainloop, tiled_mma, acc, tCrB, decode)
