@@ -1,0 +1,50 @@
+"""What the wgmma kernels' TMA stream at 16-token stream-K tiles depends on: the launch of
+issue 5's M = 16 points alone (bf16 activations made once, outside the timing, so no pass),
+with the consumers stubbed (``NVFP4GemmLargeM.STUB_CONSUMERS``: no decode, no wgmma; outputs
+wrong) at one and two 64-K groups a stage (weight boxes of 32 or 64 bytes a row) and
+several stage counts, beside the real launch at one and two groups.
+
+Why: session 79's ``stub_consumers_probe`` (H100) timed the public route with the consumers
+stubbed within 5-8% of the real one (9216x7168 M = 16 19.2 against 20.3 us, the bytes at the
+copy rate 12.3): the producer's stream is the bound. Wider boxes (fewer, longer requests a
+row) or deeper pipelines are the two shapes of that stream to tell apart. More stages than
+the default may leave no room for the asynchronous fix-up (then ``stream_k_fixup`` runs).
+
+Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import torch
+from probe_inputs import permuted_weight_copies, print_variant_rounds, switched_compiler
+
+from cute_kernels import reference
+from cute_kernels.bench.timing import select_shapes
+from cute_kernels.k_order import KOrder
+from cute_kernels.nvfp4_dequant import bf16_activations
+from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
+                                             launch_large_m)
+
+STUB = switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
+                         {"STUB_CONSUMERS": True}, "compile_large_m_stub")
+POINTS = [(9216, 7168, 16), (7168, 18432, 16)]
+# name -> (stub, K groups, stages; 0: the kernel's choice)
+FORMS = {"real_g1": (False, 1, 0), "real_g2": (False, 2, 0),
+         "stub_g1_s4": (True, 1, 4), "stub_g1_s8": (True, 1, 8), "stub_g1_s12": (True, 1, 12),
+         "stub_g1_s16": (True, 1, 16), "stub_g2_s4": (True, 2, 4), "stub_g2_s6": (True, 2, 6),
+         "stub_g2_s8": (True, 2, 8)}
+
+for n, k, m in select_shapes(POINTS):
+    words = permuted_weight_copies(n, k)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    x = bf16_activations(a, a_sf, KOrder.PERMUTED, 16)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+
+    def form(stub, groups, stages):
+        return lambda w: launch_large_m(
+            x, w[0], w[1], alpha, out, (16, stages), stream_k=True, k_groups=groups,
+            k_order=KOrder.PERMUTED, compile_fn=STUB if stub else compile_nvfp4_gemm_large_m)
+    print_variant_rounds(f"gemm {n}x{k} M={m} 16-token stream-K, GEMM alone",
+                         {name: (words, form(*f)) for name, f in FORMS.items()})
+    del words
+    torch.cuda.empty_cache()
