@@ -221,14 +221,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 1024x7168 M = 4096 84.65 / 82.51, 4096x7168 M = 1024 82.61 / 80.42; nvfp4_gemm
     # 4096x7168 M = 1024 80.69 / 78.73, 5120x17408 263.22 / 261.66
     IN_PLACE_SCALE_TABLE = True
-    # Probe switch (``tools/prefetch_ahead_probe.py``): with D > 0 the producer prefetches the
-    # weights of k-tile kt + D of the piece into L2 before it loads k-tile kt into a stage, so
-    # more weight bytes are in flight than the stages hold (a 64-K weight box is 32 bytes of
-    # each of 128 rows, K / 2 bytes apart).
-    WEIGHT_PREFETCH_AHEAD = 0
-    # Probe switch (``tools/stub_consumers_probe.py``; outputs wrong): the consumers wait for
-    # each stage and release it at once, no decode and no wgmma, so the launch times the
-    # producer's TMA stream through the pipeline (with the fix-up and epilogue as they are).
+    # Probe switch (``tools/stub_consumers_probe.py``, ``tools/stream_shape_probe.py``; outputs
+    # wrong): the consumers wait for each stage and release it at once, no decode and no
+    # wgmma, so the launch times the producer's TMA stream through the pipeline (with the
+    # fix-up and epilogue as they are). H100 2026-12-05 (session 79): within 5-8% of the real
+    # launch at 16..64-token stream-K tiles (9216x7168 M = 16 19.2 against 20.3 us).
     STUB_CONSUMERS = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
@@ -719,10 +716,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         """TMA loads of k-tiles ``kt0 .. kt0 + count - 1`` of one output tile."""
         for i in cutlass.range(count, unroll=1):
             kt = kt0 + i
-            if cutlass.const_expr(self.WEIGHT_PREFETCH_AHEAD > 0):
-                if i + self.WEIGHT_PREFETCH_AHEAD < count:
-                    for box in self._w_boxes(row_tile):
-                        cute.prefetch(tma_w, tWg[None, box, kt + self.WEIGHT_PREFETCH_AHEAD])
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
             cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
