@@ -267,8 +267,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # to pair up and token tiles of at most 128 (two 128 x 128 A fragments and the
         # accumulator fit the consumers' registers). ``stream_k_groups`` says where it pays.
         # (with ``wg_k_split`` a warpgroup's fragments are one group: 256-token tiles fit)
-        assert k_groups in (1, 2) and (k_groups == 1 or (
-            (tile_m <= 128 or wg_k_split) and (k // TILE_K) % 2 == 0)), (k_groups, tile_m, k)
+        # (4, probe-only: ``tools/stream_shape_probe.py``): weight boxes of 128 bytes a row on
+        # 16- and 32-token tiles, whose accumulators leave room for four groups' fragments
+        assert k_groups in (1, 2, 4) and (k_groups == 1 or (
+            (tile_m <= (32 if k_groups == 4 else 128) or (wg_k_split and k_groups == 2))
+            and (k // TILE_K) % k_groups == 0)), (k_groups, tile_m, k)
         self.groups = k_groups
         self.stage_k = TILE_K * self.groups  # K per pipeline stage
         # ``wg_k_split`` (two K groups a stage): CTA tiles of 64 weight rows, both consumer

@@ -13,7 +13,7 @@ from cute_kernels.large_m_plans import (fused_stream_k_options, large_m_config, 
 from cute_kernels.nvfp4_gemm_large_m import (CONSUMER_REGS, H200_SMS, PRODUCER_REGS,
                                              NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
                                              compile_tail, launch_large_m, register_moves_fit)
-from cute_kernels.testing import compile_only, kernel_registers
+from cute_kernels.testing import compile_only, kernel_frame_bytes, kernel_registers
 from tests.conftest import poisoned
 
 
@@ -221,6 +221,39 @@ def test_two_k_groups_per_stage_match_fp64_reference(config, stream_k, k_order):
     torch.cuda.synchronize()
     assert not out.isnan().any()
     assert _rel_err(out, want) <= 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,stream_k", [(29, (16, 0, 11), True), (77, (32, 4), True),
+                                               (29, (32, 0), False)])
+def test_four_k_groups_per_stage_match_fp64_reference(m, config, stream_k):
+    """K / 64 a multiple of 4 on 16- and 32-token tiles: four 64-element K groups a stage
+    (``k_groups=4``, probe-only: weight boxes of 128 bytes a row), M and N tails, stream-K on a
+    shrunk grid and whole tiles, permuted words."""
+    from cute_kernels import prepare_nvfp4_weight
+    from cute_kernels.nvfp4_dequant import bf16_activations
+
+    n, k = 1160, 2048
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], k_groups=4).stage_k == 256
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    out = poisoned(m, n, dtype=torch.float32)
+    launch_large_m(bf16_activations(a, None, KOrder.PERMUTED), prepare_nvfp4_weight(b), b_sf,
+                   torch.full((1,), alpha, device="cuda"), out, config, stream_k=stream_k,
+                   k_groups=4, k_order=KOrder.PERMUTED)
+    torch.cuda.synchronize()
+    assert not out.isnan().any()
+    assert _rel_err(out, want) <= 1e-3
+
+
+def test_four_k_groups_only_on_narrow_tiles_and_whole_stages():
+    """Four K groups a stage fit the consumers' registers on 16- and 32-token tiles only, and
+    need K / 64 a multiple of 4."""
+    assert NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 32, k_groups=4).stage_k == 256
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 64, k_groups=4)
+    with pytest.raises(AssertionError):
+        NVFP4GemmLargeM(9216, 1920, cutlass.BFloat16, 16, k_groups=4)
 
 
 @pytest.mark.gpu
@@ -523,6 +556,14 @@ def test_stream_k_two_k_groups_compiles_for_sm90a():
     """``stream_k_groups``'s launch: 32-token tiles, permuted words, two K groups a stage."""
     assert compile_only(compile_nvfp4_gemm_large_m, 36864, 7168, "torch.bfloat16", 32, 0,
                         H200_SMS, 1, True, False, True, 1, 2)
+
+
+def test_stream_k_four_k_groups_compile_for_sm90a():
+    """The probe-only four K groups a stage (``tools/stream_shape_probe.py``): 16-token
+    stream-K tiles, permuted words, no local memory."""
+    compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", 16, 0,
+                            H200_SMS, 1, True, False, KOrder.PERMUTED, 1, 4)
+    assert kernel_frame_bytes(compiled) == 0
 
 
 @pytest.mark.parametrize("tile_m,stream_k", [(64, False), (32, True)])
