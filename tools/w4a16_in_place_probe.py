@@ -1,10 +1,12 @@
 """W4A16 (bf16 activations) on permuted words at large M: the public function as it is
-("copy": ``KOrder.PERMUTED``, ``reorder_k``'s copy of the activations first) against the same
-launch decoding the words in place ("in_place": ``KOrder.PERMUTED_IDENTITY``, the activations
-read as they are, ``k_order.W4A16_IN_PLACE_MIN_M`` forced to 1), beside cuBLAS (+ torch
-silu * up for the fused op) and the NVFP4-activation public route ("w4a4") in the same run.
-Each point also prints the two W4A16 outputs' largest difference (different K orders inside
-a group round differently; codes of the fused op may differ by a step). Graph us,
+("public"), forced onto ``reorder_k``'s copy of the activations first ("copy":
+``KOrder.PERMUTED``, the in-place rules off) and forced to decode the words in place
+("in_place": ``KOrder.PERMUTED_IDENTITY``, the activations read as they are,
+``k_order.W4A16_IN_PLACE_MIN_M`` forced to 1), beside cuBLAS (+ torch silu * up for the fused
+op) and the NVFP4-activation public route ("w4a4") in the same run. Each point also prints
+the copy and in-place outputs' largest difference (different K orders inside a group round
+differently; codes of the fused op may differ by a step). Until session 79 "copy" was the
+public function as it is, which the in-place rules now route in place at some points. Graph us,
 interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -31,6 +33,12 @@ def in_place(call):
         return call()
 
 
+def copied(call):
+    with replaced(k_order, {"W4A16_IN_PLACE_MIN_M": 1 << 30, "W4A16_IN_PLACE_NARROW_MIN_M": 1 << 30,
+                            "W4A16_IN_PLACE_TAIL": False}):
+        return call()
+
+
 for kind, n, k, m in select_shapes(POINTS):
     x16 = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x16, 100.0)
@@ -53,13 +61,15 @@ for kind, n, k, m in select_shapes(POINTS):
         def cublas(w):
             return x @ w.t()
     variants = {
-        "copy": (words, lambda w: op(x, None, w)),
+        "public": (words, lambda w: op(x, None, w)),
+        "copy": (words, lambda w: copied(lambda: op(x, None, w))),
         "in_place": (words, lambda w: in_place(lambda: op(x, None, w))),
         "w4a4": (words, lambda w: op(a, a_sf, w)),
         "cublas": (w16s, cublas),
     }
     if not warm_only():
-        want, got = op(x, None, words[0]), in_place(lambda: op(x, None, words[0]))
+        want = copied(lambda: op(x, None, words[0]))
+        got = in_place(lambda: op(x, None, words[0]))
         if kind == "fused":
             diff = (want[0].view(torch.uint8) != got[0].view(torch.uint8)).float().mean().item()
             print(f"{kind} {n}x{k} M={m}: code bytes differing {diff:.2e}", flush=True)
