@@ -324,32 +324,30 @@ quant_sanitize() {
     echo "$tool exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "/tmp/logs/$tool.log" | tail -1)"
   done > "$OUT/memcheck.txt"
 }
-# quant_tests_and_probe "POINTS" PYTEST-ARGS...: the quantization GPU tests beside
-# quant_bw_probe's warm-ups at POINTS (shape indices) and the sanitizers, their report, then the
-# probe at those points (kept in $OUT/quant_bw_probe.log)
-quant_tests_and_probe() {
-  local points=$1
-  shift
-  gpu_tests 230 /tmp/logs/t-quant.log "$@" &
+# quant_checks "TOOLS" TESTS_S WARM_S PROBE_S "POINTS" PYTEST-ARGS...: the quantization GPU
+# tests (cut at TESTS_S) beside quant_bw_probe's warm-ups at POINTS (shape indices, cut at
+# WARM_S) and the sanitizers TOOLS, their report, then the probe at those points (cut at PROBE_S,
+# kept in $OUT/quant_bw_probe.log)
+quant_checks() {
+  local tools=$1 tests_s=$2 warm_s=$3 probe_s=$4 points=$5
+  shift 5
+  gpu_tests "$tests_s" /tmp/logs/t-quant.log "$@" &
   # shellcheck disable=SC2086
-  warm_points quant_bw_probe 250 $points
-  quant_sanitize memcheck racecheck &
+  warm_points quant_bw_probe "$warm_s" $points
+  # shellcheck disable=SC2086
+  quant_sanitize $tools &
   quant_report
-  CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout 200 python tools/quant_bw_probe.py \
-    2>&1 | tee "$OUT/quant_bw_probe.log"
+  CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout "$probe_s" \
+    python tools/quant_bw_probe.py 2>&1 | tee "$OUT/quant_bw_probe.log"
 }
-# quant_memcheck_and_probe "POINTS" PYTEST-ARGS...: quant_tests_and_probe with memcheck only
-# (no racecheck) and shorter limits, for a short device budget
+# quant_tests_and_probe "POINTS" PYTEST-ARGS...: quant_checks with memcheck and racecheck
+quant_tests_and_probe() {
+  quant_checks "memcheck racecheck" 230 250 200 "$@"
+}
+# quant_memcheck_and_probe "POINTS" PYTEST-ARGS...: memcheck only and shorter limits, for a
+# short device budget
 quant_memcheck_and_probe() {
-  local points=$1
-  shift
-  gpu_tests 200 /tmp/logs/t-quant.log "$@" &
-  # shellcheck disable=SC2086
-  warm_points quant_bw_probe 200 $points
-  quant_sanitize memcheck &
-  quant_report
-  CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout 150 python tools/quant_bw_probe.py \
-    2>&1 | tee "$OUT/quant_bw_probe.log"
+  quant_checks memcheck 200 200 150 "$@"
 }
 # quant_report: after the caller's background jobs (gpu_tests, quant_sanitize, warm-ups), their
 # summary, shown and kept in $OUT/checks.txt
