@@ -607,6 +607,15 @@ def switched_compiler(fn, cls, attrs: dict, name: str):
     return jit.cached(compile_switched)
 
 
+def stub_consumers_compiler():
+    """``compile_nvfp4_gemm_large_m`` with ``NVFP4GemmLargeM.STUB_CONSUMERS`` on (the TMA stream
+    alone; outputs wrong), under its own cache key."""
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
+
+    return switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
+                             {"STUB_CONSUMERS": True}, "compile_large_m_stub")
+
+
 def switched_small_m_compilers(name: str, attrs: dict) -> dict:
     """``nvfp4_gemm``'s small-M compile functions (plain and K split) by name, each compiling
     with ``NVFP4GemmSmallM``'s ``attrs`` replaced under a cache key of its own (``name``)."""

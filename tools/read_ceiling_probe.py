@@ -29,8 +29,6 @@ from cute_kernels.bench.timing import rotations_for, time_graphs_interleaved_us,
 GEMMS = [("gemm 9216x7168 M=1", 9216, 7168, 75), ("gemm 5120x17408 M=1", 5120, 17408, 75)]
 # issue 4's plain quantizer at M = 4096, K = 5120: bf16 in, codes + scales out
 QUANT_BYTES = 4096 * 5120 * 2 + 4096 * 5120 // 2 + 4096 * 5120 // 16
-
-
 GEMV_K = 4096  # the GEMVs' K (a multiple of both one's step); N' = bytes / (K * itemsize)
 
 

@@ -16,17 +16,15 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import permuted_weight_copies, print_variant_rounds, switched_compiler
+from probe_inputs import permuted_weight_copies, print_variant_rounds, stub_consumers_compiler
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 
-STUB = switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
-                         {"STUB_CONSUMERS": True}, "compile_large_m_stub")
+STUB = stub_consumers_compiler()
 POINTS = [(9216, 7168, 16), (7168, 18432, 16)]
 # name -> (stub, K groups, stages; 0: the kernel's choice)
 FORMS = {"real_g1": (False, 1, 0), "real_g2": (False, 2, 0), "real_g4": (False, 4, 6),

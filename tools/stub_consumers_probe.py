@@ -15,16 +15,14 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 import importlib
 
 import torch
-from probe_inputs import permuted_weight_copies, print_variant_rounds, switched_compiler
+from probe_inputs import permuted_weight_copies, print_variant_rounds, stub_consumers_compiler
 
 from cute_kernels import nvfp4_gemm, reference
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.large_m_plans import plain_plan
-from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
 GEMM = importlib.import_module("cute_kernels.nvfp4_gemm")
-STUB = switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
-                         {"STUB_CONSUMERS": True}, "compile_large_m_stub")
+STUB = stub_consumers_compiler()
 POINTS = [(9216, 7168, 16), (5120, 17408, 16), (7168, 18432, 16), (7168, 18432, 64),
           (9216, 7168, 256)]
 
