@@ -227,6 +227,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # fix-up and epilogue as they are). H100 2026-12-05 (session 79): within 5-8% of the real
     # launch at 16..64-token stream-K tiles (9216x7168 M = 16 19.2 against 20.3 us).
     STUB_CONSUMERS = False
+    # Probe switches beside it (``tools/stream_parts_probe.py``; stubbed consumers only):
+    # ``STUB_SKIP`` names producer streams left out ("act", "weights", "scales"), so the stream
+    # is timed without each; ``BLOCKED_WEIGHTS`` loads each (row tile, k-tile) weight box from
+    # one contiguous 4 KB block (a blocked weight order that no weight has: the bytes are
+    # wrong, the stream's shape is what is timed).
+    STUB_SKIP = ()
+    BLOCKED_WEIGHTS = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -334,6 +341,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.stages = stages or min(stage_cap(tile_m, ctas_per_sm, k_groups),
                                     budget // self.tx_bytes)
         assert self.stages >= 2 and self.stages * self.tx_bytes <= budget
+        assert not (self.STUB_SKIP or self.BLOCKED_WEIGHTS) or (
+            self.STUB_CONSUMERS and not self.bf16_weights), self.STUB_SKIP
+        # (the stages and fix-up slots as for the whole stream; the barriers expect less)
+        self.skipped_tx_bytes = sum({"act": tile_m * self.stage_k * 2,
+                              "weights": self.tile_n * self.stage_k // 2,
+                              "scales": SF_CHUNK_WORDS * 4 * self.groups}[name]
+                             for name in self.STUB_SKIP)
         # the asynchronous fix-up: shared memory beside the stages for the other pieces of a
         # head's tile, as many as a tile can have, or none of it. Where only some tiles fit,
         # the mix measured slower than ``stream_k_fixup`` alone (H200 2026-12-02, session 49:
@@ -410,6 +424,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                           order=(0, 1, 2))
         sf_layout = cute.make_layout((SF_CHUNK_WORDS * self.groups, 1, self.stages))
 
+        if cutlass.const_expr(self.BLOCKED_WEIGHTS):
+            mB = self._blocked_weights(mB)
         g2s = cpasync.CopyBulkTensorTileG2SOp()
         tma_act, tma_mA = cpasync.make_tiled_tma_atom(
             g2s, mA, cute.slice_(act_layout, (None, None, 0)), (self.tile_m, self.stage_k))
@@ -456,6 +472,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # all of the unified memory as shared memory (given, or the DSL asks the device
             # for a carveout when min_blocks_per_mp > 1: none at compile-only)
             preferred_smem_carveout=100 if self.ctas_per_sm > 1 else None)
+
+    def _blocked_weights(self, mB: cute.Tensor) -> cute.Tensor:
+        """``BLOCKED_WEIGHTS``: the weight words viewed as (row tile, k-tile) blocks of one box
+        each, a block's rows contiguous (the same memory, another order)."""
+        words, rows = self._w_box_k(), self.tile_n
+        return cute.make_tensor(mB.iterator, cute.make_layout(
+            ((rows, self.row_tiles), (words, self.k_tiles)),
+            stride=((words, rows * (self.k // 8)), (1, rows * words))))
 
     def _w_dtype(self) -> type[cutlass.Numeric]:
         """The weights' shared-memory element: packed int32 words, or bf16 (``bf16_weights``)."""
@@ -518,7 +542,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             barrier_storage=storage.barriers.data_ptr(), num_stages=self.stages,
             producer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread),
             consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, self.consumers * 4),
-            tx_count=self.tx_bytes, cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
+            tx_count=self.tx_bytes - self.skipped_tx_bytes,
+            cta_layout_vmnk=cute.make_layout((1, 1, 1, 1)),
             defer_sync=True)
         # (with ``pair_pieces`` a cluster-wide sync: the receiving mbarrier is initialized
         # before the other CTA's stores)
@@ -700,8 +725,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # the same stages from the pipeline's start: their full barriers expect these bytes too
         acts = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         for i in cutlass.range(ready, unroll=1):
-            cute.copy(tma_act, tAg[None, tok_tile, kt0 + i], tAs[None, acts.index],
-                      tma_bar_ptr=mainloop.producer_get_barrier(acts))
+            if cutlass.const_expr("act" not in self.STUB_SKIP):
+                cute.copy(tma_act, tAg[None, tok_tile, kt0 + i], tAs[None, acts.index],
+                          tma_bar_ptr=mainloop.producer_get_barrier(acts))
             acts.advance()
         state = self._produce_piece(*loads, state, row_tile, tok_tile, kt0 + ready,
                                     count - ready)
@@ -721,8 +747,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             kt = kt0 + i
             mainloop.producer_acquire(state)
             bar = mainloop.producer_get_barrier(state)
-            cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
-                      tma_bar_ptr=bar)
+            if cutlass.const_expr("act" not in self.STUB_SKIP):
+                cute.copy(tma_act, tAg[None, tok_tile, kt], tAs[None, state.index],
+                          tma_bar_ptr=bar)
             self._copy_weights(tma_w, tWs, tWg, tma_sf, tSs, tSg, bar, state.index, row_tile,
                                kt)
             mainloop.producer_commit(state)
@@ -734,13 +761,15 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         """The TMA copies of weight k-tile ``kt`` of ``row_tile`` and its scales into ``stage``,
         completing on ``bar``."""
         boxes = self._w_boxes(row_tile)
-        if cutlass.const_expr(len(boxes) == 1):
+        if cutlass.const_expr("weights" in self.STUB_SKIP):
+            pass
+        elif cutlass.const_expr(len(boxes) == 1):
             cute.copy(tma_w, tWg[None, row_tile, kt], tWs[None, stage], tma_bar_ptr=bar)
         else:  # stage s holds boxes s * len(boxes) ..
             for j in cutlass.range_constexpr(len(boxes)):
                 cute.copy(tma_w, tWg[None, boxes[j], kt], tWs[None, stage * len(boxes) + j],
                           tma_bar_ptr=bar)
-        if cutlass.const_expr(not self.bf16_weights):
+        if cutlass.const_expr(not self.bf16_weights and "scales" not in self.STUB_SKIP):
             cute.copy(tma_sf, tSg[None, 0, self._sf_chunk(row_tile, kt)], tSs[None, stage],
                       tma_bar_ptr=bar)
 
