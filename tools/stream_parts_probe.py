@@ -10,7 +10,8 @@ launch alone (bf16 activations made once, outside the timing) with the consumers
   (``BLOCKED_WEIGHTS``: 16 rows of 256 bytes a box instead of 128 rows of 32), at one and
   two K groups a stage;
 
-beside the real launch. Why: session 80's ``stream_shape_probe`` (H100) had the stubbed stream
+beside the real launch at one and two K groups a stage and one and two CTAs an SM (``_c2``:
+also the stubbed stream and the bare launch). Why: session 80's ``stream_shape_probe`` (H100) had the stubbed stream
 17.2-19.0 us at 9216x7168 M = 16 (one to four K groups) against the real 19.0-20.0, where our
 fp8 GEMV reads the same bytes in 14.5: the stream loses its time somewhere other than the
 decode, and a contiguous weight order is the lever this tells apart from the rest.
@@ -29,14 +30,16 @@ from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm
                                              launch_large_m)
 
 POINTS = [(9216, 7168, 16), (5120, 17408, 16)]
-# name -> (NVFP4GemmLargeM switches, K groups); no switches: the real launch
+# name -> (NVFP4GemmLargeM switches, K groups, CTAs an SM); no switches: the real launch
 FORMS = {
-    "real": ({}, 1), "stub": ({"STUB_SKIP": ()}, 1),
-    "no_act": ({"STUB_SKIP": ("act",)}, 1), "no_w": ({"STUB_SKIP": ("weights",)}, 1),
-    "no_sf": ({"STUB_SKIP": ("scales",)}, 1),
-    "none": ({"STUB_SKIP": ("act", "weights", "scales")}, 1),
-    "blocked": ({"BLOCKED_WEIGHTS": True}, 1), "stub_g2": ({"STUB_SKIP": ()}, 2),
-    "blocked_g2": ({"BLOCKED_WEIGHTS": True}, 2)}
+    "real": ({}, 1, 1), "real_g2": ({}, 2, 1), "real_c2": ({}, 1, 2), "real_g2_c2": ({}, 2, 2),
+    "stub": ({"STUB_SKIP": ()}, 1, 1),
+    "no_act": ({"STUB_SKIP": ("act",)}, 1, 1), "no_w": ({"STUB_SKIP": ("weights",)}, 1, 1),
+    "no_sf": ({"STUB_SKIP": ("scales",)}, 1, 1),
+    "none": ({"STUB_SKIP": ("act", "weights", "scales")}, 1, 1),
+    "blocked": ({"BLOCKED_WEIGHTS": True}, 1, 1), "stub_g2": ({"STUB_SKIP": ()}, 2, 1),
+    "blocked_g2": ({"BLOCKED_WEIGHTS": True}, 2, 1), "stub_c2": ({"STUB_SKIP": ()}, 1, 2),
+    "none_c2": ({"STUB_SKIP": ("act", "weights", "scales")}, 1, 2)}
 
 
 def compiler(name: str, switches: dict):
@@ -46,7 +49,7 @@ def compiler(name: str, switches: dict):
                              {"STUB_CONSUMERS": True, **switches}, f"compile_parts_{name}")
 
 
-COMPILERS = {name: compiler(name, switches) for name, (switches, _) in FORMS.items()}
+COMPILERS = {name: compiler(name, form[0]) for name, form in FORMS.items()}
 
 for n, k, m in select_shapes(POINTS):
     words = permuted_weight_copies(n, k)
@@ -56,12 +59,11 @@ for n, k, m in select_shapes(POINTS):
     alpha = torch.full((1,), 0.5, device="cuda")
     out = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
 
-    def form(name, groups):
+    def form(name, groups, ctas_per_sm):
         return lambda w: launch_large_m(
-            x, w[0], w[1], alpha, out, (16, 0), stream_k=True, k_groups=groups,
-            k_order=KOrder.PERMUTED, compile_fn=COMPILERS[name])
+            x, w[0], w[1], alpha, out, (16, 0), stream_k=True, ctas_per_sm=ctas_per_sm,
+            k_groups=groups, k_order=KOrder.PERMUTED, compile_fn=COMPILERS[name])
     print_variant_rounds(f"gemm {n}x{k} M={m} 16-token stream-K, GEMM alone",
-                         {name: (words, form(name, groups))
-                          for name, (_, groups) in FORMS.items()})
+                         {name: (words, form(name, *f[1:])) for name, f in FORMS.items()})
     del words
     torch.cuda.empty_cache()
