@@ -223,14 +223,25 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
 # not repaid. Wider token tiles lost 1-12% with two groups (M = 64, and M = 256's 128-token
 # tiles: 5120x17408 75.8 / 85.3), as did the fused kernel at 9216x7168 and 36864x7168.
 K_GROUPS_MIN_UNITS = 80
+# 16-token tiles (``TILE_16_MAX_M``, after the measurement above) take two K groups from this
+# many units a CTA: a 16-token k-tile is half a 32-token one's decode and wgmma work for the
+# same per-stage barrier, release and TMA issue, so halving those pays with fewer units.
+# H100 2026-12-05 (session 80, ``tools/stream_parts_probe.py``, the launch alone, graph us,
+# one / two K groups, two rounds alike): 9216x7168 M = 16 (61 units) 20.11 / 18.96;
+# 5120x17408 (82) 25.69 / 24.61. With the consumers stubbed the stream alone moves alike
+# (18.98 -> 17.74): the per-stage work, not the decode. ``tools/k_groups_rule_probe.py``
+# times the public op both ways.
+TILE_16_K_GROUPS_MIN_UNITS = 60
 
 
 def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
     tiles: 2 on 16- and 32-token tiles where K / 64 is even and each CTA's share of (tile,
-    k-tile) units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
+    k-tile) units reaches ``K_GROUPS_MIN_UNITS`` (``TILE_16_K_GROUPS_MIN_UNITS`` on 16-token
+    tiles), else 1."""
+    least = TILE_16_K_GROUPS_MIN_UNITS if tile_m == 16 else K_GROUPS_MIN_UNITS
     return (2 if tile_m <= 32 and (k // TILE_K) % 2 == 0
-            and launch_units(m, n, k, tile_m) >= K_GROUPS_MIN_UNITS * sms else 1)
+            and launch_units(m, n, k, tile_m) >= least * sms else 1)
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode

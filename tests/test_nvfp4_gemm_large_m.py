@@ -657,10 +657,13 @@ def test_stream_k_ctas():
 
 def test_stream_k_groups():
     """Two K groups a stage on 32-token stream-K tiles with >= 80 units a CTA (H200 A/B,
-    2026-11-30), one elsewhere: wider tiles, fewer units, K / 64 odd."""
+    2026-11-30), on 16-token ones with >= 60 (H100, session 80), one elsewhere: wider tiles,
+    fewer units, K / 64 odd."""
     assert stream_k_groups(32, 36864, 7168, 32) == 2         # 244 units a CTA
     assert stream_k_groups(17, 5120, 17408, 32) == 2         # 82
     assert stream_k_groups(32, 9216, 7168, 32) == 1          # 61
+    assert stream_k_groups(16, 9216, 7168, 16) == 2          # 61 on 16-token tiles
+    assert stream_k_groups(16, 4608, 7168, 16) == 1          # 30
     assert stream_k_groups(64, 36864, 7168, 64) == 1         # 64-token tiles
     assert stream_k_groups(32, 36864, 7232, 32) == 1         # 113 k-tiles: no pairs
     assert stream_k_groups(32, 36864, 7168, 32, sms=1000) == 1
