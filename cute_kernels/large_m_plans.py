@@ -213,35 +213,30 @@ def stream_k_plan(m: int, n: int, k: int, sms: int = H200_SMS, fused: bool = Fal
     return tile_m, hybrid
 
 
-# Two 64-element K groups per pipeline stage (``NVFP4GemmLargeM(k_groups=2)``) pay on 32-token
-# stream-K tiles where each CTA streams at least this many (tile, 64-K) units
-# (``tools/ab_wgmma_decode.sh``, H200 2026-11-30, M = 32, us with one / two groups, two rounds:
-# 36864x7168 (244 units a CTA) 61.5, 61.0 / 57.3, 57.0; 34816x5120 (165) 45.0, 44.8 / 42.5,
-# 42.2; 7168x18432 (122) 35.2, 35.0 / 33.3, 33.1; 5120x17408 (82) 28.1, 27.9 / 28.1, 27.7;
-# 9216x7168 (61) 22.7, 22.7 / 23.5, 23.4; 4096x7168 in split-K (28) 16.8, 16.7 / 17.6, 17.4).
-# Longer stages fill and drain the pipeline in coarser steps; with few units a CTA that is
-# not repaid. Wider token tiles lost 1-12% with two groups (M = 64, and M = 256's 128-token
-# tiles: 5120x17408 75.8 / 85.3), as did the fused kernel at 9216x7168 and 36864x7168.
-K_GROUPS_MIN_UNITS = 80
-# 16-token tiles (``TILE_16_MAX_M``, after the measurement above) take two K groups from this
-# many units a CTA: a 16-token k-tile is half a 32-token one's decode and wgmma work for the
-# same per-stage barrier, release and TMA issue, so halving those pays with fewer units.
-# H100 2026-12-05 (session 80, ``tools/stream_parts_probe.py``, the launch alone, graph us,
-# one / two K groups, two rounds alike): 9216x7168 M = 16 (61 units) 20.11 / 18.96;
-# 5120x17408 (82) 25.69 / 24.61. With the consumers stubbed the stream alone moves alike
-# (18.98 -> 17.74): the per-stage work, not the decode. ``tools/k_groups_rule_probe.py``
-# times the public op both ways.
-TILE_16_K_GROUPS_MIN_UNITS = 60
+# Two 64-element K groups per pipeline stage (``NVFP4GemmLargeM(k_groups=2)``) pay on 16- and
+# 32-token stream-K tiles where each CTA streams at least this many (tile, 64-K) units: the
+# per-stage barrier, release, TMA issue and wgmma-descriptor work is halved a weight, and the
+# TMA reads 64 bytes a weight row instead of 32. H200 2026-12-05 (session 80 calls 5 and 6,
+# ``tools/k_groups_rule_probe.py``, the public op, graph us, one / two groups, two rounds
+# alike): 9216x7168 (61 units a CTA) M = 16 W4A4 17.26 / 16.77, W4A16 17.15 / 16.75; M = 8
+# W4A16 16.99 / 16.65; M = 4 16.74 / 16.53; M = 32 W4A4 18.34 / 17.26, W4A16 18.49 / 17.31.
+# (Session 18, H200 2026-11-30, before the kernel's later changes, had 9216x7168 M = 32 22.7 /
+# 23.5 and set the bar at 80 units.) ``tools/stream_shape_probe.py`` (session 80 call 7, the
+# launch alone at M = 16, one / two / four groups): 9216x7168 17.20 / 16.20 / 17.29, 7168x18432
+# 29.29 / 27.41 / 29.00; four groups are probe-only. Fewer units were not measured since: the
+# older rows (session 18, M = 32, us with one / two groups): 4096x7168 in split-K (28 units)
+# 16.8, 16.7 / 17.6, 17.4. Wider token tiles lost 1-12% with two groups (M = 64, and M = 256's
+# 128-token tiles: 5120x17408 75.8 / 85.3), as did the fused kernel at 9216x7168 and
+# 36864x7168.
+K_GROUPS_MIN_UNITS = 60
 
 
 def stream_k_groups(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
     """K groups per pipeline stage for the plain GEMM's stream-K launch with ``tile_m``-token
     tiles: 2 on 16- and 32-token tiles where K / 64 is even and each CTA's share of (tile,
-    k-tile) units reaches ``K_GROUPS_MIN_UNITS`` (``TILE_16_K_GROUPS_MIN_UNITS`` on 16-token
-    tiles), else 1."""
-    least = TILE_16_K_GROUPS_MIN_UNITS if tile_m == 16 else K_GROUPS_MIN_UNITS
+    k-tile) units reaches ``K_GROUPS_MIN_UNITS``, else 1."""
     return (2 if tile_m <= 32 and (k // TILE_K) % 2 == 0
-            and launch_units(m, n, k, tile_m) >= least * sms else 1)
+            and launch_units(m, n, k, tile_m) >= K_GROUPS_MIN_UNITS * sms else 1)
 
 
 # Two CTAs per SM (``ctas_per_sm=2``: four consumer warpgroups hide each other's decode

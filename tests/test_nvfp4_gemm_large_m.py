@@ -651,17 +651,16 @@ def test_stream_k_ctas():
     assert fused_stream_k_options(64, 7168, 18432, 64) == {}
     assert fused_stream_k_options(256, 36864, 7168, 128) == {}
     assert plain_launch_options(32, 36864, 7168, 32, True) == {"ctas_per_sm": 2, "k_groups": 2}
-    assert plain_launch_options(32, 9216, 7168, 32, True) == {"ctas_per_sm": 1, "k_groups": 1}
+    assert plain_launch_options(32, 9216, 7168, 32, True) == {"ctas_per_sm": 1, "k_groups": 2}
     assert plain_launch_options(32, 4096, 7168, 32, False) == {}
 
 
 def test_stream_k_groups():
-    """Two K groups a stage on 32-token stream-K tiles with >= 80 units a CTA (H200 A/B,
-    2026-11-30), on 16-token ones with >= 60 (H100, session 80), one elsewhere: wider tiles,
-    fewer units, K / 64 odd."""
+    """Two K groups a stage on 16- and 32-token stream-K tiles with >= 60 units a CTA (H200
+    A/B, session 80), one elsewhere: wider tiles, fewer units, K / 64 odd."""
     assert stream_k_groups(32, 36864, 7168, 32) == 2         # 244 units a CTA
     assert stream_k_groups(17, 5120, 17408, 32) == 2         # 82
-    assert stream_k_groups(32, 9216, 7168, 32) == 1          # 61
+    assert stream_k_groups(32, 9216, 7168, 32) == 2          # 61
     assert stream_k_groups(16, 9216, 7168, 16) == 2          # 61 on 16-token tiles
     assert stream_k_groups(16, 4608, 7168, 16) == 1          # 30
     assert stream_k_groups(64, 36864, 7168, 64) == 1         # 64-token tiles

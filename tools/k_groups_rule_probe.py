@@ -1,10 +1,8 @@
-"""``nvfp4_gemm`` (public, permuted words) with ``large_m_plans.TILE_16_K_GROUPS_MIN_UNITS`` as
-shipped ("new": two K groups a stage on 16-token stream-K tiles from 60 units a CTA) beside
-the rule before it ("old": from 80, as wider tiles), NVFP4 and bf16 tokens, at issue 5's
-M <= 16 points on 9216x7168 (61 units a CTA: the only suite shape the rule moves), and
-cuBLAS bf16. Points 6 and 7 (M = 32, 32-token tiles, 61 units a CTA) calibrate the card: the
-H200 had two groups 3.5% slower there (session 18: 22.7 / 23.5 us), so "new" there sets
-``K_GROUPS_MIN_UNITS`` to 60 too. Graph us, two rounds; outputs compared. One point per CUTE_KERNELS_BENCH_SHAPES
+"""``nvfp4_gemm`` (public, permuted words) with ``large_m_plans.K_GROUPS_MIN_UNITS`` as shipped
+("new": two K groups a stage on 16- and 32-token stream-K tiles from 60 units a CTA) beside
+the rule before session 80 ("old": from 80), NVFP4 and bf16 tokens, at M = 4 / 8 / 16 / 32 on
+9216x7168 (61 units a CTA: the only suite shape the rule moves), and cuBLAS bf16. Graph us,
+two rounds; outputs compared. One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
@@ -15,8 +13,7 @@ from cute_kernels import large_m_plans, nvfp4_gemm, reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 
 POINTS = [(9216, 7168, m, a_fp4) for m in (4, 8, 16, 32) for a_fp4 in (True, False)]
-OLD = {"TILE_16_K_GROUPS_MIN_UNITS": large_m_plans.K_GROUPS_MIN_UNITS}
-WIDE_NEW = {"K_GROUPS_MIN_UNITS": large_m_plans.TILE_16_K_GROUPS_MIN_UNITS}
+OLD = {"K_GROUPS_MIN_UNITS": 80}
 
 for n, k, m, a_fp4 in select_shapes(POINTS):
     x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
@@ -30,8 +27,7 @@ for n, k, m, a_fp4 in select_shapes(POINTS):
             nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=outs["old"])
 
     def new(w):
-        with replaced(large_m_plans, WIDE_NEW if m > 16 else {}):
-            nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=outs["new"])
+        nvfp4_gemm(a, a_sf, w[0], w[1], 0.5, out=outs["new"])
     kind = "W4A4" if a_fp4 else "W4A16"
     if not warm_only():
         old(words[0])

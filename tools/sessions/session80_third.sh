@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 80's third call (~110 s on an H100, ~300 s on an H200): two K groups a stage on
-# 16-token stream-K tiles from 60 units a CTA (large_m_plans.TILE_16_K_GROUPS_MIN_UNITS) against
+# 16-token stream-K tiles from 60 units a CTA (large_m_plans.K_GROUPS_MIN_UNITS, then only on 16-token tiles) against
 # the rule before it, the public op at 9216x7168 M = 4 / 8 / 16, NVFP4 and bf16 tokens
 # (tools/k_groups_rule_probe.py). On an H200 also the stream's parts
 # (tools/stream_parts_probe.py), the one-token read floor (tools/read_ceiling_probe.py) and

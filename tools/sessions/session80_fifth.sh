@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Session 80's fifth call (~330 s, an H200): the nvfp4_gemm suite at 9216x7168 on the K groups
+# rule of 60 units (large_m_plans.K_GROUPS_MIN_UNITS: two groups a stage at M = 4..32 there),
+# 7168x2048 (W4A16 M = 256's row is session 44's) and 5120x17408; the swiglu suite at 1024x7168
+# (the fused W4A16 M = 1024 row is session 60's); the targets report over this run.
+# The device copies at most 64 MiB: move notes/raw aside for the call.
+# Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session80_fifth.sh
+source "$(dirname "$0")/../device_common.sh"
+warm_suite nvfp4_gemm 4 6 1
+warm_suite swiglu 2
+report_warm
+run_suite nvfp4_gemm 110 4 6 1
+run_suite swiglu 110 2
+suite_lines "1|4|8|16|32"
+python -m cute_kernels.bench.targets "$OUT" --open
+echo "done after $(elapsed) s"
