@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Session 80's sixth call (~330 s on an H200; ~110 s on an H100, where only the depth probe
+# runs): tools/stage_depth_probe.py (two K groups a stage at 6..14 stages, 16- and 32-token
+# stream-K tiles, the launch alone), then on an H200 session80_fifth.sh's suites.
+# The device copies at most 64 MiB: move notes/raw aside for the call.
+# Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session80_sixth.sh
+source "$(dirname "$0")/../device_common.sh"
+h200=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -c H200)
+for i in 0 1 2 3 4; do
+  CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 150 \
+    python tools/stage_depth_probe.py > /tmp/logs/warm-depth$i.log 2>&1 &
+done
+if [ "$h200" = 1 ]; then
+  warm_suite nvfp4_gemm 4 6 1
+  warm_suite swiglu 2
+fi
+report_warm
+timeout 150 python tools/stage_depth_probe.py 2>&1 | tee "$OUT/stage_depth_probe.log"
+echo "depth probe done at $(elapsed) s"
+if [ "$h200" = 1 ]; then
+  run_suite nvfp4_gemm 110 4 6 1
+  run_suite swiglu 110 2
+  suite_lines "1|4|8|16|32"
+  python -m cute_kernels.bench.targets "$OUT" --open
+fi
+echo "done after $(elapsed) s"
