@@ -234,6 +234,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # wrong, the stream's shape is what is timed).
     STUB_SKIP = ()
     BLOCKED_WEIGHTS = False
+    # and on the real consumers (``tools/stream_parts_probe.py``; outputs wrong): no wgmma
+    # (``STUB_MMA``: fence, commit and wait kept) or no decode (``STUB_DECODE``: the wgmmas
+    # read whatever the fragments hold), so the consumers' cost splits into its two parts
+    STUB_MMA = False
+    STUB_DECODE = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1171,7 +1176,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                 release.advance()
             return read, release
         mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frags[0])
+        if cutlass.const_expr(not self.STUB_DECODE):
+            self._decode_tile(*decode, read.index, frags[0])
         step = (mainloop, tiled_mma, acc, tCrB, decode)
         pairs = (count - 1) // 2
         for _ in cutlass.range(pairs, unroll=1):
@@ -1193,14 +1199,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         stage = read.index
         tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
         warpgroup.fence()
-        for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
-                      acc)
+        if cutlass.const_expr(not self.STUB_MMA):
+            for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
+                cute.gemm(tiled_mma, acc, frag[None, None, kb],
+                          tCrB[None, None, kb0 + kb, stage], acc)
         warpgroup.commit_group()
         read.advance()
         if cutlass.const_expr(nxt is not None):
             mainloop.consumer_wait(read)
-            self._decode_tile(*decode, read.index, nxt)
+            if cutlass.const_expr(not self.STUB_DECODE):
+                self._decode_tile(*decode, read.index, nxt)
         warpgroup.wait_group(0)
         mainloop.consumer_release(release)
         release.advance()

@@ -11,7 +11,10 @@ launch alone (bf16 activations made once, outside the timing) with the consumers
   two K groups a stage;
 
 beside the real launch at one and two K groups a stage and one and two CTAs an SM (``_c2``:
-also the stubbed stream and the bare launch). Why: session 80's ``stream_shape_probe`` (H100) had the stubbed stream
+also the stubbed stream and the bare launch), and the real consumers without their wgmmas
+(``no_mma``, ``STUB_MMA``) or without their decode (``no_decode``, ``STUB_DECODE``).
+
+Why: session 80's ``stream_shape_probe`` (H100) had the stubbed stream
 17.2-19.0 us at 9216x7168 M = 16 (one to four K groups) against the real 19.0-20.0, where our
 fp8 GEMV reads the same bytes in 14.5: the stream loses its time somewhere other than the
 decode, and a contiguous weight order is the lever this tells apart from the rest.
@@ -39,14 +42,19 @@ FORMS = {
     "none": ({"STUB_SKIP": ("act", "weights", "scales")}, 1, 1),
     "blocked": ({"BLOCKED_WEIGHTS": True}, 1, 1), "stub_g2": ({"STUB_SKIP": ()}, 2, 1),
     "blocked_g2": ({"BLOCKED_WEIGHTS": True}, 2, 1), "stub_c2": ({"STUB_SKIP": ()}, 1, 2),
-    "none_c2": ({"STUB_SKIP": ("act", "weights", "scales")}, 1, 2)}
+    "none_c2": ({"STUB_SKIP": ("act", "weights", "scales")}, 1, 2),
+    "no_mma_g2": ({"STUB_MMA": True}, 2, 1), "no_decode_g2": ({"STUB_DECODE": True}, 2, 1),
+    "no_mma": ({"STUB_MMA": True}, 1, 1), "no_decode": ({"STUB_DECODE": True}, 1, 1)}
+# switches on the real consumers; the rest stub them (``STUB_CONSUMERS``)
+CONSUMER_SWITCHES = ("STUB_MMA", "STUB_DECODE")
 
 
 def compiler(name: str, switches: dict):
     if not switches:
         return compile_nvfp4_gemm_large_m
+    stub = not any(switch in switches for switch in CONSUMER_SWITCHES)
     return switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
-                             {"STUB_CONSUMERS": True, **switches}, f"compile_parts_{name}")
+                             {"STUB_CONSUMERS": stub, **switches}, f"compile_parts_{name}")
 
 
 COMPILERS = {name: compiler(name, form[0]) for name, form in FORMS.items()}
