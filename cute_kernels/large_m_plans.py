@@ -411,6 +411,33 @@ def fused_lanes_128(m: int, two_i: int, sms: int = H200_SMS) -> bool:
     return FUSED_LANES_128 and lanes_128_over_256(m, two_i, sms)
 
 
+# Weights of more rows than STREAM_K_LANES_MAX_ROW_TILES tiles on the plain GEMM's 256-token
+# stream-K with at least WIDE_LANES_MIN_ACTIVATION_BYTES of bf16 activations (M x K x 2): WIDE_LANES
+# lanes where they divide the row tiles (bands of row tiles / WIDE_LANES; 4 of 132 SMs idle).
+# With plain ranges the CTAs sit at unrelated K positions of activations too big to stay in
+# the L2 beside the weight stream, which then come from DRAM again for each row tile. H100
+# 2026-12-05 (session 80 calls 12 and 13, ``tools/lanes_w4a16_probe.py``, graph us, two rounds
+# alike, plain ranges / lanes 4 / 5 / 7 / 8 / 10 / 14 / 20 / 40 where they divide, cuBLAS bf16):
+# W4A16 5120x17408 M = 1024 265.5 / 242.9 / 239.5 / - / 234.7 / 237.8 / - / 243.9 / 242.5
+# (223.1); 7168x18432 M = 1024 428.3 / 395.6 / - / 381.2 / 372.5 / - / 377.1 / - / - (368.4);
+# NVFP4 tokens 7168x18432 plain ranges 401.2, 8 lanes 341.8. The H200's plain ranges already
+# ran NVFP4 tokens at 93-96% of its mma peak (session 76-77: 7168x18432 367.7, 5120x17408
+# 239.9 us), W4A16 at 85.5% / 90.7% (401.3 / 253.8 us) where the H100 in 8 lanes took 372.5 /
+# 234.7: unmeasured on the H200.
+WIDE_LANES = 8
+WIDE_LANES_MIN_ACTIVATION_BYTES = 32 * 2**20
+
+
+def wide_stream_k_lanes(m: int, n: int, k: int, tile_m: int, sms: int = H200_SMS) -> int:
+    """Lanes for ``nvfp4_gemm``'s 256-token stream-K proper on weights past
+    ``STREAM_K_LANES_MAX_ROW_TILES`` row tiles (the comment above): ``WIDE_LANES`` where they
+    divide the row tiles and the activations reach ``WIDE_LANES_MIN_ACTIVATION_BYTES``, else 1."""
+    rows = -(-n // TILE_N)
+    return (WIDE_LANES if STREAM_K_LANES and tile_m == 256
+            and rows > STREAM_K_LANES_MAX_ROW_TILES and rows % WIDE_LANES == 0
+            and m * k * 2 >= WIDE_LANES_MIN_ACTIVATION_BYTES and WIDE_LANES <= sms else 1)
+
+
 def plain_stream_k_lanes(n: int, tile_m: int, stream_k: bool, sms: int = H200_SMS) -> int:
     """Lanes for ``nvfp4_gemm``'s launch on N rows in ``tile_m``-token tiles where it is
     stream-K proper (``stream_k``: no hybrid, no K split): ``stream_k_lanes``' where

@@ -38,7 +38,8 @@ from . import nvfp4_gemm_balanced
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
                              plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens,
-                             wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens)
+                             wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens,
+                             wide_stream_k_lanes)
 from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
@@ -434,7 +435,10 @@ def planned_launch(m: int, n: int, k: int, plan: tuple[int, int, bool, bool],
             splits, options["pair_pieces"] = 1, True
     elif not stream_k and pieces_pair(tile_m, splits, k):  # (128-row tiles, token shares)
         splits, options["pair_pieces"] = 1, True
-    lanes = plain_stream_k_lanes(n, tile_m, stream_k and not plan[3] and splits == 1)
+    proper = stream_k and not plan[3] and splits == 1  # stream-K, no hybrid, no K split
+    lanes = plain_stream_k_lanes(n, tile_m, proper)
+    if lanes == 1 and proper:
+        lanes = wide_stream_k_lanes(m, n, k, tile_m)
     if lanes > 1:
         options["lanes"] = lanes
     ctas = options.get("ctas_per_sm", 1) * H200_SMS  # the plans' grid

@@ -27,6 +27,19 @@ def test_lanes_rule(monkeypatch):
     assert stream_k_lanes(4096, 128) == 32  # and take lanes on 32
     assert stream_k_lanes(256, 256) == 2
     assert stream_k_lanes(128, 256) == 1   # one row tile: nothing to share
+    # the plain GEMM's wide weights: 8 lanes of 256-token stream-K on big activations
+    assert plans.wide_stream_k_lanes(1024, 5120, 17408, 256) == 8      # 40 row tiles, 34 MiB
+    assert plans.wide_stream_k_lanes(1024, 7168, 18432, 256) == 8      # 56
+    assert plans.wide_stream_k_lanes(256, 5120, 17408, 256) == 1       # 8.5 MiB of tokens
+    assert plans.wide_stream_k_lanes(1024, 5120, 17408, 128) == 1      # 128-token tiles
+    assert plans.wide_stream_k_lanes(4096, 4096, 7168, 256) == 1       # 32: ``stream_k_lanes``
+    assert plans.wide_stream_k_lanes(4096, 4224, 7168, 256) == 1       # 33 row tiles
+    assert plans.wide_stream_k_lanes(4096, 36864, 7168, 256) == 8      # 288
+    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+    for m, n, k, lanes in ((1024, 5120, 17408, 8), (1024, 7168, 18432, 8),
+                           (1024, 9216, 7168, None)):
+        plan = plans.plain_plan(m, n, k)
+        assert gemm_module.planned_launch(m, n, k, plan, True)[2].get("lanes") == lanes
     # the public route's launch options (W4A16 on permuted words: 256-token tiles)
     for m, two_i, lanes in ((5000, 1024, 8), (2200, 1024, 8), (6656, 384, 3)):
         route, plan = fused_module.large_m_route(m, two_i // 2, 7168)
@@ -163,6 +176,21 @@ def test_plain_lanes_match_fp64_reference(monkeypatch, m, n, fp4_a, permute):
     for name in ("plain_plan", "packed_plan"):
         monkeypatch.setattr(gemm_module, name, lambda m, n, k: (256, 1, True, False))
     _check_plain_in_lanes(monkeypatch, m, n, fp4_a, permute, n // 128)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,fp4_a,permute", [(1100, False, True), (777, True, True),
+                                             (600, False, False)])
+def test_plain_wide_lanes_match_fp64_reference(monkeypatch, m, fp4_a, permute):
+    """``nvfp4_gemm`` on 5120 rows (40 row tiles) on the 256-token stream-K forced, in
+    ``wide_stream_k_lanes``' 8 lanes (bands of 5 row tiles, 128 CTAs), its activation bar
+    lowered to these small K, against the fp64 product; token tails, packed bytes and
+    permuted words, W4A16 in place."""
+    gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+    for name in ("plain_plan", "packed_plan"):
+        monkeypatch.setattr(gemm_module, name, lambda m, n, k: (256, 1, True, False))
+    monkeypatch.setattr(plans, "WIDE_LANES_MIN_ACTIVATION_BYTES", 0)
+    _check_plain_in_lanes(monkeypatch, m, 5120, fp4_a, permute, 8)
 
 
 def _check_plain_in_lanes(monkeypatch, m, n, fp4_a, permute, lanes):
