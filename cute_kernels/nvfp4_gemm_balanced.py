@@ -39,6 +39,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 import torch
+from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
@@ -155,10 +156,21 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
-                 row_groups: int = 1, lane_columns: bool = False):
+                 row_groups: int = 1, lane_columns: bool = False, ring_slots: int = 0):
         super().__init__(n, k, a_fp4, out_dtype, row_tiles=1, token_tiles=1, warps=warps,
                          prefetch=1, x_tokens=1, permuted=permuted, row_groups=row_groups,
                          lane_columns=lane_columns)
+        # ``ring_slots`` p >= 2 (probe-only, ``tools/balanced_ring_probe.py``): the K warps'
+        # steps come through ``NVFP4GemmSmallM``'s cp.async ring of p slots a warp (p steps in
+        # flight, no registers held for them) instead of the register double buffer (one step
+        # in flight: ~55 KB an SM at 8 K warps and three CTAs). On the H200 our fp8 GEMV reads
+        # 9216x7168's bytes 9% faster than this kernel (session 80: 10.90 against 11.99 us);
+        # on the H100 they are level. The lean staged loop's rules stay the register path's
+        # (only the loads move); one row group (the ring is laid out by warp, not group).
+        if ring_slots and (ring_slots < 2 or row_groups != 1):
+            raise ValueError(f"a balanced ring takes at least 2 slots and one row group; got "
+                             f"ring_slots={ring_slots}, row_groups={row_groups}")
+        self.ring_slots = ring_slots
         self.ctas = ctas_per_sm * sms
         self.rem, self.slots = balanced_shape(n, self.ctas, 16 * row_groups)
         if self.steps < self.kw:
@@ -249,10 +261,22 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
         bufs = [(regs((2, 8), cutlass.Int32), regs((2, 4), mBSF.element_type),
                  regs((1, self.x_words), cutlass.Int32), regs((1, 4), mBSF.element_type))
-                for _ in range(2)]
-        # the first step's weights before the previous kernel has finished (they are not its
+                for _ in range(1 if self.ring_slots else 2)]
+        # the warp's steps: its piece's, then its data-parallel ones (``_walk_step``)
+        walk = (piece_steps, p0, kwarp, cta, rem_block)
+        ring = None
+        if cutlass.const_expr(self.ring_slots):
+            ring = (self._ring(mBSF.element_type), (
+                cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128),
+                cute.make_copy_atom(cpasync.CopyG2SOp(), mBSF.element_type,
+                                    num_bits_per_copy=32)))
+        # the first steps' weights before the previous kernel has finished (they are not its
         # output; the activations are)
-        if warp < warps:
+        if cutlass.const_expr(self.ring_slots):
+            if warp < warps:
+                self._walk_prologue(loader, where, walk, piece_steps + dp_steps, ring, warp,
+                                    lane)
+        elif warp < warps:
             if cutlass.const_expr(self.rem):
                 in_piece = piece_steps > 0
                 self._load_step(*loader, cutlass.select_(in_piece, p0 + kwarp, kwarp), *where,
@@ -275,32 +299,36 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             acc.fill(0.0)
             wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)
             xp = cute.make_rmem_tensor((1, 8), cutlass.Uint32)
-            cur, nxt = bufs
-            if cutlass.const_expr(self.rem):
-                # the piece, its last iteration loading the first data-parallel step
-                for i in cutlass.range(piece_steps, unroll=1):
-                    step = p0 + kwarp + i * kw
-                    if i + 1 < piece_steps:
-                        self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
-                    else:
-                        self._load_step(*loader, kwarp, *where, nxt, bases=bases)
+            if cutlass.const_expr(self.ring_slots):
+                self._walk_loops(loader, where, walk, dp_steps, ring, bufs[0], warp, lane,
+                                 lane_q, acc, wp, xp, sX, g, sPieces)
+            else:
+                cur, nxt = bufs
+                if cutlass.const_expr(self.rem):
+                    # the piece, its last iteration loading the first data-parallel step
+                    for i in cutlass.range(piece_steps, unroll=1):
+                        step = p0 + kwarp + i * kw
+                        if i + 1 < piece_steps:
+                            self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
+                        else:
+                            self._load_step(*loader, kwarp, *where, nxt, bases=bases)
+                        self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
+                        for src, dst in zip(nxt, cur):
+                            dst.store(src.load())
+                    # hand the piece's sums over (zeros without a piece) and go on
+                    for e in cutlass.range_constexpr(4):
+                        sPieces[warp, lane, e] = acc[0, 0, e]
+                    acc.fill(0.0)
+                    cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
+                                             number_of_threads=32 * (warps + 1))
+                # the data-parallel steps: the one-token kernel's loop
+                for i in cutlass.range(dp_steps, unroll=1):
+                    step = kwarp + i * kw
+                    if step + kw < self.steps:
+                        self._load_step(*loader, step + kw, *where, nxt, bases=bases)
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                     for src, dst in zip(nxt, cur):
                         dst.store(src.load())
-                # hand the piece's sums over (zeros without a piece) and go on
-                for e in cutlass.range_constexpr(4):
-                    sPieces[warp, lane, e] = acc[0, 0, e]
-                acc.fill(0.0)
-                cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
-                                         number_of_threads=32 * (warps + 1))
-            # the data-parallel steps: the one-token kernel's loop
-            for i in cutlass.range(dp_steps, unroll=1):
-                step = kwarp + i * kw
-                if step + kw < self.steps:
-                    self._load_step(*loader, step + kw, *where, nxt, bases=bases)
-                self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
-                for src, dst in zip(nxt, cur):
-                    dst.store(src.load())
             sums = self._reduce_across_warps(acc, warp, lane)
             if warp == 0:
                 self._finish(sums, scalars, results, cta, g, lane_q, m)
@@ -318,6 +346,73 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 if meet_partials(sums, outs[-2], outs[-1], rem_block, part, parts, self.slots,
                                  lane):
                     self._finish(sums, scalars, results, self.ctas + rem_block, g, lane_q, m)
+
+    def _walk_step(self, j, walk, where):
+        """Step ``j`` of a K warp's walk (``RING_SLOTS``): (its K step, the ``where`` of its
+        row block), the piece's steps first (the remainder block's), then the data-parallel
+        ones (the CTA's block)."""
+        piece_steps, p0, kwarp, cta, rem_block = walk
+        g, lane_q, _, tok0, m = where
+        in_piece = j < piece_steps
+        step = cutlass.select_(in_piece, cutlass.Int32(p0 + kwarp + j * self.kw),
+                               cutlass.Int32(kwarp + (j - piece_steps) * self.kw))
+        block = cutlass.select_(in_piece, cutlass.Int32(self.ctas + rem_block),
+                                cutlass.Int32(cta))
+        return step, (g, lane_q, block, tok0, m)
+
+    @cute.jit
+    def _walk_prologue(self, loader, where, walk, total, ring, warp, lane):
+        """The cp.async copies of the walk's first ``RING_SLOTS`` steps (of ``total``), one
+        commit group each (empty past the last)."""
+        chunks_and_scales, copies = ring
+        for p in cutlass.range_constexpr(self.ring_slots):
+            if p < total:
+                step, at = self._walk_step(p, walk, where)
+                self._issue_step_ring(loader, step, at, chunks_and_scales, p, warp, lane,
+                                      copies)
+            cute.arch.cp_async_commit_group()
+
+    @cute.jit
+    def _walk_refill(self, loader, where, walk, total, ring, buf, j, warp, lane):
+        """Step ``j`` of the walk from its ring slot into ``buf``, then step j + p into that
+        slot (``NVFP4GemmSmallM._ring_loop``'s wait, warp barriers and one commit group an
+        iteration)."""
+        chunks_and_scales, copies = ring
+        slots = self.ring_slots
+        slot = j % slots
+        cute.arch.cp_async_wait_group(slots - 1)
+        cute.arch.sync_warp()
+        for src, dst in zip(self._ring_slot(chunks_and_scales, slot, warp, lane), buf):
+            cute.autovec_copy(src, dst)
+        cute.arch.sync_warp()
+        if j + slots < total:
+            step, at = self._walk_step(j + slots, walk, where)
+            self._issue_step_ring(loader, step, at, chunks_and_scales, slot, warp, lane,
+                                  copies)
+        cute.arch.cp_async_commit_group()
+
+    @cute.jit
+    def _walk_loops(self, loader, where, walk, dp_steps, ring, buf, warp, lane, lane_q, acc,
+                    wp, xp, sX, g, sPieces):
+        """The K warp's two loops (the register path's, kernel body) through the ring: its
+        piece steps, the hand-over of their sums, its data-parallel steps."""
+        piece_steps, p0, kwarp, _, _ = walk
+        total = piece_steps + dp_steps
+        if cutlass.const_expr(self.rem):
+            for i in cutlass.range(piece_steps, unroll=1):
+                self._walk_refill(loader, where, walk, total, ring, buf, i, warp, lane)
+                step = p0 + kwarp + i * self.kw
+                self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step)
+            for e in cutlass.range_constexpr(4):
+                sPieces[warp, lane, e] = acc[0, 0, e]
+            acc.fill(0.0)
+            cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
+                                     number_of_threads=32 * (self.warps + 1))
+        for i in cutlass.range(dp_steps, unroll=1):
+            self._walk_refill(loader, where, walk, total, ring, buf, piece_steps + i, warp,
+                              lane)
+            step = kwarp + i * self.kw
+            self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step)
 
     @cute.jit
     def _finish(self, sums, scalars, results, block, g, lane_q, m):
@@ -348,34 +443,40 @@ def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 
 @jit.cached
 def compile_nvfp4_gemm_one_token_balanced(n: int, k: int, a_dtype: str, out_dtype: str,
                                           warps: int, ctas_per_sm: int, sms: int,
-                                          permuted: bool = False, lane_columns: bool = False):
+                                          permuted: bool = False, lane_columns: bool = False,
+                                          ring_slots: int = 0):
     """Static N, K, warps and grid (``ctas_per_sm`` x ``sms`` CTAs); M = 1 at run time.
     Arguments of the compiled function: those of ``compile_nvfp4_gemm_small_m``, then
-    ``balanced_buffers``' workspace and counters. ``lane_columns``: ``NVFP4GemmSmallM``'s."""
+    ``balanced_buffers``' workspace and counters. ``lane_columns``: ``NVFP4GemmSmallM``'s;
+    ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cout, warps, ctas_per_sm, sms, permuted,
-                                       lane_columns=lane_columns)
+                                       lane_columns=lane_columns, ring_slots=ring_slots)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
 
 def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                               warps: int = 4, ctas_per_sm: int = 4,
-                              compile_fn=compile_nvfp4_gemm_one_token_balanced) -> None:
+                              compile_fn=compile_nvfp4_gemm_one_token_balanced,
+                              ring_slots: int = 0) -> None:
     """The balanced launch on operands ``nvfp4_gemm`` has validated, at M = 1 (alpha a
     one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
-    probe's variant). ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` where
-    ``public_balanced_launch`` gives a launch."""
+    probe's variant; ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s, probe-only).
+    ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` where ``public_balanced_launch``
+    gives a launch."""
     if a.shape[0] != 1:
         raise ValueError(f"a balanced one-token launch takes one token; got M={a.shape[0]}")
     n, k, permuted = weight_dims(b)
     sms = sm_count(out.device.index or 0)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
-    compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted,
-               *balanced_lane_tail(a_sf is not None))(
+    tail = balanced_lane_tail(a_sf is not None)
+    if ring_slots:  # (the long key only where a ring is asked for)
+        tail = (bool(tail), ring_slots)
+    compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted, *tail)(
         a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
         b_sf.view(-1), alpha, out, *balanced_buffers(n, ctas_per_sm * sms, out.device))

@@ -131,6 +131,58 @@ def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warp
         assert torch.equal(low, got.to(dtype)), dtype
 
 
+@pytest.mark.parametrize("n,k,a_dtype,warps,per_sm,slots", [
+    (9216, 7168, "fp4", 8, 3, 2), (9216, 7168, "fp4", 4, 4, 3),
+    (5120, 17408, "torch.bfloat16", 12, 2, 2), (9216, 7168, "torch.bfloat16", 8, 3, 2)])
+def test_balanced_ring_fits_its_ctas_per_sm(n, k, a_dtype, warps, per_sm, slots):
+    """The probe-only cp.async ring (``ring_slots``): no local memory, the launch bound's
+    registers, and the ring's shared memory leaves room for ``per_sm`` CTAs (1 KB reserved
+    each, 228 KB an SM)."""
+    compiled = compile_only(compile_nvfp4_gemm_one_token_balanced, n, k, a_dtype,
+                            "torch.bfloat16", warps, per_sm, H200, True, False, slots)
+    regs = kernel_registers(compiled)
+    assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
+    assert kernel_frame_bytes(compiled) == 0
+    kernel = NVFP4GemmOneTokenBalanced(n, k, a_dtype == "fp4", cutlass.BFloat16, warps, per_sm,
+                                       H200, True, ring_slots=slots)
+    assert per_sm * (kernel.smem_bytes + 1024) <= 228 * 1024, kernel.smem_bytes
+
+
+def test_balanced_ring_refuses_one_slot_and_row_groups():
+    with pytest.raises(ValueError, match="at least 2 slots"):
+        NVFP4GemmOneTokenBalanced(9216, 7168, True, cutlass.BFloat16, 8, 3, H200, True,
+                                  ring_slots=1)
+    with pytest.raises(ValueError, match="one row group"):
+        NVFP4GemmOneTokenBalanced(9216, 7168, True, cutlass.BFloat16, 8, 3, H200, True,
+                                  row_groups=2, ring_slots=2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps,slots", [
+    (3, 180 / 396, 7168, True, True, 8, 2),    # 9216x7168's (8, 3)
+    (4, 1 / 11, 7168, True, True, 4, 3),       # 9216x7168's (4, 4)
+    (2, 56 / 264, 17408, False, True, 12, 2),  # W4A16 5120x17408's (12, 2)
+    (1, 50 / 132, 576, False, False, 2, 2),    # W4A16, packed bytes, a K tail
+    (1, 1 / 132, 1088, True, True, 4, 3),      # pieces of no step: walks shorter than the ring
+    (1, 0.0, 1024, True, False, 4, 2),         # no remainder blocks
+])
+def test_balanced_ring_gives_the_register_paths_bits(per_sm, extra, k, fp4_a, permuted, warps,
+                                                     slots):
+    """The ring moves only the loads: each warp walks the same steps in the same order, so
+    its sums are the register double buffer's, bit for bit, and match the fp64 reference."""
+    n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    plain = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, plain, warps, per_sm)
+    for _ in range(2):  # the counters are left zero
+        got = poisoned(1, n, dtype=torch.float32)
+        launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm,
+                                  ring_slots=slots)
+        assert not got.isnan().any()
+        assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
+        assert torch.equal(got, plain)
+
+
 # ---- the fused op on the balanced grid (swiglu_quant_balanced)
 @pytest.mark.parametrize("i,k,a_dtype,warps,per_sm,permuted", [
     (4608, 7168, "fp4", 8, 2, True),             # 288 blocks on 264 CTAs: 24 cut in 11
