@@ -380,11 +380,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         chunks_and_scales, copies = ring
         slots = self.ring_slots
         slot = j % slots
-        cute.arch.cp_async_wait_group(slots - 1)
-        cute.arch.sync_warp()
-        for src, dst in zip(self._ring_slot(chunks_and_scales, slot, warp, lane), buf):
-            cute.autovec_copy(src, dst)
-        cute.arch.sync_warp()
+        self._ring_take(chunks_and_scales, slot, warp, lane, buf)
         if j + slots < total:
             step, at = self._walk_step(j + slots, walk, where)
             self._issue_step_ring(loader, step, at, chunks_and_scales, slot, warp, lane,

@@ -720,18 +720,25 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         for i in cutlass.range(self.steps_per_warp, unroll=1):
             step = step0 + warp + i * self.warps
             slot = i % slots
-            cute.arch.cp_async_wait_group(slots - 1)
-            cute.arch.sync_warp()
-            # zip stops at the weights when the activations are staged
-            for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
-                cute.autovec_copy(src, dst)
-            cute.arch.sync_warp()
+            self._ring_take(ring, slot, warp, lane, buf)
             if step + slots * self.warps < end:
                 self._issue_step_ring(loader, step + slots * self.warps, where, ring, slot,
                                       warp, lane, copies)
             cute.arch.cp_async_commit_group()
             if step < end:
                 self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step - step0)
+
+    @cute.jit
+    def _ring_take(self, ring, slot, warp, lane, buf):
+        """Ring slot ``slot`` into the registers ``buf`` once it has landed: this lane's copies
+        (the oldest of ``ring_slots`` commit groups), then the warp's (a barrier); a second
+        barrier after the read frees the slot for its refill."""
+        cute.arch.cp_async_wait_group(self.ring_slots - 1)
+        cute.arch.sync_warp()
+        # zip stops at the weights when the activations are staged
+        for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
+            cute.autovec_copy(src, dst)
+        cute.arch.sync_warp()
 
     def _block_at(self, i, m, tok0, step0):
         """Staging item ``i``: (token in the CTA's tile, block index from the CTA's first step,

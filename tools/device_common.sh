@@ -172,6 +172,26 @@ final_suites() {
 suite_lines() {
   grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(${1:-[0-9]+}) " | cut -c1-175
 }
+# suite_targets SUITE MS INDEX...: run_suite SUITE (110 s a shape) at those shape indices, its
+# permuted-word lines at the token counts MS (suite_lines), then the targets report over $OUT
+suite_targets() {
+  local suite=$1 ms=$2
+  shift 2
+  run_suite "$suite" 110 "$@"
+  suite_lines "$ms"
+  python -m cute_kernels.bench.targets "$OUT" --open
+}
+# session80_suites warm|run: session80_fifth.sh's suites (the nvfp4_gemm suite at 9216x7168,
+# 7168x2048 and 5120x17408, the swiglu suite at 1024x7168), warmed, or run with the targets
+session80_suites() {
+  if [ "$1" = warm ]; then
+    warm_suite nvfp4_gemm 4 6 1
+    warm_suite swiglu 2
+    return
+  fi
+  run_suite swiglu 110 2
+  suite_targets nvfp4_gemm "1|4|8|16|32" 4 6 1
+}
 # run_suite SUITE SECONDS INDEX...: the bench suite SUITE shape by shape (after warm_suite),
 # each into $OUT/bench-SUITEINDEX.log and $OUT/SUITEINDEX/
 run_suite() {

@@ -328,6 +328,19 @@ def permuted_weight_copies(n: int, k: int) -> list:
     return [(prepare_nvfp4_weight(b), s) for b, s in weight_copies(n, k)]
 
 
+def launch_alone_inputs(n: int, k: int, m: int, tile_m: int = 16) -> tuple:
+    """(``permuted_weight_copies``, bf16 activations of M random NVFP4 tokens in the permuted
+    K order padded to whole ``tile_m``-token tiles, alpha 0.5 as a tensor): the wgmma kernel's
+    launch alone (``launch_large_m``), its activation pass made once."""
+    from cute_kernels.k_order import KOrder
+    from cute_kernels.nvfp4_dequant import bf16_activations
+
+    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    return (permuted_weight_copies(n, k), bf16_activations(a, a_sf, KOrder.PERMUTED, tile_m),
+            torch.full((1,), 0.5, device="cuda"))
+
+
 def fp4_gemm_operands(n: int, k: int, m: int) -> tuple:
     """(``permuted_weight_copies``, NVFP4 activations a and a_sf of a random bf16 [M, K],
     a bf16 output [M, N]) for an ``nvfp4_gemm`` point."""

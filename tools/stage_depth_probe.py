@@ -15,12 +15,10 @@ same bits). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_
 compiles only."""
 
 import torch
-from probe_inputs import permuted_weight_copies, print_variant_rounds
+from probe_inputs import launch_alone_inputs, print_variant_rounds
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 
 # (N, K, M, token tile, stages to try; 0: the kernel's choice)
@@ -29,11 +27,7 @@ POINTS = [(9216, 7168, 16, 16, (0, 8, 10, 12, 14)), (5120, 17408, 16, 16, (0, 8,
           (5120, 17408, 32, 32, (0, 8))]
 
 for n, k, m, tile_m, depths in select_shapes(POINTS):
-    words = permuted_weight_copies(n, k)
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    x = bf16_activations(a, a_sf, KOrder.PERMUTED, tile_m)
-    alpha = torch.full((1,), 0.5, device="cuda")
+    words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
     outs = {s: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
             for s in depths}
 

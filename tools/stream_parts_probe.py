@@ -23,12 +23,10 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import permuted_weight_copies, print_variant_rounds, switched_compiler
+from probe_inputs import launch_alone_inputs, print_variant_rounds, switched_compiler
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
                                              launch_large_m)
 
@@ -60,11 +58,7 @@ def compiler(name: str, switches: dict):
 COMPILERS = {name: compiler(name, form[0]) for name, form in FORMS.items()}
 
 for n, k, m in select_shapes(POINTS):
-    words = permuted_weight_copies(n, k)
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    x = bf16_activations(a, a_sf, KOrder.PERMUTED, 16)
-    alpha = torch.full((1,), 0.5, device="cuda")
+    words, x, alpha = launch_alone_inputs(n, k, m)
     out = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
 
     def form(name, groups, ctas_per_sm):

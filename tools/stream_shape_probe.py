@@ -16,12 +16,10 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import permuted_weight_copies, print_variant_rounds, stub_consumers_compiler
+from probe_inputs import launch_alone_inputs, print_variant_rounds, stub_consumers_compiler
 
-from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 
 STUB = stub_consumers_compiler()
@@ -33,11 +31,7 @@ FORMS = {"real_g1": (False, 1, 0), "real_g2": (False, 2, 0), "real_g4": (False, 
          "stub_g2_s8": (True, 2, 8), "stub_g4_s4": (True, 4, 4), "stub_g4_s6": (True, 4, 6)}
 
 for n, k, m in select_shapes(POINTS):
-    words = permuted_weight_copies(n, k)
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    x = bf16_activations(a, a_sf, KOrder.PERMUTED, 16)
-    alpha = torch.full((1,), 0.5, device="cuda")
+    words, x, alpha = launch_alone_inputs(n, k, m)
     outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
             for name in FORMS}
 

@@ -9,17 +9,9 @@ source "$(dirname "$0")/../device_common.sh"
 h200=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -c H200)
 (CUTE_KERNELS_BENCH_WARM=1 timeout 150 python tools/lanes_w4a16_probe.py \
   > /tmp/logs/warm-lanes.log 2>&1) &
-if [ "$h200" = 1 ]; then
-  warm_suite nvfp4_gemm 4 6 1
-  warm_suite swiglu 2
-fi
+[ "$h200" = 1 ] && session80_suites warm
 report_warm
 timeout 120 python tools/lanes_w4a16_probe.py 2>&1 | tee "$OUT/lanes_w4a16_probe.log"
 echo "lanes probe done at $(elapsed) s"
-if [ "$h200" = 1 ]; then
-  run_suite nvfp4_gemm 110 4 6 1
-  run_suite swiglu 110 2
-  suite_lines "1|4|8|16|32"
-  python -m cute_kernels.bench.targets "$OUT" --open
-fi
+[ "$h200" = 1 ] && session80_suites run
 echo "done after $(elapsed) s"

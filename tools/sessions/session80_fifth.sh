@@ -6,11 +6,7 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session80_fifth.sh
 source "$(dirname "$0")/../device_common.sh"
-warm_suite nvfp4_gemm 4 6 1
-warm_suite swiglu 2
+session80_suites warm
 report_warm
-run_suite nvfp4_gemm 110 4 6 1
-run_suite swiglu 110 2
-suite_lines "1|4|8|16|32"
-python -m cute_kernels.bench.targets "$OUT" --open
+session80_suites run
 echo "done after $(elapsed) s"

@@ -19,9 +19,5 @@ report_warm
 CUTE_KERNELS_BENCH_SHAPES=$(echo $points | tr ' ' ,) timeout 150 \
   python tools/lanes_w4a16_probe.py 2>&1 | tee "$OUT/lanes_w4a16_probe.log"
 echo "lanes probe done at $(elapsed) s"
-if [ "$h200" = 1 ]; then
-  run_suite nvfp4_gemm 110 4
-  suite_lines "1|4|8|16|32"
-  python -m cute_kernels.bench.targets "$OUT" --open
-fi
+[ "$h200" = 1 ] && suite_targets nvfp4_gemm "1|4|8|16|32" 4
 echo "done after $(elapsed) s"

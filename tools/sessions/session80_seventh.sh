@@ -12,17 +12,9 @@ for i in 0 1; do
   CUTE_KERNELS_BENCH_WARM=1 CUTE_KERNELS_BENCH_SHAPES=$i timeout 150 \
     python tools/stream_parts_probe.py > /tmp/logs/warm-parts$i.log 2>&1 &
 done
-if [ "$h200" = 1 ]; then
-  warm_suite nvfp4_gemm 4 6 1
-  warm_suite swiglu 2
-fi
+[ "$h200" = 1 ] && session80_suites warm
 report_warm
 timeout 120 python tools/stream_parts_probe.py 2>&1 | tee "$OUT/stream_parts_probe.log"
 echo "parts probe done at $(elapsed) s"
-if [ "$h200" = 1 ]; then
-  run_suite nvfp4_gemm 110 4 6 1
-  run_suite swiglu 110 2
-  suite_lines "1|4|8|16|32"
-  python -m cute_kernels.bench.targets "$OUT" --open
-fi
+[ "$h200" = 1 ] && session80_suites run
 echo "done after $(elapsed) s"

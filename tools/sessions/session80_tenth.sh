@@ -19,9 +19,7 @@ fi
 report_warm "tests and warm-up"
 tail -3 "$OUT/t-wide-lanes.log"
 if [ "$h200" = 1 ]; then
-  run_suite nvfp4_gemm 110 1
-  suite_lines "1|4|8|16|1024"
-  python -m cute_kernels.bench.targets "$OUT" --open
+  suite_targets nvfp4_gemm "1|4|8|16|1024" 1
 else
   CUTE_KERNELS_PROBE_VARIANTS=plan,l1,w4a4,w4a4_l1,cublas CUTE_KERNELS_BENCH_SHAPES=0 \
     timeout 100 python tools/lanes_w4a16_probe.py 2>&1 | tee "$OUT/lanes_w4a16_probe.log"

@@ -20,8 +20,6 @@ tail -1 "$OUT/t-ring.log" "$OUT/t-wide-lanes.log"
 timeout 120 python tools/balanced_ring_probe.py 2>&1 | tee "$OUT/balanced_ring_probe.log"
 echo "ring probe done at $(elapsed) s"
 if [ "$h200" = 1 ]; then
-  run_suite nvfp4_gemm 110 1
-  suite_lines "1|4|8|16|1024"
-  python -m cute_kernels.bench.targets "$OUT" --open
+  suite_targets nvfp4_gemm "1|4|8|16|1024" 1
 fi
 echo "done after $(elapsed) s"
