@@ -101,8 +101,10 @@ def token_tile_ok(tile_m: int) -> bool:
     """Whether the kernel takes ``tile_m`` tokens a tile: the powers of two 16..256, or a
     fitted width between 128 and 256 in steps of 16 (wgmma's N, the 128B swizzled activation
     tile and the staged epilogue's 16- or 32-token parts all divide it), so that e.g. 300
-    tokens run as two tiles of 160 instead of three of 128 (``fitted_tiles``)."""
-    return tile_m in (16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
+    tokens run as two tiles of 160 instead of three of 128 (``fitted_tiles``). And 8
+    (probe-only, ``tools/tile8_probe.py``): wgmma's narrowest N, half the 16-token tile's
+    tensor work for up to 8 tokens, whose consumers bound the H200's launch (session 80)."""
+    return tile_m in (8, 16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
 
 
 def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: int) -> bool:

@@ -246,6 +246,42 @@ def test_four_k_groups_per_stage_match_fp64_reference(m, config, stream_k):
     assert _rel_err(out, want) <= 1e-3
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,stream_k,k_groups", [
+    (5, (8, 0), True, 2), (13, (8, 0, 11), True, 1), (8, (8, 4), False, 1), (29, (8, 0), True, 2)])
+def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups):
+    """Probe-only 8-token tiles (wgmma N = 8): stream-K on the whole and a shrunk grid, whole
+    tiles, one and two K groups a stage, M and N tails, permuted words, bf16 and fp32 out."""
+    from cute_kernels import prepare_nvfp4_weight
+    from cute_kernels.nvfp4_dequant import bf16_activations
+
+    n, k = 1160, 2048
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    x = bf16_activations(a, None, KOrder.PERMUTED, -(-m // 8) * 8)
+    words = prepare_nvfp4_weight(b)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    out = poisoned(m, n, dtype=torch.float32)
+    low = poisoned(m, n, dtype=torch.bfloat16)
+    for dst in (out, low):
+        launch_large_m(x, words, b_sf, alpha_t, dst, config, stream_k=stream_k,
+                       k_groups=k_groups, k_order=KOrder.PERMUTED)
+    torch.cuda.synchronize()
+    assert not out.isnan().any() and not low.isnan().any()
+    assert _rel_err(out, want) <= 1e-3
+    torch.testing.assert_close(low.float(), out.to(torch.bfloat16).float(), rtol=2**-8,
+                               atol=1e-30)
+
+
+def test_eight_token_tiles_compile_for_sm90a():
+    """The probe-only 8-token stream-K tiles (``tools/tile8_probe.py``) at one and two K
+    groups a stage: wgmma N = 8, no local memory."""
+    for groups in (1, 2):
+        compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", 8, 0,
+                                H200_SMS, 1, True, False, KOrder.PERMUTED, 1, groups)
+        assert kernel_frame_bytes(compiled) == 0
+
+
 def test_four_k_groups_only_on_narrow_tiles_and_whole_stages():
     """Four K groups a stage fit the consumers' registers on 16- and 32-token tiles only, and
     need K / 64 a multiple of 4."""

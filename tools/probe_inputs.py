@@ -337,7 +337,8 @@ def launch_alone_inputs(n: int, k: int, m: int, tile_m: int = 16) -> tuple:
 
     a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                                        100.0)
-    return (permuted_weight_copies(n, k), bf16_activations(a, a_sf, KOrder.PERMUTED, tile_m),
+    rows = -(-m // tile_m) * tile_m
+    return (permuted_weight_copies(n, k), bf16_activations(a, a_sf, KOrder.PERMUTED, rows),
             torch.full((1,), 0.5, device="cuda"))
 
 
