@@ -348,7 +348,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                     self._finish(sums, scalars, results, self.ctas + rem_block, g, lane_q, m)
 
     def _walk_step(self, j, walk, where):
-        """Step ``j`` of a K warp's walk (``RING_SLOTS``): (its K step, the ``where`` of its
+        """Step ``j`` of a K warp's walk (``ring_slots``): (its K step, the ``where`` of its
         row block), the piece's steps first (the remainder block's), then the data-parallel
         ones (the CTA's block)."""
         piece_steps, p0, kwarp, cta, rem_block = walk
@@ -362,7 +362,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
     @cute.jit
     def _walk_prologue(self, loader, where, walk, total, ring, warp, lane):
-        """The cp.async copies of the walk's first ``RING_SLOTS`` steps (of ``total``), one
+        """The cp.async copies of the walk's first ``ring_slots`` steps (of ``total``), one
         commit group each (empty past the last)."""
         chunks_and_scales, copies = ring
         for p in cutlass.range_constexpr(self.ring_slots):
