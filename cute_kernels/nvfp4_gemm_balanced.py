@@ -39,7 +39,6 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 import torch
-from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
@@ -49,7 +48,8 @@ from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands, lane_columns_route
+from .nvfp4_gemm_small_m import (NVFP4GemmSmallM, fake_operands, lane_columns_route,
+                                  ring_copies)
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 
@@ -266,10 +266,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         walk = (piece_steps, p0, kwarp, cta, rem_block)
         ring = None
         if cutlass.const_expr(self.ring_slots):
-            ring = (self._ring(mBSF.element_type), (
-                cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128),
-                cute.make_copy_atom(cpasync.CopyG2SOp(), mBSF.element_type,
-                                    num_bits_per_copy=32)))
+            ring = (self._ring(mBSF.element_type), ring_copies(mBSF.element_type))
         # the first steps' weights before the previous kernel has finished (they are not its
         # output; the activations are)
         if cutlass.const_expr(self.ring_slots):

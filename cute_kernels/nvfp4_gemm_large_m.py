@@ -327,8 +327,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                               and lanes <= sms), (lanes, self.row_tiles, sms)
         self.lanes = lanes
         self.band = self.row_tiles // lanes
-        self.tx_bytes = (tile_m * self.stage_k * 2 + self.tile_n * self.stage_k // 2
-                         + SF_CHUNK_WORDS * 4 * self.groups)
+        # the bytes a stage's TMA brings, by stream (``STUB_SKIP`` names them)
+        stream_bytes = {"act": tile_m * self.stage_k * 2,
+                        "weights": self.tile_n * self.stage_k // 2,
+                        "scales": SF_CHUNK_WORDS * 4 * self.groups}
+        self.tx_bytes = sum(stream_bytes.values())
         if self.bf16_weights:
             self.tx_bytes = (tile_m + self.tile_n) * self.stage_k * 2
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
@@ -351,10 +354,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         assert not (self.STUB_SKIP or self.BLOCKED_WEIGHTS) or (
             self.STUB_CONSUMERS and not self.bf16_weights), self.STUB_SKIP
         # (the stages and fix-up slots as for the whole stream; the barriers expect less)
-        self.skipped_tx_bytes = sum({"act": tile_m * self.stage_k * 2,
-                              "weights": self.tile_n * self.stage_k // 2,
-                              "scales": SF_CHUNK_WORDS * 4 * self.groups}[name]
-                             for name in self.STUB_SKIP)
+        self.skipped_tx_bytes = sum(stream_bytes[name] for name in self.STUB_SKIP)
         # the asynchronous fix-up: shared memory beside the stages for the other pieces of a
         # head's tile, as many as a tile can have, or none of it. Where only some tiles fit,
         # the mix measured slower than ``stream_k_fixup`` alone (H200 2026-12-02, session 49:

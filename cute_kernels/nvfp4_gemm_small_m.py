@@ -121,6 +121,13 @@ def warp_steps(k: int, splits: int, warps: int) -> int:
     return -(-split_steps // warps)
 
 
+def ring_copies(scale_dtype) -> tuple:
+    """The cp.async atoms ``_issue_step_ring`` copies with: 16-byte code pieces, 4-byte scale
+    words."""
+    return (cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128),
+            cute.make_copy_atom(cpasync.CopyG2SOp(), scale_dtype, num_bits_per_copy=32))
+
+
 class NVFP4GemmSmallM(SmallMLaunchRules):
     """The kernel; its launch rules (loop variant, PDL, CTAs per SM) are ``small_m_rules``'s."""
 
@@ -697,9 +704,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         """The ring (``prefetch`` >= 2) and the copies of the warp's first p steps (steps past
         the last: clamped, unused); returns (ring, copy atoms) for ``_ring_loop``."""
         ring = self._ring(loader[3].element_type)
-        copies = (cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128),
-                  cute.make_copy_atom(cpasync.CopyG2SOp(), loader[3].element_type,
-                                      num_bits_per_copy=32))
+        copies = ring_copies(loader[3].element_type)
         for p in cutlass.range_constexpr(self.ring_slots):
             self._issue_step_ring(loader, span[0] + warp + p * self.warps, where, ring, p, warp,
                                   lane, copies)
