@@ -335,10 +335,9 @@ def launch_alone_inputs(n: int, k: int, m: int, tile_m: int = 16) -> tuple:
     from cute_kernels.k_order import KOrder
     from cute_kernels.nvfp4_dequant import bf16_activations
 
-    a, a_sf = reference.nvfp4_quantize(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
+    words, a, a_sf, _ = fp4_gemm_operands(n, k, m)
     rows = -(-m // tile_m) * tile_m
-    return (permuted_weight_copies(n, k), bf16_activations(a, a_sf, KOrder.PERMUTED, rows),
+    return (words, bf16_activations(a, a_sf, KOrder.PERMUTED, rows),
             torch.full((1,), 0.5, device="cuda"))
 
 
