@@ -171,7 +171,8 @@ class StagedEpilogue:
             for v in cutlass.range_constexpr(4):
                 sD[bases[v] + buf + jj * 8 * 64] = (acc[v + 4 * j] * s).to(self.out_dtype)
         barrier.arrive_and_wait()
-        for p in cutlass.range_constexpr(tokens * chunks // 128):
+        tasks = tokens * chunks  # 16-byte chunks in the part: 64 on 8-token tiles of 16 bits
+        for p in cutlass.range_constexpr(-(-tasks // 128)):
             task = ltid + 128 * p
             t = task // chunks
             c = task % chunks
@@ -180,7 +181,7 @@ class StagedEpilogue:
             cute.autovec_copy(cute.local_tile(sChunks, (1, 4), (slot, 0)), line)
             tok_g = tok_tile * self.tile_m + part * tokens + t
             row_g = row0 + per_chunk * c
-            if tok_g < m and row_g < self.n:
+            if tok_g < m and row_g < self.n and task < tasks:
                 cute.autovec_copy(line, cute.local_tile(mD32, (1, 4),
                                                         (tok_g, row_g // per_chunk)))
 

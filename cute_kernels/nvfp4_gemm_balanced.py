@@ -351,10 +351,13 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         piece_steps, p0, kwarp, cta, rem_block = walk
         g, lane_q, _, tok0, m = where
         in_piece = j < piece_steps
-        step = cutlass.select_(in_piece, cutlass.Int32(p0 + kwarp + j * self.kw),
-                               cutlass.Int32(kwarp + (j - piece_steps) * self.kw))
-        block = cutlass.select_(in_piece, cutlass.Int32(self.ctas + rem_block),
-                                cutlass.Int32(cta))
+        piece = (cutlass.Int32(p0 + kwarp + j * self.kw), cutlass.Int32(self.ctas + rem_block))
+        own = (cutlass.Int32(kwarp + (j - piece_steps) * self.kw), cutlass.Int32(cta))
+        if isinstance(in_piece, bool):  # no remainder blocks: both known at compile time
+            step, block = piece if in_piece else own
+        else:
+            step = cutlass.select_(in_piece, piece[0], own[0])
+            block = cutlass.select_(in_piece, piece[1], own[1])
         return step, (g, lane_q, block, tok0, m)
 
     @cute.jit

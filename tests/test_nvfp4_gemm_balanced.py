@@ -133,7 +133,8 @@ def test_balanced_matches_fp64_reference(per_sm, extra, k, fp4_a, permuted, warp
 
 @pytest.mark.parametrize("n,k,a_dtype,warps,per_sm,slots", [
     (9216, 7168, "fp4", 8, 3, 2), (9216, 7168, "fp4", 4, 4, 3),
-    (5120, 17408, "torch.bfloat16", 12, 2, 2), (9216, 7168, "torch.bfloat16", 8, 3, 2)])
+    (5120, 17408, "torch.bfloat16", 12, 2, 2), (9216, 7168, "torch.bfloat16", 8, 3, 2),
+    (16 * 132, 1024, "fp4", 4, 1, 2)])  # no remainder blocks: the walks' pieces are empty
 def test_balanced_ring_fits_its_ctas_per_sm(n, k, a_dtype, warps, per_sm, slots):
     """The probe-only cp.async ring (``ring_slots``): no local memory, the launch bound's
     registers, and the ring's shared memory leaves room for ``per_sm`` CTAs (1 KB reserved
