@@ -130,6 +130,13 @@ STREAM_K_NARROW_UNITS = 12000
 # W4A16 7168x18432 37.7, 37.9 / 35.9, 35.4; 5120x17408 30.5, 31.1 / 29.2, 29.0; 9216x7168
 # 25.4, 25.6 / 24.6, 24.2 (M = 12 alike).
 TILE_16_MAX_M = 16
+# And 8-token tiles (wgmma N = 8) up to this many: at 4..8 tokens (W4A16 on big weights) half
+# of a 16-token tile's tensor work is padding, and the 16-token launch is bound by its
+# consumers on the H200 (session 80). 0: probe-only until measured on the public op
+# (``tools/tile8_rule_probe.py``). H100 2026-12-05 (session 81, ``tools/tile8_probe.py``, the
+# launch alone, two K groups, 16 / 8 tokens, us): 9216x7168 M = 4 18.32 / 17.78, M = 8 18.44 /
+# 17.75; 5120x17408 M = 4 23.79 / 23.10, M = 8 23.90 / 23.18.
+TILE_8_MAX_M = 0
 
 
 def row_units(n: int, k: int) -> int:
@@ -155,7 +162,7 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     if fused:
         return next((t for t in (64, 128) if m <= t), 256)
     if m <= TILE_16_MAX_M:
-        return 16
+        return 8 if m <= TILE_8_MAX_M else 16
     narrow = row_units(n, k) < STREAM_K_NARROW_UNITS
     return next((t for t in (32, 64, 128) if m <= t or (t == 128 and narrow and m <= 256)),
                 256)
