@@ -132,11 +132,12 @@ STREAM_K_NARROW_UNITS = 12000
 TILE_16_MAX_M = 16
 # And 8-token tiles (wgmma N = 8) up to this many: at 4..8 tokens (W4A16 on big weights) half
 # of a 16-token tile's tensor work is padding, and the 16-token launch is bound by its
-# consumers on the H200 (session 80). 0: probe-only until measured on the public op
-# (``tools/tile8_rule_probe.py``). H100 2026-12-05 (session 81, ``tools/tile8_probe.py``, the
-# launch alone, two K groups, 16 / 8 tokens, us): 9216x7168 M = 4 18.32 / 17.78, M = 8 18.44 /
-# 17.75; 5120x17408 M = 4 23.79 / 23.10, M = 8 23.90 / 23.18.
-TILE_8_MAX_M = 0
+# consumers on the H200 (session 80). H100 2026-12-05 (session 81, ``tools/tile8_rule_probe.py``,
+# public op, W4A16, graph us, two rounds alike, 16 / 8 tokens, cuBLAS bf16): 9216x7168 M = 4
+# 19.07 / 18.60 (47.8), M = 8 19.15 / 18.55 (48.1); 5120x17408 M = 4 25.17 / 23.99 (68.1), M = 8
+# 25.35 / 24.10 (68.5); 7168x18432 M = 4 34.05 / 32.52 (99.3), M = 8 34.35 / 32.78 (100.4).
+# Unmeasured on the H200.
+TILE_8_MAX_M = 8
 
 
 def row_units(n: int, k: int) -> int:
@@ -151,10 +152,10 @@ def launch_units(m: int, n: int, k: int, tile_m: int) -> int:
 
 
 def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
-    """The token tile of a stream-K launch: the narrowest of 16 and 32 (the plain GEMM only), 64,
-    128, 256 that holds M (256 past it; measured best at every M of the probe, for the plain
-    GEMM), except that the plain GEMM keeps 128 up to 256 tokens on weights whose row of
-    256-token tiles is under ``STREAM_K_NARROW_UNITS``. 32-token tiles at M <= 32
+    """The token tile of a stream-K launch: the narrowest of 8, 16 and 32 (the plain GEMM only,
+    ``TILE_8_MAX_M``, ``TILE_16_MAX_M``), 64, 128, 256 that holds M (256 past it; measured best
+    at every M of the probe, for the plain GEMM), except that the plain GEMM keeps 128 up to
+    256 tokens on weights whose row of 256-token tiles is under ``STREAM_K_NARROW_UNITS``. 32-token tiles at M <= 32
     (``tools/large_m_occupancy_probe.py``, H200 2026-11-30, kernel us, 64 -> 32 tokens:
     36864x7168 75.6 -> 65.5, 34816x5120 61.5 -> 46.8, 9216x7168 26.0 -> 22.6, 7168x18432 41.6
     -> 36.5, 5120x17408 32.3 -> 27.9): half the tensor work of a 64-token tile for the same

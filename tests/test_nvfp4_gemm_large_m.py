@@ -247,11 +247,13 @@ def test_four_k_groups_per_stage_match_fp64_reference(m, config, stream_k):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,config,stream_k,k_groups", [
-    (5, (8, 0), True, 2), (13, (8, 0, 11), True, 1), (8, (8, 4), False, 1), (29, (8, 0), True, 2)])
-def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups):
-    """Probe-only 8-token tiles (wgmma N = 8): stream-K on the whole and a shrunk grid, whole
-    tiles, one and two K groups a stage, M and N tails, permuted words, bf16 and fp32 out."""
+@pytest.mark.parametrize("m,config,stream_k,k_groups,trigger", [
+    (5, (8, 0), True, 2, True), (13, (8, 0, 11), True, 1, False), (8, (8, 4), False, 1, False),
+    (29, (8, 0), True, 2, False)])
+def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups, trigger):
+    """8-token tiles (wgmma N = 8; the public op's at W4A16 M = 4..8 on big weights, there
+    with the PDL trigger): stream-K on the whole and a shrunk grid, whole tiles, one and two K
+    groups a stage, M and N tails, permuted words, bf16 and fp32 out."""
     from cute_kernels import prepare_nvfp4_weight
     from cute_kernels.nvfp4_dequant import bf16_activations
 
@@ -265,7 +267,7 @@ def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups):
     low = poisoned(m, n, dtype=torch.bfloat16)
     for dst in (out, low):
         launch_large_m(x, words, b_sf, alpha_t, dst, config, stream_k=stream_k,
-                       k_groups=k_groups, k_order=KOrder.PERMUTED)
+                       k_groups=k_groups, k_order=KOrder.PERMUTED, pdl_trigger=trigger)
     torch.cuda.synchronize()
     assert not out.isnan().any() and not low.isnan().any()
     assert _rel_err(out, want) <= 1e-3
@@ -274,11 +276,13 @@ def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups):
 
 
 def test_eight_token_tiles_compile_for_sm90a():
-    """The probe-only 8-token stream-K tiles (``tools/tile8_probe.py``) at one and two K
-    groups a stage: wgmma N = 8, no local memory."""
-    for groups in (1, 2):
+    """The 8-token stream-K tiles at one and two K groups a stage, the second as the public op
+    launches W4A16 M = 4..8 on big weights (``large_m_plans.TILE_8_MAX_M``, with the PDL
+    trigger): wgmma N = 8, no local memory."""
+    for groups, trigger in ((1, False), (2, True)):
         compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", 8, 0,
-                                H200_SMS, 1, True, False, KOrder.PERMUTED, 1, groups)
+                                H200_SMS, 1, True, False, KOrder.PERMUTED, 1, groups, False,
+                                False, trigger)
         assert kernel_frame_bytes(compiled) == 0
 
 
