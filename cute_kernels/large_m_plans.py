@@ -155,11 +155,11 @@ def stream_k_tile(m: int, n: int, k: int, fused: bool = False) -> int:
     """The token tile of a stream-K launch: the narrowest of 8, 16 and 32 (the plain GEMM only,
     ``TILE_8_MAX_M``, ``TILE_16_MAX_M``), 64, 128, 256 that holds M (256 past it; measured best
     at every M of the probe, for the plain GEMM), except that the plain GEMM keeps 128 up to
-    256 tokens on weights whose row of 256-token tiles is under ``STREAM_K_NARROW_UNITS``. 32-token tiles at M <= 32
-    (``tools/large_m_occupancy_probe.py``, H200 2026-11-30, kernel us, 64 -> 32 tokens:
-    36864x7168 75.6 -> 65.5, 34816x5120 61.5 -> 46.8, 9216x7168 26.0 -> 22.6, 7168x18432 41.6
-    -> 36.5, 5120x17408 32.3 -> 27.9): half the tensor work of a 64-token tile for the same
-    decode."""
+    256 tokens on weights whose row of 256-token tiles is under ``STREAM_K_NARROW_UNITS``.
+    32-token tiles at M <= 32 (``tools/large_m_occupancy_probe.py``, H200 2026-11-30, kernel
+    us, 64 -> 32 tokens: 36864x7168 75.6 -> 65.5, 34816x5120 61.5 -> 46.8, 9216x7168 26.0 ->
+    22.6, 7168x18432 41.6 -> 36.5, 5120x17408 32.3 -> 27.9): half the tensor work of a
+    64-token tile for the same decode."""
     if fused:
         return next((t for t in (64, 128) if m <= t), 256)
     if m <= TILE_16_MAX_M:
