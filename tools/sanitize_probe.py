@@ -141,6 +141,12 @@ for cfg in ((32, 0), (16, 0)):
 for cfg, sk, cps in (((16, 0, 7), True, 1), ((16, 0), True, 2), ((16, 0, 5), False, 1)):
     launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"), cfg,
                       stream_k=sk, k_groups=2, ctas_per_sm=cps)
+# 8-token tiles (45 tokens: six, 5 of tail; the staged epilogue's 64-chunk parts in bf16),
+# stream-K with two K groups and the PDL trigger, shrunk, whole tiles
+for cfg, sk, dt in (((8, 0), True, torch.bfloat16), ((8, 0, 5), True, torch.float32),
+                    ((8, 0, 3), False, torch.bfloat16)):
+    launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda", dtype=dt),
+                      cfg, stream_k=sk, k_groups=2, pdl_trigger=sk)
 # the fused kernel on narrow tiles with two K groups a stage, one and two CTAs per SM, and on
 # fused_stream_k_options' 64-token tiles (two CTAs, two K groups, 3 stages)
 wgu640, wgu640_sf = reference.nvfp4_quantize(torch.randn(256, 640, device="cuda",
