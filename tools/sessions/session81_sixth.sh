@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 81's sixth call (~480 s, an H200 only: on an H100 it stops at once). The one-token
+# Session 81's sixth call (~520 s, an H200 only: on an H100 it stops at once). Deeper rings at
+# 16 tokens (tools/stage_depth_probe.py: does the consumers' hold on their stages cost bytes
+# in flight on the H200, as it does not on the H100?). The one-token
 # launches' bytes in flight on the H200 (tools/balanced_probe.py: the fused op at (12, 2)
 # against (8, 2), 26 warps an SM against 18, NVFP4 and bf16 tokens; W4A16 5120x17408 at
 # (14, 2); tools/balanced_ring_probe.py: the cp.async ring), then the nvfp4_gemm suite at
@@ -11,10 +13,12 @@ source "$(dirname "$0")/../device_common.sh"
 if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   echo "not an H200: nothing run"; exit 0
 fi
+warm_points stage_depth_probe 200 0 1
 warm_points balanced_probe 200 4 8 5
 warm_points balanced_ring_probe 200 0 1 2 3
 warm_suite nvfp4_gemm 4 1 0
 report_warm
+run_points stage_depth_probe 90 0 1
 run_points balanced_probe 90 4 8 5
 timeout 100 python tools/balanced_ring_probe.py 2>&1 | tee "$OUT/balanced_ring_probe.log"
 echo "probes done at $(elapsed) s"
