@@ -94,22 +94,38 @@ class WeightDecode:
         MMA slot (block kb, 8 half + 2q + e) multiplies K element
         8 (2q + kb // 2) + 2 (kb % 2) + half + 4 e of the group (pair r: elements r and r + 4,
         ``PERMUTED_K_ORDER``): the order the activations come in."""
+        self._convert_tile_words(
+            self._load_tile_words(sW, sSF8, row0, k0, splat, g0, sf_row, stage), frag32)
+
+    def _load_tile_words(self, sW, sSF8, row0, k0, splat, g0, sf_row, stage) -> list:
+        """``_decode_tile_words``' shared-memory reads: per (K group, row half) the two words
+        and the scale's bf16x2 splat, for ``_convert_tile_words`` (apart, so that a consumer
+        can issue them before it waits for its wgmmas: ``EARLY_RELEASE``)."""
         q = (k0 % 8) // 2
-        for gi in cutlass.range_constexpr(self.frag_groups):
+        loaded = []
+        for gi in range(self.frag_groups):
             g = g0 + gi
-            for h in cutlass.range_constexpr(2):
+            for h in range(2):
                 row = row0 + 8 * h
                 words = cute.make_rmem_tensor((2,), cutlass.Int32)
                 cute.autovec_copy(cute.local_tile(sW[row, None, stage], (2,), (4 * g + q,)),
                                   words)
                 s = self._scale_splat(
                     splat, self._group_scales(sSF8, stage, g, _plus(row, sf_row))[q])
-                for b in cutlass.range_constexpr(2):
+                loaded.append((words, s))
+        return loaded
+
+    def _convert_tile_words(self, loaded: list, frag32) -> None:
+        """``_load_tile_words``' words times their splats into the fragment's slots."""
+        for gi in range(self.frag_groups):
+            for h in range(2):
+                words, s = loaded[2 * gi + h]
+                for b in range(2):
                     word = cutlass.Uint32(words[b])
                     shifted = None  # PAIRS' pairs 2 and 3 come from the word shifted once
                     if cutlass.const_expr(self.k_order == KOrder.PAIRS):
                         shifted = word >> cutlass.Uint32(STANDARD_HIGH_SHIFT)
-                    for r in cutlass.range_constexpr(4):
+                    for r in range(4):
                         frag32[h + 2 * (r % 2), 0, 4 * gi + 2 * b + r // 2] = mul_bf16x2(
                             self._word_pair(word, shifted, r), s)
 

@@ -79,7 +79,7 @@ from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
-from .k_order import WORD_ORDERS, KOrder
+from .k_order import IN_PLACE_ORDERS, WORD_ORDERS, KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
@@ -241,6 +241,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # read whatever the fragments hold), so the consumers' cost splits into its two parts
     STUB_MMA = False
     STUB_DECODE = False
+    # Probe switch (``tools/early_release_probe.py``; the same bits): a consumer releases
+    # k-tile t's stage as soon as its wgmmas retire, before it decodes k-tile t + 1, instead
+    # of after that decode. ptxas already waits for the group before the decode (the module
+    # docstring), so nothing waits longer; the stage goes back to the producer one decode
+    # sooner. On the H200 the 16-token launches are bound by their consumers (session 80:
+    # 9216x7168 M = 16 16.2 us against 13.3 stubbed), whose stages held through a decode, a
+    # k-tile's wgmmas and the next decode leave fewer of the six stages loading.
+    EARLY_RELEASE = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1207,13 +1215,29 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                           tCrB[None, None, kb0 + kb, stage], acc)
         warpgroup.commit_group()
         read.advance()
-        if cutlass.const_expr(nxt is not None):
+        early = self.EARLY_RELEASE and nxt is not None
+        if cutlass.const_expr(early):
+            mainloop.consumer_wait(read)
+            # the next k-tile's shared-memory reads before the wait where the decode splits
+            # (words two at a time), so that they still overlap the wgmmas' tail
+            split = self.k_order not in IN_PLACE_ORDERS and not self.STUB_DECODE
+            if cutlass.const_expr(split):
+                loaded = self._load_tile_words(*decode, read.index)
+            warpgroup.wait_group(0)
+            mainloop.consumer_release(release)
+            release.advance()
+            if cutlass.const_expr(split):
+                self._convert_tile_words(loaded, cute.recast_tensor(nxt, cutlass.Uint32))
+            elif cutlass.const_expr(not self.STUB_DECODE):
+                self._decode_tile(*decode, read.index, nxt)
+        elif cutlass.const_expr(nxt is not None):
             mainloop.consumer_wait(read)
             if cutlass.const_expr(not self.STUB_DECODE):
                 self._decode_tile(*decode, read.index, nxt)
-        warpgroup.wait_group(0)
-        mainloop.consumer_release(release)
-        release.advance()
+        if cutlass.const_expr(not early):
+            warpgroup.wait_group(0)
+            mainloop.consumer_release(release)
+            release.advance()
         return read, release
 
     @cute.jit
