@@ -14,21 +14,22 @@ from cute_kernels.testing import compile_only, kernel_frame_bytes
 from tests.conftest import poisoned
 
 
-@pytest.mark.parametrize("tile_m,k_order,k_groups", [
-    (16, KOrder.PERMUTED, 2),    # the split decode (words two at a time): reads before the wait
-    (64, KOrder.IDENTITY, 1),    # packed bytes in place: the whole decode after the release
-    (8, KOrder.PAIRS, 2)])
-def test_early_release_compiles_for_sm90a(monkeypatch, tile_m, k_order, k_groups):
-    monkeypatch.setattr(NVFP4GemmLargeM, "EARLY_RELEASE", True)
-    compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", tile_m, 0,
-                            132, 1, True, False, k_order, 1, k_groups, False, False, True)
-    assert kernel_frame_bytes(compiled) == 0
+def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
+    """``compile_nvfp4_gemm_large_m``'s arguments of a 9216x7168 stream-K launch as the public
+    op compiles it (the PDL trigger on)."""
+    return (compile_nvfp4_gemm_large_m, (9216, 7168, "torch.bfloat16", tile_m, 0, 132, 1, True,
+                                         False, k_order, 1, k_groups, False, False, True))
 
 
-def test_early_release_fused_compiles_for_sm90a(monkeypatch):
+@pytest.mark.parametrize("compile_fn,args", [
+    _plain(16, KOrder.PERMUTED, 2),  # the split decode (words two at a time): reads before the wait
+    _plain(64, KOrder.IDENTITY, 1),  # packed bytes in place: the whole decode after the release
+    _plain(8, KOrder.PAIRS, 2),
+    (compile_nvfp4_gemm_swiglu_quant_large_m, (4608, 7168, 64, 0, 132, True, False, 1, 1, 1, 2)),
+])
+def test_early_release_compiles_for_sm90a(monkeypatch, compile_fn, args):
     monkeypatch.setattr(NVFP4GemmLargeM, "EARLY_RELEASE", True)
-    assert compile_only(compile_nvfp4_gemm_swiglu_quant_large_m, 4608, 7168, 64, 0, 132, True,
-                        False, 1, 1, 1, 2)
+    assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
 
 
 @pytest.mark.gpu
