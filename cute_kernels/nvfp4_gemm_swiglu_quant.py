@@ -529,7 +529,9 @@ def _route_before_wide_pieces(m: int, i: int, k: int) -> tuple[str, object]:
     narrower = fp32_route_plan(m, i, k, fused_tile)
     if narrower is not None and FUSED_NARROW_TILES and narrower[0] <= 32 and narrower[2:] == (
             True, False):
-        return "narrow", narrower[0]
+        # 16 where the plain GEMM takes 8-token tiles (``TILE_8_MAX_M``, measured on it alone):
+        # the fused kernel's quantizing epilogue is built and tested on 16 tokens and up
+        return "narrow", max(narrower[0], 16)
     if narrower is not None:
         return "split", narrower
     if stream_plan is not None:
