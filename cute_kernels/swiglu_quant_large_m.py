@@ -97,6 +97,9 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         # quantization items and shares token-major (``fitted_tiles.FUSED_FITTED_STEP`` says
         # which steps the fused op takes)
         assert tile_m <= 128 or tile_m % 16 == 0, tile_m
+        # 16 tokens and up: the plain kernel's 8-token tiles (``TILE_8_MAX_M``) are not built or
+        # tested here (the fused op's narrow route keeps 16 where the plain GEMM takes 8)
+        assert tile_m >= 16, tile_m
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h
