@@ -888,8 +888,11 @@ def packed_widens(m: int, k: int, tile_m: int) -> bool:
 @functools.lru_cache(maxsize=4096)
 def packed_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """``plain_plan`` for packed weight bytes (``packed_widens``: one stream-K tile of the
-    narrowest multiple of ``FITTED_STEP`` tokens that holds M)."""
+    narrowest multiple of ``FITTED_STEP`` tokens that holds M), keeping 16-token tiles where
+    permuted words take 8 (``TILE_8_MAX_M``: measured and GPU-tested on permuted words only)."""
     plan = plain_plan(m, n, k)
+    if plan[0] == 8:
+        return (16,) + plan[1:]
     if plan[1] == 1 and packed_widens(m, k, plan[0]):
         return -(-m // FITTED_STEP) * FITTED_STEP, 1, True, False
     return plan

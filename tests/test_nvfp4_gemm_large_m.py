@@ -247,27 +247,29 @@ def test_four_k_groups_per_stage_match_fp64_reference(m, config, stream_k):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("m,config,stream_k,k_groups,trigger", [
-    (5, (8, 0), True, 2, True), (13, (8, 0, 11), True, 1, False), (8, (8, 4), False, 1, False),
-    (29, (8, 0), True, 2, False)])
-def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups, trigger):
-    """8-token tiles (wgmma N = 8; the public op's at W4A16 M = 4..8 on big weights, there
-    with the PDL trigger): stream-K on the whole and a shrunk grid, whole tiles, one and two K
-    groups a stage, M and N tails, permuted words, bf16 and fp32 out."""
+@pytest.mark.parametrize("m,config,stream_k,k_groups,trigger,k_order", [
+    (5, (8, 0), True, 2, True, KOrder.PERMUTED), (13, (8, 0, 11), True, 1, False, KOrder.PERMUTED),
+    (8, (8, 4), False, 1, False, KOrder.PERMUTED), (29, (8, 0), True, 2, False, KOrder.PERMUTED),
+    (7, (8, 0), True, 2, True, KOrder.PAIRS)])
+def test_eight_token_tiles_match_fp64_reference(m, config, stream_k, k_groups, trigger, k_order):
+    """8-token tiles (wgmma N = 8; the public op's at W4A16 M = 4..8 on big weights' permuted
+    words, there with the PDL trigger): stream-K on the whole and a shrunk grid, whole tiles, one
+    and two K groups a stage, M and N tails, permuted words and packed bytes (PAIRS, which
+    ``packed_plan`` keeps off them until this passes on a GPU), bf16 and fp32 out."""
     from cute_kernels import prepare_nvfp4_weight
     from cute_kernels.nvfp4_dequant import bf16_activations
 
     n, k = 1160, 2048
     a, b, b_sf, alpha = _inputs(m, n, k)
     want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
-    x = bf16_activations(a, None, KOrder.PERMUTED, -(-m // 8) * 8)
-    words = prepare_nvfp4_weight(b)
+    x = bf16_activations(a, None, k_order, -(-m // 8) * 8)
+    words = prepare_nvfp4_weight(b) if k_order == KOrder.PERMUTED else b
     alpha_t = torch.full((1,), alpha, device="cuda")
     out = poisoned(m, n, dtype=torch.float32)
     low = poisoned(m, n, dtype=torch.bfloat16)
     for dst in (out, low):
         launch_large_m(x, words, b_sf, alpha_t, dst, config, stream_k=stream_k,
-                       k_groups=k_groups, k_order=KOrder.PERMUTED, pdl_trigger=trigger)
+                       k_groups=k_groups, k_order=k_order, pdl_trigger=trigger)
     torch.cuda.synchronize()
     assert not out.isnan().any() and not low.isnan().any()
     assert _rel_err(out, want) <= 1e-3
