@@ -885,13 +885,19 @@ def packed_widens(m: int, k: int, tile_m: int) -> bool:
     return 128 < m <= 256 and tile_m == 128 and k >= PACKED_WIDE_TILE_MIN_K
 
 
+# Whether packed weight bytes take the 8-token tiles too (``TILE_8_MAX_M``): off until their
+# GPU test and ``tools/tile8_rule_probe.py``'s packed points have run (session 81 measured and
+# GPU-tested permuted words only).
+PACKED_TILE_8 = False
+
+
 @functools.lru_cache(maxsize=4096)
 def packed_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """``plain_plan`` for packed weight bytes (``packed_widens``: one stream-K tile of the
     narrowest multiple of ``FITTED_STEP`` tokens that holds M), keeping 16-token tiles where
-    permuted words take 8 (``TILE_8_MAX_M``: measured and GPU-tested on permuted words only)."""
+    permuted words take 8 unless ``PACKED_TILE_8``."""
     plan = plain_plan(m, n, k)
-    if plan[0] == 8:
+    if plan[0] == 8 and not PACKED_TILE_8:
         return (16,) + plan[1:]
     if plan[1] == 1 and packed_widens(m, k, plan[0]):
         return -(-m // FITTED_STEP) * FITTED_STEP, 1, True, False
