@@ -67,7 +67,8 @@ from .nvfp4_gemm_small_m_split import (config_compile_tail, config_splits, fake_
                                        reduce_split_partials, split_buffers)
 from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
-from .swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m, launch_large_m
+from .swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
+                                   compile_nvfp4_gemm_swiglu_quant_large_m, launch_large_m)
 from .swiglu_quant_swapped import (FEATURE_TILE, TOKEN_TILE, bf16_gate_up_weights,
                                    launch_swapped)
 from .swiglu_split_route import fp32_route_plan, launch_split_route, split_route_plan
@@ -529,9 +530,9 @@ def _route_before_wide_pieces(m: int, i: int, k: int) -> tuple[str, object]:
     narrower = fp32_route_plan(m, i, k, fused_tile)
     if narrower is not None and FUSED_NARROW_TILES and narrower[0] <= 32 and narrower[2:] == (
             True, False):
-        # 16 where the plain GEMM takes 8-token tiles (``TILE_8_MAX_M``, measured on it alone):
-        # the fused kernel's quantizing epilogue is built and tested on 16 tokens and up
-        return "narrow", max(narrower[0], 16)
+        # 16 where the plain GEMM takes 8-token tiles (``TILE_8_MAX_M``, measured on it alone),
+        # unless the fused kernel's ``TILE_8`` probe switch is on
+        return "narrow", max(narrower[0], 8 if NVFP4GemmSwigluQuantLargeM.TILE_8 else 16)
     if narrower is not None:
         return "split", narrower
     if stream_plan is not None:

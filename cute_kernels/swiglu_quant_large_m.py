@@ -59,6 +59,12 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     """``NVFP4GemmLargeM`` on the [2I, K] prepared weight with ``_epilogue`` replaced (see the
     module docstring): static I, K and the tile config; M dynamic; bf16 activations."""
 
+    # Probe switch: 8-token tiles (the plain kernel's at 4..8 tokens, ``TILE_8_MAX_M``), here
+    # and on the fused op's narrow route (``large_m_route``). Off: 16 tokens and up, the tiles
+    # the quantizing epilogue was measured and GPU-tested on; ``tests/test_fused_tile8.py`` and
+    # ``tools/fused_tile8_probe.py`` (session 81, prepared) decide it.
+    TILE_8 = False
+
     # named barriers (0 is __syncthreads), each synced by both consumer warpgroups:
     GATE_FULL = 1    # silu(gate) is in shared memory
     H_READY = 2      # h is in shared memory (the consumers quantize)
@@ -97,9 +103,7 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         # quantization items and shares token-major (``fitted_tiles.FUSED_FITTED_STEP`` says
         # which steps the fused op takes)
         assert tile_m <= 128 or tile_m % 16 == 0, tile_m
-        # 16 tokens and up: the plain kernel's 8-token tiles (``TILE_8_MAX_M``) are not built or
-        # tested here (the fused op's narrow route keeps 16 where the plain GEMM takes 8)
-        assert tile_m >= 16, tile_m
+        assert tile_m >= (8 if self.TILE_8 else 16), tile_m
         # ``quantizers`` (``quantizer_warps``): the staged h quantized by that many of the
         # producer warpgroup's idle warps 1..3 instead of by the consumers, who hand each
         # tile over through two mbarriers past the table (h full: 256 consumer arrivals; h

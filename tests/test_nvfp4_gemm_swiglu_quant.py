@@ -320,12 +320,6 @@ def test_large_m_route():
         assert large_m_route(m, i, k) == ("narrow", 16)
 
 
-def test_fused_kernel_refuses_8_token_tiles():
-    """The plain kernel's 8-token tiles are not the fused kernel's (its route keeps 16)."""
-    with pytest.raises(AssertionError):
-        NVFP4GemmSwigluQuantLargeM(4608, 7168, 8, 0, 132, stream_k=True)
-
-
 def test_packed_route_widens_128_token_stream_k_tiles():
     """Packed bytes at 129..256 tokens: 256-token stream-K tiles where the route has 128
     (9216x7168); other routes and token counts as ``large_m_route``."""
