@@ -1216,25 +1216,23 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                           tCrB[None, None, kb0 + kb, stage], acc)
         warpgroup.commit_group()
         read.advance()
+        # ``EARLY_RELEASE``: the stage goes back before the next k-tile's decode, whose
+        # shared-memory reads still go out before the wait where the decode splits (words two
+        # at a time), so that they overlap the wgmmas' tail
         early = self.EARLY_RELEASE and nxt is not None
-        if cutlass.const_expr(early):
+        split = early and self.k_order not in IN_PLACE_ORDERS and not self.STUB_DECODE
+        if cutlass.const_expr(nxt is not None):
             mainloop.consumer_wait(read)
-            # the next k-tile's shared-memory reads before the wait where the decode splits
-            # (words two at a time), so that they still overlap the wgmmas' tail
-            split = self.k_order not in IN_PLACE_ORDERS and not self.STUB_DECODE
-            if cutlass.const_expr(split):
-                loaded = self._load_tile_words(*decode, read.index)
+        if cutlass.const_expr(split):
+            loaded = self._load_tile_words(*decode, read.index)
+        if cutlass.const_expr(early):
             warpgroup.wait_group(0)
             mainloop.consumer_release(release)
             release.advance()
-            if cutlass.const_expr(split):
-                self._convert_tile_words(loaded, cute.recast_tensor(nxt, cutlass.Uint32))
-            elif cutlass.const_expr(not self.STUB_DECODE):
-                self._decode_tile(*decode, read.index, nxt)
-        elif cutlass.const_expr(nxt is not None):
-            mainloop.consumer_wait(read)
-            if cutlass.const_expr(not self.STUB_DECODE):
-                self._decode_tile(*decode, read.index, nxt)
+        if cutlass.const_expr(split):
+            self._convert_tile_words(loaded, cute.recast_tensor(nxt, cutlass.Uint32))
+        elif cutlass.const_expr(nxt is not None and not self.STUB_DECODE):
+            self._decode_tile(*decode, read.index, nxt)
         if cutlass.const_expr(not early):
             warpgroup.wait_group(0)
             mainloop.consumer_release(release)
