@@ -312,12 +312,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                         self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                         for src, dst in zip(nxt, cur):
                             dst.store(src.load())
-                    # hand the piece's sums over (zeros without a piece) and go on
-                    for e in cutlass.range_constexpr(4):
-                        sPieces[warp, lane, e] = acc[0, 0, e]
-                    acc.fill(0.0)
-                    cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
-                                             number_of_threads=32 * (warps + 1))
+                    self._hand_over_piece(acc, sPieces, warp, lane)
                 # the data-parallel steps: the one-token kernel's loop
                 for i in cutlass.range(dp_steps, unroll=1):
                     step = kwarp + i * kw
@@ -343,6 +338,17 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 if meet_partials(sums, outs[-2], outs[-1], rem_block, part, parts, self.slots,
                                  lane):
                     self._finish(sums, scalars, results, self.ctas + rem_block, g, lane_q, m)
+
+    @cute.jit
+    def _hand_over_piece(self, acc, sPieces, warp, lane):
+        """A K warp's piece sums (zeros without a piece) to the fix-up warp's shared memory,
+        ``acc`` zeroed for the data-parallel steps, and an arrival at the pieces' barrier
+        without waiting."""
+        for e in cutlass.range_constexpr(4):
+            sPieces[warp, lane, e] = acc[0, 0, e]
+        acc.fill(0.0)
+        cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
+                                 number_of_threads=32 * (self.warps + 1))
 
     def _walk_step(self, j, walk, where):
         """Step ``j`` of a K warp's walk (``ring_slots``): (its K step, the ``where`` of its
@@ -399,11 +405,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 self._walk_refill(loader, where, walk, total, ring, buf, i, warp, lane)
                 step = p0 + kwarp + i * self.kw
                 self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step)
-            for e in cutlass.range_constexpr(4):
-                sPieces[warp, lane, e] = acc[0, 0, e]
-            acc.fill(0.0)
-            cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
-                                     number_of_threads=32 * (self.warps + 1))
+            self._hand_over_piece(acc, sPieces, warp, lane)
         for i in cutlass.range(dp_steps, unroll=1):
             self._walk_refill(loader, where, walk, total, ring, buf, piece_steps + i, warp,
                               lane)
