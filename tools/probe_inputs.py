@@ -629,6 +629,16 @@ def stub_consumers_compiler():
                              {"STUB_CONSUMERS": True}, "compile_large_m_stub")
 
 
+def bare_launch_compiler():
+    """``stub_consumers_compiler``'s launch without its loads either (``STUB_SKIP`` of every
+    stream: the launch, the pipeline's barriers, the fix-up and the epilogue alone)."""
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
+
+    return switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
+                             {"STUB_CONSUMERS": True, "STUB_SKIP": ("act", "weights", "scales")},
+                             "compile_large_m_bare")
+
+
 def switched_small_m_compilers(name: str, attrs: dict) -> dict:
     """``nvfp4_gemm``'s small-M compile functions (plain and K split) by name, each compiling
     with ``NVFP4GemmSmallM``'s ``attrs`` replaced under a cache key of its own (``name``)."""

@@ -13,19 +13,15 @@ the stream itself ran near the copy's rate on top of it (13.4 stubbed with its l
 Graph us, interleaved, two rounds. ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import launch_alone_inputs, print_variant_rounds, switched_compiler
+from probe_inputs import (bare_launch_compiler, launch_alone_inputs, print_variant_rounds,
+                          stub_consumers_compiler)
 
 from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 
-BARE = {"STUB_CONSUMERS": True, "STUB_SKIP": ("act", "weights", "scales")}
-COMPILERS = {"real": compile_nvfp4_gemm_large_m,
-             "stub": switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
-                                       {"STUB_CONSUMERS": True}, "compile_skeleton_stub"),
-             "bare": switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, BARE,
-                                       "compile_skeleton_bare")}
+COMPILERS = {"real": compile_nvfp4_gemm_large_m, "stub": stub_consumers_compiler(),
+             "bare": bare_launch_compiler()}
 # (N, K, {variant: (compiler, config, stream_k, K groups)})
 POINTS = [
     (9216, 7168, {"real_g2": ("real", (16, 0), True, 2), "stub_g2": ("stub", (16, 0), True, 2),

@@ -12,22 +12,15 @@ elapsed) tell whether the static stream-K split leaves SMs idle while the slowes
 ncu found for the quantizer, issue 4, session 77), or whether every SM streams slower."""
 
 import torch
-from probe_inputs import launch_alone_inputs, switched_compiler
+from probe_inputs import bare_launch_compiler, launch_alone_inputs, stub_consumers_compiler
 
 from cute_kernels import fp8_gemv
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import compile_nvfp4_gemm_large_m, launch_large_m
 
 N, K, M = 9216, 7168, 16
-COMPILERS = {
-    "real": compile_nvfp4_gemm_large_m,
-    "stub": switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
-                              {"STUB_CONSUMERS": True}, "compile_skeleton_stub"),
-    "bare": switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
-                              {"STUB_CONSUMERS": True,
-                               "STUB_SKIP": ("act", "weights", "scales")},
-                              "compile_skeleton_bare")}
+COMPILERS = {"real": compile_nvfp4_gemm_large_m, "stub": stub_consumers_compiler(),
+             "bare": bare_launch_compiler()}
 
 words, x, alpha = launch_alone_inputs(N, K, M, 16)
 out = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
