@@ -885,17 +885,20 @@ def packed_widens(m: int, k: int, tile_m: int) -> bool:
     return 128 < m <= 256 and tile_m == 128 and k >= PACKED_WIDE_TILE_MIN_K
 
 
-# Whether packed weight bytes take the 8-token tiles too (``TILE_8_MAX_M``): off until their
-# GPU test and ``tools/tile8_rule_probe.py``'s packed points have run (session 81 measured and
-# GPU-tested permuted words only).
-PACKED_TILE_8 = False
+# Whether packed weight bytes take the 8-token tiles too (``TILE_8_MAX_M``; off: 16). On since
+# session 82: their fp64 GPU test passed and ``tools/tile8_rule_probe.py``'s packed points
+# won (H100 2026-12-05, public op, W4A16, graph us, 16- / 8-token tiles, two rounds alike):
+# 9216x7168 M = 4 18.73 / 18.43, M = 8 19.02 / 18.44; 5120x17408 M = 4 27.23 / 27.20,
+# M = 8 25.02 / 23.66; 7168x18432 M = 4 33.25 / 31.91, M = 8 33.53 / 32.35. Unmeasured on
+# the H200.
+PACKED_TILE_8 = True
 
 
 @functools.lru_cache(maxsize=4096)
 def packed_plan(m: int, n: int, k: int) -> tuple[int, int, bool, bool]:
     """``plain_plan`` for packed weight bytes (``packed_widens``: one stream-K tile of the
-    narrowest multiple of ``FITTED_STEP`` tokens that holds M), keeping 16-token tiles where
-    permuted words take 8 unless ``PACKED_TILE_8``."""
+    narrowest multiple of ``FITTED_STEP`` tokens that holds M); 16-token tiles where
+    permuted words take 8 if ``PACKED_TILE_8`` is off."""
     plan = plain_plan(m, n, k)
     if plan[0] == 8 and not PACKED_TILE_8:
         return (16,) + plan[1:]

@@ -102,8 +102,8 @@ def token_tile_ok(tile_m: int) -> bool:
     fitted width between 128 and 256 in steps of 16 (wgmma's N, the 128B swizzled activation
     tile and the staged epilogue's 16- or 32-token parts all divide it), so that e.g. 300
     tokens run as two tiles of 160 instead of three of 128 (``fitted_tiles``). And 8
-    (the plain GEMM's stream-K at 4..8 tokens, ``large_m_plans.TILE_8_MAX_M``; not the fused
-    kernel's): wgmma's narrowest N, half the 16-token tile's tensor work for up to 8 tokens;
+    (the plain GEMM's stream-K at 4..8 tokens, ``large_m_plans.TILE_8_MAX_M``, and the fused
+    op's narrow route there): wgmma's narrowest N, half the 16-token tile's tensor work for up to 8 tokens;
     the staged epilogue's part is then 8 tokens, 64 chunks of 16-bit outputs."""
     return tile_m in (8, 16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
 

@@ -530,8 +530,8 @@ def _route_before_wide_pieces(m: int, i: int, k: int) -> tuple[str, object]:
     narrower = fp32_route_plan(m, i, k, fused_tile)
     if narrower is not None and FUSED_NARROW_TILES and narrower[0] <= 32 and narrower[2:] == (
             True, False):
-        # 16 where the plain GEMM takes 8-token tiles (``TILE_8_MAX_M``, measured on it alone),
-        # unless the fused kernel's ``TILE_8`` probe switch is on
+        # 8-token tiles as the plain GEMM's (``TILE_8_MAX_M``) if the fused kernel's ``TILE_8``
+        # is on, else 16
         return "narrow", max(narrower[0], 8 if NVFP4GemmSwigluQuantLargeM.TILE_8 else 16)
     if narrower is not None:
         return "split", narrower

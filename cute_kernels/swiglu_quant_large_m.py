@@ -59,11 +59,14 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
     """``NVFP4GemmLargeM`` on the [2I, K] prepared weight with ``_epilogue`` replaced (see the
     module docstring): static I, K and the tile config; M dynamic; bf16 activations."""
 
-    # Probe switch: 8-token tiles (the plain kernel's at 4..8 tokens, ``TILE_8_MAX_M``), here
-    # and on the fused op's narrow route (``large_m_route``). Off: 16 tokens and up, the tiles
-    # the quantizing epilogue was measured and GPU-tested on; ``tests/test_fused_tile8.py`` and
-    # ``tools/fused_tile8_probe.py`` (session 81, prepared) decide it.
-    TILE_8 = False
+    # 8-token tiles (the plain kernel's at 4..8 tokens, ``TILE_8_MAX_M``), here and on the
+    # fused op's narrow route (``large_m_route``); off: 16 tokens and up. On since session 82:
+    # ``tests/test_fused_tile8.py`` passed on the GPU and ``tools/fused_tile8_probe.py`` gave
+    # the same codes and scales, faster or level (H100 2026-12-05, public op, W4A16, graph us,
+    # 16- / 8-token tiles): 36864x7168 M = 4 60.19 / 58.56, M = 8 59.95 / 58.42; 34816x5120
+    # M = 4 43.10 / 43.16 (43.13 / 43.09 the second round), M = 8 42.69 / 41.56. Unmeasured on
+    # the H200.
+    TILE_8 = True
 
     # named barriers (0 is __syncthreads), each synced by both consumer warpgroups:
     GATE_FULL = 1    # silu(gate) is in shared memory

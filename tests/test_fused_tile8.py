@@ -1,5 +1,5 @@
-"""The fused kernel on 8-token tiles (``NVFP4GemmSwigluQuantLargeM.TILE_8``, probe switch, off):
-its staged h and quantization items at 8 token lines, as the fused op's narrow route would take
+"""The fused kernel on 8-token tiles (``NVFP4GemmSwigluQuantLargeM.TILE_8``, on since session
+82): its staged h and quantization items at 8 token lines, as the fused op's narrow route takes
 them at W4A16 M = 4..8 on big weights (``large_m_route``)."""
 
 import pytest
@@ -11,17 +11,21 @@ from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
 from cute_kernels.testing import compile_only, kernel_frame_bytes
 
 
-def test_off_by_default():
-    assert not NVFP4GemmSwigluQuantLargeM.TILE_8
+def test_on_by_default_and_refused_without_the_switch(monkeypatch):
+    assert NVFP4GemmSwigluQuantLargeM.TILE_8
+    NVFP4GemmSwigluQuantLargeM(4608, 7168, 8, 0, 132, stream_k=True)
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "TILE_8", False)
     with pytest.raises(AssertionError):
         NVFP4GemmSwigluQuantLargeM(4608, 7168, 8, 0, 132, stream_k=True)
 
 
-def test_the_narrow_route_takes_them_with_the_switch(monkeypatch):
-    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "TILE_8", True)
+@pytest.mark.parametrize("tile_8,tile", [(True, 8), (False, 16)])
+def test_the_narrow_route_follows_the_switch(monkeypatch, tile_8, tile):
+    monkeypatch.setattr(NVFP4GemmSwigluQuantLargeM, "TILE_8", tile_8)
     large_m_route.cache_clear()
     try:
-        assert large_m_route(4, 18432, 7168) == ("narrow", 8)
+        for m, i, k in ((4, 18432, 7168), (8, 17408, 5120)):
+            assert large_m_route(m, i, k) == ("narrow", tile), (m, i, k)
         assert large_m_route(16, 18432, 7168) == ("narrow", 16)
     finally:
         large_m_route.cache_clear()

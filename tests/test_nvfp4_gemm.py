@@ -354,10 +354,10 @@ def test_packed_bytes_take_wide_stream_k_tiles_at_129_to_256_tokens():
                     (1024, 7168, 18432), (512, 9216, 7168), (256, 36864, 7168),
                     (129, 7168, 18432), (200, 7168, 18432), (129, 9216, 7168)]:
         assert packed_plan(m, n, k) == plain_plan(m, n, k), (m, n, k)
-    # 8-token stream-K tiles (TILE_8_MAX_M) are permuted words' only: packed bytes keep 16
+    # 8-token stream-K tiles (TILE_8_MAX_M) for packed bytes too (PACKED_TILE_8)
     for m, n, k in [(4, 9216, 7168), (8, 5120, 17408), (5, 7168, 18432)]:
         assert plain_plan(m, n, k) == (8, 1, True, False), (m, n, k)
-        assert packed_plan(m, n, k) == (16, 1, True, False), (m, n, k)
+        assert packed_plan(m, n, k) == (8, 1, True, False), (m, n, k)
 
 
 @pytest.mark.gpu
