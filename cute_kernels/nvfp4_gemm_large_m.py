@@ -250,6 +250,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 9216x7168 M = 16 16.2 us against 13.3 stubbed), whose stages held through a decode, a
     # k-tile's wgmmas and the next decode leave fewer of the six stages loading.
     EARLY_RELEASE = False
+    # Probe switch (``tools/l2_consumer_probe.py``; the same bits): k-tile t's wgmmas in flight
+    # while k-tile t + 1 is decoded and issued (``_mainloop_inflight``: ``wait_group(1)``), so
+    # a k-tile costs the longer of its decode and its wgmmas instead of both (in ``_mma_tile``
+    # ptxas waits for the group before most of the next decode). Even on the H100 from DRAM
+    # (session 79, stream-bound); with the weights in L2 the H100's 16-token launch is bound
+    # by its consumers as the H200's is from DRAM.
+    INFLIGHT_MAINLOOP = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1178,6 +1185,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.bf16_weights):
             return self._mainloop_smem(mainloop, tiled_mma, acc, tCrB, frags, read, release,
                                        count)
+        if cutlass.const_expr(self.INFLIGHT_MAINLOOP and not self.STUB_CONSUMERS):
+            return self._mainloop_inflight(mainloop, tiled_mma, acc, tCrB, decode, frags, read,
+                                           release, count)
         acc.fill(0.0)
         if cutlass.const_expr(self.STUB_CONSUMERS):
             for _ in cutlass.range(count, unroll=1):
@@ -1237,6 +1247,57 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             warpgroup.wait_group(0)
             mainloop.consumer_release(release)
             release.advance()
+        return read, release
+
+    @cute.jit
+    def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,
+                           count):
+        """``_mainloop`` with k-tile t's wgmmas in flight while k-tile t + 1 is decoded into the
+        other fragment: each step decodes, issues its group, then waits for the group before
+        (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
+        The groups share the accumulator, which orders their wgmmas (PTX ISA, wgmma.fence):
+        the sums are added in ``_mainloop``'s order."""
+        acc.fill(0.0)
+        mainloop.consumer_wait(read)
+        self._decode_tile(*decode, read.index, frags[0])
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
+        step = (mainloop, tiled_mma, acc, tCrB, decode)
+        pairs = (count - 1) // 2
+        for _ in cutlass.range(pairs, unroll=1):
+            read, release = self._inflight_step(*step, read, release, frags[1])
+            read, release = self._inflight_step(*step, read, release, frags[0])
+        if count - 2 * pairs == 2:
+            read, release = self._inflight_step(*step, read, release, frags[1])
+        warpgroup.wait_group(0)
+        mainloop.consumer_release(release)
+        release.advance()
+        return read, release
+
+    @cute.jit
+    def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):
+        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group);
+        returns the advanced state."""
+        stage = read.index
+        tCrB, kb0 = tCrB
+        warpgroup.fence()
+        for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
+            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
+                      acc)
+        warpgroup.commit_group()
+        read.advance()
+        return read
+
+    @cute.jit
+    def _inflight_step(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag):
+        """One step of ``_mainloop_inflight``: decode the k-tile in ``read``'s stage into
+        ``frag`` (the group before is in flight), issue it, retire the group before and
+        release its stage."""
+        mainloop.consumer_wait(read)
+        self._decode_tile(*decode, read.index, frag)
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
+        warpgroup.wait_group(1)
+        mainloop.consumer_release(release)
+        release.advance()
         return read, release
 
     @cute.jit

@@ -4,10 +4,11 @@ for the H200, whose 16-token launches are consumer-bound from DRAM (session 80: 
 M = 16 16.2 us real against 13.3 with the consumers stubbed; the H100 1.4 us apart).
 
 Forms (``NVFP4GemmLargeM`` switches, ``stream_parts_probe``'s names): ``real``; ``early``
-(``EARLY_RELEASE``); ``stub`` (consumers release at once); ``no_mma`` (no wgmma) and
+(``EARLY_RELEASE``); ``inflight`` (``INFLIGHT_MAINLOOP``); ``stub`` (consumers release at once); ``no_mma`` (no wgmma) and
 ``no_decode`` (no decode). Each from L2 (``_l2``: one copy) and, for reference, from DRAM
 (``_dram``: the copies in turn). If ``real_l2`` is well above ``stub_l2``, consumer changes can
-be measured on an H100 this way.
+be measured on an H100 this way. Then each real form's output against ``real``'s (the same
+bits expected).
 
 Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -15,7 +16,7 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 import torch
 from probe_inputs import launch_alone_inputs, print_variant_rounds, switched_compiler
 
-from cute_kernels.bench.timing import select_shapes
+from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
                                              launch_large_m)
@@ -24,7 +25,8 @@ from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm
 # (25 MB) fit the H100's 50 MB L2 with room; 9216x7168 (37 MB) is issue 5's point
 POINTS = [(4096, 14336, 16, 16, 2), (6144, 7168, 16, 16, 2), (9216, 7168, 16, 16, 2),
           (4096, 14336, 8, 8, 2), (4096, 14336, 32, 32, 2)]
-FORMS = {"real": {}, "early": {"EARLY_RELEASE": True}, "stub": {"STUB_CONSUMERS": True},
+FORMS = {"real": {}, "early": {"EARLY_RELEASE": True}, "inflight": {"INFLIGHT_MAINLOOP": True},
+         "stub": {"STUB_CONSUMERS": True},
          "no_mma": {"STUB_MMA": True}, "no_decode": {"STUB_DECODE": True}}
 COMPILERS = {name: switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, switches,
                                      f"compile_l2_{name}") if switches
@@ -32,10 +34,11 @@ COMPILERS = {name: switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM
 
 for n, k, m, tile_m, groups in select_shapes(POINTS):
     words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
-    out = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+    outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            for name in FORMS}
 
     def form(name):
-        return lambda w: launch_large_m(x, w[0], w[1], alpha, out, (tile_m, 0),
+        return lambda w: launch_large_m(x, w[0], w[1], alpha, outs[name], (tile_m, 0),
                                         stream_k=True, k_groups=groups,
                                         k_order=KOrder.PERMUTED, pdl_trigger=True,
                                         compile_fn=COMPILERS[name])
@@ -45,5 +48,12 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
         variants[f"{name}_dram"] = (words, form(name))
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
                          f"weights from L2 / DRAM", variants)
+    if not warm_only():
+        for name in ("real", "early", "inflight"):
+            form(name)(words[0])
+        for name in ("early", "inflight"):
+            same = torch.equal(outs[name], outs["real"])
+            print(f"  {name} against real: {'same bits' if same else 'DIFFERENT BITS'}",
+                  flush=True)
     del words
     torch.cuda.empty_cache()
