@@ -13,9 +13,7 @@ timeout 300 ncu --profile-from-start off --cache-control none --section SourceCo
 echo "ncu exit $? after $(elapsed) s"
 ncu -i /tmp/l2prof.ncu-rep --page details > "$OUT/l2-ncu-details.txt" 2>&1
 grep -E "Duration|Stall|Warp Cycles|Issued" "$OUT/l2-ncu-details.txt" | head -60
-for i in 1 3 5 7; do
-  ncu -i /tmp/l2prof.ncu-rep --page source --print-source sass --csv \
-    --launch-skip "$i" --launch-count 1 2>&1 | gzip > "$OUT/l2-sass-$i.csv.gz"
-done
+ncu -i /tmp/l2prof.ncu-rep --page source --print-source sass --csv 2>&1 \
+  | gzip > "$OUT/l2-sass.csv.gz"
 ls -la "$OUT"
 echo "done after $(elapsed) s"
