@@ -257,6 +257,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # (session 79, stream-bound); with the weights in L2 the H100's 16-token launch is bound
     # by its consumers as the H200's is from DRAM.
     INFLIGHT_MAINLOOP = False
+    # Probe switch (``tools/l2_consumer_probe.py``): a k-tile's wgmmas take turns over this
+    # many accumulators, added together after the main loop. At 8..32 tokens a wgmma is a few
+    # cycles of tensor work, and the eight of a k-tile (two K groups) on one accumulator wait
+    # for each other's results: a chain of eight latencies a k-tile, on the consumer's
+    # critical path beside the decode. Another order of the fp32 sums (not the same bits).
+    ACCUMULATORS = 1
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1188,6 +1194,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.INFLIGHT_MAINLOOP and not self.STUB_CONSUMERS):
             return self._mainloop_inflight(mainloop, tiled_mma, acc, tCrB, decode, frags, read,
                                            release, count)
+        if cutlass.const_expr(self.ACCUMULATORS > 1 and not self.STUB_CONSUMERS):
+            return self._mainloop_accumulators(mainloop, tiled_mma, acc, tCrB, decode, frags,
+                                               read, release, count)
         acc.fill(0.0)
         if cutlass.const_expr(self.STUB_CONSUMERS):
             for _ in cutlass.range(count, unroll=1):
@@ -1219,11 +1228,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         through rebinds, not through mutation inside a helper."""
         stage = read.index
         tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
+        accs = acc if isinstance(acc, tuple) else (acc,)  # (``ACCUMULATORS``)
         warpgroup.fence()
         if cutlass.const_expr(not self.STUB_MMA):
             for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-                cute.gemm(tiled_mma, acc, frag[None, None, kb],
-                          tCrB[None, None, kb0 + kb, stage], acc)
+                into = accs[kb % len(accs)]
+                cute.gemm(tiled_mma, into, frag[None, None, kb],
+                          tCrB[None, None, kb0 + kb, stage], into)
         warpgroup.commit_group()
         read.advance()
         # ``EARLY_RELEASE``: the stage goes back before the next k-tile's decode, whose
@@ -1250,6 +1261,46 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         return read, release
 
     @cute.jit
+    def _mainloop_accumulators(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read,
+                               release, count):
+        """``_mainloop`` with the k-tile's wgmmas over ``ACCUMULATORS`` accumulators in turn
+        (``acc`` and more of its shape), added into ``acc`` after the last k-tile."""
+        accs = self._zeroed_accumulators(acc)
+        mainloop.consumer_wait(read)
+        self._decode_tile(*decode, read.index, frags[0])
+        step = (mainloop, tiled_mma, accs, tCrB, decode)
+        pairs = (count - 1) // 2
+        for _ in cutlass.range(pairs, unroll=1):
+            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+            read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
+        if count - 2 * pairs == 2:
+            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
+            read, release = self._mma_tile(*step, read, release, frags[1], None)
+        else:
+            read, release = self._mma_tile(*step, read, release, frags[0], None)
+        self._fold_accumulators(accs)
+        return read, release
+
+    @cute.jit
+    def _zeroed_accumulators(self, acc):
+        """(``acc``, and ``ACCUMULATORS - 1`` more of its shape), all zeroed."""
+        accs = [acc] + [cute.make_rmem_tensor(acc.layout, cutlass.Float32)
+                        for _ in range(self.ACCUMULATORS - 1)]
+        for a in accs:
+            a.fill(0.0)
+        return tuple(accs)
+
+    @cute.jit
+    def _fold_accumulators(self, accs):
+        """The sums of ``_zeroed_accumulators``' tensors into the first."""
+        if cutlass.const_expr(len(accs) > 1):
+            for i in cutlass.range_constexpr(cute.size(accs[0])):
+                total = accs[0][i]
+                for a in accs[1:]:
+                    total = total + a[i]
+                accs[0][i] = total
+
+    @cute.jit
     def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,
                            count):
         """``_mainloop`` with k-tile t's wgmmas in flight while k-tile t + 1 is decoded into the
@@ -1257,11 +1308,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
         The groups share the accumulator, which orders their wgmmas (PTX ISA, wgmma.fence):
         the sums are added in ``_mainloop``'s order."""
-        acc.fill(0.0)
+        accs = self._zeroed_accumulators(acc)
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
-        step = (mainloop, tiled_mma, acc, tCrB, decode)
+        read = self._issue_tile(tiled_mma, accs, tCrB, read, frags[0])
+        step = (mainloop, tiled_mma, accs, tCrB, decode)
         pairs = (count - 1) // 2
         for _ in cutlass.range(pairs, unroll=1):
             read, release = self._inflight_step(*step, read, release, frags[1])
@@ -1271,30 +1322,32 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         warpgroup.wait_group(0)
         mainloop.consumer_release(release)
         release.advance()
+        self._fold_accumulators(accs)
         return read, release
 
     @cute.jit
-    def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):
-        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group);
-        returns the advanced state."""
+    def _issue_tile(self, tiled_mma, accs, tCrB, read, frag):
+        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group), over
+        the accumulators ``accs`` in turn; returns the advanced state."""
         stage = read.index
         tCrB, kb0 = tCrB
         warpgroup.fence()
         for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
-                      acc)
+            into = accs[kb % len(accs)]
+            cute.gemm(tiled_mma, into, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
+                      into)
         warpgroup.commit_group()
         read.advance()
         return read
 
     @cute.jit
-    def _inflight_step(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag):
+    def _inflight_step(self, mainloop, tiled_mma, accs, tCrB, decode, read, release, frag):
         """One step of ``_mainloop_inflight``: decode the k-tile in ``read``'s stage into
         ``frag`` (the group before is in flight), issue it, retire the group before and
         release its stage."""
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frag)
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
+        read = self._issue_tile(tiled_mma, accs, tCrB, read, frag)
         warpgroup.wait_group(1)
         mainloop.consumer_release(release)
         release.advance()

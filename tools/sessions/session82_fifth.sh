@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 82's fifth call: tools/l2_consumer_probe.py with the in-flight main loop
-# (INFLIGHT_MAINLOOP) beside the real, early-release and stubbed consumers, from L2 and from
+# Session 82's fifth and seventh calls: tools/l2_consumer_probe.py (its consumer forms:
+# the in-flight loop, several accumulators, stubbed), from L2 and from
 # DRAM (an H100: every point, ~60 s; an H200: 4096x14336 and 9216x7168 at 16 tokens, then
 # session 81's fifth call, the suites, ~480 s).
 # The device copies at most 64 MiB: move notes/raw aside for the call.
