@@ -239,7 +239,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     BLOCKED_WEIGHTS = False
     # and on the real consumers (``tools/stream_parts_probe.py``; outputs wrong): no wgmma
     # (``STUB_MMA``: fence, commit and wait kept) or no decode (``STUB_DECODE``: the wgmmas
-    # read whatever the fragments hold), so the consumers' cost splits into its two parts
+    # read whatever the fragments hold), so the consumers' cost splits into its two parts.
+    # But without wgmmas nothing reads the decoded fragments and ptxas drops the decode too
+    # (SASS, session 82): ``STUB_MMA`` times the consumers' loop with neither.
     STUB_MMA = False
     STUB_DECODE = False
     # Probe switch (``tools/early_release_probe.py``; the same bits): a consumer releases
@@ -250,19 +252,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 9216x7168 M = 16 16.2 us against 13.3 stubbed), whose stages held through a decode, a
     # k-tile's wgmmas and the next decode leave fewer of the six stages loading.
     EARLY_RELEASE = False
-    # Probe switch (``tools/l2_consumer_probe.py``; the same bits): k-tile t's wgmmas in flight
-    # while k-tile t + 1 is decoded and issued (``_mainloop_inflight``: ``wait_group(1)``), so
-    # a k-tile costs the longer of its decode and its wgmmas instead of both (in ``_mma_tile``
-    # ptxas waits for the group before most of the next decode). Even on the H100 from DRAM
-    # (session 79, stream-bound); with the weights in L2 the H100's 16-token launch is bound
-    # by its consumers as the H200's is from DRAM.
-    INFLIGHT_MAINLOOP = False
-    # Probe switch (``tools/l2_consumer_probe.py``): a k-tile's wgmmas take turns over this
-    # many accumulators, added together after the main loop. At 8..32 tokens a wgmma is a few
-    # cycles of tensor work, and the eight of a k-tile (two K groups) on one accumulator wait
-    # for each other's results: a chain of eight latencies a k-tile, on the consumer's
-    # critical path beside the decode. Another order of the fp32 sums (not the same bits).
-    ACCUMULATORS = 1
+    # Token tiles of at most this many tokens take ``_mainloop_inflight``: k-tile t's wgmmas
+    # in flight while k-tile t + 1 is decoded and issued (``wait_group(1)``). In
+    # ``_mma_tile``'s order ptxas waits for the group before most of the next decode (it
+    # reuses the in-flight fragment's registers), so decode and wgmmas add up a k-tile. The
+    # same bits. Where the consumers bound the launch, it pays: with the weights in L2 (an H100
+    # stand-in for the H200, whose 16-token launches are consumer-bound from DRAM: session 80,
+    # 9216x7168 M = 16 16.2 us real against 13.3 stubbed), H100 2026-12-05 session 82,
+    # ``tools/l2_consumer_probe.py``, the launch alone, graph us, default / in flight, from L2:
+    # 4096x14336 M = 16 13.35 / 12.91, 6144x7168 M = 16 10.93 / 10.56, 9216x7168 M = 16
+    # 14.48 / 13.93, 4096x14336 M = 8 12.86 / 12.12, M = 32 14.76 / 14.27; from DRAM (the
+    # H100's launches are stream-bound) 16.0 / 15.8, 12.5 / 12.5, 16.9 / 17.0, 15.5 / 15.4,
+    # 16.9 / 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168
+    # M = 256 49.2 / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200.
+    INFLIGHT_MAX_TILE_M = 32
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1191,12 +1194,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.bf16_weights):
             return self._mainloop_smem(mainloop, tiled_mma, acc, tCrB, frags, read, release,
                                        count)
-        if cutlass.const_expr(self.INFLIGHT_MAINLOOP and not self.STUB_CONSUMERS):
+        if cutlass.const_expr(self.inflight_mainloop()):
             return self._mainloop_inflight(mainloop, tiled_mma, acc, tCrB, decode, frags, read,
                                            release, count)
-        if cutlass.const_expr(self.ACCUMULATORS > 1 and not self.STUB_CONSUMERS):
-            return self._mainloop_accumulators(mainloop, tiled_mma, acc, tCrB, decode, frags,
-                                               read, release, count)
         acc.fill(0.0)
         if cutlass.const_expr(self.STUB_CONSUMERS):
             for _ in cutlass.range(count, unroll=1):
@@ -1228,13 +1228,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         through rebinds, not through mutation inside a helper."""
         stage = read.index
         tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
-        accs = acc if isinstance(acc, tuple) else (acc,)  # (``ACCUMULATORS``)
         warpgroup.fence()
         if cutlass.const_expr(not self.STUB_MMA):
             for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-                into = accs[kb % len(accs)]
-                cute.gemm(tiled_mma, into, frag[None, None, kb],
-                          tCrB[None, None, kb0 + kb, stage], into)
+                cute.gemm(tiled_mma, acc, frag[None, None, kb],
+                          tCrB[None, None, kb0 + kb, stage], acc)
         warpgroup.commit_group()
         read.advance()
         # ``EARLY_RELEASE``: the stage goes back before the next k-tile's decode, whose
@@ -1260,45 +1258,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             release.advance()
         return read, release
 
-    @cute.jit
-    def _mainloop_accumulators(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read,
-                               release, count):
-        """``_mainloop`` with the k-tile's wgmmas over ``ACCUMULATORS`` accumulators in turn
-        (``acc`` and more of its shape), added into ``acc`` after the last k-tile."""
-        accs = self._zeroed_accumulators(acc)
-        mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frags[0])
-        step = (mainloop, tiled_mma, accs, tCrB, decode)
-        pairs = (count - 1) // 2
-        for _ in cutlass.range(pairs, unroll=1):
-            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-            read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
-        if count - 2 * pairs == 2:
-            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-            read, release = self._mma_tile(*step, read, release, frags[1], None)
-        else:
-            read, release = self._mma_tile(*step, read, release, frags[0], None)
-        self._fold_accumulators(accs)
-        return read, release
-
-    @cute.jit
-    def _zeroed_accumulators(self, acc):
-        """(``acc``, and ``ACCUMULATORS - 1`` more of its shape), all zeroed."""
-        accs = [acc] + [cute.make_rmem_tensor(acc.layout, cutlass.Float32)
-                        for _ in range(self.ACCUMULATORS - 1)]
-        for a in accs:
-            a.fill(0.0)
-        return tuple(accs)
-
-    @cute.jit
-    def _fold_accumulators(self, accs):
-        """The sums of ``_zeroed_accumulators``' tensors into the first."""
-        if cutlass.const_expr(len(accs) > 1):
-            for i in cutlass.range_constexpr(cute.size(accs[0])):
-                total = accs[0][i]
-                for a in accs[1:]:
-                    total = total + a[i]
-                accs[0][i] = total
+    def inflight_mainloop(self) -> bool:
+        """Whether the decoding main loop keeps a k-tile's wgmmas in flight
+        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop)."""
+        return self.tile_m <= self.INFLIGHT_MAX_TILE_M and not (
+            self.bf16_weights or self.STUB_CONSUMERS or self.STUB_MMA or self.STUB_DECODE
+            or self.EARLY_RELEASE)
 
     @cute.jit
     def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,
@@ -1308,11 +1273,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
         The groups share the accumulator, which orders their wgmmas (PTX ISA, wgmma.fence):
         the sums are added in ``_mainloop``'s order."""
-        accs = self._zeroed_accumulators(acc)
+        acc.fill(0.0)
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
-        read = self._issue_tile(tiled_mma, accs, tCrB, read, frags[0])
-        step = (mainloop, tiled_mma, accs, tCrB, decode)
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
+        step = (mainloop, tiled_mma, acc, tCrB, decode)
         pairs = (count - 1) // 2
         for _ in cutlass.range(pairs, unroll=1):
             read, release = self._inflight_step(*step, read, release, frags[1])
@@ -1322,32 +1287,30 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         warpgroup.wait_group(0)
         mainloop.consumer_release(release)
         release.advance()
-        self._fold_accumulators(accs)
         return read, release
 
     @cute.jit
-    def _issue_tile(self, tiled_mma, accs, tCrB, read, frag):
-        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group), over
-        the accumulators ``accs`` in turn; returns the advanced state."""
+    def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):
+        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group);
+        returns the advanced state."""
         stage = read.index
         tCrB, kb0 = tCrB
         warpgroup.fence()
         for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-            into = accs[kb % len(accs)]
-            cute.gemm(tiled_mma, into, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
-                      into)
+            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
+                      acc)
         warpgroup.commit_group()
         read.advance()
         return read
 
     @cute.jit
-    def _inflight_step(self, mainloop, tiled_mma, accs, tCrB, decode, read, release, frag):
+    def _inflight_step(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag):
         """One step of ``_mainloop_inflight``: decode the k-tile in ``read``'s stage into
         ``frag`` (the group before is in flight), issue it, retire the group before and
         release its stage."""
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frag)
-        read = self._issue_tile(tiled_mma, accs, tCrB, read, frag)
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
         warpgroup.wait_group(1)
         mainloop.consumer_release(release)
         release.advance()

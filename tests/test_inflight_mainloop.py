@@ -1,0 +1,79 @@
+"""The in-flight main loop (``NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M``): on token tiles of up to 32
+tokens a k-tile's wgmmas stay in flight while the next k-tile is decoded. Only the order of
+the decode and the wait moves, so every launch gives the same bits as ``_mma_tile``'s loop."""
+
+import cutlass
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.k_order import KOrder
+from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
+                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_large_m
+from cute_kernels.testing import compile_only, kernel_frame_bytes
+from tests.conftest import poisoned
+
+
+def test_narrow_tiles_take_it():
+    assert NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M == 32
+    for tile_m, k_order, want in ((8, KOrder.PERMUTED, True), (16, KOrder.PAIRS, True),
+                                  (32, KOrder.IDENTITY, True), (64, KOrder.PERMUTED, False),
+                                  (16, KOrder.BF16, False)):
+        kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, tile_m, stream_k=True,
+                                 k_order=k_order)
+        assert kernel.inflight_mainloop() == want, (tile_m, k_order)
+
+
+def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
+    """``compile_nvfp4_gemm_large_m``'s arguments of a 9216x7168 stream-K launch as the public
+    op compiles it (the PDL trigger on)."""
+    return (compile_nvfp4_gemm_large_m, (9216, 7168, "torch.bfloat16", tile_m, 0, 132, 1, True,
+                                         False, k_order, 1, k_groups, False, False, True))
+
+
+@pytest.mark.parametrize("compile_fn,args", [
+    _plain(16, KOrder.PERMUTED, 2),
+    _plain(8, KOrder.PAIRS, 2),
+    _plain(32, KOrder.IDENTITY, 1),
+    (compile_nvfp4_gemm_swiglu_quant_large_m, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2)),
+])
+def test_compiles_for_sm90a(compile_fn, args):
+    assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,options,k_order", [
+    (13, (16, 0, 6), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),  # pieces, 2 groups
+    (5, (8, 0, 7), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),     # 8-token tiles
+    (29, (32, 0, 5), {}, KOrder.IDENTITY),                                  # whole tiles
+    (20, (32, 0, 9), {"stream_k": True}, KOrder.PAIRS),                     # packed, pieces
+    (45, (16, 0), {"stream_k": True, "k_groups": 2, "ctas_per_sm": 2}, KOrder.PERMUTED),
+])
+def test_the_same_bits_as_the_default_loop(monkeypatch, m, config, options, k_order):
+    """Against ``_mma_tile``'s loop bit for bit (fp32 and bf16 out) and the fp64 reference,
+    twice in a row; the K range 1664 cuts stream-K pieces of odd and even k-tile counts."""
+    from cute_kernels.nvfp4_dequant import bf16_activations
+    from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
+    from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
+
+    n, k = 1160, 1664
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    x = bf16_activations(a, None, k_order, -(-m // config[0]) * config[0])
+    words = prepare_nvfp4_weight(b) if k_order == KOrder.PERMUTED else b  # else packed bytes
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    outs = {}
+    for max_tile in (0, 32, 32):
+        monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", max_tile)
+        for dtype in (torch.float32, torch.bfloat16):
+            out = poisoned(m, n, dtype=dtype)
+            launch_large_m(x, words, b_sf, alpha_t, out, config, k_order=k_order,
+                           compile_fn=compile_nvfp4_gemm_large_m.uncached, **options)
+            torch.cuda.synchronize()
+            assert not out.isnan().any()
+            outs.setdefault(dtype, []).append(out)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    assert _rel_err(outs[torch.float32][1], want) <= 1e-3
+    for got in outs.values():
+        for out in got[1:]:
+            assert torch.equal(out, got[0])
