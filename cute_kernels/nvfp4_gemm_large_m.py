@@ -103,8 +103,8 @@ def token_tile_ok(tile_m: int) -> bool:
     tile and the staged epilogue's 16- or 32-token parts all divide it), so that e.g. 300
     tokens run as two tiles of 160 instead of three of 128 (``fitted_tiles``). And 8
     (the plain GEMM's stream-K at 4..8 tokens, ``large_m_plans.TILE_8_MAX_M``, and the fused
-    op's narrow route there): wgmma's narrowest N, half the 16-token tile's tensor work for up to 8 tokens;
-    the staged epilogue's part is then 8 tokens, 64 chunks of 16-bit outputs."""
+    op's narrow route there): wgmma's narrowest N, half the 16-token tile's tensor work for up
+    to 8 tokens; the staged epilogue's part is then 8 tokens, 64 chunks of 16-bit outputs."""
     return tile_m in (8, 16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
 
 
@@ -266,6 +266,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 16.9 / 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168
     # M = 256 49.2 / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200.
     INFLIGHT_MAX_TILE_M = 32
+    # Probe switch (``tools/l2_consumer_probe.py``): the in-flight loop reads the next k-tile's
+    # words and scales from shared memory before it waits for the group before, into
+    # registers kept across the step, so that their latency (and the scale table's, a second
+    # load behind the scale byte) passes under the wait; its decode is then arithmetic only.
+    # Permuted words and PAIRS (the orders whose decode splits, ``_load_tile_words``).
+    PREFETCH_WORDS = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1273,6 +1279,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
         The groups share the accumulator, which orders their wgmmas (PTX ISA, wgmma.fence):
         the sums are added in ``_mainloop``'s order."""
+        if cutlass.const_expr(self.PREFETCH_WORDS and self.k_order not in IN_PLACE_ORDERS):
+            return self._mainloop_prefetched(mainloop, tiled_mma, acc, tCrB, decode, frags,
+                                             read, release, count)
         acc.fill(0.0)
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
@@ -1288,6 +1297,65 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         mainloop.consumer_release(release)
         release.advance()
         return read, release
+
+    @cute.jit
+    def _mainloop_prefetched(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read,
+                             release, count):
+        """``_mainloop_inflight`` with each k-tile's shared-memory reads one step ahead
+        (``PREFETCH_WORDS``): a step converts the words read before into its fragment, issues
+        it, waits for the next stage and reads its words, then retires the group before.
+        ``left`` counts the k-tiles not read yet."""
+        acc.fill(0.0)
+        n = 2 * self.frag_groups
+        words = cute.make_rmem_tensor((2 * n,), cutlass.Int32)
+        splats = cute.make_rmem_tensor((n,), cutlass.Uint32)
+        mainloop.consumer_wait(read)
+        self._read_words(decode, read.index, words, splats)
+        self._convert_words(words, splats, frags[0])
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
+        left = count - 1
+        if left > 0:
+            mainloop.consumer_wait(read)
+            self._read_words(decode, read.index, words, splats)
+            left = left - 1
+        step = (mainloop, tiled_mma, acc, tCrB, decode, words, splats)
+        pairs = (count - 1) // 2
+        for _ in cutlass.range(pairs, unroll=1):
+            read, release, left = self._prefetched_step(*step, read, release, left, frags[1])
+            read, release, left = self._prefetched_step(*step, read, release, left, frags[0])
+        if count - 2 * pairs == 2:
+            read, release, left = self._prefetched_step(*step, read, release, left, frags[1])
+        warpgroup.wait_group(0)
+        mainloop.consumer_release(release)
+        release.advance()
+        return read, release
+
+    @cute.jit
+    def _prefetched_step(self, mainloop, tiled_mma, acc, tCrB, decode, words, splats, read,
+                         release, left, frag):
+        """One step of ``_mainloop_prefetched``."""
+        self._convert_words(words, splats, frag)
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
+        if left > 0:
+            mainloop.consumer_wait(read)
+            self._read_words(decode, read.index, words, splats)
+        warpgroup.wait_group(1)
+        mainloop.consumer_release(release)
+        release.advance()
+        return read, release, left - 1
+
+    def _read_words(self, decode, stage, words, splats):
+        """``_load_tile_words`` of ``stage`` into the registers ``words`` and ``splats``."""
+        for j, (pair, s) in enumerate(self._load_tile_words(*decode, stage)):
+            words[2 * j] = pair[0]
+            words[2 * j + 1] = pair[1]
+            splats[j] = cutlass.Uint32(s)
+
+    def _convert_words(self, words, splats, frag):
+        """``_convert_tile_words`` of ``_read_words``' registers into ``frag``."""
+        loaded = [((words[2 * j], words[2 * j + 1]), splats[j])
+                  for j in range(cute.size(splats))]
+        self._convert_tile_words(loaded, cute.recast_tensor(frag, cutlass.Uint32))
 
     @cute.jit
     def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):

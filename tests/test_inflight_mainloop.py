@@ -1,6 +1,7 @@
 """The in-flight main loop (``NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M``): on token tiles of up to 32
 tokens a k-tile's wgmmas stay in flight while the next k-tile is decoded. Only the order of
-the decode and the wait moves, so every launch gives the same bits as ``_mma_tile``'s loop."""
+the decode and the wait moves, so every launch gives the same bits as ``_mma_tile``'s loop.
+So does its probe switch ``PREFETCH_WORDS`` (the next k-tile's shared reads a step ahead)."""
 
 import cutlass
 import pytest
@@ -42,7 +43,17 @@ def test_compiles_for_sm90a(compile_fn, args):
     assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
 
 
+@pytest.mark.parametrize("tile_m,k_order,k_groups", [(16, KOrder.PERMUTED, 2), (8, KOrder.PAIRS, 2),
+                                                     (32, KOrder.PERMUTED, 1)])
+def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_groups):
+    monkeypatch.setattr(NVFP4GemmLargeM, "PREFETCH_WORDS", True)
+    compile_fn, args = _plain(tile_m, k_order, k_groups)
+    assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
+
+
 @pytest.mark.gpu
+@pytest.mark.parametrize("switch", [("INFLIGHT_MAX_TILE_M", 0, 32),
+                                    ("PREFETCH_WORDS", False, True)])
 @pytest.mark.parametrize("m,config,options,k_order", [
     (13, (16, 0, 6), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),  # pieces, 2 groups
     (5, (8, 0, 7), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),     # 8-token tiles
@@ -50,9 +61,10 @@ def test_compiles_for_sm90a(compile_fn, args):
     (20, (32, 0, 9), {"stream_k": True}, KOrder.PAIRS),                     # packed, pieces
     (45, (16, 0), {"stream_k": True, "k_groups": 2, "ctas_per_sm": 2}, KOrder.PERMUTED),
 ])
-def test_the_same_bits_as_the_default_loop(monkeypatch, m, config, options, k_order):
-    """Against ``_mma_tile``'s loop bit for bit (fp32 and bf16 out) and the fp64 reference,
-    twice in a row; the K range 1664 cuts stream-K pieces of odd and even k-tile counts."""
+def test_the_same_bits_as_the_default_loop(monkeypatch, switch, m, config, options, k_order):
+    """Against ``_mma_tile``'s loop (or the in-flight loop without ``PREFETCH_WORDS``) bit for
+    bit (fp32 and bf16 out) and the fp64 reference, twice in a row; the K range 1664 cuts
+    stream-K pieces of odd and even k-tile counts."""
     from cute_kernels.nvfp4_dequant import bf16_activations
     from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
     from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
@@ -63,8 +75,9 @@ def test_the_same_bits_as_the_default_loop(monkeypatch, m, config, options, k_or
     words = prepare_nvfp4_weight(b) if k_order == KOrder.PERMUTED else b  # else packed bytes
     alpha_t = torch.full((1,), alpha, device="cuda")
     outs = {}
-    for max_tile in (0, 32, 32):
-        monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", max_tile)
+    name, off, on = switch
+    for value in (off, on, on):
+        monkeypatch.setattr(NVFP4GemmLargeM, name, value)
         for dtype in (torch.float32, torch.bfloat16):
             out = poisoned(m, n, dtype=dtype)
             launch_large_m(x, words, b_sf, alpha_t, out, config, k_order=k_order,

@@ -3,7 +3,7 @@
 # main loop changes (narrow token tiles, INFLIGHT_MAX_TILE_M: the plain and fused wgmma
 # kernels and their public ops, the early release, the 8-token tiles) in 12 shards, then
 # tools/l2_consumer_probe.py at 4096x14336 M = 16, 9216x7168 M = 16 and M = 8 (the default
-# loop against the in-flight one, from L2 and from DRAM).
+# loop and the prefetched words against the in-flight loop, from L2 and from DRAM).
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session82_eighth.sh
 source "$(dirname "$0")/../device_common.sh"
