@@ -3,15 +3,11 @@ its wgmmas retire, before decoding the next k-tile. Only the release moves, so e
 gives the same bits as without it."""
 
 import pytest
-import torch
 
-from cute_kernels import reference
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_large_m
 from cute_kernels.testing import compile_only, kernel_frame_bytes
-from tests.conftest import poisoned
 
 
 def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
@@ -43,27 +39,7 @@ def test_early_release_compiles_for_sm90a(monkeypatch, compile_fn, args):
 def test_early_release_gives_the_same_bits(monkeypatch, m, config, options, k_order):
     """Against the default release bit for bit (fp32 and bf16 out) and the fp64 reference,
     twice in a row."""
-    from cute_kernels.nvfp4_dequant import bf16_activations
-    from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
-    from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
+    from tests.test_nvfp4_gemm_large_m import switch_keeps_bits
 
-    n, k = 1160, 1664
-    a, b, b_sf, alpha = _inputs(m, n, k)
-    x = bf16_activations(a, None, k_order, -(-m // config[0]) * config[0])
-    words = prepare_nvfp4_weight(b) if k_order == KOrder.PERMUTED else b  # else packed bytes
-    alpha_t = torch.full((1,), alpha, device="cuda")
-    outs = {}
-    for on in (False, True, True):
-        monkeypatch.setattr(NVFP4GemmLargeM, "EARLY_RELEASE", on)
-        for dtype in (torch.float32, torch.bfloat16):
-            out = poisoned(m, n, dtype=dtype)
-            launch_large_m(x, words, b_sf, alpha_t, out, config, k_order=k_order,
-                           compile_fn=compile_nvfp4_gemm_large_m.uncached, **options)
-            torch.cuda.synchronize()
-            assert not out.isnan().any()
-            outs.setdefault(dtype, []).append(out)
-    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
-    assert _rel_err(outs[torch.float32][1], want) <= 1e-3
-    for got in outs.values():
-        for out in got[1:]:
-            assert torch.equal(out, got[0])
+    switch_keeps_bits(monkeypatch, "EARLY_RELEASE", (False, True, True), m, config, options,
+                      k_order)

@@ -791,3 +791,35 @@ def test_arrival_counters_are_kept_per_stream_and_left_zero():
                        stream_k=True)
     torch.cuda.synchronize()
     assert not arrival_counters(1024, dev).any()
+
+
+def switch_keeps_bits(monkeypatch, attr: str, values: tuple, m: int, config: tuple,
+                      options: dict, k_order) -> None:
+    """``launch_large_m`` of a 1160x1664 weight with ``NVFP4GemmLargeM.attr`` set to each of
+    ``values`` in turn (the first the reference form): every launch's fp32 and bf16 outputs
+    equal the first's bit for bit, and the fp32 one is within 1e-3 of the fp64 reference (K
+    1664 cuts stream-K pieces of odd and even k-tile counts)."""
+    from cute_kernels.nvfp4_dequant import bf16_activations
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+    from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
+
+    n, k = 1160, 1664
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    x = bf16_activations(a, None, k_order, -(-m // config[0]) * config[0])
+    words = prepare_nvfp4_weight(b) if k_order == KOrder.PERMUTED else b  # else packed bytes
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    outs = {}
+    for value in values:
+        monkeypatch.setattr(NVFP4GemmLargeM, attr, value)
+        for dtype in (torch.float32, torch.bfloat16):
+            out = poisoned(m, n, dtype=dtype)
+            launch_large_m(x, words, b_sf, alpha_t, out, config, k_order=k_order,
+                           compile_fn=compile_nvfp4_gemm_large_m.uncached, **options)
+            torch.cuda.synchronize()
+            assert not out.isnan().any()
+            outs.setdefault(dtype, []).append(out)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    assert _rel_err(outs[torch.float32][1], want) <= 1e-3
+    for got in outs.values():
+        for out in got[1:]:
+            assert torch.equal(out, got[0])

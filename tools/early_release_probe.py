@@ -11,12 +11,11 @@ Graph us, interleaved, two rounds; outputs compared (the same bits expected). On
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import launch_alone_inputs, print_variant_rounds, switched_compiler
+from probe_inputs import (launch_alone_inputs, print_variant_rounds, stream_k_calls,
+                          switched_compiler)
 
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
 # (N, K, M, token tile, K groups)
 POINTS = [(9216, 7168, 16, 16, 2), (5120, 17408, 16, 16, 2), (7168, 18432, 16, 16, 2),
@@ -30,13 +29,9 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
     outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
             for name in COMPILERS}
 
-    def form(name):
-        return lambda w: launch_large_m(x, w[0], w[1], alpha, outs[name], (tile_m, 0),
-                                        stream_k=True, k_groups=groups,
-                                        k_order=KOrder.PERMUTED, pdl_trigger=True,
-                                        compile_fn=COMPILERS[name])
+    calls = stream_k_calls(x, alpha, outs, tile_m, groups, COMPILERS)
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
-                         f"release default / early", {name: (words, form(name))
+                         f"release default / early", {name: (words, calls[name])
                                                       for name in COMPILERS})
     if not warm_only():
         same = torch.equal(outs["early"], outs["default"])

@@ -20,12 +20,11 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import launch_alone_inputs, print_variant_rounds, switched_compiler
+from probe_inputs import (launch_alone_inputs, print_variant_rounds, stream_k_calls,
+                          switched_compiler)
 
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
-                                             launch_large_m)
+from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
 # (N, K, M, token tile, K groups): 4096x14336 (29 MB of words and scales) and 6144x7168
 # (25 MB) fit the H100's 50 MB L2 with room; 9216x7168 (37 MB) is issue 5's point
@@ -43,20 +42,16 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
     outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
             for name in FORMS}
 
-    def form(name):
-        return lambda w: launch_large_m(x, w[0], w[1], alpha, outs[name], (tile_m, 0),
-                                        stream_k=True, k_groups=groups,
-                                        k_order=KOrder.PERMUTED, pdl_trigger=True,
-                                        compile_fn=COMPILERS[name])
+    calls = stream_k_calls(x, alpha, outs, tile_m, groups, COMPILERS)
     variants = {}
     for name in FORMS:
-        variants[f"{name}_l2"] = (words[:1], form(name))
-        variants[f"{name}_dram"] = (words, form(name))
+        variants[f"{name}_l2"] = (words[:1], calls[name])
+        variants[f"{name}_dram"] = (words, calls[name])
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
                          f"weights from L2 / DRAM", variants)
     if not warm_only():
         for name in ("real", "default_loop", "prefetch"):
-            form(name)(words[0])
+            calls[name](words[0])
         for name in ("default_loop", "prefetch"):
             same = torch.equal(outs[name], outs["real"])
             print(f"  {name} against real: {'same bits' if same else 'DIFFERENT BITS'}",
