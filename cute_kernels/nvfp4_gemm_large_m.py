@@ -252,7 +252,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 9216x7168 M = 16 16.2 us against 13.3 stubbed), whose stages held through a decode, a
     # k-tile's wgmmas and the next decode leave fewer of the six stages loading.
     EARLY_RELEASE = False
-    # Token tiles of at most this many tokens take ``_mainloop_inflight``: k-tile t's wgmmas
+    # Token tiles of at most this many tokens take ``_mainloop_inflight`` (probe switch for
+    # now, see below): k-tile t's wgmmas
     # in flight while k-tile t + 1 is decoded and issued (``wait_group(1)``). In
     # ``_mma_tile``'s order ptxas waits for the group before most of the next decode (it
     # reuses the in-flight fragment's registers), so decode and wgmmas add up a k-tile. The
@@ -265,7 +266,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # H100's launches are stream-bound) 16.0 / 15.8, 12.5 / 12.5, 16.9 / 17.0, 15.5 / 15.4,
     # 16.9 / 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168
     # M = 256 49.2 / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200.
-    INFLIGHT_MAX_TILE_M = 32
+    # Off (0) until its GPU tests run (``tests/test_inflight_mainloop.py`` and the wgmma
+    # paths', ``tools/sessions/session83_first.sh``: the device was withdrawn before them in
+    # session 82); the probe's bit checks above were the permuted-word stream-K launch only.
+    # Then 32.
+    INFLIGHT_MAX_TILE_M = 0
     # Probe switch (``tools/l2_consumer_probe.py``): the in-flight loop reads the next k-tile's
     # words and scales from shared memory before it waits for the group before, into
     # registers kept across the step, so that their latency (and the scale table's, a second

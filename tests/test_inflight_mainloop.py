@@ -1,5 +1,6 @@
-"""The in-flight main loop (``NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M``): on token tiles of up to 32
-tokens a k-tile's wgmmas stay in flight while the next k-tile is decoded. Only the order of
+"""The in-flight main loop (``NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M``, off until these GPU tests
+run; then 32): on token tiles of up to that many tokens a k-tile's wgmmas stay in flight while
+the next k-tile is decoded. Only the order of
 the decode and the wait moves, so every launch gives the same bits as ``_mma_tile``'s loop.
 So does its probe switch ``PREFETCH_WORDS`` (the next k-tile's shared reads a step ahead)."""
 
@@ -12,8 +13,8 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant
 from cute_kernels.testing import compile_only, kernel_frame_bytes
 
 
-def test_narrow_tiles_take_it():
-    assert NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M == 32
+def test_narrow_tiles_take_it(monkeypatch):
+    monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
     for tile_m, k_order, want in ((8, KOrder.PERMUTED, True), (16, KOrder.PAIRS, True),
                                   (32, KOrder.IDENTITY, True), (64, KOrder.PERMUTED, False),
                                   (16, KOrder.BF16, False)):
@@ -35,13 +36,15 @@ def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
     _plain(32, KOrder.IDENTITY, 1),
     (compile_nvfp4_gemm_swiglu_quant_large_m, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2)),
 ])
-def test_compiles_for_sm90a(compile_fn, args):
+def test_compiles_for_sm90a(monkeypatch, compile_fn, args):
+    monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
     assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
 
 
 @pytest.mark.parametrize("tile_m,k_order,k_groups", [(16, KOrder.PERMUTED, 2), (8, KOrder.PAIRS, 2),
                                                      (32, KOrder.PERMUTED, 1)])
 def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_groups):
+    monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
     monkeypatch.setattr(NVFP4GemmLargeM, "PREFETCH_WORDS", True)
     compile_fn, args = _plain(tile_m, k_order, k_groups)
     assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
@@ -64,4 +67,6 @@ def test_the_same_bits_as_the_default_loop(monkeypatch, switch, m, config, optio
     from tests.test_nvfp4_gemm_large_m import switch_keeps_bits
 
     name, off, on = switch
+    if name == "PREFETCH_WORDS":
+        monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
     switch_keeps_bits(monkeypatch, name, (off, on, on), m, config, options, k_order)

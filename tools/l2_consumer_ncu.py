@@ -1,8 +1,8 @@
 """The 16-token stream-K launch at 4096x14336 M = 16 with its weights in L2 (one copy, warmed),
-with ``_mma_tile``'s loop (``INFLIGHT_MAX_TILE_M = 0``), in flight (the default since session
-82), without wgmmas (``STUB_MMA``: ptxas drops the decode too) and without the decode
-(``STUB_DECODE``), one launch each, for Nsight Compute's per-instruction
-stall samples (``tools/sessions/session82_sixth.sh``):
+with ``_mma_tile``'s loop (the default), in flight (``INFLIGHT_MAX_TILE_M = 32``), without
+wgmmas (``STUB_MMA``: ptxas drops the decode too) and without the decode (``STUB_DECODE``),
+one launch each, for Nsight Compute's per-instruction stall samples
+(``tools/sessions/session82_sixth.sh``):
 
     ncu --profile-from-start off --cache-control none --section SourceCounters -o R \\
         python tools/l2_consumer_ncu.py
@@ -21,7 +21,7 @@ from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm
                                              launch_large_m)
 
 N, K, M = 4096, 14336, 16
-FORMS = {"real": {"INFLIGHT_MAX_TILE_M": 0}, "inflight": {}, "no_mma": {"STUB_MMA": True},
+FORMS = {"real": {}, "inflight": {"INFLIGHT_MAX_TILE_M": 32}, "no_mma": {"STUB_MMA": True},
          "no_decode": {"STUB_DECODE": True}}
 COMPILERS = [switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, switches,
                                f"compile_l2_{name}") if switches else compile_nvfp4_gemm_large_m
