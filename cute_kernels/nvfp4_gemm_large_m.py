@@ -252,24 +252,22 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 9216x7168 M = 16 16.2 us against 13.3 stubbed), whose stages held through a decode, a
     # k-tile's wgmmas and the next decode leave fewer of the six stages loading.
     EARLY_RELEASE = False
-    # Token tiles of at most this many tokens take ``_mainloop_inflight`` (probe switch for
-    # now, see below): k-tile t's wgmmas
-    # in flight while k-tile t + 1 is decoded and issued (``wait_group(1)``). In
-    # ``_mma_tile``'s order ptxas waits for the group before most of the next decode (it
-    # reuses the in-flight fragment's registers), so decode and wgmmas add up a k-tile. The
-    # same bits. Where the consumers bound the launch, it pays: with the weights in L2 (an H100
-    # stand-in for the H200, whose 16-token launches are consumer-bound from DRAM: session 80,
-    # 9216x7168 M = 16 16.2 us real against 13.3 stubbed), H100 2026-12-05 session 82,
-    # ``tools/l2_consumer_probe.py``, the launch alone, graph us, default / in flight, from L2:
-    # 4096x14336 M = 16 13.35 / 12.91, 6144x7168 M = 16 10.93 / 10.56, 9216x7168 M = 16
-    # 14.48 / 13.93, 4096x14336 M = 8 12.86 / 12.12, M = 32 14.76 / 14.27; from DRAM (the
-    # H100's launches are stream-bound) 16.0 / 15.8, 12.5 / 12.5, 16.9 / 17.0, 15.5 / 15.4,
-    # 16.9 / 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168
-    # M = 256 49.2 / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200.
-    # Off (0) until its GPU tests run (``tests/test_inflight_mainloop.py`` and the wgmma
-    # paths', ``tools/sessions/session83_first.sh``: the device was withdrawn before them in
-    # session 82); the probe's bit checks above were the permuted-word stream-K launch only.
-    # Then 32.
+    # Token tiles of at most this many tokens take ``_mainloop_inflight`` (a probe switch for
+    # now, see below): k-tile t's wgmmas in flight while k-tile t + 1 is decoded and issued
+    # (``wait_group(1)``). In ``_mma_tile``'s order ptxas waits for the group before most of the
+    # next decode (it reuses the in-flight fragment's registers), so decode and wgmmas add up a
+    # k-tile. The same bits. Where the consumers bound the launch, it pays: with the weights in
+    # L2 (an H100 stand-in for the H200, whose 16-token launches are consumer-bound from DRAM:
+    # session 80, 9216x7168 M = 16 16.2 us real against 13.3 stubbed), H100 2026-12-05 session
+    # 82, ``tools/l2_consumer_probe.py``, the launch alone, graph us, default / in flight, from
+    # L2: 4096x14336 M = 16 13.35 / 12.91, 6144x7168 M = 16 10.93 / 10.56, 9216x7168 M = 16
+    # 14.48 / 13.93, 4096x14336 M = 8 12.86 / 12.12, M = 32 14.76 / 14.27; from DRAM (the H100's
+    # launches are stream-bound) 16.0 / 15.8, 12.5 / 12.5, 16.9 / 17.0, 15.5 / 15.4, 16.9 /
+    # 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168 M = 256 49.2
+    # / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200. Off (0) until its GPU
+    # tests run (``tests/test_inflight_mainloop.py`` and the wgmma paths',
+    # ``tools/sessions/session83_first.sh``: the device was withdrawn before them in session
+    # 82); the probe's bit checks above were the permuted-word stream-K launch only. Then 32.
     INFLIGHT_MAX_TILE_M = 0
     # Probe switch (``tools/l2_consumer_probe.py``): the in-flight loop reads the next k-tile's
     # words and scales from shared memory before it waits for the group before, into
@@ -1318,7 +1316,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self._read_words(decode, read.index, words, splats)
         self._convert_words(words, splats, frags[0])
         read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
-        left = count - 1
+        # a runtime value even where ``count`` is static (whole tiles): the loop below carries it
+        left = cutlass.Int32(count) - 1
         if left > 0:
             mainloop.consumer_wait(read)
             self._read_words(decode, read.index, words, splats)

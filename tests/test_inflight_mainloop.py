@@ -57,6 +57,7 @@ def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_grou
     (13, (16, 0, 6), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),  # pieces, 2 groups
     (5, (8, 0, 7), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),     # 8-token tiles
     (29, (32, 0, 5), {}, KOrder.IDENTITY),                                  # whole tiles
+    (40, (16, 0, 7), {}, KOrder.PERMUTED),            # whole tiles: a static k-tile count
     (20, (32, 0, 9), {"stream_k": True}, KOrder.PAIRS),                     # packed, pieces
     (45, (16, 0), {"stream_k": True, "k_groups": 2, "ctas_per_sm": 2}, KOrder.PERMUTED),
 ])
