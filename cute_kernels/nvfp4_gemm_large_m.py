@@ -1235,15 +1235,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if any (``nxt``), is decoded into the other fragment. Then the group retires and the
         stage is released. Returns the advanced states: the tracer threads loop-carried values
         through rebinds, not through mutation inside a helper."""
-        stage = read.index
-        tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
-        warpgroup.fence()
-        if cutlass.const_expr(not self.STUB_MMA):
-            for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-                cute.gemm(tiled_mma, acc, frag[None, None, kb],
-                          tCrB[None, None, kb0 + kb, stage], acc)
-        warpgroup.commit_group()
-        read.advance()
+        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
         # ``EARLY_RELEASE``: the stage goes back before the next k-tile's decode, whose
         # shared-memory reads still go out before the wait where the decode splits (words two
         # at a time), so that they overlap the wgmmas' tail
@@ -1366,11 +1358,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group);
         returns the advanced state."""
         stage = read.index
-        tCrB, kb0 = tCrB
+        tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
         warpgroup.fence()
-        for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-            cute.gemm(tiled_mma, acc, frag[None, None, kb], tCrB[None, None, kb0 + kb, stage],
-                      acc)
+        if cutlass.const_expr(not self.STUB_MMA):
+            for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
+                cute.gemm(tiled_mma, acc, frag[None, None, kb],
+                          tCrB[None, None, kb0 + kb, stage], acc)
         warpgroup.commit_group()
         read.advance()
         return read
