@@ -7,9 +7,11 @@ Forms (``NVFP4GemmLargeM`` switches): ``real`` (the default: ``_mma_tile``'s loo
 ``inflight`` (``INFLIGHT_MAX_TILE_M = 32``: the in-flight loop at up to 32 tokens);
 ``prefetch`` (that with ``PREFETCH_WORDS``: the next k-tile's shared reads before the wait);
 ``stub`` (consumers release at once, ``STUB_CONSUMERS``); ``no_decode`` (``STUB_DECODE``: the
-wgmmas alone). Each from L2 (``_l2``: one copy) and, for reference, from DRAM (``_dram``: the
-copies in turn). Then ``inflight``'s and ``prefetch``'s outputs against ``real``'s (the same
-bits expected).
+wgmmas alone); ``real_c2`` / ``inflight_c2`` (two CTAs an SM: twice the consumer warps to hide
+the decode's latency, 80 registers, no local memory). Each from L2 (``_l2``: one copy) and,
+for reference, from DRAM (``_dram``: the copies in turn). Then ``inflight``'s and
+``prefetch``'s outputs against ``real``'s (the same bits expected), and the two-CTA forms'
+(other stream-K cuts: agreeing, ``agrees``).
 
 Session 82 (H100, 4096x14336 M = 16, from L2): the default loop 13.35 us, in flight 12.91,
 stubbed 9.6, the wgmmas without the decode 10.1; two and four accumulators for a k-tile's
@@ -20,7 +22,7 @@ Graph us, interleaved, two rounds; one point per CUTE_KERNELS_BENCH_SHAPES index
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import torch
-from probe_inputs import (launch_alone_inputs, print_variant_rounds, stream_k_calls,
+from probe_inputs import (agrees, launch_alone_inputs, print_variant_rounds, stream_k_calls,
                           switched_compiler)
 
 from cute_kernels.bench.timing import select_shapes, warm_only
@@ -32,18 +34,20 @@ POINTS = [(4096, 14336, 16, 16, 2), (6144, 7168, 16, 16, 2), (9216, 7168, 16, 16
           (4096, 14336, 8, 8, 2), (4096, 14336, 32, 32, 2)]
 FORMS = {"real": {}, "inflight": {"INFLIGHT_MAX_TILE_M": 32},
          "prefetch": {"INFLIGHT_MAX_TILE_M": 32, "PREFETCH_WORDS": True},
-         "stub": {"STUB_CONSUMERS": True},
+         "stub": {"STUB_CONSUMERS": True}, "real_c2": {},
+         "inflight_c2": {"INFLIGHT_MAX_TILE_M": 32},
          "no_decode": {"STUB_DECODE": True}}
 COMPILERS = {name: switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, switches,
                                      f"compile_l2_{name}") if switches
              else compile_nvfp4_gemm_large_m for name, switches in FORMS.items()}
+CTAS_PER_SM = {"real_c2": 2, "inflight_c2": 2}
 
 for n, k, m, tile_m, groups in select_shapes(POINTS):
     words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
     outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
             for name in FORMS}
 
-    calls = stream_k_calls(x, alpha, outs, tile_m, groups, COMPILERS)
+    calls = stream_k_calls(x, alpha, outs, tile_m, groups, COMPILERS, CTAS_PER_SM)
     variants = {}
     for name in FORMS:
         variants[f"{name}_l2"] = (words[:1], calls[name])
@@ -51,11 +55,14 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
                          f"weights from L2 / DRAM", variants)
     if not warm_only():
-        for name in ("real", "inflight", "prefetch"):
+        for name in ("real", "inflight", "prefetch", "real_c2", "inflight_c2"):
             calls[name](words[0])
         for name in ("inflight", "prefetch"):
             same = torch.equal(outs[name], outs["real"])
             print(f"  {name} against real: {'same bits' if same else 'DIFFERENT BITS'}",
                   flush=True)
+        for name in ("real_c2", "inflight_c2"):  # (other stream-K cuts: other sum orders)
+            ok = agrees(outs[name], outs["real"]) and not outs[name].isnan().any()
+            print(f"  {name} against real: {'agrees' if ok else 'DISAGREES'}", flush=True)
     del words
     torch.cuda.empty_cache()

@@ -341,17 +341,20 @@ def launch_alone_inputs(n: int, k: int, m: int, tile_m: int = 16) -> tuple:
             torch.full((1,), 0.5, device="cuda"))
 
 
-def stream_k_calls(x, alpha, outs: dict, tile_m: int, k_groups: int, compilers: dict) -> dict:
+def stream_k_calls(x, alpha, outs: dict, tile_m: int, k_groups: int, compilers: dict,
+                   ctas_per_sm: dict | None = None) -> dict:
     """name -> a call of one weight copy ``w`` (words, scales): the stream-K launch alone as
     the public op launches it (permuted words, the PDL trigger), ``tile_m``-token tiles,
-    ``k_groups`` K groups a stage, compiled by ``compilers[name]``, into ``outs[name]``
-    (``launch_alone_inputs``' x and alpha)."""
+    ``k_groups`` K groups a stage, ``ctas_per_sm[name]`` CTAs an SM (1 if not named),
+    compiled by ``compilers[name]``, into ``outs[name]`` (``launch_alone_inputs``' x and
+    alpha)."""
     from cute_kernels.k_order import KOrder
     from cute_kernels.nvfp4_gemm_large_m import launch_large_m
 
     def call(name):
         return lambda w: launch_large_m(x, w[0], w[1], alpha, outs[name], (tile_m, 0),
                                         stream_k=True, k_groups=k_groups,
+                                        ctas_per_sm=(ctas_per_sm or {}).get(name, 1),
                                         k_order=KOrder.PERMUTED, pdl_trigger=True,
                                         compile_fn=compilers[name])
     return {name: call(name) for name in compilers}
