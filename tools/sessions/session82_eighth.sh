@@ -15,5 +15,5 @@ all_gpu_tests 12 250 tests/test_inflight_mainloop.py tests/test_early_release.py
   and not three_to_eight and not paired_steps and not test_matches_fp64_reference \
   and not test_matches_reference and not one_token"
 report_warm
-run_points l2_consumer_probe 80 0 2
+run_points l2_consumer_probe 120 0 2
 echo "done after $(elapsed) s"
