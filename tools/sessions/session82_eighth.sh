@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 82's eighth call (~330 s, either card): the GPU tests of the kernels the in-flight
 # main loop changes (narrow token tiles, INFLIGHT_MAX_TILE_M: the plain and fused wgmma
-# kernels and their public ops, the early release, the 8-token tiles; 295 of them, not the
+# kernels and their public ops, the early release, the 8-token tiles; 297 of them, not the
 # small kernel's) in 12 shards, then
 # tools/l2_consumer_probe.py at 4096x14336 M = 16 and 9216x7168 M = 16 (the default
 # loop and the prefetched words against the in-flight loop, from L2 and from DRAM).
