@@ -1246,17 +1246,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(split):
             loaded = self._load_tile_words(*decode, read.index)
         if cutlass.const_expr(early):
-            warpgroup.wait_group(0)
-            mainloop.consumer_release(release)
-            release.advance()
+            release = self._retire_group(mainloop, release, 0)
         if cutlass.const_expr(split):
             self._convert_tile_words(loaded, cute.recast_tensor(nxt, cutlass.Uint32))
         elif cutlass.const_expr(nxt is not None and not self.STUB_DECODE):
             self._decode_tile(*decode, read.index, nxt)
         if cutlass.const_expr(not early):
-            warpgroup.wait_group(0)
-            mainloop.consumer_release(release)
-            release.advance()
+            release = self._retire_group(mainloop, release, 0)
         return read, release
 
     def inflight_mainloop(self) -> bool:
@@ -1288,9 +1284,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             read, release = self._inflight_step(*step, read, release, frags[0])
         if count - 2 * pairs == 2:
             read, release = self._inflight_step(*step, read, release, frags[1])
-        warpgroup.wait_group(0)
-        mainloop.consumer_release(release)
-        release.advance()
+        release = self._retire_group(mainloop, release, 0)
         return read, release
 
     @cute.jit
@@ -1321,9 +1315,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             read, release, left = self._prefetched_step(*step, read, release, left, frags[0])
         if count - 2 * pairs == 2:
             read, release, left = self._prefetched_step(*step, read, release, left, frags[1])
-        warpgroup.wait_group(0)
-        mainloop.consumer_release(release)
-        release.advance()
+        release = self._retire_group(mainloop, release, 0)
         return read, release
 
     @cute.jit
@@ -1335,9 +1327,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if left > 0:
             mainloop.consumer_wait(read)
             self._read_words(decode, read.index, words, splats)
-        warpgroup.wait_group(1)
-        mainloop.consumer_release(release)
-        release.advance()
+        release = self._retire_group(mainloop, release, 1)
         return read, release, left - 1
 
     def _read_words(self, decode, stage, words, splats):
@@ -1376,10 +1366,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frag)
         read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
-        warpgroup.wait_group(1)
+        release = self._retire_group(mainloop, release, 1)
+        return read, release
+
+    def _retire_group(self, mainloop, release, in_flight: int):
+        """Wait until at most ``in_flight`` wgmma groups are pending, then release the oldest
+        held stage; returns the advanced release state."""
+        warpgroup.wait_group(in_flight)
         mainloop.consumer_release(release)
         release.advance()
-        return read, release
+        return release
 
     @cute.jit
     def _mainloop_smem(self, mainloop, tiled_mma, acc, tCrB, tCrA, read, release, count):
@@ -1390,12 +1386,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         read = self._mma_smem(mainloop, tiled_mma, acc, tCrB, tCrA, read)
         for _ in cutlass.range(count - 1, unroll=1):
             read = self._mma_smem(mainloop, tiled_mma, acc, tCrB, tCrA, read)
-            warpgroup.wait_group(1)
-            mainloop.consumer_release(release)
-            release.advance()
-        warpgroup.wait_group(0)
-        mainloop.consumer_release(release)
-        release.advance()
+            release = self._retire_group(mainloop, release, 1)
+        release = self._retire_group(mainloop, release, 0)
         return read, release
 
     @cute.jit
