@@ -30,11 +30,33 @@ def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
                                          False, k_order, 1, k_groups, False, False, True))
 
 
+def _with(compile_fn, **options):
+    """``compile_fn`` (uncached) with keyword ``options``, for ``compile_only``."""
+    raw = getattr(compile_fn, "uncached", compile_fn)
+    return lambda *args: raw(*args, **options)
+
+
+_FUSED = compile_nvfp4_gemm_swiglu_quant_large_m
+
+
+# the public ops' narrow launches, then the other kernel forms that take the loop on narrow
+# tiles (the ones ``tools/sanitize_probe.py`` launches): two CTAs an SM, warpgroups on the K
+# groups (with K pieces in cluster pairs), the hybrid grid, the fused kernel's quantizer warps
 @pytest.mark.parametrize("compile_fn,args", [
     _plain(16, KOrder.PERMUTED, 2),
     _plain(8, KOrder.PAIRS, 2),
     _plain(32, KOrder.IDENTITY, 1),
-    (compile_nvfp4_gemm_swiglu_quant_large_m, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2)),
+    (_FUSED, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2)),
+    (_with(compile_nvfp4_gemm_large_m, k_groups=2, ctas_per_sm=2),
+     (200, 640, "torch.float32", 16, 0, 132, 1, True)),
+    (_with(compile_nvfp4_gemm_large_m, k_groups=2, wg_k_split=True),
+     (200, 640, "torch.float32", 16, 0, 7, 1, True)),
+    (_with(compile_nvfp4_gemm_large_m, k_groups=2, wg_k_split=True, pair_pieces=True),
+     (200, 512, "torch.float32", 16, 0, 132)),
+    (compile_nvfp4_gemm_large_m, (200, 576, "torch.float32", 32, 0, 2, 1, True, True)),
+    (_with(_FUSED, ctas_per_sm=2, k_groups=2), (128, 640, 32, 0, 132, True)),
+    (_with(_FUSED, quantizers=1), (128, 640, 32, 0, 2)),
+    (_with(_FUSED, k_groups=2, wg_k_split=True, pair_pieces=True), (128, 512, 16, 0, 132)),
 ])
 def test_compiles_for_sm90a(monkeypatch, compile_fn, args):
     monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
