@@ -16,10 +16,13 @@ eight target bits)
   target bit in exactly one copy: ``((w & R) * 0x1084) & P``;
 
 8 integer instructions per word (5 masks, 2 rotations, 1 multiply) where the standard layout
-takes 16 (and a first permutation, with left shifts 0 / 3 / 6 and three terms for pair 3,
-took 11 with 8 of them on the integer ALU; these take 7 there, the multiply goes to the FMA
-pipe). No set of shifts without rotation serves all four pairs (``tests/test_permuted_fp4``
-checks the rule on every byte pattern). The pairs' values, and so the MMA operands and the
+takes 16 (and a first permutation, with left shifts 0 / 3 / 6 and three terms for pair 3, took
+11 with 8 of them on the integer ALU; these take 7 there, the multiply goes to the FMA pipe).
+No set of shifts without rotation serves all four pairs (``tests/test_permuted_fp4`` checks the
+rule on every byte pattern), and no layout at all gives all four in two instructions each, by
+rotations, or across two words by funnel shifts or selects (an exact-cover search,
+``test_no_layout_gives_every_pair_in_two_instructions``): one pair takes three, so a word takes
+at least 8, as here (two words at least 15). The pairs' values, and so the MMA operands and the
 results, are bit-identical to the standard layout's. Scales are unchanged.
 
 Permuted weights travel as int32 words [N, K/8] (``as_permuted_words``), so the GEMMs tell the

@@ -71,6 +71,41 @@ def test_pairs_of_the_permuted_word_equal_the_standard_ones():
         assert all(_permuted_pair(p, r) == _standard_pair(w, r) for r in range(4)), hex(w)
 
 
+def _funnel_sources(x: int, y: int, r: int) -> frozenset:
+    """The (word, bit) each of P's bits takes in ``shf.l.wrap(x, y, r) & P`` (the high 32 bits
+    of the 64-bit {x:y} shifted left by r; x = y is a rotation, r = 0 the word as it is)."""
+    return frozenset((x, b - r) if b >= r else (y, 32 - r + b)
+                     for b in range(32) if MASK_P >> b & 1)
+
+
+@pytest.mark.parametrize("words", [1, 2])
+def test_no_layout_gives_every_pair_in_two_instructions(words):
+    """Why pair 3 costs three integer instructions: no bit layout of ``words`` words gives
+    every pair in at most two, as P of a rotation, of a funnel shift across the words or of
+    a select between two words. Such a layout would partition the words' bits into those
+    pairs' source sets; an exact-cover search finds none. So a word's pairs take at least
+    1 + 2 + 2 + 3 = 8 (this layout's), two words' at least 15."""
+    bits = frozenset((w, b) for w in range(words) for b in range(32))
+    shapes = {_funnel_sources(x, y, r) for x in range(words) for y in range(words)
+              for r in range(32)}
+    if words == 2:  # selects: target bit i of P from word m >> i & 1, both unshifted
+        targets = [b for b in range(32) if MASK_P >> b & 1]
+        shapes |= {frozenset((m >> i & 1, b) for i, b in enumerate(targets))
+                   for m in range(256)}
+    by_bit = {}
+    for shape in shapes:
+        for bit in shape:
+            by_bit.setdefault(bit, []).append(shape)
+
+    def covers(taken):
+        if taken == bits:
+            return True
+        bit = min(bits - taken)
+        return any(covers(taken | shape) for shape in by_bit[bit] if not shape & taken)
+
+    assert not covers(frozenset())
+
+
 def _element_pair(w, lo, hi):
     """Elements ``lo`` and ``hi`` of standard word ``w`` as one raw bf16x2 pair (low, high)."""
     def placed(j):
