@@ -94,6 +94,9 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 # setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
 # CTA) or 80 (two) registers each at launch, moved to the consumers
 PRODUCER_REGS = {1: 40, 2: 24}
+# ... and with four consumer warpgroups (640 threads at 96 registers, one CTA an SM;
+# ``four_consumers``)
+FOUR_CONSUMERS_REGS = (24, 112)
 FIXUP_WARP = 3  # the asynchronous stream-K fix-up's warp (``ASYNC_FIXUP``)
 
 
@@ -106,6 +109,13 @@ def token_tile_ok(tile_m: int) -> bool:
     op's narrow route there): wgmma's narrowest N, half the 16-token tile's tensor work for up
     to 8 tokens; the staged epilogue's part is then 8 tokens, 64 chunks of 16-bit outputs."""
     return tile_m in (8, 16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
+
+
+@cute.jit
+def splat_entry(byte):
+    """The scale table's entry for scale byte ``byte``: the bf16x2 splat of e4m3 * 2^63."""
+    sf = e4m3x2_to_f32(byte, 0)
+    return bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
 
 
 def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: int) -> bool:
@@ -275,6 +285,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # load behind the scale byte) passes under the wait; its decode is then arithmetic only.
     # Permuted words and PAIRS (the orders whose decode splits, ``_load_tile_words``).
     PREFETCH_WORDS = False
+    # Probe switch (``tools/l2_consumer_probe.py``; 0: off): 128-row tiles of at most this many
+    # tokens with two K groups a stage take four consumer warpgroups, not two: warpgroups 0
+    # and 1 on rows 0..63 / 64..127 and K group 0 of every stage, warpgroups 2 and 3 on the
+    # same rows and K group 1 (``four_consumers``). Twice the consumer warps a scheduler (four)
+    # to hide the decode's latency, on one TMA stream and the full shared memory, where two
+    # CTAs an SM split both. At the tile's end warpgroups 2 and 3 hand their sums to 0 and 1
+    # through shared memory (``_reduce_warpgroups``, as ``wg_k_split``'s), which then run the
+    # fix-up and the epilogue. Other sums than two warpgroups' (K group 1 added at the end):
+    # the same values to fp32 rounding, not the same bits.
+    FOUR_CONSUMERS_MAX_TILE_M = 0
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -331,7 +351,15 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         assert not wg_k_split or k_groups == 2, (wg_k_split, k_groups)
         self.wg_k_split = wg_k_split
         self.tile_n = 64 if wg_k_split else TILE_N  # weight rows per CTA tile
-        self.frag_groups = 1 if wg_k_split else self.groups  # K groups a warpgroup decodes
+        # ``FOUR_CONSUMERS_MAX_TILE_M``: four consumer warpgroups, two on each K group
+        self.four_consumers = (
+            tile_m <= self.FOUR_CONSUMERS_MAX_TILE_M and k_groups == 2 and ctas_per_sm == 1
+            and not (wg_k_split or pair_pieces or self.bf16_weights)
+            and self._four_consumers_ok())
+        # warpgroups on the stage's K groups, the first (``tile_n`` / 64) holding the sums
+        self.k_split_warpgroups = wg_k_split or self.four_consumers
+        # K groups a warpgroup decodes
+        self.frag_groups = 1 if self.k_split_warpgroups else self.groups
         # ``pair_pieces`` (whole tiles): clusters of two CTAs on each tile, CTA r taking K half
         # r, the sums exchanged through distributed shared memory (``st.async`` on an
         # mbarrier): the two pieces of a tile without the stream-K fix-up's global round trips,
@@ -368,12 +396,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.tx_bytes = sum(stream_bytes.values())
         if self.bf16_weights:
             self.tx_bytes = (tile_m + self.tile_n) * self.stage_k * 2
-        self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
-        assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
-                                  PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
+        # warpgroups 1 and 2 (or 1..4); warpgroup 0 holds the TMA producer warp
+        self.consumers = 4 if self.four_consumers else 2
+        self.producer_regs, self.consumer_regs = (
+            FOUR_CONSUMERS_REGS if self.four_consumers
+            else (PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm]))
+        assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm, self.producer_regs,
+                                  self.consumer_regs)
+        # consumer threads that hold a tile's sums after ``_reduce_warpgroups`` (the fix-up's
+        # and the epilogue's): warpgroup 0 of ``wg_k_split``, else warpgroups 0 and 1
+        self.fixup_threads = 128 if wg_k_split else 256
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        # ``wg_k_split``: warpgroup 1's fp32 accumulators, element-major, thread-minor
-        self.reduce_words = 64 * tile_m if wg_k_split else 0
+        # ``k_split_warpgroups``: the other warpgroups' fp32 accumulators, element-major,
+        # thread-minor (a 64-row tile's: 64 x tile_m)
+        self.reduce_words = (self.tile_n * tile_m if self.k_split_warpgroups else 0)
         # ``pair_pieces``: what the other CTA sends, fp32: a 64-row tile, or half a 128-row one.
         # On 128-row tiles (one tile a CTA, received before its epilogue starts) it lands in
         # the epilogue's scratch where that holds it: the fused kernel then keeps 8 stages, not 7
@@ -395,17 +431,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # 5120x17408 M = 64, 5 pieces a tile at most, 3 slots: 30.27 against 29.75 us)
         self.piece_words = self.tile_n * tile_m
         self.fixup_slots = 0
-        # (with ``wg_k_split`` warpgroup 0 holds the pieces: 128 threads)
-        self.fixup_threads = 128 if wg_k_split else 256
+        # (not with four consumers: the fix-up warp's 24 registers)
         if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1 and lanes == 1
-                and self._fixup_warp_free()):
+                and self._fixup_warp_free() and not self.four_consumers):
             spare = budget - self.stages * self.tx_bytes - 256
             others = max_pieces(self.row_tiles, self.k_tiles, sms) - 1
             if others <= min(MAX_GATHERED, spare // (4 * self.piece_words)):
                 self.fixup_slots = others
         self.async_fixup = self.fixup_slots > 0
         # ``SCATTER_PIECES``: pieces of two or four 8-token column groups a thread's share
-        self.scatter = (self.SCATTER_PIECES and splits > 1 and not wg_k_split
+        self.scatter = (self.SCATTER_PIECES and splits > 1 and not self.k_split_warpgroups
                         and ctas_per_sm == 1 and (tile_m // 8) % splits == 0
                         and self._epilogue_shares(splits))
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
@@ -554,8 +589,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
         allocator = SmemAllocator()
         storage = allocator.allocate(self.shared_storage)
-        sRed = None  # ``wg_k_split``: warpgroup 1's partial sums
-        if cutlass.const_expr(self.wg_k_split):
+        sRed = None  # ``k_split_warpgroups``: the K group 1 warpgroups' partial sums
+        if cutlass.const_expr(self.k_split_warpgroups):
             sRed = allocator.allocate_tensor(cutlass.Float32,
                                              cute.make_layout(self.reduce_words), 16)
         pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
@@ -617,7 +652,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
         tok_tiles = self._m_tiles(outs[0].shape[0])
         if tidx < 128:
-            cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
+            cute.arch.setmaxregister_decrease(self.producer_regs)
             if warp == 0:
                 if cutlass.const_expr(self.pdl and not self.weights_first()):
                     if cutlass.const_expr(not self.bf16_weights):  # (the pass writes those)
@@ -633,7 +668,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
-            cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
+            cute.arch.setmaxregister_increase(self.consumer_regs)
             if cutlass.const_expr(self.pdl):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
@@ -895,13 +930,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
                  outs, streamk, sFlag, sSplat, sRed, pair, gather):
-        # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
-        # g decoding and multiplying K group g of each stage (its wgmmas' B blocks 4g..4g + 3)
+        # ``k_split_warpgroups``: warpgroups w and w + tile_n / 64 hold the same partition of
+        # the tile, the first decoding and multiplying K group 0 of each stage, the second K
+        # group 1 (its wgmmas' B blocks 4..7)
         g0 = 0
         mma_tid = ctid
-        if cutlass.const_expr(self.wg_k_split):
-            g0 = ctid // 128
-            mma_tid = ctid % 128
+        if cutlass.const_expr(self.k_split_warpgroups):
+            g0 = ctid // self.fixup_threads
+            mma_tid = ctid % self.fixup_threads
         thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
         tCcC = thr_mma.partition_C(cute.make_identity_tensor((self.tile_n, self.tile_m)))
@@ -919,10 +955,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
             decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None, g0)
         if cutlass.const_expr(self.scale_table):
-            # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
-            sf = e4m3x2_to_f32(ctid, 0)
-            sSplat[ctid] = bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
-            pipeline.NamedBarrier(barrier_id=SPLAT_READY, num_threads=256).arrive_and_wait()
+            # one entry per consumer thread (of the first 256): the splat of e4m3(ctid) * 2^63
+            if cutlass.const_expr(self.consumers == 2):
+                sSplat[ctid] = splat_entry(ctid)
+            else:
+                if ctid < 256:
+                    sSplat[ctid] = splat_entry(ctid)
+            pipeline.NamedBarrier(barrier_id=SPLAT_READY,
+                                  num_threads=128 * self.consumers).arrive_and_wait()
             decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat, g0)
 
         read = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
@@ -1010,8 +1050,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     def _holds_piece(self, ctid):
         """Whether consumer thread ``ctid`` holds a stream-K piece's sums, the ``fixup_threads``
-        (with ``wg_k_split`` warpgroup 0 holds the piece, else both warpgroups)."""
-        return ctid < 128 if self.wg_k_split else cutlass.Boolean(True)
+        (with ``k_split_warpgroups`` the first ``fixup_threads``, else all)."""
+        return ctid < self.fixup_threads if self.k_split_warpgroups else cutlass.Boolean(True)
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
@@ -1024,6 +1064,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         else:
             store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last
+
+    def _four_consumers_ok(self) -> bool:
+        """Whether this kernel's epilogue takes ``four_consumers`` (the plain one: its
+        hooks run by the holders alone; a subclass with its own says)."""
+        return True
 
     def _fixup_warp_free(self) -> bool:
         """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
@@ -1078,23 +1123,24 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     @cute.jit
     def _reduce_warpgroups(self, acc, ctid, sRed):
-        """``wg_k_split``: warpgroup 0's ``acc`` += warpgroup 1's (same fragment layout),
+        """``k_split_warpgroups``: the holders' ``acc`` (K group 0's, the first
+        ``fixup_threads``) += the other warpgroups' (K group 1's, same fragment layout),
         through shared memory, element-major and thread-minor (no bank conflicts). The second
-        barrier keeps warpgroup 1 from overwriting the partial before it is read; then
-        warpgroup 1 goes on to its next tile while warpgroup 0 runs the epilogue. Nothing
-        without ``wg_k_split``."""
-        if cutlass.const_expr(self.wg_k_split):
-            ltid = ctid % 128
-            if ctid >= 128:
+        barrier keeps the others from overwriting the partial before it is read; then they go
+        on to their next tile while the holders run the epilogue. Nothing otherwise."""
+        if cutlass.const_expr(self.k_split_warpgroups):
+            holders = self.fixup_threads
+            ltid = ctid % holders
+            if ctid >= holders:
                 for i in cutlass.range_constexpr(cute.size(acc)):
-                    sRed[i * 128 + ltid] = acc[i]
+                    sRed[i * holders + ltid] = acc[i]
             pipeline.NamedBarrier(barrier_id=REDUCE_FULL_BARRIER,
-                                  num_threads=256).arrive_and_wait()
-            if ctid < 128:
+                                  num_threads=128 * self.consumers).arrive_and_wait()
+            if ctid < holders:
                 for i in cutlass.range_constexpr(cute.size(acc)):
-                    acc[i] = acc[i] + sRed[i * 128 + ltid]
+                    acc[i] = acc[i] + sRed[i * holders + ltid]
             pipeline.NamedBarrier(barrier_id=REDUCE_EMPTY_BARRIER,
-                                  num_threads=256).arrive_and_wait()
+                                  num_threads=128 * self.consumers).arrive_and_wait()
 
     @cute.jit
     def _pair_piece(self, cta, tok_tiles):
@@ -1186,8 +1232,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         with ``wg_k_split``; ``share`` (``scatter``): (p, splits), the tile's share p of
         ``splits`` (its tokens ``[p T / splits, (p + 1) T / splits)``) or the whole tile
         where p is -1."""
-        if cutlass.const_expr(self.wg_k_split):
-            if ctid < 128:
+        if cutlass.const_expr(self.k_split_warpgroups):
+            if ctid < self.fixup_threads:
                 self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         elif cutlass.const_expr(share is None):  # (the swapped kernel's takes no share)
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)

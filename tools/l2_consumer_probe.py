@@ -8,10 +8,13 @@ Forms (``NVFP4GemmLargeM`` switches): ``real`` (the default: ``_mma_tile``'s loo
 ``prefetch`` (that with ``PREFETCH_WORDS``: the next k-tile's shared reads before the wait);
 ``stub`` (consumers release at once, ``STUB_CONSUMERS``); ``no_decode`` (``STUB_DECODE``: the
 wgmmas alone); ``real_c2`` / ``inflight_c2`` (two CTAs an SM: twice the consumer warps to hide
-the decode's latency, 80 registers, no local memory). Each from L2 (``_l2``: one copy) and,
+the decode's latency, 80 registers, no local memory); ``four`` / ``four_inflight``
+(``FOUR_CONSUMERS_MAX_TILE_M = 16``: four consumer warpgroups of one CTA on the two K groups of
+a stage, 96 registers at launch, 112 for the consumers; at up to 16 tokens, so the 32-token
+point runs them as ``real`` / ``inflight``). Each from L2 (``_l2``: one copy) and,
 for reference, from DRAM (``_dram``: the copies in turn). Then ``inflight``'s and
-``prefetch``'s outputs against ``real``'s (the same bits expected), and the two-CTA forms'
-(other stream-K cuts: agreeing, ``agrees``).
+``prefetch``'s outputs against ``real``'s (the same bits expected), and the two-CTA and
+four-warpgroup forms' (other stream-K cuts or sum orders: agreeing, ``agrees``).
 
 Session 82 (H100, 4096x14336 M = 16, from L2): the default loop 13.35 us, in flight 12.91,
 stubbed 9.6, the wgmmas without the decode 10.1; two and four accumulators for a k-tile's
@@ -36,7 +39,9 @@ FORMS = {"real": {}, "inflight": {"INFLIGHT_MAX_TILE_M": 32},
          "prefetch": {"INFLIGHT_MAX_TILE_M": 32, "PREFETCH_WORDS": True},
          "stub": {"STUB_CONSUMERS": True}, "real_c2": {},
          "inflight_c2": {"INFLIGHT_MAX_TILE_M": 32},
-         "no_decode": {"STUB_DECODE": True}}
+         "no_decode": {"STUB_DECODE": True},
+         "four": {"FOUR_CONSUMERS_MAX_TILE_M": 16},
+         "four_inflight": {"FOUR_CONSUMERS_MAX_TILE_M": 16, "INFLIGHT_MAX_TILE_M": 32}}
 COMPILERS = {name: switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, switches,
                                      f"compile_l2_{name}") if switches
              else compile_nvfp4_gemm_large_m for name, switches in FORMS.items()}
@@ -55,13 +60,14 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
                          f"weights from L2 / DRAM", variants)
     if not warm_only():
-        for name in ("real", "inflight", "prefetch", "real_c2", "inflight_c2"):
+        checked = ("real_c2", "inflight_c2", "four", "four_inflight")
+        for name in ("real", "inflight", "prefetch") + checked:
             calls[name](words[0])
         for name in ("inflight", "prefetch"):
             same = torch.equal(outs[name], outs["real"])
             print(f"  {name} against real: {'same bits' if same else 'DIFFERENT BITS'}",
                   flush=True)
-        for name in ("real_c2", "inflight_c2"):  # (other stream-K cuts: other sum orders)
+        for name in checked:  # (other stream-K cuts, other sum orders)
             ok = agrees(outs[name], outs["real"]) and not outs[name].isnan().any()
             print(f"  {name} against real: {'agrees' if ok else 'DISAGREES'}", flush=True)
     del words
