@@ -286,13 +286,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # Permuted words and PAIRS (the orders whose decode splits, ``_load_tile_words``).
     PREFETCH_WORDS = False
     # Probe switch (``tools/l2_consumer_probe.py``; 0: off): 128-row tiles of at most this many
-    # tokens with two K groups a stage take four consumer warpgroups, not two: warpgroups 0
-    # and 1 on rows 0..63 / 64..127 and K group 0 of every stage, warpgroups 2 and 3 on the
-    # same rows and K group 1 (``four_consumers``). Twice the consumer warps a scheduler (four)
-    # to hide the decode's latency, on one TMA stream and the full shared memory, where two
-    # CTAs an SM split both. At the tile's end warpgroups 2 and 3 hand their sums to 0 and 1
-    # through shared memory (``_reduce_warpgroups``, as ``wg_k_split``'s), which then run the
-    # fix-up and the epilogue. Other sums than two warpgroups' (K group 1 added at the end):
+    # tokens with two K groups a stage take four consumer warpgroups, not two: warpgroups 0 and 1 on
+    # rows 0..63 / 64..127 and K group 0 of every stage, warpgroups 2 and 3 on the same rows and K
+    # group 1 (``four_consumers``). (Not with four K groups a stage: two fragments of two groups
+    # each at 112 registers, and ptxas serializes the wgmmas.) Twice the consumer warps a scheduler
+    # (four) to hide the decode's latency, on one TMA stream and the full shared memory, where two
+    # CTAs an SM split both. At the tile's end warpgroups 2 and 3 hand their sums to 0 and 1 through
+    # shared memory (``_reduce_warpgroups``, as ``wg_k_split``'s), which then run the fix-up and the
+    # epilogue. Other sums than two warpgroups' (the second half of the K groups added at the end):
     # the same values to fp32 rounding, not the same bits.
     FOUR_CONSUMERS_MAX_TILE_M = 0
 
@@ -358,8 +359,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             and self._four_consumers_ok())
         # warpgroups on the stage's K groups, the first (``tile_n`` / 64) holding the sums
         self.k_split_warpgroups = wg_k_split or self.four_consumers
-        # K groups a warpgroup decodes
-        self.frag_groups = 1 if self.k_split_warpgroups else self.groups
+        # K groups a warpgroup decodes (half the stage's where warpgroups split them)
+        self.frag_groups = self.groups // 2 if self.k_split_warpgroups else self.groups
         # ``pair_pieces`` (whole tiles): clusters of two CTAs on each tile, CTA r taking K half
         # r, the sums exchanged through distributed shared memory (``st.async`` on an
         # mbarrier): the two pieces of a tile without the stream-K fix-up's global round trips,
@@ -931,12 +932,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
                  outs, streamk, sFlag, sSplat, sRed, pair, gather):
         # ``k_split_warpgroups``: warpgroups w and w + tile_n / 64 hold the same partition of
-        # the tile, the first decoding and multiplying K group 0 of each stage, the second K
-        # group 1 (its wgmmas' B blocks 4..7)
+        # the tile, the first decoding and multiplying the first half of each stage's K groups,
+        # the second the other half (from K group g0 on: its wgmmas' B blocks from 4 g0)
         g0 = 0
         mma_tid = ctid
         if cutlass.const_expr(self.k_split_warpgroups):
-            g0 = ctid // self.fixup_threads
+            g0 = (ctid // self.fixup_threads) * self.frag_groups
             mma_tid = ctid % self.fixup_threads
         thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
@@ -1303,8 +1304,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     def inflight_mainloop(self) -> bool:
         """Whether the decoding main loop keeps a k-tile's wgmmas in flight
-        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop)."""
-        return self.tile_m <= self.INFLIGHT_MAX_TILE_M and not (
+        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop, nor with
+        four K groups a warpgroup: two fragments of 64 registers each beside the group in
+        flight, and ptxas serializes the wgmmas, a wait after each (SASS, session 83))."""
+        return self.tile_m <= self.INFLIGHT_MAX_TILE_M and self.frag_groups <= 2 and not (
             self.bf16_weights or self.STUB_CONSUMERS or self.STUB_MMA or self.STUB_DECODE
             or self.EARLY_RELEASE)
 

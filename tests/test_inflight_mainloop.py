@@ -21,6 +21,9 @@ def test_narrow_tiles_take_it(monkeypatch):
         kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, tile_m, stream_k=True,
                                  k_order=k_order)
         assert kernel.inflight_mainloop() == want, (tile_m, k_order)
+    # four K groups a stage (probe-only): ptxas would serialize the in-flight loop's wgmmas
+    assert not NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 16, stream_k=True,
+                               k_order=KOrder.PERMUTED, k_groups=4).inflight_mainloop()
 
 
 def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
