@@ -63,7 +63,10 @@ def compile_options() -> str:
     from cutlass.cutlass_dsl import CuTeDSL
 
     CuTeDSL._get_dsl().envar.arch = arch
-    return f"--enable-tvm-ffi --gpu-arch {arch}"
+    # CUTE_KERNELS_PTXAS_REMARKS=1: ptxas's remarks printed at each compile (its register
+    # counts, and the C751x notes where it serializes wgmmas: ``testing.serialized_wgmmas``)
+    remarks = " remarks{ptx}" if os.environ.get("CUTE_KERNELS_PTXAS_REMARKS") == "1" else ""
+    return f"--enable-tvm-ffi --gpu-arch {arch}{remarks}"
 
 
 @functools.lru_cache(maxsize=None)

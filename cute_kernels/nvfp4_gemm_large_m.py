@@ -1304,12 +1304,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     def inflight_mainloop(self) -> bool:
         """Whether the decoding main loop keeps a k-tile's wgmmas in flight
-        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop, nor with
-        four K groups a warpgroup: two fragments of 64 registers each beside the group in
-        flight, and ptxas serializes the wgmmas, a wait after each (SASS, session 83))."""
+        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop). Not
+        where ptxas would serialize its wgmmas, a wait after each (``serialized_wgmmas``,
+        session 83): with four K groups a warpgroup or two CTAs an SM (C7511: two fragments
+        and the group in flight do not fit the registers), nor with ``wg_k_split`` (C7513:
+        registers of the wgmmas in flight written before their wait)."""
         return self.tile_m <= self.INFLIGHT_MAX_TILE_M and self.frag_groups <= 2 and not (
             self.bf16_weights or self.STUB_CONSUMERS or self.STUB_MMA or self.STUB_DECODE
-            or self.EARLY_RELEASE)
+            or self.EARLY_RELEASE or self.ctas_per_sm > 1 or self.wg_k_split)
 
     @cute.jit
     def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,

@@ -8,6 +8,8 @@ device time is spent. The same exported object gives each kernel's register coun
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import struct
 import tempfile
@@ -25,6 +27,38 @@ def compile_only(compile_fn, *args):
     if not _exported_object(compiled):
         raise RuntimeError(f"{raw.__qualname__}{args}: exported an empty object for {target_arch()}")
     return compiled
+
+
+SERIALIZED_WGMMA = "wgmma.mma_async instructions are serialized"
+
+
+def serialized_wgmmas(compile_fn, *args) -> list[str]:
+    """``compile_only(compile_fn, *args)`` with ptxas's remarks on
+    (``CUTE_KERNELS_PTXAS_REMARKS``): the lines in which ptxas says it serialized the kernel's
+    wgmmas (C7510..C7515: a wait after each wgmma, no overlap of decode and tensor cores; its
+    reason follows the code). Empty where the wgmma pipeline is whole. The DSL prints the
+    remarks to ``sys.stderr``; the process's file descriptors 1 and 2 are captured too."""
+    saved = os.environ.get("CUTE_KERNELS_PTXAS_REMARKS")
+    os.environ["CUTE_KERNELS_PTXAS_REMARKS"] = "1"
+    printed = io.StringIO()
+    with tempfile.TemporaryFile(mode="w+b") as sink:
+        kept = [os.dup(1), os.dup(2)]
+        try:
+            for fd in (1, 2):
+                os.dup2(sink.fileno(), fd)
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                compile_only(compile_fn, *args)
+        finally:
+            for fd, old_fd in zip((1, 2), kept):
+                os.dup2(old_fd, fd)
+                os.close(old_fd)
+            if saved is None:
+                del os.environ["CUTE_KERNELS_PTXAS_REMARKS"]
+            else:
+                os.environ["CUTE_KERNELS_PTXAS_REMARKS"] = saved
+        sink.seek(0)
+        text = sink.read().decode(errors="replace") + printed.getvalue()
+    return [line for line in text.splitlines() if SERIALIZED_WGMMA in line]
 
 
 def _exported_object(compiled) -> bytes:

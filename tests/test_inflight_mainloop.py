@@ -21,9 +21,13 @@ def test_narrow_tiles_take_it(monkeypatch):
         kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, tile_m, stream_k=True,
                                  k_order=k_order)
         assert kernel.inflight_mainloop() == want, (tile_m, k_order)
-    # four K groups a stage (probe-only): ptxas would serialize the in-flight loop's wgmmas
-    assert not NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 16, stream_k=True,
-                               k_order=KOrder.PERMUTED, k_groups=4).inflight_mainloop()
+    # where ptxas would serialize the in-flight loop's wgmmas (``test_no_serialized_wgmmas``):
+    # four K groups a stage (probe-only), two CTAs an SM, warpgroups on the K groups
+    for options in ({"k_groups": 4}, {"k_groups": 2, "ctas_per_sm": 2},
+                    {"k_groups": 2, "wg_k_split": True}):
+        kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 16, stream_k=True,
+                                 k_order=KOrder.PERMUTED, **options)
+        assert not kernel.inflight_mainloop(), options
 
 
 def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
@@ -42,22 +46,21 @@ def _with(compile_fn, **options):
 _FUSED = compile_nvfp4_gemm_swiglu_quant_large_m
 
 
-# the public ops' narrow launches, then the other kernel forms that take the loop on narrow
-# tiles (the ones ``tools/sanitize_probe.py`` launches): two CTAs an SM, warpgroups on the K
-# groups (with K pieces in cluster pairs), the hybrid grid, the fused kernel's quantizer warps
+# the public ops' narrow launches, then the other kernel forms on narrow tiles that
+# ``tools/sanitize_probe.py`` launches: the hybrid grid takes the loop; warpgroups on the K
+# groups (with K pieces in cluster pairs) and the fused kernel's quantizer warps keep
+# ``_mma_tile``'s (``inflight_mainloop``: ptxas would serialize their wgmmas), as do two CTAs
+# an SM
 @pytest.mark.parametrize("compile_fn,args", [
     _plain(16, KOrder.PERMUTED, 2),
     _plain(8, KOrder.PAIRS, 2),
     _plain(32, KOrder.IDENTITY, 1),
     (_FUSED, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2)),
-    (_with(compile_nvfp4_gemm_large_m, k_groups=2, ctas_per_sm=2),
-     (200, 640, "torch.float32", 16, 0, 132, 1, True)),
     (_with(compile_nvfp4_gemm_large_m, k_groups=2, wg_k_split=True),
      (200, 640, "torch.float32", 16, 0, 7, 1, True)),
     (_with(compile_nvfp4_gemm_large_m, k_groups=2, wg_k_split=True, pair_pieces=True),
      (200, 512, "torch.float32", 16, 0, 132)),
     (compile_nvfp4_gemm_large_m, (200, 576, "torch.float32", 32, 0, 2, 1, True, True)),
-    (_with(_FUSED, ctas_per_sm=2, k_groups=2), (128, 640, 32, 0, 132, True)),
     (_with(_FUSED, quantizers=1), (128, 640, 32, 0, 2)),
     (_with(_FUSED, k_groups=2, wg_k_split=True, pair_pieces=True), (128, 512, 16, 0, 132)),
 ])
@@ -84,7 +87,7 @@ def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_grou
     (29, (32, 0, 5), {}, KOrder.IDENTITY),                                  # whole tiles
     (40, (16, 0, 7), {}, KOrder.PERMUTED),            # whole tiles: a static k-tile count
     (20, (32, 0, 9), {"stream_k": True}, KOrder.PAIRS),                     # packed, pieces
-    (45, (16, 0), {"stream_k": True, "k_groups": 2, "ctas_per_sm": 2}, KOrder.PERMUTED),
+    (45, (16, 0), {"stream_k": True, "k_groups": 2, "hybrid": True}, KOrder.PERMUTED),
 ])
 def test_the_same_bits_as_the_default_loop(monkeypatch, switch, m, config, options, k_order):
     """Against ``_mma_tile``'s loop (or the in-flight loop without ``PREFETCH_WORDS``) bit for
