@@ -36,8 +36,11 @@ def serialized_wgmmas(compile_fn, *args) -> list[str]:
     """``compile_only(compile_fn, *args)`` with ptxas's remarks on
     (``CUTE_KERNELS_PTXAS_REMARKS``): the lines in which ptxas says it serialized the kernel's
     wgmmas (C7510..C7515: a wait after each wgmma, no overlap of decode and tensor cores; its
-    reason follows the code). Empty where the wgmma pipeline is whole. The DSL prints the
-    remarks to ``sys.stderr``; the process's file descriptors 1 and 2 are captured too."""
+    reason follows the code). Empty where the wgmma pipeline is whole. The DSL turns its
+    remark collection on at a process's first compile only: call this in a process whose
+    compiles all carry the remarks (``CUTE_KERNELS_PTXAS_REMARKS=1`` from its start; as
+    ``tests/test_wgmma_pipelines.py`` does), else it may see none. The DSL prints the remarks
+    to ``sys.stderr``; the process's file descriptors 1 and 2 are captured too."""
     saved = os.environ.get("CUTE_KERNELS_PTXAS_REMARKS")
     os.environ["CUTE_KERNELS_PTXAS_REMARKS"] = "1"
     printed = io.StringIO()

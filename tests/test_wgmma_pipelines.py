@@ -4,54 +4,86 @@ registers, C7511; registers of a group in flight written before its wait, C7513)
 after every wgmma, and the decode no longer overlaps the tensor cores: the same bits, a slower
 kernel, and nothing else shows it. The narrow tiles are compiled with the in-flight main loop
 on (``INFLIGHT_MAX_TILE_M`` = 32, the value it takes once GPU-tested), as also with four
-consumer warpgroups (``FOUR_CONSUMERS_MAX_TILE_M``, a probe switch)."""
+consumer warpgroups (``FOUR_CONSUMERS_MAX_TILE_M``, a probe switch).
+
+The DSL turns its remark collection on at a process's first compile only, so the cases are
+compiled in one fresh process (this file run as a script), each remark on from its start."""
+
+import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from cute_kernels.k_order import KOrder
-from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
-from cute_kernels.swiglu_quant_large_m import compile_nvfp4_gemm_swiglu_quant_large_m
-from cute_kernels.testing import serialized_wgmmas
 
 P, F = KOrder.PERMUTED, KOrder.PAIRS
+PLAIN, FUSED = "compile_nvfp4_gemm_large_m", "compile_nvfp4_gemm_swiglu_quant_large_m"
 
-
-@pytest.mark.parametrize("switches,compile_fn,args", [
+# (name, NVFP4GemmLargeM switches besides the in-flight rule, compile function, args, kwargs)
+CASES = [
     # the plain GEMM: 16- / 8-token stream-K tiles (issue 5's M <= 16), two CTAs an SM on the
     # largest weights, 64-row tiles on the K groups, whole tiles of 128 and 256 tokens
-    ({}, compile_nvfp4_gemm_large_m,
-     (9216, 7168, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, False, False, True)),
-    ({}, compile_nvfp4_gemm_large_m,
-     (9216, 7168, "torch.bfloat16", 8, 0, 132, 1, True, False, F, 1, 2, False, False, True)),
-    ({}, compile_nvfp4_gemm_large_m,
-     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, P, 2, 2)),
-    ({}, compile_nvfp4_gemm_large_m,
-     (7168, 2048, "torch.bfloat16", 32, 0, 132, 1, False, False, P, 1, 2, True)),
-    ({}, compile_nvfp4_gemm_large_m, (4096, 7168, "torch.bfloat16", 128, 0, 132, 1, False,
-                                      False, KOrder.PERMUTED_IDENTITY)),
-    ({}, compile_nvfp4_gemm_large_m, (9216, 7168, "torch.bfloat16", 256, 0, 132)),
-    ({"FOUR_CONSUMERS_MAX_TILE_M": 16}, compile_nvfp4_gemm_large_m,
-     (9216, 7168, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, False, False, True)),
-    # the fused op: its narrow stream-K route, and whole tiles with quantizer warps
-    ({}, compile_nvfp4_gemm_swiglu_quant_large_m, (4608, 7168, 16, 0, 132, True, False, P, 1, 2)),
-    ({}, compile_nvfp4_gemm_swiglu_quant_large_m,
-     (4608, 7168, 32, 0, 132, False, False, P, 1, 1, 1)),
-    ({}, compile_nvfp4_gemm_swiglu_quant_large_m, (4608, 7168, 128, 0, 132, False, False, P, 1,
-                                                   1, 3)),
-])
-def test_no_serialized_wgmmas(monkeypatch, switches, compile_fn, args):
-    monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
-    for name, value in switches.items():
-        monkeypatch.setattr(NVFP4GemmLargeM, name, value)
-    assert serialized_wgmmas(compile_fn, *args) == []
+    ("plain 16-token stream-K", {}, PLAIN,
+     (9216, 7168, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, False, False, True), {}),
+    ("plain 8-token stream-K", {}, PLAIN,
+     (9216, 7168, "torch.bfloat16", 8, 0, 132, 1, True, False, F, 1, 2, False, False, True), {}),
+    ("plain two CTAs an SM", {}, PLAIN,
+     (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, P, 2, 2), {}),
+    ("plain wg_k_split", {}, PLAIN,
+     (7168, 2048, "torch.bfloat16", 32, 0, 132, 1, False, False, P, 1, 2, True), {}),
+    ("plain 128-token tiles", {}, PLAIN,
+     (4096, 7168, "torch.bfloat16", 128, 0, 132, 1, False, False, KOrder.PERMUTED_IDENTITY), {}),
+    ("plain 256-token tiles", {}, PLAIN, (9216, 7168, "torch.bfloat16", 256, 0, 132), {}),
+    ("plain four consumers", {"FOUR_CONSUMERS_MAX_TILE_M": 16}, PLAIN,
+     (9216, 7168, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, False, False, True), {}),
+    # the fused op: its narrow stream-K route, and tiles with quantizer warps
+    ("fused 16-token stream-K", {}, FUSED, (4608, 7168, 16, 0, 132, True, False, P, 1, 2), {}),
+    ("fused quantizer warp", {}, FUSED, (4608, 7168, 32, 0, 132, False, False, P, 1, 1, 1), {}),
+    ("fused 128-token tiles", {}, FUSED, (4608, 7168, 128, 0, 132, False, False, P, 1, 1, 3),
+     {}),
+]
+# The check's own control: the fused kernel at I = 128 (a test shape) on 32-token tiles, two
+# CTAs an SM, which ptxas serializes (C7512: too few registers for the function)
+CONTROL = ("control", {}, FUSED, (128, 640, 32, 0, 132, True), {"ctas_per_sm": 2, "k_groups": 2})
 
 
-def test_the_check_sees_a_serialized_kernel():
-    """The fused kernel at I = 128 (a test shape) on 32-token tiles, two CTAs an SM: ptxas
-    serializes its wgmmas (C7512, too few registers for the function), and the check says so."""
-    notes = serialized_wgmmas(_two_ctas_fused, 128, 640, 32, 0, 132, True)
-    assert notes and "C751" in notes[0]
+def _check(cases) -> dict:
+    """name -> ptxas's serialization lines, each case compiled here (a fresh process)."""
+    from cute_kernels import nvfp4_gemm_large_m, swiglu_quant_large_m
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+    from cute_kernels.testing import serialized_wgmmas
+
+    modules = {PLAIN: nvfp4_gemm_large_m, FUSED: swiglu_quant_large_m}
+    found = {}
+    for name, switches, fn_name, args, kwargs in cases:
+        for attr, value in {"INFLIGHT_MAX_TILE_M": 32, "FOUR_CONSUMERS_MAX_TILE_M": 0,
+                            **switches}.items():
+            setattr(NVFP4GemmLargeM, attr, value)
+        raw = getattr(modules[fn_name], fn_name).uncached
+        found[name] = serialized_wgmmas(lambda *a, raw=raw, kw=kwargs: raw(*a, **kw), *args)
+    return found
 
 
-def _two_ctas_fused(*args):
-    return compile_nvfp4_gemm_swiglu_quant_large_m.uncached(*args, ctas_per_sm=2, k_groups=2)
+@pytest.fixture(scope="module")
+def serialized():
+    env = dict(os.environ, CUTE_KERNELS_PTXAS_REMARKS="1")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-m", "tests.test_wgmma_pipelines"], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", [case[0] for case in CASES])
+def test_no_serialized_wgmmas(serialized, name):
+    assert serialized[name] == []
+
+
+def test_the_check_sees_a_serialized_kernel(serialized):
+    assert serialized[CONTROL[0]] and "C751" in serialized[CONTROL[0]][0]
+
+
+if __name__ == "__main__":
+    print(json.dumps(_check(CASES + [CONTROL])))
