@@ -19,7 +19,12 @@ def replaced(cls, attrs: dict):
     """``cls`` with the attributes ``attrs`` names set to its values (methods of a kernel
     class, or its switches; or a module's functions, a plan forced), restored on exit:
     compile a probe's variant under its own ``jit.cached`` function, so that its cache key
-    differs from the default's."""
+    differs from the default's. Each name must exist already: a switch renamed or removed
+    would otherwise be set on the side and the probe would time the default under its name."""
+    missing = [name for name in attrs if not hasattr(cls, name)]
+    if missing:
+        raise AttributeError(f"{getattr(cls, '__name__', cls)} has no {', '.join(missing)}: "
+                             "a probe switch that no longer exists")
     # a subclass's inherited attribute is deleted again on exit, not shadowed by a copy
     own = vars(cls)
     saved = {name: own[name] for name in attrs if name in own}
