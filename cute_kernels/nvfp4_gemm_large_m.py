@@ -1304,14 +1304,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     def inflight_mainloop(self) -> bool:
         """Whether the decoding main loop keeps a k-tile's wgmmas in flight
-        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop). Not
-        where ptxas would serialize its wgmmas, a wait after each (``serialized_wgmmas``,
-        session 83): with four K groups a warpgroup or two CTAs an SM (C7511: two fragments
-        and the group in flight do not fit the registers), nor with ``wg_k_split`` (C7513:
-        registers of the wgmmas in flight written before their wait)."""
-        return self.tile_m <= self.INFLIGHT_MAX_TILE_M and self.frag_groups <= 2 and not (
-            self.bf16_weights or self.STUB_CONSUMERS or self.STUB_MMA or self.STUB_DECODE
-            or self.EARLY_RELEASE or self.ctas_per_sm > 1 or self.wg_k_split)
+        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop). Only
+        in stream-K launches (hybrid ones too), and not where ptxas would serialize its
+        wgmmas, a wait after each (``testing.serialized_wgmmas``, session 83): launches of
+        whole tiles alone (C7513: registers of the wgmmas in flight written before their
+        wait, so ptxas finds; the cause is not known), two CTAs an SM or four K groups a
+        warpgroup (C7511: two fragments and the group in flight do not fit the registers)."""
+        return (self.tile_m <= self.INFLIGHT_MAX_TILE_M and self.stream_k
+                and self.frag_groups <= 2 and self.ctas_per_sm == 1 and not (
+                    self.bf16_weights or self.STUB_CONSUMERS or self.STUB_MMA
+                    or self.STUB_DECODE or self.EARLY_RELEASE))
 
     @cute.jit
     def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,

@@ -138,11 +138,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         warps or on half groups)."""
         return self.quantizers == 0 and not self.wg_k_split
 
-    def inflight_mainloop(self) -> bool:
-        """``NVFP4GemmLargeM``'s rule, and not with quantizer warps (ptxas serializes that
-        kernel's in-flight wgmmas, C7513: ``testing.serialized_wgmmas``)."""
-        return super().inflight_mainloop() and self.quantizers == 0
-
     def _four_consumers_ok(self) -> bool:
         """Not ``four_consumers``: the fused epilogue's setup, hand-over and barriers count
         two consumer warpgroups (untried)."""

@@ -21,13 +21,16 @@ def test_narrow_tiles_take_it(monkeypatch):
         kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, tile_m, stream_k=True,
                                  k_order=k_order)
         assert kernel.inflight_mainloop() == want, (tile_m, k_order)
-    # where ptxas would serialize the in-flight loop's wgmmas (``test_no_serialized_wgmmas``):
-    # four K groups a stage (probe-only), two CTAs an SM, warpgroups on the K groups
-    for options in ({"k_groups": 4}, {"k_groups": 2, "ctas_per_sm": 2},
-                    {"k_groups": 2, "wg_k_split": True}):
-        kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 16, stream_k=True,
-                                 k_order=KOrder.PERMUTED, **options)
-        assert not kernel.inflight_mainloop(), options
+    # where ptxas would serialize the in-flight loop's wgmmas (``test_wgmma_pipelines``):
+    # whole tiles alone, four K groups a stage (probe-only), two CTAs an SM; stream-K on
+    # warpgroups split over the K groups keeps it
+    for options, want in (({"stream_k": False}, False), ({"k_groups": 4}, False),
+                          ({"k_groups": 2, "ctas_per_sm": 2}, False),
+                          ({"k_groups": 2, "wg_k_split": True}, True),
+                          ({"stream_k": True, "hybrid": True}, True)):
+        kernel = NVFP4GemmLargeM(9216, 7168, cutlass.BFloat16, 16, k_order=KOrder.PERMUTED,
+                                 **{"stream_k": True, **options})
+        assert kernel.inflight_mainloop() == want, options
 
 
 def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
@@ -47,10 +50,8 @@ _FUSED = compile_nvfp4_gemm_swiglu_quant_large_m
 
 
 # the public ops' narrow launches, then the other kernel forms on narrow tiles that
-# ``tools/sanitize_probe.py`` launches: the hybrid grid takes the loop; warpgroups on the K
-# groups (with K pieces in cluster pairs) and the fused kernel's quantizer warps keep
-# ``_mma_tile``'s (``inflight_mainloop``: ptxas would serialize their wgmmas), as do two CTAs
-# an SM
+# ``tools/sanitize_probe.py`` launches (whole tiles alone and two CTAs an SM keep
+# ``_mma_tile``'s loop: ``inflight_mainloop``)
 @pytest.mark.parametrize("compile_fn,args", [
     _plain(16, KOrder.PERMUTED, 2),
     _plain(8, KOrder.PAIRS, 2),
@@ -84,8 +85,8 @@ def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_grou
 @pytest.mark.parametrize("m,config,options,k_order", [
     (13, (16, 0, 6), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),  # pieces, 2 groups
     (5, (8, 0, 7), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),     # 8-token tiles
-    (29, (32, 0, 5), {}, KOrder.IDENTITY),                                  # whole tiles
-    (40, (16, 0, 7), {}, KOrder.PERMUTED),            # whole tiles: a static k-tile count
+    (29, (32, 0, 5), {"stream_k": True}, KOrder.IDENTITY),               # packed in place
+    (40, (16, 0, 2), {"stream_k": True, "hybrid": True}, KOrder.PERMUTED),  # whole tiles too
     (20, (32, 0, 9), {"stream_k": True}, KOrder.PAIRS),                     # packed, pieces
     (45, (16, 0), {"stream_k": True, "k_groups": 2, "hybrid": True}, KOrder.PERMUTED),
 ])
