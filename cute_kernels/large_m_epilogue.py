@@ -23,7 +23,7 @@ EPILOGUE_BYTES = 4096
 
 class StagedEpilogue:
     """The epilogue methods of ``NVFP4GemmLargeM`` (it sets ``n``, ``out_dtype``, ``tile_m``,
-    ``tile_n``, ``consumers`` and ``epilogue_bytes``)."""
+    ``tile_n``, ``consumers``, ``four_consumers`` and ``epilogue_bytes``)."""
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that

@@ -408,9 +408,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # and the epilogue's): warpgroup 0 of ``wg_k_split``, else warpgroups 0 and 1
         self.fixup_threads = 128 if wg_k_split else 256
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        # ``k_split_warpgroups``: the other warpgroups' fp32 accumulators, element-major,
-        # thread-minor (a 64-row tile's: 64 x tile_m)
-        self.reduce_words = (self.tile_n * tile_m if self.k_split_warpgroups else 0)
+        # ``k_split_warpgroups``: the other warpgroups' fp32 accumulators (tile_n x tile_m),
+        # element-major, thread-minor
+        self.reduce_words = self.tile_n * tile_m if self.k_split_warpgroups else 0
         # ``pair_pieces``: what the other CTA sends, fp32: a 64-row tile, or half a 128-row one.
         # On 128-row tiles (one tile a CTA, received before its epilogue starts) it lands in
         # the epilogue's scratch where that holds it: the fused kernel then keeps 8 stages, not 7
