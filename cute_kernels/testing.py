@@ -17,23 +17,24 @@ import tempfile
 from .arch import compile_options, target_arch
 
 
-def compile_only(compile_fn, *args):
-    """Run the uncached compile of ``compile_fn(*args)`` for the target arch (sm_90a without a
-    GPU) and export it to an object file, which proves the whole path to a loadable binary.
-    Returns the compiled function."""
+def compile_only(compile_fn, *args, **kwargs):
+    """Run the uncached compile of ``compile_fn(*args, **kwargs)`` for the target arch (sm_90a
+    without a GPU) and export it to an object file, which proves the whole path to a loadable
+    binary. Returns the compiled function."""
     compile_options()  # pins the DSL's arch before tracing
     raw = getattr(compile_fn, "uncached", compile_fn)
-    compiled = raw(*args)
+    compiled = raw(*args, **kwargs)
     if not _exported_object(compiled):
-        raise RuntimeError(f"{raw.__qualname__}{args}: exported an empty object for {target_arch()}")
+        raise RuntimeError(f"{raw.__qualname__}{args}{kwargs}: exported an empty object for "
+                           f"{target_arch()}")
     return compiled
 
 
 SERIALIZED_WGMMA = "wgmma.mma_async instructions are serialized"
 
 
-def serialized_wgmmas(compile_fn, *args) -> list[str]:
-    """``compile_only(compile_fn, *args)`` with ptxas's remarks on
+def serialized_wgmmas(compile_fn, *args, **kwargs) -> list[str]:
+    """``compile_only(compile_fn, *args, **kwargs)`` with ptxas's remarks on
     (``CUTE_KERNELS_PTXAS_REMARKS``): the lines in which ptxas says it serialized the kernel's
     wgmmas (C7510..C7515: a wait after each wgmma, no overlap of decode and tensor cores; its
     reason follows the code). Empty where the wgmma pipeline is whole. The DSL turns its
@@ -50,7 +51,7 @@ def serialized_wgmmas(compile_fn, *args) -> list[str]:
             for fd in (1, 2):
                 os.dup2(sink.fileno(), fd)
             with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-                compile_only(compile_fn, *args)
+                compile_only(compile_fn, *args, **kwargs)
         finally:
             for fd, old_fd in zip((1, 2), kept):
                 os.dup2(old_fd, fd)

@@ -34,19 +34,14 @@ def test_it_takes_narrow_tiles_with_two_k_groups(monkeypatch):
     assert not fused.four_consumers
 
 
-def _compile(tile_m, k_order, options, args=(9216, 7168, "torch.bfloat16")):
-    raw = compile_nvfp4_gemm_large_m.uncached
-    return compile_only(lambda *a: raw(*a, k_groups=2, **options), *args, tile_m, 0, 132,
-                        options.pop("splits", 1), True, options.pop("hybrid", False), k_order)
-
-
 @pytest.mark.parametrize("tile_m,k_order,inflight", [
     (16, KOrder.PERMUTED, 0), (16, KOrder.PERMUTED, 32), (8, KOrder.PAIRS, 32),
     (16, KOrder.IDENTITY, 0)])
 def test_compiles_for_sm90a(monkeypatch, tile_m, k_order, inflight):
     monkeypatch.setattr(NVFP4GemmLargeM, "FOUR_CONSUMERS_MAX_TILE_M", 16)
     monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", inflight)
-    compiled = _compile(tile_m, k_order, {"pdl_trigger": True})
+    compiled = compile_only(compile_nvfp4_gemm_large_m, 9216, 7168, "torch.bfloat16", tile_m, 0,
+                            132, 1, True, False, k_order, k_groups=2, pdl_trigger=True)
     assert kernel_registers(compiled) == [96]  # 640 threads, one CTA an SM
     assert kernel_frame_bytes(compiled) == 0
 

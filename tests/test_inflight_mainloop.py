@@ -35,15 +35,9 @@ def test_narrow_tiles_take_it(monkeypatch):
 
 def _plain(tile_m: int, k_order: KOrder, k_groups: int) -> tuple:
     """``compile_nvfp4_gemm_large_m``'s arguments of a 9216x7168 stream-K launch as the public
-    op compiles it (the PDL trigger on)."""
+    op compiles it (the PDL trigger on), and no keyword arguments."""
     return (compile_nvfp4_gemm_large_m, (9216, 7168, "torch.bfloat16", tile_m, 0, 132, 1, True,
-                                         False, k_order, 1, k_groups, False, False, True))
-
-
-def _with(compile_fn, **options):
-    """``compile_fn`` (uncached) with keyword ``options``, for ``compile_only``."""
-    raw = getattr(compile_fn, "uncached", compile_fn)
-    return lambda *args: raw(*args, **options)
+                                         False, k_order, 1, k_groups, False, False, True), {})
 
 
 _FUSED = compile_nvfp4_gemm_swiglu_quant_large_m
@@ -52,22 +46,22 @@ _FUSED = compile_nvfp4_gemm_swiglu_quant_large_m
 # the public ops' narrow launches, then the other kernel forms on narrow tiles that
 # ``tools/sanitize_probe.py`` launches (whole tiles alone and two CTAs an SM keep
 # ``_mma_tile``'s loop: ``inflight_mainloop``)
-@pytest.mark.parametrize("compile_fn,args", [
+@pytest.mark.parametrize("compile_fn,args,options", [
     _plain(16, KOrder.PERMUTED, 2),
     _plain(8, KOrder.PAIRS, 2),
     _plain(32, KOrder.IDENTITY, 1),
-    (_FUSED, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2)),
-    (_with(compile_nvfp4_gemm_large_m, k_groups=2, wg_k_split=True),
-     (200, 640, "torch.float32", 16, 0, 7, 1, True)),
-    (_with(compile_nvfp4_gemm_large_m, k_groups=2, wg_k_split=True, pair_pieces=True),
-     (200, 512, "torch.float32", 16, 0, 132)),
-    (compile_nvfp4_gemm_large_m, (200, 576, "torch.float32", 32, 0, 2, 1, True, True)),
-    (_with(_FUSED, quantizers=1), (128, 640, 32, 0, 2)),
-    (_with(_FUSED, k_groups=2, wg_k_split=True, pair_pieces=True), (128, 512, 16, 0, 132)),
+    (_FUSED, (4608, 7168, 16, 0, 132, True, False, 1, 1, 1, 2), {}),
+    (compile_nvfp4_gemm_large_m, (200, 640, "torch.float32", 16, 0, 7, 1, True),
+     {"k_groups": 2, "wg_k_split": True}),
+    (compile_nvfp4_gemm_large_m, (200, 512, "torch.float32", 16, 0, 132),
+     {"k_groups": 2, "wg_k_split": True, "pair_pieces": True}),
+    (compile_nvfp4_gemm_large_m, (200, 576, "torch.float32", 32, 0, 2, 1, True, True), {}),
+    (_FUSED, (128, 640, 32, 0, 2), {"quantizers": 1}),
+    (_FUSED, (128, 512, 16, 0, 132), {"k_groups": 2, "wg_k_split": True, "pair_pieces": True}),
 ])
-def test_compiles_for_sm90a(monkeypatch, compile_fn, args):
+def test_compiles_for_sm90a(monkeypatch, compile_fn, args, options):
     monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
-    assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
+    assert kernel_frame_bytes(compile_only(compile_fn, *args, **options)) == 0
 
 
 @pytest.mark.parametrize("tile_m,k_order,k_groups", [(16, KOrder.PERMUTED, 2), (8, KOrder.PAIRS, 2),
@@ -75,7 +69,7 @@ def test_compiles_for_sm90a(monkeypatch, compile_fn, args):
 def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_groups):
     monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
     monkeypatch.setattr(NVFP4GemmLargeM, "PREFETCH_WORDS", True)
-    compile_fn, args = _plain(tile_m, k_order, k_groups)
+    compile_fn, args, _ = _plain(tile_m, k_order, k_groups)
     assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
 
 

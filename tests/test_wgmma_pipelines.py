@@ -75,8 +75,7 @@ def _check(cases) -> dict:
         for attr, value in {"INFLIGHT_MAX_TILE_M": 32, "FOUR_CONSUMERS_MAX_TILE_M": 0,
                             **switches}.items():
             setattr(NVFP4GemmLargeM, attr, value)
-        raw = getattr(modules[fn_name], fn_name).uncached
-        found[name] = serialized_wgmmas(lambda *a, raw=raw, kw=kwargs: raw(*a, **kw), *args)
+        found[name] = serialized_wgmmas(getattr(modules[fn_name], fn_name), *args, **kwargs)
     return found
 
 
