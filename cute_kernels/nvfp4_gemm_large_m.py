@@ -276,8 +276,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168 M = 256 49.2
     # / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200. Off (0) until its GPU
     # tests run (``tests/test_inflight_mainloop.py`` and the wgmma paths',
-    # ``tools/sessions/session83_first.sh``: the device was withdrawn before them in session
-    # 82); the probe's bit checks above were the permuted-word stream-K launch only. Then 32.
+    # ``tools/sessions/session84_first.sh``: no device has run them since session 82); the
+    # probe's bit checks above were the permuted-word stream-K launch only. Then 32.
     INFLIGHT_MAX_TILE_M = 0
     # Probe switch (``tools/l2_consumer_probe.py``): the in-flight loop reads the next k-tile's
     # words and scales from shared memory before it waits for the group before, into
