@@ -9,7 +9,7 @@ from cute_kernels import (nvfp4_gemm, nvfp4_gemm_swiglu_quant, prepare_gate_up_w
                           restore_gate_up_weight)
 from cute_kernels.nvfp4_gemm import SMALL_M_MAX
 from cute_kernels.nvfp4_dequant import bf16_activations
-from cute_kernels.large_m_plans import plain_launch_options, stream_k_plan
+from cute_kernels.large_m_plans import TILE_8_MAX_M, plain_launch_options, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_row_groups, config_splits
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
@@ -936,10 +936,11 @@ def test_public_narrow_route_matches_its_launch(m, permute):
 @pytest.mark.parametrize("permute", [False, True])
 def test_public_w4a16_on_the_narrow_route_matches_reference(m, i, permute):
     """bf16 activations past ``swiglu_small_m_regime``'s W4A16 bar (36864x7168 from 4 tokens,
-    34816x5120 from 6 on permuted words, 9216x7168 from 9): the fused kernel on the 16-token
-    launch, packed bytes (PAIRS) and permuted words, against the reference rule."""
+    34816x5120 from 6 on permuted words, 9216x7168 from 9): the fused kernel on the narrow
+    launch (8-token tiles to ``TILE_8_MAX_M`` tokens, then 16), packed bytes (PAIRS) and
+    permuted words, against the reference rule."""
     k = 5120 if i == 17408 else 7168
-    assert large_m_route(m, i, k) == ("narrow", 16)
+    assert large_m_route(m, i, k) == ("narrow", 8 if m <= TILE_8_MAX_M else 16)
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, False)
     if permute:
         w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
