@@ -23,17 +23,15 @@ EPILOGUE_BYTES = 4096
 
 class StagedEpilogue:
     """The epilogue methods of ``NVFP4GemmLargeM`` (it sets ``n``, ``out_dtype``, ``tile_m``,
-    ``tile_n``, ``consumers``, ``four_consumers`` and ``epilogue_bytes``)."""
+    ``tile_n``, ``consumers`` and ``epilogue_bytes``)."""
 
     def epilogue_smem_bytes(self) -> int:
         """Shared memory ``_epilogue`` needs besides the pipeline stages (a subclass that
         replaces the epilogue declares its own; the stage count is chosen to leave room):
-        the staged epilogue's two buffers per consumer warpgroup (per holding one with four
-        consumers: ``four_consumers``)."""
+        the staged epilogue's two buffers per consumer warpgroup."""
         if not self._staged_epilogue():
             return 0
-        warpgroups = 2 if self.four_consumers else self.consumers
-        return warpgroups * 2 * self._epilogue_tokens() * 64 * self.out_dtype.width // 8
+        return self.consumers * 2 * self._epilogue_tokens() * 64 * self.out_dtype.width // 8
 
     def epilogue_scratch_words(self) -> int:
         """fp32 words at the start of the epilogue's shared memory that hold nothing from one

@@ -94,9 +94,6 @@ L2_BAND_BYTES = 16 << 20  # activation bytes a band of token tiles may keep in L
 # setmaxnreg of the producer and consumer warpgroups by CTAs per SM: 384 threads at 168 (one
 # CTA) or 80 (two) registers each at launch, moved to the consumers
 PRODUCER_REGS = {1: 40, 2: 24}
-# ... and with four consumer warpgroups (640 threads at 96 registers, one CTA an SM;
-# ``four_consumers``)
-FOUR_CONSUMERS_REGS = (24, 112)
 FIXUP_WARP = 3  # the asynchronous stream-K fix-up's warp (``ASYNC_FIXUP``)
 
 
@@ -285,17 +282,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # load behind the scale byte) passes under the wait; its decode is then arithmetic only.
     # Permuted words and PAIRS (the orders whose decode splits, ``_load_tile_words``).
     PREFETCH_WORDS = False
-    # Probe switch (``tools/l2_consumer_probe.py``; 0: off): 128-row tiles of at most this many
-    # tokens with two K groups a stage take four consumer warpgroups, not two: warpgroups 0 and 1 on
-    # rows 0..63 / 64..127 and K group 0 of every stage, warpgroups 2 and 3 on the same rows and K
-    # group 1 (``four_consumers``). (Not with four K groups a stage: two fragments of two groups
-    # each at 112 registers, and ptxas serializes the wgmmas.) Twice the consumer warps a scheduler
-    # (four) to hide the decode's latency, on one TMA stream and the full shared memory, where two
-    # CTAs an SM split both. At the tile's end warpgroups 2 and 3 hand their sums to 0 and 1 through
-    # shared memory (``_reduce_warpgroups``, as ``wg_k_split``'s), which then run the fix-up and the
-    # epilogue. Other sums than two warpgroups' (the second half of the K groups added at the end):
-    # the same values to fp32 rounding, not the same bits.
-    FOUR_CONSUMERS_MAX_TILE_M = 0
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -352,15 +338,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         assert not wg_k_split or k_groups == 2, (wg_k_split, k_groups)
         self.wg_k_split = wg_k_split
         self.tile_n = 64 if wg_k_split else TILE_N  # weight rows per CTA tile
-        # ``FOUR_CONSUMERS_MAX_TILE_M``: four consumer warpgroups, two on each K group
-        self.four_consumers = (
-            tile_m <= self.FOUR_CONSUMERS_MAX_TILE_M and k_groups == 2 and ctas_per_sm == 1
-            and not (wg_k_split or pair_pieces or self.bf16_weights)
-            and self._four_consumers_ok())
-        # warpgroups on the stage's K groups, the first (``tile_n`` / 64) holding the sums
-        self.k_split_warpgroups = wg_k_split or self.four_consumers
         # K groups a warpgroup decodes (half the stage's where warpgroups split them)
-        self.frag_groups = self.groups // 2 if self.k_split_warpgroups else self.groups
+        self.frag_groups = self.groups // 2 if wg_k_split else self.groups
         # ``pair_pieces`` (whole tiles): clusters of two CTAs on each tile, CTA r taking K half
         # r, the sums exchanged through distributed shared memory (``st.async`` on an
         # mbarrier): the two pieces of a tile without the stream-K fix-up's global round trips,
@@ -397,20 +376,18 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self.tx_bytes = sum(stream_bytes.values())
         if self.bf16_weights:
             self.tx_bytes = (tile_m + self.tile_n) * self.stage_k * 2
-        # warpgroups 1 and 2 (or 1..4); warpgroup 0 holds the TMA producer warp
-        self.consumers = 4 if self.four_consumers else 2
-        self.producer_regs, self.consumer_regs = (
-            FOUR_CONSUMERS_REGS if self.four_consumers
-            else (PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm]))
+        self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
+        self.producer_regs = PRODUCER_REGS[ctas_per_sm]
+        self.consumer_regs = CONSUMER_REGS[ctas_per_sm]
         assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm, self.producer_regs,
                                   self.consumer_regs)
         # consumer threads that hold a tile's sums after ``_reduce_warpgroups`` (the fix-up's
         # and the epilogue's): warpgroup 0 of ``wg_k_split``, else warpgroups 0 and 1
         self.fixup_threads = 128 if wg_k_split else 256
         self.epilogue_bytes = self.epilogue_smem_bytes()
-        # ``k_split_warpgroups``: the other warpgroups' fp32 accumulators (tile_n x tile_m),
-        # element-major, thread-minor
-        self.reduce_words = self.tile_n * tile_m if self.k_split_warpgroups else 0
+        # ``wg_k_split``: warpgroup 1's fp32 accumulators (tile_n x tile_m), element-major,
+        # thread-minor
+        self.reduce_words = self.tile_n * tile_m if wg_k_split else 0
         # ``pair_pieces``: what the other CTA sends, fp32: a 64-row tile, or half a 128-row one.
         # On 128-row tiles (one tile a CTA, received before its epilogue starts) it lands in
         # the epilogue's scratch where that holds it: the fused kernel then keeps 8 stages, not 7
@@ -432,16 +409,15 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         # 5120x17408 M = 64, 5 pieces a tile at most, 3 slots: 30.27 against 29.75 us)
         self.piece_words = self.tile_n * tile_m
         self.fixup_slots = 0
-        # (not with four consumers: the fix-up warp's 24 registers)
         if (self.ASYNC_FIXUP and stream_k and splits == 1 and ctas_per_sm == 1 and lanes == 1
-                and self._fixup_warp_free() and not self.four_consumers):
+                and self._fixup_warp_free()):
             spare = budget - self.stages * self.tx_bytes - 256
             others = max_pieces(self.row_tiles, self.k_tiles, sms) - 1
             if others <= min(MAX_GATHERED, spare // (4 * self.piece_words)):
                 self.fixup_slots = others
         self.async_fixup = self.fixup_slots > 0
         # ``SCATTER_PIECES``: pieces of two or four 8-token column groups a thread's share
-        self.scatter = (self.SCATTER_PIECES and splits > 1 and not self.k_split_warpgroups
+        self.scatter = (self.SCATTER_PIECES and splits > 1 and not wg_k_split
                         and ctas_per_sm == 1 and (tile_m // 8) % splits == 0
                         and self._epilogue_shares(splits))
         self.group = max(1, min(8, L2_BAND_BYTES // (tile_m * k * 2)))
@@ -590,8 +566,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
         allocator = SmemAllocator()
         storage = allocator.allocate(self.shared_storage)
-        sRed = None  # ``k_split_warpgroups``: the K group 1 warpgroups' partial sums
-        if cutlass.const_expr(self.k_split_warpgroups):
+        sRed = None  # ``wg_k_split``: warpgroup 1's partial sums
+        if cutlass.const_expr(self.wg_k_split):
             sRed = allocator.allocate_tensor(cutlass.Float32,
                                              cute.make_layout(self.reduce_words), 16)
         pair = None  # ``pair_pieces``: (the second CTA's sums as received, their mbarrier)
@@ -931,12 +907,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     @cute.jit
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
                  outs, streamk, sFlag, sSplat, sRed, pair, gather):
-        # ``k_split_warpgroups``: warpgroups w and w + tile_n / 64 hold the same partition of
-        # the tile, the first decoding and multiplying the first half of each stage's K groups,
-        # the second the other half (from K group g0 on: its wgmmas' B blocks from 4 g0)
+        # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
+        # 0 decoding and multiplying the first half of each stage's K groups, warpgroup 1 the
+        # other half (from K group g0 on: its wgmmas' B blocks from 4 g0)
         g0 = 0
         mma_tid = ctid
-        if cutlass.const_expr(self.k_split_warpgroups):
+        if cutlass.const_expr(self.wg_k_split):
             g0 = (ctid // self.fixup_threads) * self.frag_groups
             mma_tid = ctid % self.fixup_threads
         thr_mma = tiled_mma.get_slice(mma_tid)
@@ -956,12 +932,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             row0, k0 = tCcA[0, 0, 0]  # this thread's first fragment row (g) and K pair (2q)
             decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None, g0)
         if cutlass.const_expr(self.scale_table):
-            # one entry per consumer thread (of the first 256): the splat of e4m3(ctid) * 2^63
-            if cutlass.const_expr(self.consumers == 2):
-                sSplat[ctid] = splat_entry(ctid)
-            else:
-                if ctid < 256:
-                    sSplat[ctid] = splat_entry(ctid)
+            # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
+            sSplat[ctid] = splat_entry(ctid)
             pipeline.NamedBarrier(barrier_id=SPLAT_READY,
                                   num_threads=128 * self.consumers).arrive_and_wait()
             decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat, g0)
@@ -1051,8 +1023,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     def _holds_piece(self, ctid):
         """Whether consumer thread ``ctid`` holds a stream-K piece's sums, the ``fixup_threads``
-        (with ``k_split_warpgroups`` the first ``fixup_threads``, else all)."""
-        return ctid < self.fixup_threads if self.k_split_warpgroups else cutlass.Boolean(True)
+        (with ``wg_k_split`` warpgroup 0 holds the piece, else both warpgroups)."""
+        return ctid < self.fixup_threads if self.wg_k_split else cutlass.Boolean(True)
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
@@ -1065,11 +1037,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         else:
             store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last
-
-    def _four_consumers_ok(self) -> bool:
-        """Whether this kernel's epilogue takes ``four_consumers`` (the plain one: its
-        hooks run by the holders alone; a subclass with its own says)."""
-        return True
 
     def _fixup_warp_free(self) -> bool:
         """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
@@ -1124,12 +1091,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     @cute.jit
     def _reduce_warpgroups(self, acc, ctid, sRed):
-        """``k_split_warpgroups``: the holders' ``acc`` (K group 0's, the first
-        ``fixup_threads``) += the other warpgroups' (K group 1's, same fragment layout),
-        through shared memory, element-major and thread-minor (no bank conflicts). The second
-        barrier keeps the others from overwriting the partial before it is read; then they go
-        on to their next tile while the holders run the epilogue. Nothing otherwise."""
-        if cutlass.const_expr(self.k_split_warpgroups):
+        """``wg_k_split``: warpgroup 0's ``acc`` (the ``fixup_threads``, the first half of the
+        K groups) += warpgroup 1's (the other half, same fragment layout), through shared
+        memory, element-major and thread-minor (no bank conflicts). The second barrier keeps
+        warpgroup 1 from overwriting the partial before it is read; then warpgroup 1 goes on
+        to its next tile while warpgroup 0 runs the epilogue. Nothing otherwise."""
+        if cutlass.const_expr(self.wg_k_split):
             holders = self.fixup_threads
             ltid = ctid % holders
             if ctid >= holders:
@@ -1233,7 +1200,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         with ``wg_k_split``; ``share`` (``scatter``): (p, splits), the tile's share p of
         ``splits`` (its tokens ``[p T / splits, (p + 1) T / splits)``) or the whole tile
         where p is -1."""
-        if cutlass.const_expr(self.k_split_warpgroups):
+        if cutlass.const_expr(self.wg_k_split):
             if ctid < self.fixup_threads:
                 self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         elif cutlass.const_expr(share is None):  # (the swapped kernel's takes no share)

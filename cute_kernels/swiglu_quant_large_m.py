@@ -138,11 +138,6 @@ class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):
         warps or on half groups)."""
         return self.quantizers == 0 and not self.wg_k_split
 
-    def _four_consumers_ok(self) -> bool:
-        """Not ``four_consumers``: the fused epilogue's setup, hand-over and barriers count
-        two consumer warpgroups (untried)."""
-        return False
-
     def _fixup_warp_free(self) -> bool:
         """The asynchronous fix-up's warp is idle unless all three side warps quantize."""
         return self.quantizers < FIXUP_WARP

@@ -3,8 +3,7 @@
 registers, C7511; registers of a group in flight written before its wait, C7513) it waits
 after every wgmma, and the decode no longer overlaps the tensor cores: the same bits, a slower
 kernel, and nothing else shows it. The narrow tiles are compiled with the in-flight main loop
-on (``INFLIGHT_MAX_TILE_M`` = 32, the value it takes once GPU-tested), as also with four
-consumer warpgroups (``FOUR_CONSUMERS_MAX_TILE_M``, a probe switch).
+on (``INFLIGHT_MAX_TILE_M`` = 32, the value it would take if it won).
 
 The DSL turns its remark collection on at a process's first compile only, so the cases are
 compiled in one fresh process (this file run as a script), each remark on from its start."""
@@ -43,10 +42,6 @@ CASES = [
     ("plain 128-token tiles", {}, PLAIN,
      (4096, 7168, "torch.bfloat16", 128, 0, 132, 1, False, False, KOrder.PERMUTED_IDENTITY), {}),
     ("plain 256-token tiles", {}, PLAIN, (9216, 7168, "torch.bfloat16", 256, 0, 132), {}),
-    ("plain four consumers", {"FOUR_CONSUMERS_MAX_TILE_M": 16}, PLAIN,
-     (9216, 7168, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, False, False, True), {}),
-    ("plain four consumers, whole tiles", {"FOUR_CONSUMERS_MAX_TILE_M": 16}, PLAIN,
-     (4096, 7168, "torch.bfloat16", 16, 0, 132, 1, False, False, P, 1, 2), {}),
     ("plain wg_k_split stream-K", {}, PLAIN,
      (7168, 2048, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, True), {}),
     # the fused op: its narrow stream-K route, and tiles with quantizer warps
@@ -72,8 +67,7 @@ def _check(cases) -> dict:
     modules = {PLAIN: nvfp4_gemm_large_m, FUSED: swiglu_quant_large_m}
     found = {}
     for name, switches, fn_name, args, kwargs in cases:
-        for attr, value in {"INFLIGHT_MAX_TILE_M": 32, "FOUR_CONSUMERS_MAX_TILE_M": 0,
-                            **switches}.items():
+        for attr, value in {"INFLIGHT_MAX_TILE_M": 32, **switches}.items():
             setattr(NVFP4GemmLargeM, attr, value)
         found[name] = serialized_wgmmas(getattr(modules[fn_name], fn_name), *args, **kwargs)
     return found

@@ -9,13 +9,10 @@ Forms (``NVFP4GemmLargeM`` switches): ``real`` (the default: ``_mma_tile``'s loo
 ``stub`` (consumers release at once, ``STUB_CONSUMERS``); ``no_decode`` (``STUB_DECODE``: the
 wgmmas alone); ``real_c2`` (two CTAs an SM: twice the consumer warps to hide the decode's
 latency, 80 registers, no local memory; not in flight, where ptxas would serialize the
-wgmmas: C7511, too few registers); ``four`` / ``four_inflight``
-(``FOUR_CONSUMERS_MAX_TILE_M = 16``: four consumer warpgroups of one CTA on the two K groups of
-a stage, 96 registers at launch, 112 for the consumers; at up to 16 tokens, so the 32-token
-point runs them as ``real`` / ``inflight``). Each from L2 (``_l2``: one copy) and,
+wgmmas: C7511, too few registers). Each from L2 (``_l2``: one copy) and,
 for reference, from DRAM (``_dram``: the copies in turn). Then ``inflight``'s and
-``prefetch``'s outputs against ``real``'s (the same bits expected), and the two-CTA and
-four-warpgroup forms' (other stream-K cuts or sum orders: agreeing, ``agrees``).
+``prefetch``'s outputs against ``real``'s (the same bits expected), and the two-CTA form's
+(other stream-K cuts: agreeing, ``agrees``).
 
 Session 82 (H100, 4096x14336 M = 16, from L2): the default loop 13.35 us, in flight 12.91,
 stubbed 9.6, the wgmmas without the decode 10.1; two and four accumulators for a k-tile's
@@ -39,9 +36,7 @@ POINTS = [(4096, 14336, 16, 16, 2), (6144, 7168, 16, 16, 2), (9216, 7168, 16, 16
 FORMS = {"real": {}, "inflight": {"INFLIGHT_MAX_TILE_M": 32},
          "prefetch": {"INFLIGHT_MAX_TILE_M": 32, "PREFETCH_WORDS": True},
          "stub": {"STUB_CONSUMERS": True}, "real_c2": {},
-         "no_decode": {"STUB_DECODE": True},
-         "four": {"FOUR_CONSUMERS_MAX_TILE_M": 16},
-         "four_inflight": {"FOUR_CONSUMERS_MAX_TILE_M": 16, "INFLIGHT_MAX_TILE_M": 32}}
+         "no_decode": {"STUB_DECODE": True}}
 COMPILERS = {name: switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, switches,
                                      f"compile_l2_{name}") if switches
              else compile_nvfp4_gemm_large_m for name, switches in FORMS.items()}
@@ -60,7 +55,7 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
                          f"weights from L2 / DRAM", variants)
     if not warm_only():
-        checked = ("real_c2", "four", "four_inflight")
+        checked = ("real_c2",)
         for name in ("real", "inflight", "prefetch") + checked:
             calls[name](words[0])
         for name in ("inflight", "prefetch"):

@@ -198,8 +198,6 @@ from probe_inputs import replaced  # noqa: E402
 
 from cute_kernels.swiglu_quant_large_m import (  # noqa: E402
     NVFP4GemmSwigluQuantLargeM, compile_nvfp4_gemm_swiglu_quant_large_m)
-from cute_kernels.nvfp4_gemm_large_m import (  # noqa: E402
-    NVFP4GemmLargeM, compile_nvfp4_gemm_large_m)
 
 with replaced(NVFP4GemmSwigluQuantLargeM, {"GATE_AHEAD": False}):
     for cfg, sk in (((256, 0), False), ((128, 0, 3), False), ((64, 0, 5), True)):
@@ -208,16 +206,6 @@ with replaced(NVFP4GemmSwigluQuantLargeM, {"GATE_AHEAD": False}):
                            torch.empty(128 * 8, device="cuda", dtype=torch.uint8), cfg,
                            stream_k=sk, quantizers=3,
                            compile_fn=compile_nvfp4_gemm_swiglu_quant_large_m.uncached)
-# four consumer warpgroups (a probe switch): 16-token stream-K tiles across tiles, 8-token
-# ones, whole tiles on 3 CTAs, K pieces; with the in-flight loop too
-with replaced(NVFP4GemmLargeM, {"FOUR_CONSUMERS_MAX_TILE_M": 16}):
-    for inflight in (0, 32):
-        with replaced(NVFP4GemmLargeM, {"INFLIGHT_MAX_TILE_M": inflight}):
-            for cfg, kw in (((16, 0, 7), {"stream_k": True}), ((8, 0, 5), {"stream_k": True}),
-                            ((16, 0, 3), {}), ((16, 0), {"stream_k": True, "splits": 3})):
-                launch_gemm_large(x640, b640, b640_sf, one, torch.empty(45, 200, device="cuda"),
-                                  cfg, k_groups=2, compile_fn=compile_nvfp4_gemm_large_m.uncached,
-                                  **kw)
 torch.cuda.synchronize()
 print("large-M gemm / fused swiglu probe ran")
 
