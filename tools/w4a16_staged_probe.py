@@ -9,12 +9,22 @@ into shared memory in MMA-operand order (``x_tokens``, the path one or two token
 groups let more warps (more rows) share one staged copy.
 
 Per point, graph us: the public route (W4A16, its wgmma launch), the W4A4 small kernel's
-public route (the bar), and the W4A16 small kernel on each config with ``x_tokens`` = M
-(``PLAIN_X_SMEM_TOKENS`` / ``PLAIN_STAGE_BYTES`` raised for the probe), the largest difference
-to the public output relative to its largest value. Configs: (row tiles, token tiles, warps,
-prefetch, splits, row groups). One point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+public route (the bar), the W4A16 small kernel on each ``STAGED`` config with ``x_tokens`` = M
+(``PLAIN_X_SMEM_TOKENS`` / ``PLAIN_STAGE_BYTES`` raised for those launches only; "s" before
+the config), and on each ``RING`` config as the public rules stage it (none at 4..8 tokens
+on whole K): the cp.async ring (prefetch >= 2: a warp's next steps, activations included, in
+shared memory rather than registers; never measured for bf16 tokens) and the register path
+for reference ("r"); each with the largest difference to the public output relative to its
+largest value. Configs: (row tiles, token tiles, warps, prefetch, splits, row groups).
 
+Session 84 call 2 (H100; its W4A4 column was wrong: the raised staging reached the W4A4
+launch too): staging lost everywhere (9216x7168 M = 4 best 20.45 us against the route's
+18.95, M = 8 28.14 / 18.65; 5120x17408 M = 4 25.91 / 24.23, M = 8 34.41 / 24.44): each CTA
+copies its 57-115 KB of activations before its first weight step.
+
+One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import contextlib
 import importlib
 
 import torch
@@ -24,14 +34,26 @@ from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes, time_graph_us
 
 POINTS = [(9216, 7168, 4), (9216, 7168, 8), (5120, 17408, 4), (5120, 17408, 8)]
-CONFIGS = [(1, 1, 4, 1, 1, 1), (2, 1, 4, 1, 1, 1), (1, 1, 8, 1, 1, 2), (1, 1, 8, 1, 1, 4),
-           (2, 1, 8, 1, 1, 2), (1, 1, 4, 1, 2, 1), (2, 1, 4, 1, 2, 1), (1, 1, 8, 1, 2, 2),
-           (1, 1, 4, 1, 3, 1), (2, 1, 4, 1, 3, 1), (1, 1, 8, 1, 3, 2), (1, 1, 8, 1, 2, 4)]
+STAGED = [(1, 1, 8, 1, 1, 2), (2, 1, 8, 1, 1, 2), (1, 1, 8, 1, 2, 4)]
+RING = [(1, 1, 4, 1), (2, 1, 4, 1), (1, 1, 4, 2), (1, 1, 4, 3), (2, 1, 4, 2), (2, 1, 4, 3),
+        (1, 1, 8, 2), (2, 1, 8, 2), (1, 1, 4, 2, 2), (2, 1, 4, 2, 2), (1, 1, 4, 3, 3),
+        (2, 1, 4, 2, 3)]
 
 # the module (the package's ``nvfp4_gemm`` is the function)
 gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
-gemm_module.PLAIN_X_SMEM_TOKENS = 8
-gemm_module.PLAIN_STAGE_BYTES = 200 * 1024
+DEFAULT_STAGING = (gemm_module.PLAIN_X_SMEM_TOKENS, gemm_module.PLAIN_STAGE_BYTES)
+
+
+@contextlib.contextmanager
+def staging(tokens: int, max_bytes: int):
+    """``launch_small_m``'s staging limits for the launches inside."""
+    gemm_module.PLAIN_X_SMEM_TOKENS, gemm_module.PLAIN_STAGE_BYTES = tokens, max_bytes
+    try:
+        yield
+    finally:
+        gemm_module.PLAIN_X_SMEM_TOKENS, gemm_module.PLAIN_STAGE_BYTES = DEFAULT_STAGING
+
+
 alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     words = permuted_weight_copies(n, k)
@@ -45,18 +67,20 @@ for n, k, m in select_shapes(POINTS):
                           for w in fp4_words], 50)
     del fp4_words
     line = f"W4A16 permuted {n}x{k} M={m}: public={public:.2f} w4a4_public={w4a4:.2f}"
-    for c in CONFIGS:
-        if c[4] > 1 and -(-k // 256) < c[4]:
-            continue
-        try:
-            t = time_graph_us([lambda w=w, c=c: gemm_module.launch_small_m(
-                x, None, w[0], w[1], alpha, out, c) for w in words], 50)
-        except (ValueError, AssertionError) as e:
-            print(f"  {c}: {type(e).__name__} {str(e)[:120]}", flush=True)
-            continue
-        out.fill_(float("nan"))
-        gemm_module.launch_small_m(x, None, words[0][0], words[0][1], alpha, out, c)
-        err = ((out.float() - want).abs().max() / want.abs().max()).item()
-        line += f" {''.join(map(str, c))}={t:.2f}({err:.0e})"
+    for tag, configs, limits in (("s", STAGED, (8, 200 * 1024)), ("r", RING, DEFAULT_STAGING)):
+        for c in configs:
+            if len(c) > 4 and -(-k // 256) < c[4]:
+                continue
+            with staging(*limits):
+                try:
+                    t = time_graph_us([lambda w=w, c=c: gemm_module.launch_small_m(
+                        x, None, w[0], w[1], alpha, out, c) for w in words], 50)
+                except (ValueError, AssertionError) as e:
+                    print(f"  {c}: {type(e).__name__} {str(e)[:120]}", flush=True)
+                    continue
+                out.fill_(float("nan"))
+                gemm_module.launch_small_m(x, None, words[0][0], words[0][1], alpha, out, c)
+            err = ((out.float() - want).abs().max() / want.abs().max()).item()
+            line += f" {tag}{''.join(map(str, c))}={t:.2f}({err:.0e})"
     print(line, flush=True)
     del words
