@@ -271,10 +271,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 14.48 / 13.93, 4096x14336 M = 8 12.86 / 12.12, M = 32 14.76 / 14.27; from DRAM (the H100's
     # launches are stream-bound) 16.0 / 15.8, 12.5 / 12.5, 16.9 / 17.0, 15.5 / 15.4, 16.9 /
     # 16.8. Wider tiles keep ``_mma_tile`` (session 79, H100, public op: 9216x7168 M = 256 49.2
-    # / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200. Off (0) until its GPU
-    # tests run (``tests/test_inflight_mainloop.py`` and the wgmma paths',
-    # ``tools/sessions/session84_first.sh``: no device has run them since session 82); the
-    # probe's bit checks above were the permuted-word stream-K launch only. Then 32.
+    # / 49.7, 5120x17408 M = 1024 266.5 / 266.9). Unmeasured on the H200. Session 84 (H100,
+    # ``tools/sessions/session84_first.sh``): the wgmma paths' GPU tests pass with 32, but the
+    # same probe found the default as fast from L2 (4096x14336 M = 16 12.90 / 12.93, 9216x7168
+    # M = 16 13.88 / 13.94, 4096x14336 M = 8 12.13 / 12.08; from DRAM within 0.6%), so it
+    # stays off (0) until an H200 shows a gain (its sanitizer run is still to come).
     INFLIGHT_MAX_TILE_M = 0
     # Probe switch (``tools/l2_consumer_probe.py``): the in-flight loop reads the next k-tile's
     # words and scales from shared memory before it waits for the group before, into
