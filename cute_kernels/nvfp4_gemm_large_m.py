@@ -277,12 +277,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # M = 16 13.88 / 13.94, 4096x14336 M = 8 12.13 / 12.08; from DRAM within 0.6%), so it
     # stays off (0) until an H200 shows a gain (its sanitizer run is still to come).
     INFLIGHT_MAX_TILE_M = 0
-    # Probe switch (``tools/l2_consumer_probe.py``): the in-flight loop reads the next k-tile's
-    # words and scales from shared memory before it waits for the group before, into
-    # registers kept across the step, so that their latency (and the scale table's, a second
-    # load behind the scale byte) passes under the wait; its decode is then arithmetic only.
-    # Permuted words and PAIRS (the orders whose decode splits, ``_load_tile_words``).
-    PREFETCH_WORDS = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -1291,9 +1285,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
         The groups share the accumulator, which orders their wgmmas (PTX ISA, wgmma.fence):
         the sums are added in ``_mainloop``'s order."""
-        if cutlass.const_expr(self.PREFETCH_WORDS and self.k_order not in IN_PLACE_ORDERS):
-            return self._mainloop_prefetched(mainloop, tiled_mma, acc, tCrB, decode, frags,
-                                             read, release, count)
         acc.fill(0.0)
         mainloop.consumer_wait(read)
         self._decode_tile(*decode, read.index, frags[0])
@@ -1307,62 +1298,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             read, release = self._inflight_step(*step, read, release, frags[1])
         release = self._retire_group(mainloop, release, 0)
         return read, release
-
-    @cute.jit
-    def _mainloop_prefetched(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read,
-                             release, count):
-        """``_mainloop_inflight`` with each k-tile's shared-memory reads one step ahead
-        (``PREFETCH_WORDS``): a step converts the words read before into its fragment, issues
-        it, waits for the next stage and reads its words, then retires the group before.
-        ``left`` counts the k-tiles not read yet."""
-        acc.fill(0.0)
-        n = 2 * self.frag_groups
-        words = cute.make_rmem_tensor((2 * n,), cutlass.Int32)
-        splats = cute.make_rmem_tensor((n,), cutlass.Uint32)
-        mainloop.consumer_wait(read)
-        self._read_words(decode, read.index, words, splats)
-        self._convert_words(words, splats, frags[0])
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
-        # a runtime value even where ``count`` is static (whole tiles): the loop below carries it
-        left = cutlass.Int32(count) - 1
-        if left > 0:
-            mainloop.consumer_wait(read)
-            self._read_words(decode, read.index, words, splats)
-            left = left - 1
-        step = (mainloop, tiled_mma, acc, tCrB, decode, words, splats)
-        pairs = (count - 1) // 2
-        for _ in cutlass.range(pairs, unroll=1):
-            read, release, left = self._prefetched_step(*step, read, release, left, frags[1])
-            read, release, left = self._prefetched_step(*step, read, release, left, frags[0])
-        if count - 2 * pairs == 2:
-            read, release, left = self._prefetched_step(*step, read, release, left, frags[1])
-        release = self._retire_group(mainloop, release, 0)
-        return read, release
-
-    @cute.jit
-    def _prefetched_step(self, mainloop, tiled_mma, acc, tCrB, decode, words, splats, read,
-                         release, left, frag):
-        """One step of ``_mainloop_prefetched``."""
-        self._convert_words(words, splats, frag)
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
-        if left > 0:
-            mainloop.consumer_wait(read)
-            self._read_words(decode, read.index, words, splats)
-        release = self._retire_group(mainloop, release, 1)
-        return read, release, left - 1
-
-    def _read_words(self, decode, stage, words, splats):
-        """``_load_tile_words`` of ``stage`` into the registers ``words`` and ``splats``."""
-        for j, (pair, s) in enumerate(self._load_tile_words(*decode, stage)):
-            words[2 * j] = pair[0]
-            words[2 * j + 1] = pair[1]
-            splats[j] = cutlass.Uint32(s)
-
-    def _convert_words(self, words, splats, frag):
-        """``_convert_tile_words`` of ``_read_words``' registers into ``frag``."""
-        loaded = [((words[2 * j], words[2 * j + 1]), splats[j])
-                  for j in range(cute.size(splats))]
-        self._convert_tile_words(loaded, cute.recast_tensor(frag, cutlass.Uint32))
 
     @cute.jit
     def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):

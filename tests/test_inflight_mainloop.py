@@ -1,8 +1,8 @@
 """The in-flight main loop (``NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M``, off: these GPU tests passed
 with 32 in session 84, where the loop measured even with the default on the H100): on token
 tiles of up to that many tokens a k-tile's wgmmas stay in flight while the next k-tile is
-decoded. Only the order of the decode and the wait moves, so every launch gives the same bits as ``_mma_tile``'s loop.
-So does its probe switch ``PREFETCH_WORDS`` (the next k-tile's shared reads a step ahead)."""
+decoded. Only the order of the decode and the wait moves, so every launch gives the same bits
+as ``_mma_tile``'s loop."""
 
 import cutlass
 import pytest
@@ -64,18 +64,7 @@ def test_compiles_for_sm90a(monkeypatch, compile_fn, args, options):
     assert kernel_frame_bytes(compile_only(compile_fn, *args, **options)) == 0
 
 
-@pytest.mark.parametrize("tile_m,k_order,k_groups", [(16, KOrder.PERMUTED, 2), (8, KOrder.PAIRS, 2),
-                                                     (32, KOrder.PERMUTED, 1)])
-def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_groups):
-    monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
-    monkeypatch.setattr(NVFP4GemmLargeM, "PREFETCH_WORDS", True)
-    compile_fn, args, _ = _plain(tile_m, k_order, k_groups)
-    assert kernel_frame_bytes(compile_only(compile_fn, *args)) == 0
-
-
 @pytest.mark.gpu
-@pytest.mark.parametrize("switch", [("INFLIGHT_MAX_TILE_M", 0, 32),
-                                    ("PREFETCH_WORDS", False, True)])
 @pytest.mark.parametrize("m,config,options,k_order", [
     (13, (16, 0, 6), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),  # pieces, 2 groups
     (5, (8, 0, 7), {"stream_k": True, "k_groups": 2}, KOrder.PERMUTED),     # 8-token tiles
@@ -84,13 +73,10 @@ def test_prefetched_words_compile_for_sm90a(monkeypatch, tile_m, k_order, k_grou
     (20, (32, 0, 9), {"stream_k": True}, KOrder.PAIRS),                     # packed, pieces
     (45, (16, 0), {"stream_k": True, "k_groups": 2, "hybrid": True}, KOrder.PERMUTED),
 ])
-def test_the_same_bits_as_the_default_loop(monkeypatch, switch, m, config, options, k_order):
-    """Against ``_mma_tile``'s loop (or the in-flight loop without ``PREFETCH_WORDS``) bit for
-    bit (fp32 and bf16 out) and the fp64 reference, twice in a row; the K range 1664 cuts
-    stream-K pieces of odd and even k-tile counts."""
+def test_the_same_bits_as_the_default_loop(monkeypatch, m, config, options, k_order):
+    """Against ``_mma_tile``'s loop bit for bit (fp32 and bf16 out) and the fp64 reference,
+    twice in a row; the K range 1664 cuts stream-K pieces of odd and even k-tile counts."""
     from tests.test_nvfp4_gemm_large_m import switch_keeps_bits
 
-    name, off, on = switch
-    if name == "PREFETCH_WORDS":
-        monkeypatch.setattr(NVFP4GemmLargeM, "INFLIGHT_MAX_TILE_M", 32)
-    switch_keeps_bits(monkeypatch, name, (off, on, on), m, config, options, k_order)
+    switch_keeps_bits(monkeypatch, "INFLIGHT_MAX_TILE_M", (0, 32, 32), m, config, options,
+                      k_order)
