@@ -108,13 +108,6 @@ def token_tile_ok(tile_m: int) -> bool:
     return tile_m in (8, 16, 32, 64, 128, 256) or (128 < tile_m < 256 and tile_m % 16 == 0)
 
 
-@cute.jit
-def splat_entry(byte):
-    """The scale table's entry for scale byte ``byte``: the bf16x2 splat of e4m3 * 2^63."""
-    sf = e4m3x2_to_f32(byte, 0)
-    return bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
-
-
 def register_moves_fit(threads: int, ctas_per_sm: int, producer: int, consumer: int) -> bool:
     """Whether a CTA of ``threads`` (the producer warpgroup, then consumers) launched with its
     share of the SM's 64K registers (the launch bound, a multiple of 8) can move them by
@@ -333,8 +326,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         assert not wg_k_split or k_groups == 2, (wg_k_split, k_groups)
         self.wg_k_split = wg_k_split
         self.tile_n = 64 if wg_k_split else TILE_N  # weight rows per CTA tile
-        # K groups a warpgroup decodes (half the stage's where warpgroups split them)
-        self.frag_groups = self.groups // 2 if wg_k_split else self.groups
+        self.frag_groups = 1 if wg_k_split else self.groups  # K groups a warpgroup decodes
         # ``pair_pieces`` (whole tiles): clusters of two CTAs on each tile, CTA r taking K half
         # r, the sums exchanged through distributed shared memory (``st.async`` on an
         # mbarrier): the two pieces of a tile without the stream-K fix-up's global round trips,
@@ -372,10 +364,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if self.bf16_weights:
             self.tx_bytes = (tile_m + self.tile_n) * self.stage_k * 2
         self.consumers = 2  # warpgroups 1 and 2; warpgroup 0 holds the TMA producer warp
-        self.producer_regs = PRODUCER_REGS[ctas_per_sm]
-        self.consumer_regs = CONSUMER_REGS[ctas_per_sm]
-        assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm, self.producer_regs,
-                                  self.consumer_regs)
+        assert register_moves_fit(128 * (1 + self.consumers), ctas_per_sm,
+                                  PRODUCER_REGS[ctas_per_sm], CONSUMER_REGS[ctas_per_sm])
         # consumer threads that hold a tile's sums after ``_reduce_warpgroups`` (the fix-up's
         # and the epilogue's): warpgroup 0 of ``wg_k_split``, else warpgroups 0 and 1
         self.fixup_threads = 128 if wg_k_split else 256
@@ -624,7 +614,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
         tok_tiles = self._m_tiles(outs[0].shape[0])
         if tidx < 128:
-            cute.arch.setmaxregister_decrease(self.producer_regs)
+            cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:
                 if cutlass.const_expr(self.pdl and not self.weights_first()):
                     if cutlass.const_expr(not self.bf16_weights):  # (the pass writes those)
@@ -640,7 +630,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
-            cute.arch.setmaxregister_increase(self.consumer_regs)
+            cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
             if cutlass.const_expr(self.pdl):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
@@ -903,12 +893,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def _consume(self, mainloop, tok_tiles, tiled_mma, ctid, sAct, sW, sSF, sEpi, scalars,
                  outs, streamk, sFlag, sSplat, sRed, pair, gather):
         # ``wg_k_split``: both warpgroups hold the same partition of the 64-row tile, warpgroup
-        # 0 decoding and multiplying the first half of each stage's K groups, warpgroup 1 the
-        # other half (from K group g0 on: its wgmmas' B blocks from 4 g0)
+        # g decoding and multiplying K group g of each stage (its wgmmas' B blocks 4g..4g + 3)
         g0 = 0
         mma_tid = ctid
         if cutlass.const_expr(self.wg_k_split):
-            g0 = (ctid // self.fixup_threads) * self.frag_groups
+            g0 = ctid // self.fixup_threads
             mma_tid = ctid % self.fixup_threads
         thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
@@ -928,7 +917,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             decode = (sW, cute.recast_tensor(sSF, cutlass.Float8E4M3FN), row0, k0, None, g0)
         if cutlass.const_expr(self.scale_table):
             # one entry per consumer thread: the splat of e4m3(ctid) * 2^63
-            sSplat[ctid] = splat_entry(ctid)
+            sf = e4m3x2_to_f32(ctid, 0)
+            sSplat[ctid] = bf16x2_splat(sf[0] * cutlass.Float32(POW2_63))
             pipeline.NamedBarrier(barrier_id=SPLAT_READY,
                                   num_threads=128 * self.consumers).arrive_and_wait()
             decode = (sW, cute.recast_tensor(sSF, cutlass.Uint8), row0, k0, sSplat, g0)
@@ -1086,11 +1076,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     @cute.jit
     def _reduce_warpgroups(self, acc, ctid, sRed):
-        """``wg_k_split``: warpgroup 0's ``acc`` (the ``fixup_threads``, the first half of the
-        K groups) += warpgroup 1's (the other half, same fragment layout), through shared
-        memory, element-major and thread-minor (no bank conflicts). The second barrier keeps
-        warpgroup 1 from overwriting the partial before it is read; then warpgroup 1 goes on
-        to its next tile while warpgroup 0 runs the epilogue. Nothing otherwise."""
+        """``wg_k_split``: warpgroup 0's ``acc`` (the ``fixup_threads``, K group 0) +=
+        warpgroup 1's (K group 1, same fragment layout), through shared memory, element-major
+        and thread-minor (no bank conflicts). The second barrier keeps warpgroup 1 from
+        overwriting the partial before it is read; then warpgroup 1 goes on to its next tile
+        while warpgroup 0 runs the epilogue. Nothing otherwise."""
         if cutlass.const_expr(self.wg_k_split):
             holders = self.fixup_threads
             ltid = ctid % holders

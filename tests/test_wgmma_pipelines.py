@@ -20,42 +20,40 @@ from cute_kernels.k_order import KOrder
 P, F = KOrder.PERMUTED, KOrder.PAIRS
 PLAIN, FUSED = "compile_nvfp4_gemm_large_m", "compile_nvfp4_gemm_swiglu_quant_large_m"
 
-# (name, NVFP4GemmLargeM switches besides the in-flight rule, compile function, args, kwargs)
+# (name, compile function, args, kwargs)
 CASES = [
     # the plain GEMM: 16- / 8-token stream-K tiles (issue 5's M <= 16), two CTAs an SM on the
     # largest weights, 64-row tiles on the K groups, whole tiles of 128 and 256 tokens
-    ("plain 16-token stream-K", {}, PLAIN,
+    ("plain 16-token stream-K", PLAIN,
      (9216, 7168, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, False, False, True), {}),
-    ("plain 8-token stream-K", {}, PLAIN,
+    ("plain 8-token stream-K", PLAIN,
      (9216, 7168, "torch.bfloat16", 8, 0, 132, 1, True, False, F, 1, 2, False, False, True), {}),
-    ("plain 32-token stream-K", {}, PLAIN,
+    ("plain 32-token stream-K", PLAIN,
      (9216, 7168, "torch.bfloat16", 32, 0, 132, 1, True, False, P, 1, 2, False, False, True), {}),
-    ("plain 16-token packed bytes", {}, PLAIN,
+    ("plain 16-token packed bytes", PLAIN,
      (5120, 17408, "torch.bfloat16", 16, 0, 132, 1, True, False, F, 1, 2, False, False, True),
      {}),
-    ("plain 32-token whole tiles", {}, PLAIN,
+    ("plain 32-token whole tiles", PLAIN,
      (4096, 7168, "torch.bfloat16", 32, 0, 132, 1, False, False, P, 1, 2), {}),
-    ("plain two CTAs an SM", {}, PLAIN,
+    ("plain two CTAs an SM", PLAIN,
      (36864, 7168, "torch.bfloat16", 32, 0, 264, 1, True, False, P, 2, 2), {}),
-    ("plain wg_k_split", {}, PLAIN,
+    ("plain wg_k_split", PLAIN,
      (7168, 2048, "torch.bfloat16", 32, 0, 132, 1, False, False, P, 1, 2, True), {}),
-    ("plain 128-token tiles", {}, PLAIN,
+    ("plain 128-token tiles", PLAIN,
      (4096, 7168, "torch.bfloat16", 128, 0, 132, 1, False, False, KOrder.PERMUTED_IDENTITY), {}),
-    ("plain 256-token tiles", {}, PLAIN, (9216, 7168, "torch.bfloat16", 256, 0, 132), {}),
-    ("plain wg_k_split stream-K", {}, PLAIN,
+    ("plain 256-token tiles", PLAIN, (9216, 7168, "torch.bfloat16", 256, 0, 132), {}),
+    ("plain wg_k_split stream-K", PLAIN,
      (7168, 2048, "torch.bfloat16", 16, 0, 132, 1, True, False, P, 1, 2, True), {}),
     # the fused op: its narrow stream-K route, and tiles with quantizer warps
-    ("fused 16-token stream-K", {}, FUSED, (4608, 7168, 16, 0, 132, True, False, P, 1, 2), {}),
-    ("fused 8-token stream-K", {}, FUSED, (4608, 7168, 8, 0, 132, True, False, P, 1, 2), {}),
-    ("fused 32-token stream-K", {}, FUSED, (17408, 5120, 32, 0, 132, True, False, P, 1, 2),
-     {}),
-    ("fused quantizer warp", {}, FUSED, (4608, 7168, 32, 0, 132, False, False, P, 1, 1, 1), {}),
-    ("fused 128-token tiles", {}, FUSED, (4608, 7168, 128, 0, 132, False, False, P, 1, 1, 3),
-     {}),
+    ("fused 16-token stream-K", FUSED, (4608, 7168, 16, 0, 132, True, False, P, 1, 2), {}),
+    ("fused 8-token stream-K", FUSED, (4608, 7168, 8, 0, 132, True, False, P, 1, 2), {}),
+    ("fused 32-token stream-K", FUSED, (17408, 5120, 32, 0, 132, True, False, P, 1, 2), {}),
+    ("fused quantizer warp", FUSED, (4608, 7168, 32, 0, 132, False, False, P, 1, 1, 1), {}),
+    ("fused 128-token tiles", FUSED, (4608, 7168, 128, 0, 132, False, False, P, 1, 1, 3), {}),
 ]
 # The check's own control: the fused kernel at I = 128 (a test shape) on 32-token tiles, two
 # CTAs an SM, which ptxas serializes (C7512: too few registers for the function)
-CONTROL = ("control", {}, FUSED, (128, 640, 32, 0, 132, True), {"ctas_per_sm": 2, "k_groups": 2})
+CONTROL = ("control", FUSED, (128, 640, 32, 0, 132, True), {"ctas_per_sm": 2, "k_groups": 2})
 
 
 def _check(cases) -> dict:
@@ -66,9 +64,8 @@ def _check(cases) -> dict:
 
     modules = {PLAIN: nvfp4_gemm_large_m, FUSED: swiglu_quant_large_m}
     found = {}
-    for name, switches, fn_name, args, kwargs in cases:
-        for attr, value in {"INFLIGHT_MAX_TILE_M": 32, **switches}.items():
-            setattr(NVFP4GemmLargeM, attr, value)
+    NVFP4GemmLargeM.INFLIGHT_MAX_TILE_M = 32
+    for name, fn_name, args, kwargs in cases:
         found[name] = serialized_wgmmas(getattr(modules[fn_name], fn_name), *args, **kwargs)
     return found
 
