@@ -20,6 +20,10 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 cmp12v2t spills an 8-byte frame, this does
                                                 not: fp16's default past PREFETCH_ELEMENTS
                                                 since session 76 (80 -> 94% of the copy)
+  not persistent (session 85): "gN" = a grid of N work items a warp, the block scheduler
+  balancing the SMs as CTAs exit (each CTA fills its own threshold table):
+  plain  cmp9tg1 / cmp9tg2 (cmp9t's kernel), cmp6tpg2 / cmp6tpg3 (cmp6tp's at <= 80 registers);
+  fused  cmp12v2tg1 (cmp12v2t's), cmp8v2tpg2 (cmp8v2tp's)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs
@@ -76,12 +80,21 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp9t": (("cmp", 4, 4, 9, 9), {}),
          "cmp6tp": (("cmp", 4, 4, 6, 0), {"prefetch": True}),
          "cmp7tp": (("cmp", 4, 4, 7, 7), {"prefetch": True}),
-         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True})}
+         "cmp8tp": (("cmp", 4, 4, 8, 8), {"prefetch": True}),
+         # not persistent: a grid of one (two, three) items a warp, so the block scheduler
+         # balances the SMs as CTAs finish (session 85; the persistent grid leaves SMs empty
+         # 16% of the run at M = 4096, ncu session 77), each CTA filling its own table
+         "cmp9tg1": (("cmp", 4, 4, 9, 9), {"items_per_warp": 1}),
+         "cmp9tg2": (("cmp", 4, 4, 9, 9), {"items_per_warp": 2}),
+         "cmp6tpg2": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 2}),
+         "cmp6tpg3": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 3})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
          "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True}),
-         "cmp10v2t": (("cmp", 2, 4, 10, 10), {})}
+         "cmp10v2t": (("cmp", 2, 4, 10, 10), {}),
+         "cmp12v2tg1": (("cmp", 2, 4, 12, 12), {"items_per_warp": 1}),
+         "cmp8v2tpg2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "items_per_warp": 2})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -98,11 +111,21 @@ def _dtype() -> torch.dtype:
     return torch.float16 if name == "fp16" else torch.bfloat16
 
 
-def _fn(k, fused, variant):
+def _max_ctas(m, k, vecs, warps, per_sm, items_per_warp):
+    """The grid's CTA cap: ``per_sm`` an SM (persistent), or with ``items_per_warp`` as many
+    CTAs as give each warp that many work items (rows x items a row; M a multiple of 128)."""
+    if not items_per_warp:
+        return per_sm * sm_count()
+    items = m * -(-(-(-(k // 16) // 4) * 4) // (16 * vecs))
+    return -(-items // (warps * items_per_warp))
+
+
+def _fn(m, k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
+    max_ctas = _max_ctas(m, k, vecs, warps, per_sm, options.get("items_per_warp", 0))
     # (compile_nvfp4_quant is a cached compile: positional arguments only)
     return compile_nvfp4_quant(k, str(_dtype()), fused, False, vecs, warps,
-                               per_sm * sm_count(), options.get("prefetch", False), False,
+                               max_ctas, options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
                                options.get("trigger", True))
 
@@ -137,7 +160,7 @@ def main():
         dst = torch.empty_like(src)
         calls["copy"] = [lambda: dst.copy_(src)]
         for name, variant in variants.items():
-            fn = _fn(k, fused, variant)
+            fn = _fn(m, k, fused, variant)
             q = torch.full((m, k // 2), 0xFF, dtype=torch.uint8, device="cuda")
             sf = torch.full((_sf_bytes(m, k),), 0xFF, dtype=torch.uint8, device="cuda")
             fn(xs[0], g, mask, q, sf)
