@@ -22,7 +22,8 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 since session 76 (80 -> 94% of the copy)
   not persistent (session 85): "gN" = a grid of N work items a warp, the block scheduler
   balancing the SMs as CTAs exit (each CTA fills its own threshold table):
-  plain  cmp9tg1 / cmp9tg2 (cmp9t's kernel), cmp6tpg2 / cmp6tpg3 (cmp6tp's at <= 80 registers);
+  plain  cmp9tg1 / cmp9tg2 (cmp9t's kernel), cmp9teg1 (its item's loads before the table
+         fill), cmp6tpg2 / cmp6tpg3 (cmp6tp's at <= 80 registers);
   fused  cmp12v2tg1 (cmp12v2t's), cmp8v2tpg2 (cmp8v2tp's)
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
@@ -55,8 +56,8 @@ plain M = 4096 K = 5120 (cmp6tpc1 81.3 / cmp7tpc1 79.3 against cmp6tp 88.0% of t
 copy), 1.5-8 at M = 16384, 3 fused; removed again (``notes/quant-claim.patch``, the sharded
 form).
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
-the old default and the default). Every variant's outputs are compared with the old kernel's (must be equal:
-both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
+the old default and the default). Every variant's outputs are compared with the old kernel's
+(must be equal: both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
 picks shape indices (the device script warms them in parallel); ``QUANT_PROBE_VARIANTS``
 (comma-separated names) keeps only those variants at M >= 4096, beside "old";
 ``QUANT_PROBE_DTYPE=fp16`` feeds fp16 inputs (of a smaller spread: SiLU*mul squares them)."""
@@ -86,6 +87,7 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          # 16% of the run at M = 4096, ncu session 77), each CTA filling its own table
          "cmp9tg1": (("cmp", 4, 4, 9, 9), {"items_per_warp": 1}),
          "cmp9tg2": (("cmp", 4, 4, 9, 9), {"items_per_warp": 2}),
+         "cmp9teg1": (("cmp", 4, 4, 9, 9), {"items_per_warp": 1, "early_loads": True}),
          "cmp6tpg2": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 2}),
          "cmp6tpg3": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 3})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),

@@ -7,7 +7,7 @@
 # Where a gN form wins at M = 4096 on the H200: launch_config takes it there.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session85_quant.sh
 source "$(dirname "$0")/../device_common.sh"
-export QUANT_PROBE_VARIANTS=cmp6tp,cmp9t,cmp9tg1,cmp9tg2,cmp6tpg2,cmp6tpg3,cmp8v2tp,cmp12v2t,\
+export QUANT_PROBE_VARIANTS=cmp6tp,cmp9t,cmp9tg1,cmp9teg1,cmp9tg2,cmp6tpg2,cmp6tpg3,cmp8v2tp,cmp12v2t,\
 cmp12v2tg1,cmp8v2tpg2
 warm_points quant_bw_probe 150 0 1 4 8
 report_warm
