@@ -57,9 +57,10 @@ copy), 1.5-8 at M = 16384, 3 fused; removed again (``notes/quant-claim.patch``, 
 form).
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
 the old default and the default). Every variant's outputs are compared with the old kernel's
-(must be equal: both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles; ``CUTE_KERNELS_BENCH_SHAPES``
-picks shape indices (the device script warms them in parallel); ``QUANT_PROBE_VARIANTS``
-(comma-separated names) keeps only those variants at M >= 4096, beside "old";
+(must be equal: both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles;
+``CUTE_KERNELS_BENCH_SHAPES`` picks shape indices (the device script warms them in parallel);
+``QUANT_PROBE_VARIANTS`` (comma-separated names) keeps only those variants at M >= 4096,
+beside "old";
 ``QUANT_PROBE_DTYPE=fp16`` feeds fp16 inputs (of a smaller spread: SiLU*mul squares them)."""
 
 from __future__ import annotations
