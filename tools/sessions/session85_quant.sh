@@ -4,7 +4,8 @@
 # the SMs as CTAs exit; ncu in session 77 found the persistent grid's SMs empty 16% of the run
 # at plain M = 4096 K = 5120) against the defaults, at plain M = 4096 K = 5120 / 7168,
 # M = 16384 K = 5120 and fused M = 4096 I = 5120 (outputs compared with the old kernel's).
-# Where a gN form wins at M = 4096 on the H200: launch_config takes it there.
+# Where a gN form wins at M = 4096 on the H200: launch_config takes it there. H100 (call 1,
+# 2026-12-06): every gN form below cmp6tp at M = 4096 (K = 5120: 89.1% against 78.8-85.6).
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session85_quant.sh
 source "$(dirname "$0")/../device_common.sh"
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp9t,cmp9tg1,cmp9teg1,cmp9tg2,cmp6tpg2,cmp6tpg3,cmp8v2tp,cmp12v2t,\
