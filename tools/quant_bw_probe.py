@@ -25,6 +25,9 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
   plain  cmp9tg1 / cmp9tg2 (cmp9t's kernel), cmp9teg1 (its item's loads before the table
          fill), cmp6tpg2 / cmp6tpg3 (cmp6tp's at <= 80 registers);
   fused  cmp12v2tg1 (cmp12v2t's), cmp8v2tpg2 (cmp8v2tp's)
+  H100 (session 85 call 1, % of that card's copy): plain M = 4096 K = 5120 cmp6tp 89.1 against
+  78.8-85.6 (g3 best), K = 7168 91.3 against 82.1-89.8; M = 16384 K = 5120 95.3 against
+  cmp6tpg3 97.1, cmp9tg2 96.8; fused M = 4096 I = 5120 91.0 against 91.5 / 91.4 (even).
 The early trigger (``launch_dependents`` first thing) lets the next grid's CTAs take the SMs
 as this one's exit: a grid of fewer CTAs an SM than fit then lands unevenly (session 25:
 plain at 8 an SM with 56 registers lost 7-10 points), so every variant with it fills the SMs

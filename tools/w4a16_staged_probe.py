@@ -21,6 +21,10 @@ Session 84 call 2 (H100; its W4A4 column was wrong: the raised staging reached t
 launch too): staging lost everywhere (9216x7168 M = 4 best 20.45 us against the route's
 18.95, M = 8 28.14 / 18.65; 5120x17408 M = 4 25.91 / 24.23, M = 8 34.41 / 24.44): each CTA
 copies its 57-115 KB of activations before its first weight step.
+Session 85 call 1 (H100, 2026-12-06): the ring lost everywhere too. Best forms against the
+route: 9216x7168 M = 4 r2141 19.85 / 18.97 us, M = 8 r2141 22.16 / 18.79; 5120x17408 M = 4
+r2141 30.55 / 24.23, M = 8 r21422 37.65 / 24.32. The lead is closed: at 4..8 tokens W4A16
+keeps the wgmma route.
 
 One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
