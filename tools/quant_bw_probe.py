@@ -122,7 +122,8 @@ def _max_ctas(m, k, vecs, warps, per_sm, items_per_warp):
     CTAs as give each warp that many work items (rows x items a row; M a multiple of 128)."""
     if not items_per_warp:
         return per_sm * sm_count()
-    items = m * -(-(-(-(k // 16) // 4) * 4) // (16 * vecs))
+    kb4 = -(-(k // 16) // 4) * 4  # scale columns, padded to 4
+    items = m * -(-kb4 // (16 * vecs))  # an item: 16 x vecs scale blocks of a row
     return -(-items // (warps * items_per_warp))
 
 
