@@ -70,13 +70,14 @@ from __future__ import annotations
 
 import os
 
+import cutlass
 import torch
 
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
 from cute_kernels.bench.ceilings import copy_bandwidth_tbs
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
-from cute_kernels.nvfp4_quant import compile_nvfp4_quant
+from cute_kernels.nvfp4_quant import NVFP4Quant, compile_nvfp4_quant
 
 KS = (5120, 7168, 17408, 18432)
 # name: (encode, vecs, warps, CTAs per SM, min_ctas) and keyword options of compile_nvfp4_quant
@@ -117,19 +118,19 @@ def _dtype() -> torch.dtype:
     return torch.float16 if name == "fp16" else torch.bfloat16
 
 
-def _max_ctas(m, k, vecs, warps, per_sm, items_per_warp):
+def _max_ctas(m, k, fused, vecs, warps, per_sm, items_per_warp):
     """The grid's CTA cap: ``per_sm`` an SM (persistent), or with ``items_per_warp`` as many
-    CTAs as give each warp that many work items (rows x items a row; M a multiple of 128)."""
+    CTAs as give each warp that many work items (the kernel's items a row x M; M a multiple
+    of 128, so no padding items)."""
     if not items_per_warp:
         return per_sm * sm_count()
-    kb4 = -(-(k // 16) // 4) * 4  # scale columns, padded to 4
-    items = m * -(-kb4 // (16 * vecs))  # an item: 16 x vecs scale blocks of a row
+    items = m * NVFP4Quant(k, cutlass.BFloat16, fused, False, vecs, warps).chunks
     return -(-items // (warps * items_per_warp))
 
 
 def _fn(m, k, fused, variant):
     (encode, vecs, warps, per_sm, min_ctas), options = variant
-    max_ctas = _max_ctas(m, k, vecs, warps, per_sm, options.get("items_per_warp", 0))
+    max_ctas = _max_ctas(m, k, fused, vecs, warps, per_sm, options.get("items_per_warp", 0))
     # (compile_nvfp4_quant is a cached compile: positional arguments only)
     return compile_nvfp4_quant(k, str(_dtype()), fused, False, vecs, warps,
                                max_ctas, options.get("prefetch", False), False,
