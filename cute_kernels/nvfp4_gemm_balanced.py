@@ -83,6 +83,14 @@ PUBLIC_W4A16_BALANCED_CTAS_PER_SM: tuple[int, ...] = (2, 3)
 # 9216x7168 public 14.57 -> (8, 2) 13.13 us, the same codes.
 PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM: tuple[int, ...] = (2,)
 BALANCED_MAX_CTAS_PER_SM = 4
+# The public ops take the balanced launch only where each K warp walks at least this many of
+# K's 256-element steps: its fix-up and workspace pay only against a long walk. H200
+# 2026-12-06 (session 86, the nvfp4_gemm suite): 7168x2048 at (8, 3), one step a K warp, took
+# 7.53 us on NVFP4 tokens and 7.60 on bf16 ones against 4.48 / 4.43 on packed bytes (the
+# unbalanced launch; session 44's permuted words 3.79 / 3.76). The wins walk 3.5 steps
+# (9216x7168 (8, 3)) and more (5120x17408 (12, 2) 5.7, 7168x18432 (8, 3) 9, the fused
+# 9216x7168 (8, 2) 7).
+PUBLIC_BALANCED_MIN_STEPS = 3
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
 K_WARPS_BARRIER = 2  # CTA's) / the K warps' reduction of their data-parallel sums
@@ -128,7 +136,8 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
     only where ``switch`` (``ONE_TOKEN_BALANCED`` / ``FUSED_ONE_TOKEN_BALANCED``) is on, at one
     token on permuted words (the measured form): NVFP4 at ``PUBLIC_BALANCED_CTAS_PER_SM``, bf16
     on the plain op's rows (one row group) at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM``, on the
-    fused op's at ``PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM``."""
+    fused op's at ``PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM``; and only where each K warp walks
+    ``PUBLIC_BALANCED_MIN_STEPS`` steps or more."""
     if not (switch and m == 1 and permuted):
         return None
     if a_fp4:
@@ -139,7 +148,10 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
         measured = PUBLIC_W4A16_FUSED_BALANCED_CTAS_PER_SM
     # (where four fit, three an SM: (4, 4) lost on both kinds of tokens)
     launch = one_token_balanced(rows, k, sm_count(device.index or 0), row_groups)
-    return launch if launch and launch[1] in measured else None
+    if not launch or launch[1] not in measured:
+        return None
+    k_warps = launch[0] // row_groups  # a row group's: each walks its share of K
+    return launch if -(-k // 256) >= PUBLIC_BALANCED_MIN_STEPS * k_warps else None
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):

@@ -266,6 +266,19 @@ def test_public_ops_ask_the_rule_only_switched_on_at_one_token_on_permuted_words
         assert public(switch, m, 9216, 7168, a_fp4, permuted, cpu, 2) is None
 
 
+def test_public_ops_skip_the_balanced_launch_on_short_k():
+    """7168x2048 at (8, 3) walks one step a K warp: 7.53 us against the unbalanced 4.48 on
+    the H200 (session 86); the rule has a launch there, the public ops do not take it."""
+    cpu = torch.device("cpu")
+    public = nvfp4_gemm_balanced.public_balanced_launch
+    assert one_token_balanced(7168, 2048, H200) == (8, 3)
+    for a_fp4 in (True, False):
+        assert public(True, 1, 7168, 2048, a_fp4, True, cpu) is None
+    if sm_count(0) == H200:  # the shortest K that walks three steps a K warp at (8, 3)
+        assert public(True, 1, 7168, 6144, True, True, cpu) == (8, 3)
+        assert public(True, 1, 7168, 5888, True, True, cpu) is None
+
+
 def test_w4a16_takes_the_balanced_launch_only_at_its_own_measured_ctas(monkeypatch):
     """bf16 activations: the plain op's rows at ``PUBLIC_W4A16_BALANCED_CTAS_PER_SM`` (two and
     three an SM, session 74 on an H100; three where four fit, session 78 on an H100), the fused

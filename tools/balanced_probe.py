@@ -56,6 +56,10 @@ POINTS = [
     ("gemm16", 9216, 7168, [(4, 4, True), (8, 3, True), (7, 3, True)]),  # balanced (8, 3)
     ("gemm16", 4096, 7168, [(8, 1, True)]),
     ("fused16", 9216, 7168, [(8, 2, True), (12, 2, True)]),  # the fused W4A16: balanced (8, 2)
+    # one step a K warp at (8, 3): the public ops no longer take it (``PUBLIC_BALANCED_MIN_STEPS``;
+    # session 86's H200 suite: 7.53 / 7.60 us against 4.48 / 4.43 on packed bytes)
+    ("gemm", 7168, 2048, [(8, 3, True)]),  # unbalanced (public one-token wave)
+    ("gemm16", 7168, 2048, [(8, 3, True)]),
 ]
 UNBOUND = {"LAUNCH_BOUND": False}
 unbound = {
