@@ -50,3 +50,31 @@ def test_bad_threshold_is_an_error(tmp_path):
     new = _write(tmp_path / "new.json", H200, [("a", "M=1", 1.0)])
     with pytest.raises(SystemExit):
         moved.main([new, "--against", new, "--threshold", "-1"])
+
+
+def test_saved_rows_read_back_as_the_earlier_run(tmp_path, capsys):
+    """``--save`` keeps each row's last time and its run; ``--against`` reads the file back."""
+    row = ("nvfp4_gemm W4A4 permuted", "M=1 N=7168 K=2048")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    _write(raw / "s44-gemm.json", H200, [(*row, 3.79), ("b", "M=4", 2.0)])
+    _write(raw / "s45-gemm.json", H100, [(*row, 5.0)])
+    saved = str(tmp_path / "rows.json")
+    with pytest.raises(SystemExit):  # one card's rows only
+        moved.main(["--against", str(raw), "--save", saved])
+    assert moved.main(["--against", str(raw), "--device", "H200", "--save", saved]) == 0
+    new = _write(tmp_path / "s86-gemm.json", H200, [(*row, 7.53)])
+    capsys.readouterr()
+    assert moved.main([new, "--against", saved, "--device", "H200"]) == 0
+    out = capsys.readouterr().out
+    assert "3.79 ->      7.53 us  x1.99 slower  (was " in out and "s44-gemm.json)" in out
+    with pytest.raises(SystemExit):  # neither new files nor --save
+        moved.main(["--against", saved])
+
+
+def test_the_committed_h200_rows_are_a_suite_of_that_card():
+    """``tools/h200_latest_rows.json``, which the device scripts compare new runs against."""
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "tools" / "h200_latest_rows.json"
+    payload = json.loads(path.read_text())
+    assert "H200" in payload["ceilings"]["device"] and len(payload["rows"]) > 100

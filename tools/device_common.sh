@@ -173,13 +173,16 @@ suite_lines() {
   grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(${1:-[0-9]+}) " | cut -c1-175
 }
 # suite_targets SUITE MS INDEX...: run_suite SUITE (110 s a shape) at those shape indices, its
-# permuted-word lines at the token counts MS (suite_lines), then the targets report over $OUT
+# permuted-word lines at the token counts MS (suite_lines), the targets report over $OUT, then
+# (on an H200) every row that moved > 4% against the H200 rows committed with the tree
+# (tools/h200_latest_rows.json: `python -m cute_kernels.bench.moved --save`)
 suite_targets() {
   local suite=$1 ms=$2
   shift 2
   run_suite "$suite" 110 "$@"
   suite_lines "$ms"
   python -m cute_kernels.bench.targets "$OUT" --open
+  python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
 }
 # session80_suites warm|run: session80_fifth.sh's suites (the nvfp4_gemm suite at 9216x7168,
 # 7168x2048 and 5120x17408, the swiglu suite at 1024x7168), warmed, or run with the targets

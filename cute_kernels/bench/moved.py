@@ -10,11 +10,17 @@ device run against ``notes/raw``:
 
 A row is (suite, kernel name, shape); the earlier time is the last one in ``--against``
 (oldest first, ``targets.load_payloads``'s order) on the same device, the new one the last in
-the new files."""
+the new files.
+
+``--save FILE`` writes those earlier rows (each with the run it came from) as one suite JSON
+that ``--against`` reads back: ``tools/h200_latest_rows.json`` travels to the device, where
+``notes/raw`` does not, so a device script can print what moved in the same call."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import pathlib
 import sys
 
 from .targets import load_payloads, on_device
@@ -26,8 +32,16 @@ def row_times(payloads: list[dict]) -> dict[tuple[str, str, str], tuple[float, s
     for payload in payloads:
         for row in payload["rows"]:
             key = (row.get("suite", payload.get("title", "")), row["name"], row["shape"])
-            times[key] = (row["us"], payload.get("source", ""))
+            times[key] = (row["us"], row.get("source", payload.get("source", "")))
     return times
+
+
+def save_rows(path: str, times: dict, device: str) -> None:
+    """``times`` (``row_times``') as one suite payload at ``path``: each row keeps its run."""
+    rows = [{"suite": suite, "name": name, "shape": shape, "us": us, "source": source,
+             "comparators": {}} for (suite, name, shape), (us, source) in times.items()]
+    payload = {"title": "latest rows", "ceilings": {"device": device}, "rows": rows}
+    pathlib.Path(path).write_text(json.dumps(payload, indent=0) + "\n")
 
 
 def moved(new: dict, old: dict, threshold: float) -> list[tuple]:
@@ -46,7 +60,7 @@ def moved(new: dict, old: dict, threshold: float) -> list[tuple]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cute_kernels.bench.moved")
-    parser.add_argument("new", nargs="+", help="the new run's suite logs / JSON / folders")
+    parser.add_argument("new", nargs="*", help="the new run's suite logs / JSON / folders")
     parser.add_argument("--against", nargs="+", required=True,
                         help="earlier runs (files or folders), oldest first; the new files "
                              "are left out of them")
@@ -54,9 +68,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="only runs on that GPU (a part of its name: H200, H100)")
     parser.add_argument("--threshold", type=float, default=4.0,
                         help="percent a time must move to be printed (default 4)")
+    parser.add_argument("--save", metavar="FILE",
+                        help="write the --against rows' latest times to FILE (needs --device)")
     ns = parser.parse_args(argv)
     if ns.threshold < 0:
         parser.error(f"--threshold must be >= 0 percent; got {ns.threshold}")
+    if ns.save:
+        if not ns.device:
+            parser.error("--save needs --device: one card's rows")
+        olds = on_device(load_payloads(ns.against), ns.device)
+        if not olds:
+            parser.error(f"no suite rows on {ns.device} in --against")
+        save_rows(ns.save, row_times(olds), olds[-1]["ceilings"]["device"])
+        print(f"{ns.save}: {len(row_times(olds))} rows")
+        return 0
+    if not ns.new:
+        parser.error("name the new run's files (or --save FILE)")
     new_payloads = load_payloads(ns.new)
     new_sources = {p["source"] for p in new_payloads}
     old_payloads = [p for p in load_payloads(ns.against) if p["source"] not in new_sources]
