@@ -48,7 +48,7 @@ from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_small_m import (NVFP4GemmSmallM, fake_operands, lane_columns_route,
+from .nvfp4_gemm_small_m import (STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route,
                                   ring_copies)
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
@@ -126,7 +126,7 @@ def one_token_balanced(n: int, k: int, sms: int, row_groups: int = 1,
     if row_groups == 1:
         per_sm = min(per_sm, most)  # (blocks < 5 sms < 2 x 3 sms: balanced_shape holds)
     kw = {1: 8, 2: 12, 3: 8}.get(per_sm, 4) if row_groups == 1 else 4
-    return min(kw, -(-k // 256)) * row_groups, per_sm
+    return min(kw, -(-k // STEP)) * row_groups, per_sm
 
 
 def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
@@ -151,7 +151,7 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
     if not launch or launch[1] not in measured:
         return None
     k_warps = launch[0] // row_groups  # a row group's: each walks its share of K
-    return launch if -(-k // 256) >= PUBLIC_BALANCED_MIN_STEPS * k_warps else None
+    return launch if -(-k // STEP) >= PUBLIC_BALANCED_MIN_STEPS * k_warps else None
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
