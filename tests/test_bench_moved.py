@@ -2,6 +2,7 @@
 (synthetic suite JSON files, so each side of the threshold is checked)."""
 
 import json
+import pathlib
 
 import pytest
 
@@ -74,7 +75,6 @@ def test_saved_rows_read_back_as_the_earlier_run(tmp_path, capsys):
 
 def test_the_committed_h200_rows_are_a_suite_of_that_card():
     """``tools/h200_latest_rows.json``, which the device scripts compare new runs against."""
-    import pathlib
     path = pathlib.Path(__file__).parent.parent / "tools" / "h200_latest_rows.json"
     payload = json.loads(path.read_text())
     assert "H200" in payload["ceilings"]["device"] and len(payload["rows"]) > 100

@@ -79,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         olds = on_device(load_payloads(ns.against), ns.device)
         if not olds:
             parser.error(f"no suite rows on {ns.device} in --against")
-        save_rows(ns.save, row_times(olds), olds[-1]["ceilings"]["device"])
-        print(f"{ns.save}: {len(row_times(olds))} rows")
+        times = row_times(olds)
+        save_rows(ns.save, times, olds[-1]["ceilings"]["device"])
+        print(f"{ns.save}: {len(times)} rows")
         return 0
     if not ns.new:
         parser.error("name the new run's files (or --save FILE)")
