@@ -6,6 +6,13 @@ mkdir -p "$OUT" /tmp/logs
 export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
+# only_on_h200: ends the calling script (status 0) unless the GPU is an H200; the H200-only
+# scripts' first step, so an H100 costs only its start
+only_on_h200() {
+  if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+    echo "not an H200: nothing run"; exit 0
+  fi
+}
 # sanitize TOOL SECONDS: compute-sanitizer on tools/sanitize_probe.py; summary in $OUT/TOOL.txt
 sanitize() {
   timeout "$2" compute-sanitizer --tool "$1" --report-api-errors no --error-exitcode 9 \
@@ -172,14 +179,15 @@ final_suites() {
 suite_lines() {
   grep -h "permuted M=" "$OUT"/bench-*.log | grep -E "M=(${1:-[0-9]+}) " | cut -c1-175
 }
-# suite_targets SUITE MS INDEX...: run_suite SUITE (110 s a shape) at those shape indices, its
-# permuted-word lines at the token counts MS (suite_lines), the targets report over $OUT, then
-# (on an H200) every row that moved > 4% against the H200 rows committed with the tree
-# (tools/h200_latest_rows.json: `python -m cute_kernels.bench.moved --save`)
+# suite_targets SUITE MS INDEX...: run_suite SUITE (SUITE_SECONDS a shape, 110 unless set) at
+# those shape indices, its permuted-word lines at the token counts MS (suite_lines), the
+# targets report over $OUT, then (on an H200) every row that moved > 4% against the H200 rows
+# committed with the tree (tools/h200_latest_rows.json: `python -m cute_kernels.bench.moved
+# --save`)
 suite_targets() {
   local suite=$1 ms=$2
   shift 2
-  run_suite "$suite" 110 "$@"
+  run_suite "$suite" "${SUITE_SECONDS:-110}" "$@"
   suite_lines "$ms"
   python -m cute_kernels.bench.targets "$OUT" --open
   python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200

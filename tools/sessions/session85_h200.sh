@@ -8,8 +8,7 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session85_h200.sh
 here="$(dirname "$0")"
-if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  echo "not an H200: nothing run"; exit 0
-fi
+source "$here/../device_common.sh"
+only_on_h200
 bash "$here/session85_quant.sh"
 bash "$here/session81_fifth.sh"

@@ -7,9 +7,7 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session85_short.sh [INDEX...]
 source "$(dirname "$0")/../device_common.sh"
-if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  echo "not an H200: nothing run"; exit 0
-fi
+only_on_h200
 shapes=("$@"); [ $# -gt 0 ] || shapes=(1 6)
 warm_suite nvfp4_gemm "${shapes[@]}"
 warm_suite swiglu 2

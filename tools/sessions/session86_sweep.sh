@@ -7,9 +7,7 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session86_sweep.sh
 source "$(dirname "$0")/../device_common.sh"
-if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  echo "not an H200: nothing run"; exit 0
-fi
+only_on_h200
 warm_suite nvfp4_gemm 6 2 3 5
 report_warm
 suite_targets nvfp4_gemm "1|4|8|16|32|64|256|1024" 6 2 3 5

@@ -6,13 +6,8 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session86_sweep_fused.sh
 source "$(dirname "$0")/../device_common.sh"
-if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  echo "not an H200: nothing run"; exit 0
-fi
+only_on_h200
 warm_suite swiglu 0 3 4
 report_warm
-run_suite swiglu 150 0 3 4
-suite_lines "1|8|16|64|256|1024|4096|16384"
-python -m cute_kernels.bench.targets "$OUT" --open
-python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
+SUITE_SECONDS=150 suite_targets swiglu "1|8|16|64|256|1024|4096|16384" 0 3 4
 echo "done after $(elapsed) s"
