@@ -67,25 +67,13 @@ class ReorderK(UnitGridKernel):
                     cute.autovec_copy(chunk, cute.local_tile(mOut, (1, 4),
                                                              (u // 4, 2 * (u % 4) + half)))
 
-    # The unit's 8 words as 4 sixteen-byte loads (words 8 q + 4 (kb // 2) .. + 3, each shared
-    # with the unit of block kb ^ 1) and a select, instead of 8 four-byte loads: the pass runs
-    # between two GEMMs on the chain's critical path (``tools/reorder_wide_probe.py``).
-    WIDE_LOADS = True
-
     @cute.jit
     def _load(self, mX: cute.Tensor, g, kb, words):
         """The 8 input words block ``kb`` of group ``g`` needs, in ``_out_word``'s order."""
         for q in cutlass.range_constexpr(4):
-            if cutlass.const_expr(self.WIDE_LOADS):
-                quad = cute.make_rmem_tensor((1, 4), cutlass.Int32)
-                cute.autovec_copy(cute.local_tile(mX, (1, 4), (g, 2 * q + kb // 2)), quad)
-                odd = kb % 2 == 1
-                words[2 * q] = cutlass.select_(odd, quad[0, 1], quad[0, 0])
-                words[2 * q + 1] = cutlass.select_(odd, quad[0, 3], quad[0, 2])
-            else:
-                a = 8 * q + 4 * (kb // 2) + kb % 2
-                words[2 * q] = mX[g, a]
-                words[2 * q + 1] = mX[g, a + 2]
+            a = 8 * q + 4 * (kb // 2) + kb % 2
+            words[2 * q] = mX[g, a]
+            words[2 * q + 1] = mX[g, a + 2]
 
     def _out_word(self, words, q: int, half: int):
         """Output word (kb, half, q) from the unit's words."""

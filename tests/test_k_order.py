@@ -202,24 +202,11 @@ def test_reorder_kernel_unit_follows_the_order():
             assert _reorder_unit_words(kb, half) == PERMUTED_K_ORDER[8 * chunk:8 * chunk + 8]
 
 
-def test_reorder_kernel_wide_loads_pick_the_unit_words():
-    """``ReorderK.WIDE_LOADS``: the sixteen-byte load 2 q + kb // 2 of the group's words and
-    the select on kb % 2 give words a and a + 2 of ``_reorder_unit_words``."""
-    for kb in range(4):
-        for q in range(4):
-            quad = [4 * (2 * q + kb // 2) + i for i in range(4)]
-            a = 8 * q + 4 * (kb // 2) + kb % 2
-            assert (quad[kb % 2], quad[kb % 2 + 2]) == (a, a + 2)
-
-
-@pytest.mark.parametrize("wide", [True, False])
 @pytest.mark.parametrize("launch", [(), (1, 1), (3, 2)])
-def test_reorder_kernel_compiles_for_sm90a(launch, wide, monkeypatch):
-    """The default grid and spread ones ((ctas_per_sm, units_per_thread)); the four-byte
-    loads too (``tools/reorder_wide_probe.py``'s "narrow")."""
-    from cute_kernels.reorder_k import ReorderK, compile_reorder_k
+def test_reorder_kernel_compiles_for_sm90a(launch):
+    """The default grid and spread ones ((ctas_per_sm, units_per_thread))."""
+    from cute_kernels.reorder_k import compile_reorder_k
 
-    monkeypatch.setattr(ReorderK, "WIDE_LOADS", wide)
     assert compile_only(compile_reorder_k, 7168, *launch) is not None
 
 
