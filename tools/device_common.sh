@@ -6,10 +6,14 @@ mkdir -p "$OUT" /tmp/logs
 export CUTE_KERNELS_CACHE_DIR=/tmp/kcache
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
+# on_h200: whether the GPU is an H200 (the targets' card; a plain run may get an H100)
+on_h200() {
+  nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200
+}
 # only_on_h200: ends the calling script (status 0) unless the GPU is an H200; the H200-only
 # scripts' first step, so an H100 costs only its start
 only_on_h200() {
-  if ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  if ! on_h200; then
     echo "not an H200: nothing run"; exit 0
   fi
 }

@@ -7,14 +7,13 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session86_short.sh
 source "$(dirname "$0")/../device_common.sh"
-h200=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -c H200)
 warm_points balanced_probe 150 10 11
 gpu_tests 200 /tmp/logs/t-balanced.log tests/test_nvfp4_gemm_balanced.py &
-[ "$h200" = 1 ] && warm_suite nvfp4_gemm 6
+on_h200 && warm_suite nvfp4_gemm 6
 report_warm_and_tests
 run_points balanced_probe 90 10 11
 echo "probe done after $(elapsed) s"
-if [ "$h200" = 1 ]; then
+if on_h200; then
   suite_targets nvfp4_gemm "1|4|8|16|32|64|256|1024" 6
 fi
 echo "done after $(elapsed) s"

@@ -9,7 +9,7 @@
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session87_pass.sh
 here="$(dirname "$0")"
 source "$here/../device_common.sh"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+if on_h200; then
   bash "$here/session87_lean.sh"
 fi
 warm_points pass_cost_probe 150 9 4

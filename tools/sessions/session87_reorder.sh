@@ -25,7 +25,7 @@ echo "memcheck exit $? $(grep -E 'ERROR SUMMARY|probe ran' "$OUT/memcheck.log" |
 report_warm_and_tests
 run_points reorder_wide_probe 150 0 1 2 3 4 5 6
 echo "probe done after $(elapsed) s"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+if on_h200; then
   bash "$here/session87_lean.sh"
 fi
 echo "done after $(elapsed) s"
