@@ -215,7 +215,7 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
 
 
 class NVFP4DequantPermutedKFlagged(NVFP4DequantPermutedK):
-    """``NVFP4DequantPermutedK`` raising ``pass_flags``' flag (int32 [2]) once its stores are
+    """``NVFP4DequantPermutedK`` raising ``pass_flags``' flag once its stores are
     out."""
 
     @cute.jit
@@ -273,7 +273,7 @@ def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thr
 def compile_nvfp4_dequant_permuted_k_flagged(k: int, ctas_per_sm: int = 0,
                                              units_per_thread: int = 4):
     """``compile_nvfp4_dequant_permuted_k`` of ``NVFP4DequantPermutedKFlagged``: the flag an
-    int32 [2] after the output."""
+    flag after the output."""
     return compile_group_kernel(NVFP4DequantPermutedKFlagged(
         k, ctas_per_sm=ctas_per_sm, units_per_thread=units_per_thread), fake_flag())
 

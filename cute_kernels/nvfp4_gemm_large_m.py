@@ -82,7 +82,7 @@ from .dtypes import torch_to_cutlass
 from .k_order import IN_PLACE_ORDERS, WORD_ORDERS, KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
-from .pass_flags import fake_flag, wait_flag
+from .pass_flags import POLL_NS, fake_flag, wait_flag
 from .permuted_fp4 import weight_dims
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
                        scatter_fixup, store_tail, stream_k_fixup, tile_cut, workspace_words)
@@ -169,8 +169,9 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # Whether the activations' pass raises ``pass_flags``' flag, which the producer and fix-up
     # warps poll instead of the PDL wait (``NVFP4GemmLargeMFlagged``); the consumers then wait
-    # on nothing but the pipeline
+    # on nothing but the pipeline; ``FLAG_POLL_NS``: their sleep between polls
     PASS_FLAG = False
+    FLAG_POLL_NS = POLL_NS
     # PDL: how much of its first piece's weights (K elements, whole k-tiles, at least one) a
     # CTA prefetches into L2 before it waits for the activation pass; None, and 64-token tiles
     # of one K group a stage: as many k-tiles as the pipeline has stages (5..8, the rule
@@ -1068,7 +1069,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         (``PASS_FLAG``: each CTA's producer warp counts in, and its fix-up warp), else the end
         of the launch before (PDL)."""
         if cutlass.const_expr(self.PASS_FLAG):
-            wait_flag(flag[0], cute.arch.grid_dim()[0] * (2 if self.async_fixup else 1))
+            wait_flag(flag[0], cute.arch.grid_dim()[0] * (2 if self.async_fixup else 1),
+                      self.FLAG_POLL_NS)
         else:
             cute.arch.griddepcontrol_wait()
 
@@ -1468,7 +1470,7 @@ class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
 
 class NVFP4GemmLargeMFlagged(NVFP4GemmLargeM):
     """``NVFP4GemmLargeM`` waiting for its activations' pass through ``pass_flags``' flag
-    (int32 [2], the last argument before the stream)."""
+    (``pass_flag``'s words, the last argument before the stream)."""
 
     PASS_FLAG = True
 

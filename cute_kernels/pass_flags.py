@@ -8,9 +8,10 @@ launch has ended and its memory is flushed; that boundary measured 0.65-1.35 us 
 stores are out and the last one raises the flag; the GEMM's producer warp (and its stream-K
 fix-up warp) poll it, and nothing in the GEMM waits for the pass launch itself.
 
-A flag is two int32 words: the pass's CTA count (word 0, reset by the last CTA) and the flag
-(word 1). Each waiting warp of the GEMM counts itself in on word 1 after seeing it raised; the
-last of them lowers it, before that GEMM ends.
+A flag is 64 int32 words: the pass's CTA count (word 0, reset by the last CTA) and, a 128-byte
+line further so that the polls do not meet the count's atomics, the flag (word ``FLAG_AT``).
+Each waiting warp of the GEMM counts itself in on the flag after seeing it raised; the last of
+them lowers it, before that GEMM ends.
 
 Consecutive flagged calls on a stream take a buffer's two flags in turn. Call i + 1's GEMM
 launches as soon as its pass has started, which may be before call i's GEMM has lowered its
@@ -33,16 +34,17 @@ from cutlass.experimental import primitives as prims
 
 from .arrival_counters import capture_id
 
-FLAG_WORDS = 2
-POLL_NS = 32  # the poll's sleep: the producer warp has nothing else to do yet
+FLAG_WORDS = 64
+FLAG_AT = 32  # the flag's word: its own 128-byte line
+POLL_NS = 32  # the GEMM's sleep between polls (``NVFP4GemmLargeM.FLAG_POLL_NS``)
 
 _eager: dict[tuple[int, int], list] = {}
 _captured: dict[int, list] = {}
 
 
 def pass_flag(device: torch.device) -> torch.Tensor:
-    """The next flag (int32 [2], lowered) of the current stream's pair for one flagged pass and
-    the GEMM after it."""
+    """The next flag (int32 [``FLAG_WORDS``], lowered) of the current stream's pair for one
+    flagged pass and the GEMM after it."""
     stream = torch.cuda.current_stream(device)
     if torch.cuda.is_current_stream_capturing():
         cache, key = _captured, capture_id(stream)
@@ -75,19 +77,22 @@ def raise_flag(mFlag: cute.Tensor):
                                        scope="gpu")
         if arrived == ctas - 1:
             mFlag[0] = cutlass.Int32(0)
-            cute.arch.store(mFlag.iterator + 1, cutlass.Int32(1), sem="release", scope="gpu")
+            cute.arch.store(mFlag.iterator + FLAG_AT, cutlass.Int32(1), sem="release",
+                            scope="gpu")
 
 
 @cute.jit
-def wait_flag(mFlag: cute.Tensor, waiters):
-    """In the GEMM, by a whole warp, before its first read of the pass's output: every lane
-    polls the flag (acquire), then a proxy fence (the pass wrote through the generic proxy,
-    the TMA reads through the async one); lane 0 counts the warp in, and the last of
-    ``waiters`` warps lowers the flag."""
-    while cute.arch.load(mFlag.iterator + 1, cutlass.Int32, sem="acquire", scope="gpu") == 0:
-        prims.nanosleep(POLL_NS)
+def wait_flag(mFlag: cute.Tensor, waiters, poll_ns: cutlass.Constexpr = POLL_NS):
+    """In the GEMM, by a whole warp, before its first read of the pass's output: the warp
+    polls the flag (acquire; its lanes' loads are one request), sleeping ``poll_ns`` between
+    polls, then a proxy fence (the pass wrote through the generic proxy, the TMA reads
+    through the async one); lane 0 counts the warp in, and the last of ``waiters`` warps
+    lowers the flag."""
+    flag = mFlag.iterator + FLAG_AT
+    while cute.arch.load(flag, cutlass.Int32, sem="acquire", scope="gpu") == 0:
+        prims.nanosleep(poll_ns)
     cute.arch.fence_proxy("async.global")
     if cute.arch.lane_idx() == 0:
-        seen = cute.arch.atomic_add(mFlag.iterator + 1, cutlass.Int32(1), scope="gpu")
+        seen = cute.arch.atomic_add(flag, cutlass.Int32(1), scope="gpu")
         if seen == waiters:  # (the flag was 1: the last warp's add finds 1 + waiters - 1)
-            mFlag[1] = cutlass.Int32(0)
+            mFlag[FLAG_AT] = cutlass.Int32(0)

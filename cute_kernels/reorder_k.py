@@ -88,7 +88,7 @@ class ReorderK(UnitGridKernel):
 
 
 class ReorderKFlagged(ReorderK):
-    """``ReorderK`` raising ``pass_flags``' flag (int32 [2]) once its stores are out."""
+    """``ReorderK`` raising ``pass_flags``' flag once its stores are out."""
 
     @cute.jit
     def __call__(self, mX: cute.Tensor, mOut: cute.Tensor, mFlag: cute.Tensor, stream):
@@ -124,7 +124,7 @@ def compile_reorder_k(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
 
 @jit.cached
 def compile_reorder_k_flagged(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
-    """``compile_reorder_k`` of ``ReorderKFlagged``: the flag an int32 [2] after the output."""
+    """``compile_reorder_k`` of ``ReorderKFlagged``: the flag an flag after the output."""
     return _compile(ReorderKFlagged(k, ctas_per_sm=ctas_per_sm,
                                     units_per_thread=units_per_thread), fake_flag())
 

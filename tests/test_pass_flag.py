@@ -5,6 +5,8 @@ tiles, cluster pairs, the weights-first launch, tails), several calls in a row a
 graph chain leave every flag lowered, and a GEMM launch that fails after its pass lowers the
 flag the pass raised."""
 
+import importlib
+
 import pytest
 import torch
 
@@ -46,8 +48,8 @@ def test_compile_tail_keeps_the_short_forms_without_the_flag():
 
 @pytest.fixture
 def flagged(monkeypatch):
-    import cute_kernels.nvfp4_gemm as gemm
-
+    """The ``nvfp4_gemm`` module with ``PASS_FLAG`` on (the package's name is the function)."""
+    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
     monkeypatch.setattr(gemm, "PASS_FLAG", True)
     return gemm
 
@@ -97,12 +99,12 @@ def test_flagged_route_gives_the_default_bits(flagged, fp4, m, n, k):
 
 @pytest.mark.gpu
 def test_consecutive_calls_take_the_two_flags_in_turn(flagged):
-    from cute_kernels.pass_flags import pass_flag
+    from cute_kernels.pass_flags import FLAG_WORDS, pass_flag
 
     device = torch.device("cuda")
     first, second, third = (pass_flag(device) for _ in range(3))
     assert first.data_ptr() != second.data_ptr() == second.data_ptr()
-    assert third.data_ptr() == first.data_ptr() and first.numel() == 2
+    assert third.data_ptr() == first.data_ptr() and first.numel() == FLAG_WORDS
     side = torch.cuda.Stream()
     with torch.cuda.stream(side):
         assert pass_flag(device).data_ptr() not in (first.data_ptr(), second.data_ptr())
