@@ -39,7 +39,6 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte
 from .dtypes import torch_to_cutlass
 from .k_order import IN_PLACE_ORDERS, KOrder, order_k
 from .reorder_k import reorder_k
-from .pass_flags import fake_flag, raise_flag
 from .unit_grid import UnitGridKernel, spread_launch
 
 BLOCK = 16  # elements per scale factor
@@ -113,17 +112,13 @@ class NVFP4DequantUnitScale(UnitGridKernel):
 
     @cute.jit
     def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor, stream):
-        units, out_units, sSF = self._shapes(mW, mSF, mOut)
-        self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
-            **self.launch_options(out_units, stream))
-
-    @cute.jit
-    def _shapes(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor):
-        """(units, output units, the scales as their swizzled layout)."""
+        units = mW.shape[0] * 4
+        out_units = mOut.shape[0] * 4
         m = mW.shape[0] * 64 // self.k
         sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout((m + 127) // 128 * 128,
                                                              (self.kb + 3) // 4 * 4))
-        return mW.shape[0] * 4, mOut.shape[0] * 4, sSF
+        self.kernel(mW, mSF, sSF, mOut, units, out_units).launch(
+            **self.launch_options(out_units, stream))
 
     @cute.jit
     def _load_scales(self, mSF: cute.Tensor, sSF: cute.Tensor, group, sf):
@@ -138,12 +133,6 @@ class NVFP4DequantUnitScale(UnitGridKernel):
     @cute.kernel
     def kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor, mOut: cute.Tensor,
                units: cutlass.Int32, out_units: cutlass.Int32):
-        self._dequantize(mW, mSF, sSF, mOut, units, out_units)
-
-    @cute.jit
-    def _dequantize(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor,
-                    mOut: cute.Tensor, units, out_units):
-        """The kernel's work: this thread's units, their loads first."""
         first = self.first_unit()
         words = [cute.make_rmem_tensor((1, self.WORDS), cutlass.Int32)
                  for _ in range(self.units_per_thread)]
@@ -214,25 +203,6 @@ class NVFP4DequantPermutedK(NVFP4DequantUnitScale):
         return e2m1x2_raw(word >> cutlass.Uint32(4 * r), 0)
 
 
-class NVFP4DequantPermutedKFlagged(NVFP4DequantPermutedK):
-    """``NVFP4DequantPermutedK`` raising ``pass_flags``' flag once its stores are
-    out."""
-
-    @cute.jit
-    def __call__(self, mW: cute.Tensor, mSF: cute.Tensor, mOut: cute.Tensor,
-                 mFlag: cute.Tensor, stream):
-        units, out_units, sSF = self._shapes(mW, mSF, mOut)
-        self.flagged_kernel(mW, mSF, sSF, mOut, mFlag, units, out_units).launch(
-            **self.launch_options(out_units, stream))
-
-    @cute.kernel
-    def flagged_kernel(self, mW: cute.Tensor, mSF: cute.Tensor, sSF: cute.Tensor,
-                       mOut: cute.Tensor, mFlag: cute.Tensor, units: cutlass.Int32,
-                       out_units: cutlass.Int32):
-        self._dequantize(mW, mSF, sSF, mOut, units, out_units)
-        raise_flag(mFlag)
-
-
 class NVFP4DequantPermutedWords(NVFP4DequantPermutedK):
     """``NVFP4DequantPermutedK`` reading ``permuted_fp4``'s words instead of packed bytes: the
     same output (``PERMUTED_K_ORDER``), each pair taken from the bit-permuted word
@@ -249,16 +219,16 @@ class NVFP4DequantPermutedWords(NVFP4DequantPermutedK):
         return raw
 
 
-def compile_group_kernel(kernel, *flag):
+def compile_group_kernel(kernel):
     """A 64-group kernel: codes as int32 [M*K/64, 8], bf16 out as int32 [M'*K/64, 32], M' >= M
-    (zeros past M); ``flag``: a flagged kernel's fake flag."""
+    (zeros past M)."""
     w = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 8), stride_order=(1, 0),
                                  assumed_align=16)
     sf = make_fake_compact_tensor(cutlass.Float8E4M3FN, (cute.sym_int(),), assumed_align=16)
     out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
                                    assumed_align=16)
-    return cute.compile(kernel, w, sf, out, *flag,
-                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+    return cute.compile(kernel, w, sf, out, make_fake_stream(use_tvm_ffi_env_stream=True),
+                        options=compile_options())
 
 
 @jit.cached
@@ -267,15 +237,6 @@ def compile_nvfp4_dequant_permuted_k(k: int, ctas_per_sm: int = 0, units_per_thr
     ``ctas_per_sm`` and ``units_per_thread`` as ``UnitGridKernel``'s."""
     return compile_group_kernel(NVFP4DequantPermutedK(k, ctas_per_sm=ctas_per_sm,
                                                       units_per_thread=units_per_thread))
-
-
-@jit.cached
-def compile_nvfp4_dequant_permuted_k_flagged(k: int, ctas_per_sm: int = 0,
-                                             units_per_thread: int = 4):
-    """``compile_nvfp4_dequant_permuted_k`` of ``NVFP4DequantPermutedKFlagged``: the flag an
-    flag after the output."""
-    return compile_group_kernel(NVFP4DequantPermutedKFlagged(
-        k, ctas_per_sm=ctas_per_sm, units_per_thread=units_per_thread), fake_flag())
 
 
 @jit.cached
@@ -351,17 +312,8 @@ def nvfp4_dequantize(packed: torch.Tensor, sf: torch.Tensor, global_scale,
     return out
 
 
-def flaggable_pass(a: torch.Tensor, a_sf, k_order: KOrder) -> bool:
-    """Whether ``bf16_activations`` takes a kernel that can raise ``pass_flags``' flag for
-    these activations: the permuted dequantization or the reordering copy."""
-    m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
-    return (KOrder(k_order) not in IN_PLACE_ORDERS and m * k < 2**31 and k % 64 == 0
-            and (a_sf is not None or (a.is_cuda and a.is_contiguous())))
-
-
 def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
-                     rows: int | None = None, spread: bool = False,
-                     flag: torch.Tensor | None = None) -> torch.Tensor:
+                     rows: int | None = None, spread: bool = False) -> torch.Tensor:
     """The wgmma kernels' activations: bf16 ``a`` as it is (W4A16, ``a_sf`` None), NVFP4 ``a``
     dequantized with global scale 1 (``e2m1 * scale`` is exact in bf16; alpha carries the rest).
     At large M that pass is a small fraction of the GEMM, and the kernels keep one format.
@@ -378,18 +330,14 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
 
     ``spread``: the pass (NVFP4 ``a``'s, or bf16 ``a``'s reordering copy) on a grid of about
     ``SPREAD_PASS_CTAS`` CTAs at as few an SM as it needs (``spread_launch``), for a pass that
-    launches under the kernel before it.
-
-    ``flag`` (where ``flaggable_pass``): ``pass_flags.pass_flag``'s, raised once the pass's
-    stores are out."""
+    launches under the kernel before it."""
     k_order = KOrder(k_order)
-    assert flag is None or flaggable_pass(a, a_sf, k_order), k_order
     m, k = a.shape[0], a.shape[1] * (1 if a_sf is None else 2)
     out_rows = max(m, rows or 0)
     launch = spread_launch(out_rows, k, sm_count(a.device.index)) if spread and out_rows else ()
     if (a_sf is None and k_order not in IN_PLACE_ORDERS and m * k < 2**31 and k % 64 == 0
             and a.is_cuda and a.is_contiguous()):
-        return reorder_k(a, rows, launch, flag)  # one kernel, not order_k's strided copy
+        return reorder_k(a, rows, launch)  # one kernel, not order_k's strided copy
     if a_sf is None or m * k >= 2**31 or k % 64:
         x = a if a_sf is None else nvfp4_dequantize(a, a_sf, 1.0)
         return x if k_order in IN_PLACE_ORDERS else order_k(x, k_order, rows)
@@ -398,11 +346,9 @@ def bf16_activations(a: torch.Tensor, a_sf, k_order: KOrder = KOrder.IDENTITY,
         # GEMM, which its PDL trigger lets start early)
         # PERMUTED and PAIRS both take PERMUTED_K_ORDER
         compile_group = (compile_nvfp4_dequant_unit_scale if k_order in IN_PLACE_ORDERS
-                         else compile_nvfp4_dequant_permuted_k if flag is None
-                         else compile_nvfp4_dequant_permuted_k_flagged)
+                         else compile_nvfp4_dequant_permuted_k)
         compile_group(k, *launch)(a.view(torch.int32).view(-1, 8), a_sf.view(-1),
-                                  out.view(torch.int32).view(-1, 32),
-                                  *(() if flag is None else (flag,)))
+                                  out.view(torch.int32).view(-1, 32))
     return out
 
 

@@ -34,13 +34,13 @@ import torch
 
 from layouts import sf_padded_shape
 
-from . import nvfp4_gemm_balanced, pass_flags
+from . import nvfp4_gemm_balanced
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
                              plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens,
                              wg_k_pairs, wg_k_split_plan, wgmma_from_9_tokens,
                              wide_stream_k_lanes)
-from .nvfp4_dequant import bf16_activations, flaggable_pass
+from .nvfp4_dequant import bf16_activations
 from .nvfp4_gemm_large_m import (H200_SMS, TILE_N, compile_nvfp4_gemm_large_m,
                                  launch_large_m)
 from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, compile_nvfp4_gemm_small_m,
@@ -71,10 +71,6 @@ _OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #   7168x18432    111.5 / 118.9         144.8 / 119.2
 #   9216x7168      79.4 /  48.5         115.5 /  49.3
 SMALL_M_MAX = 64  # above this the wgmma kernel always wins
-# The wgmma GEMM waits for its activations' pass through the flag the pass raises
-# (``pass_flags``) instead of the pass launch's end. Off: measured on neither card yet
-# (``tools/pass_flag_probe.py``).
-PASS_FLAG = False
 X_SMEM_TOKENS = 2  # the small-M kernels stage the activations in shared memory up to here
 # (two only where ``_stage_two_tokens``)
 # The plain GEMM's own limits: up to PLAIN_X_SMEM_TOKENS tokens whose staged activations take
@@ -465,31 +461,21 @@ def pdl_choices(options: dict, pdl_trigger: bool | None, spread_pass: bool | Non
 def launch_planned(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                    plan: tuple[int, int, bool, bool], wg_k_split: bool = False,
                    compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool | None = None,
-                   spread_pass: bool | None = None, flagged: bool | None = None) -> None:
+                   spread_pass: bool | None = None) -> None:
     """The TMA + wgmma kernel (W4A16; NVFP4 activations through ``bf16_activations``) on
     validated operands, launched as ``planned_launch`` says; ``compile_fn`` (a probe's kernel
     variant) as ``launch_large_m``'s; ``pdl_trigger`` (None: ``planned_launch``'s) as
     ``NVFP4GemmLargeM``'s; ``spread_pass`` (None: ``planned_launch``'s where the launch
-    triggers) as ``bf16_activations``' ``spread``; ``flagged`` (None: ``PASS_FLAG``): the
-    GEMM waits for its pass through ``pass_flags``' flag, where the pass is a kernel that
-    raises it (``flaggable_pass``)."""
+    triggers) as ``bf16_activations``' ``spread``."""
     n, k, _ = weight_dims(b)
     m = out.shape[0]
     tile_m, splits, options = planned_launch(m, n, k, plan, wg_k_split)
     spread = pdl_choices(options, pdl_trigger, spread_pass)
     rows = -(-m // tile_m) * tile_m  # whole token tiles: the TMA stays inside the buffer
     k_order = wgmma_k_order(b, m if a_sf is None else 0, rows != m)
-    flag = None
-    if (PASS_FLAG if flagged is None else flagged) and flaggable_pass(a, a_sf, k_order):
-        flag = pass_flags.pass_flag(out.device)
-    x = bf16_activations(a, a_sf, k_order, rows, spread, flag)
-    try:
-        launch_large_m(x, b, b_sf, alpha, out, (tile_m, 0), splits, plan[2], plan[3],
-                       k_order=k_order, compile_fn=compile_fn, flag=flag, **options)
-    except BaseException:
-        if flag is not None:  # the pass raised it and no GEMM will lower it
-            flag.zero_()
-        raise
+    launch_large_m(bf16_activations(a, a_sf, k_order, rows, spread), b, b_sf, alpha, out,
+                   (tile_m, 0), splits, plan[2], plan[3], k_order=k_order,
+                   compile_fn=compile_fn, **options)
 
 
 def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf: torch.Tensor,

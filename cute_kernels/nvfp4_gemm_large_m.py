@@ -82,7 +82,6 @@ from .dtypes import torch_to_cutlass
 from .k_order import IN_PLACE_ORDERS, WORD_ORDERS, KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
-from .pass_flags import POLL_NS, fake_flag, wait_flag
 from .permuted_fp4 import weight_dims
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
                        scatter_fixup, store_tail, stream_k_fixup, tile_cut, workspace_words)
@@ -167,11 +166,6 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
 
 
 class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
-    # Whether the activations' pass raises ``pass_flags``' flag, which the producer and fix-up
-    # warps poll instead of the PDL wait (``NVFP4GemmLargeMFlagged``); the consumers then wait
-    # on nothing but the pipeline; ``FLAG_POLL_NS``: their sleep between polls
-    PASS_FLAG = False
-    FLAG_POLL_NS = POLL_NS
     # PDL: how much of its first piece's weights (K elements, whole k-tiles, at least one) a
     # CTA prefetches into L2 before it waits for the activation pass; None, and 64-token tiles
     # of one K group a stage: as many k-tiles as the pipeline has stages (5..8, the rule
@@ -439,11 +433,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
 
     @cute.jit
     def _launch(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, scalars, outs,
-                stream, streamk=(), flag=()):
+                stream, streamk=()):
         """``scalars``: one-element fp32 tensors, alpha first; ``outs``: what ``_epilogue``
         writes, ``outs[0]`` with M rows. Tuples, so a subclass's epilogue can take more of
         both without touching the main loop. ``streamk``: the stream-K workspace and arrival
-        counters (empty otherwise); ``flag``: ``PASS_FLAG``'s flag (empty otherwise)."""
+        counters (empty otherwise)."""
         # Scales as (128 words of one 512-byte chunk, chunk = row_tile * k_tiles + k_tile).
         # (With two K groups a stage, its two chunks are adjacent: one 256-word column.)
         mSF = cute.make_tensor(mBSF.iterator, cute.make_layout(
@@ -509,7 +503,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             grid = 2 * tiles
             cluster = {"cluster": [2, 1, 1]}
         self.kernel(tma_act, tma_mA, tma_w, tma_mB, tma_sf, tma_mSF, scalars, outs, streamk,
-                    flag, tiled_mma, act_layout, w_layout, sf_layout).launch(
+                    tiled_mma, act_layout, w_layout, sf_layout).launch(
             grid=(grid, 1, 1), block=(128 * (1 + self.consumers), 1, 1), **cluster,
             use_pdl=self.pdl,
             min_blocks_per_mp=self.ctas_per_sm, stream=stream,
@@ -547,7 +541,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     @cute.kernel
     def kernel(self, tma_act: cute.CopyAtom, mA: cute.Tensor, tma_w: cute.CopyAtom,
                mB: cute.Tensor, tma_sf: cute.CopyAtom, mSF: cute.Tensor, scalars, outs, streamk,
-               flag, tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
+               tiled_mma: cute.TiledMma, act_layout: cute.ComposedLayout,
                w_layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
@@ -622,22 +616,22 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if tidx < 128:
             cute.arch.setmaxregister_decrease(PRODUCER_REGS[self.ctas_per_sm])
             if warp == 0:
-                if cutlass.const_expr(self.waits() and not self.weights_first()):
+                if cutlass.const_expr(self.pdl and not self.weights_first()):
                     if cutlass.const_expr(not self.bf16_weights):  # (the pass writes those)
                         self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
-                    self._wait_input(flag)
+                    cute.arch.griddepcontrol_wait()
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
-                              tSs, tSg, flag)
+                              tSs, tSg)
             elif cutlass.const_expr(self.async_fixup):
                 if warp == FIXUP_WARP:
-                    self._fixup_warp(tok_tiles, streamk, gather, flag)
+                    self._fixup_warp(tok_tiles, streamk, gather)
                 else:
                     self._side_warps(warp, sEpi, scalars, outs)
             else:
                 self._side_warps(warp, sEpi, scalars, outs)
         else:
             cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
-            if cutlass.const_expr(self.pdl and not self.PASS_FLAG):
+            if cutlass.const_expr(self.pdl):
                 cute.arch.griddepcontrol_wait()
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
@@ -662,7 +656,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # ---------------------------------------------------------------- producer warp
     @cute.jit
     def _produce(self, mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs,
-                 tSg, flag=()):
+                 tSg):
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         loads = (mainloop, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf, tSs, tSg)
         whole, sk_tiles = self._whole_tiles(tok_tiles)
@@ -671,7 +665,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             # the first piece, its first weights loaded before the PDL wait; the loops below
             # take the pieces after it
             state, tile, first_units = self._produce_first_piece(loads, state, tok_tiles,
-                                                                 whole, tile, flag)
+                                                                 whole, tile)
             if cutlass.const_expr(self.pair_pieces):
                 whole = cutlass.Int32(0)
         elif cutlass.const_expr(self.pair_pieces):
@@ -743,7 +737,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         return self.pdl and self.weights_before_wait() > 0 and not self.bf16_weights
 
     @cute.jit
-    def _produce_first_piece(self, loads, state, tok_tiles, whole, tile, flag=()):
+    def _produce_first_piece(self, loads, state, tok_tiles, whole, tile):
         """``weights_first``: this CTA's first piece, the weights and scales of its
         first k-tiles (as many, at most the stages) loaded into their stages before the PDL
         wait and the activations' parts after it; returns (the producer's state, the next
@@ -765,7 +759,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                row_tile, kt0 + i)
             mainloop.producer_commit(state)
             state.advance()
-        self._wait_input(flag)
+        cute.arch.griddepcontrol_wait()
         # the same stages from the pipeline's start: their full barriers expect these bytes too
         acts = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
         for i in cutlass.range(ready, unroll=1):
@@ -1034,13 +1028,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         return True
 
     @cute.jit
-    def _fixup_warp(self, tok_tiles, streamk, gather, flag=()):
+    def _fixup_warp(self, tok_tiles, streamk, gather):
         """``async_fixup``, warp ``FIXUP_WARP``: the stream-K pieces of this CTA's range that
         the asynchronous fix-up takes, as ``_consume`` walks them: its first piece if a tail
         (``release_tail``), its last if a head (``gather_pieces``, lane 0). Whole tiles and
         tiles of too many pieces need nothing here."""
-        if cutlass.const_expr(self.waits()):
-            self._wait_input(flag)  # the counters may still be the last launch's
+        if cutlass.const_expr(self.pdl):
+            cute.arch.griddepcontrol_wait()  # the counters may still be the last launch's
         whole, sk_tiles = self._whole_tiles(tok_tiles)
         u, end = self._stream_range(whole, sk_tiles)
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
@@ -1057,22 +1051,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if cute.arch.lane_idx() == 0:
                 gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
                               *gather, self.piece_words)
-
-    def waits(self) -> bool:
-        """Whether the producer (and fix-up) warps wait before their first loads: for the
-        launch before (PDL) or for the pass's flag (``PASS_FLAG``)."""
-        return self.pdl or self.PASS_FLAG
-
-    @cute.jit
-    def _wait_input(self, flag):
-        """A warp's wait before its first read of what an earlier kernel wrote: the pass's flag
-        (``PASS_FLAG``: each CTA's producer warp counts in, and its fix-up warp), else the end
-        of the launch before (PDL)."""
-        if cutlass.const_expr(self.PASS_FLAG):
-            wait_flag(flag[0], cute.arch.grid_dim()[0] * (2 if self.async_fixup else 1),
-                      self.FLAG_POLL_NS)
-        else:
-            cute.arch.griddepcontrol_wait()
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
@@ -1391,17 +1369,15 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
                                k_order: KOrder = KOrder.IDENTITY, ctas_per_sm: int = 1,
                                k_groups: int = 1, wg_k_split: bool = False,
                                pair_pieces: bool = False, pdl_trigger: bool = False,
-                               lanes: int = 1, pass_flag: bool = False):
+                               lanes: int = 1):
     """Static N, K and tile config (tokens per CTA; pipeline stages, 0 = as many as fit up to
     8; the persistent grid's CTA count, at most; K splits, in stream-K; 64-element K groups
     per stage; 64-row tiles with the warpgroups on the K groups; with those, two K pieces in
     a cluster of two CTAs; the PDL trigger after the main loop; stream-K in lanes of row
-    tiles, ``NVFP4GemmLargeM``'s; the pass's flag, ``NVFP4GemmLargeMFlagged``); M dynamic.
-    Operands as
+    tiles, ``NVFP4GemmLargeM``'s); M dynamic. Operands as
     ``launch_large_m`` passes them: a bf16 [M, K], b int32 [N, K/8], b_sf int32
     [pad128(N) * K/64], alpha fp32 [1], out [M, N], in stream-K the workspace and arrival
-    counters (``stream_k_buffers``), then with ``pass_flag`` the flag;
-    ``k_order``: the weights' decode and the activations' K
+    counters (``stream_k_buffers``); ``k_order``: the weights' decode and the activations' K
     order (``NVFP4GemmLargeM``; a bool: permuted words or not)."""
     cout = torch_to_cutlass(out_dtype)
     m = cute.sym_int()
@@ -1416,19 +1392,18 @@ def compile_nvfp4_gemm_large_m(n: int, k: int, out_dtype: str, tile_m: int = 128
     alpha = make_fake_compact_tensor(cutlass.Float32, (1,))
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     stream = make_fake_stream(use_tvm_ffi_env_stream=True)
-    flag = (fake_flag(),) if pass_flag else ()
     if stream_k:
-        cls = NVFP4GemmLargeMStreamKFlagged if pass_flag else NVFP4GemmLargeMStreamK
-        kernel = cls(n, k, cout, tile_m, stages, sms, splits, stream_k=True, hybrid=hybrid,
-                     k_order=k_order, ctas_per_sm=ctas_per_sm, k_groups=k_groups,
-                     wg_k_split=wg_k_split, pdl_trigger=pdl_trigger, lanes=lanes)
-        return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), *flag,
-                            stream, options=compile_options())
-    cls = NVFP4GemmLargeMFlagged if pass_flag else NVFP4GemmLargeM
-    kernel = cls(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
-                 ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
-                 pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
-    return cute.compile(kernel, a, b, b_sf, alpha, d, *flag, stream, options=compile_options())
+        kernel = NVFP4GemmLargeMStreamK(n, k, cout, tile_m, stages, sms, splits, stream_k=True,
+                                        hybrid=hybrid, k_order=k_order,
+                                        ctas_per_sm=ctas_per_sm, k_groups=k_groups,
+                                        wg_k_split=wg_k_split, pdl_trigger=pdl_trigger,
+                                        lanes=lanes)
+        return cute.compile(kernel, a, b, b_sf, alpha, d, *fake_stream_k_buffers(), stream,
+                            options=compile_options())
+    kernel = NVFP4GemmLargeM(n, k, cout, tile_m, stages, sms, splits, k_order=k_order,
+                             ctas_per_sm=ctas_per_sm, k_groups=k_groups, wg_k_split=wg_k_split,
+                             pair_pieces=pair_pieces, pdl_trigger=pdl_trigger)
+    return cute.compile(kernel, a, b, b_sf, alpha, d, stream, options=compile_options())
 
 
 def fake_weights(n: int, k: int, k_order: KOrder):
@@ -1468,30 +1443,6 @@ class NVFP4GemmLargeMStreamK(NVFP4GemmLargeM):
         self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, (mWork, mCount))
 
 
-class NVFP4GemmLargeMFlagged(NVFP4GemmLargeM):
-    """``NVFP4GemmLargeM`` waiting for its activations' pass through ``pass_flags``' flag
-    (``pass_flag``'s words, the last argument before the stream)."""
-
-    PASS_FLAG = True
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
-                 mD: cute.Tensor, mFlag: cute.Tensor, stream):
-        self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, flag=(mFlag,))
-
-
-class NVFP4GemmLargeMStreamKFlagged(NVFP4GemmLargeM):
-    """``NVFP4GemmLargeMStreamK`` waiting for its pass's flag as ``NVFP4GemmLargeMFlagged``."""
-
-    PASS_FLAG = True
-
-    @cute.jit
-    def __call__(self, mA: cute.Tensor, mB: cute.Tensor, mBSF: cute.Tensor, mAlpha: cute.Tensor,
-                 mD: cute.Tensor, mWork: cute.Tensor, mCount: cute.Tensor, mFlag: cute.Tensor,
-                 stream):
-        self._launch(mA, mB, mBSF, (mAlpha,), (mD,), stream, (mWork, mCount), (mFlag,))
-
-
 def fake_stream_k_buffers():
     """The stream-K workspace and counters as compiled arguments (their own shape symbols)."""
     return (make_fake_compact_tensor(cutlass.Float32, (cute.sym_int(),), assumed_align=16),
@@ -1513,14 +1464,12 @@ def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,
                  wg_k_split: bool = False, pair_pieces: bool = False,
-                 pdl_trigger: bool = False, lanes: int = 1, pass_flag: bool = False) -> tuple:
+                 pdl_trigger: bool = False, lanes: int = 1) -> tuple:
     """The trailing (k_order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger,
-    lanes, pass_flag) compile arguments in their shortest form: the compile cache keys by the
-    arguments as given, so the identity order, one CTA per SM, one K group a stage, 128-row
-    tiles, no trigger, no lanes and no flag leave them out (the order as a plain int)."""
+    lanes) compile arguments in their shortest form: the compile cache keys by the arguments
+    as given, so the identity order, one CTA per SM, one K group a stage, 128-row tiles, no
+    trigger and no lanes leave them out (the order as a plain int)."""
     order = int(k_order)
-    if pass_flag:
-        return (order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger, lanes, True)
     if pdl_trigger or lanes > 1:  # (lanes only where taken)
         return ((order, ctas_per_sm, k_groups, wg_k_split, pair_pieces, pdl_trigger)
                 + ((lanes,) if lanes > 1 else ()))
@@ -1553,7 +1502,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
                    ctas_per_sm: int = 1, k_groups: int = 1, k_order: KOrder | None = None,
                    wg_k_split: bool = False, pair_pieces: bool = False,
                    compile_fn=compile_nvfp4_gemm_large_m, pdl_trigger: bool = False,
-                   lanes: int = 1, flag=None) -> None:
+                   lanes: int = 1) -> None:
     """The large-M kernel on validated operands: a_bf16 [M', K] bf16 (M' >= M: rows past M,
     zeros from ``bf16_activations(rows=)``, are read but not used) with K in ``k_order``
     (None: the weights' own, ``operand_k_order``), b [N, K/2] uint8 (or permuted int32 words
@@ -1574,9 +1523,7 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     ``wg_k_split`` (with them): 64-row tiles, each consumer warpgroup on one K group;
     ``pair_pieces`` (with that, whole tiles): two CTAs a tile in a cluster, summed through
     distributed shared memory. ``pdl_trigger``: the next launch may start after each CTA's
-    first main loop; ``lanes``: stream-K in lanes of row tiles (both ``NVFP4GemmLargeM``'s);
-    ``flag``: the activations' pass's (``pass_flags``), which the kernel waits for instead of
-    the PDL wait (``NVFP4GemmLargeMFlagged``).
+    first main loop; ``lanes``: stream-K in lanes of row tiles (both ``NVFP4GemmLargeM``'s).
     ``compile_fn``: what compiles the kernel from ``compile_nvfp4_gemm_large_m``'s arguments
     (the probes pass variants of it)."""
     import torch
@@ -1596,12 +1543,11 @@ def launch_large_m(a_bf16, b, b_sf, alpha_t, out, config: tuple[int, ...],
     sms = launch_ctas(ctas, ctas_per_sm, splits, b.device)
     args = (a_bf16, weight_words(b), b_sf.view(torch.int32).view(-1), alpha_t)
     tail = compile_tail(operand_k_order(b, k_order), ctas_per_sm, k_groups, wg_k_split,
-                        pair_pieces, pdl_trigger, lanes, flag is not None)
-    flags = () if flag is None else (flag,)
+                        pair_pieces, pdl_trigger, lanes)
     if stream_k:
         compile_fn(n, k, str(out.dtype), tile_m, stages, sms, splits, True, hybrid, *tail)(
             *args, out, *stream_k_buffers(m, n, tile_m, sms, out.device,
-                                          64 if wg_k_split else TILE_N), *flags)
+                                          64 if wg_k_split else TILE_N))
         return
     compile_fn(n, k, str(out.dtype), tile_m, stages, sms,
-               *((1, False, False) + tail if tail else ()))(*args, out, *flags)
+               *((1, False, False) + tail if tail else ()))(*args, out)

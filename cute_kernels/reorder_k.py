@@ -25,7 +25,6 @@ from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from . import jit
 from .arch import compile_options
 from .device_mma import prmt
-from .pass_flags import fake_flag, raise_flag
 from .unit_grid import UnitGridKernel
 
 
@@ -49,11 +48,6 @@ class ReorderK(UnitGridKernel):
     @cute.kernel
     def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, units: cutlass.Int32,
                out_units: cutlass.Int32):
-        self._reorder(mX, mOut, units, out_units)
-
-    @cute.jit
-    def _reorder(self, mX: cute.Tensor, mOut: cute.Tensor, units, out_units):
-        """The kernel's work: this thread's units, their loads first."""
         first = self.first_unit()
         words = [cute.make_rmem_tensor((8,), cutlass.Int32)
                  for _ in range(self.units_per_thread)]
@@ -87,60 +81,26 @@ class ReorderK(UnitGridKernel):
                                   0x5410 if half == 0 else 0x7632))
 
 
-class ReorderKFlagged(ReorderK):
-    """``ReorderK`` raising ``pass_flags``' flag once its stores are out."""
-
-    @cute.jit
-    def __call__(self, mX: cute.Tensor, mOut: cute.Tensor, mFlag: cute.Tensor, stream):
-        units = mX.shape[0] * 4
-        out_units = mOut.shape[0] * 4
-        self.flagged_kernel(mX, mOut, mFlag, units, out_units).launch(
-            **self.launch_options(out_units, stream))
-
-    @cute.kernel
-    def flagged_kernel(self, mX: cute.Tensor, mOut: cute.Tensor, mFlag: cute.Tensor,
-                       units: cutlass.Int32, out_units: cutlass.Int32):
-        self._reorder(mX, mOut, units, out_units)
-        raise_flag(mFlag)
-
-
-def _compile(kernel, *flag):
-    """A ``ReorderK`` kernel on int32 [groups, 32] views (``flag``: the flagged kernel's
-    fake flag)."""
-    x = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
-                                 assumed_align=16)
-    out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
-                                   assumed_align=16)
-    return cute.compile(kernel, x, out, *flag, make_fake_stream(use_tvm_ffi_env_stream=True),
-                        options=compile_options())
-
-
 @jit.cached
 def compile_reorder_k(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
     """Tensor-free compile of ``ReorderK``: static K, dynamic M; ``ctas_per_sm`` and
     ``units_per_thread`` as its."""
-    return _compile(ReorderK(k, ctas_per_sm=ctas_per_sm, units_per_thread=units_per_thread))
+    x = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
+                                 assumed_align=16)
+    out = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(), 32), stride_order=(1, 0),
+                                   assumed_align=16)
+    return cute.compile(ReorderK(k, ctas_per_sm=ctas_per_sm, units_per_thread=units_per_thread),
+                        x, out, make_fake_stream(use_tvm_ffi_env_stream=True),
+                        options=compile_options())
 
 
-@jit.cached
-def compile_reorder_k_flagged(k: int, ctas_per_sm: int = 0, units_per_thread: int = 4):
-    """``compile_reorder_k`` of ``ReorderKFlagged``: the flag an flag after the output."""
-    return _compile(ReorderKFlagged(k, ctas_per_sm=ctas_per_sm,
-                                    units_per_thread=units_per_thread), fake_flag())
-
-
-def reorder_k(x: torch.Tensor, rows: int | None = None, launch: tuple = (),
-              flag: torch.Tensor | None = None) -> torch.Tensor:
+def reorder_k(x: torch.Tensor, rows: int | None = None, launch: tuple = ()) -> torch.Tensor:
     """``order_k(x, KOrder.PERMUTED, rows)`` of contiguous bf16 ``x`` [M, K] (K a multiple of
     64, M * K < 2^31) on the GPU: one launch, zero rows past M up to ``rows``; ``launch``:
-    ``compile_reorder_k``'s (ctas_per_sm, units_per_thread), the default's where empty;
-    ``flag``: ``pass_flags.pass_flag``'s, raised once the copy is out."""
+    ``compile_reorder_k``'s (ctas_per_sm, units_per_thread), the default's where empty."""
     m, k = x.shape
     out = torch.empty((max(m, rows or 0), k), dtype=torch.bfloat16, device=x.device)
     if out.shape[0]:
-        views = (x.view(torch.int32).view(-1, 32), out.view(torch.int32).view(-1, 32))
-        if flag is None:
-            compile_reorder_k(k, *launch)(*views)
-        else:
-            compile_reorder_k_flagged(k, *launch)(*views, flag)
+        compile_reorder_k(k, *launch)(x.view(torch.int32).view(-1, 32),
+                                      out.view(torch.int32).view(-1, 32))
     return out

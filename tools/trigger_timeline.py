@@ -6,40 +6,21 @@ us) and on cluster pairs (M = 64 12.29 -> 14.47), and win on 7168x2048 M = 64 (8
 Per point and variant, for the middle calls of the graph: each kernel's start relative to the
 previous kernel's start and end ("gap": negative where they overlap) and its duration, then
 the mean per call. Session 36: and with the pass spread over the SMs
-(``launch_planned(spread_pass=True)``, ``tools/pass_spread_probe.py``). Session 88: the plan's
-own launch ("plan") against the pass's flag ("flag", ``launch_planned(flagged=True)``, and
-"flag_poll1us" polling every microsecond), which lost ~1 us a call on an H100. One point per
-CUTE_KERNELS_BENCH_SHAPES index; ``TIMELINE_VARIANTS`` ("plan,flag") picks variants (default:
-all); ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+(``launch_planned(spread_pass=True)``, ``tools/pass_spread_probe.py``). One point per
+CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import importlib
-import os
 import statistics
 
 import torch
-from probe_inputs import fp4_gemm_operands, launches_compiled_by, replaced, switched_compiler
+from probe_inputs import fp4_gemm_operands
 from torch.profiler import ProfilerActivity, profile
 
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.large_m_plans import plain_plan
 from cute_kernels.nvfp4_gemm import launch_planned
-from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
-POINTS = [(4096, 7168, 512), (4096, 7168, 64), (7168, 2048, 64), (4096, 7168, 1024),
-          (7168, 2048, 256), (7168, 18432, 16)]
-gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
-slow_polls = launches_compiled_by(gemm, switched_compiler(
-    compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, {"FLAG_POLL_NS": 1000},
-    "compile_large_m_poll1us"))
-# name: (launch_planned options, module attributes replaced)
-VARIANTS = {"untriggered": ({"pdl_trigger": False, "spread_pass": False}, {}),
-            "trigger": ({"pdl_trigger": True, "spread_pass": False}, {}),
-            "spread": ({"pdl_trigger": True, "spread_pass": True}, {}),
-            "plan": ({}, {}), "flag": ({"flagged": True}, {}),
-            "flag_poll1us": ({"flagged": True}, slow_polls)}
-chosen = os.environ.get("TIMELINE_VARIANTS")
-if chosen:
-    VARIANTS = {name: VARIANTS[name] for name in chosen.split(",")}
+POINTS = [(4096, 7168, 512), (4096, 7168, 64), (7168, 2048, 64), (4096, 7168, 1024)]
 CALLS = 8  # calls a graph; the first and last two are left out of the table
 
 
@@ -65,11 +46,10 @@ alpha = torch.full((1,), 0.5, device="cuda")
 for n, k, m in select_shapes(POINTS):
     weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
     plan = plain_plan(m, n, k)
-    for variant, (options, attrs) in VARIANTS.items():
-        def call(w, options=options, attrs=attrs):
-            with replaced(gemm, attrs):
-                launch_planned(a, a_sf, w[0], w[1], alpha, out, plan, wg_k_split=True,
-                               **options)
+    for trigger, spread in ((False, False), (True, False), (True, True)):
+        def call(w, trigger=trigger, spread=spread):
+            launch_planned(a, a_sf, w[0], w[1], alpha, out, plan, wg_k_split=True,
+                           pdl_trigger=trigger, spread_pass=spread)
 
         call(weights[0])
         torch.cuda.synchronize()
@@ -83,7 +63,8 @@ for n, k, m in select_shapes(POINTS):
         torch.cuda.synchronize()
         spans = kernel_spans(graph.replay)
         per_call = len(spans) // CALLS
-        print(f"{n}x{k} M={m} plan={plan} {variant}: {len(spans)} kernels")
+        print(f"{n}x{k} M={m} plan={plan} trigger={trigger} spread={spread}: "
+              f"{len(spans)} kernels")
         rows = {}
         for i in range(2 * per_call, (CALLS - 2) * per_call):
             name, start, end = spans[i]
