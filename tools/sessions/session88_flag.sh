@@ -4,7 +4,7 @@
 # memcheck and racecheck on the flagged route (tools/sanitize_pass_flag.py), then
 # tools/pass_flag_probe.py (default against flag, NVFP4 and bf16 tokens) at issue 5's open
 # points that take a pass and two met rows near their bars.
-# Closed (calls 3 and 5, H100): the flag lost 0.7-1.1 us a call; its code is now
+# Closed (calls 3 and 5, H100): the flag lost 0.75-1.25 us a call; its code is now
 # notes/pass-flag.patch (`git apply notes/pass-flag.patch` before running this).
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session88_flag.sh

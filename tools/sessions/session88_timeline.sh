@@ -4,7 +4,7 @@
 # flag's GPU tests (call 3's failed at a fixture), then tools/trigger_timeline.py (kernel spans
 # of the plan's launch, the flag, the flag polled every microsecond) at 7168x2048 M = 256 and
 # 7168x18432 M = 16, then tools/pass_flag_probe.py at four points.
-# Closed (calls 3 and 5, H100): the flag lost 0.7-1.1 us a call; its code is now
+# Closed (calls 3 and 5, H100): the flag lost 0.75-1.25 us a call; its code is now
 # notes/pass-flag.patch (`git apply notes/pass-flag.patch` before running this).
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session88_timeline.sh
