@@ -10,7 +10,9 @@ at 0 steps cost 7.32 us, against 3.21 at 9216x7168); 17.62 us against 15.76 aske
 op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.67 asked.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
-"...u" the same without its launch bound (``LAUNCH_BOUND``). Graph us of back-to-back calls
+"...u" the same without its launch bound (``LAUNCH_BOUND``), "...pP" with the K warps' walk
+steps 1..P prefetched into L2 before the PDL wait (``L2_STEPS_BEFORE_WAIT``; points 12..16:
+issue 5 / 6's open one-token rows, whose fixed part that would shorten). Graph us of back-to-back calls
 at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones),
 interleaved, two rounds; then each balanced form's bf16 output against the public one's
 (relative norm of the difference; both are one rounding of fp32 sums added in other orders,
@@ -61,15 +63,34 @@ POINTS = [
     ("gemm", 7168, 2048, [(8, 3, True)]),  # unbalanced (public one-token wave)
     ("gemm16", 7168, 2048, [(8, 3, True)]),
 ]
-UNBOUND = {"LAUNCH_BOUND": False}
-unbound = {
-    "gemm": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
-                              NVFP4GemmOneTokenBalanced, UNBOUND, "compile_balanced_unbound"),
-    "fused": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                               NVFP4GemmSwigluQuantBalanced, UNBOUND,
-                               "compile_fused_balanced_unbound")}
-bound = {"gemm": compile_nvfp4_gemm_one_token_balanced,
-         "fused": compile_nvfp4_gemm_swiglu_quant_balanced}
+# the L2 prefetch before the wait (``L2_STEPS_BEFORE_WAIT``) at the public launches:
+# (K warps, CTAs an SM, launch bound, steps prefetched)
+L2_DEPTHS = (1, 2, 3)
+POINTS += [
+    ("gemm", 9216, 7168, [(8, 3, True, p) for p in (0,) + L2_DEPTHS]),
+    ("gemm16", 9216, 7168, [(8, 3, True, p) for p in (0,) + L2_DEPTHS]),
+    ("gemm16", 5120, 17408, [(12, 2, True, p) for p in (0,) + L2_DEPTHS]),
+    ("fused", 9216, 7168, [(8, 2, True, p) for p in (0,) + L2_DEPTHS]),
+    ("gemm", 5120, 17408, [(12, 2, True, p) for p in (0,) + L2_DEPTHS]),
+]
+COMPILERS = {"gemm": (compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced),
+             "fused": (compile_nvfp4_gemm_swiglu_quant_balanced, NVFP4GemmSwigluQuantBalanced)}
+
+
+@functools.cache
+def compiler(kind: str, with_bound: bool, l2_steps: int):
+    """The compile function of a form: the default one, or one with its switches set (under a
+    cache key of its own)."""
+    fn, cls = COMPILERS[kind]
+    if with_bound and not l2_steps:
+        return fn
+    switches = {"LAUNCH_BOUND": with_bound, "L2_STEPS_BEFORE_WAIT": l2_steps}
+    return switched_compiler(fn, cls, switches, f"{fn.__name__}_b{int(with_bound)}_p{l2_steps}")
+
+
+def form_name(warps: int, per_sm: int, with_bound: bool, l2_steps: int = 0) -> str:
+    return f"w{warps}c{per_sm}" + ("" if with_bound else "u") + (f"p{l2_steps}" if l2_steps
+                                                                 else "")
 
 
 def gemm_forms(n, k, forms, a, a_sf):
@@ -77,14 +98,13 @@ def gemm_forms(n, k, forms, a, a_sf):
     outs = {"public": torch.empty(1, n, device="cuda", dtype=torch.bfloat16)}
     calls = {"public": lambda w, out=outs["public"]: nvfp4_gemm(a, a_sf, w[0], w[1], alpha,
                                                                 out=out)}
-    for warps, per_sm, with_bound in forms:
-        name = f"w{warps}c{per_sm}" + ("" if with_bound else "u")
+    for form in forms:
+        name = form_name(*form)
         outs[name] = torch.empty(1, n, device="cuda", dtype=torch.bfloat16)
         calls[name] = functools.partial(
             lambda w, out, warps, per_sm, fn: launch_one_token_balanced(
                 a, a_sf, w[0], w[1], alpha, out, warps, per_sm, fn),
-            out=outs[name], warps=warps, per_sm=per_sm,
-            fn=(bound if with_bound else unbound)["gemm"])
+            out=outs[name], warps=form[0], per_sm=form[1], fn=compiler("gemm", *form[2:]))
     return permuted_weight_copies(n, k), calls, outs
 
 
@@ -101,13 +121,12 @@ def fused_forms(two_i, k, forms, a, a_sf):
     q, sf = buffers("public")
     calls = {"public": lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs,
                                                          out=q, out_sf=sf)}
-    for warps, per_sm, with_bound in forms:
-        name = f"w{warps}c{per_sm}" + ("" if with_bound else "u")
+    for form in forms:
+        name = form_name(*form)
         calls[name] = functools.partial(
             lambda w, bufs, warps, per_sm, fn: launch_swiglu_quant_balanced(
                 a, a_sf, w[0], w[1], alpha, gs, *bufs, warps, per_sm, fn),
-            bufs=buffers(name), warps=warps, per_sm=per_sm,
-            fn=(bound if with_bound else unbound)["fused"])
+            bufs=buffers(name), warps=form[0], per_sm=form[1], fn=compiler("fused", *form[2:]))
     return gate_up_words(two_i, k, True), calls, outs
 
 
