@@ -39,7 +39,6 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 import torch
-from cutlass.cute.arch.nvvm_wrappers import inline_ptx
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
@@ -49,8 +48,8 @@ from . import jit
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_small_m import (K_ALIGN, STEP, NVFP4GemmSmallM, fake_operands,
-                                  lane_columns_route, ring_copies)
+from .nvfp4_gemm_small_m import (STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route,
+                                  ring_copies)
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 
@@ -95,12 +94,6 @@ PUBLIC_BALANCED_MIN_STEPS = 3
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
 K_WARPS_BARRIER = 2  # CTA's) / the K warps' reduction of their data-parallel sums
-
-
-def prefetch_l2(address) -> None:
-    """``prefetch.global.L2`` of the line holding global byte ``address`` (a hint: no
-    registers held, nothing waits on it)."""
-    inline_ptx("prefetch.global.L2 [{$r0}];", read_only_args=[cutlass.Int64(address)])
 
 
 def balanced_shape(n: int, ctas: int, block_rows: int = 16) -> tuple[int, int]:
@@ -172,10 +165,9 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
     # four CTAs of five warps; 8 K warps at three an SM took 82 without (two fit) and 72 with.
     LAUNCH_BOUND = True
-    # Probe switch: the K warps' steps 1 .. L2_STEPS_BEFORE_WAIT of their walks prefetched into
-    # L2 before the PDL wait (step 0 is loaded into registers there), so that more of the
-    # weight stream runs under the previous kernel's tail (0: none).
-    L2_STEPS_BEFORE_WAIT = 0
+    # Probe switch: the walk's second step loaded into the register double buffer's other half
+    # before the PDL wait too (the loop then skips its first load).
+    SECOND_STEP_BEFORE_WAIT = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -305,8 +297,16 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                                        cutlass.select_(in_piece, piece_bases[1], bases[1])))
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
-            if cutlass.const_expr(self.L2_STEPS_BEFORE_WAIT):
-                self._prefetch_walk(walk, bases, piece_bases, piece_steps + dp_steps, lane_q)
+            if cutlass.const_expr(self.SECOND_STEP_BEFORE_WAIT):
+                if piece_steps + dp_steps > 1:
+                    second = kwarp + (1 - piece_steps) * kw
+                    at = bases
+                    if cutlass.const_expr(self.rem):
+                        in_piece = piece_steps > 1
+                        second = cutlass.select_(in_piece, p0 + kwarp + kw, second)
+                        at = (cutlass.select_(in_piece, piece_bases[0], bases[0]),
+                              cutlass.select_(in_piece, piece_bases[1], bases[1]))
+                    self._load_step(*loader, second, *where, bufs[1], acts=False, bases=at)
         self._wait_for_inputs()
         _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
         sX = (self._staged_views(sXw, g, lane_q), table)
@@ -326,14 +326,20 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                                  lane_q, acc, wp, xp, sX, g, sPieces)
             else:
                 cur, nxt = bufs
+                # the walk's first iteration loads nothing where its next step came early
+                early = self.SECOND_STEP_BEFORE_WAIT
+                first_dp = 1
                 if cutlass.const_expr(self.rem):
+                    first_dp = cutlass.select_(piece_steps == 0, 1, 0)
                     # the piece, its last iteration loading the first data-parallel step
                     for i in cutlass.range(piece_steps, unroll=1):
                         step = p0 + kwarp + i * kw
-                        if i + 1 < piece_steps:
-                            self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
-                        else:
-                            self._load_step(*loader, kwarp, *where, nxt, bases=bases)
+                        if self._loads_at(i, 1, early):
+                            if i + 1 < piece_steps:
+                                self._load_step(*loader, step + kw, *where, nxt,
+                                                bases=piece_bases)
+                            else:
+                                self._load_step(*loader, kwarp, *where, nxt, bases=bases)
                         self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                         for src, dst in zip(nxt, cur):
                             dst.store(src.load())
@@ -341,7 +347,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 # the data-parallel steps: the one-token kernel's loop
                 for i in cutlass.range(dp_steps, unroll=1):
                     step = kwarp + i * kw
-                    if step + kw < self.steps:
+                    if self._loads_at(i, first_dp, early) & (step + kw < self.steps):
                         self._load_step(*loader, step + kw, *where, nxt, bases=bases)
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                     for src, dst in zip(nxt, cur):
@@ -375,28 +381,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
                                  number_of_threads=32 * (self.warps + 1))
 
-    @cute.jit
-    def _prefetch_walk(self, walk, bases, piece_bases, total, lane_q):
-        """L2 prefetches of the walk's steps 1 .. ``L2_STEPS_BEFORE_WAIT`` (of ``total``; the
-        piece's first, as ``_walk_step``): each thread's code sector and scale word of each of
-        its rows, where ``_load_weights_at`` will read them."""
-        piece_steps, p0, kwarp, _, _ = walk
-        for j in cutlass.range_constexpr(1, self.L2_STEPS_BEFORE_WAIT + 1):
-            if j < total:
-                step = kwarp + (j - piece_steps) * self.kw
-                at = bases
-                if cutlass.const_expr(self.rem):
-                    in_piece = j < piece_steps
-                    step = cutlass.select_(in_piece, p0 + kwarp + j * self.kw, step)
-                    at = (cutlass.select_(in_piece, piece_bases[0], bases[0]),
-                          cutlass.select_(in_piece, piece_bases[1], bases[1]))
-                col = step * 4 + lane_q
-                if cutlass.const_expr(self.k_tail):
-                    col = cutlass.min(col, self.k // K_ALIGN - 1)
-                qcol, scol = self._weight_addresses(at, col)
-                for dq, ds in self.row_offsets():
-                    prefetch_l2(qcol + dq)
-                    prefetch_l2(scol + ds)
+    def _loads_at(self, i, first, early: bool):
+        """Whether loop iteration ``i`` loads its next step: from ``first`` on where the walk's
+        second step came ``early`` (before the wait), else always (no test at all)."""
+        return i >= first if early else True
 
     def _walk_step(self, j, walk, where):
         """Step ``j`` of a K warp's walk (``ring_slots``): (its K step, the ``where`` of its

@@ -306,19 +306,14 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         return (mB.iterator.toint() + codes,
                 mBSF.iterator.toint() + cutlass.Int64(cute.crd2idx((row0, 0), b_sf_layout)))
 
-    def _weight_addresses(self, bases, col):
-        """(codes, scales) byte addresses of the thread's first row at lane slice ``col``, from
-        its ``_row_bases``: 32 code bytes of a row at ``col`` are 32 col bytes on, its 4 scales
-        512 col bytes (the other rows: ``row_offsets`` on from these)."""
+    @cute.jit
+    def _load_weights_at(self, bases, col, bq, bs, scale_dtype):
+        """The step's weight codes and scales from the per-thread bases (``row_offsets``):
+        32 code bytes of a row at ``col`` are 32 col bytes on, its 4 scales 512 col bytes."""
         qcol = bases[0] + cutlass.Int64(col) * 32
         if cutlass.const_expr(self.PROBE_TILED_CODES):  # 2 KB a step, 32 bytes a lane quad
             qcol = bases[0] + cutlass.Int64(col // 4) * 2048 + (col % 4) * 32
-        return qcol, bases[1] + cutlass.Int64(col) * 512
-
-    @cute.jit
-    def _load_weights_at(self, bases, col, bq, bs, scale_dtype):
-        """The step's weight codes and scales from the per-thread bases (``row_offsets``)."""
-        qcol, scol = self._weight_addresses(bases, col)
+        scol = bases[1] + cutlass.Int64(col) * 512
         for t, (dq, ds) in enumerate(self.row_offsets()):
             q = cute.make_ptr(cutlass.Int32, qcol + dq, cute.AddressSpace.gmem, assumed_align=16)
             cute.autovec_copy(cute.make_tensor(q, cute.make_layout(8)), bq[t, None])

@@ -10,9 +10,10 @@ at 0 steps cost 7.32 us, against 3.21 at 9216x7168); 17.62 us against 15.76 aske
 op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.67 asked.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
-"...u" the same without its launch bound (``LAUNCH_BOUND``), "...pP" with the K warps' walk
-steps 1..P prefetched into L2 before the PDL wait (``L2_STEPS_BEFORE_WAIT``; points 12..16:
-issue 5 / 6's open one-token rows, whose fixed part that would shorten). Graph us of back-to-back calls
+"...u" the same without its launch bound (``LAUNCH_BOUND``), "...e" with each K warp's second
+walk step loaded before the PDL wait too (``SECOND_STEP_BEFORE_WAIT``; points 12..16: issue 5 /
+6's open one-token rows, whose fixed part that would shorten; session 89's L2 prefetch of
+steps 1..3 there lost 1.1 us a step on an H100, ``notes/l2-before-wait.patch``). Graph us of back-to-back calls
 at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones),
 interleaved, two rounds; then each balanced form's bf16 output against the public one's
 (relative norm of the difference; both are one rounding of fp32 sums added in other orders,
@@ -63,34 +64,33 @@ POINTS = [
     ("gemm", 7168, 2048, [(8, 3, True)]),  # unbalanced (public one-token wave)
     ("gemm16", 7168, 2048, [(8, 3, True)]),
 ]
-# the L2 prefetch before the wait (``L2_STEPS_BEFORE_WAIT``) at the public launches:
-# (K warps, CTAs an SM, launch bound, steps prefetched)
-L2_DEPTHS = (1, 2, 3)
+# the second step before the wait (``SECOND_STEP_BEFORE_WAIT``) at the public launches:
+# (K warps, CTAs an SM, launch bound, second step early)
 POINTS += [
-    ("gemm", 9216, 7168, [(8, 3, True, p) for p in (0,) + L2_DEPTHS]),
-    ("gemm16", 9216, 7168, [(8, 3, True, p) for p in (0,) + L2_DEPTHS]),
-    ("gemm16", 5120, 17408, [(12, 2, True, p) for p in (0,) + L2_DEPTHS]),
-    ("fused", 9216, 7168, [(8, 2, True, p) for p in (0,) + L2_DEPTHS]),
-    ("gemm", 5120, 17408, [(12, 2, True, p) for p in (0,) + L2_DEPTHS]),
+    ("gemm", 9216, 7168, [(8, 3, True, e) for e in (False, True)]),
+    ("gemm16", 9216, 7168, [(8, 3, True, e) for e in (False, True)]),
+    ("gemm16", 5120, 17408, [(12, 2, True, e) for e in (False, True)]),
+    ("fused", 9216, 7168, [(8, 2, True, e) for e in (False, True)]),
+    ("gemm", 5120, 17408, [(12, 2, True, e) for e in (False, True)]),
 ]
 COMPILERS = {"gemm": (compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced),
              "fused": (compile_nvfp4_gemm_swiglu_quant_balanced, NVFP4GemmSwigluQuantBalanced)}
 
 
 @functools.cache
-def compiler(kind: str, with_bound: bool, l2_steps: int):
+def compiler(kind: str, with_bound: bool, early: bool = False):
     """The compile function of a form: the default one, or one with its switches set (under a
     cache key of its own)."""
     fn, cls = COMPILERS[kind]
-    if with_bound and not l2_steps:
+    if with_bound and not early:
         return fn
-    switches = {"LAUNCH_BOUND": with_bound, "L2_STEPS_BEFORE_WAIT": l2_steps}
-    return switched_compiler(fn, cls, switches, f"{fn.__name__}_b{int(with_bound)}_p{l2_steps}")
+    switches = {"LAUNCH_BOUND": with_bound, "SECOND_STEP_BEFORE_WAIT": early}
+    return switched_compiler(fn, cls, switches,
+                             f"{fn.__name__}_b{int(with_bound)}_e{int(early)}")
 
 
-def form_name(warps: int, per_sm: int, with_bound: bool, l2_steps: int = 0) -> str:
-    return f"w{warps}c{per_sm}" + ("" if with_bound else "u") + (f"p{l2_steps}" if l2_steps
-                                                                 else "")
+def form_name(warps: int, per_sm: int, with_bound: bool, early: bool = False) -> str:
+    return f"w{warps}c{per_sm}" + ("" if with_bound else "u") + ("e" if early else "")
 
 
 def gemm_forms(n, k, forms, a, a_sf):
