@@ -186,27 +186,32 @@ def test_balanced_ring_gives_the_register_paths_bits(per_sm, extra, k, fp4_a, pe
 
 
 @jit.cached
-def compile_balanced_second_step_early_for_tests(*args):
-    """``compile_nvfp4_gemm_one_token_balanced(*args)`` with ``SECOND_STEP_BEFORE_WAIT`` on (a
+def compile_balanced_loads_moved_for_tests(switch: str, *args):
+    """``compile_nvfp4_gemm_one_token_balanced(*args)`` with the probe switch ``switch`` on (a
     cache key of its own)."""
-    saved = NVFP4GemmOneTokenBalanced.SECOND_STEP_BEFORE_WAIT
-    NVFP4GemmOneTokenBalanced.SECOND_STEP_BEFORE_WAIT = True
+    saved = getattr(NVFP4GemmOneTokenBalanced, switch)
+    setattr(NVFP4GemmOneTokenBalanced, switch, True)
     try:
         return compile_nvfp4_gemm_one_token_balanced.uncached(*args)
     finally:
-        NVFP4GemmOneTokenBalanced.SECOND_STEP_BEFORE_WAIT = saved
+        setattr(NVFP4GemmOneTokenBalanced, switch, saved)
 
 
+MOVED_LOADS = ("SECOND_STEP_BEFORE_WAIT", "FIRST_STEP_AFTER_WAIT")
+
+
+@pytest.mark.parametrize("switch", MOVED_LOADS)
 @pytest.mark.parametrize("n,k,a_dtype,warps,per_sm,permuted", [
     (9216, 7168, "fp4", 8, 3, True), (9216, 7168, "torch.bfloat16", 8, 3, True),
     (5120, 17408, "torch.bfloat16", 12, 2, True),
     (2912, 576, "torch.bfloat16", 2, 1, False),  # packed bytes, a K tail
     (16 * 132, 1024, "fp4", 4, 1, True)])        # no remainder blocks
-def test_second_step_before_the_wait_fits_its_ctas_per_sm(n, k, a_dtype, warps, per_sm,
-                                                          permuted):
-    """The probe switch ``SECOND_STEP_BEFORE_WAIT`` holds the double buffer's other half over
-    the staging: the launch bound still fits ``per_sm`` CTAs, with no local memory."""
-    compiled = compile_only(compile_balanced_second_step_early_for_tests, n, k, a_dtype,
+def test_moved_first_loads_fit_their_ctas_per_sm(n, k, a_dtype, warps, per_sm, permuted,
+                                                 switch):
+    """The probe switches that move the walk's first loads across the PDL wait (the second step
+    before it holds the double buffer's other half over the staging): the launch bound still
+    fits ``per_sm`` CTAs, with no local memory."""
+    compiled = compile_only(compile_balanced_loads_moved_for_tests, switch, n, k, a_dtype,
                             "torch.bfloat16", warps, per_sm, H200, permuted)
     regs = kernel_registers(compiled)
     assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
@@ -214,6 +219,7 @@ def test_second_step_before_the_wait_fits_its_ctas_per_sm(n, k, a_dtype, warps, 
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("switch", MOVED_LOADS)
 @pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
     (3, 180 / 396, 7168, True, True, 8),    # 9216x7168's (8, 3): walks of 3-4 steps
     (2, 56 / 264, 17408, False, True, 12),  # W4A16 5120x17408's (12, 2)
@@ -221,8 +227,8 @@ def test_second_step_before_the_wait_fits_its_ctas_per_sm(n, k, a_dtype, warps, 
     (1, 1 / 132, 1088, True, True, 4),      # pieces of no step or one
     (1, 0.0, 1024, True, False, 4),         # no remainder blocks
 ])
-def test_second_step_before_the_wait_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted,
-                                                         warps):
+def test_moved_first_loads_give_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps,
+                                              switch):
     """Only the time of a load moves: each warp walks the same steps in the same order, so the
     sums are the default launch's, bit for bit."""
     n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
@@ -232,7 +238,8 @@ def test_second_step_before_the_wait_gives_the_same_bits(per_sm, extra, k, fp4_a
     for _ in range(2):  # the counters are left zero
         got = poisoned(1, n, dtype=torch.float32)
         launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm,
-                                  compile_balanced_second_step_early_for_tests)
+                                  functools.partial(compile_balanced_loads_moved_for_tests,
+                                                    switch))
         assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
         assert torch.equal(got, plain)
 

@@ -11,9 +11,11 @@ op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
 "...u" the same without its launch bound (``LAUNCH_BOUND``), "...e" with each K warp's second
-walk step loaded before the PDL wait too (``SECOND_STEP_BEFORE_WAIT``; points 12..16: issue 5 /
-6's open one-token rows, whose fixed part that would shorten; session 89's L2 prefetch of
-steps 1..3 there lost 1.1 us a step on an H100, ``notes/l2-before-wait.patch``). Graph us of back-to-back calls
+walk step loaded before the PDL wait too (``SECOND_STEP_BEFORE_WAIT``), "...a" with its first
+step loaded after the wait (``FIRST_STEP_AFTER_WAIT``); points 12..16: issue 5 / 6's open
+one-token rows, whose fixed part the loads around the wait decide (session 89, H100: the L2
+prefetch of steps 1..3 there lost 1.1 us a step, ``notes/l2-before-wait.patch``; "e" lost
+0.5-1.4 us). Graph us of back-to-back calls
 at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones),
 interleaved, two rounds; then each balanced form's bf16 output against the public one's
 (relative norm of the difference; both are one rounding of fp32 sums added in other orders,
@@ -64,33 +66,35 @@ POINTS = [
     ("gemm", 7168, 2048, [(8, 3, True)]),  # unbalanced (public one-token wave)
     ("gemm16", 7168, 2048, [(8, 3, True)]),
 ]
-# the second step before the wait (``SECOND_STEP_BEFORE_WAIT``) at the public launches:
-# (K warps, CTAs an SM, launch bound, second step early)
+# the loads around the wait at the public launches: (K warps, CTAs an SM, launch bound, loads:
+# "" the default, "e" / "a" below)
+LOADS = ("", "e", "a")
 POINTS += [
-    ("gemm", 9216, 7168, [(8, 3, True, e) for e in (False, True)]),
-    ("gemm16", 9216, 7168, [(8, 3, True, e) for e in (False, True)]),
-    ("gemm16", 5120, 17408, [(12, 2, True, e) for e in (False, True)]),
-    ("fused", 9216, 7168, [(8, 2, True, e) for e in (False, True)]),
-    ("gemm", 5120, 17408, [(12, 2, True, e) for e in (False, True)]),
+    ("gemm", 9216, 7168, [(8, 3, True, x) for x in LOADS]),
+    ("gemm16", 9216, 7168, [(8, 3, True, x) for x in LOADS]),
+    ("gemm16", 5120, 17408, [(12, 2, True, x) for x in LOADS]),
+    ("fused", 9216, 7168, [(8, 2, True, x) for x in LOADS]),
+    ("gemm", 5120, 17408, [(12, 2, True, x) for x in LOADS]),
 ]
+LOAD_SWITCHES = {"": {}, "e": {"SECOND_STEP_BEFORE_WAIT": True},
+                 "a": {"FIRST_STEP_AFTER_WAIT": True}}
 COMPILERS = {"gemm": (compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced),
              "fused": (compile_nvfp4_gemm_swiglu_quant_balanced, NVFP4GemmSwigluQuantBalanced)}
 
 
 @functools.cache
-def compiler(kind: str, with_bound: bool, early: bool = False):
+def compiler(kind: str, with_bound: bool, loads: str = ""):
     """The compile function of a form: the default one, or one with its switches set (under a
     cache key of its own)."""
     fn, cls = COMPILERS[kind]
-    if with_bound and not early:
+    if with_bound and not loads:
         return fn
-    switches = {"LAUNCH_BOUND": with_bound, "SECOND_STEP_BEFORE_WAIT": early}
-    return switched_compiler(fn, cls, switches,
-                             f"{fn.__name__}_b{int(with_bound)}_e{int(early)}")
+    switches = {"LAUNCH_BOUND": with_bound, **LOAD_SWITCHES[loads]}
+    return switched_compiler(fn, cls, switches, f"{fn.__name__}_b{int(with_bound)}_{loads}")
 
 
-def form_name(warps: int, per_sm: int, with_bound: bool, early: bool = False) -> str:
-    return f"w{warps}c{per_sm}" + ("" if with_bound else "u") + ("e" if early else "")
+def form_name(warps: int, per_sm: int, with_bound: bool, loads: str = "") -> str:
+    return f"w{warps}c{per_sm}" + ("" if with_bound else "u") + loads
 
 
 def gemm_forms(n, k, forms, a, a_sf):
