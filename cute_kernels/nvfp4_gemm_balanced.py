@@ -165,12 +165,6 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
     # four CTAs of five warps; 8 K warps at three an SM took 82 without (two fit) and 72 with.
     LAUNCH_BOUND = True
-    # Probe switch: the walk's second step loaded into the register double buffer's other half
-    # before the PDL wait too (the loop then skips its first load).
-    SECOND_STEP_BEFORE_WAIT = False
-    # Probe switch: the first step's load after the PDL wait instead (before the staging), so
-    # that nothing of this launch's reads runs under the previous kernel's tail.
-    FIRST_STEP_AFTER_WAIT = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -292,12 +286,15 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 self._walk_prologue(loader, where, walk, piece_steps + dp_steps, ring, warp,
                                     lane)
         elif warp < warps:
-            if cutlass.const_expr(not self.FIRST_STEP_AFTER_WAIT):
-                self._first_loads(loader, where, walk, dp_steps, bases, piece_bases, bufs)
+            if cutlass.const_expr(self.rem):
+                in_piece = piece_steps > 0
+                self._load_step(*loader, cutlass.select_(in_piece, p0 + kwarp, kwarp), *where,
+                                bufs[0], acts=False,
+                                bases=(cutlass.select_(in_piece, piece_bases[0], bases[0]),
+                                       cutlass.select_(in_piece, piece_bases[1], bases[1])))
+            else:
+                self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
-        if cutlass.const_expr(self.FIRST_STEP_AFTER_WAIT and not self.ring_slots):
-            if warp < warps:
-                self._first_loads(loader, where, walk, dp_steps, bases, piece_bases, bufs)
         _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None
@@ -316,20 +313,14 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                                  lane_q, acc, wp, xp, sX, g, sPieces)
             else:
                 cur, nxt = bufs
-                # the walk's first iteration loads nothing where its next step came early
-                early = self.SECOND_STEP_BEFORE_WAIT
-                first_dp = 1
                 if cutlass.const_expr(self.rem):
-                    first_dp = cutlass.select_(piece_steps == 0, 1, 0)
                     # the piece, its last iteration loading the first data-parallel step
                     for i in cutlass.range(piece_steps, unroll=1):
                         step = p0 + kwarp + i * kw
-                        if self._loads_at(i, 1, early):
-                            if i + 1 < piece_steps:
-                                self._load_step(*loader, step + kw, *where, nxt,
-                                                bases=piece_bases)
-                            else:
-                                self._load_step(*loader, kwarp, *where, nxt, bases=bases)
+                        if i + 1 < piece_steps:
+                            self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
+                        else:
+                            self._load_step(*loader, kwarp, *where, nxt, bases=bases)
                         self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                         for src, dst in zip(nxt, cur):
                             dst.store(src.load())
@@ -337,7 +328,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 # the data-parallel steps: the one-token kernel's loop
                 for i in cutlass.range(dp_steps, unroll=1):
                     step = kwarp + i * kw
-                    if self._loads_at(i, first_dp, early) & (step + kw < self.steps):
+                    if step + kw < self.steps:
                         self._load_step(*loader, step + kw, *where, nxt, bases=bases)
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                     for src, dst in zip(nxt, cur):
@@ -370,36 +361,6 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         acc.fill(0.0)
         cute.arch.barrier_arrive(barrier_id=PIECES_BARRIER,
                                  number_of_threads=32 * (self.warps + 1))
-
-    @cute.jit
-    def _first_loads(self, loader, where, walk, dp_steps, bases, piece_bases, bufs):
-        """The register path's first load of a K warp's walk (its first step's weights into
-        ``bufs[0]``; with ``SECOND_STEP_BEFORE_WAIT`` its second step's into ``bufs[1]``)."""
-        piece_steps, p0, kwarp, _, _ = walk
-        kw = self.kw
-        if cutlass.const_expr(self.rem):
-            in_piece = piece_steps > 0
-            self._load_step(*loader, cutlass.select_(in_piece, p0 + kwarp, kwarp), *where,
-                            bufs[0], acts=False,
-                            bases=(cutlass.select_(in_piece, piece_bases[0], bases[0]),
-                                   cutlass.select_(in_piece, piece_bases[1], bases[1])))
-        else:
-            self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
-        if cutlass.const_expr(self.SECOND_STEP_BEFORE_WAIT):
-            if piece_steps + dp_steps > 1:
-                second = kwarp + (1 - piece_steps) * kw
-                at = bases
-                if cutlass.const_expr(self.rem):
-                    in_piece = piece_steps > 1
-                    second = cutlass.select_(in_piece, p0 + kwarp + kw, second)
-                    at = (cutlass.select_(in_piece, piece_bases[0], bases[0]),
-                          cutlass.select_(in_piece, piece_bases[1], bases[1]))
-                self._load_step(*loader, second, *where, bufs[1], acts=False, bases=at)
-
-    def _loads_at(self, i, first, early: bool):
-        """Whether loop iteration ``i`` loads its next step: from ``first`` on where the walk's
-        second step came ``early`` (before the wait), else always (no test at all)."""
-        return i >= first if early else True
 
     def _walk_step(self, j, walk, where):
         """Step ``j`` of a K warp's walk (``ring_slots``): (its K step, the ``where`` of its

@@ -7,7 +7,6 @@ import cutlass
 import pytest
 import torch
 
-from cute_kernels import jit
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_balanced, nvfp4_gemm_swiglu_quant,
                           prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
@@ -181,65 +180,6 @@ def test_balanced_ring_gives_the_register_paths_bits(per_sm, extra, k, fp4_a, pe
         launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm,
                                   ring_slots=slots)
         assert not got.isnan().any()
-        assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
-        assert torch.equal(got, plain)
-
-
-@jit.cached
-def compile_balanced_loads_moved_for_tests(switch: str, *args):
-    """``compile_nvfp4_gemm_one_token_balanced(*args)`` with the probe switch ``switch`` on (a
-    cache key of its own)."""
-    saved = getattr(NVFP4GemmOneTokenBalanced, switch)
-    setattr(NVFP4GemmOneTokenBalanced, switch, True)
-    try:
-        return compile_nvfp4_gemm_one_token_balanced.uncached(*args)
-    finally:
-        setattr(NVFP4GemmOneTokenBalanced, switch, saved)
-
-
-MOVED_LOADS = ("SECOND_STEP_BEFORE_WAIT", "FIRST_STEP_AFTER_WAIT")
-
-
-@pytest.mark.parametrize("switch", MOVED_LOADS)
-@pytest.mark.parametrize("n,k,a_dtype,warps,per_sm,permuted", [
-    (9216, 7168, "fp4", 8, 3, True), (9216, 7168, "torch.bfloat16", 8, 3, True),
-    (5120, 17408, "torch.bfloat16", 12, 2, True),
-    (2912, 576, "torch.bfloat16", 2, 1, False),  # packed bytes, a K tail
-    (16 * 132, 1024, "fp4", 4, 1, True)])        # no remainder blocks
-def test_moved_first_loads_fit_their_ctas_per_sm(n, k, a_dtype, warps, per_sm, permuted,
-                                                 switch):
-    """The probe switches that move the walk's first loads across the PDL wait (the second step
-    before it holds the double buffer's other half over the staging): the launch bound still
-    fits ``per_sm`` CTAs, with no local memory."""
-    compiled = compile_only(compile_balanced_loads_moved_for_tests, switch, n, k, a_dtype,
-                            "torch.bfloat16", warps, per_sm, H200, permuted)
-    regs = kernel_registers(compiled)
-    assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
-    assert kernel_frame_bytes(compiled) == 0
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("switch", MOVED_LOADS)
-@pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
-    (3, 180 / 396, 7168, True, True, 8),    # 9216x7168's (8, 3): walks of 3-4 steps
-    (2, 56 / 264, 17408, False, True, 12),  # W4A16 5120x17408's (12, 2)
-    (1, 50 / 132, 576, False, False, 2),    # W4A16, packed bytes, a K tail: walks of 1
-    (1, 1 / 132, 1088, True, True, 4),      # pieces of no step or one
-    (1, 0.0, 1024, True, False, 4),         # no remainder blocks
-])
-def test_moved_first_loads_give_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps,
-                                              switch):
-    """Only the time of a load moves: each warp walks the same steps in the same order, so the
-    sums are the default launch's, bit for bit."""
-    n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
-    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
-    plain = poisoned(1, n, dtype=torch.float32)
-    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, plain, warps, per_sm)
-    for _ in range(2):  # the counters are left zero
-        got = poisoned(1, n, dtype=torch.float32)
-        launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm,
-                                  functools.partial(compile_balanced_loads_moved_for_tests,
-                                                    switch))
         assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
         assert torch.equal(got, plain)
 

@@ -10,12 +10,7 @@ at 0 steps cost 7.32 us, against 3.21 at 9216x7168); 17.62 us against 15.76 aske
 op at 9216x7168 is 288 CTAs of 8 warps, two or three an SM; 13.62 us against 11.67 asked.
 
 Forms: "public" (``nvfp4_gemm``), "wWcC" the balanced launch of W K warps and C CTAs an SM,
-"...u" the same without its launch bound (``LAUNCH_BOUND``), "...e" with each K warp's second
-walk step loaded before the PDL wait too (``SECOND_STEP_BEFORE_WAIT``), "...a" with its first
-step loaded after the wait (``FIRST_STEP_AFTER_WAIT``); points 12..16: issue 5 / 6's open
-one-token rows, whose fixed part the loads around the wait decide (session 89, H100: the L2
-prefetch of steps 1..3 there lost 1.1 us a step, ``notes/l2-before-wait.patch``; "e" lost
-0.5-1.4 us). Graph us of back-to-back calls
+"...u" the same without its launch bound (``LAUNCH_BOUND``). Graph us of back-to-back calls
 at M = 1 (permuted words, NVFP4 activations; kinds "gemm16" / "fused16": bf16 ones),
 interleaved, two rounds; then each balanced form's bf16 output against the public one's
 (relative norm of the difference; both are one rounding of fp32 sums added in other orders,
@@ -66,35 +61,15 @@ POINTS = [
     ("gemm", 7168, 2048, [(8, 3, True)]),  # unbalanced (public one-token wave)
     ("gemm16", 7168, 2048, [(8, 3, True)]),
 ]
-# the loads around the wait at the public launches: (K warps, CTAs an SM, launch bound, loads:
-# "" the default, "e" / "a" below)
-LOADS = ("", "e", "a")
-POINTS += [
-    ("gemm", 9216, 7168, [(8, 3, True, x) for x in LOADS]),
-    ("gemm16", 9216, 7168, [(8, 3, True, x) for x in LOADS]),
-    ("gemm16", 5120, 17408, [(12, 2, True, x) for x in LOADS]),
-    ("fused", 9216, 7168, [(8, 2, True, x) for x in LOADS]),
-    ("gemm", 5120, 17408, [(12, 2, True, x) for x in LOADS]),
-]
-LOAD_SWITCHES = {"": {}, "e": {"SECOND_STEP_BEFORE_WAIT": True},
-                 "a": {"FIRST_STEP_AFTER_WAIT": True}}
-COMPILERS = {"gemm": (compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced),
-             "fused": (compile_nvfp4_gemm_swiglu_quant_balanced, NVFP4GemmSwigluQuantBalanced)}
-
-
-@functools.cache
-def compiler(kind: str, with_bound: bool, loads: str = ""):
-    """The compile function of a form: the default one, or one with its switches set (under a
-    cache key of its own)."""
-    fn, cls = COMPILERS[kind]
-    if with_bound and not loads:
-        return fn
-    switches = {"LAUNCH_BOUND": with_bound, **LOAD_SWITCHES[loads]}
-    return switched_compiler(fn, cls, switches, f"{fn.__name__}_b{int(with_bound)}_{loads}")
-
-
-def form_name(warps: int, per_sm: int, with_bound: bool, loads: str = "") -> str:
-    return f"w{warps}c{per_sm}" + ("" if with_bound else "u") + loads
+UNBOUND = {"LAUNCH_BOUND": False}
+unbound = {
+    "gemm": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
+                              NVFP4GemmOneTokenBalanced, UNBOUND, "compile_balanced_unbound"),
+    "fused": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                               NVFP4GemmSwigluQuantBalanced, UNBOUND,
+                               "compile_fused_balanced_unbound")}
+bound = {"gemm": compile_nvfp4_gemm_one_token_balanced,
+         "fused": compile_nvfp4_gemm_swiglu_quant_balanced}
 
 
 def gemm_forms(n, k, forms, a, a_sf):
@@ -102,13 +77,14 @@ def gemm_forms(n, k, forms, a, a_sf):
     outs = {"public": torch.empty(1, n, device="cuda", dtype=torch.bfloat16)}
     calls = {"public": lambda w, out=outs["public"]: nvfp4_gemm(a, a_sf, w[0], w[1], alpha,
                                                                 out=out)}
-    for form in forms:
-        name = form_name(*form)
+    for warps, per_sm, with_bound in forms:
+        name = f"w{warps}c{per_sm}" + ("" if with_bound else "u")
         outs[name] = torch.empty(1, n, device="cuda", dtype=torch.bfloat16)
         calls[name] = functools.partial(
             lambda w, out, warps, per_sm, fn: launch_one_token_balanced(
                 a, a_sf, w[0], w[1], alpha, out, warps, per_sm, fn),
-            out=outs[name], warps=form[0], per_sm=form[1], fn=compiler("gemm", *form[2:]))
+            out=outs[name], warps=warps, per_sm=per_sm,
+            fn=(bound if with_bound else unbound)["gemm"])
     return permuted_weight_copies(n, k), calls, outs
 
 
@@ -125,12 +101,13 @@ def fused_forms(two_i, k, forms, a, a_sf):
     q, sf = buffers("public")
     calls = {"public": lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs,
                                                          out=q, out_sf=sf)}
-    for form in forms:
-        name = form_name(*form)
+    for warps, per_sm, with_bound in forms:
+        name = f"w{warps}c{per_sm}" + ("" if with_bound else "u")
         calls[name] = functools.partial(
             lambda w, bufs, warps, per_sm, fn: launch_swiglu_quant_balanced(
                 a, a_sf, w[0], w[1], alpha, gs, *bufs, warps, per_sm, fn),
-            bufs=buffers(name), warps=form[0], per_sm=form[1], fn=compiler("fused", *form[2:]))
+            bufs=buffers(name), warps=warps, per_sm=per_sm,
+            fn=(bound if with_bound else unbound)["fused"])
     return gate_up_words(two_i, k, True), calls, outs
 
 
