@@ -280,8 +280,11 @@ def bf16_weight_rotation(n: int, k: int) -> list:
 
 def copies_for(bytes_per_copy: int) -> int:
     """Weight copies of a probe: a rotation past the L2, or one in a warm-up process (which
-    only compiles; dozens of them at once ran the GPU out of memory in session 20)."""
-    return 1 if warm_only() else rotations_for(bytes_per_copy)
+    only compiles; dozens of them at once ran the GPU out of memory in session 20), or with
+    ``PROBE_L2=1`` one, so that replays read weights that fit the L2 from there (the kernel's
+    own bound past DRAM's: an H100 standing in for the H200's faster memory)."""
+    return 1 if warm_only() or os.environ.get("PROBE_L2") == "1" else rotations_for(
+        bytes_per_copy)
 
 
 def fused_operands(two_i: int, k: int, m: int, permuted: bool) -> dict:
