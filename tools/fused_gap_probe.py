@@ -1,0 +1,90 @@
+"""Where the fused one-token op's extra time goes: the public fused launch (balanced (8, 2):
+blocks of 32 rows, an up tile and its gate tile on two row groups of K warps) against the plain
+GEMM on the same grid (the balanced launch with two row groups of plain tiles, the bf16 epilogue)
+and the public plain launch (balanced (8, 3), 16-row blocks).
+
+Why: session 89's L2 probe (H100, weights from L2) had the fused 9216x7168 M = 1 at 12.36 us
+against the plain GEMM's 11.0 on the same bytes, and the fused (12, 2), whose warps walk as many
+steps as the plain (8, 3)'s at about as many warps an SM, at 12.3: the grid shape alone does not
+explain the 1.3 us. If "rg2" is near "fused", the 32-row blocks (the grid) are the cost; if it is
+near "plain", the fused epilogue is.
+
+Forms: "plain" (``nvfp4_gemm``), "rgWcC" the plain balanced launch of W K warps and C CTAs an SM
+in two row groups, "fused" (``nvfp4_gemm_swiglu_quant``). Graph us at M = 1 (permuted words,
+NVFP4 activations), interleaved, two rounds; then "rg" forms' bf16 outputs against "plain"'s
+(relative norm of the difference: the same sums added in another order). ``PROBE_L2=1``: one
+weight copy (read from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import functools
+
+import torch
+from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from probe_inputs import gate_up_words, print_forms
+
+import cutlass.cute as cute
+from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
+from cute_kernels.arch import compile_options, sm_count
+from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.dtypes import torch_to_cutlass
+from cute_kernels.nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
+from cute_kernels.nvfp4_gemm_small_m import fake_operands
+from cute_kernels.nvfp4_gemm_small_m_split import fake_split_buffers
+from layouts import sf_padded_shape
+
+# (2I, K, [(K warps, CTAs an SM) of the plain launch in two row groups])
+POINTS = [(9216, 7168, [(8, 2), (12, 2)])]
+
+
+@jit.cached
+def compile_plain_balanced_row_groups(n: int, k: int, warps: int, ctas_per_sm: int, sms: int):
+    """The plain balanced one-token launch on NVFP4 tokens and permuted words, bf16 out, in two
+    row groups (blocks of 32 rows, as the fused launch's)."""
+    m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, True)
+    d = make_fake_compact_tensor(torch_to_cutlass(torch.bfloat16), (m, n), stride_order=(1, 0),
+                                 assumed_align=16)
+    kernel = NVFP4GemmOneTokenBalanced(n, k, True, torch_to_cutlass(torch.bfloat16), warps,
+                                       ctas_per_sm, sms, True, row_groups=2)
+    return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
+
+
+def launch_row_groups(a, a_sf, w, w_sf, alpha, out, warps, per_sm):
+    n, k = w.shape[0], w.shape[1] * 8
+    sms = sm_count(out.device.index or 0)
+    compile_plain_balanced_row_groups(n, k, warps, per_sm, sms)(
+        a.view(torch.int32), a_sf.view(-1), w.view(torch.int32), w_sf.view(-1), alpha, out,
+        *balanced_buffers(n, per_sm * sms, out.device, 32))
+
+
+alpha = torch.full((1,), 0.5, device="cuda")
+gs = torch.full((1,), 30.0, device="cuda")
+for two_i, k, forms in select_shapes(POINTS):
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    # the gate_up weights as the fused op takes them; the plain forms read the same words
+    weights = gate_up_words(two_i, k, True)
+    outs = {"plain": torch.empty(1, two_i, device="cuda", dtype=torch.bfloat16)}
+    calls = {"plain": lambda w, out=outs["plain"]: nvfp4_gemm(a, a_sf, w[0], w[1], alpha,
+                                                              out=out)}
+    for warps, per_sm in forms:
+        name = f"rg{warps}c{per_sm}"
+        outs[name] = torch.empty(1, two_i, device="cuda", dtype=torch.bfloat16)
+        calls[name] = functools.partial(
+            lambda w, out, warps, per_sm: launch_row_groups(a, a_sf, w[0], w[1], alpha, out,
+                                                            warps, per_sm),
+            out=outs[name], warps=warps, per_sm=per_sm)
+    q = torch.empty(1, two_i // 4, device="cuda", dtype=torch.uint8)
+    sf = torch.empty(sf_padded_shape(1, two_i // 32), device="cuda", dtype=torch.uint8)
+    calls["fused"] = lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q,
+                                                       out_sf=sf)
+    label = f"{two_i}x{k} M=1"
+    print_forms(label, calls, weights)
+    if warm_only():
+        continue
+    for call in calls.values():
+        call(weights[0])
+    want = outs["plain"].float()
+    print(f"{label} against plain: " + " ".join(
+        f"{name}={((o.float() - want).norm() / want.norm()).item():.1e}"
+        for name, o in outs.items() if name != "plain"), flush=True)
