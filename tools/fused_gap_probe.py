@@ -10,7 +10,9 @@ explain the 1.3 us. If "rg2" is near "fused", the 32-row blocks (the grid) are t
 near "plain", the fused epilogue is.
 
 Forms: "plain" (``nvfp4_gemm``), "rgWcC" the plain balanced launch of W K warps and C CTAs an SM
-in two row groups, "fused" (``nvfp4_gemm_swiglu_quant``). Graph us at M = 1 (permuted words,
+in two row groups, "fused" (``nvfp4_gemm_swiglu_quant``), and the fused launch with parts of its
+epilogue left out (outputs wrong; timing only): "nopad" without the zeroed scale rows past M,
+"noquant" without the quantization (h's bits stored as codes), "bare" with neither (h's bits). Graph us at M = 1 (permuted words,
 NVFP4 activations), interleaved, two rounds; then "rg" forms' bf16 outputs against "plain"'s
 (relative norm of the difference: the same sums added in another order). ``PROBE_L2=1``: one
 weight copy (read from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
@@ -22,14 +24,21 @@ import torch
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from probe_inputs import gate_up_words, print_forms
 
+import cutlass
 import cutlass.cute as cute
 from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.arch import compile_options, sm_count
 from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.device_fp4 import quantize_block_pair
 from cute_kernels.dtypes import torch_to_cutlass
+from cute_kernels.fused_scales import scale_tile_at, zero_scale_padding
 from cute_kernels.nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
 from cute_kernels.nvfp4_gemm_small_m import fake_operands
 from cute_kernels.nvfp4_gemm_small_m_split import fake_split_buffers
+from cute_kernels.nvfp4_gemm_swiglu_quant import fake_fused_operands
+from cute_kernels.nvfp4_quant import silu_mul_fast
+from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
+                                                launch_swiglu_quant_balanced)
 from layouts import sf_padded_shape
 
 # (2I, K, [(K warps, CTAs an SM) of the plain launch in two row groups])
@@ -57,6 +66,52 @@ def launch_row_groups(a, a_sf, w, w_sf, alpha, out, warps, per_sm):
         *balanced_buffers(n, per_sm * sms, out.device, 32))
 
 
+def fused_variant(pad: bool, quant: bool):
+    """The fused balanced kernel class with its epilogue's padding and / or quantization left
+    out (``NVFP4GemmSwigluQuantSmallM.epilogue`` otherwise, at one token tile)."""
+
+    class Variant(NVFP4GemmSwigluQuantBalanced):
+        @cute.jit
+        def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
+            mQ, mSF = outs
+            alpha, gs = scalars[0][0], scalars[1][0]
+            kb0 = block * self.half
+            sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 128)
+            for t in cutlass.range_constexpr(self.half):
+                for e in cutlass.range_constexpr(4):
+                    acc[t, 0, e] = silu_mul_fast(alpha * acc[t + self.half, 0, e],
+                                                 alpha * acc[t, 0, e])
+                if cutlass.const_expr(quant):
+                    q = quantize_block_pair(acc[t, 0, 0], acc[t, 0, 1], acc[t, 0, 2],
+                                            acc[t, 0, 3], g, gs)
+                else:
+                    bits = [cutlass.Uint64(acc[t, 0, p].bitcast(cutlass.Uint32))
+                            | (cutlass.Uint64(acc[t, 0, p + 2].bitcast(cutlass.Uint32))
+                               << cutlass.Uint64(32)) for p in range(2)]
+                    q = (bits[0], bits[1], cutlass.Uint8(g), cutlass.Uint8(lane_q))
+                for p in cutlass.range_constexpr(2):
+                    b = t * 2 + p
+                    tok = tok0 + lane_q * 2 + p
+                    if g == b % 8 and tok < m:
+                        gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + t)),
+                                                cutlass.Uint64)
+                        gQ[0] = q[p]
+                        sSF[r0 + lane_q * 2 + p, t] = q[2 + p]
+            if cutlass.const_expr(pad):
+                if tok0 + 8 >= m:
+                    zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
+
+    def compile_fn(i, k, a_dtype, warps, ctas_per_sm, sms, permuted=False):
+        kernel = Variant(i, k, True, warps, ctas_per_sm, sms, permuted)
+        return cute.compile(kernel, *fake_fused_operands(i, k, True), *fake_split_buffers(),
+                            make_fake_stream(use_tvm_ffi_env_stream=True),
+                            options=compile_options())
+    compile_fn.__name__ = compile_fn.__qualname__ = f"compile_fused_gap_p{int(pad)}q{int(quant)}"
+    return jit.cached(compile_fn)
+
+
+VARIANTS = {"nopad": fused_variant(False, True), "noquant": fused_variant(True, False),
+            "bare": fused_variant(False, False)}
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for two_i, k, forms in select_shapes(POINTS):
@@ -78,6 +133,10 @@ for two_i, k, forms in select_shapes(POINTS):
     sf = torch.empty(sf_padded_shape(1, two_i // 32), device="cuda", dtype=torch.uint8)
     calls["fused"] = lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q,
                                                        out_sf=sf)
+    for name, fn in VARIANTS.items():
+        calls[name] = functools.partial(
+            lambda w, fn: launch_swiglu_quant_balanced(a, a_sf, w[0], w[1], alpha, gs, q, sf,
+                                                       8, 2, fn), fn=fn)
     label = f"{two_i}x{k} M=1"
     print_forms(label, calls, weights)
     if warm_only():
