@@ -209,6 +209,12 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)
 
+    def epilogue_table(self, scalars, tid):
+        """``scalars`` with what the epilogue looks up appended, filled by the CTA's threads
+        after the PDL wait, before the staging's barrier (the fused op's out_scale table,
+        ``NVFP4GemmSwigluQuantSmallM.epilogue_table``); the plain GEMM's: nothing."""
+        return scalars
+
     def _warps_sync(self):
         cute.arch.barrier(barrier_id=K_WARPS_BARRIER, number_of_threads=32 * self.warps)
 
@@ -295,6 +301,8 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
+        # (the fused epilogue's out_scale table: ordered by the staging's barrier)
+        scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
         _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None

@@ -42,14 +42,15 @@ import cutlass
 import cutlass.cute as cute
 import torch
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.memory import SmemAllocator
 
 from layouts import GATE_UP_GROUP, sf_padded_shape
 
 from . import jit, nvfp4_gemm_balanced, reference
 from .arch import compile_options
-from .device_fp4 import quantize_block_pair
+from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
 from .fitted_tiles import fused_fitted_route
-from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
+from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding, zero_scale_padding_words
 from .bf16_weights import bf16_weights
 from .k_order import KOrder, w4a16_in_place, w4a16_tail_in_place, wgmma_k_order
 from .large_m_plans import (fused_lanes_128, fused_part_wave_lanes, fused_stream_k_options,
@@ -109,6 +110,12 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # fused 9216x7168, down 7168x4608; ``tools/mlp_step_switch_probe.py`` point 21, rule / off):
     # 27.44, 27.36 / 28.18, 28.17.
     STAGED_GROUPS_START_CTAS = 3
+    # Probe switches (session 89): the scale padding past M as whole words
+    # (``zero_scale_padding_words``) instead of a byte a row; the blocks' out_scale looked up
+    # in a table of G filled at the CTA start (``epilogue_table``, the balanced launch) instead
+    # of two divisions in the epilogue.
+    PADDING_WORDS = False
+    EPILOGUE_TABLE = False
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
@@ -142,6 +149,7 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
         mQ, mSF = outs
         alpha = scalars[0][0]
         gs = scalars[1][0]
+        table = scalars[2] if len(scalars) > 2 else None  # ``epilogue_table``'s
         kb0 = block * self.half  # the CTA's first scale block (= 16-column group)
         # tok0 is a multiple of 8 jt, so the CTA's 8 jt tokens lie in one 128-row tile
         sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 128)
@@ -157,7 +165,7 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
                     acc[t, j, e] = silu_mul_fast(alpha * acc[t + self.half, j, e],
                                                  alpha * acc[t, j, e])
                 quant = quantize_block_pair(acc[t, j, 0], acc[t, j, 1], acc[t, j, 2],
-                                            acc[t, j, 3], g, gs)
+                                            acc[t, j, 3], g, gs, table)
                 for p in cutlass.range_constexpr(2):
                     b = (t * self.jt + j) * 2 + p
                     tok = tok0 + j * 8 + lane_q * 2 + p
@@ -169,7 +177,21 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
 
         # 3. The last token tile's CTAs zero scale rows M .. pad128(M) of their blocks.
         if tok0 + 8 * self.jt >= m:
-            zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
+            if cutlass.const_expr(self.PADDING_WORDS):
+                zero_scale_padding_words(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
+            else:
+                zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
+
+    def epilogue_table(self, scalars, tid):
+        """With ``EPILOGUE_TABLE``: ``scalars`` with the out_scale table of G appended (shared
+        memory, filled by the CTA's threads ``tid``; the caller's next CTA barrier orders it
+        before the epilogue's lookups); else ``scalars``."""
+        if not self.EPILOGUE_TABLE:
+            return scalars
+        table = SmemAllocator().allocate_tensor(
+            cutlass.Float32, cute.make_layout(RECIPROCAL_TABLE_SIZE), byte_alignment=16)
+        fill_reciprocal_table(table, scalars[1][0], tid, self.cta_threads())
+        return (*scalars, table)
 
 
 class NVFP4GemmSwigluQuantSmallMSplitK(NVFP4GemmSwigluQuantSmallM):

@@ -12,7 +12,10 @@ near "plain", the fused epilogue is.
 Forms: "plain" (``nvfp4_gemm``), "rgWcC" the plain balanced launch of W K warps and C CTAs an SM
 in two row groups, "fused" (``nvfp4_gemm_swiglu_quant``), and the fused launch with parts of its
 epilogue left out (outputs wrong; timing only): "nopad" without the zeroed scale rows past M,
-"noquant" without the quantization (h's bits stored as codes), "bare" with neither (h's bits). Graph us at M = 1 (permuted words,
+"noquant" without the quantization (h's bits stored as codes), "bare" with neither (h's bits);
+and the fused launch with the epilogue's switches (``NVFP4GemmSwigluQuantSmallM``): "words"
+(``PADDING_WORDS``), "table" (``EPILOGUE_TABLE``), "both", whose codes and whole scale buffers
+(padding included) are compared with the public op's, byte for byte. Graph us at M = 1 (permuted words,
 NVFP4 activations), interleaved, two rounds; then "rg" forms' bf16 outputs against "plain"'s
 (relative norm of the difference: the same sums added in another order). ``PROBE_L2=1``: one
 weight copy (read from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
@@ -22,7 +25,7 @@ import functools
 
 import torch
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
-from probe_inputs import gate_up_words, print_forms
+from probe_inputs import gate_up_words, print_forms, switched_compiler
 
 import cutlass
 import cutlass.cute as cute
@@ -38,6 +41,7 @@ from cute_kernels.nvfp4_gemm_small_m_split import fake_split_buffers
 from cute_kernels.nvfp4_gemm_swiglu_quant import fake_fused_operands
 from cute_kernels.nvfp4_quant import silu_mul_fast
 from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
+                                                compile_nvfp4_gemm_swiglu_quant_balanced,
                                                 launch_swiglu_quant_balanced)
 from layouts import sf_padded_shape
 
@@ -112,6 +116,12 @@ def fused_variant(pad: bool, quant: bool):
 
 VARIANTS = {"nopad": fused_variant(False, True), "noquant": fused_variant(True, False),
             "bare": fused_variant(False, False)}
+SWITCHES = {"words": {"PADDING_WORDS": True}, "table": {"EPILOGUE_TABLE": True},
+            "both": {"PADDING_WORDS": True, "EPILOGUE_TABLE": True}}
+SWITCHED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                                    NVFP4GemmSwigluQuantBalanced, switches,
+                                    f"compile_fused_gap_{name}")
+            for name, switches in SWITCHES.items()}
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 for two_i, k, forms in select_shapes(POINTS):
@@ -129,18 +139,39 @@ for two_i, k, forms in select_shapes(POINTS):
             lambda w, out, warps, per_sm: launch_row_groups(a, a_sf, w[0], w[1], alpha, out,
                                                             warps, per_sm),
             out=outs[name], warps=warps, per_sm=per_sm)
-    q = torch.empty(1, two_i // 4, device="cuda", dtype=torch.uint8)
-    sf = torch.empty(sf_padded_shape(1, two_i // 32), device="cuda", dtype=torch.uint8)
+    fused_outs = {}
+
+    def buffers(name):
+        """Codes and scales of a fused form, poisoned (the kernel writes every byte)."""
+        fused_outs[name] = (torch.full((1, two_i // 4), 0xEE, device="cuda", dtype=torch.uint8),
+                            torch.full(sf_padded_shape(1, two_i // 32), 0xEE, device="cuda",
+                                       dtype=torch.uint8))
+        return fused_outs[name]
+    q, sf = buffers("fused")
     calls["fused"] = lambda w: nvfp4_gemm_swiglu_quant(a, a_sf, w[0], w[1], alpha, gs, out=q,
                                                        out_sf=sf)
     for name, fn in VARIANTS.items():
         calls[name] = functools.partial(
             lambda w, fn: launch_swiglu_quant_balanced(a, a_sf, w[0], w[1], alpha, gs, q, sf,
                                                        8, 2, fn), fn=fn)
+    for name, fn in SWITCHED.items():
+        calls[name] = functools.partial(
+            lambda w, fn, bufs: launch_swiglu_quant_balanced(a, a_sf, w[0], w[1], alpha, gs,
+                                                             *bufs, 8, 2, fn),
+            fn=fn, bufs=buffers(name))
     label = f"{two_i}x{k} M=1"
     print_forms(label, calls, weights)
     if warm_only():
         continue
+    for name, (q_, sf_) in fused_outs.items():  # poisoned again: each writes every byte
+        q_.fill_(0xEE)
+        sf_.fill_(0xEE)
+    for name in ["fused", *SWITCHED]:
+        calls[name](weights[0])
+    torch.cuda.synchronize()
+    print(f"{label} codes / scales as the public op's: " + " ".join(
+        f"{name}={torch.equal(fused_outs[name][0], q)}/{torch.equal(fused_outs[name][1], sf)}"
+        for name in SWITCHED), flush=True)
     for call in calls.values():
         call(weights[0])
     want = outs["plain"].float()
