@@ -110,12 +110,14 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # fused 9216x7168, down 7168x4608; ``tools/mlp_step_switch_probe.py`` point 21, rule / off):
     # 27.44, 27.36 / 28.18, 28.17.
     STAGED_GROUPS_START_CTAS = 3
-    # Probe switches (session 89): the scale padding past M as whole words
-    # (``zero_scale_padding_words``) instead of a byte a row; the blocks' out_scale looked up
-    # in a table of G filled at the CTA start (``epilogue_table``, the balanced launch) instead
-    # of two divisions in the epilogue.
-    PADDING_WORDS = False
-    EPILOGUE_TABLE = False
+    # The epilogue's tail at one token: the scale padding past M as whole words
+    # (``zero_scale_padding_words``) instead of a byte a row, and (the balanced launch) the
+    # blocks' out_scale looked up in a table of G filled at the CTA start (``epilogue_table``)
+    # instead of two divisions after the main loop. H100 2026-12-06 (session 89 call 12,
+    # ``tools/fused_gap_probe.py``, graph us, two rounds alike, the same codes and scale bytes):
+    # the fused 9216x7168 M = 1 (balanced (8, 2)) 16.35 -> words 15.97, table 16.09, both 15.59.
+    PADDING_WORDS = True
+    EPILOGUE_TABLE = True
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
@@ -181,6 +183,10 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
                 zero_scale_padding_words(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
             else:
                 zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
+
+    def epilogue_table_bytes(self) -> int:
+        """Shared memory ``epilogue_table`` allocates."""
+        return 4 * RECIPROCAL_TABLE_SIZE + 16 if self.EPILOGUE_TABLE else 0
 
     def epilogue_table(self, scalars, tid):
         """With ``EPILOGUE_TABLE``: ``scalars`` with the out_scale table of G appended (shared

@@ -38,6 +38,7 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
     tile_row = NVFP4GemmSwigluQuantSmallM.tile_row
     epilogue = NVFP4GemmSwigluQuantSmallM.epilogue
     epilogue_table = NVFP4GemmSwigluQuantSmallM.epilogue_table
+    epilogue_table_bytes = NVFP4GemmSwigluQuantSmallM.epilogue_table_bytes
     PADDING_WORDS = NVFP4GemmSwigluQuantSmallM.PADDING_WORDS
     EPILOGUE_TABLE = NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE
     # the fused split kernel's arguments: the fused ones, then the workspace and the counters

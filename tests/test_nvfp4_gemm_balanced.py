@@ -7,6 +7,7 @@ import cutlass
 import pytest
 import torch
 
+from cute_kernels import jit
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_balanced, nvfp4_gemm_swiglu_quant,
                           prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
@@ -235,6 +236,61 @@ def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, war
     _check_against_reference(out, out_sf.view(torch.float8_e4m3fn), a, a_sf, w, w_sf, alpha,
                              g_out)
     assert torch.equal(out, runs[1][0]) and torch.equal(out_sf, runs[1][1])
+
+
+def test_fused_balanced_counts_its_out_scale_table():
+    """``EPILOGUE_TABLE``'s 1 KB table is in the launch's shared memory, which still leaves room
+    for the CTAs an SM the launch wants (1 KB reserved each, 228 KB an SM)."""
+    kernel = NVFP4GemmSwigluQuantBalanced(4608, 7168, True, 8, 2, H200, True)
+    assert kernel.EPILOGUE_TABLE and kernel.PADDING_WORDS
+    assert kernel.epilogue_table_bytes() == 4 * 256 + 16
+    pieces = 8 * 32 * 4 * 4 + 128
+    assert kernel.smem_bytes >= kernel._smem_used() + pieces + kernel.epilogue_table_bytes()
+    assert 2 * (kernel.smem_bytes + 1024) <= 228 * 1024
+    plain = NVFP4GemmOneTokenBalanced(9216, 7168, True, cutlass.BFloat16, 8, 3, H200, True)
+    assert plain.epilogue_table_bytes() == 0
+
+
+@jit.cached
+def compile_fused_balanced_byte_padding_for_tests(*args):
+    """``compile_nvfp4_gemm_swiglu_quant_balanced(*args)`` with the epilogue's tail as before
+    session 89 (``PADDING_WORDS`` and ``EPILOGUE_TABLE`` off; a cache key of its own)."""
+    cls = NVFP4GemmSwigluQuantBalanced
+    saved = cls.PADDING_WORDS, cls.EPILOGUE_TABLE
+    cls.PADDING_WORDS = cls.EPILOGUE_TABLE = False
+    try:
+        return compile_nvfp4_gemm_swiglu_quant_balanced.uncached(*args)
+    finally:
+        cls.PADDING_WORDS, cls.EPILOGUE_TABLE = saved
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
+    (2, 24, 7168, True, True, 8),    # 9216x7168 on the H200
+    (1, 32, 1088, False, False, 4),  # W4A16, packed bytes, a K tail
+])
+def test_fused_balanced_epilogue_tail_writes_the_old_bytes(per_sm, extra, k, fp4_a, permuted,
+                                                           warps):
+    """The padding as whole words and the out_scale table change no byte: codes and the whole
+    scale buffer (padding included) equal the byte-per-row, two-division epilogue's."""
+    ctas = per_sm * sm_count(torch.cuda.current_device())
+    i = 16 * (ctas + extra) // 64 * 64
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
+    if permuted:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    g_t = torch.full((1,), g_out, device="cuda")
+    runs = []
+    for fn in (compile_nvfp4_gemm_swiglu_quant_balanced,
+               compile_fused_balanced_byte_padding_for_tests):
+        out = torch.full((1, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
+        out_sf = torch.full(sf_padded_shape(1, i // 16), 0xFF, dtype=torch.uint8,
+                            device="cuda")
+        launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha_t, g_t, out, out_sf, warps,
+                                     per_sm, fn)
+        runs.append((out, out_sf))
+    assert torch.equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
+    assert not (runs[0][1] == 0xFF).any()
 
 
 # ---- the public ops' rule (on where two or three CTAs an SM fit: sessions 73 and 74)
