@@ -208,6 +208,27 @@ def test_fused_balanced_blocks_are_up_and_gate_tiles():
         NVFP4GemmSwigluQuantBalanced(4616, 7168, True, 8, 2, H200)
 
 
+def _fused_one_token_runs(per_sm, extra, k, fp4_a, permuted, warps, compile_fns):
+    """(inputs, [(codes, scale bytes)] of one balanced fused launch a compile function, on
+    outputs poisoned with 0xFF): ``per_sm`` CTAs an SM and ``extra`` more blocks than CTAs."""
+    ctas = per_sm * sm_count(torch.cuda.current_device())
+    i = 16 * (ctas + extra) // 64 * 64
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
+    if permuted:
+        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    g_t = torch.full((1,), g_out, device="cuda")
+    runs = []
+    for fn in compile_fns:
+        out = torch.full((1, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
+        out_sf = torch.full(sf_padded_shape(1, i // 16), 0xFF, dtype=torch.uint8,
+                            device="cuda")
+        launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha_t, g_t, out, out_sf, warps,
+                                     per_sm, fn)
+        runs.append((out, out_sf))
+    return (a, a_sf, w, w_sf, alpha, g_out), runs
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
     (2, 24, 7168, True, True, 8),   # 9216x7168 on the H200
@@ -217,21 +238,8 @@ def test_fused_balanced_blocks_are_up_and_gate_tiles():
 def test_fused_balanced_matches_reference(per_sm, extra, k, fp4_a, permuted, warps):
     """Codes and scales against the reference quantization of the fp64 SwiGLU (DESIGN.md's
     rule), the scale padding zeroed, the same bits on a second call."""
-    ctas = per_sm * sm_count(torch.cuda.current_device())
-    i = 16 * (ctas + extra) // 64 * 64
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
-    if permuted:
-        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    alpha_t = torch.full((1,), alpha, device="cuda")
-    g_t = torch.full((1,), g_out, device="cuda")
-    runs = []
-    for _ in range(2):
-        out = torch.full((1, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
-        out_sf = torch.full(sf_padded_shape(1, i // 16), 0xFF, dtype=torch.uint8,
-                            device="cuda")
-        launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha_t, g_t, out, out_sf, warps,
-                                     per_sm)
-        runs.append((out, out_sf))
+    (a, a_sf, w, w_sf, alpha, g_out), runs = _fused_one_token_runs(
+        per_sm, extra, k, fp4_a, permuted, warps, [compile_nvfp4_gemm_swiglu_quant_balanced] * 2)
     out, out_sf = runs[0]
     _check_against_reference(out, out_sf.view(torch.float8_e4m3fn), a, a_sf, w, w_sf, alpha,
                              g_out)
@@ -273,22 +281,9 @@ def test_fused_balanced_epilogue_tail_writes_the_old_bytes(per_sm, extra, k, fp4
                                                            warps):
     """The padding as whole words and the out_scale table change no byte: codes and the whole
     scale buffer (padding included) equal the byte-per-row, two-division epilogue's."""
-    ctas = per_sm * sm_count(torch.cuda.current_device())
-    i = 16 * (ctas + extra) // 64 * 64
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
-    if permuted:
-        w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
-    alpha_t = torch.full((1,), alpha, device="cuda")
-    g_t = torch.full((1,), g_out, device="cuda")
-    runs = []
-    for fn in (compile_nvfp4_gemm_swiglu_quant_balanced,
-               compile_fused_balanced_byte_padding_for_tests):
-        out = torch.full((1, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
-        out_sf = torch.full(sf_padded_shape(1, i // 16), 0xFF, dtype=torch.uint8,
-                            device="cuda")
-        launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha_t, g_t, out, out_sf, warps,
-                                     per_sm, fn)
-        runs.append((out, out_sf))
+    _, runs = _fused_one_token_runs(per_sm, extra, k, fp4_a, permuted, warps,
+                                    [compile_nvfp4_gemm_swiglu_quant_balanced,
+                                     compile_fused_balanced_byte_padding_for_tests])
     assert torch.equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
     assert not (runs[0][1] == 0xFF).any()
 
