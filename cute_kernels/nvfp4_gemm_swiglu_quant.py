@@ -116,6 +116,10 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # instead of two divisions after the main loop. H100 2026-12-06 (session 89 call 12,
     # ``tools/fused_gap_probe.py``, graph us, two rounds alike, the same codes and scale bytes):
     # the fused 9216x7168 M = 1 (balanced (8, 2)) 16.35 -> words 15.97, table 16.09, both 15.59.
+    # The words on the other small-M paths (call 19, ``tools/padding_words_probe.py``, bytes /
+    # words): 9216x7168 M = 2 / 4 / 8 16.78 / 16.81 / 16.83 -> 16.54 / 16.53 / 16.57,
+    # 36864x7168 M = 1 56.4 -> 55.8, 1024x7168 M = 1 (K split) 6.39 -> 5.98; but 4096x7168
+    # M = 1 8.65 -> 8.83-9.04 (its rounds 0.2 apart: to recheck).
     PADDING_WORDS = True
     EPILOGUE_TABLE = True
 
