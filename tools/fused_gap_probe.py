@@ -13,11 +13,13 @@ Forms: "plain" (``nvfp4_gemm``), "rgWcC" the plain balanced launch of W K warps 
 in two row groups, "fused" (``nvfp4_gemm_swiglu_quant``), and the fused launch with parts of its
 epilogue left out (outputs wrong; timing only): "nopad" without the zeroed scale rows past M,
 "noquant" without the quantization (h's bits stored as codes), "bare" with neither (h's bits);
-and the fused launch with the epilogue's switches (``NVFP4GemmSwigluQuantSmallM``): "words"
-(``PADDING_WORDS``), "table" (``EPILOGUE_TABLE``), "both", whose codes and whole scale buffers
-(padding included) are compared with the public op's, byte for byte. Graph us at M = 1 (permuted words,
-NVFP4 activations), interleaved, two rounds; then "rg" forms' bf16 outputs against "plain"'s
-(relative norm of the difference: the same sums added in another order). ``PROBE_L2=1``: one
+and the fused launch with the epilogue's tail as before session 89 (``NVFP4GemmSwigluQuantSmallM``
+switches off): "bytepad" (``PADDING_WORDS``: a byte a row), "divide" (``EPILOGUE_TABLE``: two
+divisions), "old" (both), whose codes and whole scale buffers (padding included) are compared
+with the public op's, byte for byte (H100, session 89 call 12, when the switches were still off
+and these forms turned them on: 16.35 -> words 15.97, table 16.09, both 15.59). Graph us at
+M = 1 (permuted words, NVFP4 activations), interleaved, two rounds; then "rg" forms' bf16
+outputs against "plain"'s (relative norm of the difference: the same sums added in another order). ``PROBE_L2=1``: one
 weight copy (read from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -116,8 +118,8 @@ def fused_variant(pad: bool, quant: bool):
 
 VARIANTS = {"nopad": fused_variant(False, True), "noquant": fused_variant(True, False),
             "bare": fused_variant(False, False)}
-SWITCHES = {"words": {"PADDING_WORDS": True}, "table": {"EPILOGUE_TABLE": True},
-            "both": {"PADDING_WORDS": True, "EPILOGUE_TABLE": True}}
+SWITCHES = {"bytepad": {"PADDING_WORDS": False}, "divide": {"EPILOGUE_TABLE": False},
+            "old": {"PADDING_WORDS": False, "EPILOGUE_TABLE": False}}
 SWITCHED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
                                     NVFP4GemmSwigluQuantBalanced, switches,
                                     f"compile_fused_gap_{name}")

@@ -4,7 +4,7 @@
 # out_scale table in the balanced launch): the fused GPU tests (401: the fused, balanced,
 # model, lane-column, 8-token-tile and swapped files, 8 shards), memcheck / racecheck on
 # tools/sanitize_balanced.py and memcheck on tools/sanitize_probe.py alongside, then
-# tools/fused_gap_probe.py ("fused" is now the new tail; "words" / "table" / "both" equal it).
+# tools/fused_gap_probe.py ("fused" is now the new tail; "bytepad" / "divide" / "old" the old one).
 # On an H200 also the swiglu suite at 9216x7168 (issue 6's M = 1 row) with the targets.
 # ~420 s on an H100, ~570 on an H200.
 # The device copies at most 64 MiB: move notes/raw aside for the call.
