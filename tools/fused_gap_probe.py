@@ -19,9 +19,9 @@ divisions), "old" (both), whose codes and whole scale buffers (padding included)
 with the public op's, byte for byte (H100, session 89 call 12, when the switches were still off
 and these forms turned them on: 16.35 -> words 15.97, table 16.09, both 15.59). Graph us at
 M = 1 (permuted words, NVFP4 activations), interleaved, two rounds; then "rg" forms' bf16
-outputs against "plain"'s (relative norm of the difference: the same sums added in another order). ``PROBE_L2=1``: one
-weight copy (read from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
-``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+outputs against "plain"'s (relative norm of the difference: the same sums added in another
+order). ``PROBE_L2=1``: one weight copy (read from L2). One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools
 
