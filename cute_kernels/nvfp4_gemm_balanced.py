@@ -201,24 +201,13 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         self.min_ctas = ctas_per_sm if self.LAUNCH_BOUND else 0
         # the launch rules' shared memory, the K warps' piece sums, no room for one more CTA
         self.smem_bytes = self._capped_smem(
-            self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0)
-            + self.epilogue_table_bytes())
+            self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0))
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__
 
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)
-
-    def epilogue_table(self, scalars, tid):
-        """``scalars`` with what the epilogue looks up appended, filled by the CTA's threads
-        after the PDL wait, before the staging's barrier (the fused op's out_scale table,
-        ``NVFP4GemmSwigluQuantSmallM.epilogue_table``); the plain GEMM's: nothing."""
-        return scalars
-
-    def epilogue_table_bytes(self) -> int:
-        """Shared memory ``epilogue_table`` allocates."""
-        return 0
 
     def _warps_sync(self):
         cute.arch.barrier(barrier_id=K_WARPS_BARRIER, number_of_threads=32 * self.warps)

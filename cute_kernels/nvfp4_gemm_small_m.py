@@ -212,7 +212,19 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 + self.ring_slots * self.warps * 32 * (16 * self.ring_chunks
                                                        + 4 * self.ring_scales)
                 + (256 if self.ring_slots else 0)
-                + (self.warps * 32 * self.acc_per_lane * 4 + 128 if self.warps > 1 else 0))
+                + (self.warps * 32 * self.acc_per_lane * 4 + 128 if self.warps > 1 else 0)
+                + self.epilogue_table_bytes())
+
+    def epilogue_table(self, scalars, tid):
+        """``scalars`` with what the epilogue looks up appended, filled by the CTA's threads
+        ``tid`` after the PDL wait and ordered before the epilogue by the CTA's next barrier (the
+        fused op's out_scale table, ``NVFP4GemmSwigluQuantSmallM.epilogue_table``); the plain
+        GEMM's: nothing."""
+        return scalars
+
+    def epilogue_table_bytes(self) -> int:
+        """Shared memory ``epilogue_table`` allocates."""
+        return 0
 
     def _capped_smem(self, used: int) -> int:
         """The launch's shared memory: ``used``, or with ``ctas_cap`` so much that one more CTA
@@ -640,6 +652,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         elif cutlass.const_expr(self.scale_table and not table_first):
             sX = (None, self._scale_table(SmemAllocator()))
             cute.arch.sync_threads()
+        scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])  # (after the wait)
         acc = cute.make_rmem_tensor((self.rt, self.jt, 4), cutlass.Float32)
         acc.fill(0.0)
         wp = cute.make_rmem_tensor((2, 8), cutlass.Uint32)        # one block, rows g and g+8

@@ -121,7 +121,10 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # 36864x7168 M = 1 56.4 -> 55.8, 1024x7168 M = 1 (K split) 6.39 -> 5.98; but 4096x7168
     # M = 1 8.65 -> 8.83-9.04 (its rounds 0.2 apart: to recheck).
     PADDING_WORDS = True
-    EPILOGUE_TABLE = True
+    # The table on the register and K-split paths (``NVFP4GemmSmallM.kernel`` fills it after
+    # the wait): a probe switch, unmeasured (``tools/padding_words_probe.py`` "table"); the
+    # balanced launch takes it (``NVFP4GemmSwigluQuantBalanced.EPILOGUE_TABLE``).
+    EPILOGUE_TABLE = False
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
@@ -201,6 +204,8 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
         table = SmemAllocator().allocate_tensor(
             cutlass.Float32, cute.make_layout(RECIPROCAL_TABLE_SIZE), byte_alignment=16)
         fill_reciprocal_table(table, scalars[1][0], tid, self.cta_threads())
+        if cutlass.const_expr(self.cta_threads() == 32):  # no CTA barrier follows: the warp's
+            cute.arch.sync_warp()
         return (*scalars, table)
 
 

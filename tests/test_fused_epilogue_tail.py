@@ -1,0 +1,100 @@
+"""The fused small-M epilogue's tail (session 89): the scale padding past M as whole words
+(``fused_scales.zero_scale_padding_words``, ``PADDING_WORDS``) and the out_scale table of G
+(``EPILOGUE_TABLE``: on in the balanced launch, a probe switch on the register and K-split
+paths). The balanced launch's own tests are in ``test_nvfp4_gemm_balanced.py``."""
+
+import pytest
+import torch
+
+from cute_kernels import jit
+from cute_kernels import nvfp4_gemm_swiglu_quant as fused
+from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
+                                                  compile_nvfp4_gemm_swiglu_quant_small_m)
+from cute_kernels.testing import compile_only, kernel_frame_bytes, kernel_registers
+from layouts import sf_byte_offset, sf_padded_shape
+from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_small_m
+
+
+@pytest.mark.parametrize("kb_out", [4, 8, 288])
+@pytest.mark.parametrize("m", [1, 3, 33, 127, 128, 129, 300])
+def test_padding_words_cover_the_padding_rows_once(m, kb_out):
+    """The word arithmetic of ``zero_scale_padding_words``, on the host: over every block's
+    lanes, the words written are exactly the swizzled buffer's bytes of rows M .. pad128(M),
+    each once, and no byte of a row below M."""
+    mp, kbp = sf_padded_shape(m, kb_out)
+    assert kbp == kb_out
+    written = torch.zeros(mp * kbp, dtype=torch.int32)
+    if m % 128:
+        last, m_rel = (m - 1) // 128, m - (m - 1) // 128 * 128
+        for col in range(kb_out):  # one caller a column
+            for lane in range(32):
+                line, word = 4 * (lane // 4), lane % 4
+                if line + col % 4 + 32 * word >= m_rel:
+                    offset = (last * kb_out * 128 + (col // 4) * 512 + (line + col % 4) * 16
+                              + word * 4)
+                    written[offset:offset + 4] += 1
+    want = torch.zeros(mp * kbp, dtype=torch.int32)
+    for row in range(m, mp):
+        for col in range(kbp):
+            want[sf_byte_offset(row, col, kbp)] = 1
+    assert torch.equal(written, want)
+
+
+@jit.cached
+def compile_fused_small_m_table_for_tests(*args):
+    """``compile_nvfp4_gemm_swiglu_quant_small_m(*args)`` with ``EPILOGUE_TABLE`` on (a cache key
+    of its own)."""
+    saved = NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE
+    NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = True
+    try:
+        return compile_nvfp4_gemm_swiglu_quant_small_m.uncached(*args)
+    finally:
+        NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = saved
+
+
+# (I, K, a_dtype, row_tiles, token_tiles, warps, prefetch, x_tokens, splits, permuted[,
+# row_groups]): the register path, one staged token on row groups, a K split, one warp a CTA
+# (no CTA barrier before the epilogue), three CTAs an SM (min_ctas)
+TABLE_CONFIGS = [(4608, 7168, "fp4", 2, 1, 4, 1, 0, 1, True),
+                 (4608, 7168, "fp4", 1, 1, 8, 1, 1, 1, True, 2),
+                 (512, 7168, "fp4", 2, 1, 4, 1, 1, 4, True),
+                 (2048, 7168, "torch.bfloat16", 2, 4, 1, 0, 0, 1, True),
+                 (4608, 7168, "fp4", 2, 2, 4, 1, 0, 1, True)]
+
+
+@pytest.mark.parametrize("args", TABLE_CONFIGS)
+def test_small_m_table_keeps_registers_and_counts_its_shared_memory(args):
+    """The table switch on the register / split paths: the default kernel's registers (so its
+    CTAs an SM), no local memory, and the 1 KB table in the launch's shared memory."""
+    on = compile_only(compile_fused_small_m_table_for_tests, *args)
+    off = compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, *args)
+    assert kernel_registers(on) == kernel_registers(off)
+    assert kernel_frame_bytes(on) == 0
+    i, k, a_dtype, rt, jt, warps, prefetch, x_tokens, splits, permuted, *rg = args
+    kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_dtype == "fp4", rt, jt, warps, prefetch,
+                                        x_tokens, splits, permuted, *rg)
+    base = kernel._smem_used()
+    NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = True
+    try:
+        assert kernel._smem_used() == base + 4 * 256 + 16
+    finally:
+        NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = False
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(2, 1, 4, 1), (1, 1, 8, 1, 1, 2), (2, 1, 4, 1, 4),
+                                    (2, 4, 1, 0), (2, 2, 2, 3)])
+@pytest.mark.parametrize("m", [1, 3, 8, 29])
+def test_small_m_table_writes_the_same_bytes(config, m, monkeypatch):
+    """The out_scale table gives the divisions' values: codes and the whole scale buffer
+    (padding included) equal the default launch's, on both kinds of tokens."""
+    i, k = 320, 1088
+    for fp4_a in (True, False):
+        a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
+        want = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+        with monkeypatch.context() as patch:
+            patch.setattr(fused, "compile_nvfp4_gemm_swiglu_quant_small_m",
+                          compile_fused_small_m_table_for_tests)
+            got = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+        assert torch.equal(got[0], want[0])
+        assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
