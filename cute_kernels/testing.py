@@ -14,6 +14,7 @@ import os
 import struct
 import tempfile
 
+from . import jit
 from .arch import compile_options, target_arch
 
 
@@ -145,3 +146,40 @@ def _cubin_attribute(blob: bytes, base: int, attribute: int) -> list[int]:
                 counts.append(struct.unpack_from("<II", blob, i + 4)[1])
             i += 4 + length
     return counts
+
+
+# ---- kernel variants under switches (probes and tests) -----------------------------------------
+@contextlib.contextmanager
+def replaced(cls, attrs: dict):
+    """``cls`` with the attributes ``attrs`` names set to its values (methods of a kernel
+    class, or its switches; or a module's functions, a plan forced), restored on exit:
+    compile a probe's variant under its own ``jit.cached`` function, so that its cache key
+    differs from the default's. Each name must exist already: a switch renamed or removed
+    would otherwise be set on the side and the probe would time the default under its name."""
+    missing = [name for name in attrs if not hasattr(cls, name)]
+    if missing:
+        raise AttributeError(f"{getattr(cls, '__name__', cls)} has no {', '.join(missing)}: "
+                             "a probe switch that no longer exists")
+    # a subclass's inherited attribute is deleted again on exit, not shadowed by a copy
+    own = vars(cls)
+    saved = {name: own[name] for name in attrs if name in own}
+    for name, value in attrs.items():
+        setattr(cls, name, value)
+    try:
+        yield
+    finally:
+        for name in attrs:
+            if name in saved:
+                setattr(cls, name, saved[name])
+            else:
+                delattr(cls, name)
+
+
+def switched_compiler(fn, cls, attrs: dict, name: str):
+    """``fn`` (a ``jit.cached`` compile function) compiling with ``cls``'s ``attrs`` replaced,
+    cached under ``name`` (its own key, beside the default's)."""
+    def compile_switched(*args):
+        with replaced(cls, attrs):
+            return fn.uncached(*args)
+    compile_switched.__name__ = compile_switched.__qualname__ = name
+    return jit.cached(compile_switched)

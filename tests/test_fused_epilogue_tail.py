@@ -6,11 +6,11 @@ paths). The balanced launch's own tests are in ``test_nvfp4_gemm_balanced.py``."
 import pytest
 import torch
 
-from cute_kernels import jit
 from cute_kernels import nvfp4_gemm_swiglu_quant as fused
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m)
-from cute_kernels.testing import compile_only, kernel_frame_bytes, kernel_registers
+from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers,
+                                  switched_compiler)
 from layouts import sf_byte_offset, sf_padded_shape
 from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_small_m
 
@@ -40,16 +40,9 @@ def test_padding_words_cover_the_padding_rows_once(m, kb_out):
     assert torch.equal(written, want)
 
 
-@jit.cached
-def compile_fused_small_m_table_for_tests(*args):
-    """``compile_nvfp4_gemm_swiglu_quant_small_m(*args)`` with ``EPILOGUE_TABLE`` on (a cache key
-    of its own)."""
-    saved = NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE
-    NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = True
-    try:
-        return compile_nvfp4_gemm_swiglu_quant_small_m.uncached(*args)
-    finally:
-        NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = saved
+compile_fused_small_m_table_for_tests = switched_compiler(
+    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM,
+    {"EPILOGUE_TABLE": True}, "compile_fused_small_m_table_for_tests")
 
 
 # (I, K, a_dtype, row_tiles, token_tiles, warps, prefetch, x_tokens, splits, permuted[,

@@ -7,7 +7,6 @@ import cutlass
 import pytest
 import torch
 
-from cute_kernels import jit
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_balanced, nvfp4_gemm_swiglu_quant,
                           prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
@@ -18,7 +17,8 @@ from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balance
 from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
                                                 compile_nvfp4_gemm_swiglu_quant_balanced,
                                                 launch_swiglu_quant_balanced)
-from cute_kernels.testing import compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers
+from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
+                                  kernel_registers, switched_compiler)
 from layouts import sf_padded_shape
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm import _quantized
@@ -252,24 +252,24 @@ def test_fused_balanced_counts_its_out_scale_table():
     kernel = NVFP4GemmSwigluQuantBalanced(4608, 7168, True, 8, 2, H200, True)
     assert kernel.EPILOGUE_TABLE and kernel.PADDING_WORDS
     assert kernel.epilogue_table_bytes() == 4 * 256 + 16
+    used = kernel._smem_used()
+    NVFP4GemmSwigluQuantBalanced.EPILOGUE_TABLE = False
+    try:  # the table is in the kernel's own count
+        assert kernel._smem_used() == used - (4 * 256 + 16)
+    finally:
+        NVFP4GemmSwigluQuantBalanced.EPILOGUE_TABLE = True
     pieces = 8 * 32 * 4 * 4 + 128
-    assert kernel.smem_bytes >= kernel._smem_used() + pieces + kernel.epilogue_table_bytes()
+    assert kernel.smem_bytes >= used + pieces
     assert 2 * (kernel.smem_bytes + 1024) <= 228 * 1024
     plain = NVFP4GemmOneTokenBalanced(9216, 7168, True, cutlass.BFloat16, 8, 3, H200, True)
     assert plain.epilogue_table_bytes() == 0
 
 
-@jit.cached
-def compile_fused_balanced_byte_padding_for_tests(*args):
-    """``compile_nvfp4_gemm_swiglu_quant_balanced(*args)`` with the epilogue's tail as before
-    session 89 (``PADDING_WORDS`` and ``EPILOGUE_TABLE`` off; a cache key of its own)."""
-    cls = NVFP4GemmSwigluQuantBalanced
-    saved = cls.PADDING_WORDS, cls.EPILOGUE_TABLE
-    cls.PADDING_WORDS = cls.EPILOGUE_TABLE = False
-    try:
-        return compile_nvfp4_gemm_swiglu_quant_balanced.uncached(*args)
-    finally:
-        cls.PADDING_WORDS, cls.EPILOGUE_TABLE = saved
+# the epilogue's tail as before session 89 (a byte a row, two divisions)
+compile_fused_balanced_byte_padding_for_tests = switched_compiler(
+    compile_nvfp4_gemm_swiglu_quant_balanced, NVFP4GemmSwigluQuantBalanced,
+    {"PADDING_WORDS": False, "EPILOGUE_TABLE": False},
+    "compile_fused_balanced_byte_padding_for_tests")
 
 
 @pytest.mark.gpu

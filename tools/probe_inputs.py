@@ -12,32 +12,7 @@ import torch
 from cute_kernels import prepare_gate_up_weight, reference, restore_gate_up_weight
 from cute_kernels.bench.timing import rotations_for, warm_only
 from cute_kernels.k_order import KOrder
-
-
-@contextlib.contextmanager
-def replaced(cls, attrs: dict):
-    """``cls`` with the attributes ``attrs`` names set to its values (methods of a kernel
-    class, or its switches; or a module's functions, a plan forced), restored on exit:
-    compile a probe's variant under its own ``jit.cached`` function, so that its cache key
-    differs from the default's. Each name must exist already: a switch renamed or removed
-    would otherwise be set on the side and the probe would time the default under its name."""
-    missing = [name for name in attrs if not hasattr(cls, name)]
-    if missing:
-        raise AttributeError(f"{getattr(cls, '__name__', cls)} has no {', '.join(missing)}: "
-                             "a probe switch that no longer exists")
-    # a subclass's inherited attribute is deleted again on exit, not shadowed by a copy
-    own = vars(cls)
-    saved = {name: own[name] for name in attrs if name in own}
-    for name, value in attrs.items():
-        setattr(cls, name, value)
-    try:
-        yield
-    finally:
-        for name in attrs:
-            if name in saved:
-                setattr(cls, name, saved[name])
-            else:
-                delattr(cls, name)
+from cute_kernels.testing import replaced, switched_compiler  # noqa: F401 (the probes' names)
 
 
 def replaced_call(call, module, attrs: dict):
@@ -633,18 +608,6 @@ def print_forms(label: str, calls: dict, copies: list, rounds: int = 2) -> None:
 
 
 _SWITCHED: dict = {}
-
-
-def switched_compiler(fn, cls, attrs: dict, name: str):
-    """``fn`` (a ``jit.cached`` compile function) compiling with ``cls``'s ``attrs`` replaced,
-    cached under ``name`` (its own key, beside the default's)."""
-    from cute_kernels import jit
-
-    def compile_switched(*args):
-        with replaced(cls, attrs):
-            return fn.uncached(*args)
-    compile_switched.__name__ = compile_switched.__qualname__ = name
-    return jit.cached(compile_switched)
 
 
 def stub_consumers_compiler():
