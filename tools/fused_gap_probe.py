@@ -11,8 +11,9 @@ near "plain", the fused epilogue is.
 
 Forms: "plain" (``nvfp4_gemm``), "rgWcC" the plain balanced launch of W K warps and C CTAs an SM
 in two row groups, "fused" (``nvfp4_gemm_swiglu_quant``), and the fused launch with parts of its
-epilogue left out (outputs wrong; timing only): "nopad" without the zeroed scale rows past M,
-"noquant" without the quantization (h's bits stored as codes), "bare" with neither (h's bits);
+epilogue left out (outputs wrong; timing only; the padding as the public op's): "nopad" without
+the zeroed scale rows past M, "noquant" without the quantization (h's bits stored as codes),
+"bare" with neither (h's bits);
 and the fused launch with the epilogue's tail as before session 89 (``NVFP4GemmSwigluQuantSmallM``
 switches off): "bytepad" (``PADDING_WORDS``: a byte a row), "divide" (``EPILOGUE_TABLE``: two
 divisions), "old" (both), whose codes and whole scale buffers (padding included) are compared
@@ -36,11 +37,11 @@ from cute_kernels.arch import compile_options, sm_count
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.device_fp4 import quantize_block_pair
 from cute_kernels.dtypes import torch_to_cutlass
-from cute_kernels.fused_scales import scale_tile_at, zero_scale_padding
+from cute_kernels.fused_scales import (scale_tile_at, zero_scale_padding,
+                                       zero_scale_padding_words)
 from cute_kernels.nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
 from cute_kernels.nvfp4_gemm_small_m import fake_operands
 from cute_kernels.nvfp4_gemm_small_m_split import fake_split_buffers
-from cute_kernels.nvfp4_gemm_swiglu_quant import fake_fused_operands
 from cute_kernels.nvfp4_quant import silu_mul_fast
 from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
                                                 compile_nvfp4_gemm_swiglu_quant_balanced,
@@ -73,47 +74,45 @@ def launch_row_groups(a, a_sf, w, w_sf, alpha, out, warps, per_sm):
 
 
 def fused_variant(pad: bool, quant: bool):
-    """The fused balanced kernel class with its epilogue's padding and / or quantization left
-    out (``NVFP4GemmSwigluQuantSmallM.epilogue`` otherwise, at one token tile)."""
+    """The fused balanced launch's compile function with its epilogue's padding and / or
+    quantization left out (``NVFP4GemmSwigluQuantSmallM.epilogue`` otherwise, at one token
+    tile; the padding as the public op's, ``PADDING_WORDS``), under a cache key of its own."""
 
-    class Variant(NVFP4GemmSwigluQuantBalanced):
-        @cute.jit
-        def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
-            mQ, mSF = outs
-            alpha, gs = scalars[0][0], scalars[1][0]
-            kb0 = block * self.half
-            sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 128)
-            for t in cutlass.range_constexpr(self.half):
-                for e in cutlass.range_constexpr(4):
-                    acc[t, 0, e] = silu_mul_fast(alpha * acc[t + self.half, 0, e],
-                                                 alpha * acc[t, 0, e])
-                if cutlass.const_expr(quant):
-                    q = quantize_block_pair(acc[t, 0, 0], acc[t, 0, 1], acc[t, 0, 2],
-                                            acc[t, 0, 3], g, gs)
-                else:
-                    bits = [cutlass.Uint64(acc[t, 0, p].bitcast(cutlass.Uint32))
-                            | (cutlass.Uint64(acc[t, 0, p + 2].bitcast(cutlass.Uint32))
-                               << cutlass.Uint64(32)) for p in range(2)]
-                    q = (bits[0], bits[1], cutlass.Uint8(g), cutlass.Uint8(lane_q))
-                for p in cutlass.range_constexpr(2):
-                    b = t * 2 + p
-                    tok = tok0 + lane_q * 2 + p
-                    if g == b % 8 and tok < m:
-                        gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + t)),
-                                                cutlass.Uint64)
-                        gQ[0] = q[p]
-                        sSF[r0 + lane_q * 2 + p, t] = q[2 + p]
-            if cutlass.const_expr(pad):
-                if tok0 + 8 >= m:
-                    zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
+    @cute.jit
+    def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):
+        mQ, mSF = outs
+        alpha, gs = scalars[0][0], scalars[1][0]
+        kb0 = block * self.half
+        sSF, r0 = scale_tile_at(mSF, self.kb_out, tok0, kb0, 128)
+        for t in cutlass.range_constexpr(self.half):
+            for e in cutlass.range_constexpr(4):
+                acc[t, 0, e] = silu_mul_fast(alpha * acc[t + self.half, 0, e],
+                                             alpha * acc[t, 0, e])
+            if cutlass.const_expr(quant):
+                q = quantize_block_pair(acc[t, 0, 0], acc[t, 0, 1], acc[t, 0, 2],
+                                        acc[t, 0, 3], g, gs)
+            else:
+                bits = [cutlass.Uint64(acc[t, 0, p].bitcast(cutlass.Uint32))
+                        | (cutlass.Uint64(acc[t, 0, p + 2].bitcast(cutlass.Uint32))
+                           << cutlass.Uint64(32)) for p in range(2)]
+                q = (bits[0], bits[1], cutlass.Uint8(g), cutlass.Uint8(lane_q))
+            for p in cutlass.range_constexpr(2):
+                b = t * 2 + p
+                tok = tok0 + lane_q * 2 + p
+                if g == b % 8 and tok < m:
+                    gQ = cute.recast_tensor(cute.local_tile(mQ, (1, 8), (tok, kb0 + t)),
+                                            cutlass.Uint64)
+                    gQ[0] = q[p]
+                    sSF[r0 + lane_q * 2 + p, t] = q[2 + p]
+        if cutlass.const_expr(pad):
+            if tok0 + 8 >= m:
+                padding = (zero_scale_padding_words if self.PADDING_WORDS
+                           else zero_scale_padding)
+                padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
 
-    def compile_fn(i, k, a_dtype, warps, ctas_per_sm, sms, permuted=False):
-        kernel = Variant(i, k, True, warps, ctas_per_sm, sms, permuted)
-        return cute.compile(kernel, *fake_fused_operands(i, k, True), *fake_split_buffers(),
-                            make_fake_stream(use_tvm_ffi_env_stream=True),
-                            options=compile_options())
-    compile_fn.__name__ = compile_fn.__qualname__ = f"compile_fused_gap_p{int(pad)}q{int(quant)}"
-    return jit.cached(compile_fn)
+    return switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                             NVFP4GemmSwigluQuantBalanced, {"epilogue": epilogue},
+                             f"compile_fused_gap_p{int(pad)}q{int(quant)}")
 
 
 VARIANTS = {"nopad": fused_variant(False, True), "noquant": fused_variant(True, False),
