@@ -121,10 +121,20 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
     # 36864x7168 M = 1 56.4 -> 55.8, 1024x7168 M = 1 (K split) 6.39 -> 5.98; but 4096x7168
     # M = 1 8.65 -> 8.83-9.04 (its rounds 0.2 apart: to recheck).
     PADDING_WORDS = True
-    # The table on the register and K-split paths (``NVFP4GemmSmallM.kernel`` fills it after
-    # the wait): a probe switch, unmeasured (``tools/padding_words_probe.py`` "table"); the
-    # balanced launch takes it (``NVFP4GemmSwigluQuantBalanced.EPILOGUE_TABLE``).
-    EPILOGUE_TABLE = False
+    # The table on the register and K-split paths too (``NVFP4GemmSmallM.kernel`` fills it
+    # after the wait), where the launch is at most ``EPILOGUE_TABLE_MAX_CTAS`` CTAs (row blocks
+    # times K splits): every CTA fills its own, so on many CTAs the fills cost more than the
+    # divisions they save. H100 2026-12-06 (session 90 call 1, ``tools/padding_words_probe.py``,
+    # two rounds, graph us, divisions / table, equal bytes): 9216x7168 (288 CTAs) M = 2 / 4 /
+    # 8 16.45 / 16.53 / 16.56 -> 16.23 / 16.30 / 16.33, M = 16 19.82 -> 19.80, 4096x7168
+    # M = 1 (128) 8.71-8.88 -> 8.57, 1024x7168 M = 1 (32 x 4 splits) 6.13 -> 5.62; but
+    # 36864x7168 M = 1 (1152) 55.84 -> 56.21. With this cap (call 2, another H100, divisions /
+    # the rule): 9216x7168 M = 2 / 4 / 8 16.08 / 16.18 / 16.18 -> 15.74 / 15.80 / 15.86,
+    # 4096x7168 M = 1 8.75-8.89 -> 8.41, 1024x7168 M = 1 5.99-6.13 -> 5.62, 36864x7168 M = 1
+    # 54.49 -> 54.46 (the table on it 54.52-54.61); 305 fused GPU tests passed, memcheck and
+    # racecheck clean (``tools/sanitize_fused_table.py``).
+    EPILOGUE_TABLE = True
+    EPILOGUE_TABLE_MAX_CTAS = 3 * H200_SMS
 
     def __init__(self, i: int, k: int, a_fp4: bool, row_tiles: int = 2, token_tiles: int = 1,
                  warps: int = 4, prefetch: int = 1, x_tokens: int = 0, splits: int = 1,
@@ -191,15 +201,20 @@ class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):
             else:
                 zero_scale_padding(mSF, self.kb_out, m, 4 * g + lane_q, kb0, self.half)
 
+    def epilogue_table_on(self) -> bool:
+        """Whether the launch takes the out_scale table (``EPILOGUE_TABLE`` above)."""
+        ctas = -(-self.n // (16 * self.rt_cta)) * self.splits
+        return self.EPILOGUE_TABLE and ctas <= self.EPILOGUE_TABLE_MAX_CTAS
+
     def epilogue_table_bytes(self) -> int:
         """Shared memory ``epilogue_table`` allocates."""
-        return 4 * RECIPROCAL_TABLE_SIZE + 16 if self.EPILOGUE_TABLE else 0
+        return 4 * RECIPROCAL_TABLE_SIZE + 16 if self.epilogue_table_on() else 0
 
     def epilogue_table(self, scalars, tid):
-        """With ``EPILOGUE_TABLE``: ``scalars`` with the out_scale table of G appended (shared
-        memory, filled by the CTA's threads ``tid``; the caller's next CTA barrier orders it
-        before the epilogue's lookups); else ``scalars``."""
-        if not self.EPILOGUE_TABLE:
+        """With ``epilogue_table_on``: ``scalars`` with the out_scale table of G appended
+        (shared memory, filled by the CTA's threads ``tid``; the caller's next CTA barrier
+        orders it before the epilogue's lookups); else ``scalars``."""
+        if not self.epilogue_table_on():
             return scalars
         table = SmemAllocator().allocate_tensor(
             cutlass.Float32, cute.make_layout(RECIPROCAL_TABLE_SIZE), byte_alignment=16)

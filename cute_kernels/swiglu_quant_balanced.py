@@ -46,6 +46,10 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
     # the fused split kernel's arguments: the fused ones, then the workspace and the counters
     __call__ = NVFP4GemmSwigluQuantSmallMSplitK.__call__
 
+    def epilogue_table_on(self) -> bool:
+        """``EPILOGUE_TABLE``: the grid is a few CTAs an SM, so no cap on their count."""
+        return self.EPILOGUE_TABLE
+
     def __init__(self, i: int, k: int, a_fp4: bool, warps: int, ctas_per_sm: int, sms: int,
                  permuted: bool = False, lane_columns: bool = False):
         if i % GATE_UP_GROUP:

@@ -1,18 +1,24 @@
 """The fused small-M epilogue's tail (session 89): the scale padding past M as whole words
 (``fused_scales.zero_scale_padding_words``, ``PADDING_WORDS``) and the out_scale table of G
-(``EPILOGUE_TABLE``: on in the balanced launch, a probe switch on the register and K-split
-paths). The balanced launch's own tests are in ``test_nvfp4_gemm_balanced.py``."""
+(``EPILOGUE_TABLE``: in the balanced launch, and on the register and K-split paths of at most
+``EPILOGUE_TABLE_MAX_CTAS`` CTAs). The balanced launch's own tests are in
+``test_nvfp4_gemm_balanced.py``."""
+
+import importlib
 
 import pytest
 import torch
 
-from cute_kernels import nvfp4_gemm_swiglu_quant as fused
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
-                                                  compile_nvfp4_gemm_swiglu_quant_small_m)
-from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers,
+                                                  compile_nvfp4_gemm_swiglu_quant_small_m,
+                                                  swiglu_small_m_config)
+from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers, replaced,
                                   switched_compiler)
 from layouts import sf_byte_offset, sf_padded_shape
 from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_small_m
+
+# the module (cute_kernels exports a function of the same name)
+fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 
 
 @pytest.mark.parametrize("kb_out", [4, 8, 288])
@@ -40,9 +46,14 @@ def test_padding_words_cover_the_padding_rows_once(m, kb_out):
     assert torch.equal(written, want)
 
 
+# the table on every launch, and on none (two divisions a block pair)
 compile_fused_small_m_table_for_tests = switched_compiler(
     compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM,
-    {"EPILOGUE_TABLE": True}, "compile_fused_small_m_table_for_tests")
+    {"EPILOGUE_TABLE": True, "EPILOGUE_TABLE_MAX_CTAS": 1 << 30},
+    "compile_fused_small_m_table_for_tests")
+compile_fused_small_m_divisions_for_tests = switched_compiler(
+    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM,
+    {"EPILOGUE_TABLE": False}, "compile_fused_small_m_divisions_for_tests")
 
 
 # (I, K, a_dtype, row_tiles, token_tiles, warps, prefetch, x_tokens, splits, permuted[,
@@ -57,21 +68,35 @@ TABLE_CONFIGS = [(4608, 7168, "fp4", 2, 1, 4, 1, 0, 1, True),
 
 @pytest.mark.parametrize("args", TABLE_CONFIGS)
 def test_small_m_table_keeps_registers_and_counts_its_shared_memory(args):
-    """The table switch on the register / split paths: the default kernel's registers (so its
-    CTAs an SM), no local memory, and the 1 KB table in the launch's shared memory."""
+    """The table on the register / split paths: the divisions' registers (so the CTAs an SM),
+    no local memory, and the 1 KB table in the launch's shared memory."""
     on = compile_only(compile_fused_small_m_table_for_tests, *args)
-    off = compile_only(compile_nvfp4_gemm_swiglu_quant_small_m, *args)
+    off = compile_only(compile_fused_small_m_divisions_for_tests, *args)
     assert kernel_registers(on) == kernel_registers(off)
     assert kernel_frame_bytes(on) == 0
     i, k, a_dtype, rt, jt, warps, prefetch, x_tokens, splits, permuted, *rg = args
     kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_dtype == "fp4", rt, jt, warps, prefetch,
                                         x_tokens, splits, permuted, *rg)
-    base = kernel._smem_used()
-    NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = True
-    try:
+    with replaced(NVFP4GemmSwigluQuantSmallM, {"EPILOGUE_TABLE": False}):
+        base = kernel._smem_used()
+    with replaced(NVFP4GemmSwigluQuantSmallM, {"EPILOGUE_TABLE_MAX_CTAS": 1 << 30}):
         assert kernel._smem_used() == base + 4 * 256 + 16
-    finally:
-        NVFP4GemmSwigluQuantSmallM.EPILOGUE_TABLE = False
+
+
+@pytest.mark.parametrize("two_i, k, m, table", [
+    (9216, 7168, 1, True), (9216, 7168, 8, True), (4096, 7168, 1, True),
+    (1024, 7168, 1, True), (2048, 7168, 4, True),  # 288 / 128 / 32 x 4 splits / ...
+    (36864, 7168, 1, False), (36864, 7168, 8, False), (34816, 5120, 1, False)])
+def test_small_m_table_only_on_few_ctas(two_i, k, m, table):
+    """The public routes' register / split launches take the table up to
+    ``EPILOGUE_TABLE_MAX_CTAS`` CTAs (one fill each), not on the large weights' ~1100."""
+    config = swiglu_small_m_config(m, two_i // 2, k, permuted=True)
+    rt, jt, warps, prefetch, *rest = config
+    splits, groups = (*rest, 1, 1)[:2]
+    kernel = NVFP4GemmSwigluQuantSmallM(two_i // 2, k, True, rt, jt, warps, prefetch, 0, splits,
+                                        True, groups)
+    assert kernel.epilogue_table_on() == table
+    assert kernel.epilogue_table_bytes() == (4 * 256 + 16 if table else 0)
 
 
 @pytest.mark.gpu
@@ -80,14 +105,14 @@ def test_small_m_table_keeps_registers_and_counts_its_shared_memory(args):
 @pytest.mark.parametrize("m", [1, 3, 8, 29])
 def test_small_m_table_writes_the_same_bytes(config, m, monkeypatch):
     """The out_scale table gives the divisions' values: codes and the whole scale buffer
-    (padding included) equal the default launch's, on both kinds of tokens."""
+    (padding included) equal those of the launch without it, on both kinds of tokens."""
     i, k = 320, 1088
     for fp4_a in (True, False):
         a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
-        want = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+        got = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)  # the table (few CTAs)
         with monkeypatch.context() as patch:
             patch.setattr(fused, "compile_nvfp4_gemm_swiglu_quant_small_m",
-                          compile_fused_small_m_table_for_tests)
-            got = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+                          compile_fused_small_m_divisions_for_tests)
+            want = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
         assert torch.equal(got[0], want[0])
         assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
