@@ -139,6 +139,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # instead of 16 runs of 128 bytes a row apart. Same bytes, wrong sums: it times the access
     # pattern only (``tools/tiled_codes_probe.py``). Needs K a multiple of 256.
     PROBE_TILED_CODES = False
+    # Probe switch: the staging loads and stores nothing (the staged activations are whatever
+    # the shared memory held; wrong sums): times what staging one token costs a launch
+    # (``tools/staging_cost_probe.py``).
+    PROBE_NO_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -800,7 +804,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         rS = cute.make_rmem_tensor((batch, 1), mASF.element_type)
         pairs = cute.make_rmem_tensor((8,), cutlass.Uint32)
 
-        for o in cutlass.range((total + batch * threads - 1) // (batch * threads), unroll=1):
+        rounds = (total + batch * threads - 1) // (batch * threads)
+        if cutlass.const_expr(self.PROBE_NO_STAGING):
+            rounds = 0
+        for o in cutlass.range(rounds, unroll=1):
             for r in cutlass.range_constexpr(batch):
                 _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
                                                             total - 1), m, tok0, step0)
