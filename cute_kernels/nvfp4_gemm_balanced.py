@@ -165,6 +165,14 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
     # four CTAs of five warps; 8 K warps at three an SM took 82 without (two fit) and 72 with.
     LAUNCH_BOUND = True
+    # Probe switch: each K warp loads its walk's second step (into the register double
+    # buffer's other half) right after the PDL wait, before the staging, so that the staging's
+    # round trip to L2 runs under a step of weight loads (the loop then skips its first load).
+    # Staging the token costs the launch ~1.25 us at 9216x7168 and ~1.7 at 5120x17408 (H100
+    # 2026-12-06, session 90 call 8, ``tools/staging_cost_probe.py``, NVFP4 and bf16 tokens
+    # alike, from DRAM and from L2); the second step before the wait lost 0.5-1.5 us (session
+    # 89: it runs under the previous kernel's tail).
+    NEXT_STEP_BEFORE_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -295,6 +303,11 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
+        early = self.NEXT_STEP_BEFORE_STAGING and not self.ring_slots
+        if cutlass.const_expr(early):
+            if warp < warps:
+                self._load_second_step(loader, where, walk, dp_steps, bases, piece_bases,
+                                       bufs[1])
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
         scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
         _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
@@ -315,22 +328,35 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                                  lane_q, acc, wp, xp, sX, g, sPieces)
             else:
                 cur, nxt = bufs
+                # (with ``early`` the walk's second step is loaded: the first iteration of the
+                # walk loads nothing)
+                first_dp = 0
                 if cutlass.const_expr(self.rem):
+                    if cutlass.const_expr(early):
+                        first_dp = cutlass.select_(piece_steps == 0, 1, 0)
                     # the piece, its last iteration loading the first data-parallel step
                     for i in cutlass.range(piece_steps, unroll=1):
                         step = p0 + kwarp + i * kw
-                        if i + 1 < piece_steps:
-                            self._load_step(*loader, step + kw, *where, nxt, bases=piece_bases)
+                        if cutlass.const_expr(early):
+                            if i >= 1:
+                                self._load_walk_next(loader, where, step, i, piece_steps,
+                                                     kwarp, nxt, bases, piece_bases)
                         else:
-                            self._load_step(*loader, kwarp, *where, nxt, bases=bases)
+                            self._load_walk_next(loader, where, step, i, piece_steps, kwarp,
+                                                 nxt, bases, piece_bases)
                         self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                         for src, dst in zip(nxt, cur):
                             dst.store(src.load())
                     self._hand_over_piece(acc, sPieces, warp, lane)
+                elif cutlass.const_expr(early):
+                    first_dp = 1
                 # the data-parallel steps: the one-token kernel's loop
                 for i in cutlass.range(dp_steps, unroll=1):
                     step = kwarp + i * kw
-                    if step + kw < self.steps:
+                    load_next = step + kw < self.steps
+                    if cutlass.const_expr(early):
+                        load_next = load_next & (i >= first_dp)
+                    if load_next:
                         self._load_step(*loader, step + kw, *where, nxt, bases=bases)
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                     for src, dst in zip(nxt, cur):
@@ -352,6 +378,33 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 if meet_partials(sums, outs[-2], outs[-1], rem_block, part, parts, self.slots,
                                  lane):
                     self._finish(sums, scalars, results, self.ctas + rem_block, g, lane_q, m)
+
+    @cute.jit
+    def _load_walk_next(self, loader, where, step, i, piece_steps, kwarp, nxt, bases,
+                        piece_bases):
+        """The piece loop's iteration ``i`` (at K step ``step``): the walk's next step into
+        ``nxt``, the piece's next or, after its last, the K warp's first data-parallel one."""
+        if i + 1 < piece_steps:
+            self._load_step(*loader, step + self.kw, *where, nxt, bases=piece_bases)
+        else:
+            self._load_step(*loader, kwarp, *where, nxt, bases=bases)
+
+    @cute.jit
+    def _load_second_step(self, loader, where, walk, dp_steps, bases, piece_bases, buf):
+        """``NEXT_STEP_BEFORE_STAGING``: the K warp's walk's second step (its piece's second,
+        else its first data-parallel step after a one-step piece, else its second) into
+        ``buf``, where the walk has one."""
+        piece_steps, p0, kwarp, _, _ = walk
+        kw = self.kw
+        if piece_steps + dp_steps > 1:
+            second = kwarp + (1 - piece_steps) * kw  # (piece_steps 0 or 1)
+            at = bases
+            if cutlass.const_expr(self.rem):
+                in_piece = piece_steps > 1
+                second = cutlass.select_(in_piece, p0 + kwarp + kw, second)
+                at = (cutlass.select_(in_piece, piece_bases[0], bases[0]),
+                      cutlass.select_(in_piece, piece_bases[1], bases[1]))
+            self._load_step(*loader, second, *where, buf, acts=False, bases=at)
 
     @cute.jit
     def _hand_over_piece(self, acc, sPieces, warp, lane):

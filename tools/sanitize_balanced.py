@@ -1,16 +1,22 @@
 """The balanced one-token launches for compute-sanitizer (one CTA an SM, so the grids stay
 small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
-public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail."""
+public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail.
+``BALANCED_EARLY=1``: with ``NEXT_STEP_BEFORE_STAGING`` on (give the run a kernel cache of its
+own: the cache keys do not see the switch)."""
+
+import os
 
 import torch
 
 from cute_kernels import prepare_gate_up_weight, prepare_nvfp4_weight, reference
 from cute_kernels.arch import sm_count
-from cute_kernels.nvfp4_gemm_balanced import launch_one_token_balanced
+from cute_kernels.nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, launch_one_token_balanced
 from cute_kernels.swiglu_quant_balanced import launch_swiglu_quant_balanced
 from layouts import sf_padded_shape
 
+if os.environ.get("BALANCED_EARLY") == "1":
+    NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING = True
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
 for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),

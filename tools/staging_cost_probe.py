@@ -1,47 +1,97 @@
 """What staging the one token costs the balanced one-token launch (``nvfp4_gemm_balanced``), on
-NVFP4 activations and on bf16 ones (W4A16), whose staging reads four times the bytes: every CTA
-stages the whole token after the PDL wait, so on bf16 tokens 264 CTAs read 9 MB at once at
-5120x17408 (NVFP4: 2.6 MB).
+NVFP4 activations and on bf16 ones (W4A16), and the launch with each K warp's second walk step
+loaded before the staging (``NEXT_STEP_BEFORE_STAGING``), plain and fused.
 
-Why: on the H200 W4A16 trails W4A4 at M = 1 (session 88, permuted words, us): 5120x17408 15.87
-against 15.63 (74.4%: 75% asks 15.75), 9216x7168 12.03 against 11.94. If "nostage" takes
-more off the bf16 launch than off the NVFP4 one, the staging's bytes are W4A16's gap, and a
-staging that reads less at once (a K warp staging its own steps) is the lever.
+Why: every CTA stages the whole token after the PDL wait, and its main loop waits for that.
+Session 90 call 8 (H100, graph us): without the staging ("nostage") 5120x17408 M = 1 ran 17.5
+against 19.2-19.4 and 9216x7168 13.2 against 14.4 (from L2 9.7 against 10.9), NVFP4 and bf16
+tokens alike: ~1.25-1.7 us, ~9% of the launch. With the second step's loads in flight the
+staging's round trip runs under weight loads instead of before them.
 
-Forms, the public launch's (K warps, CTAs an SM) each: "a4" / "a16" (NVFP4 / bf16 tokens), and
-"a4nostage" / "a16nostage" with ``NVFP4GemmSmallM.PROBE_NO_STAGING`` (nothing staged; outputs
-wrong, timing only). Graph us at M = 1, permuted words, interleaved, two rounds.
-``PROBE_L2=1``: one weight copy (read from L2: an H100 standing in for the H200's faster
-memory). One point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles
-only."""
+Forms, the public launch's (K warps, CTAs an SM) each: "a4" / "a16" (NVFP4 / bf16 tokens),
+"...nostage" with ``NVFP4GemmSmallM.PROBE_NO_STAGING`` (nothing staged; outputs wrong, timing
+only), "...early" with ``NEXT_STEP_BEFORE_STAGING``; the fused points "fused" / "fusedearly"
+(NVFP4 tokens). Graph us at M = 1, permuted words, interleaved, two rounds; then the early
+forms' outputs against the default's (equal bits expected). ``PROBE_L2=1``: one weight copy
+(read from L2: an H100 standing in for the H200's faster memory). One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools
 
 import torch
-from probe_inputs import permuted_weight_copies, print_forms, switched_compiler
+from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, same_bits,
+                          switched_compiler)
 
 from cute_kernels import reference
-from cute_kernels.bench.timing import select_shapes
-from cute_kernels.nvfp4_gemm_balanced import (compile_nvfp4_gemm_one_token_balanced,
+from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced,
+                                              compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced, public_balanced_launch)
 from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM
+from cute_kernels.swiglu_quant_balanced import (compile_nvfp4_gemm_swiglu_quant_balanced,
+                                                launch_swiglu_quant_balanced)
+from layouts import sf_padded_shape
 
-POINTS = [(5120, 17408), (9216, 7168)]  # (N, K) at M = 1
-no_staging = switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
-                               {"PROBE_NO_STAGING": True}, "compile_balanced_no_staging")
+POINTS = [("gemm", 5120, 17408), ("gemm", 9216, 7168), ("fused", 9216, 7168)]  # M = 1
+EARLY = {"NEXT_STEP_BEFORE_STAGING": True}
+GEMM_FORMS = {
+    "": compile_nvfp4_gemm_one_token_balanced,
+    "nostage": switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
+                                 {"PROBE_NO_STAGING": True}, "compile_balanced_no_staging"),
+    "early": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
+                               NVFP4GemmOneTokenBalanced, EARLY, "compile_balanced_early")}
+FUSED_FORMS = {
+    "fused": compile_nvfp4_gemm_swiglu_quant_balanced,
+    "fusedearly": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                                    NVFP4GemmOneTokenBalanced, EARLY, "compile_fused_early")}
 alpha = torch.full((1,), 0.5, device="cuda")
-for n, k in select_shapes(POINTS):
-    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    out = torch.empty(1, n, device="cuda", dtype=torch.bfloat16)
-    calls = {}
-    for name, tokens, scales in (("a4", a, a_sf), ("a16", x, None)):
+gs = torch.full((1,), 30.0, device="cuda")
+
+
+def gemm_point(n, k, x, a, a_sf):
+    """(weight copies, calls, outputs (a one-tuple of fp32 sums)) of a plain point."""
+    calls, outs = {}, {}
+    for tok, tokens, scales in (("a4", a, a_sf), ("a16", x, None)):
         launch = public_balanced_launch(True, 1, n, k, scales is not None, True, x.device)
         if launch is None:
-            raise SystemExit(f"{n}x{k}: no public balanced launch for {name}")
-        for suffix, fn in (("", compile_nvfp4_gemm_one_token_balanced), ("nostage", no_staging)):
-            calls[name + suffix] = functools.partial(
-                lambda w, t, s, launch, fn: launch_one_token_balanced(
-                    t, s, w[0], w[1], alpha, out, *launch, compile_fn=fn),
-                t=tokens, s=scales, launch=launch, fn=fn)
-    print_forms(f"{n}x{k} M=1", calls, permuted_weight_copies(n, k))
+            raise SystemExit(f"{n}x{k}: no public balanced launch for {tok}")
+        for suffix, fn in GEMM_FORMS.items():
+            outs[tok + suffix] = (torch.empty(1, n, device="cuda", dtype=torch.float32),)
+            calls[tok + suffix] = functools.partial(
+                lambda w, t, s, o, launch, fn: launch_one_token_balanced(
+                    t, s, w[0], w[1], alpha, o, *launch, compile_fn=fn),
+                t=tokens, s=scales, o=outs[tok + suffix][0], launch=launch, fn=fn)
+    return permuted_weight_copies(n, k), calls, outs
+
+
+def fused_point(two_i, k, x, a, a_sf):
+    """(gate_up word copies, calls, outputs (codes, scales)) of a fused point."""
+    i = two_i // 2
+    launch = public_balanced_launch(True, 1, two_i, k, True, True, x.device, row_groups=2)
+    calls, outs = {}, {}
+    for name, fn in FUSED_FORMS.items():
+        outs[name] = (torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
+                      torch.empty(sf_padded_shape(1, i // 16), device="cuda",
+                                  dtype=torch.uint8))
+        calls[name] = functools.partial(
+            lambda w, o, fn: launch_swiglu_quant_balanced(a, a_sf, w[0], w[1], alpha, gs,
+                                                          *o, *launch, fn),
+            o=outs[name], fn=fn)
+    return gate_up_words(two_i, k, True), calls, outs
+
+
+for kind, n, k in select_shapes(POINTS):
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    copies, calls, outs = (gemm_point if kind == "gemm" else fused_point)(n, k, x, a, a_sf)
+    label = f"{kind} {n}x{k} M=1"
+    print_forms(label, calls, copies)
+    if warm_only():
+        continue
+    for call in calls.values():
+        call(copies[0])
+    torch.cuda.synchronize()
+    pairs = ([("a4early", "a4"), ("a16early", "a16")] if kind == "gemm"
+             else [("fusedearly", "fused")])
+    print(f"{label} early bits equal: " + " ".join(
+        f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
