@@ -2,8 +2,9 @@
 small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
 public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail.
-``BALANCED_EARLY=1``: with ``NEXT_STEP_BEFORE_STAGING`` on (give the run a kernel cache of its
-own: the cache keys do not see the switch)."""
+``BALANCED_EARLY=1``: with ``NEXT_STEP_BEFORE_STAGING`` on, ``BALANCED_SPREAD=1`` with
+``STAGING_SPREAD`` (give such a run a kernel cache of its own: the cache keys do not see the
+switches)."""
 
 import os
 
@@ -17,6 +18,8 @@ from layouts import sf_padded_shape
 
 if os.environ.get("BALANCED_EARLY") == "1":
     NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING = True
+if os.environ.get("BALANCED_SPREAD") == "1":
+    NVFP4GemmOneTokenBalanced.STAGING_SPREAD = True
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
 for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),

@@ -10,9 +10,12 @@ staging's round trip runs under weight loads instead of before them.
 
 Forms, the public launch's (K warps, CTAs an SM) each: "a4" / "a16" (NVFP4 / bf16 tokens),
 "...nostage" with ``NVFP4GemmSmallM.PROBE_NO_STAGING`` (nothing staged; outputs wrong, timing
-only), "...early" with ``NEXT_STEP_BEFORE_STAGING``; the fused points "fused" / "fusedearly"
-(NVFP4 tokens). Graph us at M = 1, permuted words, interleaved, two rounds; then the early
-forms' outputs against the default's (equal bits expected). ``PROBE_L2=1``: one weight copy
+only), "...early" with ``NEXT_STEP_BEFORE_STAGING``, "...spread" with ``STAGING_SPREAD`` (as
+few blocks a thread as one staging pass allows); the fused points "fused" / "fusedearly" /
+"fusedspread" (NVFP4 tokens). Session 90 call 9 (H100): "early" lost from L2 everywhere (0.2-1
+us) and from DRAM but at W4A16 9216x7168 (14.70 -> 14.38). Graph us at M = 1, permuted words,
+interleaved, two rounds; then the early and spread forms' outputs against the default's (equal
+bits expected). ``PROBE_L2=1``: one weight copy
 (read from L2: an H100 standing in for the H200's faster memory). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -34,16 +37,21 @@ from layouts import sf_padded_shape
 
 POINTS = [("gemm", 5120, 17408), ("gemm", 9216, 7168), ("fused", 9216, 7168)]  # M = 1
 EARLY = {"NEXT_STEP_BEFORE_STAGING": True}
+SPREAD = {"STAGING_SPREAD": True}
 GEMM_FORMS = {
     "": compile_nvfp4_gemm_one_token_balanced,
     "nostage": switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
                                  {"PROBE_NO_STAGING": True}, "compile_balanced_no_staging"),
     "early": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
-                               NVFP4GemmOneTokenBalanced, EARLY, "compile_balanced_early")}
+                               NVFP4GemmOneTokenBalanced, EARLY, "compile_balanced_early"),
+    "spread": switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
+                                SPREAD, "compile_balanced_spread")}
 FUSED_FORMS = {
     "fused": compile_nvfp4_gemm_swiglu_quant_balanced,
     "fusedearly": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                                    NVFP4GemmOneTokenBalanced, EARLY, "compile_fused_early")}
+                                    NVFP4GemmOneTokenBalanced, EARLY, "compile_fused_early"),
+    "fusedspread": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                                     NVFP4GemmSmallM, SPREAD, "compile_fused_spread")}
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
@@ -91,7 +99,7 @@ for kind, n, k in select_shapes(POINTS):
     for call in calls.values():
         call(copies[0])
     torch.cuda.synchronize()
-    pairs = ([("a4early", "a4"), ("a16early", "a16")] if kind == "gemm"
-             else [("fusedearly", "fused")])
-    print(f"{label} early bits equal: " + " ".join(
+    pairs = ([(tok + form, tok) for tok in ("a4", "a16") for form in ("early", "spread")]
+             if kind == "gemm" else [("fusedearly", "fused"), ("fusedspread", "fused")])
+    print(f"{label} bits equal to the default's: " + " ".join(
         f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
