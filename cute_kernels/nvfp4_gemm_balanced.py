@@ -36,6 +36,8 @@ warp order: deterministic, though added in another order than the one-token kern
 
 from __future__ import annotations
 
+import functools
+
 import cutlass
 import cutlass.cute as cute
 import torch
@@ -173,6 +175,13 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # alike, from DRAM and from L2); the second step before the wait lost 0.5-1.5 us (session
     # 89: it runs under the previous kernel's tail).
     NEXT_STEP_BEFORE_STAGING = False
+    # Probe switch: the same second step's loads issued between the staging's loads and their
+    # decode. Why (call 9): the token's loads queue behind the weight loads in flight, and the
+    # register double buffer lets a K warp issue its next step only after the staging's
+    # barrier. With the first step's weights before the wait and the second after the staging
+    # loads, the staging arrives right behind the first step, and the second step is in
+    # flight while the first is computed.
+    NEXT_STEP_UNDER_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -303,14 +312,16 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
-        early = self.NEXT_STEP_BEFORE_STAGING and not self.ring_slots
-        if cutlass.const_expr(early):
-            if warp < warps:
-                self._load_second_step(loader, where, walk, dp_steps, bases, piece_bases,
-                                       bufs[1])
+        under = self.NEXT_STEP_UNDER_STAGING and not self.ring_slots
+        early = under or (self.NEXT_STEP_BEFORE_STAGING and not self.ring_slots)
+        second = functools.partial(self._load_second_step, loader, where, walk, dp_steps,
+                                   bases, piece_bases, bufs[1], warp)
+        if cutlass.const_expr(early and not under):
+            second()
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
         scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
-        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0)
+        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0,
+                                                second if under else None)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None
         if cutlass.const_expr(self.rem):
@@ -390,13 +401,13 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             self._load_step(*loader, kwarp, *where, nxt, bases=bases)
 
     @cute.jit
-    def _load_second_step(self, loader, where, walk, dp_steps, bases, piece_bases, buf):
-        """``NEXT_STEP_BEFORE_STAGING``: the K warp's walk's second step (its piece's second,
-        else its first data-parallel step after a one-step piece, else its second) into
-        ``buf``, where the walk has one."""
+    def _load_second_step(self, loader, where, walk, dp_steps, bases, piece_bases, buf, warp):
+        """``NEXT_STEP_BEFORE_STAGING`` / ``NEXT_STEP_UNDER_STAGING``: a K warp's walk's second
+        step (its piece's second, else its first data-parallel step after a one-step piece,
+        else its second) into ``buf``, where the walk has one."""
         piece_steps, p0, kwarp, _, _ = walk
         kw = self.kw
-        if piece_steps + dp_steps > 1:
+        if (warp < self.warps) & (piece_steps + dp_steps > 1):
             second = kwarp + (1 - piece_steps) * kw  # (piece_steps 0 or 1)
             at = bases
             if cutlass.const_expr(self.rem):

@@ -779,13 +779,14 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 cutlass.min(step0 * 16 + kbi, self.kb - 1))
 
     @cute.jit
-    def _stage_activations(self, mA, mASF, a_sf_layout, m, tok0, step0):
+    def _stage_activations(self, mA, mASF, a_sf_layout, m, tok0, step0, between=None):
         """Decode the activations of tokens tok0 .. tok0 + x_tokens - 1 (the CTA's token tile)
         of the CTA's K steps into shared memory, laid out
         [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
         builds (same decode, same K permutation), zeros past K and for tokens past M. Four
         16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
-        then a barrier."""
+        then a barrier. ``between``: called once the (single) pass's loads are out, before
+        their decode (before the staging where it takes more passes)."""
         smem = SmemAllocator()
         staged = self.x_tokens * self.x_token_words
         zero_words = X_ZERO_WORDS if self.lean_staged else 0
@@ -815,6 +816,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         rounds = (total + batch * threads - 1) // (batch * threads)
         if cutlass.const_expr(self.PROBE_NO_STAGING):
             rounds = 0
+        if cutlass.const_expr(between is not None and rounds != 1):
+            between()
         for o in cutlass.range(rounds, unroll=1):
             for r in cutlass.range_constexpr(batch):
                 _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
@@ -824,6 +827,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                   rQ[r, None])
                 if cutlass.const_expr(self.a_fp4):
                     rS[r, 0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+            if cutlass.const_expr(between is not None and rounds == 1):
+                between()
             for r in cutlass.range_constexpr(batch):
                 i = tid + (batch * o + r) * threads
                 if i < total:

@@ -2,9 +2,9 @@
 small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
 public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail.
-``BALANCED_EARLY=1``: with ``NEXT_STEP_BEFORE_STAGING`` on, ``BALANCED_SPREAD=1`` with
-``STAGING_SPREAD`` (give such a run a kernel cache of its own: the cache keys do not see the
-switches)."""
+``BALANCED_EARLY=1``: with ``NEXT_STEP_BEFORE_STAGING`` on, ``BALANCED_UNDER=1`` with
+``NEXT_STEP_UNDER_STAGING``, ``BALANCED_SPREAD=1`` with ``STAGING_SPREAD`` (give such a run a
+kernel cache of its own: the cache keys do not see the switches)."""
 
 import os
 
@@ -18,6 +18,8 @@ from layouts import sf_padded_shape
 
 if os.environ.get("BALANCED_EARLY") == "1":
     NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING = True
+if os.environ.get("BALANCED_UNDER") == "1":
+    NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING = True
 if os.environ.get("BALANCED_SPREAD") == "1":
     NVFP4GemmOneTokenBalanced.STAGING_SPREAD = True
 sms = sm_count(torch.cuda.current_device())

@@ -1,21 +1,24 @@
 """What staging the one token costs the balanced one-token launch (``nvfp4_gemm_balanced``), on
 NVFP4 activations and on bf16 ones (W4A16), and the launch with each K warp's second walk step
-loaded before the staging (``NEXT_STEP_BEFORE_STAGING``), plain and fused.
+loaded during the staging, plain and fused.
 
 Why: every CTA stages the whole token after the PDL wait, and its main loop waits for that.
 Session 90 call 8 (H100, graph us): without the staging ("nostage") 5120x17408 M = 1 ran 17.5
 against 19.2-19.4 and 9216x7168 13.2 against 14.4 (from L2 9.7 against 10.9), NVFP4 and bf16
-tokens alike: ~1.25-1.7 us, ~9% of the launch. With the second step's loads in flight the
-staging's round trip runs under weight loads instead of before them.
+tokens alike: ~1.25-1.7 us, ~9% of the launch. The token's loads queue behind the first step's
+weights (issued before the wait), and a K warp issues its second step only after the staging's
+barrier: the memory idles for a round trip. Issued between the staging's loads and their decode,
+the second step is in flight while the first is computed.
 
 Forms, the public launch's (K warps, CTAs an SM) each: "a4" / "a16" (NVFP4 / bf16 tokens),
 "...nostage" with ``NVFP4GemmSmallM.PROBE_NO_STAGING`` (nothing staged; outputs wrong, timing
-only), "...early" with ``NEXT_STEP_BEFORE_STAGING``, "...spread" with ``STAGING_SPREAD`` (as
-few blocks a thread as one staging pass allows); the fused points "fused" / "fusedearly" /
-"fusedspread" (NVFP4 tokens). Session 90 call 9 (H100): "early" lost from L2 everywhere (0.2-1
-us) and from DRAM but at W4A16 9216x7168 (14.70 -> 14.38). Graph us at M = 1, permuted words,
-interleaved, two rounds; then the early and spread forms' outputs against the default's (equal
-bits expected). ``PROBE_L2=1``: one weight copy
+only), "...under" with ``NEXT_STEP_UNDER_STAGING`` (the second step's loads between the
+staging's loads and their decode); the fused points "fused" / "fusedunder" (NVFP4 tokens).
+Graph us at M = 1, permuted words, interleaved, two rounds; then the "under" forms' outputs
+against the default's (equal bits expected). Measured and left (session 90, H100): the second
+step before the staging (``NEXT_STEP_BEFORE_STAGING``, call 9: 0.2-1 us slower from L2, from
+DRAM too but at W4A16 9216x7168) and the staging spread over every thread
+(``STAGING_SPREAD``, call 10: even). ``PROBE_L2=1``: one weight copy
 (read from L2: an H100 standing in for the H200's faster memory). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -36,22 +39,17 @@ from cute_kernels.swiglu_quant_balanced import (compile_nvfp4_gemm_swiglu_quant_
 from layouts import sf_padded_shape
 
 POINTS = [("gemm", 5120, 17408), ("gemm", 9216, 7168), ("fused", 9216, 7168)]  # M = 1
-EARLY = {"NEXT_STEP_BEFORE_STAGING": True}
-SPREAD = {"STAGING_SPREAD": True}
+UNDER = {"NEXT_STEP_UNDER_STAGING": True}
 GEMM_FORMS = {
     "": compile_nvfp4_gemm_one_token_balanced,
     "nostage": switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
                                  {"PROBE_NO_STAGING": True}, "compile_balanced_no_staging"),
-    "early": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
-                               NVFP4GemmOneTokenBalanced, EARLY, "compile_balanced_early"),
-    "spread": switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
-                                SPREAD, "compile_balanced_spread")}
+    "under": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
+                               NVFP4GemmOneTokenBalanced, UNDER, "compile_balanced_under")}
 FUSED_FORMS = {
     "fused": compile_nvfp4_gemm_swiglu_quant_balanced,
-    "fusedearly": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                                    NVFP4GemmOneTokenBalanced, EARLY, "compile_fused_early"),
-    "fusedspread": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                                     NVFP4GemmSmallM, SPREAD, "compile_fused_spread")}
+    "fusedunder": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                                    NVFP4GemmOneTokenBalanced, UNDER, "compile_fused_under")}
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
@@ -99,7 +97,7 @@ for kind, n, k in select_shapes(POINTS):
     for call in calls.values():
         call(copies[0])
     torch.cuda.synchronize()
-    pairs = ([(tok + form, tok) for tok in ("a4", "a16") for form in ("early", "spread")]
-             if kind == "gemm" else [("fusedearly", "fused"), ("fusedspread", "fused")])
+    pairs = ([("a4under", "a4"), ("a16under", "a16")] if kind == "gemm"
+             else [("fusedunder", "fused")])
     print(f"{label} bits equal to the default's: " + " ".join(
         f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)

@@ -1,7 +1,7 @@
-"""``NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING`` (session 90): each K warp loads its
-walk's second step right after the PDL wait, before the token's staging, so the staging's
-round trip runs under weight loads. Only the time of one load moves: the same steps in the
-same order, so the same bits as the default launch, plain and fused."""
+"""``NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING`` / ``NEXT_STEP_UNDER_STAGING`` (session
+90): each K warp loads its walk's second step right after the PDL wait, before the token's
+staging, or between the staging's loads and their decode. Only the time of one load moves: the
+same steps in the same order, so the same bits as the default launch, plain and fused."""
 
 import pytest
 import torch
@@ -16,15 +16,18 @@ from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm_balanced import H200, _case, _fused_one_token_runs
 
-EARLY = {"NEXT_STEP_BEFORE_STAGING": True}
-compile_early_for_tests = switched_compiler(
-    compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced, EARLY,
-    "compile_balanced_next_step_early_for_tests")
-compile_fused_early_for_tests = switched_compiler(
-    compile_nvfp4_gemm_swiglu_quant_balanced, NVFP4GemmOneTokenBalanced, EARLY,
-    "compile_fused_balanced_next_step_early_for_tests")
+SWITCHES = ("NEXT_STEP_BEFORE_STAGING", "NEXT_STEP_UNDER_STAGING")
+PLAIN = {name: switched_compiler(compile_nvfp4_gemm_one_token_balanced,
+                                 NVFP4GemmOneTokenBalanced, {name: True},
+                                 f"compile_balanced_{name.lower()}_for_tests")
+         for name in SWITCHES}
+FUSED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                                 NVFP4GemmOneTokenBalanced, {name: True},
+                                 f"compile_fused_balanced_{name.lower()}_for_tests")
+         for name in SWITCHES}
 
 
+@pytest.mark.parametrize("switch", SWITCHES)
 @pytest.mark.parametrize("args,warps,per_sm", [
     ((9216, 7168, "fp4", "torch.bfloat16", 8, 3, H200, True), 8, 3),
     ((9216, 7168, "torch.bfloat16", "torch.bfloat16", 8, 3, H200, True), 8, 3),
@@ -32,25 +35,26 @@ compile_fused_early_for_tests = switched_compiler(
     ((5120, 17408, "torch.bfloat16", "torch.bfloat16", 12, 2, H200, True), 12, 2),
     ((2912, 576, "torch.bfloat16", "torch.bfloat16", 2, 1, H200, False), 2, 1),  # K tail
     ((16 * 132, 1024, "fp4", "torch.bfloat16", 4, 1, H200, True), 4, 1)])  # no remainder
-def test_early_step_fits_its_ctas_per_sm(args, warps, per_sm):
+def test_early_step_fits_its_ctas_per_sm(args, warps, per_sm, switch):
     """The double buffer's other half held over the staging: the launch bound still fits
     ``per_sm`` CTAs (K warps and the fix-up warp), with no local memory."""
-    compiled = compile_only(compile_early_for_tests, *args)
+    compiled = compile_only(PLAIN[switch], *args)
     regs = kernel_registers(compiled)
     assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
     assert kernel_frame_bytes(compiled) == 0
 
 
+@pytest.mark.parametrize("switch", SWITCHES)
 @pytest.mark.parametrize("a_dtype", ["fp4", "torch.bfloat16"])
-def test_fused_early_step_fits_two_ctas_an_sm(a_dtype):
-    compiled = compile_only(compile_fused_early_for_tests, 4608, 7168, a_dtype, 8, 2, H200,
-                            True)
+def test_fused_early_step_fits_two_ctas_an_sm(a_dtype, switch):
+    compiled = compile_only(FUSED[switch], 4608, 7168, a_dtype, 8, 2, H200, True)
     regs = kernel_registers(compiled)
     assert regs and ctas_per_sm(max(regs), 9) >= 2, regs
     assert kernel_frame_bytes(compiled) == 0
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("switch", SWITCHES)
 @pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
     (3, 180 / 396, 7168, True, True, 8),    # 9216x7168's (8, 3): walks of 3-5 steps
     (3, 180 / 396, 7168, False, True, 8),   # its W4A16
@@ -59,7 +63,7 @@ def test_fused_early_step_fits_two_ctas_an_sm(a_dtype):
     (1, 1 / 132, 1088, True, True, 4),      # pieces of no step or one
     (1, 0.0, 1024, True, False, 4),         # no remainder blocks
 ])
-def test_early_step_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps):
+def test_early_step_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps, switch):
     n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     plain = poisoned(1, n, dtype=torch.float32)
@@ -67,19 +71,21 @@ def test_early_step_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps
     for _ in range(2):  # the counters are left zero
         got = poisoned(1, n, dtype=torch.float32)
         launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm,
-                                  compile_early_for_tests)
+                                  PLAIN[switch])
         assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
         assert torch.equal(got, plain)
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("switch", SWITCHES)
 @pytest.mark.parametrize("per_sm,extra,k,fp4_a,permuted,warps", [
     (2, 24, 7168, True, True, 8),    # the fused 9216x7168's (8, 2)
     (2, 24, 7168, False, True, 8),   # its W4A16
     (1, 32, 1088, False, False, 4),  # W4A16, packed bytes, a K tail
 ])
-def test_fused_early_step_gives_the_same_bytes(per_sm, extra, k, fp4_a, permuted, warps):
+def test_fused_early_step_gives_the_same_bytes(per_sm, extra, k, fp4_a, permuted, warps,
+                                              switch):
     _, runs = _fused_one_token_runs(per_sm, extra, k, fp4_a, permuted, warps,
                                     [compile_nvfp4_gemm_swiglu_quant_balanced,
-                                     compile_fused_early_for_tests])
+                                     FUSED[switch]])
     assert torch.equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
