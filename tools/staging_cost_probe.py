@@ -13,7 +13,8 @@ the second step is in flight while the first is computed.
 Forms, the public launch's (K warps, CTAs an SM) each: "a4" / "a16" (NVFP4 / bf16 tokens),
 "...nostage" with ``NVFP4GemmSmallM.PROBE_NO_STAGING`` (nothing staged; outputs wrong, timing
 only), "...under" with ``NEXT_STEP_UNDER_STAGING`` (the second step's loads between the
-staging's loads and their decode); the fused points "fused" / "fusedunder" (NVFP4 tokens).
+staging's loads and their decode); the fused points "fused" / "fusedunder" (NVFP4 tokens),
+"fused16" / "fused16under" (bf16 tokens).
 Graph us at M = 1, permuted words, interleaved, two rounds; then the "under" forms' outputs
 against the default's (equal bits expected). Measured and left (session 90, H100): the second
 step before the staging (``NEXT_STEP_BEFORE_STAGING``, call 9: 0.2-1 us slower from L2, from
@@ -38,7 +39,8 @@ from cute_kernels.swiglu_quant_balanced import (compile_nvfp4_gemm_swiglu_quant_
                                                 launch_swiglu_quant_balanced)
 from layouts import sf_padded_shape
 
-POINTS = [("gemm", 5120, 17408), ("gemm", 9216, 7168), ("fused", 9216, 7168)]  # M = 1
+POINTS = [("gemm", 5120, 17408), ("gemm", 9216, 7168), ("fused", 9216, 7168),
+          ("gemm", 7168, 18432)]  # M = 1
 UNDER = {"NEXT_STEP_UNDER_STAGING": True}
 GEMM_FORMS = {
     "": compile_nvfp4_gemm_one_token_balanced,
@@ -47,9 +49,9 @@ GEMM_FORMS = {
     "under": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
                                NVFP4GemmOneTokenBalanced, UNDER, "compile_balanced_under")}
 FUSED_FORMS = {
-    "fused": compile_nvfp4_gemm_swiglu_quant_balanced,
-    "fusedunder": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                                    NVFP4GemmOneTokenBalanced, UNDER, "compile_fused_under")}
+    "": compile_nvfp4_gemm_swiglu_quant_balanced,
+    "under": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
+                               NVFP4GemmOneTokenBalanced, UNDER, "compile_fused_under")}
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
@@ -71,18 +73,22 @@ def gemm_point(n, k, x, a, a_sf):
 
 
 def fused_point(two_i, k, x, a, a_sf):
-    """(gate_up word copies, calls, outputs (codes, scales)) of a fused point."""
+    """(gate_up word copies, calls, outputs (codes, scales)) of a fused point, NVFP4 tokens
+    ("fused...") and bf16 ones ("fused16...")."""
     i = two_i // 2
-    launch = public_balanced_launch(True, 1, two_i, k, True, True, x.device, row_groups=2)
     calls, outs = {}, {}
-    for name, fn in FUSED_FORMS.items():
-        outs[name] = (torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
-                      torch.empty(sf_padded_shape(1, i // 16), device="cuda",
-                                  dtype=torch.uint8))
-        calls[name] = functools.partial(
-            lambda w, o, fn: launch_swiglu_quant_balanced(a, a_sf, w[0], w[1], alpha, gs,
-                                                          *o, *launch, fn),
-            o=outs[name], fn=fn)
+    for tok, tokens, scales in (("fused", a, a_sf), ("fused16", x, None)):
+        launch = public_balanced_launch(True, 1, two_i, k, scales is not None, True, x.device,
+                                        row_groups=2)
+        for suffix, fn in FUSED_FORMS.items():
+            name = tok + suffix
+            outs[name] = (torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
+                          torch.empty(sf_padded_shape(1, i // 16), device="cuda",
+                                      dtype=torch.uint8))
+            calls[name] = functools.partial(
+                lambda w, t, s, o, launch, fn: launch_swiglu_quant_balanced(
+                    t, s, w[0], w[1], alpha, gs, *o, *launch, fn),
+                t=tokens, s=scales, o=outs[name], launch=launch, fn=fn)
     return gate_up_words(two_i, k, True), calls, outs
 
 
@@ -97,7 +103,7 @@ for kind, n, k in select_shapes(POINTS):
     for call in calls.values():
         call(copies[0])
     torch.cuda.synchronize()
-    pairs = ([("a4under", "a4"), ("a16under", "a16")] if kind == "gemm"
-             else [("fusedunder", "fused")])
+    toks = ("a4", "a16") if kind == "gemm" else ("fused", "fused16")
+    pairs = [(tok + "under", tok) for tok in toks]
     print(f"{label} bits equal to the default's: " + " ".join(
         f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
