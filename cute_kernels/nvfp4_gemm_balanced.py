@@ -167,21 +167,25 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
     # four CTAs of five warps; 8 K warps at three an SM took 82 without (two fit) and 72 with.
     LAUNCH_BOUND = True
-    # Probe switch: each K warp loads its walk's second step (into the register double
-    # buffer's other half) right after the PDL wait, before the staging, so that the staging's
-    # round trip to L2 runs under a step of weight loads (the loop then skips its first load).
     # Staging the token costs the launch ~1.25 us at 9216x7168 and ~1.7 at 5120x17408 (H100
-    # 2026-12-06, session 90 call 8, ``tools/staging_cost_probe.py``, NVFP4 and bf16 tokens
-    # alike, from DRAM and from L2); the second step before the wait lost 0.5-1.5 us (session
-    # 89: it runs under the previous kernel's tail).
-    NEXT_STEP_BEFORE_STAGING = False
-    # Probe switch: the same second step's loads issued between the staging's loads and their
-    # decode. Why (call 9): the token's loads queue behind the weight loads in flight, and the
-    # register double buffer lets a K warp issue its next step only after the staging's
-    # barrier. With the first step's weights before the wait and the second after the staging
-    # loads, the staging arrives right behind the first step, and the second step is in
-    # flight while the first is computed.
+    # 2026-12-06, session 90 call 8, ``tools/staging_cost_probe.py`` "nostage", NVFP4 and bf16
+    # tokens alike, from DRAM and from L2): its loads queue behind the first step's weights
+    # (loaded before the wait), and the register double buffer lets a K warp issue its next
+    # step only after the staging's barrier, so the memory idles for a round trip.
+    # ``NEXT_STEP_UNDER_STAGING``: each K warp issues its walk's second step (into the double
+    # buffer's other half) between the staging's loads and their decode (the loop then skips
+    # its first load). Taken on bf16 tokens where a K warp walks at least
+    # ``UNDER_STAGING_MIN_WALK`` steps, one row group. H100 (calls 11-12, graph us, default ->
+    # under, from DRAM / from L2): W4A16 5120x17408 (12, 2), 5.7 steps, 19.84 -> 19.26 / 19.83
+    # -> 19.09; 7168x18432 (8, 3), 9 steps, 27.91 -> 27.27 / 27.91 -> 27.30; but 9216x7168
+    # (8, 3), 3.5 steps, 14.71 -> 14.13 from DRAM and 10.9-11.1 -> 11.6-11.8 from L2 (the
+    # H200's regime), and the fused 9216x7168 even. On NVFP4 tokens it lost (9216x7168 14.69
+    # -> 14.99, from L2 ~1 us; 5120x17408 +0.15; 7168x18432 -0.2). The switch forces it on
+    # (probe). ``NEXT_STEP_BEFORE_STAGING`` (probe): the second step before the staging's
+    # loads; it lost on both tokens (call 9: 0.2-1 us from L2).
     NEXT_STEP_UNDER_STAGING = False
+    UNDER_STAGING_MIN_WALK = 5
+    NEXT_STEP_BEFORE_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -222,6 +226,15 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__
+
+    def under_staging(self) -> bool:
+        """Whether the K warps load their second step under the staging (the comment on
+        ``NEXT_STEP_UNDER_STAGING``)."""
+        if self.ring_slots:
+            return False
+        return self.NEXT_STEP_UNDER_STAGING or (
+            not self.a_fp4 and self.rg == 1
+            and self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw)
 
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)
@@ -312,10 +325,12 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
-        under = self.NEXT_STEP_UNDER_STAGING and not self.ring_slots
+        under = self.under_staging()
         early = under or (self.NEXT_STEP_BEFORE_STAGING and not self.ring_slots)
-        second = functools.partial(self._load_second_step, loader, where, walk, dp_steps,
-                                   bases, piece_bases, bufs[1], warp)
+        second = None  # the second step's loads, where ``early`` (the double buffer's half)
+        if cutlass.const_expr(early):
+            second = functools.partial(self._load_second_step, loader, where, walk, dp_steps,
+                                       bases, piece_bases, bufs[1], warp)
         if cutlass.const_expr(early and not under):
             second()
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)

@@ -1,8 +1,10 @@
-"""``NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING`` / ``NEXT_STEP_UNDER_STAGING`` (session
-90): each K warp loads its walk's second step right after the PDL wait, before the token's
-staging, or between the staging's loads and their decode. Only the time of one load moves: the
-same steps in the same order, so the same bits as the default launch, plain and fused."""
+"""``NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING`` (session 90: the rule on bf16 tokens,
+a probe switch elsewhere) / ``NEXT_STEP_BEFORE_STAGING`` (probe): each K warp loads its walk's
+second step between the token staging's loads and their decode, or right after the PDL wait.
+Only the time of one load moves: the same steps in the same order, so the same bits as the
+launch without it, plain and fused."""
 
+import cutlass
 import pytest
 import torch
 
@@ -17,14 +19,27 @@ from tests.conftest import poisoned
 from tests.test_nvfp4_gemm_balanced import H200, _case, _fused_one_token_runs
 
 SWITCHES = ("NEXT_STEP_BEFORE_STAGING", "NEXT_STEP_UNDER_STAGING")
+OFF = {"UNDER_STAGING_MIN_WALK": 1 << 30}  # the rule off: no step moved
 PLAIN = {name: switched_compiler(compile_nvfp4_gemm_one_token_balanced,
-                                 NVFP4GemmOneTokenBalanced, {name: True},
+                                 NVFP4GemmOneTokenBalanced, attrs,
                                  f"compile_balanced_{name.lower()}_for_tests")
-         for name in SWITCHES}
+         for name, attrs in [(switch, {switch: True}) for switch in SWITCHES] + [("off", OFF)]}
 FUSED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                                 NVFP4GemmOneTokenBalanced, {name: True},
+                                 NVFP4GemmOneTokenBalanced, attrs,
                                  f"compile_fused_balanced_{name.lower()}_for_tests")
-         for name in SWITCHES}
+         for name, attrs in [(switch, {switch: True}) for switch in SWITCHES] + [("off", OFF)]}
+
+
+@pytest.mark.parametrize("n,k,a_fp4,warps,per_sm,row_groups,under", [
+    (5120, 17408, False, 12, 2, 1, True),   # walks of 5.7 steps
+    (7168, 18432, False, 8, 3, 1, True),    # 9
+    (9216, 7168, False, 8, 3, 1, False),    # 3.5: lost from L2
+    (5120, 17408, True, 12, 2, 1, False),   # NVFP4 tokens: lost
+    (9216, 7168, False, 8, 2, 2, False)])   # the fused launch: even
+def test_under_staging_rule(n, k, a_fp4, warps, per_sm, row_groups, under):
+    kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cutlass.BFloat16, warps, per_sm, H200,
+                                       True, row_groups=row_groups)
+    assert kernel.under_staging() == under
 
 
 @pytest.mark.parametrize("switch", SWITCHES)
@@ -67,7 +82,10 @@ def test_early_step_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps
     n, a, a_sf, words, b, b_sf, alpha = _case(per_sm, extra, k, fp4_a, permuted)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     plain = poisoned(1, n, dtype=torch.float32)
-    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, plain, warps, per_sm)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, plain, warps, per_sm, PLAIN["off"])
+    public = poisoned(1, n, dtype=torch.float32)  # (the rule's: on for the bf16 (12, 2))
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, public, warps, per_sm)
+    assert torch.equal(public, plain)
     for _ in range(2):  # the counters are left zero
         got = poisoned(1, n, dtype=torch.float32)
         launch_one_token_balanced(a, a_sf, words, b_sf, alpha, got, warps, per_sm,
@@ -86,6 +104,5 @@ def test_early_step_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps
 def test_fused_early_step_gives_the_same_bytes(per_sm, extra, k, fp4_a, permuted, warps,
                                               switch):
     _, runs = _fused_one_token_runs(per_sm, extra, k, fp4_a, permuted, warps,
-                                    [compile_nvfp4_gemm_swiglu_quant_balanced,
-                                     FUSED[switch]])
+                                    [FUSED["off"], FUSED[switch]])
     assert torch.equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
