@@ -221,8 +221,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         self.ctas_cap = ctas_per_sm
         self.min_ctas = ctas_per_sm if self.LAUNCH_BOUND else 0
         # the launch rules' shared memory, the K warps' piece sums, no room for one more CTA
+        # (+ the staging's scratch words under ``under_staging``: ``_stage_around``'s)
         self.smem_bytes = self._capped_smem(
-            self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0))
+            self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0)
+            + (32 * (warps + self.fix_warps) + 16 if self.under_staging() else 0))
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__

@@ -818,6 +818,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             rounds = 0
         if cutlass.const_expr(between is not None and rounds != 1):
             between()
+        if cutlass.const_expr(between is not None and rounds == 1):
+            self._stage_around(mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between,
+                               (batch, words, total, threads, tid), (rQ, rS, pairs))
+            rounds = 0
         for o in cutlass.range(rounds, unroll=1):
             for r in cutlass.range_constexpr(batch):
                 _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
@@ -827,8 +831,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                   rQ[r, None])
                 if cutlass.const_expr(self.a_fp4):
                     rS[r, 0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
-            if cutlass.const_expr(between is not None and rounds == 1):
-                between()
             for r in cutlass.range_constexpr(batch):
                 i = tid + (batch * o + r) * threads
                 if i < total:
@@ -847,6 +849,47 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
         return sX, sXw, table
+
+    @cute.jit
+    def _stage_around(self, mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between, sizes,
+                      regs):
+        """``_stage_activations``' single pass with ``between`` called once its loads are out.
+        No block's loads or decode sit in a branch: a slot past the last block decodes the last
+        block again into its warp's scratch words, so that ptxas cannot sink those loads into
+        the store's branch, behind ``between``'s (it did: session 90, NVFP4 tokens)."""
+        batch, words, total, threads, tid = sizes
+        rQ, rS, pairs = regs
+        live_slots = min(batch, -(-total // threads))  # slots some thread has a block in
+        scratch = smem.allocate_tensor(cutlass.Uint32,
+                                       cute.make_layout(8 * (threads // 32)),
+                                       byte_alignment=16)
+        own_scratch = scratch.iterator.toint() + (tid // 32) * 32
+        for r in cutlass.range_constexpr(live_slots):
+            _, _, row, kbc = self._block_at(cutlass.min(tid + r * threads, total - 1), m, tok0,
+                                            step0)
+            cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None],
+                              rQ[r, None])
+            if cutlass.const_expr(self.a_fp4):
+                rS[r, 0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+        between()
+        for r in cutlass.range_constexpr(live_slots):
+            i = tid + r * threads
+            tok, kbi, _, _ = self._block_at(cutlass.min(i, total - 1), m, tok0, step0)
+            step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
+            live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
+                                                      & (tok0 + tok < m))
+            if cutlass.const_expr(self.a_fp4):
+                self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
+                if cutlass.const_expr(self.lane_columns):  # 2^-8 -> 2^64, exact
+                    for p in cutlass.range_constexpr(8):
+                        pairs[p] = mul_bf16x2(pairs[p], in_register(BF16X2_LANE_ACTIVATIONS))
+            else:
+                self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
+            dst = cutlass.select_(i < total, sX[tok, step, b, q, None].iterator.toint(),
+                                  own_scratch)
+            cute.autovec_copy(pairs, cute.make_tensor(
+                cute.make_ptr(cutlass.Uint32, dst, cute.AddressSpace.smem, assumed_align=16),
+                cute.make_layout(8)))
 
     @cute.jit
     def _scale_table(self, smem):
