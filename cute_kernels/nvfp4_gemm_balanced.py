@@ -173,15 +173,17 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # (loaded before the wait), and the register double buffer lets a K warp issue its next
     # step only after the staging's barrier, so the memory idles for a round trip.
     # ``NEXT_STEP_UNDER_STAGING``: each K warp issues its walk's second step (into the double
-    # buffer's other half) between the staging's loads and their decode (the loop then skips
-    # its first load). Taken on bf16 tokens where a K warp walks at least
-    # ``UNDER_STAGING_MIN_WALK`` steps, one row group. H100 (calls 11-12, graph us, default ->
-    # under, from DRAM / from L2): W4A16 5120x17408 (12, 2), 5.7 steps, 19.84 -> 19.26 / 19.83
-    # -> 19.09; 7168x18432 (8, 3), 9 steps, 27.91 -> 27.27 / 27.91 -> 27.30; but 9216x7168
-    # (8, 3), 3.5 steps, 14.71 -> 14.13 from DRAM and 10.9-11.1 -> 11.6-11.8 from L2 (the
-    # H200's regime), and the fused 9216x7168 even. On NVFP4 tokens it lost (9216x7168 14.69
-    # -> 14.99, from L2 ~1 us; 5120x17408 +0.15; 7168x18432 -0.2). The switch forces it on
-    # (probe). ``NEXT_STEP_BEFORE_STAGING`` (probe): the second step before the staging's
+    # buffer's other half) between the staging's loads and their decode (``_stage_around``:
+    # no load in a branch, or ptxas sinks them behind the second step's); the loop then skips
+    # its first load. Taken where a K warp walks at least ``UNDER_STAGING_MIN_WALK`` steps,
+    # one row group. H100 (call 14, graph us, default -> under, from DRAM / from L2):
+    # 5120x17408 (12, 2), 5.7 steps, NVFP4 19.21 -> 18.07 / 19.21 -> 17.84, bf16 (call 11)
+    # 19.84 -> 19.26 / 19.83 -> 19.09; 7168x18432 (8, 3), 9 steps, bf16 (call 12) 27.91 ->
+    # 27.27 / 27.30; but 9216x7168 (8, 3), 3.5 steps, NVFP4 14.42 -> 13.48 from DRAM and
+    # 11.02 -> 11.63 from L2 (the H200's regime, session 89), bf16 14.43 -> 13.90 / 11.12 ->
+    # 11.69; the fused 9216x7168 (two row groups, 7 steps) 15.21 -> 14.93 from DRAM, NVFP4
+    # and bf16 alike (from L2 unmeasured). Those two wait for an H200. The switch forces it
+    # on (probe). ``NEXT_STEP_BEFORE_STAGING`` (probe): the second step before the staging's
     # loads; it lost on both tokens (call 9: 0.2-1 us from L2).
     NEXT_STEP_UNDER_STAGING = False
     UNDER_STAGING_MIN_WALK = 5
@@ -235,8 +237,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         if self.ring_slots:
             return False
         return self.NEXT_STEP_UNDER_STAGING or (
-            not self.a_fp4 and self.rg == 1
-            and self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw)
+            self.rg == 1 and self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw)
 
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)

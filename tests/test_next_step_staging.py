@@ -1,5 +1,5 @@
-"""``NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING`` (session 90: the rule on bf16 tokens,
-a probe switch elsewhere) / ``NEXT_STEP_BEFORE_STAGING`` (probe): each K warp loads its walk's
+"""``NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING`` (session 90: the rule on walks of five
+steps or more, a probe switch elsewhere) / ``NEXT_STEP_BEFORE_STAGING`` (probe): each K warp loads its walk's
 second step between the token staging's loads and their decode, or right after the PDL wait.
 Only the time of one load moves: the same steps in the same order, so the same bits as the
 launch without it, plain and fused."""
@@ -34,7 +34,8 @@ FUSED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
     (5120, 17408, False, 12, 2, 1, True),   # walks of 5.7 steps
     (7168, 18432, False, 8, 3, 1, True),    # 9
     (9216, 7168, False, 8, 3, 1, False),    # 3.5: lost from L2
-    (5120, 17408, True, 12, 2, 1, False),   # NVFP4 tokens: lost
+    (5120, 17408, True, 12, 2, 1, True),    # NVFP4 tokens alike
+    (9216, 7168, True, 8, 3, 1, False),     # 3.5: lost from L2
     (9216, 7168, False, 8, 2, 2, False)])   # the fused launch: even
 def test_under_staging_rule(n, k, a_fp4, warps, per_sm, row_groups, under):
     kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cutlass.BFloat16, warps, per_sm, H200,
@@ -83,7 +84,7 @@ def test_early_step_gives_the_same_bits(per_sm, extra, k, fp4_a, permuted, warps
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     plain = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, words, b_sf, alpha, plain, warps, per_sm, PLAIN["off"])
-    public = poisoned(1, n, dtype=torch.float32)  # (the rule's: on for the bf16 (12, 2))
+    public = poisoned(1, n, dtype=torch.float32)  # (the rule's: on for the (12, 2))
     launch_one_token_balanced(a, a_sf, words, b_sf, alpha, public, warps, per_sm)
     assert torch.equal(public, plain)
     for _ in range(2):  # the counters are left zero
