@@ -183,11 +183,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # 11.02 -> 11.63 from L2 (the H200's regime, session 89), bf16 14.43 -> 13.90 / 11.12 ->
     # 11.69; the fused 9216x7168 (two row groups, 7 steps) 15.21 -> 14.93 from DRAM, NVFP4
     # and bf16 alike (from L2 unmeasured). Those two wait for an H200. The switch forces it
-    # on (probe). ``NEXT_STEP_BEFORE_STAGING`` (probe): the second step before the staging's
-    # loads; it lost on both tokens (call 9: 0.2-1 us from L2).
+    # on (probe). The second step before the staging's loads lost on both tokens (call 9:
+    # 0.2-1 us from L2; ``notes/staging-early-spread.patch``).
     NEXT_STEP_UNDER_STAGING = False
     UNDER_STAGING_MIN_WALK = 5
-    NEXT_STEP_BEFORE_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -328,18 +327,14 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
-        under = self.under_staging()
-        early = under or (self.NEXT_STEP_BEFORE_STAGING and not self.ring_slots)
-        second = None  # the second step's loads, where ``early`` (the double buffer's half)
+        early = self.under_staging()  # the walk's second step loaded under the staging
+        second = None
         if cutlass.const_expr(early):
             second = functools.partial(self._load_second_step, loader, where, walk, dp_steps,
                                        bases, piece_bases, bufs[1], warp)
-        if cutlass.const_expr(early and not under):
-            second()
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
         scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
-        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0,
-                                                second if under else None)
+        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0, second)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None
         if cutlass.const_expr(self.rem):
@@ -420,9 +415,9 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
     @cute.jit
     def _load_second_step(self, loader, where, walk, dp_steps, bases, piece_bases, buf, warp):
-        """``NEXT_STEP_BEFORE_STAGING`` / ``NEXT_STEP_UNDER_STAGING``: a K warp's walk's second
-        step (its piece's second, else its first data-parallel step after a one-step piece,
-        else its second) into ``buf``, where the walk has one."""
+        """``under_staging``: a K warp's walk's second step (its piece's second, else its first
+        data-parallel step after a one-step piece, else its second) into ``buf``, where the
+        walk has one."""
         piece_steps, p0, kwarp, _, _ = walk
         kw = self.kw
         if (warp < self.warps) & (piece_steps + dp_steps > 1):

@@ -143,12 +143,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # the shared memory held; wrong sums): times what staging one token costs a launch
     # (``tools/staging_cost_probe.py``).
     PROBE_NO_STAGING = False
-    # Probe switch: the staging hands each thread as few blocks as one pass allows (at most
-    # ``STAGING_BATCH``) instead of ``STAGING_BATCH`` always: one token at K = 7168 is 448
-    # blocks, which at four a thread keep 112 of a (8, 3) CTA's 288 threads busy, each
-    # decoding four blocks in a row, while the main loop waits at the staging's barrier.
-    STAGING_SPREAD = False
-    STAGING_BATCH = 4  # blocks a thread and pass, their loads in flight together
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -805,9 +799,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
         total = self.x_tokens * blocks
         threads = self.cta_threads()
-        batch = self.STAGING_BATCH  # blocks per thread whose loads are in flight together
-        if cutlass.const_expr(self.STAGING_SPREAD):
-            batch = max(1, min(batch, -(-total // threads)))
+        batch = 4  # blocks per thread whose loads are in flight together
         rQ = cute.make_rmem_tensor(cute.make_ordered_layout((batch, words), order=(1, 0)),
                                    cutlass.Int32)
         rS = cute.make_rmem_tensor((batch, 1), mASF.element_type)

@@ -1,8 +1,7 @@
 """``NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING`` (session 90: the rule on walks of five
-steps or more, a probe switch elsewhere) / ``NEXT_STEP_BEFORE_STAGING`` (probe): each K warp loads its walk's
-second step between the token staging's loads and their decode, or right after the PDL wait.
-Only the time of one load moves: the same steps in the same order, so the same bits as the
-launch without it, plain and fused."""
+steps or more, a probe switch elsewhere): each K warp loads its walk's second step between the
+token staging's loads and their decode. Only the time of one load moves: the same steps in the
+same order, so the same bits as the launch without it, plain and fused."""
 
 import cutlass
 import pytest
@@ -18,7 +17,7 @@ from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm_balanced import H200, _case, _fused_one_token_runs
 
-SWITCHES = ("NEXT_STEP_BEFORE_STAGING", "NEXT_STEP_UNDER_STAGING")
+SWITCHES = ("NEXT_STEP_UNDER_STAGING",)
 OFF = {"UNDER_STAGING_MIN_WALK": 1 << 30}  # the rule off: no step moved
 PLAIN = {name: switched_compiler(compile_nvfp4_gemm_one_token_balanced,
                                  NVFP4GemmOneTokenBalanced, attrs,

@@ -2,9 +2,8 @@
 small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and bf16
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
 public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail.
-``BALANCED_EARLY=1``: with ``NEXT_STEP_BEFORE_STAGING`` on, ``BALANCED_UNDER=1`` with
-``NEXT_STEP_UNDER_STAGING``, ``BALANCED_SPREAD=1`` with ``STAGING_SPREAD`` (give such a run a
-kernel cache of its own: the cache keys do not see the switches)."""
+``BALANCED_UNDER=1``: with ``NEXT_STEP_UNDER_STAGING`` on, every launch's second step under its
+staging (give such a run a kernel cache of its own: the cache keys do not see the switch)."""
 
 import os
 
@@ -16,12 +15,8 @@ from cute_kernels.nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, launch_o
 from cute_kernels.swiglu_quant_balanced import launch_swiglu_quant_balanced
 from layouts import sf_padded_shape
 
-if os.environ.get("BALANCED_EARLY") == "1":
-    NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING = True
 if os.environ.get("BALANCED_UNDER") == "1":
     NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING = True
-if os.environ.get("BALANCED_SPREAD") == "1":
-    NVFP4GemmOneTokenBalanced.STAGING_SPREAD = True
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
 for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),

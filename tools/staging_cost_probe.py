@@ -16,11 +16,13 @@ only), "...under" with ``NEXT_STEP_UNDER_STAGING`` (the second step's loads betw
 staging's loads and their decode); the fused points "fused" / "fusedunder" (NVFP4 tokens),
 "fused16" / "fused16under" (bf16 tokens).
 Graph us at M = 1, permuted words, interleaved, two rounds; then the "under" forms' outputs
-against the default's (equal bits expected). Measured and left (session 90, H100): the second
-step before the staging (``NEXT_STEP_BEFORE_STAGING``, call 9: 0.2-1 us slower from L2, from
-DRAM too but at W4A16 9216x7168) and the staging spread over every thread
-(``STAGING_SPREAD``, call 10: even). ``PROBE_L2=1``: one weight copy
-(read from L2: an H100 standing in for the H200's faster memory). One point per
+against the default's (equal bits expected). Session 90 (H100, call 14): "under" 5120x17408
+19.21 -> 18.07 us from DRAM, 17.84 from L2 (now the rule there); 9216x7168 14.42 -> 13.48 from
+DRAM but 11.02 -> 11.63 from L2; the fused op 15.21 -> 14.93 from DRAM. Measured and removed
+(``notes/staging-early-spread.patch``): the second step before the staging's loads (call 9:
+0.2-1 us slower from L2) and the staging spread over every thread (call 10: even).
+``PROBE_L2=1``: one weight copy (read from L2: an H100 standing in for the H200's faster
+memory). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Ran in session 90; its switch is gone since: notes/staging-early-spread.patch re-adds it.)
 # Session 90: each K warp's second walk step loaded before the token's staging
 # (NVFP4GemmOneTokenBalanced.NEXT_STEP_BEFORE_STAGING, a probe switch) - its GPU tests (the same
 # bits as the default launch, plain and fused), memcheck / racecheck on the balanced launches

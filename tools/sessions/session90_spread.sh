@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Ran in session 90; its switch is gone since: notes/staging-early-spread.patch re-adds it.)
 # Session 90: the token staging spread over the CTA's threads (NVFP4GemmSmallM.STAGING_SPREAD,
 # a probe switch) - its GPU tests (the same bits as the default, small-M and balanced, plain
 # and fused), memcheck / racecheck on the balanced launches with it, and
