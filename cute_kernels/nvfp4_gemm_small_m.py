@@ -816,31 +816,44 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             rounds = 0
         for o in cutlass.range(rounds, unroll=1):
             for r in cutlass.range_constexpr(batch):
-                _, _, row, kbc = self._block_at(cutlass.min(tid + (batch * o + r) * threads,
-                                                            total - 1), m, tok0, step0)
-                # this block's words only (a dynamic index into a lane slice would spill)
-                cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None],
-                                  rQ[r, None])
-                if cutlass.const_expr(self.a_fp4):
-                    rS[r, 0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+                self._load_staged_block(mA, mASF, a_sf_layout, m, tok0, step0, words,
+                                        cutlass.min(tid + (batch * o + r) * threads, total - 1),
+                                        rQ[r, None], rS[r, None])
             for r in cutlass.range_constexpr(batch):
                 i = tid + (batch * o + r) * threads
                 if i < total:
-                    tok, kbi, _, _ = self._block_at(i, m, tok0, step0)
-                    step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
-                    live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
-                                                              & (tok0 + tok < m))
-                    if cutlass.const_expr(self.a_fp4):
-                        self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
-                        if cutlass.const_expr(self.lane_columns):  # 2^-8 -> 2^64, exact
-                            for p in cutlass.range_constexpr(8):
-                                pairs[p] = mul_bf16x2(pairs[p],
-                                                      in_register(BF16X2_LANE_ACTIVATIONS))
-                    else:
-                        self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
+                    tok, step, b, q = self._decode_staged_block(m, tok0, step0, i, rQ[r, None],
+                                                                rS[r, None], pairs)
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
         return sX, sXw, table
+
+    @cute.jit
+    def _load_staged_block(self, mA, mASF, a_sf_layout, m, tok0, step0, words, i, rq, rs):
+        """Staging item ``i``'s loads: its block's words into ``rq`` (and its scale into
+        ``rs`` for NVFP4 tokens)."""
+        _, _, row, kbc = self._block_at(i, m, tok0, step0)
+        # this block's words only (a dynamic index into a lane slice would spill)
+        cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None], rq)
+        if cutlass.const_expr(self.a_fp4):
+            rs[0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+
+    @cute.jit
+    def _decode_staged_block(self, m, tok0, step0, i, rq, rs, pairs):
+        """Staging item ``i``'s loaded block into ``pairs`` (MMA-operand order; zeros past K
+        and M); returns its staged place (token, step, block, lane quad position)."""
+        tok, kbi, _, _ = self._block_at(i, m, tok0, step0)
+        step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
+        live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
+                                                  & (tok0 + tok < m))
+        if cutlass.const_expr(self.a_fp4):
+            self._decode_fp4_block(rq, rs, 0, live, True, pairs)
+            if cutlass.const_expr(self.lane_columns):  # 2^-8 -> 2^64, exact
+                for p in cutlass.range_constexpr(8):
+                    pairs[p] = mul_bf16x2(pairs[p], in_register(BF16X2_LANE_ACTIVATIONS))
+        else:
+            self._pairs_bf16_block(rq, 0, live, pairs)
+        return tok, step, b, q
 
     @cute.jit
     def _stage_around(self, mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between, sizes,
@@ -857,26 +870,14 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                        byte_alignment=16)
         own_scratch = scratch.iterator.toint() + (tid // 32) * 32
         for r in cutlass.range_constexpr(live_slots):
-            _, _, row, kbc = self._block_at(cutlass.min(tid + r * threads, total - 1), m, tok0,
-                                            step0)
-            cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None],
-                              rQ[r, None])
-            if cutlass.const_expr(self.a_fp4):
-                rS[r, 0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
+            self._load_staged_block(mA, mASF, a_sf_layout, m, tok0, step0, words,
+                                    cutlass.min(tid + r * threads, total - 1), rQ[r, None],
+                                    rS[r, None])
         between()
         for r in cutlass.range_constexpr(live_slots):
             i = tid + r * threads
-            tok, kbi, _, _ = self._block_at(cutlass.min(i, total - 1), m, tok0, step0)
-            step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
-            live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
-                                                      & (tok0 + tok < m))
-            if cutlass.const_expr(self.a_fp4):
-                self._decode_fp4_block(rQ[r, None], rS[r, None], 0, live, True, pairs)
-                if cutlass.const_expr(self.lane_columns):  # 2^-8 -> 2^64, exact
-                    for p in cutlass.range_constexpr(8):
-                        pairs[p] = mul_bf16x2(pairs[p], in_register(BF16X2_LANE_ACTIVATIONS))
-            else:
-                self._pairs_bf16_block(rQ[r, None], 0, live, pairs)
+            tok, step, b, q = self._decode_staged_block(m, tok0, step0, cutlass.min(i, total - 1),
+                                                        rQ[r, None], rS[r, None], pairs)
             dst = cutlass.select_(i < total, sX[tok, step, b, q, None].iterator.toint(),
                                   own_scratch)
             cute.autovec_copy(pairs, cute.make_tensor(
