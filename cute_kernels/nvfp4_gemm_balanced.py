@@ -327,9 +327,9 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
-        early = self.under_staging()  # the walk's second step loaded under the staging
+        under = self.under_staging()  # the walk's second step loaded under the staging
         second = None
-        if cutlass.const_expr(early):
+        if cutlass.const_expr(under):
             second = functools.partial(self._load_second_step, loader, where, walk, dp_steps,
                                        bases, piece_bases, bufs[1], warp)
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
@@ -352,16 +352,16 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                                  lane_q, acc, wp, xp, sX, g, sPieces)
             else:
                 cur, nxt = bufs
-                # (with ``early`` the walk's second step is loaded: the first iteration of the
-                # walk loads nothing)
+                # (``under``: the walk's second step is loaded, its first iteration loads
+                # nothing)
                 first_dp = 0
                 if cutlass.const_expr(self.rem):
-                    if cutlass.const_expr(early):
+                    if cutlass.const_expr(under):
                         first_dp = cutlass.select_(piece_steps == 0, 1, 0)
                     # the piece, its last iteration loading the first data-parallel step
                     for i in cutlass.range(piece_steps, unroll=1):
                         step = p0 + kwarp + i * kw
-                        if cutlass.const_expr(early):
+                        if cutlass.const_expr(under):
                             if i >= 1:
                                 self._load_walk_next(loader, where, step, i, piece_steps,
                                                      kwarp, nxt, bases, piece_bases)
@@ -372,13 +372,13 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                         for src, dst in zip(nxt, cur):
                             dst.store(src.load())
                     self._hand_over_piece(acc, sPieces, warp, lane)
-                elif cutlass.const_expr(early):
+                elif cutlass.const_expr(under):
                     first_dp = 1
                 # the data-parallel steps: the one-token kernel's loop
                 for i in cutlass.range(dp_steps, unroll=1):
                     step = kwarp + i * kw
                     load_next = step + kw < self.steps
-                    if cutlass.const_expr(early):
+                    if cutlass.const_expr(under):
                         load_next = load_next & (i >= first_dp)
                     if load_next:
                         self._load_step(*loader, step + kw, *where, nxt, bases=bases)
