@@ -230,6 +230,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__
 
+    def small_m_under_staging(self) -> bool:
+        """The small-M kernel's switch does not apply: this launch has its own rule."""
+        return False
+
     def under_staging(self) -> bool:
         """Whether the K warps load their second step under the staging (the comment on
         ``NEXT_STEP_UNDER_STAGING``)."""

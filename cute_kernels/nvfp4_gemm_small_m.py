@@ -66,6 +66,8 @@ quantization that way.
 
 from __future__ import annotations
 
+import functools
+
 import cutlass
 import cutlass.cute as cute
 from cutlass.cute.nvgpu import cpasync
@@ -143,6 +145,12 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # the shared memory held; wrong sums): times what staging one token costs a launch
     # (``tools/staging_cost_probe.py``).
     PROBE_NO_STAGING = False
+    # Probe switch: with staged activations on the register double buffer (not the paired
+    # loop), each warp issues its second step's loads between the staging's loads and their
+    # decode (``_stage_around``), as the balanced launch's ``NEXT_STEP_UNDER_STAGING`` does:
+    # there the staging cost ~9% of a one-token launch and this took 0.6-1.1 us of it (H100,
+    # session 90). Unmeasured on this kernel (``tools/small_m_under_probe.py``).
+    UNDER_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -217,7 +225,17 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                                        + 4 * self.ring_scales)
                 + (256 if self.ring_slots else 0)
                 + (self.warps * 32 * self.acc_per_lane * 4 + 128 if self.warps > 1 else 0)
+                + (32 * self.warps + 16 if self.small_m_under_staging() else 0)
                 + self.epilogue_table_bytes())
+
+    def small_m_under_staging(self) -> bool:
+        """Whether ``kernel`` loads each warp's second step under the staging
+        (``UNDER_STAGING``): staged activations in one pass, the register double buffer's
+        plain loop."""
+        if not (self.UNDER_STAGING and self.x_tokens and self.prefetch == 1
+                and not self.paired_steps):
+            return False
+        return self.x_tokens * self.split_steps * 16 <= 4 * self.cta_threads()  # one pass
 
     def epilogue_table(self, scalars, tid):
         """``scalars`` with what the epilogue looks up appended, filled by the CTA's threads
@@ -650,8 +668,14 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             self._load_step(*loader, first, *where, bufs[0], bases=bases, group=group)
         # (the staged activations or, with ``lean_staged``, each token tile's view of them;
         # the scale table), for ``_compute_step``
+        under = self.small_m_under_staging()
         if cutlass.const_expr(self.x_tokens):
-            sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0)
+            second = None  # (``under``: the warp's second step, into the buffer's other half)
+            if cutlass.const_expr(under):
+                second = functools.partial(self._load_step_if, loader, first + self.kw, end,
+                                           where, bufs[1], bases, group)
+            sX, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, tok0, step0,
+                                                     second)
             sX = (self._staged_views(sXw, g, lane_q) if self.lean_staged else sX, table)
         elif cutlass.const_expr(self.scale_table and not table_first):
             sX = (None, self._scale_table(SmemAllocator()))
@@ -685,7 +709,10 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 cur, nxt = bufs
                 for i in cutlass.range(self.steps_per_warp, unroll=1):
                     step = step0 + kwarp + i * self.kw
-                    if step + self.kw < end:
+                    load_next = step + self.kw < end
+                    if cutlass.const_expr(under):  # (the second step came under the staging)
+                        load_next = load_next & (i >= 1)
+                    if load_next:
                         self._load_step(*loader, step + self.kw, *where, nxt, bases=bases,
                                         group=group)
                     if step < end:
@@ -709,6 +736,12 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             for i in cutlass.range_constexpr(cute.size(acc)):  # exact: a power of two
                 acc[i] = acc[i] * cutlass.Float32(self.sum_scale)
             self.epilogue(acc, scalars, outs, by, tok0, g, lane_q, m)
+
+    @cute.jit
+    def _load_step_if(self, loader, step, end, where, buf, bases, group):
+        """``_load_step`` of ``step`` into ``buf`` where it is one of the CTA's (< ``end``)."""
+        if step < end:
+            self._load_step(*loader, step, *where, buf, bases=bases, group=group)
 
     def _wait_for_inputs(self):
         """PDL: block until the previous kernel on the stream has finished and its writes are

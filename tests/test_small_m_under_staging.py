@@ -1,0 +1,114 @@
+"""``NVFP4GemmSmallM.UNDER_STAGING`` (session 90, a probe switch): with staged activations each
+warp issues its second step's loads between the token staging's loads and their decode. Only
+the time of one load moves: the same bits as the launch without it, plain and fused, and the
+public one-token configs keep their registers' worth of CTAs, with no local memory."""
+
+import importlib
+
+import cutlass
+import pytest
+import torch
+
+from cute_kernels import prepare_nvfp4_weight, reference
+from cute_kernels.nvfp4_gemm import small_m_config
+from cute_kernels.nvfp4_gemm_small_m import NVFP4GemmSmallM, compile_nvfp4_gemm_small_m
+from cute_kernels.nvfp4_gemm_small_m_split import compile_nvfp4_gemm_small_m_split
+from cute_kernels.nvfp4_gemm_swiglu_quant import (compile_nvfp4_gemm_swiglu_quant_small_m,
+                                                  swiglu_small_m_config)
+from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers,
+                                  switched_compiler)
+from tests.conftest import poisoned
+from tests.test_nvfp4_gemm import _quantized
+from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_small_m
+
+gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
+fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+UNDER = {"UNDER_STAGING": True}
+
+
+def under(fn):
+    return switched_compiler(fn, NVFP4GemmSmallM, UNDER, f"{fn.__name__}_under_for_tests")
+
+
+compile_plain_under = under(compile_nvfp4_gemm_small_m)
+compile_split_under = under(compile_nvfp4_gemm_small_m_split)
+compile_fused_under = under(compile_nvfp4_gemm_swiglu_quant_small_m)
+
+
+def _tail(config):
+    groups = config[5] if len(config) > 5 else 1
+    return (True,) if groups == 1 else (True, groups)
+
+
+@pytest.mark.parametrize("n,k", [(36864, 7168), (34816, 5120), (4096, 7168), (7168, 2048)])
+def test_plain_one_token_configs_keep_their_registers(n, k):
+    config = small_m_config(1, n, k, True, True)
+    assert len(config) == 4  # (no K split at these points)
+    args = (n, k, "fp4", "torch.bfloat16", *config, 1, *_tail(config))
+    on, off = compile_only(compile_plain_under, *args), compile_only(compile_nvfp4_gemm_small_m,
+                                                                      *args)
+    assert kernel_frame_bytes(on) == 0
+    assert max(kernel_registers(on)) <= max(kernel_registers(off)) + 8
+
+
+@pytest.mark.parametrize("two_i,k", [(36864, 7168), (34816, 5120), (4096, 7168), (1024, 7168)])
+def test_fused_one_token_configs_keep_their_registers(two_i, k):
+    config = swiglu_small_m_config(1, two_i // 2, k, permuted=True)
+    rt, jt, warps, prefetch, *rest = config
+    splits, groups = (*rest, 1, 1)[:2]
+    args = (two_i // 2, k, "fp4", rt, jt, warps, prefetch, 1, splits, True,
+            *((groups,) if groups > 1 else ()))
+    on, off = compile_only(compile_fused_under, *args), compile_only(
+        compile_nvfp4_gemm_swiglu_quant_small_m, *args)
+    assert kernel_frame_bytes(on) == 0
+    assert max(kernel_registers(on)) <= max(kernel_registers(off)) + 8
+
+
+def test_the_switch_takes_only_one_pass_stagings_on_the_plain_loop():
+    kernel = NVFP4GemmSmallM(1040, 1088, True, cutlass.BFloat16, 1, 1, 4, 1, 1)
+    assert not kernel.small_m_under_staging()
+    NVFP4GemmSmallM.UNDER_STAGING = True
+    try:
+        assert kernel.small_m_under_staging()
+        unstaged = NVFP4GemmSmallM(1040, 1088, True, cutlass.BFloat16, 1, 1, 4, 1)
+        assert not unstaged.small_m_under_staging()
+    finally:
+        NVFP4GemmSmallM.UNDER_STAGING = False
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,fp4_a", [
+    (1, (1, 1, 4, 1), True), (1, (1, 1, 8, 1), False), (2, (1, 1, 4, 1), True),
+    (1, (2, 1, 4, 1, 3), True), (2, (1, 1, 4, 1, 2), False),  # K splits
+    (1, (1, 1, 8, 1, 1, 2), True)])                          # row groups
+def test_plain_under_staging_gives_the_same_bits(m, config, fp4_a, monkeypatch):
+    n, k = 1040, 1088  # a row tail; four whole steps and a K tail of 64
+    b, b_sf, _ = _quantized(n, k, "cuda")
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
+    alpha = torch.full((1,), 0.7, device="cuda")
+    words = prepare_nvfp4_weight(b)
+    want = poisoned(m, n, dtype=torch.float32)
+    gemm_module.launch_small_m(a, a_sf, words, b_sf, alpha, want, config)
+    with monkeypatch.context() as patch:
+        patch.setattr(gemm_module, "compile_nvfp4_gemm_small_m", compile_plain_under)
+        patch.setattr(gemm_module, "compile_nvfp4_gemm_small_m_split", compile_split_under)
+        got = poisoned(m, n, dtype=torch.float32)
+        gemm_module.launch_small_m(a, a_sf, words, b_sf, alpha, got, config)
+    assert not want.isnan().any()
+    assert torch.equal(got, want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [(1, 1, 8, 1, 1, 2), (2, 1, 8, 1, 4), (2, 1, 3, 1)])
+@pytest.mark.parametrize("fp4_a", [True, False])
+def test_fused_under_staging_gives_the_same_bytes(config, fp4_a, monkeypatch):
+    i, k = 320, 1088
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
+    want = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+    with monkeypatch.context() as patch:
+        patch.setattr(fused_module, "compile_nvfp4_gemm_swiglu_quant_small_m",
+                      compile_fused_under)
+        got = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
+    assert torch.equal(got[0], want[0])
+    assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
