@@ -4,8 +4,6 @@
 ``EPILOGUE_TABLE_MAX_CTAS`` CTAs). The balanced launch's own tests are in
 ``test_nvfp4_gemm_balanced.py``."""
 
-import importlib
-
 import pytest
 import torch
 
@@ -15,10 +13,7 @@ from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
 from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers, replaced,
                                   switched_compiler)
 from layouts import sf_byte_offset, sf_padded_shape
-from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_small_m
-
-# the module (cute_kernels exports a function of the same name)
-fused = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+from tests.test_nvfp4_gemm_swiglu_quant import _assert_same_bytes, _inputs, _run_small_m
 
 
 @pytest.mark.parametrize("kb_out", [4, 8, 288])
@@ -103,16 +98,10 @@ def test_small_m_table_only_on_few_ctas(two_i, k, m, table):
 @pytest.mark.parametrize("config", [(2, 1, 4, 1), (1, 1, 8, 1, 1, 2), (2, 1, 4, 1, 4),
                                     (2, 4, 1, 0), (2, 2, 2, 3)])
 @pytest.mark.parametrize("m", [1, 3, 8, 29])
-def test_small_m_table_writes_the_same_bytes(config, m, monkeypatch):
+def test_small_m_table_writes_the_same_bytes(config, m):
     """The out_scale table gives the divisions' values: codes and the whole scale buffer
     (padding included) equal those of the launch without it, on both kinds of tokens."""
-    i, k = 320, 1088
     for fp4_a in (True, False):
-        a, a_sf, w, w_sf, alpha, g_out = _inputs(m, i, k, fp4_a)
-        got = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)  # the table (few CTAs)
-        with monkeypatch.context() as patch:
-            patch.setattr(fused, "compile_nvfp4_gemm_swiglu_quant_small_m",
-                          compile_fused_small_m_divisions_for_tests)
-            want = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
-        assert torch.equal(got[0], want[0])
-        assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
+        inputs = _inputs(m, 320, 1088, fp4_a)
+        _assert_same_bytes(_run_small_m(*inputs, config),  # the table (few CTAs)
+                           _run_small_m(*inputs, config, compile_fused_small_m_divisions_for_tests))

@@ -2,6 +2,8 @@
 reference route and input errors on CPU; on a GPU, every route against the reference
 quantization of the fp64 SwiGLU (DESIGN.md's rule for results after a GEMM)."""
 
+import importlib
+
 import pytest
 import torch
 
@@ -25,7 +27,7 @@ from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
                                                launch_large_m)
 from cute_kernels.swiglu_split_route import (fp32_route_plan, launch_split_route,
                                              split_route_plan)
-from cute_kernels.testing import compile_only
+from cute_kernels.testing import compile_only, replaced
 from layouts import interleave_gate_up, sf_padded_shape, unswizzle_sf
 from tests.conftest import check_graph_replays_chain, poisoned
 
@@ -578,15 +580,25 @@ def test_matches_reference(m, i, k, fp4_a):
                                                    got_sf.view(torch.uint8))
 
 
-def _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config):
-    """The fused small-M kernel with an explicit config into NaN-poisoned outputs."""
+def _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config, compile_fn=None):
+    """The fused small-M kernel with an explicit config into NaN-poisoned outputs
+    (``compile_fn``: a probe variant of ``compile_nvfp4_gemm_swiglu_quant_small_m``)."""
     m, i = a.shape[0], w.shape[0] // 2
     mp, kbp = sf_padded_shape(m, i // 16)
     out = poisoned(m, i // 2, dtype=torch.uint8)
     out_sf = poisoned(mp, kbp, dtype=torch.float8_e4m3fn)
-    launch_small_m(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
-                   torch.full((1,), g_out, device="cuda"), out, out_sf, config)
+    module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
+    variant = {"compile_nvfp4_gemm_swiglu_quant_small_m": compile_fn} if compile_fn else {}
+    with replaced(module, variant):
+        launch_small_m(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                       torch.full((1,), g_out, device="cuda"), out, out_sf, config)
     return out, out_sf
+
+
+def _assert_same_bytes(got, want):
+    """Two fused launches' (codes, scales) equal byte for byte, the scale padding included."""
+    assert torch.equal(got[0], want[0])
+    assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
 
 
 @pytest.mark.gpu

@@ -19,10 +19,9 @@ from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_regis
                                   switched_compiler)
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm import _quantized
-from tests.test_nvfp4_gemm_swiglu_quant import _inputs, _run_small_m
+from tests.test_nvfp4_gemm_swiglu_quant import _assert_same_bytes, _inputs, _run_small_m
 
 gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
-fused_module = importlib.import_module("cute_kernels.nvfp4_gemm_swiglu_quant")
 UNDER = {"UNDER_STAGING": True}
 
 
@@ -102,13 +101,7 @@ def test_plain_under_staging_gives_the_same_bits(m, config, fp4_a, monkeypatch):
 @pytest.mark.gpu
 @pytest.mark.parametrize("config", [(1, 1, 8, 1, 1, 2), (2, 1, 8, 1, 4), (2, 1, 3, 1)])
 @pytest.mark.parametrize("fp4_a", [True, False])
-def test_fused_under_staging_gives_the_same_bytes(config, fp4_a, monkeypatch):
-    i, k = 320, 1088
-    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, k, fp4_a)
-    want = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
-    with monkeypatch.context() as patch:
-        patch.setattr(fused_module, "compile_nvfp4_gemm_swiglu_quant_small_m",
-                      compile_fused_under)
-        got = _run_small_m(a, a_sf, w, w_sf, alpha, g_out, config)
-    assert torch.equal(got[0], want[0])
-    assert torch.equal(got[1].view(torch.uint8), want[1].view(torch.uint8))
+def test_fused_under_staging_gives_the_same_bytes(config, fp4_a):
+    inputs = _inputs(1, 320, 1088, fp4_a)
+    _assert_same_bytes(_run_small_m(*inputs, config, compile_fused_under),
+                       _run_small_m(*inputs, config))
