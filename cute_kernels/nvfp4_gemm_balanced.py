@@ -225,7 +225,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         # (+ the staging's scratch words under ``under_staging``: ``_stage_around``'s)
         self.smem_bytes = self._capped_smem(
             self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0)
-            + (32 * (warps + self.fix_warps) + 16 if self.under_staging() else 0))
+            + (self.staging_scratch_bytes() if self.under_staging() else 0))
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__
@@ -237,7 +237,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     def under_staging(self) -> bool:
         """Whether the K warps load their second step under the staging (the comment on
         ``NEXT_STEP_UNDER_STAGING``)."""
-        if self.ring_slots:
+        if self.ring_slots or not self.staging_in_one_pass():
             return False
         return self.NEXT_STEP_UNDER_STAGING or (
             self.rg == 1 and self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw)

@@ -89,6 +89,7 @@ STEP = 256        # K elements per step: 4 lanes x 64
 K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
+STAGING_BATCH = 4  # blocks a thread and staging pass, their loads in flight together
 X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
 SPLAT_FACTOR = float(2**SPLAT_POW2)
 # Lane columns (the module docstring): the staged fp4 activations are e2m1 * scale * 2^64
@@ -225,17 +226,24 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                                        + 4 * self.ring_scales)
                 + (256 if self.ring_slots else 0)
                 + (self.warps * 32 * self.acc_per_lane * 4 + 128 if self.warps > 1 else 0)
-                + (32 * self.warps + 16 if self.small_m_under_staging() else 0)
+                + (self.staging_scratch_bytes() if self.small_m_under_staging() else 0)
                 + self.epilogue_table_bytes())
 
     def small_m_under_staging(self) -> bool:
         """Whether ``kernel`` loads each warp's second step under the staging
         (``UNDER_STAGING``): staged activations in one pass, the register double buffer's
         plain loop."""
-        if not (self.UNDER_STAGING and self.x_tokens and self.prefetch == 1
-                and not self.paired_steps):
-            return False
-        return self.x_tokens * self.split_steps * 16 <= 4 * self.cta_threads()  # one pass
+        return bool(self.UNDER_STAGING and self.x_tokens and self.prefetch == 1
+                    and not self.paired_steps and self.staging_in_one_pass())
+
+    def staging_in_one_pass(self) -> bool:
+        """Whether the token staging takes one pass (every block's loads out together): what
+        loading a step under it (``_stage_around``) needs."""
+        return self.x_tokens * self.split_steps * 16 <= STAGING_BATCH * self.cta_threads()
+
+    def staging_scratch_bytes(self) -> int:
+        """Shared memory of ``_stage_around``'s scratch words: 8 a warp, and the alignment."""
+        return self.cta_threads() + 16
 
     def epilogue_table(self, scalars, tid):
         """``scalars`` with what the epilogue looks up appended, filled by the CTA's threads
@@ -812,8 +820,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
         builds (same decode, same K permutation), zeros past K and for tokens past M. Four
         16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
-        then a barrier. ``between``: called once the (single) pass's loads are out, before
-        their decode (before the staging where it takes more passes)."""
+        then a barrier. ``between``: called once the pass's loads are out, before their decode
+        (``_stage_around``; only where ``staging_in_one_pass``)."""
         smem = SmemAllocator()
         staged = self.x_tokens * self.x_token_words
         zero_words = X_ZERO_WORDS if self.lean_staged else 0
@@ -832,20 +840,21 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
         total = self.x_tokens * blocks
         threads = self.cta_threads()
-        batch = 4  # blocks per thread whose loads are in flight together
+        batch = STAGING_BATCH
         rQ = cute.make_rmem_tensor(cute.make_ordered_layout((batch, words), order=(1, 0)),
                                    cutlass.Int32)
         rS = cute.make_rmem_tensor((batch, 1), mASF.element_type)
         pairs = cute.make_rmem_tensor((8,), cutlass.Uint32)
 
         rounds = (total + batch * threads - 1) // (batch * threads)
-        if cutlass.const_expr(self.PROBE_NO_STAGING):
+        if cutlass.const_expr(between is not None):
+            if cutlass.const_expr(self.PROBE_NO_STAGING):
+                between()
+            else:
+                self._stage_around(mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between,
+                                   (batch, words, total, threads, tid), (rQ, rS, pairs))
             rounds = 0
-        if cutlass.const_expr(between is not None and rounds != 1):
-            between()
-        if cutlass.const_expr(between is not None and rounds == 1):
-            self._stage_around(mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between,
-                               (batch, words, total, threads, tid), (rQ, rS, pairs))
+        elif cutlass.const_expr(self.PROBE_NO_STAGING):
             rounds = 0
         for o in cutlass.range(rounds, unroll=1):
             for r in cutlass.range_constexpr(batch):
@@ -896,6 +905,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         block again into its warp's scratch words, so that ptxas cannot sink those loads into
         the store's branch, behind ``between``'s (it did: session 90, NVFP4 tokens)."""
         batch, words, total, threads, tid = sizes
+        assert total <= batch * threads, "the staging takes one pass (staging_in_one_pass)"
         rQ, rS, pairs = regs
         live_slots = min(batch, -(-total // threads))  # slots some thread has a block in
         scratch = smem.allocate_tensor(cutlass.Uint32,
