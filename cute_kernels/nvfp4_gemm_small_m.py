@@ -146,12 +146,21 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # the shared memory held; wrong sums): times what staging one token costs a launch
     # (``tools/staging_cost_probe.py``).
     PROBE_NO_STAGING = False
-    # Probe switch: with staged activations on the register double buffer (not the paired
-    # loop), each warp issues its second step's loads between the staging's loads and their
-    # decode (``_stage_around``), as the balanced launch's ``NEXT_STEP_UNDER_STAGING`` does:
-    # there the staging cost ~9% of a one-token launch and this took 0.6-1.1 us of it (H100,
-    # session 90). Unmeasured on this kernel (``tools/small_m_under_probe.py``).
+    # With staged activations on the register double buffer (not the paired loop), each warp
+    # issues its second step's loads between the staging's loads and their decode
+    # (``_stage_around``), as the balanced launch's ``NEXT_STEP_UNDER_STAGING`` does: there
+    # the staging cost ~9% of a one-token launch and this took 0.6-1.1 us of it (H100,
+    # session 90). Here it is taken on ``UNDER_STAGING_MIN_ROW_GROUPS`` row groups (the fused
+    # 36864x7168 one-token launch, (1, 1, 8, 1, 1, 2)); ``UNDER_STAGING`` forces it on
+    # (probe). H100 2026-12-06 (session 91 call 1, ``tools/small_m_under_probe.py``, M = 1,
+    # public -> under, us, from DRAM / from L2): the fused 36864x7168 55.86 -> 53.35 (its
+    # weights fit neither card's L2); on one row group it never won both ways: plain
+    # 36864x7168 (1, 1, 4, 1) 54.50 -> 54.77, 34816x5120 37.77 -> 39.16, 4096x7168 (1, 1, 8,
+    # 1) 7.68 -> 7.13 / 5.78 -> 5.92, 7168x2048 3.84 -> 4.16 / 4.07 -> 3.87; fused 34816x5120
+    # (2, 1, 3, 1) 39.53 -> 39.28, 4096x7168 (2, 1, 8, 1) 8.53 -> 8.68 / 6.03 -> 6.52,
+    # 1024x7168 (K split) 5.60 -> 5.58 / 5.12 -> 5.11.
     UNDER_STAGING = False
+    UNDER_STAGING_MIN_ROW_GROUPS = 2
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -230,10 +239,11 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                 + self.epilogue_table_bytes())
 
     def small_m_under_staging(self) -> bool:
-        """Whether ``kernel`` loads each warp's second step under the staging
-        (``UNDER_STAGING``): staged activations in one pass, the register double buffer's
-        plain loop."""
-        return bool(self.UNDER_STAGING and self.x_tokens and self.prefetch == 1
+        """Whether ``kernel`` loads each warp's second step under the staging (the comment on
+        ``UNDER_STAGING``): staged activations in one pass, the register double buffer's
+        plain loop, on ``UNDER_STAGING_MIN_ROW_GROUPS`` row groups or forced."""
+        wanted = self.UNDER_STAGING or self.rg >= self.UNDER_STAGING_MIN_ROW_GROUPS
+        return bool(wanted and self.x_tokens and self.prefetch == 1
                     and not self.paired_steps and self.staging_in_one_pass())
 
     def staging_in_one_pass(self) -> bool:

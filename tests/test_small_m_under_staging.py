@@ -1,7 +1,9 @@
-"""``NVFP4GemmSmallM.UNDER_STAGING`` (session 90, a probe switch): with staged activations each
+"""``NVFP4GemmSmallM``'s second step under the staging (``small_m_under_staging``: forced by
+``UNDER_STAGING``, the rule on two row groups since session 91): with staged activations each
 warp issues its second step's loads between the token staging's loads and their decode. Only
-the time of one load moves: the same bits as the launch without it, plain and fused, and the
-public one-token configs keep their registers' worth of CTAs, with no local memory."""
+the time of one load moves: the same bits as the launch without it ("over", the rule off),
+plain and fused, and the public one-token configs keep their registers' worth of CTAs, with no
+local memory."""
 
 import importlib
 
@@ -23,15 +25,23 @@ from tests.test_nvfp4_gemm_swiglu_quant import _assert_same_bytes, _inputs, _run
 
 gemm_module = importlib.import_module("cute_kernels.nvfp4_gemm")
 UNDER = {"UNDER_STAGING": True}
+OVER = {"UNDER_STAGING_MIN_ROW_GROUPS": 1 << 30}  # the rule off: every step after the staging
 
 
 def under(fn):
     return switched_compiler(fn, NVFP4GemmSmallM, UNDER, f"{fn.__name__}_under_for_tests")
 
 
+def over(fn):
+    return switched_compiler(fn, NVFP4GemmSmallM, OVER, f"{fn.__name__}_over_for_tests")
+
+
 compile_plain_under = under(compile_nvfp4_gemm_small_m)
 compile_split_under = under(compile_nvfp4_gemm_small_m_split)
 compile_fused_under = under(compile_nvfp4_gemm_swiglu_quant_small_m)
+compile_plain_over = over(compile_nvfp4_gemm_small_m)
+compile_split_over = over(compile_nvfp4_gemm_small_m_split)
+compile_fused_over = over(compile_nvfp4_gemm_swiglu_quant_small_m)
 
 
 def _tail(config):
@@ -44,8 +54,7 @@ def test_plain_one_token_configs_keep_their_registers(n, k):
     config = small_m_config(1, n, k, True, True)
     assert len(config) == 4  # (no K split at these points)
     args = (n, k, "fp4", "torch.bfloat16", *config, 1, *_tail(config))
-    on, off = compile_only(compile_plain_under, *args), compile_only(compile_nvfp4_gemm_small_m,
-                                                                      *args)
+    on, off = compile_only(compile_plain_under, *args), compile_only(compile_plain_over, *args)
     assert kernel_frame_bytes(on) == 0
     assert max(kernel_registers(on)) <= max(kernel_registers(off)) + 8
 
@@ -57,8 +66,7 @@ def test_fused_one_token_configs_keep_their_registers(two_i, k):
     splits, groups = (*rest, 1, 1)[:2]
     args = (two_i // 2, k, "fp4", rt, jt, warps, prefetch, 1, splits, True,
             *((groups,) if groups > 1 else ()))
-    on, off = compile_only(compile_fused_under, *args), compile_only(
-        compile_nvfp4_gemm_swiglu_quant_small_m, *args)
+    on, off = compile_only(compile_fused_under, *args), compile_only(compile_fused_over, *args)
     assert kernel_frame_bytes(on) == 0
     assert max(kernel_registers(on)) <= max(kernel_registers(off)) + 8
 
@@ -75,6 +83,15 @@ def test_the_switch_takes_only_one_pass_stagings_on_the_plain_loop():
         NVFP4GemmSmallM.UNDER_STAGING = False
 
 
+def test_the_rule_takes_two_row_groups_only():
+    """The fused 36864x7168 one-token config takes it; one row group does not."""
+    two = NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 1, 1, 8, 1, 1, permuted=True,
+                          row_groups=2)
+    one = NVFP4GemmSmallM(36864, 7168, True, cutlass.BFloat16, 1, 1, 4, 1, 1, permuted=True)
+    assert two.small_m_under_staging() and not one.small_m_under_staging()
+    assert swiglu_small_m_config(1, 18432, 7168, permuted=True) == (1, 1, 8, 1, 1, 2)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,config,fp4_a", [
     (1, (1, 1, 4, 1), True), (1, (1, 1, 8, 1), False), (2, (1, 1, 4, 1), True),
@@ -88,7 +105,10 @@ def test_plain_under_staging_gives_the_same_bits(m, config, fp4_a, monkeypatch):
     alpha = torch.full((1,), 0.7, device="cuda")
     words = prepare_nvfp4_weight(b)
     want = poisoned(m, n, dtype=torch.float32)
-    gemm_module.launch_small_m(a, a_sf, words, b_sf, alpha, want, config)
+    with monkeypatch.context() as patch:
+        patch.setattr(gemm_module, "compile_nvfp4_gemm_small_m", compile_plain_over)
+        patch.setattr(gemm_module, "compile_nvfp4_gemm_small_m_split", compile_split_over)
+        gemm_module.launch_small_m(a, a_sf, words, b_sf, alpha, want, config)
     with monkeypatch.context() as patch:
         patch.setattr(gemm_module, "compile_nvfp4_gemm_small_m", compile_plain_under)
         patch.setattr(gemm_module, "compile_nvfp4_gemm_small_m_split", compile_split_under)
@@ -104,4 +124,4 @@ def test_plain_under_staging_gives_the_same_bits(m, config, fp4_a, monkeypatch):
 def test_fused_under_staging_gives_the_same_bytes(config, fp4_a):
     inputs = _inputs(1, 320, 1088, fp4_a)
     _assert_same_bytes(_run_small_m(*inputs, config, compile_fused_under),
-                       _run_small_m(*inputs, config))
+                       _run_small_m(*inputs, config, compile_fused_over))

@@ -4,8 +4,9 @@ four K warps, 55.86 -> 53.35 us from DRAM, while the plain 36864x7168 / 34816x51
 launches (one row group of four warps) lost 0.3 / 1.4 us. Is it the two row groups?
 
 Forms: the plain GEMM's public route and "under" (the switch), then the fused launch's config
-(one row tile, 8 warps in two row groups, ``rg2``) with and without the switch; the fused op at
-2..8 tokens, public and "under". Graph us, two rounds, interleaved; outputs checked against
+(one row tile, 8 warps in two row groups) without and with it (``rg2``, ``rg2under``: since
+session 91 the rule takes two row groups, so ``rg2`` turns it off); the fused op at 2..8
+tokens, public and "under". Graph us, two rounds, interleaved; outputs checked against
 the public route's (the row-group config may sum in another order: checked to agree). One point
 per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -19,6 +20,7 @@ from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 
 UNDER = {"UNDER_STAGING": True}
+OVER = {"UNDER_STAGING_MIN_ROW_GROUPS": 1 << 30}  # the rule off
 RG2 = (1, 1, 8, 1, 1, 2)  # the fused 36864x7168 one-token config
 # (kind, N or 2I, K, M)
 POINTS = [("gemm", 36864, 7168, 1), ("gemm", 34816, 5120, 1), ("fused", 36864, 7168, 2),
@@ -36,7 +38,8 @@ def print_row_group_forms(n: int, k: int, m: int) -> None:
     rg2 = {"small_m_config": lambda *args: RG2}
     calls = {"public": public,
              "under": replaced_call(public, gemm, switched_small_m_compilers("under", UNDER)),
-             "rg2": replaced_call(public, gemm, rg2),
+             "rg2": replaced_call(public, gemm, {
+                 **rg2, **switched_small_m_compilers("over", OVER)}),
              "rg2under": replaced_call(public, gemm, {
                  **rg2, **switched_small_m_compilers("under", UNDER)})}
     label = f"gemm {n}x{k} M={m}"
