@@ -244,12 +244,25 @@ def small_m_config(m: int, n: int, k: int, a_fp4: bool = True,
     return config
 
 
+# One token, big weights, K < 16384, where each warp walks at least this many K steps: the one
+# row tile a warp on two row groups of four warps (the fused op's (1, 1, 8, 1, 1, 2)), which
+# takes the second step under the token staging (``NVFP4GemmSmallM.small_m_under_staging``).
+# H100 2026-12-06 (session 91 call 2, ``tools/small_m_rg_probe.py``, graph us, two rounds,
+# (1, 1, 4, 1) / under alone / two groups alone / two groups with it): 36864x7168 (7 steps a
+# warp) 54.48, 54.44 / 54.74, 54.62 / 54.68, 54.67 / 53.40, 53.36; 34816x5120 (5 steps)
+# 37.76, 37.75 / 39.20 / 38.01 / 37.74, 37.75 (even: not taken). Its weights fit neither
+# card's L2, so the H100's DRAM regime is the H200's. (On the H200 the two groups alone had
+# lost at 9216x7168 M = 1, 12.87 -> 13.90, session 42; that point is on the balanced grid.)
+PLAIN_M1_ROW_GROUPS_MIN_STEPS = 6
+
+
 def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
     """``small_m_config`` at M <= 16 on permuted words (H200 2026-11-30, graph us, default ->
     this config):
 
     - one token, big weights with K < 16384: one row tile per warp, twice the CTAs
-      (36864x7168 45.65 -> 44.09, 34816x5120 33.43 -> 31.33);
+      (36864x7168 45.65 -> 44.09, 34816x5120 33.43 -> 31.33); where a warp walks
+      ``PLAIN_M1_ROW_GROUPS_MIN_STEPS`` steps, as two row groups (H100, session 91);
     - one token, weights <= 32 Mi values: 8 warps per CTA (4096x7168 8.36 -> 7.88);
     - 3..8 tokens with long K (the register path: 3 CTAs per SM) on at most two CTAs per SM:
       K split in two where that fits one wave of 3 CTAs per SM, else (session 11) in three
@@ -274,6 +287,8 @@ def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
     if m > 8:
         return (2, 2, 4, 1) if k < 16384 and n * k >= 32 * 2**20 else config
     if m == 1 and k < 16384 and n * k >= 64 * 2**20:
+        if k // STEP >= PLAIN_M1_ROW_GROUPS_MIN_STEPS * warps:
+            return 1, jt, 2 * warps, prefetch, 1, 2
         return 1, jt, warps, prefetch, *config[4:]
     if m == 1 and n * k <= 32 * 2**20:
         return rt, jt, 8, prefetch, *config[4:]

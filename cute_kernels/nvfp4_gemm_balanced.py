@@ -175,16 +175,18 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # ``NEXT_STEP_UNDER_STAGING``: each K warp issues its walk's second step (into the double
     # buffer's other half) between the staging's loads and their decode (``_stage_around``:
     # no load in a branch, or ptxas sinks them behind the second step's); the loop then skips
-    # its first load. Taken where a K warp walks at least ``UNDER_STAGING_MIN_WALK`` steps,
-    # one row group. H100 (call 14, graph us, default -> under, from DRAM / from L2):
+    # its first load. Taken where a K warp walks at least ``UNDER_STAGING_MIN_WALK`` steps.
+    # H100 (session 90 call 14, graph us, default -> under, from DRAM / from L2):
     # 5120x17408 (12, 2), 5.7 steps, NVFP4 19.21 -> 18.07 / 19.21 -> 17.84, bf16 (call 11)
     # 19.84 -> 19.26 / 19.83 -> 19.09; 7168x18432 (8, 3), 9 steps, bf16 (call 12) 27.91 ->
     # 27.27 / 27.30; but 9216x7168 (8, 3), 3.5 steps, NVFP4 14.42 -> 13.48 from DRAM and
     # 11.02 -> 11.63 from L2 (the H200's regime, session 89), bf16 14.43 -> 13.90 / 11.12 ->
-    # 11.69; the fused 9216x7168 (two row groups, 7 steps) 15.21 -> 14.93 from DRAM, NVFP4
-    # and bf16 alike (from L2 unmeasured). Those two wait for an H200. The switch forces it
-    # on (probe). The second step before the staging's loads lost on both tokens (call 9:
-    # 0.2-1 us from L2; ``notes/staging-early-spread.patch``).
+    # 11.69 (waits for an H200). The fused 9216x7168 (8, 2), two row groups of 7 steps (session
+    # 91 calls 2-3, four runs): NVFP4 15.60 -> 15.30 from DRAM, 12.42 -> 12.37 from L2 (the
+    # L2's rounds alternate: 12.41 / 12.43 against 12.66 / 12.08), bf16 15.48 -> 15.18 /
+    # 12.30 -> 12.21 (11.83 / 12.58): taken. The switch forces it on (probe). The second step
+    # before the staging's loads lost on both tokens (call 9: 0.2-1 us from L2;
+    # ``notes/staging-early-spread.patch``).
     NEXT_STEP_UNDER_STAGING = False
     UNDER_STAGING_MIN_WALK = 5
 
@@ -239,8 +241,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         ``NEXT_STEP_UNDER_STAGING``)."""
         if self.ring_slots or not self.staging_in_one_pass():
             return False
-        return self.NEXT_STEP_UNDER_STAGING or (
-            self.rg == 1 and self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw)
+        return self.NEXT_STEP_UNDER_STAGING or self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw
 
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)

@@ -10,8 +10,8 @@ import torch
 from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
                                                   compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   swiglu_small_m_config)
-from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers, replaced,
-                                  switched_compiler)
+from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers,
+                                  replaced, switched_compiler)
 from layouts import sf_byte_offset, sf_padded_shape
 from tests.test_nvfp4_gemm_swiglu_quant import _assert_same_bytes, _inputs, _run_small_m
 
@@ -41,14 +41,24 @@ def test_padding_words_cover_the_padding_rows_once(m, kb_out):
     assert torch.equal(written, want)
 
 
-# the table on every launch, and on none (two divisions a block pair)
+# the table on every launch, and on none (two divisions a block pair); each also with the
+# second step after the staging (``UNDER_STAGING_MIN_ROW_GROUPS`` past any config: the table's
+# own registers)
+TABLE = {"EPILOGUE_TABLE": True, "EPILOGUE_TABLE_MAX_CTAS": 1 << 30}
+DIVISIONS = {"EPILOGUE_TABLE": False}
+OVER = {"UNDER_STAGING_MIN_ROW_GROUPS": 1 << 30}
 compile_fused_small_m_table_for_tests = switched_compiler(
-    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM,
-    {"EPILOGUE_TABLE": True, "EPILOGUE_TABLE_MAX_CTAS": 1 << 30},
+    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM, TABLE,
     "compile_fused_small_m_table_for_tests")
 compile_fused_small_m_divisions_for_tests = switched_compiler(
-    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM,
-    {"EPILOGUE_TABLE": False}, "compile_fused_small_m_divisions_for_tests")
+    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM, DIVISIONS,
+    "compile_fused_small_m_divisions_for_tests")
+compile_fused_small_m_table_over_for_tests = switched_compiler(
+    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM, {**TABLE, **OVER},
+    "compile_fused_small_m_table_over_for_tests")
+compile_fused_small_m_divisions_over_for_tests = switched_compiler(
+    compile_nvfp4_gemm_swiglu_quant_small_m, NVFP4GemmSwigluQuantSmallM, {**DIVISIONS, **OVER},
+    "compile_fused_small_m_divisions_over_for_tests")
 
 
 # (I, K, a_dtype, row_tiles, token_tiles, warps, prefetch, x_tokens, splits, permuted[,
@@ -63,13 +73,20 @@ TABLE_CONFIGS = [(4608, 7168, "fp4", 2, 1, 4, 1, 0, 1, True),
 
 @pytest.mark.parametrize("args", TABLE_CONFIGS)
 def test_small_m_table_keeps_registers_and_counts_its_shared_memory(args):
-    """The table on the register / split paths: the divisions' registers (so the CTAs an SM),
-    no local memory, and the 1 KB table in the launch's shared memory."""
-    on = compile_only(compile_fused_small_m_table_for_tests, *args)
-    off = compile_only(compile_fused_small_m_divisions_for_tests, *args)
+    """The table on the register / split paths: the divisions' registers (with the second
+    step after the staging; under it, on two row groups, the same CTAs an SM), no local memory,
+    and the 1 KB table in the launch's shared memory."""
+    on = compile_only(compile_fused_small_m_table_over_for_tests, *args)
+    off = compile_only(compile_fused_small_m_divisions_over_for_tests, *args)
     assert kernel_registers(on) == kernel_registers(off)
     assert kernel_frame_bytes(on) == 0
     i, k, a_dtype, rt, jt, warps, prefetch, x_tokens, splits, permuted, *rg = args
+    if rg:  # (the rule's second step under the staging)
+        on = compile_only(compile_fused_small_m_table_for_tests, *args)
+        off = compile_only(compile_fused_small_m_divisions_for_tests, *args)
+        assert ctas_per_sm(max(kernel_registers(on)), warps) == ctas_per_sm(
+            max(kernel_registers(off)), warps)
+        assert kernel_frame_bytes(on) == 0
     kernel = NVFP4GemmSwigluQuantSmallM(i, k, a_dtype == "fp4", rt, jt, warps, prefetch,
                                         x_tokens, splits, permuted, *rg)
     with replaced(NVFP4GemmSwigluQuantSmallM, {"EPILOGUE_TABLE": False}):

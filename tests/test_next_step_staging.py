@@ -1,5 +1,5 @@
 """``NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING`` (session 90: the rule on walks of five
-steps or more, a probe switch elsewhere): each K warp loads its walk's second step between the
+steps or more, since session 91 on two row groups too; a probe switch elsewhere): each K warp loads its walk's second step between the
 token staging's loads and their decode. Only the time of one load moves: the same steps in the
 same order, so the same bits as the launch without it, plain and fused."""
 
@@ -35,7 +35,8 @@ FUSED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
     (9216, 7168, False, 8, 3, 1, False),    # 3.5: lost from L2
     (5120, 17408, True, 12, 2, 1, True),    # NVFP4 tokens alike
     (9216, 7168, True, 8, 3, 1, False),     # 3.5: lost from L2
-    (9216, 7168, False, 8, 2, 2, False)])   # the fused launch: even
+    (9216, 7168, False, 8, 2, 2, True),     # the fused launch: two groups of 7 steps
+    (9216, 7168, True, 8, 2, 2, True)])
 def test_under_staging_rule(n, k, a_fp4, warps, per_sm, row_groups, under):
     kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cutlass.BFloat16, warps, per_sm, H200,
                                        True, row_groups=row_groups)

@@ -52,8 +52,8 @@ def _tail(config):
 @pytest.mark.parametrize("n,k", [(36864, 7168), (34816, 5120), (4096, 7168), (7168, 2048)])
 def test_plain_one_token_configs_keep_their_registers(n, k):
     config = small_m_config(1, n, k, True, True)
-    assert len(config) == 4  # (no K split at these points)
-    args = (n, k, "fp4", "torch.bfloat16", *config, 1, *_tail(config))
+    assert len(config) == 4 or config[4] == 1  # (no K split at these points)
+    args = (n, k, "fp4", "torch.bfloat16", *config[:4], 1, *_tail(config))
     on, off = compile_only(compile_plain_under, *args), compile_only(compile_plain_over, *args)
     assert kernel_frame_bytes(on) == 0
     assert max(kernel_registers(on)) <= max(kernel_registers(off)) + 8
