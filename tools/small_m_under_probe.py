@@ -4,7 +4,10 @@ the one-token launches that are not the balanced one.
 
 Why: on the balanced launch the staging cost ~9% of a one-token launch, and issuing the second
 step under it took 0.6-1.1 us of that where the warps walk five steps or more (H100, session 90,
-``tools/staging_cost_probe.py``). These launches stage the token the same way.
+``tools/staging_cost_probe.py``). These launches stage the token the same way. Session 91
+(H100, call 1): it won from DRAM and from L2 nowhere; it won 4.5% on the fused 36864x7168 (two
+row groups), now the rule there (``UNDER_STAGING_MIN_ROW_GROUPS``), so "public" is "under" at
+that point and at the plain 36864x7168 (its new route).
 
 Forms: "public" and "under" (the switch on), graph us of back-to-back public calls on permuted
 words, interleaved, two rounds; the switched outputs are checked equal to the public route's.
