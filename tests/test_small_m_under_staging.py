@@ -125,3 +125,26 @@ def test_fused_under_staging_gives_the_same_bytes(config, fp4_a):
     inputs = _inputs(1, 320, 1088, fp4_a)
     _assert_same_bytes(_run_small_m(*inputs, config, compile_fused_under),
                        _run_small_m(*inputs, config, compile_fused_over))
+
+
+@pytest.mark.gpu
+def test_plain_36864x7168_one_token_route_on_two_row_groups():
+    """The public one-token route at 36864x7168 on permuted words (session 91: two row groups,
+    the second step under the staging) against the fp64 reference, and the same bits as the
+    route it replaced, (1, 1, 4, 1), up to the fp32 summation order."""
+    from cute_kernels import nvfp4_gemm
+
+    n, k = 36864, 7168
+    assert small_m_config(1, n, k, True, True) == (1, 1, 8, 1, 1, 2)
+    b, b_sf, _ = _quantized(n, k, "cuda")
+    a, a_sf, _ = _quantized(1, k, "cuda")
+    alpha = torch.full((1,), 0.7, device="cuda")
+    words = prepare_nvfp4_weight(b)
+    got = poisoned(1, n, dtype=torch.float32)
+    nvfp4_gemm(a, a_sf, words, b_sf, alpha, out=got)
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    assert not got.isnan().any()
+    assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
+    old = poisoned(1, n, dtype=torch.float32)
+    gemm_module.launch_small_m(a, a_sf, words, b_sf, alpha, old, (1, 1, 4, 1))
+    assert ((got - old).norm() / old.norm()).item() <= 1e-4
