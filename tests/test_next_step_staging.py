@@ -1,7 +1,8 @@
 """``NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING`` (session 90: the rule on walks of five
-steps or more, since session 91 on two row groups too; a probe switch elsewhere): each K warp loads its walk's second step between the
-token staging's loads and their decode. Only the time of one load moves: the same steps in the
-same order, so the same bits as the launch without it, plain and fused."""
+steps or more, since session 91 on two row groups too; a probe switch elsewhere): each K warp
+loads its walk's second step between the token staging's loads and their decode. Only the time
+of one load moves: the same steps in the same order, so the same bits as the launch without it,
+plain and fused."""
 
 import cutlass
 import pytest
