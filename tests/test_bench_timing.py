@@ -21,3 +21,14 @@ def test_settled_and_sustained_timings_scale_with_the_work(monkeypatch):
     for us in settled + sustained:
         assert math.isfinite(us) and us > 0
     assert settled[1] > 2 * settled[0] and sustained[1] > 2 * sustained[0]
+
+
+def test_shape_and_token_selection_from_the_environment(monkeypatch):
+    monkeypatch.delenv("CUTE_KERNELS_BENCH_SHAPES", raising=False)
+    monkeypatch.delenv("CUTE_KERNELS_BENCH_MS", raising=False)
+    assert timing.select_shapes([(1, 2), (3, 4), (5, 6)]) == [(1, 2), (3, 4), (5, 6)]
+    assert timing.select_ms([1, 4, 16]) == [1, 4, 16]
+    monkeypatch.setenv("CUTE_KERNELS_BENCH_SHAPES", "2,0")
+    monkeypatch.setenv("CUTE_KERNELS_BENCH_MS", "16,1,7")
+    assert timing.select_shapes([(1, 2), (3, 4), (5, 6)]) == [(5, 6), (1, 2)]
+    assert timing.select_ms([1, 4, 16]) == [1, 16]  # the suite's order; 7 is not a row

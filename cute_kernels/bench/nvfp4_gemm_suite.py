@@ -22,7 +22,7 @@ from ..nvfp4_gemm import launch_small_m, nvfp4_gemm, small_m_config
 from ..nvfp4_gemm_large_m import launch_large_m
 from ..permuted_fp4 import prepare_nvfp4_weight
 from .report import Row
-from .timing import (SUSTAINED_MIN_M, rotations_for, select_shapes, time_graph_us,
+from .timing import (SUSTAINED_MIN_M, rotations_for, select_ms, select_shapes, time_graph_us,
                      time_graphs_interleaved_us, time_sustained_us)
 
 SHAPES = [(7168, 18432), (5120, 17408), (36864, 7168), (34816, 5120), (9216, 7168),
@@ -117,7 +117,7 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
         w16 = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
                for _ in range(rotations_for(n * k * 2))]
         quack = _quack(copies, n, k)
-        for m in MS[:6] if quick else MS:
+        for m in select_ms(MS[:6] if quick else MS):
             x, a, a_sf = _activations(m, k)
             flops = 2 * m * n * k
             w4a4 = [lambda b=b, s=s: nvfp4_gemm(a, a_sf, b, s, 0.5) for b, s in copies]

@@ -31,7 +31,7 @@ from ..nvfp4_quant import silu_mul_nvfp4_quant
 from ..permuted_fp4 import prepare_nvfp4_weight
 from .nvfp4_gemm_suite import _quack
 from .report import Row
-from .timing import (SUSTAINED_MIN_M, rotations_for, select_shapes, time_graph_us,
+from .timing import (SUSTAINED_MIN_M, rotations_for, select_ms, select_shapes, time_graph_us,
                      time_graphs_interleaved_us, time_sustained_us)
 
 SHAPES = [(36864, 7168), (9216, 7168), (1024, 7168), (4096, 7168), (34816, 5120)]  # 2I x K
@@ -53,7 +53,7 @@ def run(quick: bool = False, sweep: bool = False, **_) -> list[Row]:
         permuted = [(prepare_nvfp4_weight(b), s) for b, s in copies]
         w16s = [w16] + [w16.clone() for _ in range(rotations_for(two_i * k * 2) - 1)]
         quack = _quack(copies, two_i, k)
-        for m in (MS[:4] if quick else MS):
+        for m in select_ms(MS[:4] if quick else MS):
             if m * k * two_i > 2**40:
                 continue
             x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)

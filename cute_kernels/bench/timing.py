@@ -59,6 +59,17 @@ def select_shapes(shapes: list) -> list:
     return [shapes[int(i)] for i in chosen.split(",")]
 
 
+def select_ms(ms: list[int]) -> list[int]:
+    """A suite's token counts ``ms``, or only those listed in ``CUTE_KERNELS_BENCH_MS`` ("1,16"):
+    a short device call warms and times only the rows it needs (a cold machine compiles every
+    M's launches otherwise)."""
+    chosen = os.environ.get("CUTE_KERNELS_BENCH_MS")
+    if not chosen:
+        return list(ms)
+    wanted = {int(m) for m in chosen.split(",")}
+    return [m for m in ms if m in wanted]
+
+
 def _warm_up(calls: Sequence[Callable[[], None]]) -> float:
     """``warm_only`` mode: run each closure once (compiling into the disk cache); no timing."""
     for c in calls:
