@@ -288,7 +288,8 @@ def _permuted_w4a4_config(m: int, n: int, k: int) -> tuple[int, ...]:
         return (2, 2, 4, 1) if k < 16384 and n * k >= 32 * 2**20 else config
     if m == 1 and k < 16384 and n * k >= 64 * 2**20:
         if k // STEP >= PLAIN_M1_ROW_GROUPS_MIN_STEPS * warps:
-            return 1, jt, 2 * warps, prefetch, 1, 2
+            groups = NVFP4GemmSmallM.UNDER_STAGING_MIN_ROW_GROUPS  # (the groups that take it)
+            return 1, jt, groups * warps, prefetch, 1, groups
         return 1, jt, warps, prefetch, *config[4:]
     if m == 1 and n * k <= 32 * 2**20:
         return rt, jt, 8, prefetch, *config[4:]
