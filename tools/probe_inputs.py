@@ -647,6 +647,16 @@ def print_small_m_switches(n: int, k: int, m: int, switches: dict) -> None:
     ``nvfp4_gemm`` calls at M NVFP4 tokens on [N, K] permuted words (``print_forms``), the
     public route and the same with each of ``switches`` (name -> ``NVFP4GemmSmallM`` class
     attributes) set; each switched output is checked equal to the public route's."""
+    print_small_m_forms(n, k, m, {name: switched_small_m_compilers(name, attrs)
+                                  for name, attrs in switches.items()})
+
+
+def print_small_m_forms(n: int, k: int, m: int, forms: dict, summation_order: bool = False
+                        ) -> None:
+    """``print_small_m_switches`` with each form given as the ``cute_kernels.nvfp4_gemm``
+    attributes it replaces (name -> attrs: compile functions, config rules); each form's
+    output is checked equal to the public route's, or with ``summation_order`` to agree with
+    it (``agrees``: a config that sums K in another order)."""
     from cute_kernels import nvfp4_gemm
 
     gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
@@ -656,16 +666,17 @@ def print_small_m_switches(n: int, k: int, m: int, switches: dict) -> None:
     def public(w):
         nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
     calls = {"public": public}
-    for name, attrs in switches.items():
-        calls[name] = replaced_call(public, gemm, switched_small_m_compilers(name, attrs))
+    for name, attrs in forms.items():
+        calls[name] = replaced_call(public, gemm, attrs)
     label = f"gemm {n}x{k} M={m}"
     public(weights[0])
     expected = out.clone()
-    for name in switches:
+    for name in forms:
         out.zero_()
         calls[name](weights[0])
         torch.cuda.synchronize()
-        if not torch.equal(out, expected):
+        same = agrees(out, expected) if summation_order else torch.equal(out, expected)
+        if not same:
             print(f"{label}: {name} output DIFFERS from the public route's")
     print_forms(label, calls, weights)
 

@@ -10,13 +10,9 @@ tokens, public and "under". Graph us, two rounds, interleaved; outputs checked a
 the public route's (the row-group config may sum in another order: checked to agree). One point
 per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import importlib
+from probe_inputs import (print_fused_small_m_switches, print_small_m_forms,
+                          switched_small_m_compilers)
 
-import torch
-from probe_inputs import (agrees, fp4_gemm_operands, print_forms, print_fused_small_m_switches,
-                          replaced_call, switched_small_m_compilers)
-
-from cute_kernels import nvfp4_gemm
 from cute_kernels.bench.timing import select_shapes
 
 UNDER = {"UNDER_STAGING": True}
@@ -27,35 +23,16 @@ POINTS = [("gemm", 36864, 7168, 1), ("gemm", 34816, 5120, 1), ("fused", 36864, 7
           ("fused", 36864, 7168, 4), ("fused", 36864, 7168, 8), ("fused", 34816, 5120, 2)]
 
 
-def print_row_group_forms(n: int, k: int, m: int) -> None:
-    """The plain GEMM's public route, "under", "rg2" and "rg2under" at one point."""
-    gemm = importlib.import_module("cute_kernels.nvfp4_gemm")
-    weights, a, a_sf, out = fp4_gemm_operands(n, k, m)
-    alpha = torch.full((1,), 0.5, device="cuda")
-
-    def public(w):
-        nvfp4_gemm(a, a_sf, w[0], w[1], alpha, out=out)
+def row_group_forms() -> dict:
+    """The forms past the public route: "under", "rg2" (the rule off) and "rg2under"."""
     rg2 = {"small_m_config": lambda *args: RG2}
-    calls = {"public": public,
-             "under": replaced_call(public, gemm, switched_small_m_compilers("under", UNDER)),
-             "rg2": replaced_call(public, gemm, {
-                 **rg2, **switched_small_m_compilers("over", OVER)}),
-             "rg2under": replaced_call(public, gemm, {
-                 **rg2, **switched_small_m_compilers("under", UNDER)})}
-    label = f"gemm {n}x{k} M={m}"
-    public(weights[0])
-    expected = out.clone()
-    for name in list(calls)[1:]:
-        out.fill_(float("nan"))
-        calls[name](weights[0])
-        torch.cuda.synchronize()
-        if not agrees(out, expected):
-            print(f"{label}: {name} output DIFFERS from the public route's")
-    print_forms(label, calls, weights)
+    return {"under": switched_small_m_compilers("under", UNDER),
+            "rg2": {**rg2, **switched_small_m_compilers("over", OVER)},
+            "rg2under": {**rg2, **switched_small_m_compilers("under", UNDER)}}
 
 
 for kind, n, k, m in select_shapes(POINTS):
     if kind == "gemm":
-        print_row_group_forms(n, k, m)
+        print_small_m_forms(n, k, m, row_group_forms(), summation_order=True)
     else:
         print_fused_small_m_switches(n, k, m, {"under": UNDER})
