@@ -151,6 +151,19 @@ warm_suite() {
       > "/tmp/logs/warm-$suite$i.log" 2>&1 &
   done
 }
+# warm_at_ms MS SUITE INDEX...: warm_suite at the token counts MS only (CUTE_KERNELS_BENCH_MS,
+# "1,16": a cold machine compiles only those launches)
+warm_at_ms() {
+  local ms=$1
+  shift
+  CUTE_KERNELS_BENCH_MS=$ms warm_suite "$@"
+}
+# short91_warm: session91_h200_short.sh's warm-ups (in the background; the caller waits)
+short91_warm() {
+  warm_at_ms 1,4,8,16 nvfp4_gemm 1 4
+  warm_at_ms 1 swiglu 1
+  warm_points staging_cost_probe 200 1
+}
 # warm_suites: warm_suite for every shape of the swiglu and nvfp4_gemm suites
 warm_suites() {
   warm_suite swiglu 0 1 2 3 4

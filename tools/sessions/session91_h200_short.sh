@@ -14,11 +14,7 @@
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session91_h200_short.sh
 source "$(dirname "$0")/../device_common.sh"
 only_on_h200
-export CUTE_KERNELS_BENCH_MS=1,4,8,16
-warm_suite nvfp4_gemm 1 4
-export CUTE_KERNELS_BENCH_MS=1
-warm_suite swiglu 1
-warm_points staging_cost_probe 200 1
+short91_warm
 report_warm
 # (in the order of what a cut budget should keep)
 run_points staging_cost_probe 60 1

@@ -8,19 +8,12 @@
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session92_h200.sh
 source "$(dirname "$0")/../device_common.sh"
 only_on_h200
-export CUTE_KERNELS_BENCH_MS=1024
-warm_suite swiglu 2
-export CUTE_KERNELS_BENCH_MS=256
-warm_suite nvfp4_gemm 6
-export CUTE_KERNELS_BENCH_MS=16,32
-warm_suite nvfp4_gemm 0
+warm_at_ms 1024 swiglu 2
+warm_at_ms 256 nvfp4_gemm 6
+warm_at_ms 16,32 nvfp4_gemm 0
 # the short script's own warm-ups too, all side by side, done before anything is timed (its
 # warm-ups then find the kernel cache full)
-export CUTE_KERNELS_BENCH_MS=1,4,8,16
-warm_suite nvfp4_gemm 1 4
-export CUTE_KERNELS_BENCH_MS=1
-warm_suite swiglu 1
-warm_points staging_cost_probe 200 1
+short91_warm
 report_warm
 bash "$(dirname "$0")/session91_h200_short.sh"
 echo "near-miss rows from $(elapsed) s"

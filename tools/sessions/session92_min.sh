@@ -8,10 +8,10 @@
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session92_min.sh
 source "$(dirname "$0")/../device_common.sh"
 only_on_h200
-export CUTE_KERNELS_BENCH_MS=1
 warm_points staging_cost_probe 200 1
-warm_suite nvfp4_gemm 4 1
+warm_at_ms 1 nvfp4_gemm 4 1
 report_warm
+export CUTE_KERNELS_BENCH_MS=1
 run_points staging_cost_probe 60 1
 run_suite nvfp4_gemm 60 4 1
 suite_lines 1
