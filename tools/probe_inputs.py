@@ -672,7 +672,7 @@ def print_small_m_forms(n: int, k: int, m: int, forms: dict, summation_order: bo
     public(weights[0])
     expected = out.clone()
     for name in forms:
-        out.zero_()
+        out.fill_(float("nan"))  # (poisoned: an unwritten element differs)
         calls[name](weights[0])
         torch.cuda.synchronize()
         same = agrees(out, expected) if summation_order else torch.equal(out, expected)
