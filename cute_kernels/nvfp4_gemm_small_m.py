@@ -105,10 +105,6 @@ BF16X2_LANE_ACTIVATIONS = ((127 + LANE_COLUMNS_POW2 - FP4_OPERAND_POW2) << 7) * 
 LANE_COLUMNS = False
 
 
-def _nothing_between():
-    """``_stage_around``'s ``between`` under ``FLAT_STAGING``: no load moved."""
-
-
 def lane_columns_route(a_fp4: bool, x_tokens: int, token_tiles: int) -> bool:
     """Whether a small-M launch of ``x_tokens`` staged tokens takes lane columns: behind
     ``LANE_COLUMNS``, NVFP4 activations (bounded, so their 2^64 cannot overflow), one token
@@ -148,7 +144,11 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     PROBE_TILED_CODES = False
     # Probe switch: the staging loads and stores nothing (the staged activations are whatever
     # the shared memory held; wrong sums): times what staging one token costs a launch
-    # (``tools/staging_cost_probe.py``).
+    # (``tools/staging_cost_probe.py``). Not the token's second trip to L2: a branch-free
+    # pass issuing every slot's loads together (``notes/flat-staging.patch``) gave the same
+    # bits and no time (H100 2026-12-06, session 94, 9216x7168 M = 1 (8, 3), graph us,
+    # default / flat / nostage: 14.70 / 14.56 / 13.49 from DRAM, 11.06 / 11.12 / 9.80 from
+    # L2; 5120x17408 18.57 / 19.68 / 18.13).
     PROBE_NO_STAGING = False
     # With staged activations on the register double buffer (not the paired loop), each warp
     # issues its second step's loads between the staging's loads and their decode
@@ -165,14 +165,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
     # 1024x7168 (K split) 5.60 -> 5.58 / 5.12 -> 5.11.
     UNDER_STAGING = False
     UNDER_STAGING_MIN_ROW_GROUPS = 2
-    # Probe switch: the one-pass staging without branches (``_stage_around`` with nothing
-    # between its loads and their decode), no step moved. The default pass decodes each slot
-    # under ``i < total``, and ptxas sinks the second slot's loads into that branch, behind
-    # the first slot's decode and stores (sm_90a SASS, the balanced 9216x7168 (8, 3): 448
-    # blocks on 288 threads): a second round trip to L2 for the token. Whether that trip is
-    # what "under" wins from DRAM and its moved step what it loses from L2 (session 93,
-    # ``tools/staging_cost_probe.py`` "flat").
-    FLAT_STAGING = False
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  row_tiles: int = 1, token_tiles: int = 1, warps: int = 4, prefetch: int = 1,
@@ -247,8 +239,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                                        + 4 * self.ring_scales)
                 + (256 if self.ring_slots else 0)
                 + (self.warps * 32 * self.acc_per_lane * 4 + 128 if self.warps > 1 else 0)
-                + (self.staging_scratch_bytes()
-                   if self.small_m_under_staging() or self.flat_staging() else 0)
+                + (self.staging_scratch_bytes() if self.small_m_under_staging() else 0)
                 + self.epilogue_table_bytes())
 
     def small_m_under_staging(self) -> bool:
@@ -258,11 +249,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         wanted = self.UNDER_STAGING or self.rg >= self.UNDER_STAGING_MIN_ROW_GROUPS
         return bool(wanted and self.x_tokens and self.prefetch == 1
                     and not self.paired_steps and self.staging_in_one_pass())
-
-    def flat_staging(self) -> bool:
-        """Whether the staging takes ``_stage_around``'s branch-free pass with nothing
-        between (``FLAT_STAGING``, probe-only)."""
-        return bool(self.FLAT_STAGING and self.x_tokens and self.staging_in_one_pass())
 
     def staging_in_one_pass(self) -> bool:
         """Whether the token staging takes one pass (every block's loads out together): what
@@ -875,8 +861,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         pairs = cute.make_rmem_tensor((8,), cutlass.Uint32)
 
         rounds = (total + batch * threads - 1) // (batch * threads)
-        if cutlass.const_expr(between is None and self.flat_staging()):
-            between = _nothing_between
         if cutlass.const_expr(between is not None):
             if cutlass.const_expr(self.PROBE_NO_STAGING):
                 between()

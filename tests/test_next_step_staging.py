@@ -2,8 +2,7 @@
 steps or more, since session 91 on two row groups too; a probe switch elsewhere): each K warp
 loads its walk's second step between the token staging's loads and their decode. Only the time
 of one load moves: the same steps in the same order, so the same bits as the launch without it,
-plain and fused. ``NVFP4GemmSmallM.FLAT_STAGING`` (session 93, probe-only) takes the same
-branch-free staging pass with nothing moved (the rule off): the same bits too."""
+plain and fused."""
 
 import cutlass
 import pytest
@@ -15,22 +14,20 @@ from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced,
                                               launch_one_token_balanced)
 from cute_kernels.swiglu_quant_balanced import compile_nvfp4_gemm_swiglu_quant_balanced
 from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
-                                  kernel_registers, replaced, switched_compiler)
+                                  kernel_registers, switched_compiler)
 from tests.conftest import poisoned
 from tests.test_nvfp4_gemm_balanced import H200, _case, _fused_one_token_runs
 
-SWITCHES = ("NEXT_STEP_UNDER_STAGING", "FLAT_STAGING")
+SWITCHES = ("NEXT_STEP_UNDER_STAGING",)
 OFF = {"UNDER_STAGING_MIN_WALK": 1 << 30}  # the rule off: no step moved
-FORMS = {"NEXT_STEP_UNDER_STAGING": {"NEXT_STEP_UNDER_STAGING": True},
-         "FLAT_STAGING": {"FLAT_STAGING": True, **OFF}, "off": OFF}
 PLAIN = {name: switched_compiler(compile_nvfp4_gemm_one_token_balanced,
                                  NVFP4GemmOneTokenBalanced, attrs,
                                  f"compile_balanced_{name.lower()}_for_tests")
-         for name, attrs in FORMS.items()}
+         for name, attrs in [(switch, {switch: True}) for switch in SWITCHES] + [("off", OFF)]}
 FUSED = {name: switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
                                  NVFP4GemmOneTokenBalanced, attrs,
                                  f"compile_fused_balanced_{name.lower()}_for_tests")
-         for name, attrs in FORMS.items()}
+         for name, attrs in [(switch, {switch: True}) for switch in SWITCHES] + [("off", OFF)]}
 
 
 @pytest.mark.parametrize("n,k,a_fp4,warps,per_sm,row_groups,under", [
@@ -45,18 +42,6 @@ def test_under_staging_rule(n, k, a_fp4, warps, per_sm, row_groups, under):
     kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cutlass.BFloat16, warps, per_sm, H200,
                                        True, row_groups=row_groups)
     assert kernel.under_staging() == under
-
-
-def test_flat_staging_is_a_probe_switch_of_one_pass_stagings():
-    """Off by default; forced, taken where the staging takes one pass (9216x7168's 448 blocks
-    on 288 threads), and the shared memory holds ``_stage_around``'s scratch words."""
-    args = (9216, 7168, True, cutlass.BFloat16, 8, 3, H200, True)
-    default = NVFP4GemmOneTokenBalanced(*args)
-    assert not default.flat_staging() and default.staging_in_one_pass()
-    with replaced(NVFP4GemmOneTokenBalanced, FORMS["FLAT_STAGING"]):
-        flat = NVFP4GemmOneTokenBalanced(*args)
-        assert flat.flat_staging() and not flat.under_staging()
-    assert flat.smem_bytes >= default.smem_bytes
 
 
 @pytest.mark.parametrize("switch", SWITCHES)

@@ -3,9 +3,7 @@ small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and b
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
 public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail.
 ``BALANCED_UNDER=1``: with ``NEXT_STEP_UNDER_STAGING`` on, every launch's second step under its
-staging (give such a run a kernel cache of its own: the cache keys do not see the switch).
-``BALANCED_FLAT=1``: with ``NVFP4GemmSmallM.FLAT_STAGING`` on and the under rule off, every
-launch's staging in the branch-free pass (a cache of its own too)."""
+staging (give such a run a kernel cache of its own: the cache keys do not see the switch)."""
 
 import os
 
@@ -19,9 +17,6 @@ from layouts import sf_padded_shape
 
 if os.environ.get("BALANCED_UNDER") == "1":
     NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING = True
-if os.environ.get("BALANCED_FLAT") == "1":
-    NVFP4GemmOneTokenBalanced.FLAT_STAGING = True
-    NVFP4GemmOneTokenBalanced.UNDER_STAGING_MIN_WALK = 1 << 30
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
 for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),

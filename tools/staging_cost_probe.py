@@ -13,13 +13,10 @@ the second step is in flight while the first is computed.
 Forms, the public launch's (K warps, CTAs an SM) each: "a4" / "a16" (NVFP4 / bf16 tokens),
 "...nostage" with ``NVFP4GemmSmallM.PROBE_NO_STAGING`` (nothing staged; outputs wrong, timing
 only), "...under" with ``NEXT_STEP_UNDER_STAGING`` (the second step's loads between the
-staging's loads and their decode), "...flat" with ``NVFP4GemmSmallM.FLAT_STAGING`` and the
-under rule off (the same branch-free pass, no step moved: session 93 saw in the default's
-SASS the second staging slot's loads sunk behind the first slot's decode, a second round
-trip); the fused points "fused" / "fusedunder" / "fusedflat" (NVFP4 tokens), "fused16" /
-"fused16under" / "fused16flat" (bf16 tokens).
-Graph us at M = 1, permuted words, interleaved, two rounds; then the "under" and "flat" forms'
-outputs against the default's (equal bits expected). Session 90 (H100, call 14): "under" 5120x17408
+staging's loads and their decode); the fused points "fused" / "fusedunder" (NVFP4 tokens),
+"fused16" / "fused16under" (bf16 tokens).
+Graph us at M = 1, permuted words, interleaved, two rounds; then the "under" forms' outputs
+against the default's (equal bits expected). Session 90 (H100, call 14): "under" 5120x17408
 19.21 -> 18.07 us from DRAM, 17.84 from L2 (now the rule there); 9216x7168 14.42 -> 13.48 from
 DRAM but 11.02 -> 11.63 from L2; the fused op 15.21 -> 14.93 from DRAM. Measured and removed
 (``notes/staging-early-spread.patch``): the second step before the staging's loads (call 9:
@@ -47,21 +44,16 @@ from layouts import sf_padded_shape
 POINTS = [("gemm", 5120, 17408), ("gemm", 9216, 7168), ("fused", 9216, 7168),
           ("gemm", 7168, 18432)]  # M = 1
 UNDER = {"NEXT_STEP_UNDER_STAGING": True}
-FLAT = {"FLAT_STAGING": True, "UNDER_STAGING_MIN_WALK": 1 << 30}  # no step moved
 GEMM_FORMS = {
     "": compile_nvfp4_gemm_one_token_balanced,
     "nostage": switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmSmallM,
                                  {"PROBE_NO_STAGING": True}, "compile_balanced_no_staging"),
     "under": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
-                               NVFP4GemmOneTokenBalanced, UNDER, "compile_balanced_under"),
-    "flat": switched_compiler(compile_nvfp4_gemm_one_token_balanced,
-                              NVFP4GemmOneTokenBalanced, FLAT, "compile_balanced_flat")}
+                               NVFP4GemmOneTokenBalanced, UNDER, "compile_balanced_under")}
 FUSED_FORMS = {
     "": compile_nvfp4_gemm_swiglu_quant_balanced,
     "under": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                               NVFP4GemmOneTokenBalanced, UNDER, "compile_fused_under"),
-    "flat": switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                              NVFP4GemmOneTokenBalanced, FLAT, "compile_fused_flat")}
+                               NVFP4GemmOneTokenBalanced, UNDER, "compile_fused_under")}
 alpha = torch.full((1,), 0.5, device="cuda")
 gs = torch.full((1,), 30.0, device="cuda")
 
@@ -114,6 +106,6 @@ for kind, n, k in select_shapes(POINTS):
         call(copies[0])
     torch.cuda.synchronize()
     toks = ("a4", "a16") if kind == "gemm" else ("fused", "fused16")
-    pairs = [(tok + form, tok) for tok in toks for form in ("under", "flat")]
+    pairs = [(tok + "under", tok) for tok in toks]
     print(f"{label} bits equal to the default's: " + " ".join(
         f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
