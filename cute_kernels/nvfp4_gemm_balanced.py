@@ -46,7 +46,7 @@ from cutlass.memory import SmemAllocator
 
 from layouts import sf_tiled_layout
 
-from . import jit
+from . import jit, probe_stamps
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
@@ -54,6 +54,7 @@ from .nvfp4_gemm_small_m import (STEP, NVFP4GemmSmallM, fake_operands, lane_colu
                                   ring_copies)
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
+from .probe_stamps import stamp
 
 # The public ops at one NVFP4 token on permuted words take the balanced launch where
 # ``one_token_balanced`` has one at a measured count of CTAs an SM (``nvfp4_gemm`` /
@@ -167,6 +168,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # Without it ptxas gave 9216x7168 (4 K warps) 72 registers and with it 92, both fitting
     # four CTAs of five warps; 8 K warps at three an SM took 82 without (two fit) and 72 with.
     LAUNCH_BOUND = True
+    # Probe switch: thread 0 stamps the CTA's start, the end of its wait, of its staging and
+    # of its block's epilogue, lane 0 of each K warp the end of its walk, the fix-up warp's
+    # the end of its fix-up (``probe_stamps``; ``tools/one_token_timeline.py``).
+    PROBE_STAMPS = False
     # Staging the token costs the launch ~1.25 us at 9216x7168 and ~1.7 at 5120x17408 (H100
     # 2026-12-06, session 90 call 8, ``tools/staging_cost_probe.py`` "nostage", NVFP4 and bf16
     # tokens alike, from DRAM and from L2): its loads queue behind the first step's weights
@@ -244,6 +249,17 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             return False
         return self.NEXT_STEP_UNDER_STAGING or self.steps >= self.UNDER_STAGING_MIN_WALK * self.kw
 
+    def workspace_words(self) -> int:
+        """``balanced_buffers``' workspace length (fp32 words)."""
+        return max(self.rem * self.slots * 32 * 4 * self.rg, 1)
+
+    @cute.jit
+    def _stamp(self, outs, cta, slot, who):
+        """``PROBE_STAMPS``: stamp ``slot`` where ``who`` holds (a no-op otherwise)."""
+        if cutlass.const_expr(self.PROBE_STAMPS):
+            if who:
+                stamp(outs[-2], self.workspace_words(), self.ctas, cta, slot)
+
     def cta_threads(self) -> int:
         return 32 * (self.warps + self.fix_warps)
 
@@ -292,6 +308,8 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             a_sf_layout = sf_tiled_layout((m + 127) // 128 * 128, self.kb_padded)
         loader = (mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout)
         where = (g, lane_q, cta, 0, m)
+        first_thread = (warp == 0) & (lane == 0)
+        self._stamp(outs, cta, probe_stamps.START, first_thread)
         if cutlass.const_expr(self.pdl):
             cute.arch.griddepcontrol_launch_dependents()
 
@@ -333,6 +351,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
+        self._stamp(outs, cta, probe_stamps.WAITED, first_thread)
         under = self.under_staging()  # the walk's second step loaded under the staging
         second = None
         if cutlass.const_expr(under):
@@ -341,6 +360,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
         scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
         _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0, second)
+        self._stamp(outs, cta, probe_stamps.STAGED, first_thread)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None
         if cutlass.const_expr(self.rem):
@@ -391,9 +411,11 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                     self._compute_step(cur, step, lane_q, acc, wp, xp, sX, g, step)
                     for src, dst in zip(nxt, cur):
                         dst.store(src.load())
+            self._stamp(outs, cta, probe_stamps.LOOP_DONE + warp, lane == 0)
             sums = self._reduce_across_warps(acc, warp, lane)
             if warp == 0:
                 self._finish(sums, scalars, results, cta, g, lane_q, m)
+                self._stamp(outs, cta, probe_stamps.FINISHED, lane == 0)
         if cutlass.const_expr(self.rem):
             if warp == warps:  # the fix-up warp
                 cute.arch.barrier(barrier_id=PIECES_BARRIER, number_of_threads=32 * (warps + 1))
@@ -408,6 +430,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                 if meet_partials(sums, outs[-2], outs[-1], rem_block, part, parts, self.slots,
                                  lane):
                     self._finish(sums, scalars, results, self.ctas + rem_block, g, lane_q, m)
+                self._stamp(outs, cta, probe_stamps.FIXED_UP, lane == 0)
 
     @cute.jit
     def _load_walk_next(self, loader, where, step, i, piece_steps, kwarp, nxt, bases,
@@ -557,10 +580,11 @@ def compile_nvfp4_gemm_one_token_balanced(n: int, k: int, a_dtype: str, out_dtyp
 def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                               warps: int = 4, ctas_per_sm: int = 4,
                               compile_fn=compile_nvfp4_gemm_one_token_balanced,
-                              ring_slots: int = 0) -> None:
+                              ring_slots: int = 0, buffers: tuple | None = None) -> None:
     """The balanced launch on operands ``nvfp4_gemm`` has validated, at M = 1 (alpha a
     one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
-    probe's variant; ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s, probe-only).
+    probe's variant; ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s, probe-only;
+    ``buffers``: the workspace and counters, where a probe passes its own).
     ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` where ``public_balanced_launch``
     gives a launch."""
     if a.shape[0] != 1:
@@ -574,4 +598,5 @@ def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.
         tail = (bool(tail), ring_slots)
     compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted, *tail)(
         a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
-        b_sf.view(-1), alpha, out, *balanced_buffers(n, ctas_per_sm * sms, out.device))
+        b_sf.view(-1), alpha, out, *(buffers or balanced_buffers(n, ctas_per_sm * sms,
+                                                                 out.device)))

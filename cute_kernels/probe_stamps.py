@@ -1,0 +1,34 @@
+"""Probe-only timestamps inside a launch: where a one-token launch's time goes.
+
+A stamped kernel (``NVFP4GemmOneTokenBalanced.PROBE_STAMPS``) writes, at fixed points, the
+low words of ``%globaltimer`` (ns, one clock for every SM) and ``%clock`` (the SM's cycles)
+into ``STAMP_WORDS`` int32 words a CTA, past the end of its fp32 workspace: the probe passes
+a workspace ``stamp_words(ctas)`` words longer (``tools/one_token_timeline.py``). Stamps of
+a point the CTA never reaches stay as the probe filled them.
+"""
+
+import cutlass
+import cutlass.cute as cute
+
+# slots (two words each: timer, clock)
+START, WAITED, STAGED, FINISHED, FIXED_UP = range(5)
+LOOP_DONE = 5  # + the K warp: the end of its walk
+MAX_WARPS = 16
+STAMP_WORDS = 2 * (LOOP_DONE + MAX_WARPS)
+
+
+def stamp_words(ctas: int) -> int:
+    """Words the stamps of ``ctas`` CTAs take past the workspace."""
+    return ctas * STAMP_WORDS
+
+
+@cute.jit
+def stamp(workspace: cute.Tensor, base: cutlass.Constexpr, ctas: cutlass.Constexpr, cta,
+          slot):
+    """Slot ``slot`` of CTA ``cta``: the timer and the clock, now. ``base``: the workspace's
+    own words (the stamps follow them)."""
+    words = cute.make_tensor(cute.recast_ptr(workspace.iterator, dtype=cutlass.Int32),
+                             cute.make_layout(base + stamp_words(ctas)))
+    at = base + cta * STAMP_WORDS + 2 * slot
+    words[at] = cute.arch.globaltimer_lo()
+    words[at + 1] = cute.arch.clock()

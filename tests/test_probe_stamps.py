@@ -1,0 +1,68 @@
+"""``NVFP4GemmOneTokenBalanced.PROBE_STAMPS`` (``cute_kernels.probe_stamps``, probe-only): the
+stamped launch compiles and fits as the public one, gives its bits, and its stamps follow the
+kernel's order in every CTA (``tools/one_token_timeline.py`` reads them)."""
+
+import cutlass
+import pytest
+import torch
+
+from cute_kernels import reference
+from cute_kernels.arch import sm_count
+from cute_kernels.arrival_counters import arrival_counters
+from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
+                                              compile_nvfp4_gemm_one_token_balanced,
+                                              launch_one_token_balanced)
+from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, STAMP_WORDS, START,
+                                       WAITED, stamp_words)
+from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
+                                  kernel_registers, switched_compiler)
+from tests.conftest import poisoned
+
+STAMPED = switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced,
+                            {"PROBE_STAMPS": True}, "compile_balanced_stamped_test")
+
+
+@pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 8, 3), (5120, 17408, 12, 2)])
+def test_stamped_launch_fits_its_ctas_per_sm(n, k, warps, per_sm):
+    compiled = compile_only(STAMPED, n, k, "fp4", "torch.float32", warps, per_sm, 132, True)
+    regs = kernel_registers(compiled)
+    assert regs and ctas_per_sm(max(regs), warps + 1) >= per_sm, regs
+    assert kernel_frame_bytes(compiled) == 0
+
+
+def test_workspace_words_is_balanced_buffers_length():
+    kernel = NVFP4GemmOneTokenBalanced(9216, 7168, True, cutlass.Float32, 8, 3, 132, True)
+    rem, slots = balanced_shape(9216, 396)
+    assert kernel.workspace_words() == rem * slots * 32 * 4
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 8, 3), (2112, 1024, 4, 1)])
+def test_stamps_keep_the_bits_and_follow_the_kernel(n, k, warps, per_sm):
+    sms = sm_count(0)
+    ctas = per_sm * sms
+    if not ctas <= n // 16 < 2 * ctas:
+        pytest.skip(f"{n} rows do not fit a balanced launch of {ctas} CTAs")
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    alpha = torch.full((1,), 0.5, device="cuda")
+    want = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, b, b_sf, alpha, want, warps, per_sm)
+    rem, slots = balanced_shape(n, ctas)
+    own = max(rem * slots * 32 * 4, 1)
+    ws = torch.zeros(own + stamp_words(ctas), dtype=torch.float32, device="cuda")
+    got = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, b, b_sf, alpha, got, warps, per_sm, compile_fn=STAMPED,
+                              buffers=(ws, arrival_counters(max(rem, 1), ws.device)))
+    assert torch.equal(got, want)
+    s = ws[own:].view(torch.int32).to(torch.int64).view(ctas, STAMP_WORDS // 2, 2)[..., 0]
+    s = (s - s[:, START].min()) & 0xFFFFFFFF  # the timer's low words, unwrapped
+    loops = s[:, LOOP_DONE:LOOP_DONE + warps]
+    assert (s[:, WAITED] >= s[:, START]).all() and (s[:, STAGED] >= s[:, WAITED]).all()
+    assert (loops >= s[:, STAGED, None]).all()
+    assert (s[:, FINISHED] >= loops.max(dim=1).values).all()
+    if rem:
+        assert (s[:, FIXED_UP] >= s[:, STAGED]).all()
+    assert (s < 10 ** 8).all()  # every stamp written, within 0.1 s of the first

@@ -1,0 +1,151 @@
+"""Where the balanced one-token launch's time goes, from stamps inside the kernel
+(``NVFP4GemmOneTokenBalanced.PROBE_STAMPS``, ``cute_kernels.probe_stamps``): each CTA's
+start, the end of its PDL wait, of its staging, of each K warp's walk, of its block's
+epilogue and of its fix-up, in ``%globaltimer`` ns (one clock for all SMs) and SM cycles.
+
+Why: staging the token costs the launch ~1.25 us at 9216x7168 M = 1 (H100, session 90,
+``tools/staging_cost_probe.py`` "nostage", from DRAM and from L2), more than the round trip to
+L2 it needs; neither the second step under the staging (from L2) nor a branch-free pass
+(session 94) took it back. The stamps say which part grows: the wait, the staging, the walks,
+or the last CTAs.
+
+Forms, each with the stamps on: "default" (the public launch), "nostage"
+(``PROBE_NO_STAGING``: outputs wrong), "under" (``NEXT_STEP_UNDER_STAGING``). ``CALLS`` calls
+back to back in a CUDA graph (PDL as the public op), each on its own weight copy and stamp
+buffer; the graph replayed three times, the last replay's middle calls read. Per form, the
+means over those calls of: the period (one call's start to the next's), the call's span
+(first start to last stamp), the wait's release after the previous call's last stamp, and
+over CTAs (median / 90th percentile) the wait, the staging, the walks (median warp and the
+CTA's last), the epilogue and the fix-up; ns, and the staging in cycles. ``PROBE_L2=1``: one
+weight copy (from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
+``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+
+import functools
+import statistics
+
+import torch
+from probe_inputs import permuted_weight_copies, switched_compiler
+
+from cute_kernels import reference
+from cute_kernels.arch import sm_count
+from cute_kernels.arrival_counters import arrival_counters
+from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
+                                              compile_nvfp4_gemm_one_token_balanced,
+                                              launch_one_token_balanced, public_balanced_launch)
+from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, STAMP_WORDS, START,
+                                       WAITED, stamp_words)
+
+POINTS = [(9216, 7168), (5120, 17408)]  # M = 1, NVFP4 tokens
+FORMS = {"default": {}, "nostage": {"PROBE_NO_STAGING": True},
+         "under": {"NEXT_STEP_UNDER_STAGING": True}}
+CALLS = 8
+alpha = torch.full((1,), 0.5, device="cuda")
+
+
+def compilers() -> dict:
+    """Each form's stamped compile function."""
+    return {name: switched_compiler(compile_nvfp4_gemm_one_token_balanced,
+                                    NVFP4GemmOneTokenBalanced, {"PROBE_STAMPS": True, **attrs},
+                                    f"compile_balanced_stamped_{name}")
+            for name, attrs in FORMS.items()}
+
+
+def stamped_buffers(n: int, ctas: int) -> tuple:
+    """(workspace with the stamps' words after it, the workspace's own length, counters)."""
+    rem, slots = balanced_shape(n, ctas)
+    own = max(rem * slots * 32 * 4, 1)
+    ws = torch.zeros(own + stamp_words(ctas), dtype=torch.float32, device="cuda")
+    return ws, own, arrival_counters(max(rem, 1), ws.device)
+
+
+def stamps_of(ws: torch.Tensor, own: int, ctas: int) -> torch.Tensor:
+    """[CTA, slot, (timer, clock)] as int64 (the low 32 bits as written)."""
+    words = ws[own:].view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    return words.view(ctas, STAMP_WORDS // 2, 2).cpu()
+
+
+def median_p90(values) -> str:
+    """"median/p90" of a list of ns."""
+    v = sorted(values)
+    return f"{statistics.median(v):.0f}/{v[int(0.9 * (len(v) - 1))]:.0f}"
+
+
+def call_summary(s: torch.Tensor, warps: int, has_fixup: bool, prev_end: int) -> dict:
+    """One call's figures (ns relative to ``s``'s timer words, already unwrapped)."""
+    timer, clock = s[..., 0], s[..., 1]
+    loops = timer[:, LOOP_DONE:LOOP_DONE + warps]
+    ends = [timer[:, FINISHED].max().item(), loops.max().item()]
+    if has_fixup:
+        ends.append(timer[:, FIXED_UP].max().item())
+    start = timer[:, START].min().item()
+    staged = timer[:, STAGED]
+    return {"start": start, "end": max(ends),
+            "release": timer[:, WAITED].min().item() - prev_end,
+            "wait": (timer[:, WAITED] - timer[:, START]).tolist(),
+            "staging": (staged - timer[:, WAITED]).tolist(),
+            "staging_cycles": ((clock[:, STAGED] - clock[:, WAITED]) & 0xFFFFFFFF).tolist(),
+            "walk": (loops - staged[:, None]).median(dim=1).values.tolist(),
+            "last_walk": (loops.max(dim=1).values - staged).tolist(),
+            "epilogue": (timer[:, FINISHED] - loops.max(dim=1).values).tolist(),
+            "fixup": ((timer[:, FIXED_UP] - loops.max(dim=1).values).tolist()
+                      if has_fixup else [0])}
+
+
+def form_line(label: str, form: str, stamps: list, warps: int, has_fixup: bool) -> str:
+    """The form's means over the middle calls."""
+    base = min(s[:, START, 0].min().item() for s in stamps)
+    unwrapped = []
+    for s in stamps:
+        u = s.clone()
+        u[..., 0] = (u[..., 0] - base) & 0xFFFFFFFF
+        unwrapped.append(u)
+    calls, prev_end = [], 0
+    for s in unwrapped:
+        calls.append(call_summary(s, warps, has_fixup, prev_end))
+        prev_end = calls[-1]["end"]
+    middle = calls[2:-2]
+    period = statistics.mean(b["start"] - a["start"] for a, b in zip(middle, middle[1:]))
+    pooled = {key: [v for c in middle for v in c[key]]
+              for key in ("wait", "staging", "staging_cycles", "walk", "last_walk", "epilogue",
+                          "fixup")}
+    return (f"{label} {form}: period={period:.0f} "
+            f"span={statistics.mean(c['end'] - c['start'] for c in middle):.0f} "
+            f"release={statistics.mean(c['release'] for c in middle):.0f} "
+            + " ".join(f"{key}={median_p90(v)}" for key, v in pooled.items()))
+
+
+def run_point(n: int, k: int, fns: dict) -> None:
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    warps, per_sm = public_balanced_launch(True, 1, n, k, True, True, x.device)
+    ctas = per_sm * sm_count(x.device.index or 0)
+    copies = permuted_weight_copies(n, k)
+    label = f"gemm {n}x{k} M=1 ({warps}, {per_sm})"
+    for form, fn in fns.items():
+        bufs = [stamped_buffers(n, ctas) for _ in range(CALLS)]
+        out = torch.empty(1, n, device="cuda", dtype=torch.float32)
+        calls = [functools.partial(launch_one_token_balanced, a, a_sf, *copies[i % len(copies)],
+                                   alpha, out, warps, per_sm, compile_fn=fn,
+                                   buffers=(ws, counters))
+                 for i, (ws, _, counters) in enumerate(bufs)]
+        for c in calls:  # compile and load outside the capture
+            c()
+        torch.cuda.synchronize()
+        if warm_only():
+            continue
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for c in calls:
+                c()
+        for _ in range(3):
+            graph.replay()
+        torch.cuda.synchronize()
+        stamps = [stamps_of(ws, own, ctas) for ws, own, _ in bufs]
+        print(form_line(label, form, stamps, warps, balanced_shape(n, ctas)[0] > 0),
+              flush=True)
+
+
+fns = compilers()
+for n, k in select_shapes(POINTS):
+    run_point(n, k, fns)
