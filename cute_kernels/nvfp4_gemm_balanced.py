@@ -187,8 +187,9 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # 27.27 / 27.30; but 9216x7168 (8, 3), 3.5 steps, NVFP4 14.42 -> 13.48 from DRAM and
     # 11.02 -> 11.63 from L2 (the H200's regime, session 89), bf16 14.43 -> 13.90 / 11.12 ->
     # 11.69 (waits for an H200; session 93 on today's tree, NVFP4 / bf16: 14.67 -> 13.68 /
-    # 14.68 -> 14.10 from DRAM, 11.05 -> 11.67 / 11.10 -> 11.71 from L2). The fused 9216x7168 (8, 2), two row groups of 7 steps (session
-    # 91 calls 2-3, four runs): NVFP4 15.60 -> 15.30 from DRAM, 12.42 -> 12.37 from L2 (the
+    # 14.68 -> 14.10 from DRAM, 11.05 -> 11.67 / 11.10 -> 11.71 from L2; session 94 alike).
+    # The fused 9216x7168 (8, 2), two row groups of 7 steps (session 91 calls 2-3, four
+    # runs): NVFP4 15.60 -> 15.30 from DRAM, 12.42 -> 12.37 from L2 (the
     # L2's rounds alternate: 12.41 / 12.43 against 12.66 / 12.08), bf16 15.48 -> 15.18 /
     # 12.30 -> 12.21 (11.83 / 12.58): taken. The switch forces it on (probe). The second step
     # before the staging's loads lost on both tokens (call 9: 0.2-1 us from L2;
