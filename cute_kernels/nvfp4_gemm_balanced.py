@@ -563,17 +563,18 @@ def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 
 def compile_nvfp4_gemm_one_token_balanced(n: int, k: int, a_dtype: str, out_dtype: str,
                                           warps: int, ctas_per_sm: int, sms: int,
                                           permuted: bool = False, lane_columns: bool = False,
-                                          ring_slots: int = 0):
+                                          ring_slots: int = 0, row_groups: int = 1):
     """Static N, K, warps and grid (``ctas_per_sm`` x ``sms`` CTAs); M = 1 at run time.
     Arguments of the compiled function: those of ``compile_nvfp4_gemm_small_m``, then
     ``balanced_buffers``' workspace and counters. ``lane_columns``: ``NVFP4GemmSmallM``'s;
-    ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s."""
+    ``ring_slots`` and ``row_groups``: ``NVFP4GemmOneTokenBalanced``'s."""
     a_fp4 = a_dtype == "fp4"
     cout = torch_to_cutlass(out_dtype)
     m, a, a_sf, b, b_sf, alpha = fake_operands(n, k, a_fp4)
     d = make_fake_compact_tensor(cout, (m, n), stride_order=(1, 0), assumed_align=16)
     kernel = NVFP4GemmOneTokenBalanced(n, k, a_fp4, cout, warps, ctas_per_sm, sms, permuted,
-                                       lane_columns=lane_columns, ring_slots=ring_slots)
+                                       row_groups=row_groups, lane_columns=lane_columns,
+                                       ring_slots=ring_slots)
     return cute.compile(kernel, a, a_sf, b, b_sf, alpha, d, *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -581,11 +582,13 @@ def compile_nvfp4_gemm_one_token_balanced(n: int, k: int, a_dtype: str, out_dtyp
 def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.Tensor,
                               warps: int = 4, ctas_per_sm: int = 4,
                               compile_fn=compile_nvfp4_gemm_one_token_balanced,
-                              ring_slots: int = 0, buffers: tuple | None = None) -> None:
+                              ring_slots: int = 0, buffers: tuple | None = None,
+                              row_groups: int = 1) -> None:
     """The balanced launch on operands ``nvfp4_gemm`` has validated, at M = 1 (alpha a
     one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
     probe's variant; ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s, probe-only;
-    ``buffers``: the workspace and counters, where a probe passes its own).
+    ``buffers``: the workspace and counters, where a probe passes its own; ``row_groups``:
+    blocks of that many 16-row tiles, ``warps`` split among them, probe-only).
     ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` where ``public_balanced_launch``
     gives a launch."""
     if a.shape[0] != 1:
@@ -595,9 +598,9 @@ def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, b_sf stands in.
     tail = balanced_lane_tail(a_sf is not None)
-    if ring_slots:  # (the long key only where a ring is asked for)
-        tail = (bool(tail), ring_slots)
+    if ring_slots or row_groups != 1:  # (the long key only where asked for)
+        tail = (bool(tail), ring_slots, row_groups)
     compile_fn(n, k, a_kind, str(out.dtype), warps, ctas_per_sm, sms, permuted, *tail)(
         a.view(torch.int32), (b_sf if a_sf is None else a_sf).view(-1), b.view(torch.int32),
-        b_sf.view(-1), alpha, out, *(buffers or balanced_buffers(n, ctas_per_sm * sms,
-                                                                 out.device)))
+        b_sf.view(-1), alpha, out,
+        *(buffers or balanced_buffers(n, ctas_per_sm * sms, out.device, 16 * row_groups)))

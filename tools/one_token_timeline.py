@@ -17,14 +17,16 @@ means over those calls of: the period (one call's start to the next's), the call
 (first start to last stamp), the wait's release after the previous call's last stamp, and
 over CTAs (median / 90th percentile) the wait, the staging, the walks (median warp and the
 CTA's last), the epilogue and the fix-up; ns, and the staging in cycles. ``PROBE_L2=1``: one
-weight copy (from L2). One point per CUTE_KERNELS_BENCH_SHAPES index;
+weight copy (from L2). Points with a launch of their own (row groups on fewer CTAs: fewer
+copies of the token read from L2) are then timed unstamped against the public launch (graph
+us, two rounds). One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools
 import statistics
 
 import torch
-from probe_inputs import permuted_weight_copies, switched_compiler
+from probe_inputs import permuted_weight_copies, print_forms, switched_compiler
 
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
@@ -36,7 +38,9 @@ from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balance
 from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, STAMP_WORDS, START,
                                        WAITED, stamp_words)
 
-POINTS = [(9216, 7168), (5120, 17408)]  # M = 1, NVFP4 tokens
+# M = 1, NVFP4 tokens: (N, K, K warps, CTAs an SM, row groups); None: the public launch
+POINTS = [(9216, 7168, None), (5120, 17408, None), (9216, 7168, (24, 1, 3)),
+          (5120, 17408, (24, 1, 2)), (9216, 7168, (4, 4, 1)), (9216, 7168, (18, 1, 3))]
 FORMS = {"default": {}, "nostage": {"PROBE_NO_STAGING": True},
          "under": {"NEXT_STEP_UNDER_STAGING": True}}
 CALLS = 8
@@ -51,10 +55,10 @@ def compilers() -> dict:
             for name, attrs in FORMS.items()}
 
 
-def stamped_buffers(n: int, ctas: int) -> tuple:
+def stamped_buffers(n: int, ctas: int, rg: int) -> tuple:
     """(workspace with the stamps' words after it, the workspace's own length, counters)."""
-    rem, slots = balanced_shape(n, ctas)
-    own = max(rem * slots * 32 * 4, 1)
+    rem, slots = balanced_shape(n, ctas, 16 * rg)
+    own = max(rem * slots * 32 * 4 * rg, 1)
     ws = torch.zeros(own + stamp_words(ctas), dtype=torch.float32, device="cuda")
     return ws, own, arrival_counters(max(rem, 1), ws.device)
 
@@ -115,19 +119,20 @@ def form_line(label: str, form: str, stamps: list, warps: int, has_fixup: bool) 
             + " ".join(f"{key}={median_p90(v)}" for key, v in pooled.items()))
 
 
-def run_point(n: int, k: int, fns: dict) -> None:
+def run_point(n: int, k: int, launch, fns: dict) -> None:
     x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    warps, per_sm = public_balanced_launch(True, 1, n, k, True, True, x.device)
+    warps, per_sm, rg = launch or (*public_balanced_launch(True, 1, n, k, True, True,
+                                                            x.device), 1)
     ctas = per_sm * sm_count(x.device.index or 0)
     copies = permuted_weight_copies(n, k)
-    label = f"gemm {n}x{k} M=1 ({warps}, {per_sm})"
+    label = f"gemm {n}x{k} M=1 ({warps}, {per_sm}, rg {rg})"
     for form, fn in fns.items():
-        bufs = [stamped_buffers(n, ctas) for _ in range(CALLS)]
+        bufs = [stamped_buffers(n, ctas, rg) for _ in range(CALLS)]
         out = torch.empty(1, n, device="cuda", dtype=torch.float32)
         calls = [functools.partial(launch_one_token_balanced, a, a_sf, *copies[i % len(copies)],
                                    alpha, out, warps, per_sm, compile_fn=fn,
-                                   buffers=(ws, counters))
+                                   buffers=(ws, counters), row_groups=rg)
                  for i, (ws, _, counters) in enumerate(bufs)]
         for c in calls:  # compile and load outside the capture
             c()
@@ -142,10 +147,26 @@ def run_point(n: int, k: int, fns: dict) -> None:
             graph.replay()
         torch.cuda.synchronize()
         stamps = [stamps_of(ws, own, ctas) for ws, own, _ in bufs]
-        print(form_line(label, form, stamps, warps, balanced_shape(n, ctas)[0] > 0),
-              flush=True)
+        has_fixup = balanced_shape(n, ctas, 16 * rg)[0] > 0
+        print(form_line(label, form, stamps, warps, has_fixup), flush=True)
+
+
+def time_against_public(n: int, k: int, launch) -> None:
+    """A point's launch (unstamped) against the public one, graph us, two rounds."""
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+    public = public_balanced_launch(True, 1, n, k, True, True, x.device)
+    warps, per_sm, rg = launch
+    out = torch.empty(1, n, device="cuda", dtype=torch.float32)
+    calls = {"public": lambda w: launch_one_token_balanced(a, a_sf, *w, alpha, out, *public),
+             "this": lambda w: launch_one_token_balanced(a, a_sf, *w, alpha, out, warps, per_sm,
+                                                         row_groups=rg)}
+    print_forms(f"timed {n}x{k} M=1 ({warps}, {per_sm}, rg {rg})", calls,
+                permuted_weight_copies(n, k))
 
 
 fns = compilers()
-for n, k in select_shapes(POINTS):
-    run_point(n, k, fns)
+for n, k, launch in select_shapes(POINTS):
+    run_point(n, k, launch, fns)
+    if launch is not None:
+        time_against_public(n, k, launch)
