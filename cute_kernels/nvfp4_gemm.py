@@ -35,6 +35,7 @@ import torch
 from layouts import sf_padded_shape
 
 from . import nvfp4_gemm_balanced
+from .arch import sm_count
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
                              plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens,
@@ -521,7 +522,11 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         nvfp4_gemm_balanced.ONE_TOKEN_BALANCED, m, n, k, a_sf is not None,
         b.dtype == torch.int32, b.device)
     if balanced:
-        nvfp4_gemm_balanced.launch_one_token_balanced(a, a_sf, b, b_sf, alpha_t, out, *balanced)
+        grouped = nvfp4_gemm_balanced.plain_row_group_launch(n, a_sf is not None, balanced,
+                                                             sm_count(b.device.index or 0))
+        warps, per_sm, row_groups = grouped or (*balanced, 1)
+        nvfp4_gemm_balanced.launch_one_token_balanced(a, a_sf, b, b_sf, alpha_t, out, warps,
+                                                      per_sm, row_groups=row_groups)
     elif small_m_regime(m, n, k, a_sf is not None, b.dtype == torch.int32):
         launch_small_m(a, a_sf, b, b_sf, alpha_t, out,
                        small_m_config(m, n, k, a_sf is not None, b.dtype == torch.int32))

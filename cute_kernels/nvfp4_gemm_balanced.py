@@ -94,6 +94,18 @@ BALANCED_MAX_CTAS_PER_SM = 4
 # (9216x7168 (8, 3)) and more (5120x17408 (12, 2) 5.7, 7168x18432 (8, 3) 9, the fused
 # 9216x7168 (8, 2) 7).
 PUBLIC_BALANCED_MIN_STEPS = 3
+# The plain op on NVFP4 tokens, where its public launch is (8, 3) and N makes whole blocks of
+# ``PLAIN_ROW_GROUPS`` 16-row tiles: one CTA an SM, its K warps in that many row groups
+# (``plain_row_group_launch``). Every CTA stages the whole token after the PDL wait, all at
+# once, from the few L2 slices that hold it: the stamps (H200 2026-12-06, session 94 call 3,
+# ``tools/one_token_timeline.py``, 9216x7168 M = 1) give that staging 1.15 us at (8, 3), 396
+# CTAs, and 1.47 at (4, 4), 528, against 0.1 without it; a third of the CTAs read the token a
+# third as often. H200 (call 4, ``tools/balanced_row_groups_probe.py``, graph us, two rounds):
+# public (8, 3) 12.00 -> (18, 1, 3) 11.78, (21, 1, 3) 11.80, (24, 1, 3) 11.83, (15, 1, 3)
+# 12.21, (12, 1, 3) 14.13; from L2 (one weight copy) 10.60 -> 10.30. 5120x17408 (24, 1, 2)
+# lost (call 3: 15.39 -> 15.51). W4A16 and the fused op are unmeasured and keep theirs.
+PLAIN_ROW_GROUPS = 3
+PLAIN_ROW_GROUP_K_WARPS = 6
 
 PIECES_BARRIER = 1  # the K warps' piece sums are in shared memory (named barrier ids; 0 is the
 K_WARPS_BARRIER = 2  # CTA's) / the K warps' reduction of their data-parallel sums
@@ -155,6 +167,19 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
         return None
     k_warps = launch[0] // row_groups  # a row group's: each walks its share of K
     return launch if -(-k // STEP) >= PUBLIC_BALANCED_MIN_STEPS * k_warps else None
+
+
+def plain_row_group_launch(n: int, a_fp4: bool, public: tuple | None,
+                           sms: int) -> tuple[int, int, int] | None:
+    """(K warps, CTAs an SM, row groups) of the plain op's launch on row groups (the comment
+    on ``PLAIN_ROW_GROUPS``) where ``public`` (``public_balanced_launch``'s answer) is (8, 3) on
+    NVFP4 tokens and N makes between ``sms`` and 2 ``sms`` blocks of that many tiles, or None."""
+    if not (a_fp4 and public == (8, 3)):
+        return None
+    blocks, tail = divmod(n, 16 * PLAIN_ROW_GROUPS)
+    if tail or not sms <= blocks < 2 * sms:
+        return None
+    return PLAIN_ROW_GROUPS * PLAIN_ROW_GROUP_K_WARPS, 1, PLAIN_ROW_GROUPS
 
 
 class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
@@ -258,6 +283,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     def _stamp(self, outs, cta, slot, who):
         """``PROBE_STAMPS``: stamp ``slot`` where ``who`` holds (a no-op otherwise)."""
         if cutlass.const_expr(self.PROBE_STAMPS):
+            assert self.warps <= probe_stamps.MAX_WARPS, "a stamp slot for each K warp"
             if who:
                 stamp(outs[-2], self.workspace_words(), self.ctas, cta, slot)
 

@@ -13,7 +13,7 @@ import cutlass.cute as cute
 # slots (two words each: timer, clock)
 START, WAITED, STAGED, FINISHED, FIXED_UP = range(5)
 LOOP_DONE = 5  # + the K warp: the end of its walk
-MAX_WARPS = 16
+MAX_WARPS = 32  # a CTA's K warps (at most 31 with the fix-up warp)
 STAMP_WORDS = 2 * (LOOP_DONE + MAX_WARPS)
 
 

@@ -369,6 +369,27 @@ def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
     assert public(rows=4096, k=7168) is None  # one an SM
 
 
+def test_plain_op_takes_row_groups_where_its_public_launch_is_8_3():
+    """NVFP4 tokens, the public (8, 3), N in whole blocks of three tiles, between the SMs and
+    twice as many such blocks (the comment on ``PLAIN_ROW_GROUPS``: H200, session 94)."""
+    rule = nvfp4_gemm_balanced.plain_row_group_launch
+    assert rule(9216, True, (8, 3), H200) == (18, 1, 3)
+    assert rule(9216, False, (8, 3), H200) is None  # W4A16: unmeasured
+    assert rule(7168, True, (8, 3), H200) is None  # no whole blocks of 48 rows
+    assert rule(5120, True, (12, 2), H200) is None  # (24, 1, 2) lost there
+    assert rule(9216, True, None, H200) is None
+    assert rule(9216, True, (8, 3), 200) is None  # 192 blocks, fewer than the SMs
+
+
+@pytest.mark.parametrize("lanes", [False, True])
+def test_row_group_launch_fits_one_cta_an_sm(lanes):
+    compiled = compile_only(compile_nvfp4_gemm_one_token_balanced, 9216, 7168, "fp4",
+                            "torch.bfloat16", 18, 1, H200, True, lanes, 0, 3)
+    regs = kernel_registers(compiled)
+    assert regs and ctas_per_sm(max(regs), 18 + 1) >= 1, regs
+    assert kernel_frame_bytes(compiled) == 0
+
+
 def _switched_on(monkeypatch, n, row_groups=1, a_fp4=True):
     """The public ops' balanced launch on this device for N rows (K = 7168), both switches on
     and W4A16 at any CTAs an SM (skip where none)."""
@@ -401,6 +422,32 @@ def test_public_gemm_takes_the_balanced_launch_when_on(monkeypatch, a_fp4):
     assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
     direct = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, words, b_sf, alpha, direct, warps, per_sm)
+    assert torch.equal(got, direct)
+
+
+@pytest.mark.gpu
+def test_public_gemm_takes_row_groups_at_9216x7168():
+    sms = sm_count(0)
+    launch = nvfp4_gemm_balanced.plain_row_group_launch(
+        9216, True, nvfp4_gemm_balanced.public_balanced_launch(
+            True, 1, 9216, 7168, True, True, torch.device("cuda")), sms)
+    if launch is None:
+        pytest.skip("no row-group launch for 9216 rows on this device's SMs")
+    n, k = 9216, 7168
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       500.0)
+    words = prepare_nvfp4_weight(b)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda",
+                                                   dtype=torch.bfloat16), 100.0)
+    alpha = torch.full((1,), 0.7, device="cuda")
+    got = nvfp4_gemm(a, a_sf, words, b_sf, alpha, out_dtype=torch.float32,
+                     out=poisoned(1, n, dtype=torch.float32))
+    want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
+    assert ((got.double() - want).norm() / want.norm()).item() <= 1e-3
+    warps, per_sm, rg = launch
+    direct = poisoned(1, n, dtype=torch.float32)
+    launch_one_token_balanced(a, a_sf, words, b_sf, alpha, direct, warps, per_sm,
+                              row_groups=rg)
     assert torch.equal(got, direct)
 
 
