@@ -492,3 +492,51 @@ def test_balanced_row_groups_match_fp64_reference(n, k, warps, per_sm, rg):
     launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha, again, warps,
                               per_sm, row_groups=rg)
     assert torch.equal(got, again)
+
+
+def test_fused_balanced_pairs_are_two_up_tiles_and_their_gate_tiles():
+    """``pairs`` 2 (probe-only): a block is 32 output columns, two up tiles then their gate
+    tiles, four row groups; 2I = 9216 is 144 blocks, 12 past 132 CTAs."""
+    kernel = NVFP4GemmSwigluQuantBalanced(4608, 7168, True, 24, 1, H200, True, pairs=2)
+    assert (kernel.rem, kernel.rg, kernel.kw, kernel.half) == (12, 4, 6, 2)
+    # block 5: columns 160..191, in the third 64-column group (weight rows 256..383)
+    assert [kernel.tile_row(5, t) for t in range(4)] == [256 + 32, 256 + 48, 256 + 96,
+                                                          256 + 112]
+    with pytest.raises(ValueError, match="one or two up tiles"):
+        NVFP4GemmSwigluQuantBalanced(4608, 7168, True, 24, 1, H200, pairs=3)
+
+
+@pytest.mark.parametrize("a_dtype", ["fp4", "torch.bfloat16"])
+def test_fused_balanced_pairs_fit_one_cta_an_sm(a_dtype):
+    compiled = compile_only(compile_nvfp4_gemm_swiglu_quant_balanced, 4608, 7168, a_dtype, 24,
+                            1, H200, True, False, 2)
+    regs = kernel_registers(compiled)
+    assert regs and ctas_per_sm(max(regs), 24 + 1) >= 1, regs
+    assert kernel_frame_bytes(compiled) == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fp4_a", [True, False])
+@pytest.mark.parametrize("warps", [24, 16])
+def test_fused_balanced_pairs_match_reference(fp4_a, warps):
+    """The fused 9216x7168 shape of blocks (2I = 9216 on 132 SMs: 144 blocks of two pairs) on
+    one CTA an SM, against the reference quantization, the same bits on a second call."""
+    sms = sm_count(torch.cuda.current_device())
+    i = 4608
+    if not sms <= 2 * i // 64 < 2 * sms:
+        pytest.skip(f"I={i} in blocks of 64 rows does not fit {sms} CTAs")
+    a, a_sf, w, w_sf, alpha, g_out = _inputs(1, i, 7168, fp4_a)
+    w, w_sf = prepare_gate_up_weight(*restore_gate_up_weight(w, w_sf), permute=True)
+    runs = []
+    for _ in range(2):
+        out = torch.full((1, i // 2), 0xFF, dtype=torch.uint8, device="cuda")
+        out_sf = torch.full(sf_padded_shape(1, i // 16), 0xFF, dtype=torch.uint8,
+                            device="cuda")
+        launch_swiglu_quant_balanced(a, a_sf, w, w_sf, torch.full((1,), alpha, device="cuda"),
+                                     torch.full((1,), g_out, device="cuda"), out, out_sf,
+                                     warps, 1, pairs=2)
+        runs.append((out, out_sf))
+    out, out_sf = runs[0]
+    _check_against_reference(out, out_sf.view(torch.float8_e4m3fn), a, a_sf, w, w_sf, alpha,
+                             g_out)
+    assert torch.equal(out, runs[1][0]) and torch.equal(out_sf, runs[1][1])

@@ -3,7 +3,10 @@ small): ``nvfp4_gemm_balanced``'s with pieces and a K tail on packed bytes and b
 activations, one remainder block in more pieces than K steps, no remainder at all, and the
 public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces and a K tail.
 ``BALANCED_UNDER=1``: with ``NEXT_STEP_UNDER_STAGING`` on, every launch's second step under its
-staging (give such a run a kernel cache of its own: the cache keys do not see the switch)."""
+staging (give such a run a kernel cache of its own: the cache keys do not see the switch).
+Then the row-group launches (session 94): the plain op on three row groups (the public 9216x7168
+route's form, here with pieces, a K tail and bf16 activations too) and the fused op on two
+up/gate pairs a block (``pairs`` 2, probe-only)."""
 
 import os
 
@@ -39,5 +42,26 @@ for _ in range(2):
     launch_swiglu_quant_balanced(
         a, a_sf, w, w_sf, alpha, alpha, torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
         torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), 4, 1)
+# row groups: 48-row blocks (plain, 4 / 2 K warps a group), 64-row blocks (fused, two pairs)
+for extra, k, fp4_a, warps in ((7, 1088, True, 12), (40, 576, False, 6)):
+    n = 48 * (sms + extra)
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       50.0)
+    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
+    for _ in range(2):
+        launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha,
+                                  torch.empty(1, n, device="cuda"), warps, 1, row_groups=3)
+i, k = 64 * ((sms + 12) // 2), 1088
+w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
+    torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
+    permute=True)
+a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                   100.0)
+for _ in range(2):
+    launch_swiglu_quant_balanced(
+        a, a_sf, w, w_sf, alpha, alpha, torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
+        torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), 8, 1,
+        pairs=2)
 torch.cuda.synchronize()
 print("balanced probe ran")
