@@ -465,6 +465,18 @@ def test_public_fused_op_takes_the_balanced_launch_when_on(monkeypatch, a_fp4):
     assert torch.equal(out, direct[0]) and torch.equal(out_sf.view(torch.uint8), direct[1])
 
 
+def one_token_operands(n: int, k: int, ctas: int, rg: int = 1) -> tuple:
+    """(a, a_sf, b, b_sf, alpha): one random NVFP4 token and an [N, K] NVFP4 weight for a
+    balanced launch of ``ctas`` CTAs on blocks of ``rg`` tiles (skips where N does not fit)."""
+    if not ctas <= n // (16 * rg) < 2 * ctas:
+        pytest.skip(f"{n} rows in blocks of {16 * rg} do not fit {ctas} CTAs")
+    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    return a, a_sf, b, b_sf, torch.full((1,), 0.5, device="cuda")
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("n,k,warps,per_sm,rg", [
     (9216, 7168, 24, 1, 3),   # 192 blocks of 48 rows on 132 CTAs
@@ -474,14 +486,7 @@ def test_public_fused_op_takes_the_balanced_launch_when_on(monkeypatch, a_fp4):
 def test_balanced_row_groups_match_fp64_reference(n, k, warps, per_sm, rg):
     """The plain launch on blocks of ``rg`` tiles (``row_groups``, probe-only): one CTA an SM
     reads the token once where three did."""
-    ctas = per_sm * sm_count(0)
-    if not ctas <= n // (16 * rg) < 2 * ctas:
-        pytest.skip(f"{n} rows in blocks of {16 * rg} do not fit {ctas} CTAs")
-    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    alpha = torch.full((1,), 0.5, device="cuda")
+    a, a_sf, b, b_sf, alpha = one_token_operands(n, k, per_sm * sm_count(0), rg)
     want = reference.nvfp4_gemm_fp64(a, a_sf, b, b_sf, alpha)
     got = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha, got, warps,

@@ -6,7 +6,6 @@ import cutlass
 import pytest
 import torch
 
-from cute_kernels import reference
 from cute_kernels.arch import sm_count
 from cute_kernels.arrival_counters import arrival_counters
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
@@ -17,6 +16,7 @@ from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, ST
 from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
                                   kernel_registers, switched_compiler)
 from tests.conftest import poisoned
+from tests.test_nvfp4_gemm_balanced import one_token_operands
 
 STAMPED = switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced,
                             {"PROBE_STAMPS": True}, "compile_balanced_stamped_test")
@@ -39,15 +39,8 @@ def test_workspace_words_is_balanced_buffers_length():
 @pytest.mark.gpu
 @pytest.mark.parametrize("n,k,warps,per_sm", [(9216, 7168, 8, 3), (2112, 1024, 4, 1)])
 def test_stamps_keep_the_bits_and_follow_the_kernel(n, k, warps, per_sm):
-    sms = sm_count(0)
-    ctas = per_sm * sms
-    if not ctas <= n // 16 < 2 * ctas:
-        pytest.skip(f"{n} rows do not fit a balanced launch of {ctas} CTAs")
-    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    alpha = torch.full((1,), 0.5, device="cuda")
+    ctas = per_sm * sm_count(0)
+    a, a_sf, b, b_sf, alpha = one_token_operands(n, k, ctas)
     want = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, b, b_sf, alpha, want, warps, per_sm)
     rem, slots = balanced_shape(n, ctas)

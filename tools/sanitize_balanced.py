@@ -32,16 +32,24 @@ for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, T
     for _ in range(2):  # the second launch finds the counters the first left
         launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b) if permuted else b, b_sf,
                                   alpha, torch.empty(1, n, device="cuda"), warps, 1)
-i, k = 16 * (sms + 32) // 64 * 64, 1088
-w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
-    torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
-    permute=True)
-a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
-                                   100.0)
-for _ in range(2):
-    launch_swiglu_quant_balanced(
-        a, a_sf, w, w_sf, alpha, alpha, torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
-        torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), 4, 1)
+
+
+def fused_launches(i: int, k: int, warps: int, pairs: int = 1) -> None:
+    """Two balanced fused launches, one CTA an SM, on random permuted gate_up words."""
+    w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
+        torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
+        permute=True)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    for _ in range(2):
+        launch_swiglu_quant_balanced(
+            a, a_sf, w, w_sf, alpha, alpha,
+            torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
+            torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), warps,
+            1, pairs=pairs)
+
+
+fused_launches(16 * (sms + 32) // 64 * 64, 1088, 4)
 # row groups: 48-row blocks (plain, 4 / 2 K warps a group), 64-row blocks (fused, two pairs)
 for extra, k, fp4_a, warps in ((7, 1088, True, 12), (40, 576, False, 6)):
     n = 48 * (sms + extra)
@@ -52,16 +60,6 @@ for extra, k, fp4_a, warps in ((7, 1088, True, 12), (40, 576, False, 6)):
     for _ in range(2):
         launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha,
                                   torch.empty(1, n, device="cuda"), warps, 1, row_groups=3)
-i, k = 64 * ((sms + 12) // 2), 1088
-w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
-    torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
-    permute=True)
-a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
-                                   100.0)
-for _ in range(2):
-    launch_swiglu_quant_balanced(
-        a, a_sf, w, w_sf, alpha, alpha, torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
-        torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), 8, 1,
-        pairs=2)
+fused_launches(64 * ((sms + 12) // 2), 1088, 8, pairs=2)
 torch.cuda.synchronize()
 print("balanced probe ran")
