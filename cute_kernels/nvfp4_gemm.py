@@ -12,7 +12,8 @@ Regimes (chosen by ``small_m_regime``):
   config's optional fifth element; ``small_m_config`` takes it for long K with few rows).
   At one token the same kernel may run on a grid with the same work on every SM
   (``nvfp4_gemm_balanced``, ``ONE_TOKEN_BALANCED``: at the measured CTAs an SM,
-  ``public_balanced_launch``).
+  ``public_balanced_launch``; on NVFP4 tokens at 9216 rows one CTA an SM in three row groups,
+  ``plain_row_group_launch``).
 * large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
   activations are dequantized to bf16 first (exact). Where whole output tiles would leave the

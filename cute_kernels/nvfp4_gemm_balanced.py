@@ -214,11 +214,12 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # 11.69 (waits for an H200; session 93 on today's tree, NVFP4 / bf16: 14.67 -> 13.68 /
     # 14.68 -> 14.10 from DRAM, 11.05 -> 11.67 / 11.10 -> 11.71 from L2; session 94 alike).
     # The fused 9216x7168 (8, 2), two row groups of 7 steps (session 91 calls 2-3, four
-    # runs): NVFP4 15.60 -> 15.30 from DRAM, 12.42 -> 12.37 from L2 (the
-    # L2's rounds alternate: 12.41 / 12.43 against 12.66 / 12.08), bf16 15.48 -> 15.18 /
-    # 12.30 -> 12.21 (11.83 / 12.58): taken. The switch forces it on (probe). The second step
-    # before the staging's loads lost on both tokens (call 9: 0.2-1 us from L2;
-    # ``notes/staging-early-spread.patch``).
+    # runs): NVFP4 15.60 -> 15.30 from DRAM, 12.42 -> 12.37 from L2 (the L2's rounds
+    # alternate: 12.41 / 12.43 against 12.66 / 12.08), bf16 15.48 -> 15.18 / 12.30 -> 12.21
+    # (11.83 / 12.58): taken. The switch forces it on (probe). The second step before the
+    # staging's loads lost on both tokens (call 9: 0.2-1 us from L2;
+    # ``notes/staging-early-spread.patch``). On the H200 (session 94 call 3) 9216x7168 (8, 3)
+    # NVFP4 12.04 -> 12.09, bf16 12.08 -> 12.14: the rule stays.
     NEXT_STEP_UNDER_STAGING = False
     UNDER_STAGING_MIN_WALK = 5
 
@@ -614,7 +615,7 @@ def launch_one_token_balanced(a, a_sf, b, b_sf, alpha: torch.Tensor, out: torch.
     one-element fp32 tensor); ``ctas_per_sm`` times the device's SMs CTAs (``compile_fn``: a
     probe's variant; ``ring_slots``: ``NVFP4GemmOneTokenBalanced``'s, probe-only;
     ``buffers``: the workspace and counters, where a probe passes its own; ``row_groups``:
-    blocks of that many 16-row tiles, ``warps`` split among them, probe-only).
+    blocks of that many 16-row tiles, ``warps`` split among them: ``plain_row_group_launch``).
     ``nvfp4_gemm`` takes it behind ``ONE_TOKEN_BALANCED`` where ``public_balanced_launch``
     gives a launch."""
     if a.shape[0] != 1:
