@@ -278,7 +278,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
 
     def workspace_words(self) -> int:
         """``balanced_buffers``' workspace length (fp32 words)."""
-        return max(self.rem * self.slots * 32 * 4 * self.rg, 1)
+        return balanced_workspace_words(self.n, self.ctas, 16 * self.rg)
 
     @cute.jit
     def _stamp(self, outs, cta, slot, who):
@@ -575,15 +575,24 @@ def balanced_lane_tail(a_fp4: bool) -> tuple:
     return (True,) if lane_columns_route(a_fp4, 1, 1) else ()
 
 
-def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 16):
-    """(fp32 workspace, zeroed int32 arrival counters) of a balanced launch over blocks of
-    ``block_rows`` rows: a slot per piece of each remainder block, 4 sums a lane and row tile
-    (one element each where there is no remainder block)."""
+def balanced_workspace_words(n: int, ctas: int, block_rows: int = 16) -> int:
+    """fp32 words of a balanced launch's workspace over blocks of ``block_rows`` rows: a slot
+    per piece of each remainder block, 4 sums a lane and row tile (one word where there is no
+    remainder block)."""
     rem, slots = balanced_shape(n, ctas, block_rows)
-    per_lane = 4 * block_rows // 16
-    return (torch.empty(max(rem * slots * 32 * per_lane, 1), dtype=torch.float32,
-                        device=device),
-            arrival_counters(max(rem, 1), device))
+    return max(rem * slots * 32 * 4 * block_rows // 16, 1)
+
+
+def balanced_buffers(n: int, ctas: int, device: torch.device, block_rows: int = 16,
+                     stamp_words: int = 0):
+    """(fp32 workspace, zeroed int32 arrival counters) of a balanced launch over blocks of
+    ``block_rows`` rows (``balanced_workspace_words``); ``stamp_words``: that many zeroed words
+    more past it (``PROBE_STAMPS``'s)."""
+    words = balanced_workspace_words(n, ctas, block_rows)
+    ws = torch.empty(words + stamp_words, dtype=torch.float32, device=device)
+    if stamp_words:  # (a probe's only: no launch on the public path)
+        ws[words:].zero_()
+    return ws, arrival_counters(max(balanced_shape(n, ctas, block_rows)[0], 1), device)
 
 
 @jit.cached

@@ -9,6 +9,7 @@ a point the CTA never reaches stay as the probe filled them.
 
 import cutlass
 import cutlass.cute as cute
+import torch
 
 # slots (two words each: timer, clock)
 START, WAITED, STAGED, FINISHED, FIXED_UP = range(5)
@@ -20,6 +21,13 @@ STAMP_WORDS = 2 * (LOOP_DONE + MAX_WARPS)
 def stamp_words(ctas: int) -> int:
     """Words the stamps of ``ctas`` CTAs take past the workspace."""
     return ctas * STAMP_WORDS
+
+
+def read_stamps(workspace: torch.Tensor, own_words: int, ctas: int) -> torch.Tensor:
+    """[CTA, slot, (timer, clock)] as int64 (the low 32 bits as written) from a workspace of
+    ``own_words`` words followed by the stamps."""
+    words = workspace[own_words:].view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    return words.view(ctas, STAMP_WORDS // 2, 2)
 
 
 @cute.jit

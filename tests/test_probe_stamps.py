@@ -7,12 +7,12 @@ import pytest
 import torch
 
 from cute_kernels.arch import sm_count
-from cute_kernels.arrival_counters import arrival_counters
-from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
+from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_buffers,
+                                              balanced_shape, balanced_workspace_words,
                                               compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced)
-from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, STAMP_WORDS, START,
-                                       WAITED, stamp_words)
+from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, START, WAITED,
+                                       read_stamps, stamp_words)
 from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes,
                                   kernel_registers, switched_compiler)
 from tests.conftest import poisoned
@@ -43,14 +43,13 @@ def test_stamps_keep_the_bits_and_follow_the_kernel(n, k, warps, per_sm):
     a, a_sf, b, b_sf, alpha = one_token_operands(n, k, ctas)
     want = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, b, b_sf, alpha, want, warps, per_sm)
-    rem, slots = balanced_shape(n, ctas)
-    own = max(rem * slots * 32 * 4, 1)
-    ws = torch.zeros(own + stamp_words(ctas), dtype=torch.float32, device="cuda")
+    rem = balanced_shape(n, ctas)[0]
+    buffers = balanced_buffers(n, ctas, a.device, stamp_words=stamp_words(ctas))
     got = poisoned(1, n, dtype=torch.float32)
     launch_one_token_balanced(a, a_sf, b, b_sf, alpha, got, warps, per_sm, compile_fn=STAMPED,
-                              buffers=(ws, arrival_counters(max(rem, 1), ws.device)))
+                              buffers=buffers)
     assert torch.equal(got, want)
-    s = ws[own:].view(torch.int32).to(torch.int64).view(ctas, STAMP_WORDS // 2, 2)[..., 0]
+    s = read_stamps(buffers[0], balanced_workspace_words(n, ctas), ctas)[..., 0]
     s = (s - s[:, START].min()) & 0xFFFFFFFF  # the timer's low words, unwrapped
     loops = s[:, LOOP_DONE:LOOP_DONE + warps]
     assert (s[:, WAITED] >= s[:, START]).all() and (s[:, STAGED] >= s[:, WAITED]).all()

@@ -30,13 +30,13 @@ from probe_inputs import permuted_weight_copies, print_forms, switched_compiler
 
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
-from cute_kernels.arrival_counters import arrival_counters
 from cute_kernels.bench.timing import select_shapes, warm_only
-from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
+from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_buffers,
+                                              balanced_shape, balanced_workspace_words,
                                               compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced, public_balanced_launch)
-from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, STAMP_WORDS, START,
-                                       WAITED, stamp_words)
+from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, START, WAITED,
+                                       read_stamps, stamp_words)
 
 # M = 1, NVFP4 tokens: (N, K, K warps, CTAs an SM, row groups); None: the public launch
 POINTS = [(9216, 7168, None), (5120, 17408, None), (9216, 7168, (24, 1, 3)),
@@ -53,20 +53,6 @@ def compilers() -> dict:
                                     NVFP4GemmOneTokenBalanced, {"PROBE_STAMPS": True, **attrs},
                                     f"compile_balanced_stamped_{name}")
             for name, attrs in FORMS.items()}
-
-
-def stamped_buffers(n: int, ctas: int, rg: int) -> tuple:
-    """(workspace with the stamps' words after it, the workspace's own length, counters)."""
-    rem, slots = balanced_shape(n, ctas, 16 * rg)
-    own = max(rem * slots * 32 * 4 * rg, 1)
-    ws = torch.zeros(own + stamp_words(ctas), dtype=torch.float32, device="cuda")
-    return ws, own, arrival_counters(max(rem, 1), ws.device)
-
-
-def stamps_of(ws: torch.Tensor, own: int, ctas: int) -> torch.Tensor:
-    """[CTA, slot, (timer, clock)] as int64 (the low 32 bits as written)."""
-    words = ws[own:].view(torch.int32).to(torch.int64) & 0xFFFFFFFF
-    return words.view(ctas, STAMP_WORDS // 2, 2).cpu()
 
 
 def median_p90(values) -> str:
@@ -119,21 +105,20 @@ def form_line(label: str, form: str, stamps: list, warps: int, has_fixup: bool) 
             + " ".join(f"{key}={median_p90(v)}" for key, v in pooled.items()))
 
 
-def run_point(n: int, k: int, launch, fns: dict) -> None:
-    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
+def run_point(n: int, k: int, launch, fns: dict, a, a_sf, copies: list) -> None:
     warps, per_sm, rg = launch or (*public_balanced_launch(True, 1, n, k, True, True,
-                                                            x.device), 1)
-    ctas = per_sm * sm_count(x.device.index or 0)
-    copies = permuted_weight_copies(n, k)
+                                                            a.device), 1)
+    ctas = per_sm * sm_count(a.device.index or 0)
+    own = balanced_workspace_words(n, ctas, 16 * rg)
     label = f"gemm {n}x{k} M=1 ({warps}, {per_sm}, rg {rg})"
     for form, fn in fns.items():
-        bufs = [stamped_buffers(n, ctas, rg) for _ in range(CALLS)]
+        bufs = [balanced_buffers(n, ctas, a.device, 16 * rg, stamp_words(ctas))
+                for _ in range(CALLS)]
         out = torch.empty(1, n, device="cuda", dtype=torch.float32)
         calls = [functools.partial(launch_one_token_balanced, a, a_sf, *copies[i % len(copies)],
                                    alpha, out, warps, per_sm, compile_fn=fn,
                                    buffers=(ws, counters), row_groups=rg)
-                 for i, (ws, _, counters) in enumerate(bufs)]
+                 for i, (ws, counters) in enumerate(bufs)]
         for c in calls:  # compile and load outside the capture
             c()
         torch.cuda.synchronize()
@@ -146,27 +131,27 @@ def run_point(n: int, k: int, launch, fns: dict) -> None:
         for _ in range(3):
             graph.replay()
         torch.cuda.synchronize()
-        stamps = [stamps_of(ws, own, ctas) for ws, own, _ in bufs]
+        stamps = [read_stamps(ws, own, ctas).cpu() for ws, _ in bufs]
         has_fixup = balanced_shape(n, ctas, 16 * rg)[0] > 0
         print(form_line(label, form, stamps, warps, has_fixup), flush=True)
 
 
-def time_against_public(n: int, k: int, launch) -> None:
+def time_against_public(n: int, k: int, launch, a, a_sf, copies: list) -> None:
     """A point's launch (unstamped) against the public one, graph us, two rounds."""
-    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0)
-    public = public_balanced_launch(True, 1, n, k, True, True, x.device)
+    public = public_balanced_launch(True, 1, n, k, True, True, a.device)
     warps, per_sm, rg = launch
     out = torch.empty(1, n, device="cuda", dtype=torch.float32)
     calls = {"public": lambda w: launch_one_token_balanced(a, a_sf, *w, alpha, out, *public),
              "this": lambda w: launch_one_token_balanced(a, a_sf, *w, alpha, out, warps, per_sm,
                                                          row_groups=rg)}
-    print_forms(f"timed {n}x{k} M=1 ({warps}, {per_sm}, rg {rg})", calls,
-                permuted_weight_copies(n, k))
+    print_forms(f"timed {n}x{k} M=1 ({warps}, {per_sm}, rg {rg})", calls, copies)
 
 
 fns = compilers()
 for n, k, launch in select_shapes(POINTS):
-    run_point(n, k, launch, fns)
+    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                       100.0)
+    copies = permuted_weight_copies(n, k)
+    run_point(n, k, launch, fns, a, a_sf, copies)
     if launch is not None:
-        time_against_public(n, k, launch)
+        time_against_public(n, k, launch, a, a_sf, copies)
