@@ -49,6 +49,7 @@ from layouts import sf_tiled_layout
 from . import jit, probe_stamps
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
+from .cluster_staging import ClusterStaging
 from .dtypes import torch_to_cutlass
 from .nvfp4_gemm_small_m import (STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route,
                                   ring_copies)
@@ -182,7 +183,7 @@ def plain_row_group_launch(n: int, a_fp4: bool, public: tuple | None,
     return PLAIN_ROW_GROUPS * PLAIN_ROW_GROUP_K_WARPS, 1, PLAIN_ROW_GROUPS
 
 
-class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
+class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
     """One staged token, one row tile a warp, ``warps`` K warps (+ the fix-up warp where there
     are remainder blocks) in ``row_groups`` groups, each on its own row tile of the CTA's block
     (``NVFP4GemmSmallM``'s row groups: a block is that many tiles); ``ctas_per_sm`` x ``sms``
@@ -222,6 +223,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     # NVFP4 12.04 -> 12.09, bf16 12.08 -> 12.14: the rule stays.
     NEXT_STEP_UNDER_STAGING = False
     UNDER_STAGING_MIN_WALK = 5
+    # Probe switch: clusters of this many CTAs stage the token once (``cluster_staging``: each
+    # CTA loads and decodes a share and stores it into its peers' shared memory), against the
+    # L2 hot spot above (session 94's stamps). 1: every CTA stages its own.
+    STAGING_CLUSTER = 1
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -241,6 +246,11 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                              f"ring_slots={ring_slots}, row_groups={row_groups}")
         self.ring_slots = ring_slots
         self.ctas = ctas_per_sm * sms
+        self.cluster = self.STAGING_CLUSTER
+        if self.cluster > 1 and (self.ctas % self.cluster or ring_slots):
+            raise ValueError(f"a cluster staging takes whole clusters of CTAs and the register "
+                             f"path; got {self.ctas} CTAs, cluster {self.cluster}, "
+                             f"ring_slots={ring_slots}")
         self.rem, self.slots = balanced_shape(n, self.ctas, 16 * row_groups)
         if self.steps < self.kw:
             raise ValueError(f"a balanced one-token launch needs a K step (256) a K warp of "
@@ -260,7 +270,8 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         # (+ the staging's scratch words under ``under_staging``: ``_stage_around``'s)
         self.smem_bytes = self._capped_smem(
             self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0)
-            + (self.staging_scratch_bytes() if self.under_staging() else 0))
+            + (self.staging_scratch_bytes() if self.under_staging() else 0)
+            + self.cluster_smem_bytes())
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__
@@ -300,7 +311,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=(1, self.ctas, 1), block=(self.cta_threads(), 1, 1), smem=self.smem_bytes,
             stream=stream, use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
-            preferred_smem_carveout=self._carveout())
+            preferred_smem_carveout=self._carveout(), **self.cluster_dims())
 
     def _piece(self, cta):
         """(remainder block, piece, pieces of that block, first step, end step) of CTA
@@ -340,6 +351,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
         self._stamp(outs, cta, probe_stamps.START, first_thread)
         if cutlass.const_expr(self.pdl):
             cute.arch.griddepcontrol_launch_dependents()
+        cluster_bar = self._cluster_start()
 
         bases = self._row_bases(mB, mBSF, b_sf_layout, cta, g, group)
         piece_bases = bases
@@ -379,6 +391,7 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
+        self._cluster_ready()
         self._stamp(outs, cta, probe_stamps.WAITED, first_thread)
         under = self.under_staging()  # the walk's second step loaded under the staging
         second = None
@@ -387,7 +400,10 @@ class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
                                        bases, piece_bases, bufs[1], warp)
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
         scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
-        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0, second)
+        if cutlass.const_expr(self.cluster > 1):
+            _, sXw, table = self._stage_cluster(mA, mASF, a_sf_layout, m, cluster_bar, second)
+        else:
+            _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0, second)
         self._stamp(outs, cta, probe_stamps.STAGED, first_thread)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None
