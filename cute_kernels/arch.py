@@ -78,3 +78,20 @@ def sm_count(index: int = 0) -> int:
     if not torch.cuda.is_available():
         return 132
     return torch.cuda.get_device_properties(index).multi_processor_count
+
+
+# Over this much device memory a Hopper part carries HBM3e (the H200's 141 GB, GH200's 144 GB,
+# ~4.8 TB/s) where the H100 carries HBM3 (80 GB, ~3.35 TB/s).
+H200_CLASS_MEMORY_BYTES = 120 * 2**30
+
+
+@functools.lru_cache(maxsize=None)
+def h200_class_memory(index: int = 0) -> bool:
+    """Whether CUDA device ``index`` streams weights as fast as the H200 (its memory size as
+    the sign: ``H200_CLASS_MEMORY_BYTES``). Routes measured to win only there ask this; True
+    where there is no GPU (compile-only: the H200)."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return True
+    return torch.cuda.get_device_properties(index).total_memory > H200_CLASS_MEMORY_BYTES

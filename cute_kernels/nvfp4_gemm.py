@@ -12,8 +12,8 @@ Regimes (chosen by ``small_m_regime``):
   config's optional fifth element; ``small_m_config`` takes it for long K with few rows).
   At one token the same kernel may run on a grid with the same work on every SM
   (``nvfp4_gemm_balanced``, ``ONE_TOKEN_BALANCED``: at the measured CTAs an SM,
-  ``public_balanced_launch``; on NVFP4 tokens at 9216 rows one CTA an SM in three row groups,
-  ``plain_row_group_launch``).
+  ``public_balanced_launch``; on NVFP4 tokens at 9216 rows on the H200's memory one CTA an
+  SM in three row groups, ``plain_row_group_launch``).
 * large M: ``nvfp4_gemm_large_m`` — persistent TMA + wgmma, the packed weights decoded from
   shared memory into the wgmma A-operand registers (weights as A, tokens as B); NVFP4
   activations are dequantized to bf16 first (exact). Where whole output tiles would leave the
@@ -36,7 +36,7 @@ import torch
 from layouts import sf_padded_shape
 
 from . import nvfp4_gemm_balanced
-from .arch import sm_count
+from .arch import h200_class_memory, sm_count
 from .k_order import wgmma_k_order
 from .large_m_plans import (packed_plan, pdl_trigger_plan, pieces_pair, plain_launch_options,
                              plain_plan, plain_stream_k_lanes, plain_wgmma_from_9_tokens,
@@ -523,8 +523,9 @@ def nvfp4_gemm(a: torch.Tensor, a_sf: torch.Tensor | None, b: torch.Tensor, b_sf
         nvfp4_gemm_balanced.ONE_TOKEN_BALANCED, m, n, k, a_sf is not None,
         b.dtype == torch.int32, b.device)
     if balanced:
-        grouped = nvfp4_gemm_balanced.plain_row_group_launch(n, a_sf is not None, balanced,
-                                                             sm_count(b.device.index or 0))
+        index = b.device.index or 0
+        grouped = nvfp4_gemm_balanced.plain_row_group_launch(
+            n, a_sf is not None, balanced, sm_count(index), h200_class_memory(index))
         warps, per_sm, row_groups = grouped or (*balanced, 1)
         nvfp4_gemm_balanced.launch_one_token_balanced(a, a_sf, b, b_sf, alpha_t, out, warps,
                                                       per_sm, row_groups=row_groups)

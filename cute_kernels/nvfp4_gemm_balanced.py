@@ -104,7 +104,12 @@ PUBLIC_BALANCED_MIN_STEPS = 3
 # third as often. H200 (call 4, ``tools/balanced_row_groups_probe.py``, graph us, two rounds):
 # public (8, 3) 12.00 -> (18, 1, 3) 11.78, (21, 1, 3) 11.80, (24, 1, 3) 11.83, (15, 1, 3)
 # 12.21, (12, 1, 3) 14.13; from L2 (one weight copy) 10.60 -> 10.30. 5120x17408 (24, 1, 2)
-# lost (call 3: 15.39 -> 15.51). W4A16 and the fused op are unmeasured and keep theirs.
+# lost (call 3: 15.39 -> 15.51). On the H100 (session 95 call 1, two rounds) it loses from
+# DRAM, (8, 3) 14.44 / 14.44 -> (18, 1, 3) 14.59 / 14.62, and wins from L2, 10.96 / 11.00 ->
+# 10.81 / 10.79: the staging's share of the launch grows with the memory's speed, so the
+# route is taken on the H200's memory only (``arch.h200_class_memory``). W4A16 on (18, 1, 3)
+# lost on the H100 from DRAM too (14.43 -> 14.75) and keeps (8, 3); the fused op keeps its
+# (8, 2) (two pairs a block, one CTA an SM, lost 1.1-3.2 us: ``notes/fused-pairs.patch``).
 PLAIN_ROW_GROUPS = 3
 PLAIN_ROW_GROUP_K_WARPS = 6
 
@@ -170,12 +175,13 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
     return launch if -(-k // STEP) >= PUBLIC_BALANCED_MIN_STEPS * k_warps else None
 
 
-def plain_row_group_launch(n: int, a_fp4: bool, public: tuple | None,
-                           sms: int) -> tuple[int, int, int] | None:
+def plain_row_group_launch(n: int, a_fp4: bool, public: tuple | None, sms: int,
+                           h200_memory: bool = True) -> tuple[int, int, int] | None:
     """(K warps, CTAs an SM, row groups) of the plain op's launch on row groups (the comment
     on ``PLAIN_ROW_GROUPS``) where ``public`` (``public_balanced_launch``'s answer) is (8, 3) on
-    NVFP4 tokens and N makes between ``sms`` and 2 ``sms`` blocks of that many tiles, or None."""
-    if not (a_fp4 and public == (8, 3)):
+    NVFP4 tokens, N makes between ``sms`` and 2 ``sms`` blocks of that many tiles and the
+    device has the H200's memory (``h200_memory``: ``arch.h200_class_memory``), or None."""
+    if not (a_fp4 and public == (8, 3) and h200_memory):
         return None
     blocks, tail = divmod(n, 16 * PLAIN_ROW_GROUPS)
     if tail or not sms <= blocks < 2 * sms:

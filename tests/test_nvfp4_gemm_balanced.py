@@ -2,6 +2,7 @@
 CPU; on a GPU, against the fp64 reference and deterministic across calls."""
 
 import functools
+from types import SimpleNamespace
 
 import cutlass
 import pytest
@@ -10,6 +11,7 @@ import torch
 from cute_kernels import (nvfp4_gemm, nvfp4_gemm_balanced, nvfp4_gemm_swiglu_quant,
                           prepare_gate_up_weight, prepare_nvfp4_weight, reference,
                           restore_gate_up_weight)
+from cute_kernels import arch
 from cute_kernels.arch import sm_count
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_shape,
                                               compile_nvfp4_gemm_one_token_balanced,
@@ -379,6 +381,22 @@ def test_plain_op_takes_row_groups_where_its_public_launch_is_8_3():
     assert rule(5120, True, (12, 2), H200) is None  # (24, 1, 2) lost there
     assert rule(9216, True, None, H200) is None
     assert rule(9216, True, (8, 3), 200) is None  # 192 blocks, fewer than the SMs
+    assert rule(9216, True, (8, 3), H200, h200_memory=False) is None  # lost on the H100
+
+
+def test_h200_class_memory_reads_the_device_memory(monkeypatch):
+    """Over 120 GiB (the H200's 141 GB) is the H200's memory, the H100's 80 GB is not; True
+    without a GPU (compile-only: the H200)."""
+    arch.h200_class_memory.cache_clear()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert arch.h200_class_memory(0)
+    for gib, want in ((139.8, True), (79.6, False), (93.0, False)):
+        arch.h200_class_memory.cache_clear()
+        monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+        monkeypatch.setattr(torch.cuda, "get_device_properties",
+                            lambda i, gib=gib: SimpleNamespace(total_memory=int(gib * 2**30)))
+        assert arch.h200_class_memory(0) is want, gib
+    arch.h200_class_memory.cache_clear()
 
 
 @pytest.mark.parametrize("lanes", [False, True])
@@ -430,9 +448,10 @@ def test_public_gemm_takes_row_groups_at_9216x7168():
     sms = sm_count(0)
     launch = nvfp4_gemm_balanced.plain_row_group_launch(
         9216, True, nvfp4_gemm_balanced.public_balanced_launch(
-            True, 1, 9216, 7168, True, True, torch.device("cuda")), sms)
+            True, 1, 9216, 7168, True, True, torch.device("cuda")), sms,
+        arch.h200_class_memory(0))
     if launch is None:
-        pytest.skip("no row-group launch for 9216 rows on this device's SMs")
+        pytest.skip("no row-group launch for 9216 rows on this device (SMs, memory)")
     n, k = 9216, 7168
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
                                        500.0)
