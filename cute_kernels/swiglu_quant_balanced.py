@@ -51,32 +51,26 @@ class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):
         return self.EPILOGUE_TABLE
 
     def __init__(self, i: int, k: int, a_fp4: bool, warps: int, ctas_per_sm: int, sms: int,
-                 permuted: bool = False, lane_columns: bool = False, pairs: int = 1):
+                 permuted: bool = False, lane_columns: bool = False):
         if i % GATE_UP_GROUP:
             raise ValueError(f"I must be a multiple of {GATE_UP_GROUP}; got I={i}")
-        # pairs: up tiles a block (each with its gate tile: 2 pairs row groups); 2 is
-        # probe-only (one CTA an SM reads the token half as often as two: the comment on
-        # ``nvfp4_gemm_balanced.PLAIN_ROW_GROUPS``)
-        if pairs not in (1, 2):
-            raise ValueError(f"a balanced fused block holds one or two up tiles; got {pairs}")
         self.i = i
-        self.half = pairs  # up tiles a block; tiles half.. are their gate rows
+        self.half = 1  # one up tile a block; tile 1 is its gate rows
         self.kb_out = i // BLOCK
         super().__init__(2 * i, k, a_fp4, cutlass.Uint8, warps, ctas_per_sm, sms, permuted,
-                         row_groups=2 * pairs, lane_columns=lane_columns)
+                         row_groups=2, lane_columns=lane_columns)
 
 
 @jit.cached
 def compile_nvfp4_gemm_swiglu_quant_balanced(i: int, k: int, a_dtype: str, warps: int,
                                              ctas_per_sm: int, sms: int,
-                                             permuted: bool = False, lane_columns: bool = False,
-                                             pairs: int = 1):
+                                             permuted: bool = False, lane_columns: bool = False):
     """Arguments of the compiled function: those of ``compile_nvfp4_gemm_swiglu_quant_small_m``
     (a, a_sf, w, w_sf, alpha, out_global_scale, out, out_sf), then ``balanced_buffers``'
-    workspace and counters. ``pairs``: ``NVFP4GemmSwigluQuantBalanced``'s."""
+    workspace and counters."""
     a_fp4 = a_dtype == "fp4"
     kernel = NVFP4GemmSwigluQuantBalanced(i, k, a_fp4, warps, ctas_per_sm, sms, permuted,
-                                          lane_columns, pairs)
+                                          lane_columns)
     return cute.compile(kernel, *fake_fused_operands(i, k, a_fp4), *fake_split_buffers(),
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -84,21 +78,18 @@ def compile_nvfp4_gemm_swiglu_quant_balanced(i: int, k: int, a_dtype: str, warps
 def launch_swiglu_quant_balanced(a, a_sf, w, w_sf, alpha: torch.Tensor,
                                  out_global_scale: torch.Tensor, out: torch.Tensor,
                                  out_sf: torch.Tensor, warps: int = 8, ctas_per_sm: int = 2,
-                                 compile_fn=compile_nvfp4_gemm_swiglu_quant_balanced,
-                                 pairs: int = 1) -> None:
+                                 compile_fn=compile_nvfp4_gemm_swiglu_quant_balanced) -> None:
     """The balanced fused launch on validated operands at M = 1 (alpha and out_global_scale
-    one-element fp32 tensors); ``warps`` K warps (2 ``pairs`` row groups), ``ctas_per_sm``
-    times the device's SMs CTAs; ``pairs`` 2: probe-only."""
+    one-element fp32 tensors); ``warps`` K warps (two row groups), ``ctas_per_sm`` times the
+    device's SMs CTAs."""
     if a.shape[0] != 1:
         raise ValueError(f"a balanced one-token launch takes one token; got M={a.shape[0]}")
     two_i, k, permuted = weight_dims(w)
     sms = sm_count(out.device.index or 0)
     a_kind = "fp4" if a_sf is not None else str(a.dtype)
     # W4A16 has no activation scales; the kernel never reads that argument, w_sf stands in.
-    tail = balanced_lane_tail(a_sf is not None)
-    if pairs != 1:  # (the long key only where asked for)
-        tail = (bool(tail), pairs)
-    compile_fn(two_i // 2, k, a_kind, warps, ctas_per_sm, sms, permuted, *tail)(
+    compile_fn(two_i // 2, k, a_kind, warps, ctas_per_sm, sms, permuted,
+               *balanced_lane_tail(a_sf is not None))(
         a.view(torch.int32), (w_sf if a_sf is None else a_sf).view(-1), w.view(torch.int32),
         w_sf.view(-1), alpha, out_global_scale, out, out_sf.view(torch.uint8).view(-1),
-        *balanced_buffers(two_i, ctas_per_sm * sms, out.device, 32 * pairs))
+        *balanced_buffers(two_i, ctas_per_sm * sms, out.device, 32))

@@ -5,10 +5,9 @@ public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces an
 ``BALANCED_UNDER=1``: with ``NEXT_STEP_UNDER_STAGING`` on, every launch's second step under its
 staging (give such a run a kernel cache of its own: the cache keys do not see the switch).
 Then the row-group launches (session 94): the plain op on three row groups (the public 9216x7168
-route's form, here with pieces, a K tail and bf16 activations too) and the fused op on two
-up/gate pairs a block (``pairs`` 2, probe-only). ``BALANCED_CLUSTER=2`` (or 4): every launch
-stages its token once a cluster of that many CTAs (``STAGING_CLUSTER``, probe-only; a kernel
-cache of its own, as above)."""
+route's form, here with pieces, a K tail and bf16 activations too). ``BALANCED_CLUSTER=2`` (or
+4): every launch stages its token once a cluster of that many CTAs (``STAGING_CLUSTER``,
+probe-only; a kernel cache of its own, as above)."""
 
 import os
 
@@ -37,7 +36,7 @@ for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, T
                                   alpha, torch.empty(1, n, device="cuda"), warps, 1)
 
 
-def fused_launches(i: int, k: int, warps: int, pairs: int = 1) -> None:
+def fused_launches(i: int, k: int, warps: int) -> None:
     """Two balanced fused launches, one CTA an SM, on random permuted gate_up words."""
     w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
         torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
@@ -49,11 +48,11 @@ def fused_launches(i: int, k: int, warps: int, pairs: int = 1) -> None:
             a, a_sf, w, w_sf, alpha, alpha,
             torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
             torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), warps,
-            1, pairs=pairs)
+            1)
 
 
 fused_launches(16 * (sms + 32) // 64 * 64, 1088, 4)
-# row groups: 48-row blocks (plain, 4 / 2 K warps a group), 64-row blocks (fused, two pairs)
+# row groups: 48-row blocks (plain, 4 / 2 K warps a group)
 for extra, k, fp4_a, warps in ((7, 1088, True, 12), (40, 576, False, 6)):
     n = 48 * (sms + extra)
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
@@ -63,6 +62,5 @@ for extra, k, fp4_a, warps in ((7, 1088, True, 12), (40, 576, False, 6)):
     for _ in range(2):
         launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha,
                                   torch.empty(1, n, device="cuda"), warps, 1, row_groups=3)
-fused_launches(64 * ((sms + 12) // 2), 1088, 8, pairs=2)
 torch.cuda.synchronize()
 print("balanced probe ran")
