@@ -22,7 +22,7 @@ import cutlass
 import cutlass.cute as cute
 from cutlass.memory import SmemAllocator
 
-from .nvfp4_gemm_small_m import STAGING_BATCH, X_ZERO_WORDS
+from .nvfp4_gemm_small_m import STAGING_BATCH
 
 STAGED_BLOCK_BYTES = 32  # a decoded 16-element block: 8 bf16x2 words
 
@@ -70,20 +70,8 @@ class ClusterStaging:
         each of its slots (loads out together, ``between`` once they are, then the decodes);
         a block goes into the CTA's own staged words (a slot past the share: its warp's
         scratch words, so that no load or decode sits in a branch) and into each peer's."""
-        smem = SmemAllocator()
-        staged = self.x_tokens * self.x_token_words
-        zero_words = X_ZERO_WORDS if self.lean_staged else 0
-        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
-                                   byte_alignment=16)
-        table = None
-        if cutlass.const_expr(self.scale_table):
-            table = self._scale_table(smem)
-        sX = cute.make_tensor(sXw.iterator, cute.make_layout(
-            (self.x_tokens, self.split_steps, 4, 4, 8),
-            stride=(self.x_token_words, 128, 32, 8, 1)))
+        smem, sX, sXw, table = self._staged_buffers()
         tid = cute.arch.thread_idx()[0]
-        if tid < zero_words:
-            sXw[staged + tid] = cutlass.Uint32(0)
         scratch = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(self.cta_threads() // 4),
                                        byte_alignment=16)
         own_scratch = scratch.iterator.toint() + (tid // 32) * STAGED_BLOCK_BYTES

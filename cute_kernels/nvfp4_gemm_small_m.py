@@ -836,20 +836,8 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
         then a barrier. ``between``: called once the pass's loads are out, before their decode
         (``_stage_around``; only where ``staging_in_one_pass``)."""
-        smem = SmemAllocator()
-        staged = self.x_tokens * self.x_token_words
-        zero_words = X_ZERO_WORDS if self.lean_staged else 0
-        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
-                                   byte_alignment=16)
-        table = None
-        if cutlass.const_expr(self.scale_table):
-            table = self._scale_table(smem)
-        sX = cute.make_tensor(sXw.iterator, cute.make_layout(
-            (self.x_tokens, self.split_steps, 4, 4, 8),
-            stride=(self.x_token_words, 128, 32, 8, 1)))
+        smem, sX, sXw, table = self._staged_buffers()
         tid = cute.arch.thread_idx()[0]
-        if tid < zero_words:
-            sXw[staged + tid] = cutlass.Uint32(0)
         blocks = self.split_steps * 16  # per token, the K tail's blocks included
         words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
         total = self.x_tokens * blocks
@@ -883,6 +871,27 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                     cute.autovec_copy(pairs, sX[tok, step, b, q, None])
         cute.arch.sync_threads()
         return sX, sXw, table
+
+    @cute.jit
+    def _staged_buffers(self):
+        """The staging's shared memory: (allocator, staged view [token, step, block, lane_q,
+        8 pairs], its words, the scale table or None), the zero step past the staged words
+        (``lean_staged``) filled by the first threads (ordered by the staging's barrier)."""
+        smem = SmemAllocator()
+        staged = self.x_tokens * self.x_token_words
+        zero_words = X_ZERO_WORDS if self.lean_staged else 0
+        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
+                                   byte_alignment=16)
+        table = None
+        if cutlass.const_expr(self.scale_table):
+            table = self._scale_table(smem)
+        sX = cute.make_tensor(sXw.iterator, cute.make_layout(
+            (self.x_tokens, self.split_steps, 4, 4, 8),
+            stride=(self.x_token_words, 128, 32, 8, 1)))
+        tid = cute.arch.thread_idx()[0]
+        if tid < zero_words:
+            sXw[staged + tid] = cutlass.Uint32(0)
+        return smem, sX, sXw, table
 
     @cute.jit
     def _load_staged_block(self, mA, mASF, a_sf_layout, m, tok0, step0, words, i, rq, rs):

@@ -17,7 +17,7 @@ public row groups (18, 1, 3) and on (8, 3), bf16 tokens on their public (8, 3); 
 import functools
 
 import torch
-from probe_inputs import gate_up_words, permuted_weight_copies, print_forms, same_bits
+from probe_inputs import gate_up_words, permuted_weight_copies, print_bits_check, print_forms
 
 from cute_kernels import reference
 from cute_kernels.bench.timing import select_shapes, warm_only
@@ -93,9 +93,5 @@ for kind, n, k, launches in select_shapes(POINTS):
     print_forms(label, calls, copies)
     if warm_only():
         continue
-    for call in calls.values():
-        call(copies[0])
-    torch.cuda.synchronize()
-    pairs = [(name, name.rsplit("c", 1)[0]) for name in calls if name[-2:] in ("c2", "c4")]
-    print(f"{label} bits equal to the default's: " + " ".join(
-        f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
+    print_bits_check(label, calls, outs, copies, [
+        (name, name.rsplit("c", 1)[0]) for name in calls if name[-2:] in ("c2", "c4")])

@@ -733,6 +733,17 @@ def same_bits(got: tuple, want: tuple) -> bool:
     return all(torch.equal(x.view(torch.uint8), y.view(torch.uint8)) for x, y in zip(got, want))
 
 
+def print_bits_check(label: str, calls: dict, outs: dict, copies: list, pairs: list) -> None:
+    """After a point's timing (``print_forms``): every call once on the first weight copy,
+    then one line "label bits equal to the default's: got=True ..." per (got, want) name pair
+    of ``outs`` (``same_bits``)."""
+    for call in calls.values():
+        call(copies[0])
+    torch.cuda.synchronize()
+    print(f"{label} bits equal to the default's: " + " ".join(
+        f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
+
+
 def agrees(out: torch.Tensor, ref: torch.Tensor) -> bool:
     """Whether two launches' outputs on the same inputs agree (only the fp32 summation order
     may differ)."""

@@ -28,7 +28,7 @@ CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 import functools
 
 import torch
-from probe_inputs import (gate_up_words, permuted_weight_copies, print_forms, same_bits,
+from probe_inputs import (gate_up_words, permuted_weight_copies, print_bits_check, print_forms,
                           switched_compiler)
 
 from cute_kernels import reference
@@ -102,10 +102,5 @@ for kind, n, k in select_shapes(POINTS):
     print_forms(label, calls, copies)
     if warm_only():
         continue
-    for call in calls.values():
-        call(copies[0])
-    torch.cuda.synchronize()
     toks = ("a4", "a16") if kind == "gemm" else ("fused", "fused16")
-    pairs = [(tok + "under", tok) for tok in toks]
-    print(f"{label} bits equal to the default's: " + " ".join(
-        f"{got}={same_bits(outs[got], outs[want])}" for got, want in pairs), flush=True)
+    print_bits_check(label, calls, outs, copies, [(tok + "under", tok) for tok in toks])
