@@ -33,9 +33,9 @@ class ClusterStaging:
     the grid's y (the launch's CTA index)."""
 
     def cluster_smem_bytes(self) -> int:
-        """Shared memory the cluster staging adds: the mbarrier, and ``_stage_around``'s
-        scratch words (a slot past the CTA's share stores its block there)."""
-        return 16 + self.staging_scratch_bytes() if self.cluster > 1 else 0
+        """Shared memory the cluster staging adds: the mbarrier (its scratch words are
+        ``staging_scratch_bytes``, as ``_stage_around``'s)."""
+        return 16 if self.cluster > 1 else 0
 
     def cluster_dims(self) -> dict:
         """The launch's cluster argument (none where the staging is the CTA's own)."""
@@ -72,15 +72,14 @@ class ClusterStaging:
         scratch words, so that no load or decode sits in a branch) and into each peer's."""
         smem, sX, sXw, table = self._staged_buffers()
         tid = cute.arch.thread_idx()[0]
-        scratch = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(self.cta_threads() // 4),
-                                       byte_alignment=16)
-        own_scratch = scratch.iterator.toint() + (tid // 32) * STAGED_BLOCK_BYTES
+        own_scratch = self._warp_scratch(smem, tid)
 
         c = self.cluster
         rank = cute.arch.block_idx_in_cluster()
         total = self.x_tokens * self.split_steps * 16
         threads = self.cta_threads()
-        slots = -(-(-(-total // c)) // threads)  # of the largest share
+        largest_share = -(-total // c)
+        slots = -(-largest_share // threads)
         assert slots <= STAGING_BATCH, "the cluster's share takes one pass"
         share = (total - rank + c - 1) // c  # this rank's blocks
         words = 2 if self.a_fp4 else 8
@@ -102,9 +101,7 @@ class ClusterStaging:
                                                         pairs)
             mine = sX[tok, step, b, q, None].iterator.toint()
             dst = cutlass.select_(j < share, mine, own_scratch)
-            cute.autovec_copy(pairs, cute.make_tensor(
-                cute.make_ptr(cutlass.Uint32, dst, cute.AddressSpace.smem, assumed_align=16),
-                cute.make_layout(8)))
+            self._store_staged(pairs, dst)
             if j < share:
                 for d in cutlass.range_constexpr(1, c):
                     peer = (rank + d) % c

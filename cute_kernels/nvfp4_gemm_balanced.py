@@ -273,11 +273,12 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
         self.ctas_cap = ctas_per_sm
         self.min_ctas = ctas_per_sm if self.LAUNCH_BOUND else 0
         # the launch rules' shared memory, the K warps' piece sums, no room for one more CTA
-        # (+ the staging's scratch words under ``under_staging``: ``_stage_around``'s)
+        # (+ the staging's scratch words under ``under_staging`` or a cluster staging, and the
+        # latter's mbarrier)
+        scratch = self.under_staging() or self.cluster > 1
         self.smem_bytes = self._capped_smem(
             self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0)
-            + (self.staging_scratch_bytes() if self.under_staging() else 0)
-            + self.cluster_smem_bytes())
+            + (self.staging_scratch_bytes() if scratch else 0) + self.cluster_smem_bytes())
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__

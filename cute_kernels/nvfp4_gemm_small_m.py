@@ -931,10 +931,7 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
         assert total <= batch * threads, "the staging takes one pass (staging_in_one_pass)"
         rQ, rS, pairs = regs
         live_slots = min(batch, -(-total // threads))  # slots some thread has a block in
-        scratch = smem.allocate_tensor(cutlass.Uint32,
-                                       cute.make_layout(8 * (threads // 32)),
-                                       byte_alignment=16)
-        own_scratch = scratch.iterator.toint() + (tid // 32) * 32
+        own_scratch = self._warp_scratch(smem, tid)
         for r in cutlass.range_constexpr(live_slots):
             self._load_staged_block(mA, mASF, a_sf_layout, m, tok0, step0, words,
                                     cutlass.min(tid + r * threads, total - 1), rQ[r, None],
@@ -946,9 +943,22 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
                                                         rQ[r, None], rS[r, None], pairs)
             dst = cutlass.select_(i < total, sX[tok, step, b, q, None].iterator.toint(),
                                   own_scratch)
-            cute.autovec_copy(pairs, cute.make_tensor(
-                cute.make_ptr(cutlass.Uint32, dst, cute.AddressSpace.smem, assumed_align=16),
-                cute.make_layout(8)))
+            self._store_staged(pairs, dst)
+
+    @cute.jit
+    def _warp_scratch(self, smem, tid):
+        """``staging_scratch_bytes``' words, 8 a warp (a staging slot past the last block stores
+        its decode there): the shared address of thread ``tid``'s warp's."""
+        scratch = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(self.cta_threads() // 4),
+                                       byte_alignment=16)
+        return scratch.iterator.toint() + (tid // 32) * 32
+
+    @cute.jit
+    def _store_staged(self, pairs, dst):
+        """A decoded block's 8 words to the 16-byte aligned shared address ``dst``."""
+        cute.autovec_copy(pairs, cute.make_tensor(
+            cute.make_ptr(cutlass.Uint32, dst, cute.AddressSpace.smem, assumed_align=16),
+            cute.make_layout(8)))
 
     @cute.jit
     def _scale_table(self, smem):

@@ -24,43 +24,30 @@ if os.environ.get("BALANCED_UNDER") == "1":
 NVFP4GemmOneTokenBalanced.STAGING_CLUSTER = int(os.environ.get("BALANCED_CLUSTER", "1"))
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
-for extra, k, fp4_a, permuted, warps in ((50, 576, False, False, 2), (1, 1088, True, True, 4),
-                                         (0, 1024, True, False, 4), (20, 2048, True, True, 8)):
-    n = 16 * (sms + extra)
+# (N, K, NVFP4 tokens, permuted words, K warps, row groups): 16-row blocks, then the row
+# groups' 48-row blocks (4 / 2 K warps a group)
+PLAIN = [(16 * (sms + 50), 576, False, False, 2, 1), (16 * (sms + 1), 1088, True, True, 4, 1),
+         (16 * sms, 1024, True, False, 4, 1), (16 * (sms + 20), 2048, True, True, 8, 1),
+         (48 * (sms + 7), 1088, True, True, 12, 3), (48 * (sms + 40), 576, False, True, 6, 3)]
+for n, k, fp4_a, permuted, warps, rg in PLAIN:
     b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
                                        50.0)
     x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
     a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
     for _ in range(2):  # the second launch finds the counters the first left
         launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b) if permuted else b, b_sf,
-                                  alpha, torch.empty(1, n, device="cuda"), warps, 1)
-
-
-def fused_launches(i: int, k: int, warps: int) -> None:
-    """Two balanced fused launches, one CTA an SM, on random permuted gate_up words."""
-    w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
-        torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
-        permute=True)
-    a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
-                                       100.0)
-    for _ in range(2):
-        launch_swiglu_quant_balanced(
-            a, a_sf, w, w_sf, alpha, alpha,
-            torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
-            torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), warps,
-            1)
-
-
-fused_launches(16 * (sms + 32) // 64 * 64, 1088, 4)
-# row groups: 48-row blocks (plain, 4 / 2 K warps a group)
-for extra, k, fp4_a, warps in ((7, 1088, True, 12), (40, 576, False, 6)):
-    n = 48 * (sms + extra)
-    b, b_sf = reference.nvfp4_quantize(torch.randn(n, k, device="cuda", dtype=torch.bfloat16),
-                                       50.0)
-    x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
-    a, a_sf = reference.nvfp4_quantize(x, 100.0) if fp4_a else (x, None)
-    for _ in range(2):
-        launch_one_token_balanced(a, a_sf, prepare_nvfp4_weight(b), b_sf, alpha,
-                                  torch.empty(1, n, device="cuda"), warps, 1, row_groups=3)
+                                  alpha, torch.empty(1, n, device="cuda"), warps, 1,
+                                  row_groups=rg)
+# the fused op: pieces and a K tail
+i, k = 16 * (sms + 32) // 64 * 64, 1088
+w, w_sf = prepare_gate_up_weight(*reference.nvfp4_quantize(
+    torch.randn(2 * i, k, device="cuda", dtype=torch.bfloat16), 50.0, swizzle=False),
+    permute=True)
+a, a_sf = reference.nvfp4_quantize(torch.randn(1, k, device="cuda", dtype=torch.bfloat16),
+                                   100.0)
+for _ in range(2):
+    launch_swiglu_quant_balanced(
+        a, a_sf, w, w_sf, alpha, alpha, torch.empty(1, i // 2, device="cuda", dtype=torch.uint8),
+        torch.empty(sf_padded_shape(1, i // 16), device="cuda", dtype=torch.uint8), 4, 1)
 torch.cuda.synchronize()
 print("balanced probe ran")
