@@ -49,7 +49,6 @@ from layouts import sf_tiled_layout
 from . import jit, probe_stamps
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
-from .cluster_staging import ClusterStaging
 from .dtypes import torch_to_cutlass
 from .nvfp4_gemm_small_m import (STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route,
                                   ring_copies)
@@ -189,7 +188,7 @@ def plain_row_group_launch(n: int, a_fp4: bool, public: tuple | None, sms: int,
     return PLAIN_ROW_GROUPS * PLAIN_ROW_GROUP_K_WARPS, 1, PLAIN_ROW_GROUPS
 
 
-class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
+class NVFP4GemmOneTokenBalanced(NVFP4GemmSmallM):
     """One staged token, one row tile a warp, ``warps`` K warps (+ the fix-up warp where there
     are remainder blocks) in ``row_groups`` groups, each on its own row tile of the CTA's block
     (``NVFP4GemmSmallM``'s row groups: a block is that many tiles); ``ctas_per_sm`` x ``sms``
@@ -229,10 +228,14 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
     # NVFP4 12.04 -> 12.09, bf16 12.08 -> 12.14: the rule stays.
     NEXT_STEP_UNDER_STAGING = False
     UNDER_STAGING_MIN_WALK = 5
-    # Probe switch: clusters of this many CTAs stage the token once (``cluster_staging``: each
-    # CTA loads and decodes a share and stores it into its peers' shared memory), against the
-    # L2 hot spot above (session 94's stamps). 1: every CTA stages its own.
-    STAGING_CLUSTER = 1
+    # Staging the token once a cluster of 2 or 4 CTAs (each loads and decodes a share and
+    # st.async's it into its peers' shared memory), against the L2 hot spot above, lost
+    # everywhere with equal bits. H100 (session 96 call 1, graph us, two rounds; default / 2 /
+    # 4 CTAs): 9216x7168 (8, 3) from DRAM 14.43 / 14.91 / 22.95, from L2 10.99 / 11.53 /
+    # 18.31; (18, 1, 3) from L2 10.74 / 11.27 / 20.03; the fused (8, 2) 14.95 / 15.24 / 23.23;
+    # 5120x17408 (12, 2) 18.09 / 18.89 / 27.09. The stamps: the staging took longer on two
+    # (1280 -> 2080 ns) and the cluster's start waited 7.9 us on four. Retired:
+    # ``notes/cluster-staging.patch``.
 
     def __init__(self, n: int, k: int, a_fp4: bool, out_dtype: type[cutlass.Numeric],
                  warps: int, ctas_per_sm: int, sms: int, permuted: bool = False,
@@ -252,11 +255,6 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
                              f"ring_slots={ring_slots}, row_groups={row_groups}")
         self.ring_slots = ring_slots
         self.ctas = ctas_per_sm * sms
-        self.cluster = self.STAGING_CLUSTER
-        if self.cluster > 1 and (self.ctas % self.cluster or ring_slots):
-            raise ValueError(f"a cluster staging takes whole clusters of CTAs and the register "
-                             f"path; got {self.ctas} CTAs, cluster {self.cluster}, "
-                             f"ring_slots={ring_slots}")
         self.rem, self.slots = balanced_shape(n, self.ctas, 16 * row_groups)
         if self.steps < self.kw:
             raise ValueError(f"a balanced one-token launch needs a K step (256) a K warp of "
@@ -273,12 +271,10 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
         self.ctas_cap = ctas_per_sm
         self.min_ctas = ctas_per_sm if self.LAUNCH_BOUND else 0
         # the launch rules' shared memory, the K warps' piece sums, no room for one more CTA
-        # (+ the staging's scratch words under ``under_staging`` or a cluster staging, and the
-        # latter's mbarrier)
-        scratch = self.under_staging() or self.cluster > 1
+        # (+ the staging's scratch words under ``under_staging``: ``_stage_around``'s)
         self.smem_bytes = self._capped_smem(
             self._smem_used() + (warps * 32 * 4 * 4 + 128 if self.rem else 0)
-            + (self.staging_scratch_bytes() if scratch else 0) + self.cluster_smem_bytes())
+            + (self.staging_scratch_bytes() if self.under_staging() else 0))
 
     # the split kernel's arguments: the GEMM's, then the workspace and the counters
     __call__ = NVFP4GemmSmallMSplitK.__call__
@@ -318,7 +314,7 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
         self.kernel(mA, mASF, mB, mBSF, scalars, outs).launch(
             grid=(1, self.ctas, 1), block=(self.cta_threads(), 1, 1), smem=self.smem_bytes,
             stream=stream, use_pdl=self.pdl, min_blocks_per_mp=self.min_ctas,
-            preferred_smem_carveout=self._carveout(), **self.cluster_dims())
+            preferred_smem_carveout=self._carveout())
 
     def _piece(self, cta):
         """(remainder block, piece, pieces of that block, first step, end step) of CTA
@@ -358,7 +354,6 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
         self._stamp(outs, cta, probe_stamps.START, first_thread)
         if cutlass.const_expr(self.pdl):
             cute.arch.griddepcontrol_launch_dependents()
-        cluster_bar = self._cluster_start()
 
         bases = self._row_bases(mB, mBSF, b_sf_layout, cta, g, group)
         piece_bases = bases
@@ -398,7 +393,6 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
             else:
                 self._load_step(*loader, kwarp, *where, bufs[0], acts=False, bases=bases)
         self._wait_for_inputs()
-        self._cluster_ready()
         self._stamp(outs, cta, probe_stamps.WAITED, first_thread)
         under = self.under_staging()  # the walk's second step loaded under the staging
         second = None
@@ -407,10 +401,7 @@ class NVFP4GemmOneTokenBalanced(ClusterStaging, NVFP4GemmSmallM):
                                        bases, piece_bases, bufs[1], warp)
         # (the fused epilogue's out_scale table: ordered by the staging's barrier)
         scalars = self.epilogue_table(scalars, cute.arch.thread_idx()[0])
-        if cutlass.const_expr(self.cluster > 1):
-            _, sXw, table = self._stage_cluster(mA, mASF, a_sf_layout, m, cluster_bar, second)
-        else:
-            _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0, second)
+        _, sXw, table = self._stage_activations(mA, mASF, a_sf_layout, m, 0, 0, second)
         self._stamp(outs, cta, probe_stamps.STAGED, first_thread)
         sX = (self._staged_views(sXw, g, lane_q), table)
         sPieces = None

@@ -9,7 +9,6 @@ device time is spent. The same exported object gives each kernel's register coun
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import os
 import struct
@@ -184,20 +183,3 @@ def switched_compiler(fn, cls, attrs: dict, name: str):
             return fn.uncached(*args)
     compile_switched.__name__ = compile_switched.__qualname__ = name
     return jit.cached(compile_switched)
-
-
-@functools.cache
-def cluster_staging_compilers(cluster: int) -> tuple:
-    """(plain, fused) balanced one-token compile functions with
-    ``NVFP4GemmOneTokenBalanced.STAGING_CLUSTER`` = ``cluster`` (probe-only,
-    ``cluster_staging``), each under its own cache key; the same pair on every call."""
-    from .nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced,
-                                      compile_nvfp4_gemm_one_token_balanced)
-    from .swiglu_quant_balanced import compile_nvfp4_gemm_swiglu_quant_balanced
-
-    switch = {"STAGING_CLUSTER": cluster}
-    return (switched_compiler(compile_nvfp4_gemm_one_token_balanced, NVFP4GemmOneTokenBalanced,
-                              switch, f"compile_balanced_cluster{cluster}"),
-            switched_compiler(compile_nvfp4_gemm_swiglu_quant_balanced,
-                              NVFP4GemmOneTokenBalanced, switch,
-                              f"compile_fused_balanced_cluster{cluster}"))

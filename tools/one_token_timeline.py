@@ -10,14 +10,13 @@ L2 it needs; neither the second step under the staging (from L2) nor a branch-fr
 or the last CTAs.
 
 Forms, each with the stamps on: "default" (the public launch), "nostage"
-(``PROBE_NO_STAGING``: outputs wrong), "under" (``NEXT_STEP_UNDER_STAGING``), "cluster2" /
-"cluster4" (``STAGING_CLUSTER``: the token staged once a cluster, ``cluster_staging``).
-``CALLS`` calls back to back in a CUDA graph (PDL as the public op), each on its own weight
-copy and stamp buffer; the graph replayed three times, the last replay's middle calls read.
-Per form, the means over those calls of: the period (one call's start to the next's), the
-call's span (first start to last stamp), the wait's release after the previous call's last
-stamp, and over CTAs (median / 90th percentile) the wait, the staging, the walks (median warp
-and the CTA's last), the epilogue and the fix-up; ns, and the staging in cycles. ``PROBE_L2=1``: one
+(``PROBE_NO_STAGING``: outputs wrong), "under" (``NEXT_STEP_UNDER_STAGING``). ``CALLS`` calls
+back to back in a CUDA graph (PDL as the public op), each on its own weight copy and stamp
+buffer; the graph replayed three times, the last replay's middle calls read. Per form, the
+means over those calls of: the period (one call's start to the next's), the call's span
+(first start to last stamp), the wait's release after the previous call's last stamp, and
+over CTAs (median / 90th percentile) the wait, the staging, the walks (median warp and the
+CTA's last), the epilogue and the fix-up; ns, and the staging in cycles. ``PROBE_L2=1``: one
 weight copy (from L2). Points with a launch of their own (row groups on fewer CTAs: fewer
 copies of the token read from L2) are then timed unstamped against the public launch (graph
 us, two rounds). One point per CUTE_KERNELS_BENCH_SHAPES index;
@@ -43,8 +42,7 @@ from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, ST
 POINTS = [(9216, 7168, None), (5120, 17408, None), (9216, 7168, (24, 1, 3)),
           (5120, 17408, (24, 1, 2)), (9216, 7168, (4, 4, 1)), (9216, 7168, (18, 1, 3))]
 FORMS = {"default": {}, "nostage": {"PROBE_NO_STAGING": True},
-         "under": {"NEXT_STEP_UNDER_STAGING": True}, "cluster2": {"STAGING_CLUSTER": 2},
-         "cluster4": {"STAGING_CLUSTER": 4}}
+         "under": {"NEXT_STEP_UNDER_STAGING": True}}
 CALLS = 8
 alpha = torch.full((1,), 0.5, device="cuda")
 

@@ -5,9 +5,7 @@ public ops' 8 K warps; the fused op's (``swiglu_quant_balanced``) with pieces an
 ``BALANCED_UNDER=1``: with ``NEXT_STEP_UNDER_STAGING`` on, every launch's second step under its
 staging (give such a run a kernel cache of its own: the cache keys do not see the switch).
 Then the row-group launches (session 94): the plain op on three row groups (the public 9216x7168
-route's form, here with pieces, a K tail and bf16 activations too). ``BALANCED_CLUSTER=2`` (or
-4): every launch stages its token once a cluster of that many CTAs (``STAGING_CLUSTER``,
-probe-only; a kernel cache of its own, as above)."""
+route's form, here with pieces, a K tail and bf16 activations too)."""
 
 import os
 
@@ -21,7 +19,6 @@ from layouts import sf_padded_shape
 
 if os.environ.get("BALANCED_UNDER") == "1":
     NVFP4GemmOneTokenBalanced.NEXT_STEP_UNDER_STAGING = True
-NVFP4GemmOneTokenBalanced.STAGING_CLUSTER = int(os.environ.get("BALANCED_CLUSTER", "1"))
 sms = sm_count(torch.cuda.current_device())
 alpha = torch.ones(1, device="cuda")
 # (N, K, NVFP4 tokens, permuted words, K warps, row groups): 16-row blocks, then the row
