@@ -175,7 +175,7 @@ def public_balanced_launch(switch: bool, m: int, rows: int, k: int, a_fp4: bool,
 
 
 def plain_row_group_launch(n: int, a_fp4: bool, public: tuple | None, sms: int,
-                           h200_memory: bool = True) -> tuple[int, int, int] | None:
+                           h200_memory: bool) -> tuple[int, int, int] | None:
     """(K warps, CTAs an SM, row groups) of the plain op's launch on row groups (the comment
     on ``PLAIN_ROW_GROUPS``) where ``public`` (``public_balanced_launch``'s answer) is (8, 3) on
     NVFP4 tokens, N makes between ``sms`` and 2 ``sms`` blocks of that many tiles and the
