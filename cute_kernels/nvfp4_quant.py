@@ -74,6 +74,7 @@ from .validate import as_scale_tensor, check_contiguous, check_cuda, check_dtype
 BLOCK = 16  # elements per scale factor
 VEC = 8  # bf16/fp16 elements per 16-byte load: half a block
 BLOCKS_PER_STEP = 16  # one 16-byte load per lane covers 32 x 8 elements = 16 blocks
+STAMP_WORDS = 4  # a warp's probe stamps (``stamps``): entered, waited, finished, SM
 _DTYPES = (torch.bfloat16, torch.float16)
 LOG2_E = 1.4426950408889634
 
@@ -146,7 +147,7 @@ class NVFP4Quant:
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True):
+                 trigger: bool = True, stamps: bool = False):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -164,6 +165,12 @@ class NVFP4Quant:
         self.early_loads = early_loads
         # PDL: let the next kernel launch first thing (False: as this grid exits)
         self.trigger = trigger
+        # Probe-only (``tools/quant_timeline.py``): lane 0 of each warp writes STAMP_WORDS words
+        # into the int32 buffer passed as ``mMask`` (dense launches, no ring): when the CTA
+        # started, when its PDL wait returned, when the warp's last item was stored (the low
+        # words of %globaltimer, ns) and the SM it ran on
+        assert not stamps or not (experts or ring)
+        self.stamps = stamps
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -271,6 +278,9 @@ class NVFP4Quant:
     def kernel(self, mX: cute.Tensor, mG: cute.Tensor, mMask: cute.Tensor, mQ: cute.Tensor,
                sSF: cute.Tensor, mSFWords: cute.Tensor, m: cutlass.Int32,
                row_items: cutlass.Int32, items: cutlass.Int32):
+        entered = waited = None
+        if cutlass.const_expr(self.stamps):
+            entered = cute.arch.globaltimer_lo()
         if cutlass.const_expr(self.pdl):
             # PDL: the next kernel may launch now (it waits for this grid to finish before it
             # reads anything) and take SMs as these CTAs exit; everything here reads the
@@ -278,6 +288,8 @@ class NVFP4Quant:
             if cutlass.const_expr(self.trigger):
                 cute.arch.griddepcontrol_launch_dependents()
             cute.arch.griddepcontrol_wait()
+        if cutlass.const_expr(self.stamps):
+            waited = cute.arch.globaltimer_lo()
         tidx, _, _ = cute.arch.thread_idx()
         bidx, ex, _ = cute.arch.block_idx()
         ctas, _, _ = cute.arch.grid_dim()
@@ -322,6 +334,13 @@ class NVFP4Quant:
             if cutlass.const_expr(self.prefetch):
                 for c, n in zip(cur, nxt):
                     c.store(n.load())
+        if cutlass.const_expr(self.stamps):
+            if lane == 0:
+                at = first * STAMP_WORDS
+                mMask[at] = entered
+                mMask[at + 1] = waited
+                mMask[at + 2] = cute.arch.globaltimer_lo()
+                mMask[at + 3] = cute.arch.smid()
 
     def _item_start(self, w, lane):
         """(row, this lane pair's first scale block) of work item ``w``."""
@@ -624,7 +643,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True):
+                        trigger: bool = True, stamps: bool = False):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -644,11 +663,12 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         q = make_fake_compact_tensor(cutlass.Uint8, (m, k // 2), stride_order=(1, 0),
                                      assumed_align=16)
         g = make_fake_compact_tensor(cutlass.Float32, (1,))
-        mask = make_fake_compact_tensor(cutlass.Int32, (1,))  # not read
+        # not read; the stamps buffer where ``stamps`` (STAMP_WORDS a warp of the grid)
+        mask = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int() if stamps else 1,))
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger)
+                        trigger, stamps)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 

@@ -88,6 +88,27 @@ def test_early_loads_and_late_trigger_compile_for_sm90a(silu, experts):
                                 False, False, "cmp", 0, *options) is not None
 
 
+@pytest.mark.parametrize("k,silu,rows", [(5120, False, 4096), (7168, False, 4096),
+                                         (5120, False, 16384), (5120, True, 4096)])
+def test_stamped_launch_keeps_its_ctas_an_sm(k, silu, rows):
+    """The probe's stamps (``tools/quant_timeline.py``) on the public launch: it compiles with
+    a stamp buffer of any length, fits as many CTAs an SM as the public launch, no spill."""
+    config = launch_config(k, silu, torch.device("cpu"), rows)
+    vecs, warps, max_ctas = config[:3]
+    compiled = compile_only(compile_nvfp4_quant, k, BF16, silu, False, *config, True)
+    assert ctas_per_sm(max(kernel_registers(compiled)), warps) == max_ctas // 132
+    assert kernel_frame_bytes(compiled) == 0
+
+
+def test_stamps_reject_experts_and_ring():
+    with pytest.raises(AssertionError):
+        compile_only(compile_nvfp4_quant, 2048, BF16, True, True, 2, 4, 132, False, False,
+                     "cmp", 0, 0, False, True, True)
+    with pytest.raises(AssertionError):
+        compile_only(compile_nvfp4_quant, 2048, BF16, False, False, 4, 4, 132, False, False,
+                     "cmp", 0, 2, False, True, True)
+
+
 def test_early_loads_rejects_prefetch_and_ring():
     for prefetch, ring in ((True, 0), (False, 2)):
         with pytest.raises(AssertionError):
