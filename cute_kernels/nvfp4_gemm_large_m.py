@@ -83,6 +83,9 @@ from .k_order import IN_PLACE_ORDERS, WORD_ORDERS, KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
 from .permuted_fp4 import weight_dims
+from .probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED, SK_FIRST_LOOP,
+                           SK_LAST_FIXED, SK_LAST_LOOP, SK_PRODUCER_DONE, SK_PRODUCER_STARTS,
+                           SK_START, stamp_tail)
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
                        scatter_fixup, store_tail, stream_k_fixup, tile_cut, workspace_words)
 
@@ -244,6 +247,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # (SASS, session 82): ``STUB_MMA`` times the consumers' loop with neither.
     STUB_MMA = False
     STUB_DECODE = False
+    # Probe switch (stream-K launches; ``tools/stream_k_timeline.py``, the same bits): thread 0
+    # stamps the CTA's start, the producer warp the start of its stream (after its PDL wait,
+    # or at once where it loads its first weights before that wait) and its last TMA issue,
+    # consumer thread 0 its PDL release, the end of its first and last pieces' main loops and
+    # fix-ups and its finish (``probe_stamps.SK_*``), at the end of a workspace made
+    # ``probe_stamps.stamp_words(CTAs)`` words longer.
+    PROBE_STAMPS = False
     # Probe switch (``tools/early_release_probe.py``; the same bits): a consumer releases
     # k-tile t's stage as soon as its wgmmas retire, before it decodes k-tile t + 1, instead
     # of after that decode. ptxas already waits for the group before the decode (the module
@@ -545,6 +555,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                w_layout, sf_layout: cute.Layout):
         tidx, _, _ = cute.arch.thread_idx()
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        self._stamp(streamk, SK_START, tidx == 0)
         if warp == 0:
             for atom in (tma_act, tma_w, tma_sf):
                 cpasync.prefetch_descriptor(atom)
@@ -620,8 +631,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     if cutlass.const_expr(not self.bf16_weights):  # (the pass writes those)
                         self._prefetch_first_weights(tok_tiles, tma_w, tWg, tma_sf, tSg)
                     cute.arch.griddepcontrol_wait()
+                self._stamp(streamk, SK_PRODUCER_STARTS, tidx == 0)
                 self._produce(mainloop, tok_tiles, tma_act, tAs, tAg, tma_w, tWs, tWg, tma_sf,
                               tSs, tSg)
+                self._stamp(streamk, SK_PRODUCER_DONE, tidx == 0)
             elif cutlass.const_expr(self.async_fixup):
                 if warp == FIXUP_WARP:
                     self._fixup_warp(tok_tiles, streamk, gather)
@@ -633,6 +646,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             cute.arch.setmaxregister_increase(CONSUMER_REGS[self.ctas_per_sm])
             if cutlass.const_expr(self.pdl):
                 cute.arch.griddepcontrol_wait()
+            self._stamp(streamk, SK_CONSUMER_WAITED, tidx == 128)
             sFlag = storage.sFlag.get_tensor(cute.make_layout(4))
             sSplat = storage.sSplat.get_tensor(cute.make_layout(256))
             self._consume(mainloop, tok_tiles, tiled_mma, tidx - 128, sAct, sW, sSF, sEpi,
@@ -943,11 +957,15 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             tile += cute.arch.grid_dim()[0]
         if cutlass.const_expr(self.stream_k):
             u, end = self._stream_range(whole, sk_tiles)
+            first = u
             while u < end:
                 piece, kt0, count, row_tile, tok_tile = self._stream_piece(u, end, tok_tiles)
                 step = (mainloop, tiled_mma, acc, tCrB, self._tile_decode(decode, row_tile),
                         frags)
                 read, release = self._mainloop(*step, read, release, count)
+                # (the first piece's stamps, else the last's: a later piece overwrites them)
+                self._stamp(streamk, cutlass.select_(u == first, SK_FIRST_LOOP, SK_LAST_LOOP),
+                            ctid == 0)
                 self._trigger_dependents()
                 self._reduce_warpgroups(acc, ctid, sRed)
                 cut = (piece, u, kt0, count, whole, sk_tiles)
@@ -961,8 +979,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                     if last:
                         self._tile_epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile,
                                             tok_tile)
+                self._stamp(streamk, cutlass.select_(u == first, SK_FIRST_FIXED,
+                                                     SK_LAST_FIXED), ctid == 0)
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
+        self._stamp(streamk, SK_FINISHED, ctid == 0)
 
     @cute.jit
     def _piece_fixup(self, acc, ctid, cut, streamk, sFlag, gather):
@@ -1051,6 +1072,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if cute.arch.lane_idx() == 0:
                 gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
                               *gather, self.piece_words)
+
+    @cute.jit
+    def _stamp(self, streamk, slot, who):
+        """``PROBE_STAMPS``: stamp ``slot`` where ``who`` holds (a no-op otherwise)."""
+        if cutlass.const_expr(self.PROBE_STAMPS):
+            assert self.stream_k, "stamps go at the end of the stream-K workspace"
+            if who:
+                stamp_tail(streamk[0], slot)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a

@@ -3,8 +3,10 @@
 A stamped kernel (``NVFP4GemmOneTokenBalanced.PROBE_STAMPS``) writes, at fixed points, the
 low words of ``%globaltimer`` (ns, one clock for every SM) and ``%clock`` (the SM's cycles)
 into ``STAMP_WORDS`` int32 words a CTA, past the end of its fp32 workspace: the probe passes
-a workspace ``stamp_words(ctas)`` words longer (``tools/one_token_timeline.py``). Stamps of
-a point the CTA never reaches stay as the probe filled them.
+a workspace ``stamp_words(ctas)`` words longer (``tools/one_token_timeline.py``); the
+stream-K wgmma launch (``NVFP4GemmLargeM.PROBE_STAMPS``) writes the timer and its SM at the
+end of its workspace (``stamp_tail``, ``tools/stream_k_timeline.py``). Stamps of a point the
+CTA never reaches stay as the probe filled them.
 """
 
 import cutlass
@@ -40,3 +42,23 @@ def stamp(workspace: cute.Tensor, base: cutlass.Constexpr, ctas: cutlass.Constex
     at = base + cta * STAMP_WORDS + 2 * slot
     words[at] = cute.arch.globaltimer_lo()
     words[at + 1] = cute.arch.clock()
+
+
+# The stream-K wgmma launch's slots (``NVFP4GemmLargeM.PROBE_STAMPS``; words: timer, SM id),
+# stamped at the end of a workspace made ``stamp_words(grid CTAs)`` words longer (its own
+# length is a launch's, not a compile's: ``tools/stream_k_timeline.py``)
+(SK_START, SK_PRODUCER_STARTS, SK_PRODUCER_DONE, SK_CONSUMER_WAITED, SK_FIRST_LOOP,
+ SK_FIRST_FIXED, SK_LAST_LOOP, SK_LAST_FIXED, SK_FINISHED) = range(9)
+
+
+@cute.jit
+def stamp_tail(workspace: cute.Tensor, slot):
+    """Slot ``slot`` (may be dynamic) of this CTA in the last ``stamp_words(grid CTAs)`` words
+    of ``workspace``: the timer, now, and the SM."""
+    size = cute.size(workspace)
+    words = cute.make_tensor(cute.recast_ptr(workspace.iterator, dtype=cutlass.Int32),
+                             cute.make_layout(size))
+    at = (size - (cute.arch.grid_dim()[0] - cute.arch.block_idx()[0]) * STAMP_WORDS
+          + 2 * slot)
+    words[at] = cute.arch.globaltimer_lo()
+    words[at + 1] = cute.arch.smid()
