@@ -15,7 +15,8 @@ from cute_kernels.probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST
                                        SK_FIRST_LOOP, SK_LAST_FIXED, SK_LAST_LOOP,
                                        SK_PRODUCER_DONE, SK_PRODUCER_STARTS, SK_START,
                                        STAMP_WORDS)
-from cute_kernels.testing import compile_only, kernel_frame_bytes, kernel_registers
+from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers,
+                                  replaced)
 
 _SPEC = importlib.util.spec_from_file_location(
     "stream_k_timeline", Path(__file__).parents[1] / "tools" / "stream_k_timeline.py")
@@ -76,13 +77,10 @@ def test_stamped_launch_gives_the_bits_and_ordered_stamps(m, tile_m):
     workspaces = timeline.StampedWorkspaces()
     for fn in (compile_nvfp4_gemm_large_m, timeline.compilers()["real"]):
         out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-        large_m.stream_k_buffers = workspaces
-        try:
+        with replaced(large_m, {"stream_k_buffers": workspaces}):
             large_m.launch_large_m(x, words, b_sf, alpha, out, (tile_m, 0), stream_k=True,
                                    k_groups=2, k_order=KOrder.PERMUTED, pdl_trigger=True,
                                    compile_fn=fn)
-        finally:
-            large_m.stream_k_buffers = workspaces.plain
         outs.append(out)
     torch.cuda.synchronize()
     assert torch.equal(outs[0], outs[1]) and not outs[1].isnan().any()

@@ -164,6 +164,24 @@ short91_warm() {
   warm_at_ms 1 swiglu 1
   warm_points staging_cost_probe 200 1
 }
+# near_miss_warm / near_miss_rows: the near-miss rows measured once since sessions 86-88
+# (swiglu 1024x7168 M = 1024, nvfp4_gemm 7168x2048 M = 256 and 7168x18432 M = 16 / 32), warmed
+# in the background, or run (their suite lines shown by the caller's suite_lines)
+near_miss_warm() {
+  warm_at_ms 1024 swiglu 2
+  warm_at_ms 256 nvfp4_gemm 6
+  warm_at_ms 16,32 nvfp4_gemm 0
+}
+near_miss_rows() {
+  export CUTE_KERNELS_BENCH_MS=1024
+  run_suite swiglu 60 2
+  grep -h "permuted.*M=1024 " "$OUT"/bench-swiglu2.log | cut -c1-175
+  export CUTE_KERNELS_BENCH_MS=256
+  run_suite nvfp4_gemm 60 6
+  export CUTE_KERNELS_BENCH_MS=16,32
+  run_suite nvfp4_gemm 80 0
+  unset CUTE_KERNELS_BENCH_MS
+}
 # warm_suites: warm_suite for every shape of the swiglu and nvfp4_gemm suites
 warm_suites() {
   warm_suite swiglu 0 1 2 3 4

@@ -26,11 +26,12 @@ import functools
 import statistics
 
 import torch
-from probe_inputs import permuted_weight_copies, print_forms, switched_compiler
+from probe_inputs import (permuted_weight_copies, print_forms, replayed_graph,
+                          switched_compiler)
 
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
-from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_buffers,
                                               balanced_shape, balanced_workspace_words,
                                               compile_nvfp4_gemm_one_token_balanced,
@@ -119,18 +120,8 @@ def run_point(n: int, k: int, launch, fns: dict, a, a_sf, copies: list) -> None:
                                    alpha, out, warps, per_sm, compile_fn=fn,
                                    buffers=(ws, counters), row_groups=rg)
                  for i, (ws, counters) in enumerate(bufs)]
-        for c in calls:  # compile and load outside the capture
-            c()
-        torch.cuda.synchronize()
-        if warm_only():
+        if not replayed_graph(calls):
             continue
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            for c in calls:
-                c()
-        for _ in range(3):
-            graph.replay()
-        torch.cuda.synchronize()
         stamps = [read_stamps(ws, own, ctas).cpu() for ws, _ in bufs]
         has_fixup = balanced_shape(n, ctas, 16 * rg)[0] > 0
         print(form_line(label, form, stamps, warps, has_fixup), flush=True)

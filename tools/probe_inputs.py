@@ -36,6 +36,25 @@ def launches_compiled_by(module, compile_fn) -> dict:
     return {"launch_large_m": launch_variant}
 
 
+def replayed_graph(calls: list, replays: int = 3) -> bool:
+    """``calls`` run once each (compiled and loaded outside any capture), then, unless warming
+    up, captured back to back in one CUDA graph that is replayed ``replays`` times: the
+    stamped timelines' runs. Returns whether the graph ran (not in a warm-up process)."""
+    for c in calls:
+        c()
+    torch.cuda.synchronize()
+    if warm_only():
+        return False
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for c in calls:
+            c()
+    for _ in range(replays):
+        graph.replay()
+    torch.cuda.synchronize()
+    return True
+
+
 def made_before(made: dict, make):
     """A stand-in for ``bf16_activations`` that answers from ``made``: each (operand, K order,
     rows) made once by ``make`` (the real pass, unspread) on its first call, outside any

@@ -28,7 +28,7 @@ import statistics
 import torch
 
 import cute_kernels.nvfp4_gemm_large_m as large_m
-from cute_kernels.bench.timing import select_shapes, warm_only
+from cute_kernels.bench.timing import select_shapes
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 from cute_kernels.probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED,
@@ -121,36 +121,23 @@ def form_line(label: str, form: str, stamps: list) -> str:
 
 
 def run_point(n, k, m, tile_m, groups, fns) -> None:
-    from probe_inputs import launch_alone_inputs  # (here: the tests load this file alone)
+    from probe_inputs import launch_alone_inputs, replaced, replayed_graph  # (here: the
+    # tests load this file alone, without the tools folder on the path)
 
     words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
     label = f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups"
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     for form, fn in fns.items():
         workspaces = StampedWorkspaces()
-        large_m.stream_k_buffers = workspaces
-        try:
-            calls = [lambda w=words[i % len(words)], fn=fn: large_m.launch_large_m(
-                x, w[0], w[1], alpha, out, (tile_m, 0), stream_k=True, k_groups=groups,
-                k_order=KOrder.PERMUTED, pdl_trigger=True, compile_fn=fn)
-                for i in range(CALLS)]
-            for c in calls:  # compile and load outside the capture
-                c()
-            torch.cuda.synchronize()
-            if warm_only():
+        calls = [lambda w=words[i % len(words)], fn=fn: large_m.launch_large_m(
+            x, w[0], w[1], alpha, out, (tile_m, 0), stream_k=True, k_groups=groups,
+            k_order=KOrder.PERMUTED, pdl_trigger=True, compile_fn=fn)
+            for i in range(CALLS)]
+        with replaced(large_m, {"stream_k_buffers": workspaces}):
+            if not replayed_graph(calls):
                 continue
-            graph = torch.cuda.CUDAGraph()
-            made = len(workspaces.made)
-            with torch.cuda.graph(graph):
-                for c in calls:
-                    c()
-            captured = workspaces.made[made:]
-        finally:
-            large_m.stream_k_buffers = workspaces.plain
-        for _ in range(3):
-            graph.replay()
-        torch.cuda.synchronize()
-        stamps = [read_tail(work, ctas) for work, ctas in captured]
+        # the captured calls' workspaces: the last CALLS made
+        stamps = [read_tail(work, ctas) for work, ctas in workspaces.made[-CALLS:]]
         print(form_line(label, form, stamps), flush=True)
 
 

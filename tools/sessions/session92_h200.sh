@@ -8,22 +8,14 @@
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session92_h200.sh
 source "$(dirname "$0")/../device_common.sh"
 only_on_h200
-warm_at_ms 1024 swiglu 2
-warm_at_ms 256 nvfp4_gemm 6
-warm_at_ms 16,32 nvfp4_gemm 0
+near_miss_warm
 # the short script's own warm-ups too, all side by side, done before anything is timed (its
 # warm-ups then find the kernel cache full)
 short91_warm
 report_warm
 bash "$(dirname "$0")/session91_h200_short.sh"
 echo "near-miss rows from $(elapsed) s"
-export CUTE_KERNELS_BENCH_MS=1024
-run_suite swiglu 60 2
-grep -h "permuted.*M=1024 " "$OUT"/bench-swiglu2.log | cut -c1-175
-export CUTE_KERNELS_BENCH_MS=256
-run_suite nvfp4_gemm 60 6
-export CUTE_KERNELS_BENCH_MS=16,32
-run_suite nvfp4_gemm 80 0
+near_miss_rows
 suite_lines "16|32|256"
 python -m cute_kernels.bench.targets "$OUT" --open
 echo "done after $(elapsed) s"

@@ -12,19 +12,10 @@
 source "$(dirname "$0")/../device_common.sh"
 only_on_h200
 warm_at_ms 1 nvfp4_gemm 4
-warm_at_ms 1024 swiglu 2
-warm_at_ms 256 nvfp4_gemm 6
-warm_at_ms 16,32 nvfp4_gemm 0
+near_miss_warm
 report_warm
-export CUTE_KERNELS_BENCH_MS=1
-run_suite nvfp4_gemm 60 4
-export CUTE_KERNELS_BENCH_MS=1024
-run_suite swiglu 60 2
-grep -h "permuted.*M=1024 " "$OUT"/bench-swiglu2.log | cut -c1-175
-export CUTE_KERNELS_BENCH_MS=256
-run_suite nvfp4_gemm 50 6
-export CUTE_KERNELS_BENCH_MS=16,32
-run_suite nvfp4_gemm 70 0
+CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
+near_miss_rows
 suite_lines "1|16|32|256"
 python -m cute_kernels.bench.targets "$OUT" --open
 python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
