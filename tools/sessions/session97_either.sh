@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# One call for whichever card comes (device starts are this project's scarce resource):
+# on an H200, session97_near.sh's rows (the 9216x7168 M = 1 row with the row-group route,
+# then the near-miss rows of sessions 86-88), then session97_timelines.sh's stamps tests and
+# timelines; on an H100, the timelines alone. All warmed side by side first. ~450 s on a
+# cold H200 (timeout 580 keeps the rows if the timelines run long), ~250 s on an H100.
+# The device copies at most 64 MiB: move notes/raw aside for the call.
+# Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session97_either.sh
+source "$(dirname "$0")/../device_common.sh"
+if on_h200; then
+  warm_at_ms 1 nvfp4_gemm 4
+  near_miss_warm
+fi
+gpu_tests 240 /tmp/logs/t-stamps.log tests/test_quant_timeline.py tests/test_stream_k_stamps.py &
+warm_points quant_timeline 200 0 1 2 3
+warm_points stream_k_timeline 240 0 1 2
+report_warm_and_tests
+if on_h200; then
+  CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
+  near_miss_rows
+  suite_lines "1|16|32|256"
+  python -m cute_kernels.bench.targets "$OUT" --open
+  python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
+fi
+run_points quant_timeline 120 0 1 2 3
+run_points stream_k_timeline 120 0 1 2
+echo "done after $(elapsed) s"
