@@ -58,6 +58,21 @@ def test_figures_from_synthetic_stamps():
     assert f["finish"] == [100, 100] and f["end"] == [9600, 8900]
 
 
+def test_stamped_workspaces_are_made_once_a_call():
+    """Launch i gets workspace i % calls: made (UNSET, ``stamp_words`` longer) in the first
+    round, outside the capture, and handed back as it is in the captured rounds."""
+    workspaces = timeline.StampedWorkspaces(2)
+    workspaces.plain = lambda m, n, tile_m, ctas, device, tile_n: (
+        torch.empty(10, dtype=torch.float32), "counters")
+    got = [workspaces(16, 9216, 16, 3, "cpu") for _ in range(5)]
+    assert len(workspaces.made) == 2 and all(c == "counters" for _, c in got)
+    assert [w.data_ptr() for w, _ in got] == [workspaces.made[i % 2][0].data_ptr()
+                                              for i in range(5)]
+    work, ctas = workspaces.made[0]
+    assert ctas == 3 and work.numel() == 10 + 3 * STAMP_WORDS
+    assert (work.view(torch.int32) == timeline.UNSET).all()
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,tile_m", [(16, 16), (5, 8)])
 def test_stamped_launch_gives_the_bits_and_ordered_stamps(m, tile_m):
@@ -74,7 +89,7 @@ def test_stamped_launch_gives_the_bits_and_ordered_stamps(m, tile_m):
     x = bf16_activations(a, a_sf, KOrder.PERMUTED, -(-m // tile_m) * tile_m)
     alpha = torch.full((1,), 0.5, device="cuda")
     outs = []
-    workspaces = timeline.StampedWorkspaces()
+    workspaces = timeline.StampedWorkspaces(2)
     for fn in (compile_nvfp4_gemm_large_m, timeline.compilers()["real"]):
         out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
         with replaced(large_m, {"stream_k_buffers": workspaces}):

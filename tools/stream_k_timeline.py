@@ -15,10 +15,10 @@ after it), the last piece, and the spread of the CTAs' finishes.
 Forms (stamps on each): ``real`` (the launch as the public op makes it: permuted words, the
 PDL trigger), ``stub`` (``STUB_CONSUMERS``: consumers release each stage at once; outputs
 wrong), ``bare`` (stubbed, no TMA at all). ``CALLS`` calls back to back in a CUDA graph, each
-on its own weight copy and workspace (made ``stamp_words(CTAs)`` longer); the graph replayed
-three times, the middle calls read. Per form, means over those calls: the period (one call's
-first consumer release to the next's), the span (that release to the last finish), then
-over CTAs, median / 90th percentile, ns: start (before the release), the consumers'
+on its own weight copy and workspace (made ``stamp_words(CTAs)`` longer, made before the
+capture: no fill between the launches); the graph replayed three times, the middle calls
+read. Per form, means over those calls: the period (one call's first consumer release to
+the next's), the span (that release to the last finish), then over CTAs, median / 90th percentile, ns: start (before the release), the consumers'
 release, the producer's stream start, the first loop, first fix-up, last loop, last fix-up,
 the finish after it, when the producer issued its last TMA and when the CTA finished. One
 point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -54,19 +54,25 @@ def compilers() -> dict:
 
 
 class StampedWorkspaces:
-    """``launch_large_m``'s stream-K buffers made ``stamp_words(CTAs)`` longer (filled with
-    ``UNSET``), each kept in ``made`` in launch order."""
+    """A stand-in for ``launch_large_m``'s stream-K buffers: launch i gets workspace
+    i % ``calls``, made ``stamp_words(CTAs)`` words longer and filled with ``UNSET`` the first
+    time (outside the capture), handed back as it is after that. So no fill kernel sits
+    between the captured launches: each follows the one before under PDL, as the public op's
+    do. ``made``: (workspace, CTAs) by call."""
 
-    def __init__(self):
-        self.made = []
+    def __init__(self, calls: int):
+        self.calls, self.made, self.launches = calls, [], 0
         self.plain = large_m.stream_k_buffers
 
     def __call__(self, m, n, tile_m, ctas, device, tile_n=large_m.TILE_N):
         work, counters = self.plain(m, n, tile_m, ctas, device, tile_n)
-        longer = torch.full((work.numel() + stamp_words(ctas),), UNSET, dtype=torch.int32,
-                            device=device).view(torch.float32)
-        self.made.append((longer, ctas))
-        return longer, counters
+        i = self.launches % self.calls
+        self.launches += 1
+        if i == len(self.made):
+            longer = torch.full((work.numel() + stamp_words(ctas),), UNSET, dtype=torch.int32,
+                                device=device).view(torch.float32)
+            self.made.append((longer, ctas))
+        return self.made[i][0], counters
 
 
 def read_tail(work: torch.Tensor, ctas: int) -> torch.Tensor:
@@ -128,7 +134,7 @@ def run_point(n, k, m, tile_m, groups, fns) -> None:
     label = f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups"
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     for form, fn in fns.items():
-        workspaces = StampedWorkspaces()
+        workspaces = StampedWorkspaces(CALLS)
         calls = [lambda w=words[i % len(words)], fn=fn: large_m.launch_large_m(
             x, w[0], w[1], alpha, out, (tile_m, 0), stream_k=True, k_groups=groups,
             k_order=KOrder.PERMUTED, pdl_trigger=True, compile_fn=fn)
@@ -136,8 +142,7 @@ def run_point(n, k, m, tile_m, groups, fns) -> None:
         with replaced(large_m, {"stream_k_buffers": workspaces}):
             if not replayed_graph(calls):
                 continue
-        # the captured calls' workspaces: the last CALLS made
-        stamps = [read_tail(work, ctas) for work, ctas in workspaces.made[-CALLS:]]
+        stamps = [read_tail(work, ctas) for work, ctas in workspaces.made]
         print(form_line(label, form, stamps), flush=True)
 
 
