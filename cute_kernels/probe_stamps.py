@@ -9,6 +9,8 @@ end of its workspace (``stamp_tail``, ``tools/stream_k_timeline.py``). Stamps of
 CTA never reaches stay as the probe filled them.
 """
 
+import statistics
+
 import cutlass
 import cutlass.cute as cute
 import torch
@@ -23,6 +25,21 @@ STAMP_WORDS = 2 * (LOOP_DONE + MAX_WARPS)
 def stamp_words(ctas: int) -> int:
     """Words the stamps of ``ctas`` CTAs take past the workspace."""
     return ctas * STAMP_WORDS
+
+
+TIMER_WRAP = 1 << 32  # the low timer word wraps every 4.3 s
+UNSET = TIMER_WRAP - 1  # a word as read where the probe filled -1 and nothing stamped
+
+
+def timer_ns(words: torch.Tensor, base: int) -> torch.Tensor:
+    """ns relative to ``base`` of low timer words (int64), across one wrap either way."""
+    return (words - base + TIMER_WRAP // 2) % TIMER_WRAP - TIMER_WRAP // 2
+
+
+def median_p90(values) -> str:
+    """"median/p90" of a list of ns ("-" if empty)."""
+    v = sorted(values)
+    return f"{statistics.median(v):.0f}/{v[int(0.9 * (len(v) - 1))]:.0f}" if v else "-"
 
 
 def read_stamps(workspace: torch.Tensor, own_words: int, ctas: int) -> torch.Tensor:

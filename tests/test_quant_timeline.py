@@ -11,6 +11,7 @@ import torch
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
 from cute_kernels.nvfp4_quant import STAMP_WORDS, compile_nvfp4_quant, launch_config
+from cute_kernels.probe_stamps import TIMER_WRAP
 
 _SPEC = importlib.util.spec_from_file_location(
     "quant_timeline", Path(__file__).parents[1] / "tools" / "quant_timeline.py")
@@ -20,15 +21,15 @@ _SPEC.loader.exec_module(timeline)
 
 def _stamps(rows) -> torch.Tensor:
     """int32 words of (start, waited, end, sm) rows, as the kernel writes them."""
-    words = torch.tensor(rows, dtype=torch.int64).reshape(-1) % timeline.WRAP
-    return words.where(words < 2**31, words - timeline.WRAP).to(torch.int32)
+    words = torch.tensor(rows, dtype=torch.int64).reshape(-1) % TIMER_WRAP
+    return words.where(words < 2**31, words - TIMER_WRAP).to(torch.int32)
 
 
 def test_figures_from_synthetic_stamps_across_the_wrap():
     """Two SMs, two CTAs of two warps; the release at 2^32 - 100 ns, so the timer wraps
     mid-call. SM 0's warps end at +900 / +1000, SM 1's at +400 / +600; the second CTA starts
     50 ns after the release."""
-    r = timeline.WRAP - 100
+    r = TIMER_WRAP - 100
     call = timeline.read_call(_stamps([
         (r - 300, r, r + 900, 0), (r - 300, r, r + 1000, 0),
         (r + 50, r + 60, r + 400, 1), (r + 50, r + 60, r + 600, 1)]))

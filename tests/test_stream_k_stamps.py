@@ -14,7 +14,7 @@ from cute_kernels.nvfp4_gemm_large_m import H200_SMS, compile_nvfp4_gemm_large_m
 from cute_kernels.probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED,
                                        SK_FIRST_LOOP, SK_LAST_FIXED, SK_LAST_LOOP,
                                        SK_PRODUCER_DONE, SK_PRODUCER_STARTS, SK_START,
-                                       STAMP_WORDS)
+                                       STAMP_WORDS, TIMER_WRAP, UNSET)
 from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers,
                                   replaced)
 
@@ -39,8 +39,8 @@ def test_stamped_stream_k_launch_compiles_as_the_public_one(form):
 def test_figures_from_synthetic_stamps():
     """Two CTAs: one of two pieces, one of one (its last-piece slots unset); the timer wraps
     between the second CTA's start and its release."""
-    base = timeline.WRAP - 500
-    slots = torch.full((2, STAMP_WORDS // 2, 2), timeline.UNSET, dtype=torch.int64)
+    base = TIMER_WRAP - 500
+    slots = torch.full((2, STAMP_WORDS // 2, 2), UNSET, dtype=torch.int64)
     times = {0: {SK_START: -300, SK_CONSUMER_WAITED: 0, SK_PRODUCER_STARTS: -200,
                  SK_FIRST_LOOP: 3000, SK_FIRST_FIXED: 3100, SK_LAST_LOOP: 9000,
                  SK_LAST_FIXED: 9500, SK_PRODUCER_DONE: 8000, SK_FINISHED: 9600},
@@ -49,7 +49,7 @@ def test_figures_from_synthetic_stamps():
                  SK_FINISHED: 8900}}
     for cta, stamps in times.items():
         for slot, t in stamps.items():
-            slots[cta, slot] = torch.tensor([(base + t) % timeline.WRAP, 7 + cta])
+            slots[cta, slot] = torch.tensor([(base + t) % TIMER_WRAP, 7 + cta])
     f = timeline.call_figures(slots, base)
     assert f["t0"] == 0 and f["span"] == 9600
     assert f["start"] == [300, 100] and f["release"] == [0, 700]
@@ -59,7 +59,7 @@ def test_figures_from_synthetic_stamps():
 
 
 def test_stamped_workspaces_are_made_once_a_call():
-    """Launch i gets workspace i % calls: made (UNSET, ``stamp_words`` longer) in the first
+    """Launch i gets workspace i % calls: made (-1, ``stamp_words`` longer) in the first
     round, outside the capture, and handed back as it is in the captured rounds."""
     workspaces = timeline.StampedWorkspaces(2)
     workspaces.plain = lambda m, n, tile_m, ctas, device, tile_n: (
@@ -70,7 +70,7 @@ def test_stamped_workspaces_are_made_once_a_call():
                                               for i in range(5)]
     work, ctas = workspaces.made[0]
     assert ctas == 3 and work.numel() == 10 + 3 * STAMP_WORDS
-    assert (work.view(torch.int32) == timeline.UNSET).all()
+    assert (work.view(torch.int32) == -1).all()
 
 
 @pytest.mark.gpu
@@ -104,7 +104,7 @@ def test_stamped_launch_gives_the_bits_and_ordered_stamps(m, tile_m):
     timer = s[..., 0]
     for slot in (SK_START, SK_PRODUCER_STARTS, SK_PRODUCER_DONE, SK_CONSUMER_WAITED,
                  SK_FIRST_LOOP, SK_FIRST_FIXED, SK_FINISHED):
-        assert (timer[:, slot] != timeline.UNSET).all(), slot
+        assert (timer[:, slot] != UNSET).all(), slot
     f = timeline.call_figures(s, int(timer[:, SK_CONSUMER_WAITED].min()))
     for key in ("first_loop", "first_fixup", "last_loop", "last_fixup", "finish"):
         assert min(f[key], default=0) >= 0, key

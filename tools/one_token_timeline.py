@@ -37,7 +37,7 @@ from cute_kernels.nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balance
                                               compile_nvfp4_gemm_one_token_balanced,
                                               launch_one_token_balanced, public_balanced_launch)
 from cute_kernels.probe_stamps import (FINISHED, FIXED_UP, LOOP_DONE, STAGED, START, WAITED,
-                                       read_stamps, stamp_words)
+                                       median_p90, read_stamps, stamp_words)
 
 # M = 1, NVFP4 tokens: (N, K, K warps, CTAs an SM, row groups); None: the public launch
 POINTS = [(9216, 7168, None), (5120, 17408, None), (9216, 7168, (24, 1, 3)),
@@ -54,12 +54,6 @@ def compilers() -> dict:
                                     NVFP4GemmOneTokenBalanced, {"PROBE_STAMPS": True, **attrs},
                                     f"compile_balanced_stamped_{name}")
             for name, attrs in FORMS.items()}
-
-
-def median_p90(values) -> str:
-    """"median/p90" of a list of ns."""
-    v = sorted(values)
-    return f"{statistics.median(v):.0f}/{v[int(0.9 * (len(v) - 1))]:.0f}"
 
 
 def call_summary(s: torch.Tensor, warps: int, has_fixup: bool, prev_end: int) -> dict:

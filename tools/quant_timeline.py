@@ -26,6 +26,7 @@ Beside them the unstamped public launch's graph us (the stamps should not move i
 same launch's outputs compared bit for bit. One point per CUTE_KERNELS_BENCH_SHAPES index;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
+import math
 import statistics
 
 import cutlass
@@ -36,15 +37,17 @@ from cute_kernels.bench.timing import (rotations_for, select_shapes, time_graphs
                                        warm_only)
 from cute_kernels.nvfp4_quant import (STAMP_WORDS, NVFP4Quant, compile_nvfp4_quant,
                                       launch_config)
+from cute_kernels.probe_stamps import TIMER_WRAP, timer_ns
+from layouts import sf_padded_shape
 
 # (M, K, fused); the first two are issue 4's open points
 POINTS = [(4096, 5120, False), (4096, 7168, False), (16384, 5120, False), (4096, 5120, True)]
 CALLS = 6
-WRAP = 1 << 32  # %globaltimer_lo wraps every 4.3 s
 
 
 def sf_bytes(m: int, k: int) -> int:
-    return -(-m // 128) * 128 * -(-(k // 16) // 4) * 4
+    """The swizzled scale buffer's bytes (``layouts.sf_padded_shape``)."""
+    return math.prod(sf_padded_shape(m, k // 16))
 
 
 def grid_warps(m: int, k: int, fused: bool, config) -> int:
@@ -56,17 +59,12 @@ def grid_warps(m: int, k: int, fused: bool, config) -> int:
     return min(-(-items // warps), max_ctas) * warps
 
 
-def unwrap(words: torch.Tensor, base: int) -> torch.Tensor:
-    """ns relative to ``base`` from low timer words (int64), across one wrap."""
-    return (words - base + WRAP // 2) % WRAP - WRAP // 2
-
-
 def read_call(stamps: torch.Tensor) -> dict:
     """One call's stamps as int64 ns relative to its first release, and the SMs."""
-    w = stamps.view(-1, STAMP_WORDS).to(torch.int64) & (WRAP - 1)
+    w = stamps.view(-1, STAMP_WORDS).to(torch.int64) & (TIMER_WRAP - 1)
     base = int(w[:, 1].min())
-    return {"start": unwrap(w[:, 0], base), "waited": unwrap(w[:, 1], base),
-            "end": unwrap(w[:, 2], base), "sm": w[:, 3], "base": base}
+    return {"start": timer_ns(w[:, 0], base), "waited": timer_ns(w[:, 1], base),
+            "end": timer_ns(w[:, 2], base), "sm": w[:, 3], "base": base}
 
 
 def call_figures(call: dict, warps_per_cta: int) -> dict:
@@ -121,7 +119,8 @@ def point(m: int, k: int, fused: bool) -> None:
     torch.cuda.synchronize()
     calls = [read_call(s) for s in stamps]
     figures = [call_figures(c, config[1]) for c in calls[1:-1]]
-    periods = [(calls[i + 1]["base"] - calls[i]["base"]) % WRAP for i in range(1, CALLS - 2)]
+    periods = [(calls[i + 1]["base"] - calls[i]["base"]) % TIMER_WRAP
+               for i in range(1, CALLS - 2)]
     mean = {key: statistics.mean(f[key] for f in figures) for key in figures[0]}
     label = f"{'fused' if fused else 'plain'} M={m} {'I' if fused else 'K'}={k}"
     print(f"{label}: {warps} warps on {mean['sms']:.0f} SMs ({warps / mean['sms']:.0f} an SM), "

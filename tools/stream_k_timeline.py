@@ -18,10 +18,11 @@ wrong), ``bare`` (stubbed, no TMA at all). ``CALLS`` calls back to back in a CUD
 on its own weight copy and workspace (made ``stamp_words(CTAs)`` longer, made before the
 capture: no fill between the launches); the graph replayed three times, the middle calls
 read. Per form, means over those calls: the period (one call's first consumer release to
-the next's), the span (that release to the last finish), then over CTAs, median / 90th percentile, ns: start (before the release), the consumers'
-release, the producer's stream start, the first loop, first fix-up, last loop, last fix-up,
-the finish after it, when the producer issued its last TMA and when the CTA finished. One
-point per CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
+the next's), the span (that release to the last finish), then over CTAs, median / 90th
+percentile, ns: start (before the release), the consumers' release, the producer's stream
+start, the first loop, first fix-up, last loop, last fix-up, the finish after it, when the
+producer issued its last TMA and when the CTA finished. One point per
+CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import statistics
 
@@ -33,8 +34,8 @@ from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 from cute_kernels.probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED,
                                        SK_FIRST_LOOP, SK_LAST_FIXED, SK_LAST_LOOP,
-                                       SK_PRODUCER_DONE, SK_PRODUCER_STARTS, SK_START,
-                                       STAMP_WORDS, stamp_words)
+                                       SK_PRODUCER_DONE, SK_PRODUCER_STARTS, SK_START, UNSET,
+                                       median_p90, read_stamps, stamp_words, timer_ns)
 from cute_kernels.testing import switched_compiler
 
 # (N, K, M, token tile, K groups): the M <= 16 launches of issue 5's open rows
@@ -42,8 +43,6 @@ POINTS = [(9216, 7168, 16, 16, 2), (5120, 17408, 16, 16, 2), (9216, 7168, 8, 8, 
 FORMS = {"real": {}, "stub": {"STUB_CONSUMERS": True},
          "bare": {"STUB_CONSUMERS": True, "STUB_SKIP": ("act", "weights", "scales")}}
 CALLS = 8
-UNSET = -1  # a slot no thread stamped (a CTA of one piece has no last piece)
-WRAP = 1 << 32
 
 
 def compilers() -> dict:
@@ -55,7 +54,8 @@ def compilers() -> dict:
 
 class StampedWorkspaces:
     """A stand-in for ``launch_large_m``'s stream-K buffers: launch i gets workspace
-    i % ``calls``, made ``stamp_words(CTAs)`` words longer and filled with ``UNSET`` the first
+    i % ``calls``, made ``stamp_words(CTAs)`` words longer and filled with -1 (``UNSET`` as
+    read: a slot no thread stamped, as a CTA of one piece leaves its last piece's) the first
     time (outside the capture), handed back as it is after that. So no fill kernel sits
     between the captured launches: each follows the one before under PDL, as the public op's
     do. ``made``: (workspace, CTAs) by call."""
@@ -69,24 +69,23 @@ class StampedWorkspaces:
         i = self.launches % self.calls
         self.launches += 1
         if i == len(self.made):
-            longer = torch.full((work.numel() + stamp_words(ctas),), UNSET, dtype=torch.int32,
+            longer = torch.full((work.numel() + stamp_words(ctas),), -1, dtype=torch.int32,
                                 device=device).view(torch.float32)
             self.made.append((longer, ctas))
         return self.made[i][0], counters
 
 
 def read_tail(work: torch.Tensor, ctas: int) -> torch.Tensor:
-    """[CTA, slot, (timer, SM)] int64 from the workspace's last ``stamp_words(ctas)`` words
-    (UNSET where never stamped)."""
-    words = work.view(torch.int32)[-stamp_words(ctas):].to(torch.int64).cpu()
-    return words.view(ctas, STAMP_WORDS // 2, 2)
+    """[CTA, slot, (timer, SM)] (``read_stamps``) of the workspace's last
+    ``stamp_words(ctas)`` words, on the host."""
+    return read_stamps(work, work.numel() - stamp_words(ctas), ctas).cpu()
 
 
 def call_figures(s: torch.Tensor, base: int) -> dict:
     """One call's figures, ns relative to ``base`` (unwrapped); per CTA lists."""
     timer = s[..., 0]
     unset = timer == UNSET
-    t = (timer - base + WRAP // 2) % WRAP - WRAP // 2
+    t = timer_ns(timer, base)
     t0 = int(t[:, SK_CONSUMER_WAITED].min())
 
     def part(a, b):  # per CTA b - a where both were stamped
@@ -106,11 +105,6 @@ def call_figures(s: torch.Tensor, base: int) -> dict:
             "finish": (t[:, SK_FINISHED] - last_fixed).tolist(),
             "producer_done": (t[:, SK_PRODUCER_DONE] - t0).tolist(),
             "end": (t[:, SK_FINISHED] - t0).tolist()}
-
-
-def median_p90(values) -> str:
-    v = sorted(values)
-    return f"{statistics.median(v):.0f}/{v[int(0.9 * (len(v) - 1))]:.0f}" if v else "-"
 
 
 def form_line(label: str, form: str, stamps: list) -> str:
