@@ -374,9 +374,7 @@ def test_public_ops_take_the_balanced_launch_only_at_the_measured_ctas_an_sm():
 def test_plain_op_takes_row_groups_where_its_public_launch_is_8_3():
     """NVFP4 tokens, the public (8, 3), N in whole blocks of three tiles, between the SMs and
     twice as many such blocks (the comment on ``PLAIN_ROW_GROUPS``: H200, session 94)."""
-    def rule(n, a_fp4, public, sms, h200_memory=True):
-        return nvfp4_gemm_balanced.plain_row_group_launch(n, a_fp4, public, sms, h200_memory)
-
+    rule = functools.partial(nvfp4_gemm_balanced.plain_row_group_launch, h200_memory=True)
     assert rule(9216, True, (8, 3), H200) == (18, 1, 3)
     assert rule(9216, False, (8, 3), H200) is None  # W4A16: lost from DRAM on the H100
     assert rule(7168, True, (8, 3), H200) is None  # no whole blocks of 48 rows

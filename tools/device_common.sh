@@ -182,6 +182,18 @@ near_miss_rows() {
   run_suite nvfp4_gemm 80 0
   unset CUTE_KERNELS_BENCH_MS
 }
+# timelines_warm / timelines_run SECONDS: session 97's stamped timelines (quant_timeline points
+# 0-3, stream_k_timeline points 0-2): their stamps' GPU tests and warm-ups in the background
+# (the caller waits: report_warm_and_tests), or the probes, each cut at SECONDS
+timelines_warm() {
+  gpu_tests 240 /tmp/logs/t-stamps.log tests/test_quant_timeline.py tests/test_stream_k_stamps.py &
+  warm_points quant_timeline 200 0 1 2 3
+  warm_points stream_k_timeline 240 0 1 2
+}
+timelines_run() {
+  run_points quant_timeline "$1" 0 1 2 3
+  run_points stream_k_timeline "$1" 0 1 2
+}
 # warm_suites: warm_suite for every shape of the swiglu and nvfp4_gemm suites
 warm_suites() {
   warm_suite swiglu 0 1 2 3 4

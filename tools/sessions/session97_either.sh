@@ -11,9 +11,7 @@ if on_h200; then
   warm_at_ms 1 nvfp4_gemm 4
   near_miss_warm
 fi
-gpu_tests 240 /tmp/logs/t-stamps.log tests/test_quant_timeline.py tests/test_stream_k_stamps.py &
-warm_points quant_timeline 200 0 1 2 3
-warm_points stream_k_timeline 240 0 1 2
+timelines_warm
 report_warm_and_tests
 if on_h200; then
   CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
@@ -22,6 +20,5 @@ if on_h200; then
   python -m cute_kernels.bench.targets "$OUT" --open
   python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
 fi
-run_points quant_timeline 120 0 1 2 3
-run_points stream_k_timeline 120 0 1 2
+timelines_run 120
 echo "done after $(elapsed) s"

@@ -11,10 +11,7 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session97_timelines.sh
 source "$(dirname "$0")/../device_common.sh"
-gpu_tests 240 /tmp/logs/t-stamps.log tests/test_quant_timeline.py tests/test_stream_k_stamps.py &
-warm_points quant_timeline 200 0 1 2 3
-warm_points stream_k_timeline 240 0 1 2
+timelines_warm
 report_warm_and_tests
-run_points quant_timeline 150 0 1 2 3
-run_points stream_k_timeline 150 0 1 2
+timelines_run 150
 echo "done after $(elapsed) s"
