@@ -68,7 +68,8 @@ def read_call(stamps: torch.Tensor) -> dict:
 
 
 def call_figures(call: dict, warps_per_cta: int) -> dict:
-    start, waited, end, sm = call["start"], call["waited"], call["end"], call["sm"]
+    # The figures are a few thousand numbers: read them on the host.
+    start, waited, end, sm = (call[k].cpu() for k in ("start", "waited", "end", "sm"))
     span = float(end.max())
     cta_start = start[::warps_per_cta]
     sms = torch.unique(sm)
