@@ -77,3 +77,6 @@ def test_stamped_launch_gives_the_bits_and_ordered_stamps(m, k, fused):
     call = timeline.read_call(stamps.cpu())
     assert (call["start"] <= call["waited"]).all() and (call["waited"] <= call["end"]).all()
     assert (call["end"] < 10**7).all()  # within 10 ms of the first release
+    # the probe reads the stamps where they are, on the device (session 98's stop)
+    f = timeline.call_figures(timeline.read_call(stamps), config[1])
+    assert 0 < f["span"] < 10**7 and 0 < f["sms"] <= sm_count()
