@@ -198,8 +198,7 @@ class NVFP4Quant:
         else:
             num_e = 1
             sSF = cute.make_tensor(mSF.iterator, sf_tiled_layout(m_pad, self.kb4))
-            # Zero scale rows M..pad128(M): one lane per 16 bytes of the last 128-row tile.
-            pad_warps = (self.kb4 // 4) * ((m % 128 + 127) // 128)
+            pad_warps = self.pad_items(m)
         row_items = m * self.chunks
         items = row_items + pad_warps
         # Persistent: at most `max_ctas` CTAs per expert walk the work items grid-stride, so
@@ -219,6 +218,11 @@ class NVFP4Quant:
             # (the ring's CTAs need more: all of it)
             preferred_smem_carveout=(100 if self.ring else 50) if self.min_ctas > 1 else None,
         )
+
+    def pad_items(self, m):
+        """A dense launch's items that zero scale rows M..pad128(M) (M a Python int or the
+        kernel's): one lane per 16 bytes of the last 128-row tile, one item a 4-column group."""
+        return (self.kb4 // 4) * ((m % 128 + 127) // 128)
 
     # ---- small helpers that hide the dense/experts difference --------------------------------
     @cute.jit

@@ -55,21 +55,21 @@ def grid_warps(m: int, k: int, fused: bool, config) -> int:
     of at most ``max_ctas`` CTAs (``NVFP4Quant.__call__``'s grid)."""
     vecs, warps, max_ctas = config[:3]
     kernel = NVFP4Quant(k, cutlass.BFloat16, fused, False, vecs, warps)
-    items = m * kernel.chunks + (kernel.kb4 // 4) * ((m % 128 + 127) // 128)
+    items = m * kernel.chunks + kernel.pad_items(m)
     return min(-(-items // warps), max_ctas) * warps
 
 
 def read_call(stamps: torch.Tensor) -> dict:
-    """One call's stamps as int64 ns relative to its first release, and the SMs."""
-    w = stamps.view(-1, STAMP_WORDS).to(torch.int64) & (TIMER_WRAP - 1)
+    """One call's stamps as int64 ns relative to its first release, and the SMs, on the
+    host (a few thousand numbers)."""
+    w = stamps.cpu().view(-1, STAMP_WORDS).to(torch.int64) & (TIMER_WRAP - 1)
     base = int(w[:, 1].min())
     return {"start": timer_ns(w[:, 0], base), "waited": timer_ns(w[:, 1], base),
             "end": timer_ns(w[:, 2], base), "sm": w[:, 3], "base": base}
 
 
 def call_figures(call: dict, warps_per_cta: int) -> dict:
-    # The figures are a few thousand numbers: read them on the host.
-    start, waited, end, sm = (call[k].cpu() for k in ("start", "waited", "end", "sm"))
+    start, waited, end, sm = call["start"], call["waited"], call["end"], call["sm"]
     span = float(end.max())
     cta_start = start[::warps_per_cta]
     sms = torch.unique(sm)
