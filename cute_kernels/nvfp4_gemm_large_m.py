@@ -87,7 +87,8 @@ from .probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED, SK_F
                            SK_LAST_FIXED, SK_LAST_LOOP, SK_PRODUCER_DONE, SK_PRODUCER_STARTS,
                            SK_START, stamp_tail)
 from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
-                       scatter_fixup, store_tail, stream_k_fixup, tile_cut, workspace_words)
+                       late_words, scatter_fixup, store_late, store_tail, stream_k_fixup,
+                       tile_cut, whole_range, workspace_words)
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -209,6 +210,12 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # 5120x17408 M = 32 23.96 / 22.38, 9216x7168 M = 32 19.70 / 19.00, 34816x5120 M = 64 49.01
     # / 47.94, 36864x7168 M = 64 69.14 / 67.62, the fused op 9216x7168 M = 32 20.89 / 20.03.
     ASYNC_FIXUP = True
+    # Probe switch (``tools/late_pieces_probe.py``, ``tools/stream_k_timeline.py``; the same
+    # bits): with the asynchronous fix-up on tiles of up to 64 tokens (not ``wg_k_split``),
+    # a piece that is its CTA's whole range goes to the late region past the arrival counters
+    # (``stream_k``'s late pieces), which the head's consumers read themselves; the counters
+    # must then hold ``late_words`` more (``stream_k_buffers(late=True)``).
+    LATE_PIECES = False
     # K splits (``splits`` > 1) whose tiles x splits CTAs are one resident wave: each piece's
     # CTA adds and finishes its own token share of the tile (``stream_k.scatter_fixup``)
     # instead of the last arrival adding every piece and running the whole epilogue. Same
@@ -411,6 +418,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if others <= min(MAX_GATHERED, spare // (4 * self.piece_words)):
                 self.fixup_slots = others
         self.async_fixup = self.fixup_slots > 0
+        self.late_pieces = (self.async_fixup and self.LATE_PIECES and tile_m <= 64
+                            and not wg_k_split)
         # ``SCATTER_PIECES``: pieces of two or four 8-token column groups a thread's share
         self.scatter = (self.SCATTER_PIECES and splits > 1 and not wg_k_split
                         and ctas_per_sm == 1 and (tile_m // 8) % splits == 0
@@ -1002,8 +1011,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             if gathers:
                 if cutlass.const_expr(self.wg_k_split):
                     last = cutlass.Boolean(False)
+                late = None  # ``late_pieces``: (tile, k-tiles, tiles, counters, late base)
+                if cutlass.const_expr(self.late_pieces):
+                    late = (piece - whole, self.k_tiles, sk_tiles, streamk[1], whole + sk_tiles)
                 if self._holds_piece(ctid):
-                    last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces)
+                    last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces, late)
         if not gathers and count != self.k_tiles:
             if self._holds_piece(ctid):
                 # (with lanes, the lane's tiles: ``piece`` // lanes of sk_tiles // lanes)
@@ -1033,15 +1045,22 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         return ctid < self.fixup_threads if self.wg_k_split else cutlass.Boolean(True)
 
     @cute.jit
-    def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces):
+    def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces, late=None):
         """The asynchronous fix-up of a cut piece (from k-tile ``kt0`` of a tile of ``pieces``)
         by the ``fixup_threads`` holding it; returns whether it finished the tile: the head
-        adds the other pieces (``add_gathered``), any other piece is stored (``store_tail``)."""
+        adds the other pieces (``add_gathered``), any other piece is stored (``store_tail``;
+        with ``late``, ``_piece_fixup``'s, a whole range's to the late region instead)."""
         last = cutlass.Boolean(kt0 == 0)
         if kt0 == 0:
-            add_gathered(acc, pieces, *gather, ctid, threads=self.fixup_threads)
+            add_gathered(acc, pieces, *gather, ctid, threads=self.fixup_threads, late=late)
         else:
-            store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
+            if cutlass.const_expr(late is not None):
+                if whole_range(cute.arch.block_idx()[0], late[0], late[1], late[2]):
+                    store_late(acc, ctid, late[3], late[4])
+                else:
+                    store_tail(acc, ctid, streamk[0])
+            else:
+                store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last
 
     def _fixup_warp_free(self) -> bool:
@@ -1061,8 +1080,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
         _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
         if kt0 != 0 and pieces - 1 <= self.fixup_slots:
-            release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
-                         threads=self.fixup_threads)
+            if cutlass.const_expr(self.late_pieces):
+                # (a late piece: no store to wait for, no flag)
+                if not whole_range(cute.arch.block_idx()[0], piece - whole, self.k_tiles,
+                                   sk_tiles):
+                    release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece)
+            else:
+                release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
+                             threads=self.fixup_threads)
         # the last piece: from the last tile's start or the range's, whichever is later
         last_tile = (end - 1) // self.k_tiles
         u = cutlass.max(u, last_tile * self.k_tiles)
@@ -1071,7 +1096,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if kt0 == 0 and count != self.k_tiles and pieces - 1 <= self.fixup_slots:
             if cute.arch.lane_idx() == 0:
                 gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
-                              *gather, self.piece_words)
+                              *gather, self.piece_words, self.late_pieces)
 
     @cute.jit
     def _stamp(self, streamk, slot, who):
@@ -1478,17 +1503,20 @@ def fake_stream_k_buffers():
             make_fake_compact_tensor(cutlass.Int32, (cute.sym_int(),), assumed_align=4))
 
 
-def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N):
+def stream_k_buffers(m: int, n: int, tile_m: int, ctas: int, device, tile_n: int = TILE_N,
+                     late: bool = False):
     """(fp32 workspace, zeroed int32 arrival counters, one per output tile: ``arrival_counters``)
-    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows."""
+    for a stream-K launch over M tokens and N weight rows, in tiles of ``tile_n`` rows; with
+    ``late`` (``LATE_PIECES``) the counters go on with the late region, zero too."""
     import torch
 
     from .arrival_counters import arrival_counters
 
     tiles = -(-m // tile_m) * -(-n // tile_n)
+    late_region = late_words(ctas, tile_m, tile_n) if late else 0
     return (torch.empty(workspace_words(ctas, tile_m, tile_n), dtype=torch.float32,
                         device=device),
-            arrival_counters(tiles, device))
+            arrival_counters(tiles + late_region, device))
 
 
 def compile_tail(k_order: KOrder, ctas_per_sm: int, k_groups: int,

@@ -176,10 +176,7 @@ def _add_pieces(acc: cute.Tensor, own, c_first, pieces, first_unit, units, ctas,
 # in a grid that is resident at once (the persistent grid is one wave): the awaited pieces
 # start their CTAs' ranges and wait for nothing. (CUTLASS's stream-K waits the same way.)
 # A piece that is its CTA's whole range ends when the head does, so the head still waits for
-# its store, release, poll and copy after its main loop. Loading such pieces word by word in
-# the head's consumers instead (no flag: a late region past the counters, each word XORed with
-# a NaN mark so that 0 means not yet) measured 1-6 us slower (H200 2026-12-02, session 49;
-# ``notes/late-pieces.patch``).
+# its store, release, poll and copy after its main loop: the late pieces below skip those.
 TAIL_STORED_BARRIER = 10  # consumers + the fix-up warp: a tail piece is in the workspace
 MAX_GATHERED = 30  # the counter's bits: pieces after the head a tile may have
 POLL_NS = 64  # the fix-up warp's sleep between polls (it shares the SM's issue slots)
@@ -234,14 +231,20 @@ def release_tail(tile, k_tiles: cutlass.Constexpr, tiles, mCount: cute.Tensor, c
 @cute.jit
 def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
                   mCount: cute.Tensor, counter, sPieces: cute.Tensor, gathered,
-                  words: cutlass.Constexpr):
+                  words: cutlass.Constexpr, late: cutlass.Constexpr = False):
     """Asynchronous fix-up, by lane 0 of the head CTA's fix-up warp: bulk-copy the other
     pieces of ``tile`` (``words`` fp32 each) into ``sPieces`` (piece p at (p - 1) words) as
     their bits appear in the counter, completing on the mbarrier ``gathered``; then reset
-    the counter for the next launch."""
+    the counter for the next launch. With ``late``, not the late pieces (``store_late``)."""
     c_first, pieces = tile_cut(tile, k_tiles, tiles)
-    cute.arch.mbarrier_arrive_and_expect_tx(gathered, (pieces - 1) * words * 4)
     want = (cutlass.Int32(1) << pieces) - 2
+    if cutlass.const_expr(late):
+        for p in cutlass.range(1, pieces, unroll=1):
+            if whole_range(c_first + p, tile, k_tiles, tiles):
+                want = want & ~(cutlass.Int32(1) << p)
+        cute.arch.mbarrier_arrive_and_expect_tx(gathered, cute.arch.popc(want) * words * 4)
+    else:
+        cute.arch.mbarrier_arrive_and_expect_tx(gathered, (pieces - 1) * words * 4)
     seen = cutlass.Int32(0)
     while seen != want:
         new = cute.arch.load(mCount.iterator + counter, cutlass.Int32, sem="acquire",
@@ -264,15 +267,91 @@ def gather_pieces(tile, k_tiles: cutlass.Constexpr, tiles, mWork: cute.Tensor,
 
 @cute.jit
 def add_gathered(acc: cute.Tensor, pieces, sPieces: cute.Tensor, gathered, ctid,
-                 threads: cutlass.Constexpr = CONSUMER_THREADS):
+                 threads: cutlass.Constexpr = CONSUMER_THREADS, late=None):
     """Asynchronous fix-up, by the head's consumers: ``acc`` (piece 0) += pieces 1 ..
-    ``pieces`` - 1 of its tile from shared memory, in piece order, once they are all in."""
+    ``pieces`` - 1 of its tile from shared memory, in piece order, once they are all in;
+    with ``late`` = (tile, k_tiles, tiles, counters, late base), the late ones from their
+    slots (``add_late``)."""
     cute.arch.mbarrier_wait(gathered, 0)
     words = cute.size(acc) * threads
     for p in cutlass.range(1, pieces, unroll=1):
-        base = (p - 1) * words + ctid
+        gathered_here = cutlass.Boolean(True)
+        if cutlass.const_expr(late is not None):
+            tile, k_tiles, tiles, mCount, late_base = late
+            c_first, _ = tile_cut(tile, k_tiles, tiles)
+            if whole_range(c_first + p, tile, k_tiles, tiles):
+                add_late(acc, c_first + p, mCount, late_base, ctid, threads)
+                gathered_here = cutlass.Boolean(False)
+        if gathered_here:
+            base = (p - 1) * words + ctid
+            for i in cutlass.range_constexpr(cute.size(acc)):
+                acc[i] = acc[i] + sPieces[base + i * threads]
+
+
+# ---------------------------------------------------------------- late pieces (a probe)
+# ``NVFP4GemmLargeM.LATE_PIECES``: a piece that is its CTA's whole range goes to the CTA's
+# slot of a late region past the arrival counters instead (``late_words``), each word XORed
+# with LATE_MARK, and the head's consumers load the words themselves until none is 0 (the
+# region at rest), then put the 0s back: no flag, no bulk copy, one round trip once the
+# stores land. LATE_MARK is a NaN that no arithmetic returns (NaN results are canonical), so
+# no stored word is 0. Session 49's form (``notes/late-pieces.patch``, H200 2026-12-02,
+# 1-6 us slower) waited for each word in turn: a head there first paid a round trip per
+# word (8 at 16 tokens); here each round reloads every word still out, at once.
+LATE_MARK = 0x7FBADBAD
+
+
+def late_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:
+    """int32 words of the late region: a tile's words per CTA."""
+    return ctas * tile_m * tile_n
+
+
+@cute.jit
+def whole_range(cta, tile, k_tiles: cutlass.Constexpr, tiles):
+    """Whether CTA ``cta``'s range, which starts inside stream-K ``tile``, ends in it too."""
+    return _cta_start(cta + 1, tiles * k_tiles, cute.arch.grid_dim()[0]) <= (tile + 1) * k_tiles
+
+
+@cute.jit
+def store_late(acc: cute.Tensor, ctid, mCount: cute.Tensor, late_base,
+               threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """Late pieces, by the consumers: this CTA's piece (its whole range) to its late slot,
+    each word XORed with LATE_MARK, element-major and thread-minor; no flag."""
+    acc32 = cute.recast_tensor(acc, cutlass.Int32)
+    base = late_base + cute.arch.block_idx()[0] * (cute.size(acc) * threads) + ctid
+    for i in cutlass.range_constexpr(cute.size(acc)):
+        cute.arch.store(mCount.iterator + base + i * threads,
+                        acc32[i] ^ cutlass.Int32(LATE_MARK), sem="relaxed", scope="gpu")
+
+
+@cute.jit
+def _words_out(words: cute.Tensor):
+    """Whether any of ``words`` is still 0 (not stored yet)."""
+    out = cutlass.Boolean(False)
+    for i in cutlass.range_constexpr(cute.size(words)):
+        out = out | (words[i] == 0)
+    return out
+
+
+@cute.jit
+def add_late(acc: cute.Tensor, cta, mCount: cute.Tensor, late_base, ctid,
+             threads: cutlass.Constexpr = CONSUMER_THREADS):
+    """``acc`` += CTA ``cta``'s late piece, its words loaded, and those still 0 loaded again
+    (all at once each round), until every one is in; the slot is left 0 for the next launch."""
+    base = late_base + cta * (cute.size(acc) * threads) + ctid
+    words = cute.make_rmem_tensor(cute.make_layout(cute.size(acc)), cutlass.Int32)
+    for i in cutlass.range_constexpr(cute.size(acc)):
+        words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
+                                  sem="relaxed", scope="gpu")
+    while _words_out(words):
         for i in cutlass.range_constexpr(cute.size(acc)):
-            acc[i] = acc[i] + sPieces[base + i * threads]
+            if words[i] == 0:
+                words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
+                                          sem="relaxed", scope="gpu")
+    values = cute.recast_tensor(words, cutlass.Float32)
+    for i in cutlass.range_constexpr(cute.size(acc)):
+        words[i] = words[i] ^ cutlass.Int32(LATE_MARK)
+        acc[i] = acc[i] + values[i]
+        mCount[base + i * threads] = cutlass.Int32(0)
 
 
 def workspace_words(ctas: int, tile_m: int, tile_n: int = 128) -> int:

@@ -137,3 +137,74 @@ def test_fused_same_bits(monkeypatch, config, quantizers):
     for out, out_sf in outs[1:]:
         assert torch.equal(out, outs[0][0])
         assert torch.equal(out_sf.view(torch.uint8), outs[0][1].view(torch.uint8))
+
+
+def test_which_launches_take_late_pieces(monkeypatch):
+    """``LATE_PIECES`` rides on the asynchronous fix-up, on tiles of up to 64 tokens, not on
+    64-row tiles (``wg_k_split``)."""
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_PIECES", True)
+    assert _plain(monkeypatch, True).late_pieces
+    assert _plain(monkeypatch, True, 7168, 18432, 64).late_pieces
+    assert not _plain(monkeypatch, False).late_pieces
+    assert not _plain(monkeypatch, True, k_groups=2, wg_k_split=True).late_pieces
+    assert not _plain(monkeypatch, True, 4096, 7168, 128, splits=2).late_pieces
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_PIECES", False)
+    assert not _plain(monkeypatch, True).late_pieces
+
+
+def test_late_pieces_compile_for_sm90a(monkeypatch):
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_PIECES", True)
+    assert compile_only(compile_nvfp4_gemm_large_m.uncached, 9216, 7168, "torch.bfloat16", 16,
+                        0, 132, 1, True, False, 1, 1, 2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k,config,options", [
+    (13, 1160, 1664, (16, 0, 6), {}),                # 3 pieces a tile, middle ones whole
+    (13, 256, 4096, (16, 0, 20), {}),                # 10 pieces a tile, most whole ranges
+    (29, 1160, 4096, (32, 0, 30), {"k_groups": 2}),  # ranges of 10.7 k-tiles, tiles of 32
+    (200, 1160, 832, (16, 0, 9), {"hybrid": True}),  # whole tiles, then 13 stream-K tiles
+    (129, 1160, 832, (64, 0, 11), {}),               # pieces cross tiles, M tail
+])
+def test_late_pieces_same_bits(monkeypatch, m, n, k, config, options):
+    """``LATE_PIECES`` against the default asynchronous fix-up bit for bit and the fp64
+    reference, three launches in a row, the late region left zero after each."""
+    import functools
+
+    import cute_kernels.nvfp4_gemm_large_m as large_m
+    from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
+
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    alpha_t = torch.full((1,), alpha, device="cuda")
+    monkeypatch.setattr(NVFP4GemmLargeM, "LATE_PIECES", True)
+    assert NVFP4GemmLargeM(n, k, cutlass.Float32, config[0], config[1], config[2],
+                           stream_k=True, **options).late_pieces
+    counters = []
+    plain = large_m.stream_k_buffers
+
+    def late_buffers(*args):
+        work, count = plain(*args, late=True)
+        counters.append(count)
+        return work, count
+
+    outs = []
+    for late in (False, True, True, True):
+        monkeypatch.setattr(NVFP4GemmLargeM, "LATE_PIECES", late)
+        out = poisoned(m, n, dtype=torch.float32)
+        launch = functools.partial(launch_large_m, a, b, b_sf, alpha_t, out, config,
+                                   stream_k=True, compile_fn=compile_nvfp4_gemm_large_m.uncached,
+                                   **options)
+        if late:
+            with monkeypatch.context() as patch:
+                patch.setattr(large_m, "stream_k_buffers", late_buffers)
+                launch()
+        else:
+            launch()
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        outs.append(out)
+    assert counters and all((c == 0).all() for c in counters)
+    want = reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)
+    assert _rel_err(outs[1], want) <= 1e-3
+    for out in outs[1:]:
+        torch.testing.assert_close(out, outs[0], rtol=0, atol=0)

@@ -62,7 +62,7 @@ def test_stamped_workspaces_are_made_once_a_call():
     """Launch i gets workspace i % calls: made (-1, ``stamp_words`` longer) in the first
     round, outside the capture, and handed back as it is in the captured rounds."""
     workspaces = timeline.StampedWorkspaces(2)
-    workspaces.plain = lambda m, n, tile_m, ctas, device, tile_n: (
+    workspaces.plain = lambda m, n, tile_m, ctas, device, tile_n, late: (
         torch.empty(10, dtype=torch.float32), "counters")
     got = [workspaces(16, 9216, 16, 3, "cpu") for _ in range(5)]
     assert len(workspaces.made) == 2 and all(c == "counters" for _, c in got)

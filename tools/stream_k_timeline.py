@@ -14,14 +14,16 @@ after it), the last piece, and the spread of the CTAs' finishes.
 
 Forms (stamps on each): ``real`` (the launch as the public op makes it: permuted words, the
 PDL trigger), ``stub`` (``STUB_CONSUMERS``: consumers release each stage at once; outputs
-wrong), ``bare`` (stubbed, no TMA at all). ``CALLS`` calls back to back in a CUDA graph, each
-on its own weight copy and workspace (made ``stamp_words(CTAs)`` longer, made before the
-capture: no fill between the launches); the graph replayed three times, the middle calls
-read. Per form, means over those calls: the period (one call's first consumer release to
-the next's), the span (that release to the last finish), then over CTAs, median / 90th
-percentile, ns: start (before the release), the consumers' release, the producer's stream
-start, the first loop, first fix-up, last loop, last fix-up, the finish after it, when the
-producer issued its last TMA and when the CTA finished. One point per
+wrong), ``bare`` (stubbed, no TMA at all), ``late`` (``LATE_PIECES``: the pieces that are
+their CTA's whole range read by the head's consumers; the same bits). ``CALLS`` calls back
+to back in a CUDA graph, each on its own weight copy and workspace (made
+``stamp_words(CTAs)`` longer, made before the capture: no fill between the launches); the
+graph replayed three times, the middle calls read. Per form, means over those calls: the
+period (one call's first consumer release to the next's), the span (that release to the
+last finish), then over CTAs, median / 90th percentile, ns: start (before the release), the
+consumers' release, the producer's stream start, the first loop, first fix-up, last loop,
+last fix-up, the finish after it, when the producer issued its last TMA and when the CTA
+finished. One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import statistics
@@ -41,7 +43,8 @@ from cute_kernels.testing import switched_compiler
 # (N, K, M, token tile, K groups): the M <= 16 launches of issue 5's open rows
 POINTS = [(9216, 7168, 16, 16, 2), (5120, 17408, 16, 16, 2), (9216, 7168, 8, 8, 2)]
 FORMS = {"real": {}, "stub": {"STUB_CONSUMERS": True},
-         "bare": {"STUB_CONSUMERS": True, "STUB_SKIP": ("act", "weights", "scales")}}
+         "bare": {"STUB_CONSUMERS": True, "STUB_SKIP": ("act", "weights", "scales")},
+         "late": {"LATE_PIECES": True}}
 CALLS = 8
 
 
@@ -65,7 +68,8 @@ class StampedWorkspaces:
         self.plain = large_m.stream_k_buffers
 
     def __call__(self, m, n, tile_m, ctas, device, tile_n=large_m.TILE_N):
-        work, counters = self.plain(m, n, tile_m, ctas, device, tile_n)
+        # (the counters with the late region for every form: ``late`` reads it)
+        work, counters = self.plain(m, n, tile_m, ctas, device, tile_n, late=True)
         i = self.launches % self.calls
         self.launches += 1
         if i == len(self.made):
