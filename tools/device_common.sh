@@ -182,6 +182,16 @@ near_miss_rows() {
   run_suite nvfp4_gemm 80 0
   unset CUTE_KERNELS_BENCH_MS
 }
+# near_rows_run: the nvfp4_gemm suite's 9216x7168 M = 1 row, then near_miss_rows (warmed by
+# the caller: warm_at_ms 1 nvfp4_gemm 4; near_miss_warm), their suite lines, the open targets
+# and what moved against the saved H200 rows
+near_rows_run() {
+  CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
+  near_miss_rows
+  suite_lines "1|16|32|256"
+  python -m cute_kernels.bench.targets "$OUT" --open
+  python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
+}
 # timelines_warm / timelines_run SECONDS: session 97's stamped timelines (quant_timeline points
 # 0-3, stream_k_timeline points 0-2): their stamps' GPU tests and warm-ups in the background
 # (the caller waits: report_warm_and_tests), or the probes, each cut at SECONDS

@@ -10,11 +10,8 @@ k-tile's wgmmas and the next decode; deeper rings did not pay on the H100.
 Graph us, interleaved, two rounds; outputs compared (the same bits expected). One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
-import torch
-from probe_inputs import (launch_alone_inputs, print_variant_rounds, stream_k_calls,
-                          switched_compiler)
+from probe_inputs import compare_stream_k_forms, switched_compiler
 
-from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
 # (N, K, M, token tile, K groups)
@@ -24,18 +21,4 @@ COMPILERS = {"default": compile_nvfp4_gemm_large_m,
              "early": switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
                                         {"EARLY_RELEASE": True}, "compile_large_m_early")}
 
-for n, k, m, tile_m, groups in select_shapes(POINTS):
-    words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
-    outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-            for name in COMPILERS}
-
-    calls = stream_k_calls(x, alpha, outs, tile_m, groups, COMPILERS)
-    print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
-                         f"release default / early", {name: (words, calls[name])
-                                                      for name in COMPILERS})
-    if not warm_only():
-        same = torch.equal(outs["early"], outs["default"])
-        print(f"  early against default: {'same bits' if same else 'DIFFERENT BITS'}",
-              flush=True)
-    del words
-    torch.cuda.empty_cache()
+compare_stream_k_forms(POINTS, COMPILERS, "release default / early")

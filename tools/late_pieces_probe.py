@@ -12,12 +12,9 @@ CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import functools
 
-import torch
-from probe_inputs import (launch_alone_inputs, print_variant_rounds, replaced_call,
-                          stream_k_calls, switched_compiler)
+from probe_inputs import compare_stream_k_forms, replaced_call, switched_compiler
 
 import cute_kernels.nvfp4_gemm_large_m as large_m
-from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
 
 # (N, K, M, token tile, K groups): issue 5's open M <= 64 rows
@@ -27,20 +24,8 @@ POINTS = [(9216, 7168, 16, 16, 2), (5120, 17408, 16, 16, 2), (9216, 7168, 8, 8, 
 COMPILERS = {"default": compile_nvfp4_gemm_large_m,
              "late": switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM,
                                        {"LATE_PIECES": True}, "compile_large_m_late")}
+# (the late form's counters go on with the late region)
 LATE_BUFFERS = {"stream_k_buffers": functools.partial(large_m.stream_k_buffers, late=True)}
 
-for n, k, m, tile_m, groups in select_shapes(POINTS):
-    words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
-    outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-            for name in COMPILERS}
-    calls = stream_k_calls(x, alpha, outs, tile_m, groups, COMPILERS)
-    calls["late"] = replaced_call(calls["late"], large_m, LATE_BUFFERS)
-    print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
-                         f"fix-up default / late", {name: (words, calls[name])
-                                                    for name in COMPILERS})
-    if not warm_only():
-        same = torch.equal(outs["late"], outs["default"])
-        print(f"  late against default: {'same bits' if same else 'DIFFERENT BITS'}",
-              flush=True)
-    del words
-    torch.cuda.empty_cache()
+compare_stream_k_forms(POINTS, COMPILERS, "fix-up default / late",
+                       {"late": lambda call: replaced_call(call, large_m, LATE_BUFFERS)})

@@ -362,6 +362,34 @@ def stream_k_calls(x, alpha, outs: dict, tile_m: int, k_groups: int, compilers: 
     return {name: call(name) for name in compilers}
 
 
+def compare_stream_k_forms(points: list, compilers: dict, what: str, wraps=None) -> None:
+    """For each of ``points`` ((N, K, M, token tile, K groups), picked by
+    CUTE_KERNELS_BENCH_SHAPES): the stream-K launch alone (``stream_k_calls``) compiled by each
+    of ``compilers``, the first the baseline, timed interleaved (``print_variant_rounds``,
+    labelled with ``what``), then whether each other form gave the baseline's bits.
+    ``wraps``: name -> a function of that form's call (of one weight copy) that returns the
+    call to time instead."""
+    from cute_kernels.bench.timing import select_shapes
+
+    base, *others = compilers
+    for n, k, m, tile_m, groups in select_shapes(points):
+        words, x, alpha = launch_alone_inputs(n, k, m, tile_m)
+        outs = {name: torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+                for name in compilers}
+        calls = stream_k_calls(x, alpha, outs, tile_m, groups, compilers)
+        for name, wrap in (wraps or {}).items():
+            calls[name] = wrap(calls[name])
+        print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
+                             f"{what}", {name: (words, calls[name]) for name in compilers})
+        if not warm_only():
+            for name in others:
+                same = torch.equal(outs[name], outs[base])
+                print(f"  {name} against {base}: {'same bits' if same else 'DIFFERENT BITS'}",
+                      flush=True)
+        del words
+        torch.cuda.empty_cache()
+
+
 def fp4_gemm_operands(n: int, k: int, m: int) -> tuple:
     """(``permuted_weight_copies``, NVFP4 activations a and a_sf of a random bf16 [M, K],
     a bf16 output [M, N]) for an ``nvfp4_gemm`` point."""

@@ -14,11 +14,7 @@ fi
 timelines_warm
 report_warm_and_tests
 if on_h200; then
-  CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
-  near_miss_rows
-  suite_lines "1|16|32|256"
-  python -m cute_kernels.bench.targets "$OUT" --open
-  python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
+  near_rows_run
 fi
 timelines_run 120
 echo "done after $(elapsed) s"

@@ -14,9 +14,5 @@ only_on_h200
 warm_at_ms 1 nvfp4_gemm 4
 near_miss_warm
 report_warm
-CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
-near_miss_rows
-suite_lines "1|16|32|256"
-python -m cute_kernels.bench.targets "$OUT" --open
-python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
+near_rows_run
 echo "done after $(elapsed) s"

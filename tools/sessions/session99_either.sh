@@ -21,11 +21,7 @@ fi
 report_warm_and_tests
 run_points late_pieces_probe 150 0 1 2 3 4 5 6 7
 if on_h200; then
-  CUTE_KERNELS_BENCH_MS=1 run_suite nvfp4_gemm 60 4
-  near_miss_rows
-  suite_lines "1|16|32|256"
-  python -m cute_kernels.bench.targets "$OUT" --open
-  python -m cute_kernels.bench.moved "$OUT" --against tools/h200_latest_rows.json --device H200
+  near_rows_run
 fi
 run_points stream_k_timeline 100 0 1
 sanitize_script sanitize_late_pieces 120
