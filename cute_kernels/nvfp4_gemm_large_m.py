@@ -1055,13 +1055,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             add_gathered(acc, pieces, *gather, ctid, threads=self.fixup_threads, late=late)
         else:
             if cutlass.const_expr(late is not None):
-                if whole_range(cute.arch.block_idx()[0], late[0], late[1], late[2]):
-                    store_late(acc, ctid, late[3], late[4])
+                if self._goes_late(late[0], late[2]):
+                    store_late(acc, ctid, late[3], late[4], threads=self.fixup_threads)
                 else:
-                    store_tail(acc, ctid, streamk[0])
+                    store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
             else:
                 store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
         return last
+
+    @cute.jit
+    def _goes_late(self, tile, sk_tiles):
+        """``late_pieces``: whether this CTA's first piece, in stream-K ``tile`` of
+        ``sk_tiles``, is its whole range (the late region's, not the workspace's); the one rule
+        of its consumers (``_async_piece``) and its fix-up warp (``_fixup_warp``)."""
+        return whole_range(cute.arch.block_idx()[0], tile, self.k_tiles, sk_tiles)
 
     def _fixup_warp_free(self) -> bool:
         """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
@@ -1082,9 +1089,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if kt0 != 0 and pieces - 1 <= self.fixup_slots:
             if cutlass.const_expr(self.late_pieces):
                 # (a late piece: no store to wait for, no flag)
-                if not whole_range(cute.arch.block_idx()[0], piece - whole, self.k_tiles,
-                                   sk_tiles):
-                    release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece)
+                if not self._goes_late(piece - whole, sk_tiles):
+                    release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
+                                 threads=self.fixup_threads)
             else:
                 release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
                              threads=self.fixup_threads)

@@ -274,11 +274,12 @@ def add_gathered(acc: cute.Tensor, pieces, sPieces: cute.Tensor, gathered, ctid,
     slots (``add_late``)."""
     cute.arch.mbarrier_wait(gathered, 0)
     words = cute.size(acc) * threads
+    if cutlass.const_expr(late is not None):
+        tile, k_tiles, tiles, mCount, late_base = late
+        c_first, _ = tile_cut(tile, k_tiles, tiles)
     for p in cutlass.range(1, pieces, unroll=1):
         gathered_here = cutlass.Boolean(True)
         if cutlass.const_expr(late is not None):
-            tile, k_tiles, tiles, mCount, late_base = late
-            c_first, _ = tile_cut(tile, k_tiles, tiles)
             if whole_range(c_first + p, tile, k_tiles, tiles):
                 add_late(acc, c_first + p, mCount, late_base, ctid, threads)
                 gathered_here = cutlass.Boolean(False)
