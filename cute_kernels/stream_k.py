@@ -343,7 +343,9 @@ def add_late(acc: cute.Tensor, cta, mCount: cute.Tensor, late_base, ctid,
     for i in cutlass.range_constexpr(cute.size(acc)):
         words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
                                   sem="relaxed", scope="gpu")
-    while _words_out(words):
+    # the warp's vote keeps the loop warp-uniform: a per-thread exit made ptxas move the
+    # consumers' stage counters out of uniform registers (R2UR before every wgmma)
+    while cute.arch.vote_any_sync(_words_out(words)):
         for i in cutlass.range_constexpr(cute.size(acc)):
             if words[i] == 0:
                 words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
