@@ -337,15 +337,21 @@ def _words_out(words: cute.Tensor):
 def add_late(acc: cute.Tensor, cta, mCount: cute.Tensor, late_base, ctid,
              threads: cutlass.Constexpr = CONSUMER_THREADS):
     """``acc`` += CTA ``cta``'s late piece, its words loaded, and those still 0 loaded again
-    (all at once each round), until every one is in; the slot is left 0 for the next launch."""
+    (all at once each round), until every one is in; the slot is left 0 for the next launch.
+    While its last word is out, only that one is reloaded: a head that waits would otherwise
+    load its whole tile every round trip, beside the CTAs still streaming their weights."""
     base = late_base + cta * (cute.size(acc) * threads) + ctid
+    last = cute.size(acc) - 1
     words = cute.make_rmem_tensor(cute.make_layout(cute.size(acc)), cutlass.Int32)
     for i in cutlass.range_constexpr(cute.size(acc)):
         words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
                                   sem="relaxed", scope="gpu")
-    # the warp's vote keeps the loop warp-uniform: a per-thread exit made ptxas move the
+    # the warp's votes keep the loops warp-uniform: a per-thread exit made ptxas move the
     # consumers' stage counters out of uniform registers (R2UR before every wgmma)
     while cute.arch.vote_any_sync(_words_out(words)):
+        while cute.arch.vote_any_sync(words[last] == 0):
+            words[last] = cute.arch.load(mCount.iterator + base + last * threads,
+                                         cutlass.Int32, sem="relaxed", scope="gpu")
         for i in cutlass.range_constexpr(cute.size(acc)):
             if words[i] == 0:
                 words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
