@@ -6,7 +6,8 @@ M = 16 16.2 us real against 13.3 with the consumers stubbed; the H100 1.4 us apa
 Forms (``NVFP4GemmLargeM`` switches): ``real`` (the default: ``_mma_tile``'s loop);
 ``inflight`` (``INFLIGHT_MAX_TILE_M = 32``: the in-flight loop at up to 32 tokens);
 ``stub`` (consumers release at once, ``STUB_CONSUMERS``); ``no_decode`` (``STUB_DECODE``: the
-wgmmas alone); ``real_c2`` (two CTAs an SM: twice the consumer warps to hide the decode's
+wgmmas alone); ``early`` (``EARLY_RELEASE``: a stage released before the next decode);
+``real_c2`` (two CTAs an SM: twice the consumer warps to hide the decode's
 latency, 80 registers, no local memory; not in flight, where ptxas would serialize the
 wgmmas: C7511, too few registers). Each from L2 (``_l2``: one copy) and,
 for reference, from DRAM (``_dram``: the copies in turn). Then ``inflight``'s output against
@@ -38,7 +39,7 @@ POINTS = [(4096, 14336, 16, 16, 2), (6144, 7168, 16, 16, 2), (9216, 7168, 16, 16
           (4096, 14336, 8, 8, 2), (4096, 14336, 32, 32, 2)]
 FORMS = {"real": {}, "inflight": {"INFLIGHT_MAX_TILE_M": 32},
          "stub": {"STUB_CONSUMERS": True}, "real_c2": {},
-         "no_decode": {"STUB_DECODE": True}}
+         "no_decode": {"STUB_DECODE": True}, "early": {"EARLY_RELEASE": True}}
 COMPILERS = {name: switched_compiler(compile_nvfp4_gemm_large_m, NVFP4GemmLargeM, switches,
                                      f"compile_l2_{name}") if switches
              else compile_nvfp4_gemm_large_m for name, switches in FORMS.items()}
@@ -57,10 +58,12 @@ for n, k, m, tile_m, groups in select_shapes(POINTS):
     print_variant_rounds(f"gemm {n}x{k} M={m} {tile_m}-token stream-K, {groups} K groups, "
                          f"weights from L2 / DRAM", variants)
     if not warm_only():
-        for name in ("real", "inflight", "real_c2"):
+        for name in ("real", "inflight", "real_c2", "early"):
             calls[name](words[0])
-        same = torch.equal(outs["inflight"], outs["real"])
-        print(f"  inflight against real: {'same bits' if same else 'DIFFERENT BITS'}", flush=True)
+        for name in ("inflight", "early"):
+            same = torch.equal(outs[name], outs["real"])
+            print(f"  {name} against real: {'same bits' if same else 'DIFFERENT BITS'}",
+                  flush=True)
         # (other stream-K cuts)
         ok = agrees(outs["real_c2"], outs["real"]) and not outs["real_c2"].isnan().any()
         print(f"  real_c2 against real: {'agrees' if ok else 'DISAGREES'}", flush=True)
