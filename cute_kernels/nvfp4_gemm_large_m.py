@@ -219,10 +219,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # late, same bits, memcheck and racecheck clean): first 0.35-2.0 us behind at all eight
     # points, the head's per-thread spin having moved the consumers' stage counters out of
     # uniform registers (an R2UR before every wgmma); with the spin warp-uniform (call 6),
-    # 9216x7168 M = 16 17.08 / 17.15, M = 8 16.59 / 16.70, 7168x18432 M = 16 31.07 / 30.88, still behind
-    # at 5120x17408 M = 16 / 8 (22.57 / 23.50, 21.96 / 22.76: two late pieces a tile, added one
-    # after the other), 7168x18432 M = 32 / 64 (32.09 / 32.46, 38.25 / 39.90) and 9216x7168
-    # M = 64 (21.70 / 22.85). Off until an H200 shows a gain.
+    # 9216x7168 M = 16 17.08 / 17.15, M = 8 16.59 / 16.70, 7168x18432 M = 16 31.07 / 30.88,
+    # still behind at 5120x17408 M = 16 / 8 (22.57 / 23.50, 21.96 / 22.76: two late pieces a
+    # tile, added one after the other), 7168x18432 M = 32 / 64 (32.09 / 32.46, 38.25 / 39.90)
+    # and 9216x7168 M = 64 (21.70 / 22.85). Off until an H200 shows a gain.
     LATE_PIECES = False
     # K splits (``splits`` > 1) whose tiles x splits CTAs are one resident wave: each piece's
     # CTA adds and finishes its own token share of the tile (``stream_k.scatter_fixup``)
