@@ -36,23 +36,27 @@ def launches_compiled_by(module, compile_fn) -> dict:
     return {"launch_large_m": launch_variant}
 
 
-def replayed_graph(calls: list, replays: int = 3) -> bool:
+def replayed_graph(calls: list, replays: int = 3) -> float | None:
     """``calls`` run once each (compiled and loaded outside any capture), then, unless warming
     up, captured back to back in one CUDA graph that is replayed ``replays`` times: the
-    stamped timelines' runs. Returns whether the graph ran (not in a warm-up process)."""
+    stamped timelines' runs. Returns the replays' graph us a call (None in a warm-up process,
+    where nothing is captured): the launches' own time, stamped or not, on these buffers."""
     for c in calls:
         c()
     torch.cuda.synchronize()
     if warm_only():
-        return False
+        return None
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         for c in calls:
             c()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
     for _ in range(replays):
         graph.replay()
+    end.record()
     torch.cuda.synchronize()
-    return True
+    return start.elapsed_time(end) * 1e3 / (replays * len(calls))
 
 
 def made_before(made: dict, make):
