@@ -24,8 +24,9 @@ period (one call's first consumer release to the next's), the span (that release
 last finish), then over CTAs, median / 90th percentile, ns: start (before the release), the
 consumers' release, the producer's stream start, the first loop, first fix-up, last loop,
 last fix-up, the finish after it, when the producer issued its last TMA and when the CTA
-finished; last the replays' graph us a call. (Session 100, H100: the stamped ``real`` form's
-period was ~2 us over the probes' unstamped launch, the ``late`` form's ~0.2.) One point per
+finished; last the replays' graph us a call. The stamps are not free: session 100 (H100,
+9216x7168 M = 16) had ``unstamped`` 18.32, ``real`` 20.55 and ``late`` 18.63 graph us, so
+compare the parts of forms alike, not the stamped default with the real launch. One point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
 import statistics
