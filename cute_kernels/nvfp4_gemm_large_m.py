@@ -1095,12 +1095,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
         _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
         if kt0 != 0 and pieces - 1 <= self.fixup_slots:
+            goes_late = cutlass.Boolean(False)  # (a late piece: no store to wait for, no flag)
             if cutlass.const_expr(self.late_pieces):
-                # (a late piece: no store to wait for, no flag)
-                if not self._goes_late(piece - whole, sk_tiles):
-                    release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
-                                 threads=self.fixup_threads)
-            else:
+                goes_late = self._goes_late(piece - whole, sk_tiles)
+            if not goes_late:
                 release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
                              threads=self.fixup_threads)
         # the last piece: from the last tile's start or the range's, whichever is later

@@ -356,7 +356,7 @@ def add_late(acc: cute.Tensor, cta, mCount: cute.Tensor, late_base, ctid,
             if words[i] == 0:
                 words[i] = cute.arch.load(mCount.iterator + base + i * threads, cutlass.Int32,
                                           sem="relaxed", scope="gpu")
-    values = cute.recast_tensor(words, cutlass.Float32)
+    values = cute.recast_tensor(words, cutlass.Float32)  # (a view: it reads the unmarked words)
     for i in cutlass.range_constexpr(cute.size(acc)):
         words[i] = words[i] ^ cutlass.Int32(LATE_MARK)
         acc[i] = acc[i] + values[i]
