@@ -99,6 +99,18 @@ def main_loop_path(insns, labels):
     return path
 
 
+def disassemble(compiled) -> tuple[str, bytes]:
+    """(nvdisasm's SASS of ``compiled``'s cubin, the exported host object's bytes)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = os.path.join(tmp, "k.o")
+        compiled.export_to_c(obj, function_name="sass_count")
+        cpath = os.path.join(tmp, "k.cubin")
+        open(cpath, "wb").write(cubin_from_object(obj))
+        sass = subprocess.run([NVDISASM, "-c", cpath], check=True, capture_output=True,
+                              text=True).stdout
+        return sass, open(obj, "rb").read()
+
+
 def opclass(op: str) -> str:
     return op.split(".")[0]
 
@@ -115,16 +127,8 @@ def count(k: int, dtype: str, silu: bool, vecs: int, warps: int, ctas: int, pref
     args = (k, dtype, silu, False, vecs, warps, ctas, prefetch)
     if encode != "default" or min_ctas:
         args = args + (False, "cmp" if encode == "default" else encode, min_ctas)
-    compiled = raw(*args)
-    with tempfile.TemporaryDirectory() as tmp:
-        obj = os.path.join(tmp, "k.o")
-        compiled.export_to_c(obj, function_name="sass_count")
-        cubin = cubin_from_object(obj)
-        regs = max(object_registers(open(obj, "rb").read()))
-        cpath = os.path.join(tmp, "k.cubin")
-        open(cpath, "wb").write(cubin)
-        sass = subprocess.run([NVDISASM, "-c", cpath], check=True, capture_output=True,
-                              text=True).stdout
+    sass, obj = disassemble(raw(*args))
+    regs = max(object_registers(obj))
     if sass_out:
         open(sass_out, "w").write(sass)
     insns, labels = parse(sass)

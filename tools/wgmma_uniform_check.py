@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import tempfile
 
-from quant_sass_count import NVDISASM, cubin_from_object
+from quant_sass_count import disassemble
 
 from cute_kernels.k_order import KOrder
 from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM, compile_nvfp4_gemm_large_m
@@ -57,16 +55,6 @@ FORMS = {
 }
 
 
-def disassemble(compiled) -> str:
-    with tempfile.TemporaryDirectory() as tmp:
-        obj = os.path.join(tmp, "k.o")
-        compiled.export_to_c(obj, function_name="uniform_check")
-        cpath = os.path.join(tmp, "k.cubin")
-        open(cpath, "wb").write(cubin_from_object(obj))
-        return subprocess.run([NVDISASM, "-c", cpath], check=True, capture_output=True,
-                              text=True).stdout
-
-
 def r2ur_fed(sass: str) -> tuple[int, int, int]:
     """(HGMMAs, those with an R2UR among the four instructions before, R2URs) of ``sass``."""
     lines = sass.splitlines()
@@ -89,7 +77,7 @@ def main():
     for name in args.forms or FORMS:
         fn, fn_args = FORMS[name]
         with replaced(NVFP4GemmLargeM, {"LATE_PIECES": args.late}):
-            sass = disassemble(compile_only(fn, *fn_args))
+            sass, _ = disassemble(compile_only(fn, *fn_args))
         if args.sass:
             os.makedirs(args.sass, exist_ok=True)
             open(os.path.join(args.sass, f"{name}.sass"), "w").write(sass)
