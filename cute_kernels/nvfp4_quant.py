@@ -40,7 +40,8 @@ are issued before the arithmetic. Two options keep more loads in flight (for the
 the defaults yet): ``prefetch`` (the next item's loads into registers during this item's
 arithmetic) and ``ring`` (a per-warp ring of shared memory that ``cp.async`` fills ``ring``
 items ahead; each lane reads back only its own 16-byte slots, so a warp needs no barrier
-beyond its own).
+beyond its own). ``claim`` (off, ``CLAIM_ROUNDS``) hands the last rounds of items out by
+claims on counters instead of grid-stride, so the SMs drain together.
 
 Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
 touched at all: neither their codes nor their scale bytes (including the row padding up to
@@ -54,13 +55,16 @@ import math
 import cutlass
 import cutlass.cute as cute
 import torch
+from cutlass._mlir.dialects import nvvm
 from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+from cutlass.cutlass_dsl import dsl_user_op
 from cutlass.memory import SmemAllocator
 
 from layouts import experts_sf_layout, experts_sf_view, sf_padded_shape, sf_tiled_layout
 
 from . import jit
+from .arrival_counters import arrival_counters
 from .arch import compile_options, pdl_enabled, sm_count
 from .constants import constant
 from .device_fp4 import RECIPROCAL_TABLE_SIZE as TABLE_SIZE
@@ -92,13 +96,32 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 # Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
 # flight (``launch_config``)
 PREFETCH_ELEMENTS = 100_000_000
+# The launches with the prefetch claim their last CLAIM_ROUNDS rounds of work items from
+# counters (``NVFP4Quant(claim=)``; 0: every item handed out grid-stride)
+CLAIM_ROUNDS = 0
+# Claims go to CLAIM_SHARDS counters (a warp's by its index), CLAIM_SPACING int32 words (one
+# 128-byte line) apart: CLAIM_WORDS zeroed words in all. One counter for every warp
+# serialized the claims at the L2 at ~2 ns each (session 77).
+CLAIM_SHARDS = 32
+CLAIM_SPACING = 32
+CLAIM_WORDS = CLAIM_SHARDS * CLAIM_SPACING
 
+
+@dsl_user_op
+def atomic_inc(ptr, last: cutlass.Uint32, *, loc=None, ip=None) -> cutlass.Uint32:
+    """``atom.global.inc.u32`` (gpu scope, relaxed): the old value; the word becomes old + 1,
+    or 0 where old >= ``last``."""
+    old = nvvm.atomicrmw(op=nvvm.AtomicOpKind.INC, ptr=ptr.to_llvm_ptr(loc=loc, ip=ip),
+                         a=last.ir_value(loc=loc, ip=ip), syncscope=nvvm.MemScopeKind.GPU,
+                         loc=loc, ip=ip)
+    return cutlass.Uint32(old)
 
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
                   fp32_input: bool = False, dtype: torch.dtype = torch.bfloat16) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
-    max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger), the best of
-    ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``).
+    max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger, claim), the
+    best of ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``); the
+    prefetch launches claim ``CLAIM_ROUNDS`` rounds (off).
 
     The persistent grid hands each CTA a fixed share of the work items, so it holds exactly
     as many CTAs an SM as fit (the launch bounds pin the registers): with the early PDL
@@ -125,13 +148,14 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     / 95.8 at 10)."""
     sms = sm_count(device.index or 0)
     if fp32_input:
-        return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True
+        return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True, 0
     prefetch = not experts and rows * k <= PREFETCH_ELEMENTS
+    claim = CLAIM_ROUNDS if prefetch else 0
     if silu:
         per_sm = 8 if prefetch else 10 if dtype == torch.float16 else 12
-        return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
+        return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
     per_sm = 6 if prefetch else 9
-    return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True
+    return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
 
 
 class NVFP4Quant:
@@ -147,7 +171,7 @@ class NVFP4Quant:
                  vecs: int = 4, warps: int = 4, max_ctas: int = 16 * 132,
                  prefetch: bool = False, interleaved: bool = False, encode: str = "cmp",
                  min_ctas: int = 0, ring: int = 0, early_loads: bool = False,
-                 trigger: bool = True, stamps: bool = False):
+                 trigger: bool = True, claim: int = 0, stamps: bool = False):
         assert k % BLOCK == 0 and vecs % 2 == 0 and (silu or not experts)
         assert encode in ("cmp", "fma") and (vecs == 2 or vecs % 4 == 0)
         # "cmp": threshold comparisons on the 16-bit inputs (device_fp4.encode8); "fma": the
@@ -171,6 +195,11 @@ class NVFP4Quant:
         # words of %globaltimer, ns) and the SM it ran on
         assert not stamps or not (experts or ring)
         self.stamps = stamps
+        # `claim` >= 1 (with `prefetch`, dense only): the last `claim` rounds of items are
+        # claimed from counters in ``mMask`` (int32 [CLAIM_WORDS], zero, left zero) instead of
+        # handed out grid-stride, so warps that ran fast take more and the SMs drain together
+        assert not claim or (prefetch and not experts and not stamps)
+        self.claim = claim
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
         self.pdl = pdl_enabled()
@@ -325,6 +354,10 @@ class NVFP4Quant:
             self._ring_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end, stride,
                             loaded, lane, tidx >> 5, cur, ring_state)
             return
+        if cutlass.const_expr(self.claim):
+            self._claim_loop(mX, mQ, sSF, mSFWords, mMask, g, table, ex, m, row_items, first, end,
+                             stride, loaded, lane, cur, nxt)
+            return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
                 self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
@@ -361,6 +394,72 @@ class NVFP4Quant:
         else:
             if cutlass.const_expr(not self.experts):
                 self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
+
+    # ---- claimed items (``claim`` >= 1) -------------------------------------------------------
+    @cute.jit
+    def _claim_loop(self, mX, mQ, sSF, mSFWords, mCount, g, table, ex, m, row_items, first, end,
+                    stride, loaded, lane, cur, nxt):
+        """The prefetch loop where the items from ``start`` on (the last ``claim`` rounds; the
+        first round is always handed out) are claimed one at a time. Warp ``first`` claims
+        from shard ``s = first % S`` (S: CLAIM_SHARDS, or the grid's warps where fewer), whose
+        c-th claim is item ``start + c S + s``: each shard's warps, spread over the SMs, share
+        its items. The claim of the item after next goes out before this item is computed and
+        is read after it, so its round trip hides behind the arithmetic like the loads'.
+
+        Each warp claims until two claims come back past the end (one if it has no item), so
+        a launch makes a known number of claims on each shard (``_claims_on_shard``), and the
+        counters wrap to zero on the last (``atom.inc``): no arrival count, no fence and no
+        zeroing at the end, which session 78's form paid in the drain. (The counters are
+        touched only after ``griddepcontrol.wait``, as a kernel sharing the stream's
+        ``arrival_counters`` must.)"""
+        rounds = cutlass.max(end // stride - self.claim, 1)
+        start = stride * rounds
+        shards = cutlass.min(stride, CLAIM_SHARDS)
+        shard = first % shards
+        last = self._claims_on_shard(start, end, stride, shards, shard) - 1
+        counter = cute.recast_ptr(mCount.iterator + shard * CLAIM_SPACING, dtype=cutlass.Uint32)
+        w = first
+        n = self._claimed(start, first + stride, shards, shard,
+                          self._claim(counter, last, first + stride, start, lane))
+        while w < end:
+            self._load_item(mX, ex, n, n < loaded, lane, nxt)
+            raw = self._claim(counter, last, n + stride, start, lane)
+            self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, lane & 1,
+                               cur)
+            for c, x in zip(cur, nxt):
+                c.store(x.load())
+            w, n = n, self._claimed(start, n + stride, shards, shard, raw)
+
+    @staticmethod
+    def _claims_on_shard(start, end, stride, shards, shard):
+        """The claims one launch makes on ``shard``: its items from ``start`` on, two past the
+        end for each of its warps with an item, one for each without (the grid's warps are
+        0..stride-1; a shard's are those equal to it modulo ``shards``)."""
+        def count(upto):  # i in [0, upto) with i % shards == shard
+            return cutlass.max(upto - shard + shards - 1, 0) // shards
+        return (cutlass.max(end - start - shard + shards - 1, 0) // shards
+                + count(cutlass.min(end, stride)) + count(stride))
+
+    @cute.jit
+    def _claim(self, counter, last, after, start, lane):
+        """Lane 0's claim where item ``after`` is past ``start`` (else 0), unread: the
+        counter's old value, which then wraps to 0 after ``last``. ptxas turns an integer
+        ``atom.add`` into a warp-aggregated one whose result broadcast sits right after it
+        (the warp would wait out the round trip there); ``atom.inc`` stays one plain
+        atomic."""
+        raw = cutlass.Uint32(0)
+        if (after >= start) & (lane == 0):
+            raw = atomic_inc(counter, cutlass.Uint32(last))
+        return raw
+
+    @cute.jit
+    def _claimed(self, start, after, shards, shard, raw):
+        """The warp's next item: ``after`` before ``start``, else the one lane 0 claimed."""
+        raw = cute.arch.shuffle_sync(raw, 0)
+        n = after
+        if after >= start:
+            n = start + cutlass.Int32(raw) * shards + shard
+        return n
 
     # ---- the shared-memory ring (``ring`` >= 2) -------------------------------------------------
     def _ring_bytes(self) -> int:
@@ -647,7 +746,7 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
                         warps: int = 4, max_ctas: int = 16 * 132, prefetch: bool = False,
                         interleaved: bool = False, encode: str = "cmp", min_ctas: int = 0,
                         ring: int = 0, early_loads: bool = False,
-                        trigger: bool = True, stamps: bool = False):
+                        trigger: bool = True, claim: int = 0, stamps: bool = False):
     """Tensor-free compile: static K (output elements per row), input dtype and variant;
     dynamic M (and E). Arguments of the compiled function: x, global_scale, masked_m, packed,
     scale bytes (flat uint8)."""
@@ -667,12 +766,14 @@ def compile_nvfp4_quant(k: int, dtype: str, silu: bool, experts: bool, vecs: int
         q = make_fake_compact_tensor(cutlass.Uint8, (m, k // 2), stride_order=(1, 0),
                                      assumed_align=16)
         g = make_fake_compact_tensor(cutlass.Float32, (1,))
-        # not read; the stamps buffer where ``stamps`` (STAMP_WORDS a warp of the grid)
-        mask = make_fake_compact_tensor(cutlass.Int32, (cute.sym_int() if stamps else 1,))
+        # not read; the stamps buffer where ``stamps`` (STAMP_WORDS a warp of the grid), the
+        # claim counters where ``claim``
+        words = cute.sym_int() if stamps else CLAIM_WORDS if claim else 1
+        mask = make_fake_compact_tensor(cutlass.Int32, (words,))
     sf = make_fake_compact_tensor(cutlass.Uint8, (cute.sym_int(),), assumed_align=16)
     kernel = NVFP4Quant(k, cdtype, silu, experts, vecs, warps, max_ctas, prefetch,
                         interleaved, encode, min_ctas, ring, early_loads,
-                        trigger, stamps)
+                        trigger, claim, stamps)
     return cute.compile(kernel, x, g, mask, q, sf,
                         make_fake_stream(use_tvm_ffi_env_stream=True), options=compile_options())
 
@@ -767,8 +868,11 @@ def _quantize_rows(name: str, x: torch.Tensor, global_scale, out, silu: bool):
     packed, sf = _outputs(out, (), m, k, x)
     if m:
         config = launch_config(k, silu, x.device, m, dtype=x.dtype)
+        # the mask is not read; a claiming launch takes its zeroed counters there instead
+        count = (arrival_counters(CLAIM_WORDS, x.device) if config[-1]
+                 else constant(1, torch.int32, x.device))
         compile_nvfp4_quant(k, str(x.dtype), silu, False, *config)(
-            x, g, constant(1, torch.int32, x.device), packed, sf.view(-1))  # mask: not read
+            x, g, count, packed, sf.view(-1))
     return packed, sf.view(torch.float8_e4m3fn)
 
 

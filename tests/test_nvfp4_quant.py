@@ -4,6 +4,7 @@ exp-tolerant, for the fused SiLU) against the reference on a GPU."""
 import math
 from fractions import Fraction
 
+import cutlass
 import pytest
 import torch
 
@@ -161,6 +162,28 @@ def _near(values, ulps: int) -> torch.Tensor:
     base = _bits(torch.tensor(values, dtype=torch.float32))
     offs = torch.arange(-ulps, ulps + 1)
     return _f32((base[:, None] + offs[None, :]).flatten().clamp(0, 0x7F800000))
+
+
+@pytest.mark.parametrize("silu,vecs,per_sm", [(False, 4, 6), (True, 2, 8)])
+def test_claimed_items_compile_for_sm90a(silu, vecs, per_sm):
+    """Claimed items (``claim``) at the prefetch launches' CTAs an SM: no spill, and no more
+    registers than the handed-out loop's; row tails (K = 80) included."""
+    for k in (5120, 80):
+        regs = []
+        for claim in (0, 2):
+            compiled = compile_only(compile_nvfp4_quant, k, BF16, silu, False, vecs, 4,
+                                    per_sm * 132, True, False, "cmp", per_sm if silu else 0, 0,
+                                    False, True, claim)
+            assert kernel_frame_bytes(compiled) == 0
+            regs.append(max(kernel_registers(compiled)))
+        assert ctas_per_sm(regs[1], 4) >= per_sm
+
+
+def test_claimed_items_need_the_prefetch_and_dense_rows():
+    with pytest.raises(AssertionError):
+        nvfp4_quant.NVFP4Quant(5120, cutlass.BFloat16, False, False, claim=2)
+    with pytest.raises(AssertionError):
+        nvfp4_quant.NVFP4Quant(5120, cutlass.BFloat16, True, True, prefetch=True, claim=2)
 
 
 def test_fast_encode_matches_reference_on_cpu():
@@ -401,6 +424,30 @@ def test_quantize_past_the_prefetch_bound_bit_exact(monkeypatch, m, k, silu, dty
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("silu", [False, True])
+def test_public_launch_with_claimed_items(monkeypatch, silu):
+    """``CLAIM_ROUNDS`` on: the public launch takes the stream's zeroed counters, eagerly and
+    in a CUDA graph replayed on fresh inputs, with the same bits as the handed-out launch."""
+    m, k = 4096 + 37, 5120
+    run = silu_mul_nvfp4_quant if silu else nvfp4_quantize
+    x = _rows(m, 2 * k if silu else k, torch.bfloat16)
+    g = torch.full((1,), 30.0, device="cuda")
+    want = run(x, g)
+    monkeypatch.setattr(nvfp4_quant, "CLAIM_ROUNDS", 2)
+    _assert_quantized_equal(run(x, g, out=_poisoned_out(m, k)), want)
+    out = _poisoned_out(m, k)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        run(x, g, out=out)
+    for _ in range(2):
+        x.copy_(_rows(m, 2 * k if silu else k, torch.bfloat16))
+        graph.replay()
+        monkeypatch.setattr(nvfp4_quant, "CLAIM_ROUNDS", 0)
+        _assert_quantized_equal(out, run(x, g))
+        monkeypatch.setattr(nvfp4_quant, "CLAIM_ROUNDS", 2)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("config", [(4, 4, 8, True), (4, 4, 8, False), (4, 8, 4, True),
                                     (2, 4, 1, True), (8, 4, 3, False)])
 @pytest.mark.parametrize("silu", [False, True])
@@ -450,6 +497,33 @@ def test_ring_variant_agrees(vecs, ctas, ring, silu, m, k):
     5-CTA grid whose warps walk many items through the ring."""
     _assert_configs_agree(m, k, silu, (vecs, 4, ctas, False, False, "cmp", 0, ring),
                           (4, 4, 8 * 132, False))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("ctas,claim", [(6 * 132, 2), (6 * 132, 9), (5, 3)])
+@pytest.mark.parametrize("silu", [False, True])
+@pytest.mark.parametrize("m,k", [(4096 + 37, 5120), (300, 3072), (129, 80), (7, 5120)])
+def test_claimed_items_agree(ctas, claim, silu, m, k):
+    """Claimed items, bit-exact with the default over three launches on one counters buffer
+    (each must leave it zero for the next): whole rows and row tails, the scale padding rows
+    (claimed too), all but the first round claimed (9 rounds asked at 4133 rows: more than
+    there are), fewer items than warps (every warp's claim comes back past the end), a 5-CTA
+    grid (its last 3 rounds claimed; 20 warps, so 20 shards)."""
+    base = (2, 4, 8 * 132, True) if silu else (4, 4, 6 * 132, True)
+    config = base[:2] + (ctas, True, False, "cmp", 0, 0, False, True, claim)
+    counters = torch.zeros(nvfp4_quant.CLAIM_WORDS, dtype=torch.int32, device="cuda")
+    g = torch.full((1,), 30.0, device="cuda")
+    mask = torch.zeros(1, dtype=torch.int32, device="cuda")
+    for _ in range(3):
+        x = _rows(m, 2 * k if silu else k, torch.bfloat16)
+        outs = []
+        for cfg, count in ((config, counters), (base, mask)):
+            q, sf = _poisoned_out(m, k)
+            compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, *cfg)(x, g, count, q,
+                                                                           sf.view(-1))
+            outs.append((q, sf))
+        _assert_quantized_equal(outs[0], outs[1])
+        assert not counters.any()
 
 
 @pytest.mark.gpu

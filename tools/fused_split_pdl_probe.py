@@ -25,7 +25,8 @@ POINTS = [(4096, 7168, 64), (4096, 7168, 48), (4096, 7168, 96), (1024, 7168, 256
 
 
 def triggered(*args, **kwargs):
-    return (*launch_config(*args, **kwargs)[:-1], True)
+    config = launch_config(*args, **kwargs)
+    return (*config[:9], True, *config[10:])  # (trigger)
 
 
 for two_i, k, m in select_shapes(POINTS):

@@ -34,7 +34,7 @@ one = constant(1, torch.int32, dev)
 
 def quant_variants(i: int, m: int) -> dict:
     base = launch_config(i, True, dev, m, fp32_input=True)
-    vecs, warps, ctas, prefetch, inter, encode, min_ctas, ring, early, _ = base
+    vecs, warps, ctas, prefetch, inter, encode, min_ctas, ring, early = base[:9]
     return {  # session 34 call 4 took 2 loads and the trigger, "fp32 q 2v trig" then
         "fp32 q": base,
         "fp32 q 4v": (4, warps, ctas, prefetch, inter, encode, min_ctas, ring, early, False),

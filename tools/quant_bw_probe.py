@@ -10,12 +10,16 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 the default up to PREFETCH_ELEMENTS
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
+         cmp6tpcN  cmp 4 4  6  0 prefetch claim  cmp6tp, the last N rounds of items claimed
+                                                from 32 wrapping counters (1, 2)
+         cmp7tpcN  cmp 4 4  7  7 prefetch claim  cmp7tp, the last N rounds claimed (1, 2)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
          cmp12v2t  cmp 2 4 12 12                with the early trigger: the default past
                                                 PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
                                                 the default up to PREFETCH_ELEMENTS
+         cmp8v2tpcN cmp 2 4 8 8 prefetch claim  cmp8v2tp, the last N rounds claimed (1, 2)
          cmp10v2t  cmp 2 4 10 10                10 an SM (48 registers): on fp16 inputs
                                                 cmp12v2t spills an 8-byte frame, this does
                                                 not: fp16's default past PREFETCH_ELEMENTS
@@ -57,7 +61,8 @@ against 85.1; removed. Session 78 (H100, 2026-12-05) measured them again on 32 c
 cache line apart (``CLAIM_SHARDS``): bit tests and memcheck clean, still 7-9 points down at
 plain M = 4096 K = 5120 (cmp6tpc1 81.3 / cmp7tpc1 79.3 against cmp6tp 88.0% of that card's
 copy), 1.5-8 at M = 16384, 3 fused; removed again (``notes/quant-claim.patch``, the sharded
-form).
+form). Session 101 brought them back with counters that wrap to zero on a launch's last
+claim (``atom.inc``), without the end-of-warp arrival (acq_rel) and zeroing.
 Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 8, 64 (old
 the old default and the default). Every variant's outputs are compared with the old kernel's
 (must be equal: both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles;
@@ -77,7 +82,7 @@ from cute_kernels import reference
 from cute_kernels.arch import sm_count
 from cute_kernels.bench.ceilings import copy_bandwidth_tbs
 from cute_kernels.bench.timing import select_shapes, time_graphs_interleaved_us, warm_only
-from cute_kernels.nvfp4_quant import NVFP4Quant, compile_nvfp4_quant
+from cute_kernels.nvfp4_quant import CLAIM_WORDS, NVFP4Quant, compile_nvfp4_quant
 
 KS = (5120, 7168, 17408, 18432)
 # name: (encode, vecs, warps, CTAs per SM, min_ctas) and keyword options of compile_nvfp4_quant
@@ -94,14 +99,20 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp9tg2": (("cmp", 4, 4, 9, 9), {"items_per_warp": 2}),
          "cmp9teg1": (("cmp", 4, 4, 9, 9), {"items_per_warp": 1, "early_loads": True}),
          "cmp6tpg2": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 2}),
-         "cmp6tpg3": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 3})}
+         "cmp6tpg3": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 3}),
+         "cmp6tpc1": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 1}),
+         "cmp6tpc2": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 2}),
+         "cmp7tpc1": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 1}),
+         "cmp7tpc2": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 2})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2": (("cmp", 2, 4, 12, 12), {"trigger": False}),
          "cmp12v2t": (("cmp", 2, 4, 12, 12), {}),
          "cmp8v2tp": (("cmp", 2, 4, 8, 8), {"prefetch": True}),
          "cmp10v2t": (("cmp", 2, 4, 10, 10), {}),
          "cmp12v2tg1": (("cmp", 2, 4, 12, 12), {"items_per_warp": 1}),
-         "cmp8v2tpg2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "items_per_warp": 2})}
+         "cmp8v2tpg2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "items_per_warp": 2}),
+         "cmp8v2tpc1": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 1}),
+         "cmp8v2tpc2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 2})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
@@ -135,7 +146,7 @@ def _fn(m, k, fused, variant):
     return compile_nvfp4_quant(k, str(_dtype()), fused, False, vecs, warps,
                                max_ctas, options.get("prefetch", False), False,
                                encode, min_ctas, 0, options.get("early_loads", False),
-                               options.get("trigger", True))
+                               options.get("trigger", True), options.get("claim", 0))
 
 
 def main():
@@ -161,6 +172,7 @@ def main():
         g = reference.nvfp4_global_scale(reference.silu_mul(xs[0]) if fused else xs[0]
                                          ).reshape(1)
         mask = torch.zeros(1, dtype=torch.int32, device="cuda")
+        counters = torch.zeros(CLAIM_WORDS, dtype=torch.int32, device="cuda")  # `claim`: left zero
         outs = {}
         calls = {}
         # a copy moving the same bytes (half read, half written): this size's own ceiling
@@ -171,9 +183,11 @@ def main():
             fn = _fn(m, k, fused, variant)
             q = torch.full((m, k // 2), 0xFF, dtype=torch.uint8, device="cuda")
             sf = torch.full((_sf_bytes(m, k),), 0xFF, dtype=torch.uint8, device="cuda")
-            fn(xs[0], g, mask, q, sf)
+            count = counters if variant[1].get("claim") else mask
+            fn(xs[0], g, count, q, sf)
             outs[name] = (q.clone(), sf.clone())
-            calls[name] = [lambda x=x, fn=fn, q=q, sf=sf: fn(x, g, mask, q, sf) for x in xs]
+            calls[name] = [lambda x=x, fn=fn, q=q, sf=sf, c=count: fn(x, g, c, q, sf)
+                           for x in xs]
         # the variants' graphs replayed in turn: the M = 16384 points drifted by up to 13
         # points between separately timed runs (session 10)
         times = dict(zip(calls, time_graphs_interleaved_us(list(calls.values()),

@@ -3,8 +3,8 @@ fp16, fused, experts) and of the activation dequantize, for compute-sanitizer me
 
 import torch
 
-from cute_kernels.nvfp4_quant import (compile_nvfp4_quant, nvfp4_quantize, silu_mul_nvfp4_quant,
-                                      silu_mul_nvfp4_quant_experts)
+from cute_kernels.nvfp4_quant import (CLAIM_WORDS, compile_nvfp4_quant, nvfp4_quantize,
+                                      silu_mul_nvfp4_quant, silu_mul_nvfp4_quant_experts)
 
 for dtype in (torch.bfloat16, torch.float16):
     nvfp4_quantize(torch.randn(129, 80, device="cuda", dtype=dtype), 20.0)
@@ -31,6 +31,15 @@ for options in ((True, True), (False, False)):
     # positional: jit.cached keys on positional arguments only
     compile_nvfp4_quant(3072, str(torch.bfloat16), False, False, 4, 4, 8 * 132, False, False,
                         "cmp", 0, 0, *options)(x, g, mask, q, sf)
+# claimed items (zeroed counters the launches leave zero): plain and fused, the last
+# two rounds claimed on the full grid, the last three on a 3-CTA grid (12 warps, 12 shards)
+counters = torch.zeros(CLAIM_WORDS, dtype=torch.int32, device="cuda")
+for silu, k, vecs in ((False, 3072, 4), (True, 1536, 2)):
+    q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
+    sf = torch.empty(384 * (k // 16), dtype=torch.uint8, device="cuda")
+    for ctas, claim in ((6 * 132, 2), (3, 3)):
+        compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, True, False,
+                            "cmp", 0, 0, False, True, claim)(x, g, counters, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring
 for silu, k, vecs, per_sm, ring in ((False, 3072, 4, 8, 2), (True, 1536, 2, 8, 3)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
