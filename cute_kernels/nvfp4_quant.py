@@ -343,6 +343,9 @@ class NVFP4Quant:
         nxt = self._input_regs() if self.prefetch else None
         if cutlass.const_expr(self.prefetch or self.early_loads):
             self._load_item(mX, ex, first, first < loaded, lane, cur)
+        claims = None
+        if cutlass.const_expr(self.claim):  # the first claim's round trip under the fill too
+            claims = self._first_claim(mMask, first, end, stride, lane)
         ring_state = None
         if cutlass.const_expr(self.ring):  # the first `ring` items in flight during the fill
             ring_state = self._ring_start(mX, ex, first, stride, loaded, lane, tidx >> 5)
@@ -355,8 +358,8 @@ class NVFP4Quant:
                             loaded, lane, tidx >> 5, cur, ring_state)
             return
         if cutlass.const_expr(self.claim):
-            self._claim_loop(mX, mQ, sSF, mSFWords, mMask, g, table, ex, m, row_items, first, end,
-                             stride, loaded, lane, cur, nxt)
+            self._claim_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
+                             stride, loaded, lane, cur, nxt, claims)
             return
         for w in cutlass.range(first, end, stride, unroll=1):
             if cutlass.const_expr(self.prefetch):
@@ -397,14 +400,28 @@ class NVFP4Quant:
 
     # ---- claimed items (``claim`` >= 1) -------------------------------------------------------
     @cute.jit
-    def _claim_loop(self, mX, mQ, sSF, mSFWords, mCount, g, table, ex, m, row_items, first, end,
-                    stride, loaded, lane, cur, nxt):
+    def _first_claim(self, mCount, first, end, stride, lane):
+        """The claim loop's state: (start, shards, shard, its counter, the counter's last
+        value before it wraps, the claim for the item after ``first``, unread)."""
+        rounds = cutlass.max(end // stride - self.claim, 1)
+        start = stride * rounds
+        shards = cutlass.min(stride, CLAIM_SHARDS)
+        shard = first % shards
+        last = self._claims_on_shard(start, end, stride, shards, shard) - 1
+        counter = cute.recast_ptr(mCount.iterator + shard * CLAIM_SPACING, dtype=cutlass.Uint32)
+        return (start, shards, shard, counter, last,
+                self._claim(counter, last, first + stride, start, lane))
+
+    @cute.jit
+    def _claim_loop(self, mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
+                    stride, loaded, lane, cur, nxt, claims):
         """The prefetch loop where the items from ``start`` on (the last ``claim`` rounds; the
         first round is always handed out) are claimed one at a time. Warp ``first`` claims
         from shard ``s = first % S`` (S: CLAIM_SHARDS, or the grid's warps where fewer), whose
         c-th claim is item ``start + c S + s``: each shard's warps, spread over the SMs, share
         its items. The claim of the item after next goes out before this item is computed and
-        is read after it, so its round trip hides behind the arithmetic like the loads'.
+        is read after it, so its round trip hides behind the arithmetic like the loads' (the
+        first one's behind the table fill: ``_first_claim``).
 
         Each warp claims until two claims come back past the end (one if it has no item), so
         a launch makes a known number of claims on each shard (``_claims_on_shard``), and the
@@ -412,15 +429,9 @@ class NVFP4Quant:
         zeroing at the end, which session 78's form paid in the drain. (The counters are
         touched only after ``griddepcontrol.wait``, as a kernel sharing the stream's
         ``arrival_counters`` must.)"""
-        rounds = cutlass.max(end // stride - self.claim, 1)
-        start = stride * rounds
-        shards = cutlass.min(stride, CLAIM_SHARDS)
-        shard = first % shards
-        last = self._claims_on_shard(start, end, stride, shards, shard) - 1
-        counter = cute.recast_ptr(mCount.iterator + shard * CLAIM_SPACING, dtype=cutlass.Uint32)
+        start, shards, shard, counter, last, raw = claims
         w = first
-        n = self._claimed(start, first + stride, shards, shard,
-                          self._claim(counter, last, first + stride, start, lane))
+        n = self._claimed(start, first + stride, shards, shard, raw)
         while w < end:
             self._load_item(mX, ex, n, n < loaded, lane, nxt)
             raw = self._claim(counter, last, n + stride, start, lane)

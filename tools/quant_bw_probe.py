@@ -67,8 +67,8 @@ Shapes: M = 4096 and 16384 for K (I) in {5120, 7168, 17408, 18432}, then M = 1, 
 the old default and the default). Every variant's outputs are compared with the old kernel's
 (must be equal: both are exact). ``CUTE_KERNELS_BENCH_WARM=1`` only compiles;
 ``CUTE_KERNELS_BENCH_SHAPES`` picks shape indices (the device script warms them in parallel);
-``QUANT_PROBE_VARIANTS`` (comma-separated names) keeps only those variants at M >= 4096,
-beside "old";
+``QUANT_PROBE_VARIANTS`` (comma-separated names) keeps only those variants, beside "old"
+(without it, M < 4096 runs "old", the old default and the default);
 ``QUANT_PROBE_DTYPE=fp16`` feeds fp16 inputs (of a smaller spread: SiLU*mul squares them)."""
 
 from __future__ import annotations
@@ -102,6 +102,8 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp6tpg3": (("cmp", 4, 4, 6, 6), {"prefetch": True, "items_per_warp": 3}),
          "cmp6tpc1": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 1}),
          "cmp6tpc2": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 2}),
+         "cmp6tpc3": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 3}),
+         "cmp6tpc9": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 9}),
          "cmp7tpc1": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 1}),
          "cmp7tpc2": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 2})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
@@ -112,10 +114,14 @@ FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp12v2tg1": (("cmp", 2, 4, 12, 12), {"items_per_warp": 1}),
          "cmp8v2tpg2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "items_per_warp": 2}),
          "cmp8v2tpc1": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 1}),
-         "cmp8v2tpc2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 2})}
+         "cmp8v2tpc2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 2}),
+         "cmp8v2tpc3": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 3}),
+         "cmp8v2tpc9": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 9})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]
+# a few rounds of items a warp (claimed forms, session 101)
+SHAPES += [(1024, 5120, False), (1024, 5120, True), (2048, 7168, False)]
 
 
 def _sf_bytes(m: int, k: int) -> int:
@@ -158,12 +164,12 @@ def main():
     for m, k, fused in shapes:
         width = 2 * k if fused else k
         variants = FUSED if fused else PLAIN
-        if m < 4096:
-            variants = {n: variants[n] for n in ("old", "cmp12v2" if fused else "cmp8",
-                                                 DEFAULT[fused])}
-        elif os.environ.get("QUANT_PROBE_VARIANTS"):
+        if os.environ.get("QUANT_PROBE_VARIANTS"):
             keep = {"old", *os.environ["QUANT_PROBE_VARIANTS"].split(",")}
             variants = {n: v for n, v in variants.items() if n in keep}
+        elif m < 4096:
+            variants = {n: variants[n] for n in ("old", "cmp12v2" if fused else "cmp8",
+                                                 DEFAULT[fused])}
         nbytes = m * width * 2 + m * k // 2 + _sf_bytes(m, k)
         n_in = 2 if m >= 4096 else 8
         spread = 4 if _dtype() == torch.bfloat16 else 0.7
