@@ -40,8 +40,9 @@ are issued before the arithmetic. Two options keep more loads in flight (for the
 the defaults yet): ``prefetch`` (the next item's loads into registers during this item's
 arithmetic) and ``ring`` (a per-warp ring of shared memory that ``cp.async`` fills ``ring``
 items ahead; each lane reads back only its own 16-byte slots, so a warp needs no barrier
-beyond its own). ``claim`` (off, ``CLAIM_ROUNDS``) hands the last rounds of items out by
-claims on counters instead of grid-stride, so the SMs drain together.
+beyond its own). ``claim`` (``CLAIM_SHARE``: the public launches of many rounds) hands the
+last rounds of items out by claims on counters instead of grid-stride, so the SMs drain
+together.
 
 Experts: grid ``y`` = expert; rows at or past ``masked_m[e]`` (read on the device) are not
 touched at all: neither their codes nor their scale bytes (including the row padding up to
@@ -96,9 +97,12 @@ def silu_mul_fast(gate: cutlass.Float32, up: cutlass.Float32) -> cutlass.Float32
 # Rows x K (output elements) up to which the 16-bit kernels keep the next item's loads in
 # flight (``launch_config``)
 PREFETCH_ELEMENTS = 100_000_000
-# The launches with the prefetch claim their last CLAIM_ROUNDS rounds of work items from
-# counters (``NVFP4Quant(claim=)``; 0: every item handed out grid-stride)
-CLAIM_ROUNDS = 0
+# The launches with the prefetch and at least CLAIM_MIN_ROUNDS rounds of work items a warp
+# claim the last rounds // CLAIM_SHARE of them (at least one) from counters, so the SMs drain
+# together (``NVFP4Quant(claim=-CLAIM_SHARE)``; 0: every item handed out grid-stride). H100,
+# session 101: +0.5-3 points of the copy at M >= 4096; slower at M <= 2048 (2-5 rounds).
+CLAIM_SHARE = 4
+CLAIM_MIN_ROUNDS = 6
 # Claims go to CLAIM_SHARDS counters (a warp's by its index), CLAIM_SPACING int32 words (one
 # 128-byte line) apart: CLAIM_WORDS zeroed words in all. One counter for every warp
 # serialized the claims at the L2 at ~2 ns each (session 77).
@@ -121,7 +125,8 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
     max_ctas, prefetch, interleaved, encode, min_ctas, ring, early_loads, trigger, claim), the
     best of ``tools/quant_bw_probe.py`` on the H200 (session 25, ``notes/quant-bw.md``); the
-    prefetch launches claim ``CLAIM_ROUNDS`` rounds (off).
+    prefetch launches with ``CLAIM_MIN_ROUNDS`` rounds of items or more claim their last
+    rounds (``CLAIM_SHARE``).
 
     The persistent grid hands each CTA a fixed share of the work items, so it holds exactly
     as many CTAs an SM as fit (the launch bounds pin the registers): with the early PDL
@@ -150,12 +155,26 @@ def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: 
     if fp32_input:
         return 2, 4, 8 * sms, False, True, "fma", 0, 0, False, True, 0
     prefetch = not experts and rows * k <= PREFETCH_ELEMENTS
-    claim = CLAIM_ROUNDS if prefetch else 0
+    vecs = 2 if silu else 4
     if silu:
         per_sm = 8 if prefetch else 10 if dtype == torch.float16 else 12
-        return 2, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
-    per_sm = 6 if prefetch else 9
-    return 4, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
+    else:
+        per_sm = 6 if prefetch else 9
+    many = rows * items_per_row(k, vecs) >= CLAIM_MIN_ROUNDS * per_sm * sms * 4
+    claim = -CLAIM_SHARE if prefetch and many and CLAIM_SHARE else 0
+    return vecs, 4, per_sm * sms, prefetch, False, "cmp", per_sm, 0, False, True, claim
+
+
+def stamps_offset(claim: int) -> int:
+    """Where the probe stamps start in the ``masked_m`` buffer: after the claim counters."""
+    return CLAIM_WORDS if claim else 0
+
+
+def items_per_row(k: int, vecs: int) -> int:
+    """A row's warp work items: ``vecs`` 16-byte loads a lane cover BLOCKS_PER_STEP * vecs
+    scale blocks (the row's blocks padded to a multiple of 4, as the swizzled layout)."""
+    blocks = (k // BLOCK + 3) // 4 * 4
+    return -(-blocks // (BLOCKS_PER_STEP * vecs))
 
 
 class NVFP4Quant:
@@ -190,15 +209,17 @@ class NVFP4Quant:
         # PDL: let the next kernel launch first thing (False: as this grid exits)
         self.trigger = trigger
         # Probe-only (``tools/quant_timeline.py``): lane 0 of each warp writes STAMP_WORDS words
-        # into the int32 buffer passed as ``mMask`` (dense launches, no ring): when the CTA
-        # started, when its PDL wait returned, when the warp's last item was stored (the low
-        # words of %globaltimer, ns) and the SM it ran on
+        # into the int32 buffer passed as ``mMask`` (dense launches, no ring; with ``claim``
+        # after its counters: ``stamps_offset``): when the CTA started, when its PDL wait
+        # returned, when the warp's last item was stored (the low words of %globaltimer, ns)
+        # and the SM it ran on
         assert not stamps or not (experts or ring)
         self.stamps = stamps
-        # `claim` >= 1 (with `prefetch`, dense only): the last `claim` rounds of items are
+        # `claim` >= 1 (with `prefetch`, dense only): the last `claim` rounds of items (< 0:
+        # the last rounds // -claim, at least one, rounds counted on the device) are
         # claimed from counters in ``mMask`` (int32 [CLAIM_WORDS], zero, left zero) instead of
         # handed out grid-stride, so warps that ran fast take more and the SMs drain together
-        assert not claim or (prefetch and not experts and not stamps)
+        assert not claim or (prefetch and not experts)
         self.claim = claim
         assert not interleaved or (silu and k % GATE_UP_GROUP == 0)
         self.interleaved = interleaved
@@ -210,7 +231,7 @@ class NVFP4Quant:
         self.parts = 2 if silu else 1  # inputs per element: gate and up when fused
         self.vecs, self.warps = vecs, warps
         self.chunk_blocks = BLOCKS_PER_STEP * vecs  # scale blocks per warp work item
-        self.chunks = (self.kb4 + self.chunk_blocks - 1) // self.chunk_blocks  # items per row
+        self.chunks = items_per_row(k, vecs)
         # Every model K is a multiple of 1024: then no block of a work item is past the row
         # and the kernel needs no bounds checks at all.
         self.whole = self.kb % self.chunk_blocks == 0
@@ -376,7 +397,7 @@ class NVFP4Quant:
                     c.store(n.load())
         if cutlass.const_expr(self.stamps):
             if lane == 0:
-                at = first * STAMP_WORDS
+                at = first * STAMP_WORDS + stamps_offset(self.claim)
                 mMask[at] = entered
                 mMask[at + 1] = waited
                 mMask[at + 2] = cute.arch.globaltimer_lo()
@@ -403,8 +424,7 @@ class NVFP4Quant:
     def _first_claim(self, mCount, first, end, stride, lane):
         """The claim loop's state: (start, shards, shard, its counter, the counter's last
         value before it wraps, the claim for the item after ``first``, unread)."""
-        rounds = cutlass.max(end // stride - self.claim, 1)
-        start = stride * rounds
+        start = stride * self.handed_rounds(end // stride, self.claim)
         shards = cutlass.min(stride, CLAIM_SHARDS)
         shard = first % shards
         last = self._claims_on_shard(start, end, stride, shards, shard) - 1
@@ -440,6 +460,14 @@ class NVFP4Quant:
             for c, x in zip(cur, nxt):
                 c.store(x.load())
             w, n = n, self._claimed(start, n + stride, shards, shard, raw)
+
+    @staticmethod
+    def handed_rounds(whole, claim: int):
+        """Of ``whole`` rounds of items, those handed out grid-stride (at least the first):
+        all but the last ``claim``, or for ``claim`` < 0 the last ``whole // -claim``, at
+        least one."""
+        claimed = claim if claim > 0 else cutlass.max(whole // -claim, 1)
+        return cutlass.max(whole - claimed, 1)
 
     @staticmethod
     def _claims_on_shard(start, end, stride, shards, shard):

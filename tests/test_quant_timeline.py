@@ -10,7 +10,8 @@ import torch
 
 from cute_kernels import reference
 from cute_kernels.arch import sm_count
-from cute_kernels.nvfp4_quant import STAMP_WORDS, compile_nvfp4_quant, launch_config
+from cute_kernels.nvfp4_quant import (STAMP_WORDS, compile_nvfp4_quant, launch_config,
+                                      stamps_offset)
 from cute_kernels.probe_stamps import TIMER_WRAP
 
 _SPEC = importlib.util.spec_from_file_location(
@@ -62,9 +63,10 @@ def test_stamped_launch_gives_the_bits_and_ordered_stamps(m, k, fused):
     g = reference.nvfp4_global_scale(reference.silu_mul(x) if fused else x).reshape(1)
     config = launch_config(k, fused, dev, m)
     warps = timeline.grid_warps(m, k, fused, config)
-    stamps = torch.full((warps * STAMP_WORDS,), -1, dtype=torch.int32, device=dev)
+    stamped = timeline.stamp_buffer(warps, config[-1], dev)
+    stamps = stamped[stamps_offset(config[-1]):]
     outs = []
-    for extra, buf in (((), torch.zeros(1, dtype=torch.int32, device=dev)), ((True,), stamps)):
+    for extra, buf in (((), timeline.counters_buffer(config[-1], dev)), ((True,), stamped)):
         q = torch.full((m, k // 2), 0xFF, dtype=torch.uint8, device=dev)
         sf = torch.full((timeline.sf_bytes(m, k),), 0xFF, dtype=torch.uint8, device=dev)
         compile_nvfp4_quant(k, str(torch.bfloat16), fused, False, *config, *extra)(

@@ -11,7 +11,9 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
          cmp7tp    cmp 4 4  7  7 prefetch       the same at <= 72 registers
          cmp8tp    cmp 4 4  8  8 prefetch       the same at <= 64 registers
          cmp6tpcN  cmp 4 4  6  0 prefetch claim  cmp6tp, the last N rounds of items claimed
-                                                from 32 wrapping counters (1, 2)
+                                                from 32 wrapping counters (1, 2, 3, 9)
+         cmp6tpq4  cmp 4 4  6  6 prefetch claim  the last rounds // 4 claimed (at least one):
+                                                the default from CLAIM_MIN_ROUNDS rounds a warp
          cmp7tpcN  cmp 4 4  7  7 prefetch claim  cmp7tp, the last N rounds claimed (1, 2)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
@@ -19,7 +21,8 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
                                                 PREFETCH_ELEMENTS
          cmp8v2tp  cmp 2 4  8  8 prefetch       the next item's loads in flight (64 registers):
                                                 the default up to PREFETCH_ELEMENTS
-         cmp8v2tpcN cmp 2 4 8 8 prefetch claim  cmp8v2tp, the last N rounds claimed (1, 2)
+         cmp8v2tpcN cmp 2 4 8 8 prefetch claim  cmp8v2tp, the last N rounds claimed (1, 2, 3, 9)
+         cmp8v2tpq4 cmp 2 4 8 8 prefetch claim  the last rounds // 4 (the default, as plain)
          cmp10v2t  cmp 2 4 10 10                10 an SM (48 registers): on fp16 inputs
                                                 cmp12v2t spills an 8-byte frame, this does
                                                 not: fp16's default past PREFETCH_ELEMENTS
@@ -104,6 +107,7 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp6tpc2": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 2}),
          "cmp6tpc3": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 3}),
          "cmp6tpc9": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 9}),
+         "cmp6tpq4": (("cmp", 4, 4, 6, 6), {"prefetch": True, "claim": -4}),
          "cmp7tpc1": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 1}),
          "cmp7tpc2": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 2})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
@@ -116,7 +120,8 @@ FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),
          "cmp8v2tpc1": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 1}),
          "cmp8v2tpc2": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 2}),
          "cmp8v2tpc3": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 3}),
-         "cmp8v2tpc9": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 9})}
+         "cmp8v2tpc9": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": 9}),
+         "cmp8v2tpq4": (("cmp", 2, 4, 8, 8), {"prefetch": True, "claim": -4})}
 DEFAULT = {False: "cmp6tp", True: "cmp8v2tp"}
 SHAPES = [(m, k, fused) for fused in (False, True) for m in (4096, 16384) for k in KS]
 SHAPES += [(m, k, fused) for fused in (False, True) for m in (1, 8, 64) for k in KS[:2]]

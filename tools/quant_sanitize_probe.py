@@ -37,7 +37,7 @@ counters = torch.zeros(CLAIM_WORDS, dtype=torch.int32, device="cuda")
 for silu, k, vecs in ((False, 3072, 4), (True, 1536, 2)):
     q = torch.empty(300, k // 2, dtype=torch.uint8, device="cuda")
     sf = torch.empty(384 * (k // 16), dtype=torch.uint8, device="cuda")
-    for ctas, claim in ((6 * 132, 2), (3, 3)):
+    for ctas, claim in ((6 * 132, 2), (3, 3), (6 * 132, -4)):
         compile_nvfp4_quant(k, str(torch.bfloat16), silu, False, vecs, 4, ctas, True, False,
                             "cmp", 0, 0, False, True, claim)(x, g, counters, q, sf)
 # the shared-memory ring (cp.async): plain and fused, a 3-CTA grid so warps cycle the ring

@@ -35,8 +35,8 @@ import torch
 from cute_kernels import reference
 from cute_kernels.bench.timing import (rotations_for, select_shapes, time_graphs_interleaved_us,
                                        warm_only)
-from cute_kernels.nvfp4_quant import (STAMP_WORDS, NVFP4Quant, compile_nvfp4_quant,
-                                      launch_config)
+from cute_kernels.nvfp4_quant import (CLAIM_WORDS, STAMP_WORDS, NVFP4Quant, compile_nvfp4_quant,
+                                      launch_config, stamps_offset)
 from cute_kernels.probe_stamps import TIMER_WRAP, timer_ns
 from layouts import sf_padded_shape
 
@@ -57,6 +57,18 @@ def grid_warps(m: int, k: int, fused: bool, config) -> int:
     kernel = NVFP4Quant(k, cutlass.BFloat16, fused, False, vecs, warps)
     items = m * kernel.chunks + kernel.pad_items(m)
     return min(-(-items // warps), max_ctas) * warps
+
+
+def counters_buffer(claim: int, device) -> torch.Tensor:
+    """The ``masked_m`` argument of a dense launch: its zeroed claim counters (``claim``)."""
+    return torch.zeros(CLAIM_WORDS if claim else 1, dtype=torch.int32, device=device)
+
+
+def stamp_buffer(warps: int, claim: int, device) -> torch.Tensor:
+    """A stamped launch's ``masked_m``: the zeroed claim counters (``claim``), then -1 in
+    each warp's STAMP_WORDS."""
+    stamps = torch.full((warps * STAMP_WORDS,), -1, dtype=torch.int32, device=device)
+    return torch.cat([counters_buffer(claim, device)[:stamps_offset(claim)], stamps])
 
 
 def read_call(stamps: torch.Tensor) -> dict:
@@ -98,9 +110,8 @@ def point(m: int, k: int, fused: bool) -> None:
            ).to(torch.bfloat16) for _ in range(copies)]
     g = reference.nvfp4_global_scale(reference.silu_mul(xs[0]) if fused else xs[0]).reshape(1)
     warps = grid_warps(m, k, fused, config)
-    stamps = [torch.full((warps * STAMP_WORDS,), -1, dtype=torch.int32, device=dev)
-              for _ in range(CALLS)]
-    mask = torch.zeros(1, dtype=torch.int32, device=dev)
+    stamps = [stamp_buffer(warps, config[-1], dev) for _ in range(CALLS)]
+    mask = counters_buffer(config[-1], dev)
     outs = []
     for fn, buf in ((plain, mask), (stamped, stamps[0])):
         q = torch.full((m, k // 2), 0xFF, dtype=torch.uint8, device=dev)
@@ -118,7 +129,7 @@ def point(m: int, k: int, fused: bool) -> None:
     if warm_only():
         return
     torch.cuda.synchronize()
-    calls = [read_call(s) for s in stamps]
+    calls = [read_call(s[stamps_offset(config[-1]):]) for s in stamps]
     figures = [call_figures(c, config[1]) for c in calls[1:-1]]
     periods = [(calls[i + 1]["base"] - calls[i]["base"]) % TIMER_WRAP
                for i in range(1, CALLS - 2)]
