@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# Session 101 (either card; ~250 s on an H100, ~480 s on an H200): session101_claim.sh (the
-# claimed last rounds on wrapping counters: tests, memcheck, the quant probe), and on an H200
-# first session97_near.sh's rows (the near-miss suite rows, ~200 s cold), all warmed side by
-# side. The device copies at most 64 MiB: move notes/raw aside for the call.
+# Session 101 (either card; ~300 s on an H100, ~500 s on an H200). The public quantizer now
+# claims its last rounds // 4 of items where a warp has >= 6 rounds (wrapping counters, no
+# end-of-warp arrival; H100 calls 2-5: +0.5-3 points at M >= 4096). In order:
+# - the claim and stamp GPU tests, then the quant probe (cmp6tp / cmp8v2tp without claims
+#   against cmp6tpq4 / cmp8v2tpq4, the new defaults) at plain M = 4096 K = 5120 / 7168 / 17408,
+#   M = 16384 K = 5120, fused M = 4096 I = 5120 / 7168, and M = 2048 / 1024 (no claims there);
+# - on an H200 the quant suite (issue 4's rows) and session97_near.sh's rows;
+# - memcheck on tools/quant_sanitize_probe.py (claim launches included).
+# The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session101_either.sh
 source "$(dirname "$0")/../device_common.sh"
-export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpc1,cmp6tpc2,cmp7tp,cmp7tpc1,cmp7tpc2,cmp8v2tp,\
-cmp8v2tpc1,cmp8v2tpc2
-gpu_tests 200 /tmp/logs/t-claim.log tests/test_nvfp4_quant.py -k "claim" &
-warm_points quant_bw_probe 150 0 1 4 8
+export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpq4,cmp8v2tp,cmp8v2tpq4
+gpu_tests 240 /tmp/logs/t-claim.log tests/test_nvfp4_quant.py tests/test_quant_timeline.py \
+  tests/test_quant_claims.py -k "claim or stamp" &
+warm_points quant_bw_probe 150 0 1 2 4 8 9 28 29 30
 if on_h200; then
+  CUTE_KERNELS_BENCH_WARM=1 timeout 200 python -m cute_kernels.bench quant --out /tmp/warmq \
+    > /tmp/logs/warm-quant.log 2>&1 &
   warm_at_ms 1 nvfp4_gemm 4
   near_miss_warm
 fi
 report_warm_and_tests
+run_points quant_bw_probe 150 0 1 2 4 8 9 28 29 30
+echo "quant probe done after $(elapsed) s"
 if on_h200; then
+  timeout 150 python -m cute_kernels.bench quant --out "$OUT/quant" > "$OUT/bench-quant.log" 2>&1
+  echo "quant suite rc=$? after $(elapsed) s"; grep -E "M=4096|4096 " "$OUT/bench-quant.log" | head -12
   near_rows_run
   echo "near rows done after $(elapsed) s"
 fi
-run_points quant_bw_probe 200 0 1 4 8
-echo "quant probe done after $(elapsed) s"
 timeout 120 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
   python tools/quant_sanitize_probe.py > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit $? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1) ($(elapsed) s)"
