@@ -381,20 +381,20 @@ class NVFP4Quant:
         if cutlass.const_expr(self.claim):
             self._claim_loop(mX, mQ, sSF, mSFWords, g, table, ex, m, row_items, first, end,
                              stride, loaded, lane, cur, nxt, claims)
-            return
-        for w in cutlass.range(first, end, stride, unroll=1):
-            if cutlass.const_expr(self.prefetch):
-                self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
-            elif cutlass.const_expr(self.early_loads):
-                if w != first:
+        else:
+            for w in cutlass.range(first, end, stride, unroll=1):
+                if cutlass.const_expr(self.prefetch):
+                    self._load_item(mX, ex, w + stride, w + stride < loaded, lane, nxt)
+                elif cutlass.const_expr(self.early_loads):
+                    if w != first:
+                        self._load_item(mX, ex, w, w < loaded, lane, cur)
+                else:
                     self._load_item(mX, ex, w, w < loaded, lane, cur)
-            else:
-                self._load_item(mX, ex, w, w < loaded, lane, cur)
-            self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane, half,
-                               cur)
-            if cutlass.const_expr(self.prefetch):
-                for c, n in zip(cur, nxt):
-                    c.store(n.load())
+                self._process_item(mQ, sSF, mSFWords, g, table, ex, m, row_items, w, lane,
+                                   half, cur)
+                if cutlass.const_expr(self.prefetch):
+                    for c, n in zip(cur, nxt):
+                        c.store(n.load())
         if cutlass.const_expr(self.stamps):
             if lane == 0:
                 at = first * STAMP_WORDS + stamps_offset(self.claim)

@@ -8,8 +8,10 @@
 # - on an H200 the quant suite (issue 4's rows) and session97_near.sh's rows;
 # - memcheck on tools/quant_sanitize_probe.py (claim launches included).
 # The device copies at most 64 MiB: move notes/raw aside for the call.
-# Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session101_either.sh
+# Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session101_either.sh [h200]
+# ("h200": stop at once on an H100, where calls 2-6 measured it).
 source "$(dirname "$0")/../device_common.sh"
+[ "${1:-}" = h200 ] && only_on_h200
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpq4,cmp8v2tp,cmp8v2tpq4
 gpu_tests 240 /tmp/logs/t-claim.log tests/test_nvfp4_quant.py tests/test_quant_timeline.py \
   tests/test_quant_claims.py -k "claim or stamp" &
