@@ -10,7 +10,8 @@
 # - (not with "h200") memcheck on tools/quant_sanitize_probe.py (claim launches included).
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session101_either.sh [h200]
-# ("h200": stop at once on an H100, where calls 2-8 measured it; no tests, no memcheck).
+# ("h200": stop at once on an H100, where calls 2-8 measured it; no tests, no memcheck, the
+# probe at plain M = 4096 K = 5120 / 7168 and fused M = 4096 I = 5120 only).
 source "$(dirname "$0")/../device_common.sh"
 mode=${1:-}
 [ "$mode" = h200 ] && only_on_h200
@@ -19,7 +20,9 @@ if [ "$mode" != h200 ]; then
   gpu_tests 240 /tmp/logs/t-claim.log tests/test_nvfp4_quant.py tests/test_quant_timeline.py \
     tests/test_quant_claims.py -k "claim or stamp" &
 fi
-warm_points quant_bw_probe 150 0 1 2 4 8 9 28 29 30
+points="0 1 2 4 8 9 28 29 30"
+[ "$mode" = h200 ] && points="0 1 8"
+warm_points quant_bw_probe 150 $points
 if on_h200; then
   CUTE_KERNELS_BENCH_WARM=1 timeout 200 python -m cute_kernels.bench quant --out /tmp/warmq \
     > /tmp/logs/warm-quant.log 2>&1 &
@@ -27,7 +30,7 @@ if on_h200; then
   near_miss_warm
 fi
 if [ "$mode" = h200 ]; then report_warm; else report_warm_and_tests; fi
-run_points quant_bw_probe 150 0 1 2 4 8 9 28 29 30
+run_points quant_bw_probe 150 $points
 echo "quant probe done after $(elapsed) s"
 if on_h200; then
   timeout 150 python -m cute_kernels.bench quant --out "$OUT/quant" > "$OUT/bench-quant.log" 2>&1
