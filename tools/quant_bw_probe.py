@@ -13,7 +13,8 @@ Variants (encode, vecs, warps, CTAs per SM, launch bound min_ctas; options):
          cmp6tpcN  cmp 4 4  6  0 prefetch claim  cmp6tp, the last N rounds of items claimed
                                                 from 32 wrapping counters (1, 2, 3, 9)
          cmp6tpq4  cmp 4 4  6  6 prefetch claim  the last rounds // 4 claimed (at least one):
-                                                the default from CLAIM_MIN_ROUNDS rounds a warp
+                                                the default from CLAIM_MIN_ROUNDS rounds a warp;
+                                                cmp7tpq4 / cmp8tpq4 the same at 7 / 8 an SM
          cmp7tpcN  cmp 4 4  7  7 prefetch claim  cmp7tp, the last N rounds claimed (1, 2)
   fused  old       fma 4 4  8  0 trigger=False
          cmp12v2   cmp 2 4 12 12 trigger=False  the default of sessions 10..24 (40 registers)
@@ -108,6 +109,8 @@ PLAIN = {"old": (("fma", 4, 4, 16, 0), {"trigger": False}),
          "cmp6tpc3": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 3}),
          "cmp6tpc9": (("cmp", 4, 4, 6, 0), {"prefetch": True, "claim": 9}),
          "cmp6tpq4": (("cmp", 4, 4, 6, 6), {"prefetch": True, "claim": -4}),
+         "cmp7tpq4": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": -4}),
+         "cmp8tpq4": (("cmp", 4, 4, 8, 8), {"prefetch": True, "claim": -4}),
          "cmp7tpc1": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 1}),
          "cmp7tpc2": (("cmp", 4, 4, 7, 7), {"prefetch": True, "claim": 2})}
 FUSED = {"old": (("fma", 4, 4, 8, 0), {"trigger": False}),

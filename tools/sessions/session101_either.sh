@@ -21,7 +21,7 @@ if [ "$mode" != h200 ]; then
     tests/test_quant_claims.py -k "claim or stamp" &
 fi
 points="0 1 2 4 8 9 28 29 30"
-[ "$mode" = h200 ] && points="0 1 8"
+[ "$mode" = h200 ] && points="0 1 8" && QUANT_PROBE_VARIANTS+=,cmp7tp,cmp7tpq4,cmp8tp,cmp8tpq4
 warm_points quant_bw_probe 150 $points
 if on_h200; then
   CUTE_KERNELS_BENCH_WARM=1 timeout 200 python -m cute_kernels.bench quant --out /tmp/warmq \
