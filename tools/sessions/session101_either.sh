@@ -11,9 +11,12 @@
 # The device copies at most 64 MiB: move notes/raw aside for the call.
 # Usage on the lent GPU: source .gpu/setup.sh; bash tools/sessions/session101_either.sh [h200]
 # ("h200": stop at once on an H100, where calls 2-8 measured it; no tests, no memcheck, the
-# probe at plain M = 4096 K = 5120 / 7168 and fused M = 4096 I = 5120 only).
+# probe at plain M = 4096 K = 5120 / 7168 and fused M = 4096 I = 5120 only; "h200short": as
+# h200 without the near rows, ~250 s).
 source "$(dirname "$0")/../device_common.sh"
 mode=${1:-}
+short=
+[ "$mode" = h200short ] && mode=h200 && short=1
 [ "$mode" = h200 ] && only_on_h200
 export QUANT_PROBE_VARIANTS=cmp6tp,cmp6tpq4,cmp8v2tp,cmp8v2tpq4
 if [ "$mode" != h200 ]; then
@@ -26,8 +29,7 @@ warm_points quant_bw_probe 150 $points
 if on_h200; then
   CUTE_KERNELS_BENCH_WARM=1 timeout 200 python -m cute_kernels.bench quant --out /tmp/warmq \
     > /tmp/logs/warm-quant.log 2>&1 &
-  warm_at_ms 1 nvfp4_gemm 4
-  near_miss_warm
+  if [ -z "$short" ]; then warm_at_ms 1 nvfp4_gemm 4; near_miss_warm; fi
 fi
 if [ "$mode" = h200 ]; then report_warm; else report_warm_and_tests; fi
 run_points quant_bw_probe 150 $points
@@ -35,8 +37,7 @@ echo "quant probe done after $(elapsed) s"
 if on_h200; then
   timeout 150 python -m cute_kernels.bench quant --out "$OUT/quant" > "$OUT/bench-quant.log" 2>&1
   echo "quant suite rc=$? after $(elapsed) s"; grep -E "M=4096|4096 " "$OUT/bench-quant.log" | head -12
-  near_rows_run
-  echo "near rows done after $(elapsed) s"
+  if [ -z "$short" ]; then near_rows_run; echo "near rows done after $(elapsed) s"; fi
 fi
 if [ "$mode" != h200 ]; then
   timeout 120 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
