@@ -120,6 +120,7 @@ def atomic_inc(ptr, last: cutlass.Uint32, *, loc=None, ip=None) -> cutlass.Uint3
                          loc=loc, ip=ip)
     return cutlass.Uint32(old)
 
+
 def launch_config(k: int, silu: bool, device: torch.device, rows: int, experts: bool = False,
                   fp32_input: bool = False, dtype: torch.dtype = torch.bfloat16) -> tuple:
     """``compile_nvfp4_quant``'s arguments after (K, dtype, silu, experts): (vecs, warps,
@@ -215,7 +216,7 @@ class NVFP4Quant:
         # and the SM it ran on
         assert not stamps or not (experts or ring)
         self.stamps = stamps
-        # `claim` >= 1 (with `prefetch`, dense only): the last `claim` rounds of items (< 0:
+        # `claim` > 0 (with `prefetch`, dense only): the last `claim` rounds of items (< 0:
         # the last rounds // -claim, at least one, rounds counted on the device) are
         # claimed from counters in ``mMask`` (int32 [CLAIM_WORDS], zero, left zero) instead of
         # handed out grid-stride, so warps that ran fast take more and the SMs drain together
@@ -419,7 +420,7 @@ class NVFP4Quant:
             if cutlass.const_expr(not self.experts):
                 self._zero_padding_rows(sSF, mSFWords, m, (w - row_items) * 32 + lane)
 
-    # ---- claimed items (``claim`` >= 1) -------------------------------------------------------
+    # ---- claimed items (``claim`` != 0) -------------------------------------------------------
     @cute.jit
     def _first_claim(self, mCount, first, end, stride, lane):
         """The claim loop's state: (start, shards, shard, its counter, the counter's last
