@@ -475,10 +475,9 @@ class NVFP4Quant:
         """The claims one launch makes on ``shard``: its items from ``start`` on, two past the
         end for each of its warps with an item, one for each without (the grid's warps are
         0..stride-1; a shard's are those equal to it modulo ``shards``)."""
-        def count(upto):  # i in [0, upto) with i % shards == shard
+        def count(upto):  # i in [0, upto) with i % shards == shard (items: i = item - start)
             return cutlass.max(upto - shard + shards - 1, 0) // shards
-        return (cutlass.max(end - start - shard + shards - 1, 0) // shards
-                + count(cutlass.min(end, stride)) + count(stride))
+        return count(end - start) + count(cutlass.min(end, stride)) + count(stride)
 
     @cute.jit
     def _claim(self, counter, last, after, start, lane):
