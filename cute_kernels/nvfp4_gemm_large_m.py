@@ -295,6 +295,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # M = 16 13.88 / 13.94, 4096x14336 M = 8 12.13 / 12.08; from DRAM within 0.6%), so it
     # stays off (0) until an H200 shows a gain (its sanitizer run is still to come).
     INFLIGHT_MAX_TILE_M = 0
+    # Probe switch (``tools/uniform_k_group_probe.py``; the same bits): ``wg_k_split``'s K group
+    # made warp-uniform (``make_warp_uniform``). From the thread index as it is, ptxas feeds 12
+    # of the main loop's 16 HGMMAs through an R2UR (44 R2UR; with it 0 of 16, 13 R2UR:
+    # ``tools/wgmma_uniform_check.py wg_k_split``, session 102). Unmeasured.
+    UNIFORM_K_GROUP = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -929,6 +934,8 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         mma_tid = ctid
         if cutlass.const_expr(self.wg_k_split):
             g0 = ctid // self.fixup_threads
+            if cutlass.const_expr(self.UNIFORM_K_GROUP):
+                g0 = cute.arch.make_warp_uniform(g0)
             mma_tid = ctid % self.fixup_threads
         thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.

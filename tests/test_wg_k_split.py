@@ -179,3 +179,31 @@ def test_pair_pieces_match_fp64_reference(m, n, k, config, k_order):
     assert not outs[0].isnan().any()
     assert _rel_err(outs[0], want) <= 1e-3
     torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)  # K half 0 + K half 1
+
+
+# ``NVFP4GemmLargeM.UNIFORM_K_GROUP`` (probe switch): the K group made warp-uniform, so the main
+# loop's wgmmas take no R2UR. Only where the group index lives moves: the same bits.
+@pytest.mark.parametrize("tile_m,stream_k", [(64, False), (16, True)])
+def test_uniform_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
+    monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_K_GROUP", True)
+    compiled = compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16",
+                            tile_m, 0, 132, 1, stream_k, False, int(KOrder.PERMUTED), 1, 2, True)
+    assert kernel_registers(compiled) == [168]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,config,kw", [
+    (29, (32, 0), {}), (64, (64, 0), {"splits": 2}), (45, (32, 0, 13), {"stream_k": True})])
+def test_uniform_k_group_gives_the_same_bits(monkeypatch, m, config, kw):
+    n, k = 1160, 1920
+    a, b, b_sf, alpha = _inputs(m, n, k)
+    outs = []
+    for uniform in (False, True):
+        monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_K_GROUP", uniform)
+        out = poisoned(m, n, dtype=torch.float32)
+        _launch(a, b, b_sf, alpha, out, KOrder.PERMUTED, config,
+                compile_fn=compile_nvfp4_gemm_large_m.uncached, **kw)
+        assert not out.isnan().any()
+        outs.append(out)
+    assert _rel_err(outs[1], reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)) <= 1e-3
+    torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)

@@ -13,7 +13,8 @@ and the same route with every wgmma launch on a variant of ``FORMS``: the rule b
 stage keep the stages), or 0 / 2 / 4 / 8 k-tiles of weights loaded before the wait ("w0",
 "w2", ...; at most the stages; "w0": L2 prefetch alone, the rule's launches too); or the
 asynchronous stream-K fix-up ("async", ``ASYNC_FIXUP``; "sync": without it,
-``stream_k_fixup`` alone; session 49). Their
+``stream_k_fixup`` alone; session 49); or ``wg_k_split``'s K group made warp-uniform
+("uniform", ``UNIFORM_K_GROUP``; session 102). Their
 outputs are checked equal to the public route's. One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times only those;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -50,7 +51,8 @@ FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
          "k384": (("PREFETCH_K", 384),), "w0": (("WEIGHTS_BEFORE_WAIT", 0),),
          "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
          "w4": (("WEIGHTS_BEFORE_WAIT", 4),), "w8": (("WEIGHTS_BEFORE_WAIT", 8),),
-         "async": (("ASYNC_FIXUP", True),), "sync": (("ASYNC_FIXUP", False),)}
+         "async": (("ASYNC_FIXUP", True),), "sync": (("ASYNC_FIXUP", False),),
+         "uniform": (("UNIFORM_K_GROUP", True),)}
 CHOSEN = os.environ.get("CUTE_KERNELS_PROBE_FORMS", ",".join(FORMS)).split(",")
 
 
