@@ -9,9 +9,11 @@ loop inside the persistent loop made ptxas move the consumers' stage counters ou
 registers: two R2UR before every wgmma of the main loop (31 of 40 HGMMAs, R2UR 19 -> 99). A
 warp vote on the loop's condition put them back. Run this on any change to the wgmma kernels'
 loops or fix-ups. The defaults read 0 R2UR-fed HGMMAs in their main loops, except
-``wg_k_split`` (12 of 16: its K group comes from the thread index).
+``wg_k_split`` (12 of 16: its K group comes from the thread index; 0 with ``--uniform``,
+``UNIFORM_K_GROUP``).
 
-    PYTHONPATH=.:tools python tools/wgmma_uniform_check.py [FORM ...] [--late] [--sass DIR]
+    PYTHONPATH=.:tools python tools/wgmma_uniform_check.py [FORM ...] [--late] [--uniform]
+        [--sass DIR]
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ FORMS = {
     "plain128_sk": plain(5120, 17408, 128, True, 1),
     "plain256": plain(9216, 7168, 256, False, 1),
     "wg_k_split": plain(7168, 2048, 64, False, 2, wg_k_split=True),
+    "fused_wgk": (compile_nvfp4_gemm_swiglu_quant_large_m,
+                  (2048, 7168, 64, 0, 132, False, False, KOrder.PERMUTED, 1, 2, 0, 1, True)),
     "fused16": (compile_nvfp4_gemm_swiglu_quant_large_m,
                 (4608, 7168, 16, 0, 132, True, False, 1, 1, 2, 2)),
     "fused64": (compile_nvfp4_gemm_swiglu_quant_large_m,
@@ -69,6 +73,8 @@ def main():
                         help=f"of {', '.join(FORMS)} (all by default)")
     parser.add_argument("--late", action="store_true",
                         help="with NVFP4GemmLargeM.LATE_PIECES on")
+    parser.add_argument("--uniform", action="store_true",
+                        help="with NVFP4GemmLargeM.UNIFORM_K_GROUP on")
     parser.add_argument("--sass", help="a folder to write each form's SASS into")
     args = parser.parse_args()
     unknown = [name for name in args.forms if name not in FORMS]
@@ -76,7 +82,8 @@ def main():
         parser.error(f"unknown forms {unknown}: expected some of {list(FORMS)}")
     for name in args.forms or FORMS:
         fn, fn_args = FORMS[name]
-        with replaced(NVFP4GemmLargeM, {"LATE_PIECES": args.late}):
+        with replaced(NVFP4GemmLargeM, {"LATE_PIECES": args.late,
+                                        "UNIFORM_K_GROUP": args.uniform}):
             sass, _ = disassemble(compile_only(fn, *fn_args))
         if args.sass:
             os.makedirs(args.sass, exist_ok=True)
