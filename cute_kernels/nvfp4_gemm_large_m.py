@@ -295,10 +295,11 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # M = 16 13.88 / 13.94, 4096x14336 M = 8 12.13 / 12.08; from DRAM within 0.6%), so it
     # stays off (0) until an H200 shows a gain (its sanitizer run is still to come).
     INFLIGHT_MAX_TILE_M = 0
-    # Probe switch (``tools/uniform_k_group_probe.py``; the same bits): ``wg_k_split``'s K group
-    # made warp-uniform (``make_warp_uniform``). From the thread index as it is, ptxas feeds 12
-    # of the main loop's 16 HGMMAs through an R2UR (44 R2UR; with it 0 of 16, 13 R2UR:
-    # ``tools/wgmma_uniform_check.py wg_k_split``, session 102). Unmeasured.
+    # Probe switch (``tools/prefetch_depth_probe.py`` form "uniform"; the same bits):
+    # ``wg_k_split``'s K group made warp-uniform (``make_warp_uniform``). From the thread index
+    # as it is, ptxas feeds 12 of the main loop's 16 HGMMAs through an R2UR (44 R2UR; with it 0
+    # of 16, 13 R2UR: ``tools/wgmma_uniform_check.py wg_k_split --uniform``, session 102).
+    # Unmeasured.
     UNIFORM_K_GROUP = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
