@@ -195,15 +195,7 @@ def test_uniform_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
 @pytest.mark.parametrize("m,config,kw", [
     (29, (32, 0), {}), (64, (64, 0), {"splits": 2}), (45, (32, 0, 13), {"stream_k": True})])
 def test_uniform_k_group_gives_the_same_bits(monkeypatch, m, config, kw):
-    n, k = 1160, 1920
-    a, b, b_sf, alpha = _inputs(m, n, k)
-    outs = []
-    for uniform in (False, True):
-        monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_K_GROUP", uniform)
-        out = poisoned(m, n, dtype=torch.float32)
-        _launch(a, b, b_sf, alpha, out, KOrder.PERMUTED, config,
-                compile_fn=compile_nvfp4_gemm_large_m.uncached, **kw)
-        assert not out.isnan().any()
-        outs.append(out)
-    assert _rel_err(outs[1], reference.nvfp4_gemm_fp64(a, None, b, b_sf, alpha)) <= 1e-3
-    torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)
+    from tests.test_nvfp4_gemm_large_m import switch_keeps_bits
+
+    switch_keeps_bits(monkeypatch, "UNIFORM_K_GROUP", (False, True), m, config,
+                      dict(kw, k_groups=2, wg_k_split=True), KOrder.PERMUTED)
