@@ -181,11 +181,12 @@ def test_pair_pieces_match_fp64_reference(m, n, k, config, k_order):
     torch.testing.assert_close(outs[1], outs[0], rtol=0, atol=0)  # K half 0 + K half 1
 
 
-# ``NVFP4GemmLargeM.UNIFORM_K_GROUP`` (probe switch): the K group made warp-uniform, so the main
-# loop's wgmmas take no R2UR. Only where the group index lives moves: the same bits.
+# ``NVFP4GemmLargeM.UNIFORM_K_GROUP`` (on since session 103): the K group made warp-uniform, so
+# the main loop's wgmmas take no R2UR. Only where the group index lives moves: the same bits.
+# The compile test keeps the form without it (the probe's "thread_group") building.
 @pytest.mark.parametrize("tile_m,stream_k", [(64, False), (16, True)])
-def test_uniform_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
-    monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_K_GROUP", True)
+def test_thread_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
+    monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_K_GROUP", False)
     compiled = compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16",
                             tile_m, 0, 132, 1, stream_k, False, int(KOrder.PERMUTED), 1, 2, True)
     assert kernel_registers(compiled) == [168]

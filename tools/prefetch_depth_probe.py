@@ -13,8 +13,9 @@ and the same route with every wgmma launch on a variant of ``FORMS``: the rule b
 stage keep the stages), or 0 / 2 / 4 / 8 k-tiles of weights loaded before the wait ("w0",
 "w2", ...; at most the stages; "w0": L2 prefetch alone, the rule's launches too); or the
 asynchronous stream-K fix-up ("async", ``ASYNC_FIXUP``; "sync": without it,
-``stream_k_fixup`` alone; session 49); or ``wg_k_split``'s K group made warp-uniform
-("uniform", ``UNIFORM_K_GROUP``; session 102). Their
+``stream_k_fixup`` alone; session 49); or ``wg_k_split``'s K group taken from the thread
+index as before session 103 ("thread_group", ``UNIFORM_K_GROUP`` off; session 102's probe
+timed the reverse). Their
 outputs are checked equal to the public route's. One point per CUTE_KERNELS_BENCH_SHAPES
 index; ``CUTE_KERNELS_PROBE_FORMS`` (names, comma-separated) times only those;
 ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
@@ -52,7 +53,7 @@ FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
          "w2": (("WEIGHTS_BEFORE_WAIT", 2),),
          "w4": (("WEIGHTS_BEFORE_WAIT", 4),), "w8": (("WEIGHTS_BEFORE_WAIT", 8),),
          "async": (("ASYNC_FIXUP", True),), "sync": (("ASYNC_FIXUP", False),),
-         "uniform": (("UNIFORM_K_GROUP", True),)}
+         "thread_group": (("UNIFORM_K_GROUP", False),)}
 CHOSEN = os.environ.get("CUTE_KERNELS_PROBE_FORMS", ",".join(FORMS)).split(",")
 
 
