@@ -298,9 +298,9 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # Switch (``tools/prefetch_depth_probe.py`` form "thread_group" times it off; the same bits):
     # ``wg_k_split``'s K group made warp-uniform (``make_warp_uniform``). From the thread index
     # as it is, ptxas feeds 12 of the main loop's 16 HGMMAs through an R2UR (44 R2UR; with it 0
-    # of 16, 13 R2UR: ``tools/wgmma_uniform_check.py wg_k_split --uniform``, session 102).
-    # Session 103 (H100, ``tools/sessions/session102_uniform.sh``; GPU bit tests pass), public
-    # op / switched, µs: gemm 4096x7168 M = 16 10.39 / 10.29, 7168x2048 M = 32 6.74 / 6.70,
+    # of 16, 13 R2UR: ``tools/wgmma_uniform_check.py wg_k_split [--thread-group]``, session 102).
+    # Session 103 (H100, ``tools/sessions/session102_uniform.sh``; GPU bit tests pass), off
+    # / on, µs: gemm 4096x7168 M = 16 10.39 / 10.29, 7168x2048 M = 32 6.74 / 6.70,
     # M = 64 7.27 / 7.21, 4096x7168 M = 64 12.00 / 11.89; fused 4096x7168 M = 64 13.12 /
     # 12.96, M = 256 26.22 / 26.23: 0.5-1.5% faster or level, so on. Unmeasured on the H200.
     UNIFORM_K_GROUP = True

@@ -8,11 +8,11 @@ outside the code they changed. The head's spin loop exited per thread, and that 
 loop inside the persistent loop made ptxas move the consumers' stage counters out of uniform
 registers: two R2UR before every wgmma of the main loop (31 of 40 HGMMAs, R2UR 19 -> 99). A
 warp vote on the loop's condition put them back. Run this on any change to the wgmma kernels'
-loops or fix-ups. The defaults read 0 R2UR-fed HGMMAs in their main loops, except
-``wg_k_split`` (12 of 16: its K group comes from the thread index; 0 with ``--uniform``,
-``UNIFORM_K_GROUP``).
+loops or fix-ups. The defaults read 0 R2UR-fed HGMMAs in their main loops; ``wg_k_split``
+read 12 of 16 until session 103 made its K group warp-uniform (``UNIFORM_K_GROUP``;
+``--thread-group`` compiles the form before it).
 
-    PYTHONPATH=.:tools python tools/wgmma_uniform_check.py [FORM ...] [--late] [--uniform]
+    PYTHONPATH=.:tools python tools/wgmma_uniform_check.py [FORM ...] [--late] [--thread-group]
         [--sass DIR]
 """
 
@@ -73,8 +73,8 @@ def main():
                         help=f"of {', '.join(FORMS)} (all by default)")
     parser.add_argument("--late", action="store_true",
                         help="with NVFP4GemmLargeM.LATE_PIECES on")
-    parser.add_argument("--uniform", action="store_true",
-                        help="with NVFP4GemmLargeM.UNIFORM_K_GROUP on")
+    parser.add_argument("--thread-group", action="store_true",
+                        help="with NVFP4GemmLargeM.UNIFORM_K_GROUP off (before session 103)")
     parser.add_argument("--sass", help="a folder to write each form's SASS into")
     args = parser.parse_args()
     unknown = [name for name in args.forms if name not in FORMS]
@@ -83,7 +83,7 @@ def main():
     for name in args.forms or FORMS:
         fn, fn_args = FORMS[name]
         with replaced(NVFP4GemmLargeM, {"LATE_PIECES": args.late,
-                                        "UNIFORM_K_GROUP": args.uniform}):
+                                        "UNIFORM_K_GROUP": not args.thread_group}):
             sass, _ = disassemble(compile_only(fn, *fn_args))
         if args.sass:
             os.makedirs(args.sass, exist_ok=True)
