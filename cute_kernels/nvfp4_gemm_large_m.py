@@ -1061,7 +1061,13 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     def _holds_piece(self, ctid):
         """Whether consumer thread ``ctid`` holds a stream-K piece's sums, the ``fixup_threads``
         (with ``wg_k_split`` warpgroup 0 holds the piece, else both warpgroups)."""
-        return ctid < self.fixup_threads if self.wg_k_split else cutlass.Boolean(True)
+        if cutlass.const_expr(not self.wg_k_split):
+            return cutlass.Boolean(True)
+        if cutlass.const_expr(self.UNIFORM_K_GROUP):
+            # warp-uniform: the fix-up's spin loops behind it then leave the main loop's stage
+            # counters in uniform registers (``tools/wgmma_uniform_check.py``)
+            return cute.arch.make_warp_uniform(ctid // self.fixup_threads) == 0
+        return ctid < self.fixup_threads
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces, late=None):

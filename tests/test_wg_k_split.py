@@ -183,7 +183,10 @@ def test_pair_pieces_match_fp64_reference(m, n, k, config, k_order):
 
 # ``NVFP4GemmLargeM.UNIFORM_K_GROUP`` (on since session 103): the K group made warp-uniform, so
 # the main loop's wgmmas take no R2UR. Only where the group index lives moves: the same bits.
-# The compile test keeps the form without it (the probe's "thread_group") building.
+# The compile test keeps the form without it (the probe's "thread_group") building. The same
+# switch makes the K-piece holders' test warp-uniform (``_holds_piece``), which keeps the
+# fix-up's spin loops from taking the stage counters out of uniform registers (four pieces:
+# 11 of 20 HGMMAs R2UR-fed -> 0).
 @pytest.mark.parametrize("tile_m,stream_k", [(64, False), (16, True)])
 def test_thread_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
     monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_K_GROUP", False)
@@ -194,7 +197,8 @@ def test_thread_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,config,kw", [
-    (29, (32, 0), {}), (64, (64, 0), {"splits": 2}), (45, (32, 0, 13), {"stream_k": True})])
+    (29, (32, 0), {}), (64, (64, 0), {"splits": 2}), (21, (16, 0), {"splits": 4}),
+    (45, (32, 0, 13), {"stream_k": True})])
 def test_uniform_k_group_gives_the_same_bits(monkeypatch, m, config, kw):
     from tests.test_nvfp4_gemm_large_m import switch_keeps_bits
 

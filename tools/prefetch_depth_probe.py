@@ -46,7 +46,10 @@ POINTS = [("gemm", 7168, 18432, 16), ("gemm", 9216, 7168, 16), ("gemm", 5120, 17
           ("fused", 4096, 7168, 1024), ("gemm", 36864, 7168, 32), ("gemm", 34816, 5120, 16),
           ("fused", 36864, 7168, 32), ("fused", 34816, 5120, 16), ("fused", 9216, 7168, 64),
           ("gemm", 5120, 17408, 32), ("gemm", 5120, 17408, 64), ("gemm", 9216, 7168, 32),
-          ("gemm", 34816, 5120, 64), ("fused", 9216, 7168, 32)]
+          ("gemm", 34816, 5120, 64), ("fused", 9216, 7168, 32),
+          # four K pieces of wg_k_split (the stream-K fix-up; session 103)
+          ("gemm", 2048, 7168, 32), ("gemm", 2048, 7168, 64), ("gemm", 1024, 7168, 128),
+          ("fused", 2048, 7168, 32)]
 # a form's NVFP4GemmLargeM switches
 FORMS = {"stages": (("PREFETCH_K", None),), "k128": (("PREFETCH_K", 128),),
          "k384": (("PREFETCH_K", 384),), "w0": (("WEIGHTS_BEFORE_WAIT", 0),),

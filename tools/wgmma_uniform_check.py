@@ -50,6 +50,12 @@ FORMS = {
     "wg_k_split": plain(7168, 2048, 64, False, 2, wg_k_split=True),
     "fused_wgk": (compile_nvfp4_gemm_swiglu_quant_large_m,
                   (2048, 7168, 64, 0, 132, False, False, KOrder.PERMUTED, 1, 2, 0, 1, True)),
+    # four K pieces and the stream-K fix-up (2048x7168 at 4..128 tokens, fused I = 1024)
+    "wg_k_split_s4": (compile_nvfp4_gemm_large_m,
+                      (2048, 7168, "torch.bfloat16", 16, 0, 132, 4, True, False,
+                       KOrder.PERMUTED, 1, 2, True, False, True)),
+    "fused_wgk_s4": (compile_nvfp4_gemm_swiglu_quant_large_m,
+                     (1024, 7168, 16, 0, 132, True, False, KOrder.PERMUTED, 1, 2, 0, 4, True)),
     "fused16": (compile_nvfp4_gemm_swiglu_quant_large_m,
                 (4608, 7168, 16, 0, 132, True, False, 1, 1, 2, 2)),
     "fused64": (compile_nvfp4_gemm_swiglu_quant_large_m,
