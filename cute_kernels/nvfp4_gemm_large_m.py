@@ -302,8 +302,20 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # Session 103 (H100, ``tools/sessions/session102_uniform.sh``; GPU bit tests pass), off
     # / on, µs: gemm 4096x7168 M = 16 10.39 / 10.29, 7168x2048 M = 32 6.74 / 6.70,
     # M = 64 7.27 / 7.21, 4096x7168 M = 64 12.00 / 11.89; fused 4096x7168 M = 64 13.12 /
-    # 12.96, M = 256 26.22 / 26.23: 0.5-1.5% faster or level, so on. Unmeasured on the H200.
+    # 12.96, M = 256 26.22 / 26.23: 0.5-1.5% faster or level, so on. The same switch makes
+    # the K-piece holders' test (``_holds_piece``) warp-uniform: the four-piece launches' fix-up
+    # spin loops had taken the stage counters out of uniform registers (11 of 20 HGMMAs
+    # R2UR-fed -> 0). Session 103 call 12 (H100, ``session103_uniform.sh``, same bits), off /
+    # on: gemm 2048x7168 M = 32 9.46 / 9.13, M = 64 10.75 / 10.41, 1024x7168 M = 128 13.64 /
+    # 13.39, fused 2048x7168 M = 32 10.43 / 10.11. Unmeasured on the H200.
     UNIFORM_K_GROUP = True
+    # Switch (``CUTE_KERNELS_PROBE_THREAD_DESC=1 tools/bf16_weights_probe.py`` times it off; the
+    # same bits): the bf16 weights' wgmma descriptors (``KOrder.BF16``, both operands from shared
+    # memory) from a warp-uniform thread of the warpgroup (every thread of a warpgroup has the
+    # same A descriptors). From the thread index ptxas moves them into uniform registers before
+    # every wgmma of the main loop (SASS: 18 R2UR -> 3, ``tools/wgmma_uniform_check.py bf16w
+    # fused_bf16w [--thread-desc]``, session 103). Unmeasured.
+    UNIFORM_WEIGHT_DESC = True
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,
@@ -949,7 +961,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
                                     cutlass.Float32)
         if cutlass.const_expr(self.bf16_weights):
             # the weights' wgmma descriptors, every stage (``_mainloop_smem``): no decode
-            frags = tiled_mma.make_fragment_A(thr_mma.partition_A(sW))
+            thr_a = thr_mma
+            if cutlass.const_expr(self.UNIFORM_WEIGHT_DESC):
+                thr_a = tiled_mma.get_slice(cute.arch.make_warp_uniform(mma_tid // 128) * 128)
+            frags = tiled_mma.make_fragment_A(thr_a.partition_A(sW))
             decode = None
         else:
             tCcA = thr_mma.partition_A(cute.make_identity_tensor((self.tile_n, self.stage_k)))

@@ -133,3 +133,40 @@ def test_forced_route_matches_reference(monkeypatch, m):
     monkeypatch.setattr(fused_module, "BF16_WEIGHTS_TILE_M", None)
     a, a_sf, w, w_sf, alpha, g_out = _inputs(m, 512, 7168, False)
     _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
+
+
+# ``NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC`` (on since session 103): the bf16 weights' wgmma
+# descriptors from a warp-uniform thread of the warpgroup, so the main loop's wgmmas take no
+# R2UR (``tools/wgmma_uniform_check.py``). Every thread of a warpgroup has the same descriptors:
+# the same bits. The compile test keeps the form without it building.
+def test_thread_weight_desc_compiles(monkeypatch):
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+
+    monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_WEIGHT_DESC", False)
+    compile_only(compile_nvfp4_gemm_large_m, 1024, 7168, "torch.bfloat16", 128, 0, 132, 1,
+                 False, False, BF16)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,launch", [(129, {}), (1000, {"splits": 4}), (300, {"stream_k": True}),
+                                      (129, {"pair_pieces": True})])
+def test_uniform_weight_desc_gives_the_same_bits(monkeypatch, m, launch):
+    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+
+    n, k = 384, 1024
+    w, sf, packed = _weights(n, k, True)
+    a = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
+    alpha = torch.full((1,), 0.75, device="cuda")
+    weights = bf16_weights(w, sf)
+    outs = []
+    for value in (False, True):
+        monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_WEIGHT_DESC", value)
+        out = poisoned(m, n, dtype=torch.float32)
+        launch_large_m(a, weights, sf, alpha, out, (128, 0),
+                       compile_fn=compile_nvfp4_gemm_large_m.uncached, **launch)
+        torch.cuda.synchronize()
+        assert not out.isnan().any()
+        outs.append(out)
+    want = reference.nvfp4_gemm_fp64(a, None, packed, sf, 0.75)
+    assert ((outs[1].double() - want).norm() / want.norm()).item() <= 1e-3
+    assert torch.equal(outs[1], outs[0])

@@ -10,10 +10,12 @@ registers: two R2UR before every wgmma of the main loop (31 of 40 HGMMAs, R2UR 1
 warp vote on the loop's condition put them back. Run this on any change to the wgmma kernels'
 loops or fix-ups. The defaults read 0 R2UR-fed HGMMAs in their main loops; ``wg_k_split``
 read 12 of 16 until session 103 made its K group warp-uniform (``UNIFORM_K_GROUP``;
-``--thread-group`` compiles the form before it).
+``--thread-group`` compiles the form before it), and the bf16 weights' forms 3-4 of 8 (18 R2UR,
+each main-loop wgmma's descriptors moved) until they came from a warp-uniform thread
+(``UNIFORM_WEIGHT_DESC``, ``--thread-desc``).
 
     PYTHONPATH=.:tools python tools/wgmma_uniform_check.py [FORM ...] [--late] [--thread-group]
-        [--sass DIR]
+        [--thread-desc] [--sass DIR]
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ from cute_kernels.testing import compile_only, replaced
 
 
 def plain(n: int, k: int, tile_m: int, stream_k: bool, groups: int, ctas_per_sm: int = 1,
-          wg_k_split: bool = False) -> tuple:
+          wg_k_split: bool = False, order: KOrder = KOrder.PERMUTED) -> tuple:
     """``compile_nvfp4_gemm_large_m``'s arguments as the public op compiles that launch
-    (permuted words, the PDL trigger)."""
+    (permuted words unless ``order``, the PDL trigger)."""
     return compile_nvfp4_gemm_large_m, (n, k, "torch.bfloat16", tile_m, 0, 132, 1, stream_k,
-                                        False, KOrder.PERMUTED, ctas_per_sm, groups,
+                                        False, order, ctas_per_sm, groups,
                                         wg_k_split, False, True)
 
 
@@ -56,6 +58,11 @@ FORMS = {
                        KOrder.PERMUTED, 1, 2, True, False, True)),
     "fused_wgk_s4": (compile_nvfp4_gemm_swiglu_quant_large_m,
                      (1024, 7168, 16, 0, 132, True, False, KOrder.PERMUTED, 1, 2, 0, 4, True)),
+    # bf16 weights (``KOrder.BF16``: both operands from shared memory; fused W4A16 1024x7168
+    # from 1536 tokens)
+    "bf16w": plain(1024, 7168, 128, False, 1, order=KOrder.BF16),
+    "fused_bf16w": (compile_nvfp4_gemm_swiglu_quant_large_m,
+                    (512, 7168, 128, 0, 132, False, False, KOrder.BF16, 1, 1, 0, 1)),
     "fused16": (compile_nvfp4_gemm_swiglu_quant_large_m,
                 (4608, 7168, 16, 0, 132, True, False, 1, 1, 2, 2)),
     "fused64": (compile_nvfp4_gemm_swiglu_quant_large_m,
@@ -81,6 +88,8 @@ def main():
                         help="with NVFP4GemmLargeM.LATE_PIECES on")
     parser.add_argument("--thread-group", action="store_true",
                         help="with NVFP4GemmLargeM.UNIFORM_K_GROUP off (before session 103)")
+    parser.add_argument("--thread-desc", action="store_true",
+                        help="with NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC off (before session 103)")
     parser.add_argument("--sass", help="a folder to write each form's SASS into")
     args = parser.parse_args()
     unknown = [name for name in args.forms if name not in FORMS]
@@ -89,7 +98,8 @@ def main():
     for name in args.forms or FORMS:
         fn, fn_args = FORMS[name]
         with replaced(NVFP4GemmLargeM, {"LATE_PIECES": args.late,
-                                        "UNIFORM_K_GROUP": not args.thread_group}):
+                                        "UNIFORM_K_GROUP": not args.thread_group,
+                                        "UNIFORM_WEIGHT_DESC": not args.thread_desc}):
             sass, _ = disassemble(compile_only(fn, *fn_args))
         if args.sass:
             os.makedirs(args.sass, exist_ok=True)
