@@ -309,13 +309,16 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # on: gemm 2048x7168 M = 32 9.46 / 9.13, M = 64 10.75 / 10.41, 1024x7168 M = 128 13.64 /
     # 13.39, fused 2048x7168 M = 32 10.43 / 10.11. Unmeasured on the H200.
     UNIFORM_K_GROUP = True
-    # Switch (``CUTE_KERNELS_PROBE_THREAD_DESC=1 tools/bf16_weights_probe.py`` times it off; the
-    # same bits): the bf16 weights' wgmma descriptors (``KOrder.BF16``, both operands from shared
+    # Probe switch (``CUTE_KERNELS_PROBE_UNIFORM_DESC=1 tools/bf16_weights_probe.py``; the same
+    # bits): the bf16 weights' wgmma descriptors (``KOrder.BF16``, both operands from shared
     # memory) from a warp-uniform thread of the warpgroup (every thread of a warpgroup has the
     # same A descriptors). From the thread index ptxas moves them into uniform registers before
     # every wgmma of the main loop (SASS: 18 R2UR -> 3, ``tools/wgmma_uniform_check.py bf16w
-    # fused_bf16w [--thread-desc]``, session 103). Unmeasured.
-    UNIFORM_WEIGHT_DESC = True
+    # fused_bf16w [--uniform-desc]``, session 103). Session 103 (H100, graph µs, fused
+    # 1024x7168 W4A16, off / on, public route unless forced): M = 1536 45.37 / 45.34, 4096
+    # 82.74 / 82.76, forced bf16 weights at 1024 36.61 / 36.55; M = 2048 53.24 / 52.47 in the
+    # first run, then 52.9-53.1 / 56.4-56.5 in eight rounds of three more: off.
+    UNIFORM_WEIGHT_DESC = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
                  stages: int = 0, sms: int = H200_SMS, splits: int = 1, stream_k: bool = False,

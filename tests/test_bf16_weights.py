@@ -135,14 +135,14 @@ def test_forced_route_matches_reference(monkeypatch, m):
     _check_public_into_poisoned(a, a_sf, w, w_sf, alpha, g_out)
 
 
-# ``NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC`` (on since session 103): the bf16 weights' wgmma
+# ``NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC`` (probe switch, off): the bf16 weights' wgmma
 # descriptors from a warp-uniform thread of the warpgroup, so the main loop's wgmmas take no
 # R2UR (``tools/wgmma_uniform_check.py``). Every thread of a warpgroup has the same descriptors:
-# the same bits. The compile test keeps the form without it building.
-def test_thread_weight_desc_compiles(monkeypatch):
+# the same bits.
+def test_uniform_weight_desc_compiles(monkeypatch):
     from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
 
-    monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_WEIGHT_DESC", False)
+    monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_WEIGHT_DESC", True)
     compile_only(compile_nvfp4_gemm_large_m, 1024, 7168, "torch.bfloat16", 128, 0, 132, 1,
                  False, False, BF16)
 

@@ -4,9 +4,9 @@ both wgmma operands from shared memory (``KOrder.BF16``) against the decode in t
 "fused_bf16" (the bf16 weights wherever the launch allows: any M, any weight size), cuBLAS
 bf16 + torch silu * up beside; from point 16 on also stream-K on 256-token tiles ("_sk256",
 "_bf16_sk256") and the op on NVFP4 activations ("fp4", "fp4_sk256"), from point 19 on the route
-and "_sk256" alone. ``CUTE_KERNELS_PROBE_THREAD_DESC=1``: "fused", "fused_bf16" and both with
-``NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC`` off ("fused_thread", "fused_bf16_thread": the bf16
-weights' descriptors from the thread index, as before session 103) instead of those forms.
+and "_sk256" alone. ``CUTE_KERNELS_PROBE_UNIFORM_DESC=1``: "fused", "fused_bf16" and both with
+``NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC`` on ("fused_uniform", "fused_bf16_uniform": the bf16
+weights' descriptors from a warp-uniform thread; session 103) instead of those forms.
 Public calls on permuted words; graph us, interleaved, two rounds; one point per
 CUTE_KERNELS_BENCH_SHAPES index; ``CUTE_KERNELS_BENCH_WARM=1`` compiles only."""
 
@@ -44,13 +44,13 @@ ANY_BF16 = [(FUSED, "BF16_WEIGHTS_MIN_M", 0), (FUSED, "BF16_WEIGHTS_MAX_WEIGHTS"
             (FUSED, "BF16_WEIGHTS_TILE_M", None)]
 SK256 = [(FUSED, "large_m_route", lambda m, i, k: ("stream_k", 256))]
 FORMS = {"": [], "_decode": [(FUSED, "BF16_WEIGHTS", False)], "_bf16": ANY_BF16}
-THREAD_MODE = os.environ.get("CUTE_KERNELS_PROBE_THREAD_DESC") == "1"
-if THREAD_MODE:
-    THREAD_DESC = [(FUSED, name, value) for name, value in launches_compiled_by(
+DESC_MODE = os.environ.get("CUTE_KERNELS_PROBE_UNIFORM_DESC") == "1"
+if DESC_MODE:
+    UNIFORM_DESC = [(FUSED, name, value) for name, value in launches_compiled_by(
         FUSED, switched_compiler(compile_nvfp4_gemm_swiglu_quant_large_m, NVFP4GemmLargeM,
-                                 {"UNIFORM_WEIGHT_DESC": False}, "fused_thread_desc")).items()]
-    FORMS = {"": [], "_thread": THREAD_DESC, "_bf16": ANY_BF16,
-             "_bf16_thread": ANY_BF16 + THREAD_DESC}
+                                 {"UNIFORM_WEIGHT_DESC": True}, "fused_uniform_desc")).items()]
+    FORMS = {"": [], "_uniform": UNIFORM_DESC, "_bf16": ANY_BF16,
+             "_bf16_uniform": ANY_BF16 + UNIFORM_DESC}
 # points 16 on: also stream-K on 256-token tiles (``large_m_route`` replaced), decoding or on
 # bf16 weights, and the op on NVFP4 activations (W4A4) as routed and so
 LATE_FORMS = {"_sk256": SK256, "_bf16_sk256": SK256 + ANY_BF16}
@@ -66,12 +66,12 @@ for point in select_shapes(range(len(POINTS))):
     def fused(w, switches, a=x, a_sf=None):
         public_fused(ROUTED)(w, switches, a, a_sf)
 
-    forms = dict(FORMS, **(LATE_FORMS if point >= 16 and not THREAD_MODE else {}))
-    if point >= 19 and not THREAD_MODE:
+    forms = dict(FORMS, **(LATE_FORMS if point >= 16 and not DESC_MODE else {}))
+    if point >= 19 and not DESC_MODE:
         forms = {"": [], "_sk256": SK256}
     variants = {"fused" + suffix: (gate_up, lambda w, s=switches: fused(w, s))
                 for suffix, switches in forms.items()}
-    if 16 <= point < 19 and not THREAD_MODE:
+    if 16 <= point < 19 and not DESC_MODE:
         variants.update({"fp4" + suffix: (gate_up, lambda w, s=switches: fused(w, s, a4, a4_sf))
                          for suffix, switches in FP4_FORMS.items()})
     variants["cublas"] = (w16s, lambda w: x @ w.t())

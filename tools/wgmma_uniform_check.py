@@ -8,14 +8,15 @@ outside the code they changed. The head's spin loop exited per thread, and that 
 loop inside the persistent loop made ptxas move the consumers' stage counters out of uniform
 registers: two R2UR before every wgmma of the main loop (31 of 40 HGMMAs, R2UR 19 -> 99). A
 warp vote on the loop's condition put them back. Run this on any change to the wgmma kernels'
-loops or fix-ups. The defaults read 0 R2UR-fed HGMMAs in their main loops; ``wg_k_split``
-read 12 of 16 until session 103 made its K group warp-uniform (``UNIFORM_K_GROUP``;
-``--thread-group`` compiles the form before it), and the bf16 weights' forms 3-4 of 8 (18 R2UR,
-each main-loop wgmma's descriptors moved) until they came from a warp-uniform thread
-(``UNIFORM_WEIGHT_DESC``, ``--thread-desc``).
+loops or fix-ups. The defaults read 0 R2UR-fed HGMMAs in their main loops (a tile's last
+k-tile may show one or two), except the bf16 weights' forms: 3-4 of 8, 18 R2UR, every
+main-loop wgmma's descriptors moved (0 of 8 with ``--uniform-desc``, ``UNIFORM_WEIGHT_DESC``:
+measured in session 103 and left off). ``wg_k_split`` read 12 of 16 (11-12 of 20 in four K
+pieces) until session 103 made its K group and its K-piece holders warp-uniform
+(``UNIFORM_K_GROUP``; ``--thread-group`` compiles the form before it).
 
     PYTHONPATH=.:tools python tools/wgmma_uniform_check.py [FORM ...] [--late] [--thread-group]
-        [--thread-desc] [--sass DIR]
+        [--uniform-desc] [--sass DIR]
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ def main():
                         help="with NVFP4GemmLargeM.LATE_PIECES on")
     parser.add_argument("--thread-group", action="store_true",
                         help="with NVFP4GemmLargeM.UNIFORM_K_GROUP off (before session 103)")
-    parser.add_argument("--thread-desc", action="store_true",
-                        help="with NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC off (before session 103)")
+    parser.add_argument("--uniform-desc", action="store_true",
+                        help="with NVFP4GemmLargeM.UNIFORM_WEIGHT_DESC on")
     parser.add_argument("--sass", help="a folder to write each form's SASS into")
     args = parser.parse_args()
     unknown = [name for name in args.forms if name not in FORMS]
@@ -99,7 +100,7 @@ def main():
         fn, fn_args = FORMS[name]
         with replaced(NVFP4GemmLargeM, {"LATE_PIECES": args.late,
                                         "UNIFORM_K_GROUP": not args.thread_group,
-                                        "UNIFORM_WEIGHT_DESC": not args.thread_desc}):
+                                        "UNIFORM_WEIGHT_DESC": args.uniform_desc}):
             sass, _ = disassemble(compile_only(fn, *fn_args))
         if args.sass:
             os.makedirs(args.sass, exist_ok=True)
