@@ -3,6 +3,9 @@ K groups of every stage and are summed in shared memory. Compile-only on CPU; on
 the fp64 reference with every tail: M, N (odd 64-row tiles read the upper half of their 128-row
 scale chunk), whole tiles, K pieces in the launch and stream-K, every weight decode."""
 
+import os
+import pathlib
+
 import cutlass
 import pytest
 import torch
@@ -193,6 +196,25 @@ def test_thread_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
     compiled = compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16",
                             tile_m, 0, 132, 1, stream_k, False, int(KOrder.PERMUTED), 1, 2, True)
     assert kernel_registers(compiled) == [168]
+
+
+TOOLS = pathlib.Path(__file__).parent.parent / "tools"
+
+
+@pytest.mark.skipif(not os.path.exists(os.environ.get(
+    "NVDISASM", "/tmp/nvdisasm/nvidia/cu13/bin/nvdisasm")), reason="needs nvdisasm")
+@pytest.mark.parametrize("form", ["wg_k_split", "wg_k_split_s4", "fused_wgk_s4"])
+def test_wg_k_split_wgmmas_take_no_r2ur(monkeypatch, form):
+    """Where nvdisasm is at hand (``tools/quant_sass_count.py``): the public wg_k_split forms'
+    wgmmas read their descriptors from uniform registers (``tools/wgmma_uniform_check.py``);
+    a per-thread branch around a spin loop had cost the four-piece form 11 of 20."""
+    monkeypatch.syspath_prepend(str(TOOLS))
+    from quant_sass_count import disassemble
+    from wgmma_uniform_check import FORMS, r2ur_fed
+
+    fn, args = FORMS[form]
+    _, fed, _ = r2ur_fed(disassemble(compile_only(fn, *args))[0])
+    assert fed == 0
 
 
 @pytest.mark.gpu
