@@ -317,7 +317,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
     # fused_bf16w [--uniform-desc]``, session 103). Session 103 (H100, graph µs, fused
     # 1024x7168 W4A16, off / on, public route unless forced): M = 1536 45.37 / 45.34, 4096
     # 82.74 / 82.76, forced bf16 weights at 1024 36.61 / 36.55; M = 2048 53.24 / 52.47 in the
-    # first run, then 52.9-53.1 / 56.4-56.5 in eight rounds of three more: off.
+    # first run, then 52.8-53.1 / 56.4-56.5 in all ten rounds of five more: off.
     UNIFORM_WEIGHT_DESC = False
 
     def __init__(self, n: int, k: int, out_dtype: type[cutlass.Numeric], tile_m: int = 128,
