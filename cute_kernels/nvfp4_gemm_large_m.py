@@ -952,9 +952,7 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         g0 = 0
         mma_tid = ctid
         if cutlass.const_expr(self.wg_k_split):
-            g0 = ctid // self.fixup_threads
-            if cutlass.const_expr(self.UNIFORM_K_GROUP):
-                g0 = cute.arch.make_warp_uniform(g0)
+            g0 = self._k_group(ctid)
             mma_tid = ctid % self.fixup_threads
         thr_mma = tiled_mma.get_slice(mma_tid)
         # Which (weight row, k) / (weight row, token) each fragment element holds.
@@ -1084,8 +1082,14 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         if cutlass.const_expr(self.UNIFORM_K_GROUP):
             # warp-uniform: the fix-up's spin loops behind it then leave the main loop's stage
             # counters in uniform registers (``tools/wgmma_uniform_check.py``)
-            return cute.arch.make_warp_uniform(ctid // self.fixup_threads) == 0
+            return self._k_group(ctid) == 0
         return ctid < self.fixup_threads
+
+    def _k_group(self, ctid):
+        """``wg_k_split``: consumer thread ``ctid``'s K group (its warpgroup), warp-uniform
+        under ``UNIFORM_K_GROUP`` (so ptxas keeps what depends on it in uniform registers)."""
+        group = ctid // self.fixup_threads
+        return cute.arch.make_warp_uniform(group) if self.UNIFORM_K_GROUP else group
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces, late=None):

@@ -201,17 +201,17 @@ def test_thread_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
 TOOLS = pathlib.Path(__file__).parent.parent / "tools"
 
 
-@pytest.mark.skipif(not os.path.exists(os.environ.get(
-    "NVDISASM", "/tmp/nvdisasm/nvidia/cu13/bin/nvdisasm")), reason="needs nvdisasm")
 @pytest.mark.parametrize("form", ["wg_k_split", "wg_k_split_s4", "fused_wgk_s4"])
 def test_wg_k_split_wgmmas_take_no_r2ur(monkeypatch, form):
     """Where nvdisasm is at hand (``tools/quant_sass_count.py``): the public wg_k_split forms'
     wgmmas read their descriptors from uniform registers (``tools/wgmma_uniform_check.py``);
     a per-thread branch around a spin loop had cost the four-piece form 11 of 20."""
     monkeypatch.syspath_prepend(str(TOOLS))
-    from quant_sass_count import disassemble
+    from quant_sass_count import NVDISASM, disassemble
     from wgmma_uniform_check import FORMS, r2ur_fed
 
+    if not os.path.exists(NVDISASM):
+        pytest.skip(f"needs nvdisasm ({NVDISASM}; the NVDISASM variable names another)")
     fn, args = FORMS[form]
     _, fed, _ = r2ur_fed(disassemble(compile_only(fn, *args))[0])
     assert fed == 0
