@@ -151,22 +151,7 @@ def test_uniform_weight_desc_compiles(monkeypatch):
 @pytest.mark.parametrize("m,launch", [(129, {}), (1000, {"splits": 4}), (300, {"stream_k": True}),
                                       (129, {"pair_pieces": True})])
 def test_uniform_weight_desc_gives_the_same_bits(monkeypatch, m, launch):
-    from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
+    from tests.test_nvfp4_gemm_large_m import switch_keeps_bits
 
-    n, k = 384, 1024
-    w, sf, packed = _weights(n, k, True)
-    a = (torch.randn(m, k, device="cuda") * 3).to(torch.bfloat16)
-    alpha = torch.full((1,), 0.75, device="cuda")
-    weights = bf16_weights(w, sf)
-    outs = []
-    for value in (False, True):
-        monkeypatch.setattr(NVFP4GemmLargeM, "UNIFORM_WEIGHT_DESC", value)
-        out = poisoned(m, n, dtype=torch.float32)
-        launch_large_m(a, weights, sf, alpha, out, (128, 0),
-                       compile_fn=compile_nvfp4_gemm_large_m.uncached, **launch)
-        torch.cuda.synchronize()
-        assert not out.isnan().any()
-        outs.append(out)
-    want = reference.nvfp4_gemm_fp64(a, None, packed, sf, 0.75)
-    assert ((outs[1].double() - want).norm() / want.norm()).item() <= 1e-3
-    assert torch.equal(outs[1], outs[0])
+    switch_keeps_bits(monkeypatch, "UNIFORM_WEIGHT_DESC", (False, True), m, (128, 0), launch,
+                      KOrder.BF16, shape=(384, 1024))

@@ -794,19 +794,23 @@ def test_arrival_counters_are_kept_per_stream_and_left_zero():
 
 
 def switch_keeps_bits(monkeypatch, attr: str, values: tuple, m: int, config: tuple,
-                      options: dict, k_order) -> None:
-    """``launch_large_m`` of a 1160x1664 weight with ``NVFP4GemmLargeM.attr`` set to each of
-    ``values`` in turn (the first the reference form): every launch's fp32 and bf16 outputs
-    equal the first's bit for bit, and the fp32 one is within 1e-3 of the fp64 reference (K
-    1664 cuts stream-K pieces of odd and even k-tile counts)."""
+                      options: dict, k_order, shape: tuple = (1160, 1664)) -> None:
+    """``launch_large_m`` of an N x K ``shape`` weight (default 1160x1664) with
+    ``NVFP4GemmLargeM.attr`` set to each of ``values`` in turn (the first the reference form):
+    every launch's fp32 and bf16 outputs equal the first's bit for bit, and the fp32 one is
+    within 1e-3 of the fp64 reference (K 1664 cuts stream-K pieces of odd and even k-tile
+    counts). ``KOrder.BF16``: the weights decoded to bf16 first (``bf16_weights``)."""
+    from cute_kernels.bf16_weights import bf16_weights
     from cute_kernels.nvfp4_dequant import bf16_activations
     from cute_kernels.nvfp4_gemm_large_m import NVFP4GemmLargeM
     from cute_kernels.permuted_fp4 import prepare_nvfp4_weight
 
-    n, k = 1160, 1664
+    n, k = shape
     a, b, b_sf, alpha = _inputs(m, n, k)
     x = bf16_activations(a, None, k_order, -(-m // config[0]) * config[0])
-    words = prepare_nvfp4_weight(b) if k_order == KOrder.PERMUTED else b  # else packed bytes
+    words = prepare_nvfp4_weight(b) if k_order in (KOrder.PERMUTED, KOrder.BF16) else b
+    if k_order == KOrder.BF16:
+        words = bf16_weights(words, b_sf)
     alpha_t = torch.full((1,), alpha, device="cuda")
     outs = {}
     for value in values:
