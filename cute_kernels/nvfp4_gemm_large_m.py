@@ -1079,11 +1079,10 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         (with ``wg_k_split`` warpgroup 0 holds the piece, else both warpgroups)."""
         if cutlass.const_expr(not self.wg_k_split):
             return cutlass.Boolean(True)
-        if cutlass.const_expr(self.UNIFORM_K_GROUP):
-            # warp-uniform: the fix-up's spin loops behind it then leave the main loop's stage
-            # counters in uniform registers (``tools/wgmma_uniform_check.py``)
-            return self._k_group(ctid) == 0
-        return ctid < self.fixup_threads
+        # K group 0: warp-uniform under ``UNIFORM_K_GROUP``, so the fix-up's spin loops behind
+        # it leave the main loop's stage counters in uniform registers
+        # (``tools/wgmma_uniform_check.py``)
+        return self._k_group(ctid) == 0
 
     def _k_group(self, ctid):
         """``wg_k_split``: consumer thread ``ctid``'s K group (its warpgroup), warp-uniform
