@@ -1,5 +1,19 @@
+import importlib.util
+import pathlib
+
 import pytest
 import torch
+
+# The device scripts and probes, which some CPU tests read or import.
+TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
+
+
+def load_tool(name: str):
+    """``tools/<name>.py`` as a module (tools/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pytest_collection_modifyitems(config, items):

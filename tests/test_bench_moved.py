@@ -2,11 +2,11 @@
 (synthetic suite JSON files, so each side of the threshold is checked)."""
 
 import json
-import pathlib
 
 import pytest
 
 from cute_kernels.bench import moved
+from tests.conftest import TOOLS
 
 H200 = {"copy_tbs": 4.2, "device": "NVIDIA H200"}
 H100 = {"copy_tbs": 3.0, "device": "NVIDIA H100 80GB HBM3"}
@@ -75,6 +75,6 @@ def test_saved_rows_read_back_as_the_earlier_run(tmp_path, capsys):
 
 def test_the_committed_h200_rows_are_a_suite_of_that_card():
     """``tools/h200_latest_rows.json``, which the device scripts compare new runs against."""
-    path = pathlib.Path(__file__).parent.parent / "tools" / "h200_latest_rows.json"
+    path = TOOLS / "h200_latest_rows.json"
     payload = json.loads(path.read_text())
     assert "H200" in payload["ceilings"]["device"] and len(payload["rows"]) > 100

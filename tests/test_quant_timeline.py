@@ -2,9 +2,6 @@
 stamps: the figures from synthetic stamps (CPU, across the timer's wrap), and on a GPU the
 stamped launch's bits and the order of every warp's stamps."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 import torch
 
@@ -13,11 +10,9 @@ from cute_kernels.arch import sm_count
 from cute_kernels.nvfp4_quant import (STAMP_WORDS, compile_nvfp4_quant, launch_config,
                                       stamps_offset)
 from cute_kernels.probe_stamps import TIMER_WRAP
+from tests.conftest import load_tool
 
-_SPEC = importlib.util.spec_from_file_location(
-    "quant_timeline", Path(__file__).parents[1] / "tools" / "quant_timeline.py")
-timeline = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(timeline)
+timeline = load_tool("quant_timeline")
 
 
 def _stamps(rows) -> torch.Tensor:

@@ -3,9 +3,6 @@ of its stamps: the stamped 16-token stream-K launch compiles as the public one (
 figures from synthetic stamps (CPU), and on a GPU its bits and the order of every CTA's
 stamps."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 import torch
 
@@ -17,11 +14,9 @@ from cute_kernels.probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST
                                        STAMP_WORDS, TIMER_WRAP, UNSET)
 from cute_kernels.testing import (compile_only, kernel_frame_bytes, kernel_registers,
                                   replaced)
+from tests.conftest import load_tool
 
-_SPEC = importlib.util.spec_from_file_location(
-    "stream_k_timeline", Path(__file__).parents[1] / "tools" / "stream_k_timeline.py")
-timeline = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(timeline)
+timeline = load_tool("stream_k_timeline")
 
 # 9216x7168, 16-token stream-K, permuted words, one CTA an SM, two K groups, the PDL trigger
 ARGS = (9216, 7168, "torch.bfloat16", 16, 0, H200_SMS, 1, True, False, int(KOrder.PERMUTED),

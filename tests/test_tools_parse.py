@@ -5,13 +5,13 @@ fits its signature (session 46 found the quant sanitizer probe stopped at a Type
 option it passed had been removed)."""
 
 import ast
-import pathlib
 import re
 import subprocess
 
 import pytest
 
-TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
+from tests.conftest import TOOLS
+
 KERNELS = TOOLS.parent / "cute_kernels"
 
 

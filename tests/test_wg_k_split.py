@@ -4,7 +4,6 @@ the fp64 reference with every tail: M, N (odd 64-row tiles read the upper half o
 scale chunk), whole tiles, K pieces in the launch and stream-K, every weight decode."""
 
 import os
-import pathlib
 
 import cutlass
 import pytest
@@ -16,7 +15,7 @@ from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.nvfp4_gemm_large_m import (NVFP4GemmLargeM, compile_nvfp4_gemm_large_m,
                                              launch_large_m)
 from cute_kernels.testing import compile_only, kernel_registers
-from tests.conftest import poisoned
+from tests.conftest import TOOLS, poisoned
 from tests.test_nvfp4_gemm_large_m import _inputs, _rel_err
 
 
@@ -196,9 +195,6 @@ def test_thread_k_group_compiles_for_sm90a(monkeypatch, tile_m, stream_k):
     compiled = compile_only(compile_nvfp4_gemm_large_m, 7168, 2048, "torch.bfloat16",
                             tile_m, 0, 132, 1, stream_k, False, int(KOrder.PERMUTED), 1, 2, True)
     assert kernel_registers(compiled) == [168]
-
-
-TOOLS = pathlib.Path(__file__).parent.parent / "tools"
 
 
 @pytest.mark.parametrize("form", ["wg_k_split", "wg_k_split_s4", "fused_wgk_s4"])
