@@ -13,7 +13,6 @@ import json
 import pathlib
 
 import pytest
-import torch
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))

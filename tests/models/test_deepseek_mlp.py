@@ -7,7 +7,7 @@ import torch
 
 from ckpt_helpers import activation_fp4_noise, fp64_mlp, mlp_checkpoint, rel_err
 from cute_kernels import reference
-from models.checkpoint import CheckpointError, NVFP4Linear, load_mlp
+from models.checkpoint import CheckpointError, load_mlp
 from models.deepseek import (SWIGLU_FUSION_ENV, DeepSeekConfig, DeepSeekMLP,
                              swiglu_fusion_enabled)
 
