@@ -34,15 +34,12 @@ load instead of a six-instruction conversion per row and k-tile. ``k_groups=2`` 
 stage (a "k-tile") two 64-K groups: half the barrier, release and wgmma issue work per weight,
 worth it where each CTA streams many units (``large_m_plans.stream_k_groups``).
 
-Main loop per consumer warpgroup: two A fragments. The four wgmmas of k-tile t (one commit
-group) read fragment t % 2 while the thread decodes k-tile t + 1 into the other one; then it
-waits for the group and releases the stage. (Rewriting one k16 slot while the other three
-wgmmas are in flight would overlap more, but ptxas then serializes every wgmma: C7513.) The
-other warpgroup's wgmmas fill the tensor core meanwhile. ptxas hoists the wait above the
-decode, so a warpgroup decodes only after its group retired; keeping one group in flight
+Main loop per consumer warpgroup (``large_m_mainloop``): two A fragments, the wgmmas of k-tile
+t on one while the thread decodes k-tile t + 1 into the other. Keeping one group in flight
 instead (``wait_group(1)`` after issuing k-tile t + 1, the decode overlapping t's group)
 measured 1-4% slower at M = 64 and 256 (H200 2026-11-30, ``tools/ab_inflight.sh``): the two
-warpgroups already take turns on the tensor core.
+warpgroups already take turns on the tensor core. (In stream-K launches that form is a probe
+switch, ``INFLIGHT_MAX_TILE_M``, off.)
 
 Persistent tiles: ``min(tiles, SMs)`` CTAs walk the output tiles with a grid stride, in bands
 of ``group`` token tiles (token tile fastest inside a band), so the CTAs of one wave share a
@@ -79,16 +76,16 @@ from .arch import compile_options, pdl_enabled, sm_count
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import POW2_63, bf16x2_splat
 from .dtypes import torch_to_cutlass
-from .k_order import IN_PLACE_ORDERS, WORD_ORDERS, KOrder
+from .k_order import WORD_ORDERS, KOrder
 from .large_m_decode import SF_CHUNK_WORDS, TILE_K, WeightDecode
 from .large_m_epilogue import StagedEpilogue
+from .large_m_fixup import StreamKFixup
+from .large_m_mainloop import DecodeMainloop
 from .permuted_fp4 import weight_dims
 from .probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED, SK_FIRST_LOOP,
                            SK_LAST_FIXED, SK_LAST_LOOP, SK_PRODUCER_DONE, SK_PRODUCER_STARTS,
-                           SK_START, stamp_tail)
-from .stream_k import (MAX_GATHERED, add_gathered, gather_pieces, max_pieces, release_tail,
-                       late_words, scatter_fixup, store_late, store_tail, stream_k_fixup,
-                       tile_cut, whole_range, workspace_words)
+                           SK_START)
+from .stream_k import MAX_GATHERED, late_words, max_pieces, workspace_words
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
 TILE_N = 128          # weight rows per CTA: two consumer warpgroups x 64 (wgmma M)
@@ -169,7 +166,7 @@ def stage_cap(tile_m: int, ctas_per_sm: int, k_groups: int) -> int:
     return TILE_64_STAGES if tile_m == 64 else MAX_STAGES
 
 
-class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
+class NVFP4GemmLargeM(WeightDecode, DecodeMainloop, StreamKFixup, StagedEpilogue):
     # PDL: how much of its first piece's weights (K elements, whole k-tiles, at least one) a
     # CTA prefetches into L2 before it waits for the activation pass; None, and 64-token tiles
     # of one K group a stage: as many k-tiles as the pipeline has stages (5..8, the rule
@@ -1029,134 +1026,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
         self._epilogue_finish(ctid, sEpi, scalars, outs)
         self._stamp(streamk, SK_FINISHED, ctid == 0)
 
-    @cute.jit
-    def _piece_fixup(self, acc, ctid, cut, streamk, sFlag, gather):
-        """A stream-K piece's fix-up, ``cut`` = (its tile, first unit, first k-tile in the
-        tile, k-tiles, whole tiles, stream-K tiles): the asynchronous one where the launch
-        has it and the tile's pieces fit, ``stream_k_fixup`` otherwise, nothing for a whole
-        tile; returns whether this CTA finishes the tile (``acc`` then holds its sums)."""
-        piece, u, kt0, count, whole, sk_tiles = cut
-        last = cutlass.Boolean(True)
-        gathers = cutlass.Boolean(False)  # the asynchronous fix-up takes the tile
-        pieces = cutlass.Int32(0)
-        if cutlass.const_expr(self.async_fixup):
-            if count != self.k_tiles:
-                _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
-                gathers = pieces - 1 <= self.fixup_slots
-            if gathers:
-                if cutlass.const_expr(self.wg_k_split):
-                    last = cutlass.Boolean(False)
-                late = None  # ``late_pieces``: (tile, k-tiles, tiles, counters, late base)
-                if cutlass.const_expr(self.late_pieces):
-                    late = (piece - whole, self.k_tiles, sk_tiles, streamk[1], whole + sk_tiles)
-                if self._holds_piece(ctid):
-                    last = self._async_piece(acc, ctid, gather, streamk, kt0, pieces, late)
-        if not gathers and count != self.k_tiles:
-            if self._holds_piece(ctid):
-                # (with lanes, the lane's tiles: ``piece`` // lanes of sk_tiles // lanes)
-                last = stream_k_fixup(acc, (piece - whole) // self.lanes,
-                                      u - whole * self.k_tiles, self.k_tiles,
-                                      sk_tiles // self.lanes, ctid, *streamk, sFlag, piece,
-                                      threads=self.fixup_threads,
-                                      head_check=self.splits == 1, lanes=self.lanes)
-        return last
-
-    @cute.jit
-    def _scattered_fixup(self, acc, ctid, cut, streamk, sFlag, gather):
-        """``scatter``: the CTA's share of its tile (``scatter_fixup``) where the grid is
-        exactly tiles x splits CTAs, one piece each; otherwise (more tiles than that at this
-        M) ``_piece_fixup``: -1 where it finishes the whole tile, -2 where it does not."""
-        share = cutlass.Int32(-2)
-        if cute.arch.grid_dim()[0] == cut[5] * self.splits:
-            share = scatter_fixup(acc, ctid, self.splits, *streamk)
-        else:
-            if self._piece_fixup(acc, ctid, cut, streamk, sFlag, gather):
-                share = cutlass.Int32(-1)
-        return share
-
-    def _holds_piece(self, ctid):
-        """Whether consumer thread ``ctid`` holds a stream-K piece's sums, the ``fixup_threads``
-        (with ``wg_k_split`` warpgroup 0 holds the piece, else both warpgroups)."""
-        if cutlass.const_expr(not self.wg_k_split):
-            return cutlass.Boolean(True)
-        # K group 0: warp-uniform under ``UNIFORM_K_GROUP``, so the fix-up's spin loops behind
-        # it leave the main loop's stage counters in uniform registers
-        # (``tools/wgmma_uniform_check.py``)
-        return self._k_group(ctid) == 0
-
-    def _k_group(self, ctid):
-        """``wg_k_split``: consumer thread ``ctid``'s K group (its warpgroup), warp-uniform
-        under ``UNIFORM_K_GROUP`` (so ptxas keeps what depends on it in uniform registers)."""
-        group = ctid // self.fixup_threads
-        return cute.arch.make_warp_uniform(group) if self.UNIFORM_K_GROUP else group
-
-    @cute.jit
-    def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces, late=None):
-        """The asynchronous fix-up of a cut piece (from k-tile ``kt0`` of a tile of ``pieces``)
-        by the ``fixup_threads`` holding it; returns whether it finished the tile: the head
-        adds the other pieces (``add_gathered``), any other piece is stored (``store_tail``;
-        with ``late``, ``_piece_fixup``'s, a whole range's to the late region instead)."""
-        last = cutlass.Boolean(kt0 == 0)
-        if kt0 == 0:
-            add_gathered(acc, pieces, *gather, ctid, threads=self.fixup_threads, late=late)
-        else:
-            if cutlass.const_expr(late is not None):
-                if self._goes_late(late[0], late[2]):
-                    store_late(acc, ctid, late[3], late[4], threads=self.fixup_threads)
-                else:
-                    store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
-            else:
-                store_tail(acc, ctid, streamk[0], threads=self.fixup_threads)
-        return last
-
-    @cute.jit
-    def _goes_late(self, tile, sk_tiles):
-        """``late_pieces``: whether this CTA's first piece, in stream-K ``tile`` of
-        ``sk_tiles``, is its whole range (the late region's, not the workspace's); the one rule
-        of its consumers (``_async_piece``) and its fix-up warp (``_fixup_warp``)."""
-        return whole_range(cute.arch.block_idx()[0], tile, self.k_tiles, sk_tiles)
-
-    def _fixup_warp_free(self) -> bool:
-        """Whether warp ``FIXUP_WARP`` of the producer warpgroup is idle (``_side_warps``)."""
-        return True
-
-    @cute.jit
-    def _fixup_warp(self, tok_tiles, streamk, gather):
-        """``async_fixup``, warp ``FIXUP_WARP``: the stream-K pieces of this CTA's range that
-        the asynchronous fix-up takes, as ``_consume`` walks them: its first piece if a tail
-        (``release_tail``), its last if a head (``gather_pieces``, lane 0). Whole tiles and
-        tiles of too many pieces need nothing here."""
-        if cutlass.const_expr(self.pdl):
-            cute.arch.griddepcontrol_wait()  # the counters may still be the last launch's
-        whole, sk_tiles = self._whole_tiles(tok_tiles)
-        u, end = self._stream_range(whole, sk_tiles)
-        piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
-        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
-        if kt0 != 0 and pieces - 1 <= self.fixup_slots:
-            goes_late = cutlass.Boolean(False)  # (a late piece: no store to wait for, no flag)
-            if cutlass.const_expr(self.late_pieces):
-                goes_late = self._goes_late(piece - whole, sk_tiles)
-            if not goes_late:
-                release_tail(piece - whole, self.k_tiles, sk_tiles, streamk[1], piece,
-                             threads=self.fixup_threads)
-        # the last piece: from the last tile's start or the range's, whichever is later
-        last_tile = (end - 1) // self.k_tiles
-        u = cutlass.max(u, last_tile * self.k_tiles)
-        piece, kt0, count, _, _ = self._stream_piece(u, end, tok_tiles)
-        _, pieces = tile_cut(piece - whole, self.k_tiles, sk_tiles)
-        if kt0 == 0 and count != self.k_tiles and pieces - 1 <= self.fixup_slots:
-            if cute.arch.lane_idx() == 0:
-                gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
-                              *gather, self.piece_words, self.late_pieces)
-
-    @cute.jit
-    def _stamp(self, streamk, slot, who):
-        """``PROBE_STAMPS``: stamp ``slot`` where ``who`` holds (a no-op otherwise)."""
-        if cutlass.const_expr(self.PROBE_STAMPS):
-            assert self.stream_k, "stamps go at the end of the stream-K workspace"
-            if who:
-                stamp_tail(streamk[0], slot)
-
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
         CTA's later calls change nothing)."""
@@ -1297,164 +1166,6 @@ class NVFP4GemmLargeM(WeightDecode, StagedEpilogue):
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile)
         else:
             self._epilogue(acc, tCcC, ctid, sEpi, scalars, outs, row_tile, tok_tile, share)
-
-    @cute.jit
-    def _mainloop(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release, count):
-        """``count`` consecutive k-tiles into ``acc`` (zeroed first). The dynamic loop takes
-        k-tiles in pairs (fragment 0, then 1) so that fragments are indexed statically; the
-        last one or two k-tiles are unrolled, the last decodes nothing. ``count`` is static
-        (``self.k_tiles``) except in stream-K, where the tail's parity is a runtime branch."""
-        if cutlass.const_expr(self.bf16_weights):
-            return self._mainloop_smem(mainloop, tiled_mma, acc, tCrB, frags, read, release,
-                                       count)
-        if cutlass.const_expr(self.inflight_mainloop()):
-            return self._mainloop_inflight(mainloop, tiled_mma, acc, tCrB, decode, frags, read,
-                                           release, count)
-        acc.fill(0.0)
-        if cutlass.const_expr(self.STUB_CONSUMERS):
-            for _ in cutlass.range(count, unroll=1):
-                mainloop.consumer_wait(read)
-                read.advance()
-                mainloop.consumer_release(release)
-                release.advance()
-            return read, release
-        mainloop.consumer_wait(read)
-        if cutlass.const_expr(not self.STUB_DECODE):
-            self._decode_tile(*decode, read.index, frags[0])
-        step = (mainloop, tiled_mma, acc, tCrB, decode)
-        pairs = (count - 1) // 2
-        for _ in cutlass.range(pairs, unroll=1):
-            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-            read, release = self._mma_tile(*step, read, release, frags[1], frags[0])
-        if count - 2 * pairs == 2:
-            read, release = self._mma_tile(*step, read, release, frags[0], frags[1])
-            read, release = self._mma_tile(*step, read, release, frags[1], None)
-        else:
-            read, release = self._mma_tile(*step, read, release, frags[0], None)
-        return read, release
-
-    @cute.jit
-    def _mma_tile(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag, nxt):
-        """The k-tile's four wgmmas on ``frag`` (one commit group); meanwhile the next k-tile,
-        if any (``nxt``), is decoded into the other fragment. Then the group retires and the
-        stage is released. Returns the advanced states: the tracer threads loop-carried values
-        through rebinds, not through mutation inside a helper."""
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
-        # ``EARLY_RELEASE``: the stage goes back before the next k-tile's decode, whose
-        # shared-memory reads still go out before the wait where the decode splits (words two
-        # at a time), so that they overlap the wgmmas' tail
-        early = self.EARLY_RELEASE and nxt is not None
-        split = early and self.k_order not in IN_PLACE_ORDERS and not self.STUB_DECODE
-        if cutlass.const_expr(nxt is not None):
-            mainloop.consumer_wait(read)
-        if cutlass.const_expr(split):
-            loaded = self._load_tile_words(*decode, read.index)
-        if cutlass.const_expr(early):
-            release = self._retire_group(mainloop, release, 0)
-        if cutlass.const_expr(split):
-            self._convert_tile_words(loaded, cute.recast_tensor(nxt, cutlass.Uint32))
-        elif cutlass.const_expr(nxt is not None and not self.STUB_DECODE):
-            self._decode_tile(*decode, read.index, nxt)
-        if cutlass.const_expr(not early):
-            release = self._retire_group(mainloop, release, 0)
-        return read, release
-
-    def inflight_mainloop(self) -> bool:
-        """Whether the decoding main loop keeps a k-tile's wgmmas in flight
-        (``INFLIGHT_MAX_TILE_M``; not under the probe switches that change the loop). Only
-        in stream-K launches (hybrid ones too), and not where ptxas would serialize its
-        wgmmas, a wait after each (``testing.serialized_wgmmas``, session 83): launches of
-        whole tiles alone (C7513: registers of the wgmmas in flight written before their
-        wait, so ptxas finds; the cause is not known), two CTAs an SM or four K groups a
-        warpgroup (C7511: two fragments and the group in flight do not fit the registers)."""
-        return (self.tile_m <= self.INFLIGHT_MAX_TILE_M and self.stream_k
-                and self.frag_groups <= 2 and self.ctas_per_sm == 1 and not (
-                    self.bf16_weights or self.STUB_CONSUMERS or self.STUB_MMA
-                    or self.STUB_DECODE or self.EARLY_RELEASE))
-
-    @cute.jit
-    def _mainloop_inflight(self, mainloop, tiled_mma, acc, tCrB, decode, frags, read, release,
-                           count):
-        """``_mainloop`` with k-tile t's wgmmas in flight while k-tile t + 1 is decoded into the
-        other fragment: each step decodes, issues its group, then waits for the group before
-        (``wait_group(1)``), whose fragment the next step overwrites, and releases its stage.
-        The groups share the accumulator, which orders their wgmmas (PTX ISA, wgmma.fence):
-        the sums are added in ``_mainloop``'s order."""
-        acc.fill(0.0)
-        mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frags[0])
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frags[0])
-        step = (mainloop, tiled_mma, acc, tCrB, decode)
-        pairs = (count - 1) // 2
-        for _ in cutlass.range(pairs, unroll=1):
-            read, release = self._inflight_step(*step, read, release, frags[1])
-            read, release = self._inflight_step(*step, read, release, frags[0])
-        if count - 2 * pairs == 2:
-            read, release = self._inflight_step(*step, read, release, frags[1])
-        release = self._retire_group(mainloop, release, 0)
-        return read, release
-
-    @cute.jit
-    def _issue_tile(self, tiled_mma, acc, tCrB, read, frag):
-        """The wgmmas of the k-tile in ``read``'s stage on ``frag`` (one commit group);
-        returns the advanced state."""
-        stage = read.index
-        tCrB, kb0 = tCrB  # the B blocks of the warpgroup's K groups start at kb0
-        warpgroup.fence()
-        if cutlass.const_expr(not self.STUB_MMA):
-            for kb in cutlass.range_constexpr(cute.size(frag, mode=[2])):
-                cute.gemm(tiled_mma, acc, frag[None, None, kb],
-                          tCrB[None, None, kb0 + kb, stage], acc)
-        warpgroup.commit_group()
-        read.advance()
-        return read
-
-    @cute.jit
-    def _inflight_step(self, mainloop, tiled_mma, acc, tCrB, decode, read, release, frag):
-        """One step of ``_mainloop_inflight``: decode the k-tile in ``read``'s stage into
-        ``frag`` (the group before is in flight), issue it, retire the group before and
-        release its stage."""
-        mainloop.consumer_wait(read)
-        self._decode_tile(*decode, read.index, frag)
-        read = self._issue_tile(tiled_mma, acc, tCrB, read, frag)
-        release = self._retire_group(mainloop, release, 1)
-        return read, release
-
-    def _retire_group(self, mainloop, release, in_flight: int):
-        """Wait until at most ``in_flight`` wgmma groups are pending, then release the oldest
-        held stage; returns the advanced release state."""
-        warpgroup.wait_group(in_flight)
-        mainloop.consumer_release(release)
-        release.advance()
-        return release
-
-    @cute.jit
-    def _mainloop_smem(self, mainloop, tiled_mma, acc, tCrB, tCrA, read, release, count):
-        """``_mainloop`` with both operands in shared memory (``bf16_weights``; ``tCrA``: the
-        weights' descriptors, every stage): each k-tile's wgmmas are issued while the last
-        k-tile's are in flight, whose stage is released once they retire."""
-        acc.fill(0.0)
-        read = self._mma_smem(mainloop, tiled_mma, acc, tCrB, tCrA, read)
-        for _ in cutlass.range(count - 1, unroll=1):
-            read = self._mma_smem(mainloop, tiled_mma, acc, tCrB, tCrA, read)
-            release = self._retire_group(mainloop, release, 1)
-        release = self._retire_group(mainloop, release, 0)
-        return read, release
-
-    @cute.jit
-    def _mma_smem(self, mainloop, tiled_mma, acc, tCrB, tCrA, read):
-        """The wgmmas of the k-tile in ``read``'s stage (one commit group, once it is full);
-        returns the advanced state."""
-        tCrB, kb0 = tCrB
-        mainloop.consumer_wait(read)
-        stage = read.index
-        warpgroup.fence()
-        for kb in cutlass.range_constexpr(cute.size(tCrA, mode=[2])):
-            cute.gemm(tiled_mma, acc, tCrA[None, None, kb, stage],
-                      tCrB[None, None, kb0 + kb, stage], acc)
-        warpgroup.commit_group()
-        read.advance()
-        return read
 
 
 def launch_ctas(ctas: list, ctas_per_sm: int, splits: int, device) -> int:
