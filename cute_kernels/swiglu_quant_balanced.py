@@ -26,9 +26,9 @@ from .fused_scales import BLOCK
 from .nvfp4_gemm_balanced import (NVFP4GemmOneTokenBalanced, balanced_buffers,
                                   balanced_lane_tail)
 from .nvfp4_gemm_small_m_split import fake_split_buffers
-from .nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
-                                      NVFP4GemmSwigluQuantSmallMSplitK, fake_fused_operands)
 from .permuted_fp4 import weight_dims
+from .swiglu_quant_small_m import (NVFP4GemmSwigluQuantSmallM, NVFP4GemmSwigluQuantSmallMSplitK,
+                                   fake_fused_operands)
 
 
 class NVFP4GemmSwigluQuantBalanced(NVFP4GemmOneTokenBalanced):

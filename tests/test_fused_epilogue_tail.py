@@ -7,9 +7,9 @@
 import pytest
 import torch
 
-from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
-                                                  compile_nvfp4_gemm_swiglu_quant_small_m,
+from cute_kernels.nvfp4_gemm_swiglu_quant import (compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   swiglu_small_m_config)
+from cute_kernels.swiglu_quant_small_m import NVFP4GemmSwigluQuantSmallM
 from cute_kernels.testing import (compile_only, ctas_per_sm, kernel_frame_bytes, kernel_registers,
                                   replaced, switched_compiler)
 from layouts import sf_byte_offset, sf_padded_shape

@@ -446,7 +446,7 @@ def test_paired_steps_only_where_measured_faster():
     """Two row tiles, staged activations, register prefetch, no K split, >= 16 steps a warp."""
     import cutlass
 
-    from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
+    from cute_kernels.swiglu_quant_small_m import NVFP4GemmSwigluQuantSmallM
 
     def paired(rt, prefetch=1, x_tokens=1, splits=1, n=7168, k=18432, warps=4):
         return NVFP4GemmSmallM(n, k, True, cutlass.BFloat16, rt, 1, warps, prefetch,
@@ -514,8 +514,8 @@ def test_fused_register_path_triggers_at_the_start(monkeypatch):
     """The fused kernel (PDL always on) triggers the next kernel at the CTA start on the
     register path without a K split, on permuted words of NVFP4 activations; after the main
     loop with staged tokens, a K split, packed words or bf16 activations."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
-                                                      NVFP4GemmSwigluQuantSmallMSplitK)
+    from cute_kernels.swiglu_quant_small_m import (NVFP4GemmSwigluQuantSmallM,
+                                                   NVFP4GemmSwigluQuantSmallMSplitK)
 
     monkeypatch.delenv("CUTE_KERNELS_DISABLE_PDL", raising=False)
 
@@ -721,7 +721,7 @@ def _every_config_case(config, m, n, k, permuted_too=False):
 def test_row_offsets_fold_only_where_every_row_block_is_whole():
     import cutlass
 
-    from cute_kernels.nvfp4_gemm_swiglu_quant import NVFP4GemmSwigluQuantSmallM
+    from cute_kernels.swiglu_quant_small_m import NVFP4GemmSwigluQuantSmallM
 
     def offsets(cls, n, k, rt):
         return cls(n, k, True, cutlass.BFloat16, row_tiles=rt).row_offsets()

@@ -14,8 +14,7 @@ from cute_kernels.nvfp4_dequant import bf16_activations
 from cute_kernels.large_m_plans import TILE_8_MAX_M, plain_launch_options, stream_k_plan
 from cute_kernels.nvfp4_gemm_large_m import SMEM_BYTES
 from cute_kernels.nvfp4_gemm_small_m_split import config_row_groups, config_splits
-from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
-                                                  compile_nvfp4_gemm_swiglu_quant_small_m,
+from cute_kernels.nvfp4_gemm_swiglu_quant import (compile_nvfp4_gemm_swiglu_quant_small_m,
                                                   half_group_route, launch_small_m, large_m_launch,
                                                   large_m_route, packed_route, route_launch,
                                                   swapped_pairs, swapped_route,
@@ -25,6 +24,7 @@ from cute_kernels.k_order import wgmma_k_order
 from cute_kernels.swiglu_quant_large_m import (NVFP4GemmSwigluQuantLargeM,
                                                compile_nvfp4_gemm_swiglu_quant_large_m,
                                                launch_large_m)
+from cute_kernels.swiglu_quant_small_m import NVFP4GemmSwigluQuantSmallM
 from cute_kernels.swiglu_split_route import (fp32_route_plan, launch_split_route,
                                              split_route_plan)
 from cute_kernels.testing import compile_only, replaced

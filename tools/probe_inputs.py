@@ -737,8 +737,8 @@ def switched_fused_small_m_compilers(name: str, attrs: dict) -> dict:
     ``NVFP4GemmSwigluQuantSmallM``'s ``attrs`` replaced (the K split subclass inherits them;
     the plain GEMM's kernel keeps its own) under a cache key of its own (``name``):
     ``replaced_call``'s attributes for the fused module."""
-    from cute_kernels.nvfp4_gemm_swiglu_quant import (NVFP4GemmSwigluQuantSmallM,
-                                                      compile_nvfp4_gemm_swiglu_quant_small_m)
+    from cute_kernels.nvfp4_gemm_swiglu_quant import compile_nvfp4_gemm_swiglu_quant_small_m
+    from cute_kernels.swiglu_quant_small_m import NVFP4GemmSwigluQuantSmallM
 
     key = f"fused_{name}"
     if key not in _SWITCHED:

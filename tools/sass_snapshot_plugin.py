@@ -2,7 +2,9 @@
 of the tests run writes its kernel's SASS (nvdisasm, ``quant_sass_count.disassemble``) into
 ``$SASS_DIR``, one file per test and call. Run the same tests on two trees and compare the
 folders: byte-identical SASS means the change moved no instruction (session 105 split the
-large-M kernel's files this way: 268 kernels of 25 test files, all the same).
+large-M kernel's files this way: 268 kernels of 25 test files, all the same). A kernel's
+symbol names its class's module, so a class moved to another file changes that name alone:
+compare with ``sed -E 's/kernel_cutlass_kernel_[A-Za-z0-9_]*/KERNEL/g'`` over both sides.
 
     SASS_DIR=/tmp/sass-before PYTHONPATH=.:tools CUTE_DSL_ARCH=sm_90a CUTE_KERNELS_CACHE=0 \\
         python -m pytest -q -p sass_snapshot_plugin tests/test_nvfp4_gemm_large_m.py ...
