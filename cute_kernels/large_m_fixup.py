@@ -1,11 +1,12 @@
 """The wgmma kernels' stream-K fix-up (``NVFP4GemmLargeM``'s, the fused kernel's too): a mixin
-with what a CTA does with a piece of a tile cut over K once its main loop ends. The head piece
-(k-tile 0) of a tile adds the other pieces' partial sums, each other piece stores its partial;
-either through ``stream_k``'s ordered fix-up (``stream_k_fixup``, ``scatter_fixup``) or the
-asynchronous one, where the producer warpgroup's warp ``FIXUP_WARP`` gathers the tail pieces
-for the head (``_fixup_warp``) while the consumers go on (``ASYNC_FIXUP``). With
-``wg_k_split`` the two consumer warpgroups hold the two K halves of a tile and warpgroup 0
-(K group 0) holds the piece's sums.
+with what a CTA does with a piece of a tile cut over K once its main loop ends. Either
+``stream_k``'s fix-up: each cut piece stores its partial sums and counts in on the tile's
+counter, and the last to arrive adds them in piece order and runs the epilogue
+(``stream_k_fixup``; ``scatter_fixup`` where every CTA takes a share of the tile). Or the
+asynchronous one (``ASYNC_FIXUP``): the head piece (k-tile 0) always finishes the tile, from
+the other pieces that warp ``FIXUP_WARP`` of the producer warpgroup gathered into shared memory
+(``_fixup_warp``), and the other pieces store theirs (``_async_piece``). With ``wg_k_split``
+warpgroup 0 (K group 0) holds a piece's sums.
 """
 
 from __future__ import annotations
