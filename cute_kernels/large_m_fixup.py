@@ -14,7 +14,6 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 
-from .probe_stamps import stamp_tail
 from .stream_k import (add_gathered, gather_pieces, release_tail, scatter_fixup, store_late,
                        store_tail, stream_k_fixup, tile_cut, whole_range)
 
@@ -22,9 +21,8 @@ from .stream_k import (add_gathered, gather_pieces, release_tail, scatter_fixup,
 class StreamKFixup:
     """The stream-K fix-up methods of ``NVFP4GemmLargeM`` (it sets ``k_tiles``, ``lanes``,
     ``splits``, ``fixup_threads``, ``fixup_slots``, ``piece_words``, ``async_fixup``,
-    ``late_pieces``, ``wg_k_split``, ``stream_k``, ``pdl`` and the switches ``UNIFORM_K_GROUP`` and
-    ``PROBE_STAMPS``, and walks the pieces: ``_whole_tiles``, ``_stream_range``,
-    ``_stream_piece``)."""
+    ``late_pieces``, ``wg_k_split``, ``pdl``, and gives ``_k_group`` and the walk over the
+    pieces: ``_whole_tiles``, ``_stream_range``, ``_stream_piece``)."""
 
     @cute.jit
     def _piece_fixup(self, acc, ctid, cut, streamk, sFlag, gather):
@@ -80,12 +78,6 @@ class StreamKFixup:
         # it leave the main loop's stage counters in uniform registers
         # (``tools/wgmma_uniform_check.py``)
         return self._k_group(ctid) == 0
-
-    def _k_group(self, ctid):
-        """``wg_k_split``: consumer thread ``ctid``'s K group (its warpgroup), warp-uniform
-        under ``UNIFORM_K_GROUP`` (so ptxas keeps what depends on it in uniform registers)."""
-        group = ctid // self.fixup_threads
-        return cute.arch.make_warp_uniform(group) if self.UNIFORM_K_GROUP else group
 
     @cute.jit
     def _async_piece(self, acc, ctid, gather, streamk, kt0, pieces, late=None):
@@ -145,11 +137,3 @@ class StreamKFixup:
             if cute.arch.lane_idx() == 0:
                 gather_pieces(piece - whole, self.k_tiles, sk_tiles, *streamk, piece,
                               *gather, self.piece_words, self.late_pieces)
-
-    @cute.jit
-    def _stamp(self, streamk, slot, who):
-        """``PROBE_STAMPS``: stamp ``slot`` where ``who`` holds (a no-op otherwise)."""
-        if cutlass.const_expr(self.PROBE_STAMPS):
-            assert self.stream_k, "stamps go at the end of the stream-K workspace"
-            if who:
-                stamp_tail(streamk[0], slot)

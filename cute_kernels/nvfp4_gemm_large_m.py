@@ -84,7 +84,7 @@ from .large_m_mainloop import DecodeMainloop
 from .permuted_fp4 import weight_dims
 from .probe_stamps import (SK_CONSUMER_WAITED, SK_FINISHED, SK_FIRST_FIXED, SK_FIRST_LOOP,
                            SK_LAST_FIXED, SK_LAST_LOOP, SK_PRODUCER_DONE, SK_PRODUCER_STARTS,
-                           SK_START)
+                           SK_START, stamp_tail)
 from .stream_k import MAX_GATHERED, late_words, max_pieces, workspace_words
 
 K_ALIGN = TILE_K      # one k-tile: four 16-element scale blocks, 4 scale bytes per row
@@ -1025,6 +1025,20 @@ class NVFP4GemmLargeM(WeightDecode, DecodeMainloop, StreamKFixup, StagedEpilogue
                 u += count
         self._epilogue_finish(ctid, sEpi, scalars, outs)
         self._stamp(streamk, SK_FINISHED, ctid == 0)
+
+    def _k_group(self, ctid):
+        """``wg_k_split``: consumer thread ``ctid``'s K group (its warpgroup), warp-uniform
+        under ``UNIFORM_K_GROUP`` (so ptxas keeps what depends on it in uniform registers)."""
+        group = ctid // self.fixup_threads
+        return cute.arch.make_warp_uniform(group) if self.UNIFORM_K_GROUP else group
+
+    @cute.jit
+    def _stamp(self, streamk, slot, who):
+        """``PROBE_STAMPS``: stamp ``slot`` where ``who`` holds (a no-op otherwise)."""
+        if cutlass.const_expr(self.PROBE_STAMPS):
+            assert self.stream_k, "stamps go at the end of the stream-K workspace"
+            if who:
+                stamp_tail(streamk[0], slot)
 
     def _trigger_dependents(self):
         """``pdl_trigger``: let the next launch start (``griddepcontrol.launch_dependents``; a
