@@ -16,6 +16,7 @@ gets a file starting with ``ERROR``.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 
@@ -26,7 +27,9 @@ _compile_only = testing.compile_only
 
 
 def pytest_runtest_setup(item):
-    _current["test"] = re.sub(r"[^A-Za-z0-9_.-]", "_", item.nodeid)[-150:]
+    # (the id's tail, readable, and a hash of all of it: two long ids may share a tail)
+    digest = hashlib.sha1(item.nodeid.encode()).hexdigest()[:10]
+    _current["test"] = re.sub(r"[^A-Za-z0-9_.-]", "_", item.nodeid)[-140:] + "-" + digest
     _current["calls"] = 0
 
 
