@@ -43,6 +43,7 @@ def _compile_and_snapshot(compile_fn, *args, **kwargs):
     except Exception as error:  # (a snapshot must not fail the test it watches)
         sass = f"ERROR {type(error).__name__}: {error}"
     name = f"{_current['test']}#{_current['calls']}.sass"
+    os.makedirs(os.environ["SASS_DIR"], exist_ok=True)
     with open(os.path.join(os.environ["SASS_DIR"], name), "w") as out:
         out.write(sass)
     return compiled
