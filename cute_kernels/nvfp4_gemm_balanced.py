@@ -50,11 +50,11 @@ from . import jit, probe_stamps
 from .arch import compile_options, pdl_enabled, sm_count
 from .arrival_counters import arrival_counters
 from .dtypes import torch_to_cutlass
-from .nvfp4_gemm_small_m import (STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route,
-                                  ring_copies)
+from .nvfp4_gemm_small_m import STEP, NVFP4GemmSmallM, fake_operands, lane_columns_route
 from .nvfp4_gemm_small_m_split import NVFP4GemmSmallMSplitK, fake_split_buffers, meet_partials
 from .permuted_fp4 import weight_dims
 from .probe_stamps import stamp
+from .small_m_ring import ring_copies
 
 # The public ops at one NVFP4 token on permuted words take the balanced launch where
 # ``one_token_balanced`` has one at a measured count of CTAs an SM (``nvfp4_gemm`` /

@@ -70,7 +70,6 @@ import functools
 
 import cutlass
 import cutlass.cute as cute
-from cutlass.cute.nvgpu import cpasync
 from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 from cutlass.memory import SmemAllocator
 
@@ -81,25 +80,17 @@ from .arch import compile_options
 from .device_fp4 import e4m3x2_to_f32
 from .device_mma import (FP4_OPERAND_POW2, SPLAT_POW2, STANDARD_HIGH_SHIFT, bf16_pair,
                          bf16x2_splat, byte_of, e2m1x2_by_multiply, e2m1x2_permuted,
-                         in_register, mma_bf16_m16n8k16, mul_bf16x2)
+                         mma_bf16_m16n8k16, mul_bf16x2)
 from .dtypes import torch_to_cutlass
-from .small_m_rules import SmallMLaunchRules
+from .small_m_ring import WeightRing
+from .small_m_rules import K_ALIGN, STEP, SmallMLaunchRules
+from .small_m_staging import LANE_COLUMNS_POW2, STAGING_BATCH, X_ZERO_WORDS, ActivationStaging
 
-STEP = 256        # K elements per step: 4 lanes x 64
-K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
 SMEM_LIMIT = 227 * 1024  # sm_90's shared memory per CTA
 SMEM_PER_SM = 228 * 1024  # and per SM (the carveout's 100%)
-STAGING_BATCH = 4  # blocks a thread and staging pass, their loads in flight together
-X_ZERO_WORDS = 128  # one staged step of zeros, read by the token lanes past the staged tokens
 SPLAT_FACTOR = float(2**SPLAT_POW2)
-# Lane columns (the module docstring): the staged fp4 activations are e2m1 * scale * 2^64
-# (at least 2^54, at most 2688 * 2^64), so a raw weight (e2m1 * 2^-126, at least 2^-127)
-# times one is at least 2^-73; the sums, times the weights' plain block scales, carry
-# 2^(64 - 126), taken off at the end.
-LANE_COLUMNS_POW2 = 64
+# Lane columns: the staging's 2^64 on the activations (``small_m_staging``), off the sums
 LANE_SUM_SCALE = float(2 ** (126 - LANE_COLUMNS_POW2))
-# the staging's bf16x2 factor from its decode's 2^-8 (``FP4_OPERAND_POW2``) to 2^64
-BF16X2_LANE_ACTIVATIONS = ((127 + LANE_COLUMNS_POW2 - FP4_OPERAND_POW2) << 7) * 0x10001
 # Route switch: one or two staged NVFP4 tokens take lane columns (``lane_columns_route``).
 # Off until measured on the H200 (``tools/lane_columns_probe.py``).
 LANE_COLUMNS = False
@@ -124,15 +115,10 @@ def warp_steps(k: int, splits: int, warps: int) -> int:
     return -(-split_steps // warps)
 
 
-def ring_copies(scale_dtype) -> tuple:
-    """The cp.async atoms ``_issue_step_ring`` copies with: 16-byte code pieces, 4-byte scale
-    words."""
-    return (cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Int32, num_bits_per_copy=128),
-            cute.make_copy_atom(cpasync.CopyG2SOp(), scale_dtype, num_bits_per_copy=32))
-
-
-class NVFP4GemmSmallM(SmallMLaunchRules):
-    """The kernel; its launch rules (loop variant, PDL, CTAs per SM) are ``small_m_rules``'s."""
+class NVFP4GemmSmallM(SmallMLaunchRules, WeightRing, ActivationStaging):
+    """The kernel; its launch rules (loop variant, PDL, CTAs per SM) are ``small_m_rules``'s,
+    its shared-memory weight ring ``small_m_ring``'s and its staged activations
+    ``small_m_staging``'s."""
 
     # Probe switch: at most this many main-loop iterations a warp (None: all). The sums then
     # miss K steps; ``tools/fixed_part_probe.py`` times a launch's fixed part with it.
@@ -412,81 +398,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             else:
                 cute.autovec_copy(cute.local_tile(mA, (1, 32), (tok, col))[0, None],
                                   xq[j, None])
-
-    def _ring(self, scale_dtype):
-        """The shared-memory ring of ``prefetch`` >= 2 (see the module docstring): 16-byte code
-        chunks [slot, warp, chunk, lane, 4 words] and scale words [slot, warp, word, lane, 4]."""
-        smem = SmemAllocator()
-        shape = (self.ring_slots, self.warps, self.ring_chunks, 32, 4)
-        chunks = smem.allocate_tensor(cutlass.Int32, cute.make_ordered_layout(
-            shape, order=(4, 3, 2, 1, 0)), byte_alignment=128)
-        shape = (self.ring_slots, self.warps, self.ring_scales, 32, 4)
-        scales = smem.allocate_tensor(scale_dtype, cute.make_ordered_layout(
-            shape, order=(4, 3, 2, 1, 0)), byte_alignment=128)
-        return chunks, scales
-
-    def _ring_slot(self, ring, slot, warp, lane):
-        """One lane's view of a ring slot, shaped like the register buffer ``_load_step``
-        fills: (codes [2 rt, 8], scales [2 rt, 4], x codes [jt, x_words], x scales [jt, 4]),
-        the activation parts only where the ring holds them (not staged); a lane's
-        consecutive chunks are 32 x 4 words apart, its scale words 32 x 4 bytes."""
-        chunks, scales = ring
-        c = chunks[slot, warp, None, lane, None].iterator
-        sc = scales[slot, warp, None, lane, None].iterator
-        weights = (cute.make_tensor(c, cute.make_layout((2 * self.rt, (4, 2)),
-                                                        stride=(256, (1, 128)))),
-                   cute.make_tensor(sc, cute.make_layout((2 * self.rt, 4), stride=(128, 1))))
-        if self.x_tokens:
-            return weights
-        xc = self.x_words // 4
-        return weights + (
-            cute.make_tensor(c + 4 * self.rt * 128, cute.make_layout(
-                (self.jt, (4, xc)), stride=(xc * 128, (1, 128)))),
-            cute.make_tensor(sc + 2 * self.rt * 128, cute.make_layout((self.jt, 4),
-                                                                      stride=(128, 1))))
-
-    @cute.jit
-    def _issue_step_ring(self, loader, step, where, ring, slot, warp, lane, copies):
-        """``cp.async`` of one K step into ring slot ``slot``. Codes go by quad: copy ``h`` of
-        lane q moves 16-byte piece 4h + q of the quad's row segment (whole 32-byte sectors per
-        instruction; a lane's own two pieces would be half sectors, fetched twice from L2) to
-        the chunk of the lane that decodes it. Scales: each lane its own 4 bytes."""
-        mA, mASF, mB, mBSF, a_sf_layout, b_sf_layout = loader
-        g, lane_q, block, tok0, m = where
-        wide, narrow = copies
-        chunks, scales = ring
-        c = chunks[slot, warp, None, None, None]  # [chunk, lane, 4 words]
-        sc = scales[slot, warp, None, lane, None]  # [scale word, 4 bytes], this lane's
-        last_col = self.k // K_ALIGN - 1
-
-        def pieces(mQ, row, first_chunk, per_lane):  # per_lane 16-byte pieces per lane slice
-            for h in cutlass.range_constexpr(per_lane):
-                owner = (4 * h + lane_q) // per_lane
-                piece = (4 * h + lane_q) % per_lane
-                col = step * 4 + owner
-                if cutlass.const_expr(self.k_tail):
-                    col = cutlass.min(col, last_col)  # lanes past K: any slice
-                src = cute.local_tile(mQ, (1, 4), (row, col * per_lane + piece))[0, None]
-                dst = c[first_chunk + piece, 4 * g + owner, None]
-                cute.copy(wide, cute.zipped_divide(src, (4,)), cute.zipped_divide(dst, (4,)))
-
-        def scale_word(sf_layout, mSF, row, word):
-            col = step * 4 + lane_q
-            if cutlass.const_expr(self.k_tail):
-                col = cutlass.min(col, last_col)
-            off = cute.crd2idx((row, col * 4), sf_layout)  # 4 scales, contiguous and aligned
-            cute.copy(narrow, cute.zipped_divide(cute.local_tile(mSF, (4,), (off // 4,)), (4,)),
-                      cute.zipped_divide(sc[word, None], (4,)))
-
-        for t in cutlass.range_constexpr(2 * self.rt):
-            row = cutlass.min(self.tile_row(block, t // 2) + (t % 2) * 8 + g, self.n - 1)
-            pieces(mB, row, 2 * t, 2)
-            scale_word(b_sf_layout, mBSF, row, t)
-        for j in cutlass.range_constexpr(0 if self.x_tokens else self.jt):
-            tok = cutlass.min(tok0 + j * 8 + g, m - 1)
-            pieces(mA, tok, 4 * self.rt + j * (self.x_words // 4), self.x_words // 4)
-            if cutlass.const_expr(self.a_fp4):
-                scale_word(a_sf_layout, mASF, tok, 2 * self.rt + j)
 
     # ---------------------------------------------------------------- decode to MMA operands
     @cute.jit
@@ -772,195 +683,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             cute.arch.griddepcontrol_wait()
 
     @cute.jit
-    def _ring_prologue(self, loader, where, span, warp, lane):
-        """The ring (``prefetch`` >= 2) and the copies of the warp's first p steps (steps past
-        the last: clamped, unused); returns (ring, copy atoms) for ``_ring_loop``."""
-        ring = self._ring(loader[3].element_type)
-        copies = ring_copies(loader[3].element_type)
-        for p in cutlass.range_constexpr(self.ring_slots):
-            self._issue_step_ring(loader, span[0] + warp + p * self.warps, where, ring, p, warp,
-                                  lane, copies)
-            cute.arch.cp_async_commit_group()
-        return ring, copies
-
-    @cute.jit
-    def _ring_loop(self, loader, where, span, ring_and_copies, buf, warp, lane, lane_q, acc, wp,
-                   xp, sX, g):
-        """The main loop with ``prefetch`` = p >= 2: p steps in flight through a ring of p
-        slots per warp. Each iteration commits one copy group (empty past the last step), so
-        ``wait_group(p - 1)`` means "this iteration's step has landed" for this lane's copies;
-        a warp barrier then shows every lane the pieces the others copied, and a second one,
-        after the slot is read into registers, frees it for the refill."""
-        ring, copies = ring_and_copies
-        step0, end = span
-        slots = self.ring_slots
-        for i in cutlass.range(self.steps_per_warp, unroll=1):
-            step = step0 + warp + i * self.warps
-            slot = i % slots
-            self._ring_take(ring, slot, warp, lane, buf)
-            if step + slots * self.warps < end:
-                self._issue_step_ring(loader, step + slots * self.warps, where, ring, slot,
-                                      warp, lane, copies)
-            cute.arch.cp_async_commit_group()
-            if step < end:
-                self._compute_step(buf, step, lane_q, acc, wp, xp, sX, g, step - step0)
-
-    @cute.jit
-    def _ring_take(self, ring, slot, warp, lane, buf):
-        """Ring slot ``slot`` into the registers ``buf`` once it has landed: this lane's copies
-        (the oldest of ``ring_slots`` commit groups), then the warp's (a barrier); a second
-        barrier after the read frees the slot for its refill."""
-        cute.arch.cp_async_wait_group(self.ring_slots - 1)
-        cute.arch.sync_warp()
-        # zip stops at the weights when the activations are staged
-        for src, dst in zip(self._ring_slot(ring, slot, warp, lane), buf):
-            cute.autovec_copy(src, dst)
-        cute.arch.sync_warp()
-
-    def _block_at(self, i, m, tok0, step0):
-        """Staging item ``i``: (token in the CTA's tile, block index from the CTA's first step,
-        clamped row, clamped absolute block); tokens past M and blocks past K read any row and
-        block (``live`` zeroes them)."""
-        blocks = self.split_steps * 16
-        tok = i // blocks
-        kbi = i - tok * blocks
-        return (tok, kbi, cutlass.min(tok0 + tok, m - 1),
-                cutlass.min(step0 * 16 + kbi, self.kb - 1))
-
-    @cute.jit
-    def _stage_activations(self, mA, mASF, a_sf_layout, m, tok0, step0, between=None):
-        """Decode the activations of tokens tok0 .. tok0 + x_tokens - 1 (the CTA's token tile)
-        of the CTA's K steps into shared memory, laid out
-        [token, step, block, lane_q, 8 pairs]: exactly the xp registers the register path
-        builds (same decode, same K permutation), zeros past K and for tokens past M. Four
-        16-element scale blocks per thread and pass, their loads issued together; the whole CTA,
-        then a barrier. ``between``: called once the pass's loads are out, before their decode
-        (``_stage_around``; only where ``staging_in_one_pass``)."""
-        smem, sX, sXw, table = self._staged_buffers()
-        tid = cute.arch.thread_idx()[0]
-        blocks = self.split_steps * 16  # per token, the K tail's blocks included
-        words = 2 if self.a_fp4 else 8  # one block: 16 codes or 16 bf16
-        total = self.x_tokens * blocks
-        threads = self.cta_threads()
-        batch = STAGING_BATCH
-        rQ = cute.make_rmem_tensor(cute.make_ordered_layout((batch, words), order=(1, 0)),
-                                   cutlass.Int32)
-        rS = cute.make_rmem_tensor((batch, 1), mASF.element_type)
-        pairs = cute.make_rmem_tensor((8,), cutlass.Uint32)
-
-        rounds = (total + batch * threads - 1) // (batch * threads)
-        if cutlass.const_expr(between is not None):
-            if cutlass.const_expr(self.PROBE_NO_STAGING):
-                between()
-            else:
-                self._stage_around(mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between,
-                                   (batch, words, total, threads, tid), (rQ, rS, pairs))
-            rounds = 0
-        elif cutlass.const_expr(self.PROBE_NO_STAGING):
-            rounds = 0
-        for o in cutlass.range(rounds, unroll=1):
-            for r in cutlass.range_constexpr(batch):
-                self._load_staged_block(mA, mASF, a_sf_layout, m, tok0, step0, words,
-                                        cutlass.min(tid + (batch * o + r) * threads, total - 1),
-                                        rQ[r, None], rS[r, None])
-            for r in cutlass.range_constexpr(batch):
-                i = tid + (batch * o + r) * threads
-                if i < total:
-                    tok, step, b, q = self._decode_staged_block(m, tok0, step0, i, rQ[r, None],
-                                                                rS[r, None], pairs)
-                    cute.autovec_copy(pairs, sX[tok, step, b, q, None])
-        cute.arch.sync_threads()
-        return sX, sXw, table
-
-    @cute.jit
-    def _staged_buffers(self):
-        """The staging's shared memory: (allocator, staged view [token, step, block, lane_q,
-        8 pairs], its words, the scale table or None), the zero step past the staged words
-        (``lean_staged``) filled by the first threads (ordered by the staging's barrier)."""
-        smem = SmemAllocator()
-        staged = self.x_tokens * self.x_token_words
-        zero_words = X_ZERO_WORDS if self.lean_staged else 0
-        sXw = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(staged + zero_words),
-                                   byte_alignment=16)
-        table = None
-        if cutlass.const_expr(self.scale_table):
-            table = self._scale_table(smem)
-        sX = cute.make_tensor(sXw.iterator, cute.make_layout(
-            (self.x_tokens, self.split_steps, 4, 4, 8),
-            stride=(self.x_token_words, 128, 32, 8, 1)))
-        tid = cute.arch.thread_idx()[0]
-        if tid < zero_words:
-            sXw[staged + tid] = cutlass.Uint32(0)
-        return smem, sX, sXw, table
-
-    @cute.jit
-    def _load_staged_block(self, mA, mASF, a_sf_layout, m, tok0, step0, words, i, rq, rs):
-        """Staging item ``i``'s loads: its block's words into ``rq`` (and its scale into
-        ``rs`` for NVFP4 tokens)."""
-        _, _, row, kbc = self._block_at(i, m, tok0, step0)
-        # this block's words only (a dynamic index into a lane slice would spill)
-        cute.autovec_copy(cute.local_tile(mA, (1, words), (row, kbc))[0, None], rq)
-        if cutlass.const_expr(self.a_fp4):
-            rs[0] = mASF[cute.crd2idx((row, kbc), a_sf_layout)]
-
-    @cute.jit
-    def _decode_staged_block(self, m, tok0, step0, i, rq, rs, pairs):
-        """Staging item ``i``'s loaded block into ``pairs`` (MMA-operand order; zeros past K
-        and M); returns its staged place (token, step, block, lane quad position)."""
-        tok, kbi, _, _ = self._block_at(i, m, tok0, step0)
-        step, q, b = kbi // 16, (kbi // 4) % 4, kbi % 4
-        live = cutlass.Uint32(0) - cutlass.Uint32((step0 * 16 + kbi < self.kb)
-                                                  & (tok0 + tok < m))
-        if cutlass.const_expr(self.a_fp4):
-            self._decode_fp4_block(rq, rs, 0, live, True, pairs)
-            if cutlass.const_expr(self.lane_columns):  # 2^-8 -> 2^64, exact
-                for p in cutlass.range_constexpr(8):
-                    pairs[p] = mul_bf16x2(pairs[p], in_register(BF16X2_LANE_ACTIVATIONS))
-        else:
-            self._pairs_bf16_block(rq, 0, live, pairs)
-        return tok, step, b, q
-
-    @cute.jit
-    def _stage_around(self, mA, mASF, a_sf_layout, m, tok0, step0, sX, smem, between, sizes,
-                      regs):
-        """``_stage_activations``' single pass with ``between`` called once its loads are out.
-        No block's loads or decode sit in a branch: a slot past the last block decodes the last
-        block again into its warp's scratch words, so that ptxas cannot sink those loads into
-        the store's branch, behind ``between``'s (it did: session 90, NVFP4 tokens)."""
-        batch, words, total, threads, tid = sizes
-        assert total <= batch * threads, "the staging takes one pass (staging_in_one_pass)"
-        rQ, rS, pairs = regs
-        live_slots = min(batch, -(-total // threads))  # slots some thread has a block in
-        own_scratch = self._warp_scratch(smem, tid)
-        for r in cutlass.range_constexpr(live_slots):
-            self._load_staged_block(mA, mASF, a_sf_layout, m, tok0, step0, words,
-                                    cutlass.min(tid + r * threads, total - 1), rQ[r, None],
-                                    rS[r, None])
-        between()
-        for r in cutlass.range_constexpr(live_slots):
-            i = tid + r * threads
-            tok, step, b, q = self._decode_staged_block(m, tok0, step0, cutlass.min(i, total - 1),
-                                                        rQ[r, None], rS[r, None], pairs)
-            dst = cutlass.select_(i < total, sX[tok, step, b, q, None].iterator.toint(),
-                                  own_scratch)
-            self._store_staged(pairs, dst)
-
-    @cute.jit
-    def _warp_scratch(self, smem, tid):
-        """``staging_scratch_bytes``' words, 8 a warp (a staging slot past the last block stores
-        its decode there): the shared address of thread ``tid``'s warp's."""
-        scratch = smem.allocate_tensor(cutlass.Uint32, cute.make_layout(self.cta_threads() // 4),
-                                       byte_alignment=16)
-        return scratch.iterator.toint() + (tid // 32) * 32
-
-    @cute.jit
-    def _store_staged(self, pairs, dst):
-        """A decoded block's 8 words to the 16-byte aligned shared address ``dst``."""
-        cute.autovec_copy(pairs, cute.make_tensor(
-            cute.make_ptr(cutlass.Uint32, dst, cute.AddressSpace.smem, assumed_align=16),
-            cute.make_layout(8)))
-
-    @cute.jit
     def _scale_table(self, smem):
         """``scale_table``: the bf16x2 splat of ``e4m3(byte) * 2^118`` for all 256 scale bytes in
         shared memory (the caller's barrier follows: the staging's, or the register path's own),
@@ -986,21 +708,6 @@ class NVFP4GemmSmallM(SmallMLaunchRules):
             tok = g - 2 * lane_q
             return tok, (tok >= 0) & (tok < self.x_tokens)
         return j * 8 + g, j * 8 + g < self.x_tokens
-
-    @cute.jit
-    def _staged_views(self, sXw, g, lane_q):
-        """Per token tile j, this lane's (shared address of its step-0 slice, bytes per step)
-        in the staged activations: token lanes past the staged tokens read the zero step
-        instead (stride 0), so the main loop loads without a predicate or a zero fill."""
-        base = sXw.iterator.toint()
-        views = []
-        for j in cutlass.range_constexpr(self.jt):
-            tok, live = self._lane_token(j, g, lane_q)
-            row = base + (tok * self.x_token_words + lane_q * 8) * 4
-            zero = base + (self.x_tokens * self.x_token_words + lane_q * 8) * 4
-            views.append((cutlass.select_(live, row, zero),
-                          cutlass.select_(live, cutlass.Int32(128 * 4), cutlass.Int32(0))))
-        return views
 
     @cute.jit
     def epilogue(self, acc, scalars, outs, block, tok0, g, lane_q, m):

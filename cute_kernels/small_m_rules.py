@@ -10,6 +10,9 @@ from __future__ import annotations
 from .arch import pdl_enabled
 from .nvfp4_gemm_large_m import H200_SMS
 
+STEP = 256        # K elements per step of the small-M kernel's warps: 4 lanes x 64
+K_ALIGN = 64      # a lane's share of a step: four 16-element scale blocks
+
 
 class SmallMLaunchRules:
     """Mixed into ``NVFP4GemmSmallM``; ``_choose_launch`` sets ``paired_steps``,
