@@ -41,8 +41,8 @@ from cute_kernels.gate_up_weight import prepare_gate_up_weight, restore_gate_up_
 from layouts import swizzle_sf, unswizzle_sf
 
 from . import ops
-from .checkpoint import (FP4_BLOCK, Bf16Linear, CheckpointError, MLPShapes, NVFP4Linear,
-                         Projection, _read_raw, load_mlp, read_tensors)
+from .checkpoint import (FP4_BLOCK, CheckpointError, MLPShapes, NVFP4Linear, Projection,
+                         _read_raw, load_mlp, read_tensors)
 from .env import env_flag
 
 __all__ = ["DeepSeekConfig", "DeepSeekMLP", "SWIGLU_FUSION_ENV", "swiglu_fusion_enabled",
