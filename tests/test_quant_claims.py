@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from cute_kernels import nvfp4_quant
-from cute_kernels.nvfp4_quant import CLAIM_SHARDS, NVFP4Quant, launch_config
+from cute_kernels.nvfp4_quant import NVFP4Quant, launch_config
+from cute_kernels.quant_claims import CLAIM_SHARDS
 
 
 def _launch(end: int, stride: int, claim: int, counters: list[int], rng: random.Random
