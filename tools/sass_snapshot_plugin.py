@@ -26,6 +26,10 @@ _current = {"test": "outside-a-test", "calls": 0}
 _compile_only = testing.compile_only
 
 
+def pytest_configure(config):
+    os.makedirs(os.environ["SASS_DIR"], exist_ok=True)
+
+
 def pytest_runtest_setup(item):
     # (the id's tail, readable, and a hash of all of it: two long ids may share a tail)
     digest = hashlib.sha1(item.nodeid.encode()).hexdigest()[:10]
@@ -43,7 +47,6 @@ def _compile_and_snapshot(compile_fn, *args, **kwargs):
     except Exception as error:  # (a snapshot must not fail the test it watches)
         sass = f"ERROR {type(error).__name__}: {error}"
     name = f"{_current['test']}#{_current['calls']}.sass"
-    os.makedirs(os.environ["SASS_DIR"], exist_ok=True)
     with open(os.path.join(os.environ["SASS_DIR"], name), "w") as out:
         out.write(sass)
     return compiled
