@@ -15,13 +15,13 @@ decode cannot hide at all (bf16 activations on whole 128-token tiles of a small 
 weights may instead come decoded by a pass over them (``KOrder.BF16``, ``bf16_weights``): both
 operands then reach wgmma from shared memory (``_mainloop_smem``).
 
-CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m``
-tokens (the wgmma N side: 16, 32, 64, 128 or 256, or a fitted width 144..240 in steps of 16:
-``token_tile_ok``, ``fitted_tiles``) x 64 K. One producer warp issues, per k-tile,
-three TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed weight tile
-[128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale layout the
-scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight rows past N
-are zero-filled by TMA (the scale buffer is padded to 128 rows) and never stored.
+CTA tile: 128 weight rows (two consumer warpgroups x 64, the wgmma M side) x ``tile_m`` tokens
+(the wgmma N side: 16, 32, 64, 128 or 256, or a fitted width 144..240 in steps of 16:
+``token_tile_ok``, ``fitted_tiles``) x 64 K. One producer warp (``large_m_producer``) issues,
+per k-tile, three TMA loads on one mbarrier: the activation tile [tile_m, 64] bf16, the packed
+weight tile [128 rows, 32 bytes] and the tile's 512 scale bytes (in the 128x4 swizzled scale
+layout the scales of 128 rows x 4 blocks are one contiguous chunk). Tokens past M and weight
+rows past N are zero-filled by TMA (the scale buffer is padded to 128 rows) and never stored.
 
 Decode (``large_m_decode``; device_mma's trick, on fragment pairs): a thread's A fragment holds,
 per k16 block, bf16 pairs at adjacent K (2q, 2q + 1), i.e. the two nibbles of one packed byte.
@@ -41,9 +41,9 @@ measured 1-4% slower at M = 64 and 256 (H200 2026-11-30, ``tools/ab_inflight.sh`
 warpgroups already take turns on the tensor core. (In stream-K launches that form is a probe
 switch, ``INFLIGHT_MAX_TILE_M``, off.)
 
-Persistent tiles: ``min(tiles, SMs)`` CTAs walk the output tiles with a grid stride, in bands
-of ``group`` token tiles (token tile fastest inside a band), so the CTAs of one wave share a
-few activation tiles and weight panels through L2.
+Persistent tiles (``large_m_schedule``): ``min(tiles, SMs)`` CTAs walk the output tiles with a
+grid stride, in bands of ``group`` token tiles (token tile fastest inside a band), so the CTAs
+of one wave share a few activation tiles and weight panels through L2.
 
 Epilogue (``_epilogue``, in ``large_m_epilogue``, separate so a fused SwiGLU + quantize epilogue
 can replace it): fp32 accumulators times ``2^63`` and alpha, converted to the output dtype. The
