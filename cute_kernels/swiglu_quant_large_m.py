@@ -5,7 +5,7 @@ rows of h columns ``64 t .. 64 t + 63``, warpgroup 1 their 64 gate rows, and a t
 holds the same (column, token) positions.
 
 * h as token lines (``_h_lines``): the gate warpgroup writes ``silu(alpha * gate)``
-  (``nvfp4_quant.silu_mul_fast``'s ex2/rcp.approx form; DESIGN.md's rule bounds the effect)
+  (``device_silu.silu_mul_fast``'s ex2/rcp.approx form; DESIGN.md's rule bounds the effect)
   into a shared fp32 buffer of tile_m lines of the 64 h columns, 16-byte chunks swizzled by
   token (``staged_line_bases``: conflict-free); after a named barrier the up warpgroup, whose
   fragment positions are the same, forms ``h = (alpha * up) * silu`` in its own slots.
@@ -45,6 +45,7 @@ from . import jit
 from .arch import compile_options
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block16
 from .device_mma import POW2_63
+from .device_silu import silu_mul_fast
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import IN_PLACE_ORDERS, KOrder
 from .large_m_epilogue import first_share, share_runs, staged_line_bases, staged_line_slot
@@ -52,7 +53,6 @@ from .nvfp4_gemm_large_m import (FIXUP_WARP, H200_SMS, SF_CHUNK_WORDS, TILE_K, T
                                  NVFP4GemmLargeM, compile_tail, fake_stream_k_buffers,
                                  fake_weights, launch_ctas, operand_dims, operand_k_order,
                                  stream_k_buffers, weight_words)
-from .nvfp4_quant import silu_mul_fast
 
 
 class NVFP4GemmSwigluQuantLargeM(NVFP4GemmLargeM):

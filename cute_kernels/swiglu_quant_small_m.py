@@ -38,11 +38,11 @@ from layouts import GATE_UP_GROUP
 from . import jit
 from .arch import compile_options
 from .device_fp4 import RECIPROCAL_TABLE_SIZE, fill_reciprocal_table, quantize_block_pair
+from .device_silu import silu_mul_fast
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding, zero_scale_padding_words
 from .nvfp4_gemm_large_m import H200_SMS
 from .nvfp4_gemm_small_m import NVFP4GemmSmallM, fake_operands
 from .nvfp4_gemm_small_m_split import fake_split_buffers, reduce_split_partials
-from .nvfp4_quant import silu_mul_fast
 
 
 class NVFP4GemmSwigluQuantSmallM(NVFP4GemmSmallM):

@@ -38,13 +38,13 @@ from layouts import GATE_UP_GROUP
 from . import jit
 from .arch import compile_options, sm_count
 from .device_mma import POW2_63
+from .device_silu import silu_mul_fast
 from .fused_scales import BLOCK, scale_tile_at, zero_scale_padding
 from .k_order import KOrder
 from .large_m_epilogue import staged_line_slot
 from .nvfp4_dequant import bf16_activations, compile_nvfp4_dequant_permuted_words
 from .nvfp4_gemm_large_m import (H200_SMS, L2_BAND_BYTES, SF_CHUNK_WORDS, TILE_N,
                                  fake_stream_k_buffers, stream_k_buffers)
-from .nvfp4_quant import silu_mul_fast
 from .permuted_fp4 import weight_dims
 from .swiglu_quant_large_m import NVFP4GemmSwigluQuantLargeM, fake_fused_tail
 

@@ -36,13 +36,13 @@ from cute_kernels import jit, nvfp4_gemm, nvfp4_gemm_swiglu_quant, reference
 from cute_kernels.arch import compile_options, sm_count
 from cute_kernels.bench.timing import select_shapes, warm_only
 from cute_kernels.device_fp4 import quantize_block_pair
+from cute_kernels.device_silu import silu_mul_fast
 from cute_kernels.dtypes import torch_to_cutlass
 from cute_kernels.fused_scales import (scale_tile_at, zero_scale_padding,
                                        zero_scale_padding_words)
 from cute_kernels.nvfp4_gemm_balanced import NVFP4GemmOneTokenBalanced, balanced_buffers
 from cute_kernels.nvfp4_gemm_small_m import fake_operands
 from cute_kernels.nvfp4_gemm_small_m_split import fake_split_buffers
-from cute_kernels.nvfp4_quant import silu_mul_fast
 from cute_kernels.swiglu_quant_balanced import (NVFP4GemmSwigluQuantBalanced,
                                                 compile_nvfp4_gemm_swiglu_quant_balanced,
                                                 launch_swiglu_quant_balanced)
