@@ -6,7 +6,7 @@ Arithmetic. ``nvfp4_quantize`` is bit-exact with ``reference.nvfp4_quantize``: p
 block ``amax = max|x|`` NaN-propagating (``max.NaN``), ``sf = e4m3_satfinite(G * (amax / 6))``,
 ``s = 0 if sf == 0 else 1 / (float(sf) / G)``, ``q = e2m1(x * s)``. The kernel is issue-bound
 (ncu on the H200: 80% of issue slots busy at 72% of the copy bandwidth), so each step is the
-cheapest exact form:
+cheapest exact form (``quant_encode``):
 * ``amax / 6`` by ``div6`` (a product and an fma correction; proven exact for every 16-bit
   input) instead of an IEEE division;
 * ``s`` from a per-CTA shared table indexed by the scale byte, filled once with the
@@ -22,9 +22,9 @@ cheapest exact form:
   per-block branch to the literal comparisons was if-converted by the compiler, which then
   issued both paths).
 The fused variants first form ``h = dtype(silu(gate) * up)`` in fp32 with ``ex2.approx`` and
-``rcp.approx`` (``silu_mul_fast``): h differs from ``reference.silu_mul`` only where a few fp32
-ulps flip its rounding to the dtype, which the tests bound (under 1e-3 of the codes, at most
-one e2m1 step).
+``rcp.approx`` (``device_silu.silu_mul_fast``): h differs from ``reference.silu_mul`` only where
+a few fp32 ulps flip its rounding to the dtype, which the tests bound (under 1e-3 of the codes,
+at most one e2m1 step).
 
 Work split: a warp owns ``vecs`` x 16 consecutive scale blocks of one row (1024 elements at
 ``vecs = 4``); CTAs walk these work items grid-stride. Each 16-byte load instruction of the
