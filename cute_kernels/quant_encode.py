@@ -1,8 +1,9 @@
 """The quantizer's block encoding (``NVFP4Quant``'s): a mixin with how a lane's loaded elements
 become e4m3 block scales and packed e2m1 codes. 16-bit inputs (``cmp``): packed |max| and
-``device_fp4.encode8``'s comparisons against the scale byte's eight thresholds, from a
-per-CTA table; fp32 inputs (the fused op's split route): the product with the reciprocal of
-the scale, from a per-CTA table, and ``e2m1_encode_total``. Both give the reference's bits.
+``device_fp4.encode8``'s comparisons against the scale byte's eight thresholds, from a per-CTA
+table; fp32 inputs (the fused op's split route) and ``encode="fma"``: the product with the
+reciprocal of the scale, from a per-CTA table, and ``e2m1_encode_total``. Both give the
+reference's bits.
 """
 
 from __future__ import annotations
