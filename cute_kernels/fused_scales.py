@@ -7,7 +7,9 @@ import cutlass.cute as cute
 
 from layouts import sf_tiled_layout
 
-BLOCK = 16  # output columns per scale
+from .reference import FP4_BLOCK
+
+BLOCK = FP4_BLOCK  # output columns per scale
 
 
 def scale_tile_at(mSF: cute.Tensor, kb_out: int, tok0, kb, tile_rows: int):

@@ -38,10 +38,11 @@ from .device_mma import (BF16X2_POW2_63, POW2_63, bf16x2_splat, e2m1x2_from_byte
                          e2m1x2_permuted, e2m1x2_raw, in_register, mul_bf16x2)
 from .dtypes import torch_to_cutlass
 from .k_order import IN_PLACE_ORDERS, KOrder, order_k
+from .reference import FP4_BLOCK
 from .reorder_k import reorder_k
 from .unit_grid import UnitGridKernel, spread_launch
 
-BLOCK = 16  # elements per scale factor
+BLOCK = FP4_BLOCK  # elements per scale factor
 
 
 class NVFP4Dequant:

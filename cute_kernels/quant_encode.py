@@ -17,8 +17,9 @@ from .device_fp4 import (THRESHOLD_ENTRIES, THRESHOLD_WORDS, DeviceOps, abs_max_
                          e2m1_encode_total, encode8, fill_reciprocal_table,
                          fill_threshold_table)
 from .device_silu import silu_mul_fast
+from .reference import FP4_BLOCK
 
-BLOCK = 16  # elements per scale factor
+BLOCK = FP4_BLOCK  # elements per scale factor
 VEC = 8  # bf16/fp16 elements per 16-byte load: half a block
 BLOCKS_PER_STEP = 16  # one 16-byte load per lane covers 32 x 8 elements = 16 blocks
 
